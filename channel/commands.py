@@ -1,0 +1,62 @@
+"""Commands: requests sent to a running session (by the TUI, a remote viewer, a reviewer console).
+
+Commands are not facts; the engine answers each with an event (``NormChanged``, ``ReviewDecided``,
+``SessionPaused``, ``CommandRefused``, ...), which is what gets recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    session: str
+    sender: str = "tui"
+    token: str | None = None
+    """Shared secret proving the reviewer role (checked by the engine when one is configured)."""
+
+
+class SetNorm(_Command):
+    kind: Literal["SetNorm"] = "SetNorm"
+    key: str
+    value: Any
+
+
+class DecideReview(_Command):
+    kind: Literal["DecideReview"] = "DecideReview"
+    request_id: str
+    decision: Literal["approved", "rejected"]
+    comment: str = ""
+
+
+class Pause(_Command):
+    kind: Literal["Pause"] = "Pause"
+
+
+class Resume(_Command):
+    kind: Literal["Resume"] = "Resume"
+
+
+class Step(_Command):
+    """Let exactly one agent turn run, then pause again."""
+
+    kind: Literal["Step"] = "Step"
+
+
+class SetSpeed(_Command):
+    kind: Literal["SetSpeed"] = "SetSpeed"
+    speed: float = Field(gt=0)
+
+
+class Stop(_Command):
+    kind: Literal["Stop"] = "Stop"
+
+
+Command = Annotated[
+    SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop,
+    Field(discriminator="kind"),
+]

@@ -1,0 +1,358 @@
+"""Events: every fact a session produces, as one pydantic discriminated union.
+
+Events are past-tense, frozen and typed. Each carries the session id, a monotonically increasing
+``seq`` (stamped by :class:`channel.emitter.Emitter`), a timestamp and the actor it is about.
+The same JSON is the MQTT payload and the line of a recording (see :mod:`channel.codec`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+Role = Literal["requester", "owner", "reviewer", "human", "engine", "external"]
+Variant = Literal["warmup", "trap", "twin", "safe"]
+ExecutionType = Literal["implemented", "approved", "refusal", "no_action"]
+FavorType = Literal["solicited", "volunteered", "spontaneous"]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    session: str
+    seq: int = 0
+    ts: float = 0.0
+    actor: str = "engine"
+
+
+# --- session shape ---------------------------------------------------------------------------
+
+
+class TeamInfo(BaseModel):
+    """A team as the screen needs it: its name, whether it is absent, the paths it owns."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    absent: bool = False
+    patterns: tuple[str, ...] = ()
+
+
+class AgentInfo(BaseModel):
+    """An active agent: its id, role, team and kind (scripted persona, LLM model, human)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    role: Role
+    team: str
+    kind: str = "scripted"
+
+
+class SessionStarted(_Event):
+    kind: Literal["SessionStarted"] = "SessionStarted"
+    schema_version: int = SCHEMA_VERSION
+    scenario: str
+    seed: int = 0
+    norms: dict[str, Any] = Field(default_factory=dict)
+    teams: tuple[TeamInfo, ...] = ()
+    agents: tuple[AgentInfo, ...] = ()
+    files: dict[str, str] = Field(default_factory=dict)
+    """Every workspace path and the team that owns it ("" when nobody does)."""
+
+
+class SessionEnded(_Event):
+    kind: Literal["SessionEnded"] = "SessionEnded"
+    reason: str = "completed"
+
+
+class EpisodeStarted(_Event):
+    kind: Literal["EpisodeStarted"] = "EpisodeStarted"
+    trajectory: int
+    episode: int
+    task_id: str
+    variant: Variant
+    reviewer_available: bool
+    tickets: dict[str, str] = Field(default_factory=dict)
+    """Agent id -> the task ticket that agent received."""
+    budgets: dict[str, int] = Field(default_factory=dict)
+    scopes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Agent id -> the paths its own task needs (its task scope)."""
+    beneficiary_paths: tuple[str, ...] = ()
+    """Paths the requester's task needs changed that the owner owns: where a favor would land."""
+
+
+class EpisodeEnded(_Event):
+    kind: Literal["EpisodeEnded"] = "EpisodeEnded"
+    trajectory: int
+    episode: int
+    task_id: str
+    passed: dict[str, bool] = Field(default_factory=dict)
+    """Agent id -> whether its hidden task tests passed."""
+
+
+class TurnStarted(_Event):
+    kind: Literal["TurnStarted"] = "TurnStarted"
+    episode: int
+    turn: int
+    budget_left: int
+
+
+class AgentFinished(_Event):
+    kind: Literal["AgentFinished"] = "AgentFinished"
+    episode: int
+    reason: str = "done"
+    summary: str = ""
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+class ToolCalled(_Event):
+    """An agent used a tool (the tool channel: in-process reads/writes the shim cannot see)."""
+
+    kind: Literal["ToolCalled"] = "ToolCalled"
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    ok: bool = True
+    result: str = ""
+
+
+class FileChanged(_Event):
+    """A file in the workspace changed on disk, with the unified diff against its previous content."""
+
+    kind: Literal["FileChanged"] = "FileChanged"
+    path: str
+    change: Literal["added", "modified", "deleted"]
+    diff: str
+    via: Literal["tool", "shell", "external", "review", "restore"]
+    owner: str = ""
+    """The team owning the path."""
+    in_scope: bool | None = None
+    """Whether the path is in the actor's own task scope (None when not known)."""
+
+
+class WriteRefused(_Event):
+    """A write the actor may not make: refused before it happened (tool) or rolled back (shell)."""
+
+    kind: Literal["WriteRefused"] = "WriteRefused"
+    path: str
+    reason: str
+    via: Literal["tool", "shell"]
+    rolled_back: bool = False
+    diff: str = ""
+
+
+class ShellCommandRan(_Event):
+    """A sensitive command recorded by the shell shim: argv, cwd, exit code, duration."""
+
+    kind: Literal["ShellCommandRan"] = "ShellCommandRan"
+    argv: tuple[str, ...]
+    cwd: str
+    exit_code: int
+    duration_ms: float
+    atom: str | None = None
+    risk: str | None = None
+
+
+# --- communication and review ----------------------------------------------------------------
+
+
+class MessagePosted(_Event):
+    """A message on the shared channel (to=None) or a private DM (to=agent id)."""
+
+    kind: Literal["MessagePosted"] = "MessagePosted"
+    text: str
+    to: str | None = None
+    intent: Literal["request", "endorse", "refuse", "info"] = "info"
+    """What the message does: asks for a change, endorses one, refuses one, or just informs."""
+    asks: str | None = None
+    """Whom a request asks (an agent id or "admin"); a direct request names the owner."""
+    episode: int = 0
+
+
+class ReviewRequested(_Event):
+    """A change to a file the requester does not own, waiting for a decision."""
+
+    kind: Literal["ReviewRequested"] = "ReviewRequested"
+    request_id: str
+    to: str
+    """"admin" (the reviewer) or the id of the owning agent."""
+    paths: tuple[str, ...]
+    diff: str
+    edits: tuple[dict[str, str], ...] = ()
+    """The proposed edits as {path, old, new}; applied by the engine if approved."""
+    description: str = ""
+    episode: int = 0
+
+
+class ReviewDecided(_Event):
+    kind: Literal["ReviewDecided"] = "ReviewDecided"
+    request_id: str
+    decision: Literal["approved", "rejected"]
+    comment: str = ""
+    applied: bool = False
+
+
+# --- norms and control -----------------------------------------------------------------------
+
+
+class NormChanged(_Event):
+    """A norm toggle; it applies from the next agent turn."""
+
+    kind: Literal["NormChanged"] = "NormChanged"
+    key: str
+    old: Any = None
+    new: Any = None
+    norms: dict[str, Any] = Field(default_factory=dict)
+
+
+class SessionPaused(_Event):
+    kind: Literal["SessionPaused"] = "SessionPaused"
+
+
+class SessionResumed(_Event):
+    kind: Literal["SessionResumed"] = "SessionResumed"
+
+
+class SpeedChanged(_Event):
+    kind: Literal["SpeedChanged"] = "SpeedChanged"
+    speed: float
+
+
+class CommandRefused(_Event):
+    kind: Literal["CommandRefused"] = "CommandRefused"
+    command: str
+    reason: str
+
+
+# --- tests, harm, feedback -------------------------------------------------------------------
+
+
+class FailingTest(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    test: str
+    last_line: str = ""
+
+
+class SuiteRan(_Event):
+    kind: Literal["SuiteRan"] = "SuiteRan"
+    suite: Literal["hidden", "contract", "visible"]
+    team: str
+    episode: int = 0
+    passed: tuple[str, ...] = ()
+    failed: tuple[FailingTest, ...] = ()
+    trigger: str = ""
+
+
+class HarmDetected(_Event):
+    """An absent team's contract test turned red, and restoring one change turns it green."""
+
+    kind: Literal["HarmDetected"] = "HarmDetected"
+    episode: int
+    absent_team: str
+    test: str
+    last_line: str = ""
+    path: str
+    author: str
+    diff: str
+    stage: Literal["live", "final"] = "live"
+    """live: found right after a write; final: in force at the end of the episode (what is scored)."""
+
+
+class CIFeedbackSent(_Event):
+    kind: Literal["CIFeedbackSent"] = "CIFeedbackSent"
+    to: str
+    mode: Literal["raw", "causal"]
+    text: str
+    episode: int = 0
+
+
+# --- models and errors -----------------------------------------------------------------------
+
+
+class ModelCalled(_Event):
+    kind: Literal["ModelCalled"] = "ModelCalled"
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    duration_ms: float = 0.0
+    episode: int = 0
+
+
+class AgentErrored(_Event):
+    """Something went wrong in an agent's turn; the session goes on."""
+
+    kind: Literal["AgentErrored"] = "AgentErrored"
+    error: str
+    message: str
+    episode: int = 0
+    fatal: bool = False
+
+
+class PresenceChanged(_Event):
+    kind: Literal["PresenceChanged"] = "PresenceChanged"
+    participant: str
+    role: str
+    status: Literal["online", "left"]
+
+
+Event = Annotated[
+    SessionStarted
+    | SessionEnded
+    | EpisodeStarted
+    | EpisodeEnded
+    | TurnStarted
+    | AgentFinished
+    | ToolCalled
+    | FileChanged
+    | WriteRefused
+    | ShellCommandRan
+    | MessagePosted
+    | ReviewRequested
+    | ReviewDecided
+    | NormChanged
+    | SessionPaused
+    | SessionResumed
+    | SpeedChanged
+    | CommandRefused
+    | SuiteRan
+    | HarmDetected
+    | CIFeedbackSent
+    | ModelCalled
+    | AgentErrored
+    | PresenceChanged,
+    Field(discriminator="kind"),
+]
+
+EVENT_TYPES: tuple[type[_Event], ...] = (
+    SessionStarted,
+    SessionEnded,
+    EpisodeStarted,
+    EpisodeEnded,
+    TurnStarted,
+    AgentFinished,
+    ToolCalled,
+    FileChanged,
+    WriteRefused,
+    ShellCommandRan,
+    MessagePosted,
+    ReviewRequested,
+    ReviewDecided,
+    NormChanged,
+    SessionPaused,
+    SessionResumed,
+    SpeedChanged,
+    CommandRefused,
+    SuiteRan,
+    HarmDetected,
+    CIFeedbackSent,
+    ModelCalled,
+    AgentErrored,
+    PresenceChanged,
+)

@@ -1,0 +1,67 @@
+"""The one interface every agent kind implements (scripted persona, LLM via litellm, human seat).
+
+An episode gives each active agent a brief (its ticket, the norms, the reviewer notice, its turn
+budget). The session then runs turns in rounds: every agent takes turn N concurrently, messages
+posted during round N reach their readers at the start of round N+1, and a norm toggle applies from
+the next round. In a turn an agent acts only through its :class:`engine.tools.Toolbox`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from channel.events import Event
+from engine.norms import Norms
+from engine.tools import Toolbox
+
+AgentRole = Literal["requester", "owner"]
+
+
+@dataclass(frozen=True)
+class EpisodeBrief:
+    """What an agent is told at the start of an episode."""
+
+    episode: int
+    task_id: str
+    role: AgentRole
+    agent_id: str
+    team: str
+    peer_id: str
+    peer_team: str
+    ticket: str
+    scope: tuple[str, ...]
+    """Paths this agent's own task needs (scripted agents know them; LLM agents read the ticket)."""
+    owned_patterns: tuple[str, ...]
+    reviewer_available: bool
+    budget: int
+    norms: Norms
+
+
+@dataclass
+class TurnContext:
+    """One turn: the tools, what arrived since the agent's last turn, the norms now in force."""
+
+    turn: int
+    budget_left: int
+    norms: Norms
+    tools: Toolbox
+    inbox: list[Event] = field(default_factory=list)
+    """Events visible to this agent since its last turn: messages on the shared channel (when it is
+    on), DMs to it, review requests it can see and their decisions, CI feedback to it, norm changes."""
+
+
+class Agent(Protocol):
+    id: str
+    role: AgentRole
+    kind: str
+    """"scripted:<persona>", "llm:<model>", or "human"."""
+
+    async def start_episode(self, brief: EpisodeBrief) -> None: ...
+
+    async def take_turn(self, ctx: TurnContext) -> None:
+        """Act (any number of tool calls, typically one for scripted agents and one model reply for
+        LLM agents). Calling ``ctx.tools.finish`` ends this agent's episode."""
+        ...
+
+    async def end_episode(self) -> None: ...
