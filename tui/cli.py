@@ -8,10 +8,9 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-EXIT_USAGE = 2
-
-
 from channel.errors import ScopewatchError
+
+EXIT_USAGE = 2
 
 
 class CliError(ScopewatchError):
