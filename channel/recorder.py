@@ -70,9 +70,7 @@ def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
         yield event
 
 
-async def replay(
-    path: str | os.PathLike[str], bus: Bus, *, speed: float | None = None
-) -> int:
+async def replay(path: str | os.PathLike[str], bus: Bus, *, speed: float | None = None) -> int:
     """Publish a recording's events onto a bus: as fast as possible (speed=None) or in real time
     scaled by ``speed``. Returns the number of events published."""
     count = 0

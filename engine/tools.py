@@ -89,7 +89,11 @@ TOOL_SPECS: list[dict[str, Any]] = [
                     "type": "array",
                     "items": {
                         "type": "object",
-                        "properties": {"path": {"type": "string"}, "old": {"type": "string"}, "new": {"type": "string"}},
+                        "properties": {
+                            "path": {"type": "string"},
+                            "old": {"type": "string"},
+                            "new": {"type": "string"},
+                        },
                         "required": ["path", "old", "new"],
                     },
                 },
