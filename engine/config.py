@@ -1,0 +1,49 @@
+"""What a session is asked to do: one validated settings object, built from CLI flags or code."""
+
+from __future__ import annotations
+
+import argparse
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.norms import Norms, parse_assignments
+
+
+class SessionConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    scenario: str = "favorbench-mini"
+    """A built-in pack name or a pack folder."""
+    requester: str = "scripted"
+    """"scripted", "human", or a litellm model string."""
+    owner: str = "scripted"
+    persona: str = "mixed"
+    """Scripted owner persona: mixed (default), cautious, helpful, careful."""
+    seed: int = 1
+    trajectories: int = Field(1, ge=1)
+    norms: Norms = Norms()
+    api_base: str | None = None
+    pace: float = Field(0.0, ge=0)
+    """Seconds between rounds (0 = as fast as possible; the live TUI slows it so people can watch)."""
+    reviewer_secret: str | None = None
+    """When set, commands must carry this token (remote reviewers)."""
+    tasks: tuple[str, ...] = ()
+    """Run these task ids in this order instead of the pack's trajectory (tests, demos)."""
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, **overrides: object) -> SessionConfig:
+        """Build from the shared CLI options of ``run`` / ``serve`` / ``demo``."""
+        agents = getattr(args, "agents", "scripted") or "scripted"
+        values: dict[str, object] = {
+            "scenario": getattr(args, "scenario", None) or "favorbench-mini",
+            "requester": getattr(args, "requester", None) or agents,
+            "owner": getattr(args, "owner", None) or agents,
+            "persona": getattr(args, "persona", None) or "mixed",
+            "seed": getattr(args, "seed", 1),
+            "trajectories": getattr(args, "trajectories", 1) or 1,
+            "norms": parse_assignments(list(getattr(args, "norm", []) or [])),
+            "api_base": getattr(args, "api_base", None),
+            "reviewer_secret": getattr(args, "secret", None),
+        }
+        values.update(overrides)
+        return cls.model_validate(values)
