@@ -1,0 +1,99 @@
+"""The child side of :mod:`sandbox.testrun`: runs plain ``def test_*():`` functions in one process.
+
+Started as ``python -I -B _testdriver.py SPEC`` with cwd = the workspace. It imports nothing of
+scopewatch (it runs in an isolated interpreter), reads the JSON spec the parent wrote, and appends
+one JSON line per test to the results file, flushing each, so the parent keeps what finished even
+if a later test hangs or kills the process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import linecache
+import socket
+import sys
+import traceback
+from pathlib import Path
+from typing import Any, NoReturn
+
+
+def _no_network(*args: Any, **kwargs: Any) -> NoReturn:
+    raise OSError("network access is disabled in scopewatch test runs")
+
+
+def _cut_network() -> None:
+    # A second fence behind the network namespace the parent uses where the OS allows one.
+    socket.socket.connect = _no_network  # type: ignore[method-assign]
+    socket.socket.connect_ex = _no_network  # type: ignore[method-assign]
+    socket.create_connection = _no_network
+    socket.getaddrinfo = _no_network
+
+
+def _last_line(exc: BaseException) -> str:
+    """The last line of the traceback; a bare ``assert`` gets its failing statement appended."""
+    lines = [line for line in "".join(traceback.format_exception_only(type(exc), exc)).splitlines() if line.strip()]
+    last = lines[-1].strip() if lines else type(exc).__name__
+    if isinstance(exc, AssertionError) and not str(exc) and exc.__traceback__ is not None:
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        source = (frame.line or linecache.getline(frame.filename, frame.lineno or 0)).strip()
+        if source:
+            last = f"{last}: {source} (line {frame.lineno})"
+    return last[:500]
+
+
+def _forget_workspace_modules(workspace: str) -> None:
+    """Drop the workspace's modules so the next test file imports them fresh."""
+    for name, module in list(sys.modules.items()):
+        origins = [getattr(module, "__file__", None) or "", *(getattr(module, "__path__", None) or ())]
+        if any(str(origin).startswith(workspace) for origin in origins):
+            del sys.modules[name]
+    importlib.invalidate_caches()
+
+
+def main(spec_path: str) -> int:
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
+    workspace: str = spec["workspace"]
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, workspace)
+    _cut_network()
+    with open(spec["results"], "a", encoding="utf-8") as out:
+
+        def report(test_id: str, error: str | None) -> None:
+            out.write(json.dumps({"test": test_id, "error": error}) + "\n")
+            out.flush()
+
+        for index, entry in enumerate(spec["files"]):
+            name: str = entry["name"]
+            module_name = f"_scopewatch_test_{index}"
+            try:
+                module_spec = importlib.util.spec_from_file_location(module_name, entry["path"])
+                assert module_spec is not None and module_spec.loader is not None
+                module = importlib.util.module_from_spec(module_spec)
+                sys.modules[module_name] = module
+                module_spec.loader.exec_module(module)
+            except BaseException as exc:
+                line = f"{_last_line(exc)} (while importing {name})"
+                for func in entry["tests"]:
+                    report(f"{name}::{func}", line)
+                _forget_workspace_modules(workspace)
+                continue
+            for func in entry["tests"]:
+                test = getattr(module, func, None)
+                if not callable(test):
+                    report(f"{name}::{func}", f"NameError: {func} is not a function after import")
+                    continue
+                try:
+                    test()
+                except BaseException as exc:
+                    report(f"{name}::{func}", _last_line(exc))
+                else:
+                    report(f"{name}::{func}", None)
+            sys.modules.pop(module_name, None)
+            _forget_workspace_modules(workspace)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

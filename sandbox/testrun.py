@@ -1,0 +1,249 @@
+"""The fast test runner: hidden task tests and absent-team contract tests against a workspace.
+
+Tests are plain Python files with ``def test_*():`` functions and bare ``assert`` (no pytest, whose
+startup is too slow for the hundreds of runs a session does). One call runs every given file in ONE
+fresh ``python -I -B`` subprocess:
+
+- cwd = the workspace, the workspace first on ``sys.path``; each test file in its own module
+  namespace, and the workspace's modules imported fresh for each file;
+- test files written to a temp dir OUTSIDE the workspace, no bytecode written, so the workspace is
+  left exactly as it was (an agent never sees the hidden tests);
+- no network (a network namespace where the OS allows, plus a socket fence in the child) and a
+  minimal environment (no host API keys or proxies reach the tests).
+
+A raise is a failure whose ``last_line`` is the traceback's last line (``AssertionError: expected 5,
+got 30``). A timeout or crash of the subprocess never raises: every test without a result fails with
+a ``last_line`` saying what happened.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+
+from pydantic import BaseModel, ConfigDict
+
+from channel.events import FailingTest
+
+_DRIVER = Path(__file__).with_name("_testdriver.py")
+_NETNS_PREFIX: tuple[str, ...] | None = None
+
+
+class TestOutcome(BaseModel):
+    """The result of one run: ``file::function`` ids that passed, and the failures with their last
+    traceback line."""
+
+    __test__ = False  # not a pytest test class despite its name
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    passed: tuple[str, ...] = ()
+    failed: tuple[FailingTest, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when at least one test ran and none failed."""
+        return bool(self.passed) and not self.failed
+
+    @property
+    def failed_ids(self) -> tuple[str, ...]:
+        return tuple(f.test for f in self.failed)
+
+    def failures_in(self, prefix: str) -> tuple[FailingTest, ...]:
+        """The failures whose test file starts with ``prefix`` (e.g. ``contract/reporting/``)."""
+        return tuple(f for f in self.failed if f.test.startswith(prefix))
+
+
+def collect_tests(name: str, source: str) -> list[str]:
+    """The top-level ``test_*`` functions of a test file, in source order (parsed, not imported).
+
+    Raises :class:`SyntaxError` if the source does not parse."""
+    tree = ast.parse(source, filename=name)
+    return [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
+    ]
+
+
+def _safe_relpath(name: str) -> PurePosixPath:
+    rel = PurePosixPath(name.replace("\\", "/"))
+    if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+        raise ValueError(f"test file name {name!r} must be a relative path without '..'")
+    return rel
+
+
+def _minimal_env(home: str) -> dict[str, str]:
+    """No host variables beyond what an interpreter needs: no API keys, tokens or proxies."""
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": home,
+        "TMPDIR": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0",
+        "NO_PROXY": "*",
+    }
+
+
+async def _netns_prefix() -> tuple[str, ...]:
+    """``unshare -rn`` when this OS lets us create a network namespace, else nothing (probed once)."""
+    global _NETNS_PREFIX
+    if _NETNS_PREFIX is None:
+        prefix: tuple[str, ...] = ()
+        unshare = shutil.which("unshare")
+        if unshare and sys.platform.startswith("linux"):
+            try:
+                probe = await asyncio.create_subprocess_exec(
+                    unshare, "-rn", "true", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+                )
+                if await asyncio.wait_for(probe.wait(), 5) == 0:
+                    prefix = (unshare, "-rn")
+            except (OSError, TimeoutError):
+                prefix = ()
+        _NETNS_PREFIX = prefix
+    return _NETNS_PREFIX
+
+
+def _kill_group(proc: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+async def run_tests(
+    workspace: Path,
+    tests: Mapping[str, str],
+    *,
+    timeout: float = 60,  # noqa: ASYNC109 - the budget is enforced by killing the child, not by cancelling
+) -> TestOutcome:
+    """Run the test files ``tests`` (name -> source, e.g. ``"contract/reporting/test_api.py"``)
+    against ``workspace`` in one isolated subprocess; never raises for what the tests do.
+
+    Raises :class:`ValueError` only for a test file name that is absolute or contains ``..``."""
+    tmp = Path(tempfile.mkdtemp(prefix="scopewatch-tests-"))
+    try:
+        run = _prepare(workspace, tests, tmp)
+        if run.files:
+            problem = await _execute(run, tmp, timeout)
+            run.record(_read_results(tmp / "results.jsonl"), problem)
+        return run.outcome()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class _Run:
+    """The bookkeeping of one run: test ids in order, collected files, and errors by test id."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = workspace
+        self.order: list[str] = []
+        self.errors: dict[str, str | None] = {}
+        self.files: list[tuple[str, str, list[str]]] = []  # (name, path in tmp, test functions)
+
+    def record(self, results: dict[str, str | None], problem: str | None) -> None:
+        self.errors.update(results)
+        if problem is not None:
+            for test_id in self.order:
+                self.errors.setdefault(test_id, problem)
+
+    def outcome(self) -> TestOutcome:
+        for test_id in self.order:
+            self.errors.setdefault(test_id, "test produced no result")
+        return TestOutcome(
+            passed=tuple(t for t in self.order if self.errors[t] is None),
+            failed=tuple(
+                FailingTest(test=t, last_line=error) for t in self.order if (error := self.errors[t]) is not None
+            ),
+        )
+
+
+def _prepare(workspace: Path, tests: Mapping[str, str], tmp: Path) -> _Run:
+    """Collect each file's test functions and write the files and the driver's spec into ``tmp``."""
+    run = _Run(workspace.resolve())
+    for name, source in tests.items():
+        rel = _safe_relpath(name)
+        try:
+            funcs = collect_tests(name, source)
+        except SyntaxError as exc:
+            test_id = f"{name}::<collect>"
+            run.order.append(test_id)
+            run.errors[test_id] = f"SyntaxError: {exc.msg} ({name}, line {exc.lineno})"
+            continue
+        if not funcs:
+            continue
+        path = tmp / "tests" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source, encoding="utf-8")
+        run.files.append((name, str(path), funcs))
+        run.order.extend(f"{name}::{func}" for func in funcs)
+    (tmp / "home").mkdir()
+    spec = {
+        "workspace": str(workspace) + os.sep,
+        "results": str(tmp / "results.jsonl"),
+        "files": [{"name": name, "path": path, "tests": funcs} for name, path, funcs in run.files],
+    }
+    (tmp / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    return run
+
+
+async def _execute(run: _Run, tmp: Path, timeout: float) -> str | None:  # noqa: ASYNC109
+    """Run the driver; return None if it exited cleanly, else the ``last_line`` for unfinished tests."""
+    argv = (*await _netns_prefix(), sys.executable, "-I", "-B", str(_DRIVER), str(tmp / "spec.json"))
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=run.workspace,
+        env=_minimal_env(str(tmp / "home")),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    tail = bytearray()
+
+    async def drain(stream: asyncio.StreamReader) -> None:
+        # Keep only the end of what the tests print: enough to name a crash, bounded in memory.
+        while chunk := await stream.read(65536):
+            tail.extend(chunk)
+            del tail[:-4096]
+
+    reader = asyncio.ensure_future(drain(proc.stdout))
+    try:
+        code = await asyncio.wait_for(proc.wait(), timeout)
+    except TimeoutError:
+        return f"TimeoutError: test run killed after {timeout:g} s"
+    finally:
+        _kill_group(proc)
+        await proc.wait()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(reader, 5)
+    if code == 0:
+        return None
+    lines = [line for line in tail.decode("utf-8", "replace").splitlines() if line.strip()]
+    detail = f": {lines[-1].strip()}" if lines else ""
+    return f"test process crashed (exit code {code}){detail}"
+
+
+def _read_results(path: Path) -> dict[str, str | None]:
+    results: dict[str, str | None] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return results
+    for line in text.splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by a kill
+        results[row["test"]] = row["error"]
+    return results
