@@ -6,7 +6,9 @@ A pack is a folder::
     <pack>/repo/...             the workspace files (services/<service>/...)
     <pack>/tests/...            hidden task tests and absent-team contract tests (never in the workspace)
 
-Every model forbids unknown fields, so a typo is an error naming the file and the field.
+Every model forbids unknown fields, so a typo is an error naming the file and the field. Cross-field
+checks raise :class:`ManifestFieldError`, which carries the field's path below the model that checks it,
+so the loader can name the exact field (``tasks[3].favor.safe``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Variant = Literal["warmup", "trap", "twin", "safe"]
+
+
+class ManifestFieldError(ValueError):
+    """A cross-field check failed at ``field`` (a dotted path below the model raising it)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
 
 
 class _Model(BaseModel):
@@ -92,11 +103,17 @@ class Task(_Model):
     def _check_variant(self) -> Task:
         if self.variant == "trap":
             if not self.favor.safe:
-                raise ValueError(f"task {self.id}: a trap needs favor.safe (the safe alternative)")
+                raise ManifestFieldError("favor.safe", f"task {self.id}: a trap needs the safe alternative")
             if not self.favor.harms:
-                raise ValueError(f"task {self.id}: a trap needs favor.harms (the absent teams it breaks)")
+                raise ManifestFieldError(
+                    "favor.harms", f"task {self.id}: a trap needs favor.harms (the absent teams it breaks)"
+                )
+        elif self.favor.harms:
+            raise ManifestFieldError("favor.harms", f"task {self.id}: only a trap harms absent teams ({self.variant})")
         if self.variant == "twin" and not self.twin_of:
-            raise ValueError(f"task {self.id}: a twin needs twin_of")
+            raise ManifestFieldError("twin_of", f"task {self.id}: a twin needs twin_of (the trap it mirrors)")
+        if self.variant != "twin" and self.twin_of:
+            raise ManifestFieldError("twin_of", f"task {self.id}: only a twin has twin_of ({self.variant})")
         return self
 
 
@@ -125,23 +142,40 @@ class Manifest(_Model):
 
     @model_validator(mode="after")
     def _check_refs(self) -> Manifest:
-        teams = {t.name for t in self.teams}
-        for name in (self.agents.requester_team, self.agents.owner_team):
+        teams = {t.name: t for t in self.teams}
+        if len(teams) != len(self.teams):
+            raise ManifestFieldError("teams", "team names must be unique")
+        for i, team in enumerate(self.teams):
+            if team.contract_tests and not team.absent:
+                raise ManifestFieldError(f"teams[{i}].contract_tests", f"team {team.name}: only absent teams have them")
+        for field in ("requester_team", "owner_team"):
+            name = getattr(self.agents, field)
             if name not in teams:
-                raise ValueError(f"agents: team {name!r} is not among teams ({', '.join(sorted(teams))})")
-        ids = {t.id for t in self.tasks}
-        if len(ids) != len(self.tasks):
-            raise ValueError("tasks: task ids must be unique")
-        for task in self.tasks:
-            if task.twin_of and task.twin_of not in ids:
-                raise ValueError(f"task {task.id}: twin_of {task.twin_of!r} is not a task id")
-            for team in task.favor.harms:
-                if team not in teams:
-                    raise ValueError(f"task {task.id}: favor.harms names unknown team {team!r}")
-        for trajectory in self.trajectories:
-            for tid in trajectory.tasks:
-                if tid not in ids:
-                    raise ValueError(f"trajectory {trajectory.name}: unknown task {tid!r}")
+                raise ManifestFieldError(
+                    f"agents.{field}", f"team {name!r} is not among teams ({', '.join(sorted(teams))})"
+                )
+            if teams[name].absent:
+                raise ManifestFieldError(f"agents.{field}", f"team {name!r} is absent, it cannot act")
+        if self.agents.requester_team == self.agents.owner_team:
+            raise ManifestFieldError("agents.owner_team", "the owner's team must differ from the requester's")
+        by_id = {t.id: t for t in self.tasks}
+        seen: set[str] = set()
+        for i, task in enumerate(self.tasks):
+            if task.id in seen:
+                raise ManifestFieldError(f"tasks[{i}].id", f"task id {task.id!r} is used twice")
+            seen.add(task.id)
+            if task.twin_of is not None:
+                if task.twin_of not in by_id:
+                    raise ManifestFieldError(f"tasks[{i}].twin_of", f"{task.twin_of!r} is not a task id")
+                if by_id[task.twin_of].variant != "trap":
+                    raise ManifestFieldError(f"tasks[{i}].twin_of", f"{task.twin_of!r} is not a trap")
+            for j, harmed in enumerate(task.favor.harms):
+                if harmed not in teams or not teams[harmed].absent:
+                    raise ManifestFieldError(f"tasks[{i}].favor.harms[{j}]", f"{harmed!r} is not an absent team")
+        for i, trajectory in enumerate(self.trajectories):
+            for j, tid in enumerate(trajectory.tasks):
+                if tid not in by_id:
+                    raise ManifestFieldError(f"trajectories[{i}].tasks[{j}]", f"unknown task {tid!r}")
         return self
 
     def task(self, task_id: str) -> Task:

@@ -1,0 +1,260 @@
+"""Load scenario packs: a built-in name or a folder holding ``scenario.toml``.
+
+Loading parses the TOML, fills in twins from their traps (below), validates the manifest and checks
+that every file it names exists. Any problem is a :class:`ScenarioError` whose one-line message names
+the file and the field (``.../scenario.toml: tasks[3].favor.safe: ...``) or the line
+(``.../scenario.toml:12: invalid TOML (...)``).
+
+Twins: a task with ``variant = "twin"`` may leave out ``requester``, ``owner`` and ``favor``; each one
+left out is copied from the trap named by ``twin_of`` (``favor`` without ``harms``: a twin harms no
+one). So a twin is written as the trap's id, a title and the ``setup`` edits that remove the absent
+dependency.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from pydantic import ValidationError
+
+from channel.errors import ScopewatchError
+from scenarios.manifest import Edit, Manifest, ManifestFieldError, Task
+
+PACKS_DIR = Path(__file__).resolve().parent / "packs"
+MANIFEST_NAME = "scenario.toml"
+_INHERITED = ("requester", "owner", "favor")
+
+
+class ScenarioError(ScopewatchError):
+    """A scenario pack is missing, malformed, or an edit does not apply."""
+
+
+@dataclass(frozen=True, eq=False)
+class Pack:
+    """A loaded scenario pack: its validated manifest and the folder its files live in."""
+
+    manifest: Manifest
+    folder: Path
+    manifest_path: Path = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.manifest.name
+
+    @cached_property
+    def _repo(self) -> dict[str, str]:
+        root = self.folder / "repo"
+        files: dict[str, str] = {}
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                rel = path.relative_to(root).as_posix()
+                try:
+                    files[rel] = path.read_text(encoding="utf-8")
+                except UnicodeDecodeError as exc:
+                    raise ScenarioError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
+        return files
+
+    def repo_files(self) -> dict[str, str]:
+        """The base workspace: workspace-relative posix path -> content (a fresh copy)."""
+        return dict(self._repo)
+
+    def test_sources(self, paths: Iterable[str]) -> dict[str, str]:
+        """Test files by name for :func:`sandbox.testrun.run_tests`: the name is the path relative to the
+        pack's ``tests/`` folder (``contract/reporting/test_reporting.py``), so test ids read
+        ``contract/reporting/test_reporting.py::test_x``."""
+        sources: dict[str, str] = {}
+        for rel in paths:
+            path = self.folder / rel
+            try:
+                text = path.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise ScenarioError(f"{path}: cannot read test file ({exc.strerror or exc})") from None
+            sources[runner_name(rel)] = text
+        return sources
+
+    @property
+    def ownership(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The ownership rules as (team, patterns) pairs, in manifest order."""
+        return tuple((team.name, team.owns) for team in self.manifest.teams)
+
+    def contract_tests(self) -> dict[str, dict[str, str]]:
+        """Each absent team's contract test sources, by team name."""
+        return {team.name: self.test_sources(team.contract_tests) for team in self.manifest.absent_teams}
+
+    def task(self, task_or_id: Task | str) -> Task:
+        return self.manifest.task(task_or_id) if isinstance(task_or_id, str) else task_or_id
+
+    def workspace_files(self, task: Task | str) -> dict[str, str]:
+        """The workspace an episode of ``task`` starts from: the base repo plus the task's setup edits."""
+        resolved = self.task(task)
+        try:
+            return apply_edits(self.repo_files(), resolved.setup)
+        except ScenarioError as exc:
+            raise ScenarioError(f"{self.manifest_path}: task {resolved.id}: setup: {exc}") from None
+
+
+def runner_name(rel: str) -> str:
+    """A pack-relative test path as the test runner names it: without the leading ``tests/``."""
+    parts = PurePosixPath(rel).parts
+    return PurePosixPath(*parts[1:]).as_posix() if len(parts) > 1 and parts[0] == "tests" else rel
+
+
+def apply_edits(files: Mapping[str, str], edits: Iterable[Edit]) -> dict[str, str]:
+    """Apply ``edits`` in order to a copy of ``files`` (path -> content) and return it.
+
+    Each edit replaces exactly one occurrence of ``old`` with ``new``; ``old = ""`` creates the file
+    (which must not exist yet with content). Raises :class:`ScenarioError` naming the edit otherwise."""
+    out = dict(files)
+    for i, edit in enumerate(edits):
+        current = out.get(edit.path)
+        if not edit.old:
+            if current:
+                raise ScenarioError(f"edit {i} ({edit.path}): old is empty (create) but the file already exists")
+            out[edit.path] = edit.new
+            continue
+        if current is None:
+            raise ScenarioError(f"edit {i} ({edit.path}): no such file")
+        count = current.count(edit.old)
+        if count != 1:
+            snippet = edit.old.strip().splitlines()[0][:60] if edit.old.strip() else repr(edit.old)
+            raise ScenarioError(
+                f"edit {i} ({edit.path}): old text found {count} times, must be exactly once ({snippet!r})"
+            )
+        out[edit.path] = current.replace(edit.old, edit.new, 1)
+    return out
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+
+def _manifest_path(name_or_path: str | Path) -> Path:
+    candidate = Path(name_or_path).expanduser()
+    if candidate.is_file() and candidate.name == MANIFEST_NAME:
+        return candidate.resolve()
+    if candidate.is_dir():
+        path = candidate / MANIFEST_NAME
+        if not path.is_file():
+            raise ScenarioError(f"{candidate}: not a scenario pack (no {MANIFEST_NAME} in it)")
+        return path.resolve()
+    text = str(name_or_path)
+    if "/" not in text and (PACKS_DIR / text / MANIFEST_NAME).is_file():
+        return (PACKS_DIR / text / MANIFEST_NAME).resolve()
+    builtins = ", ".join(sorted(name for name, _ in _builtin_dirs())) or "none"
+    raise ScenarioError(f"scenario {text!r}: neither a built-in pack ({builtins}) nor a folder with {MANIFEST_NAME}")
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 ({exc.reason})") from None
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        match = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+        if match:
+            reason = message[: match.start()]
+            raise ScenarioError(f"{path}:{match.group(1)}: invalid TOML ({reason}, column {match.group(2)})") from None
+        raise ScenarioError(f"{path}: invalid TOML ({message})") from None
+
+
+def _inherit_twins(data: dict[str, Any]) -> dict[str, Any]:
+    """Copy a twin's missing requester / owner / favor from its trap (favor without harms)."""
+    tasks = data.get("tasks")
+    if not isinstance(tasks, list):
+        return data
+    by_id = {t.get("id"): t for t in tasks if isinstance(t, dict)}
+    filled = []
+    for task in tasks:
+        if isinstance(task, dict) and task.get("variant") == "twin" and task.get("twin_of") in by_id:
+            trap = by_id[task["twin_of"]]
+            task = dict(task)
+            for key in _INHERITED:
+                if key not in task and key in trap:
+                    value = trap[key]
+                    if key == "favor" and isinstance(value, dict):
+                        value = {k: v for k, v in value.items() if k != "harms"}
+                    task[key] = value
+        filled.append(task)
+    return {**data, "tasks": filled}
+
+
+def _loc(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _validation_message(path: Path, exc: ValidationError) -> str:
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    where = _loc(tuple(first["loc"]))
+    cause = (first.get("ctx") or {}).get("error")
+    if isinstance(cause, ManifestFieldError):
+        sub = cause.field
+        where = f"{where}.{sub}" if where and not sub.startswith("[") else f"{where}{sub}"
+        message = cause.message
+    else:
+        message = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "missing":
+            message = "required field is missing"
+        elif first["type"] == "extra_forbidden":
+            message = "unknown field"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{path}: {where or '(top level)'}: {message}{more}"
+
+
+def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
+    if not (folder / "repo").is_dir():
+        raise ScenarioError(f"{folder}: the pack has no repo/ folder (the workspace files)")
+    referenced: list[tuple[str, str]] = []
+    for i, team in enumerate(manifest.teams):
+        referenced += [(f"teams[{i}].contract_tests[{j}]", rel) for j, rel in enumerate(team.contract_tests)]
+    for i, task in enumerate(manifest.tasks):
+        for side in ("requester", "owner"):
+            role = getattr(task, side)
+            referenced += [(f"tasks[{i}].{side}.hidden_tests[{j}]", rel) for j, rel in enumerate(role.hidden_tests)]
+    for where, rel in referenced:
+        pure = PurePosixPath(rel)
+        if pure.is_absolute() or ".." in pure.parts:
+            raise ScenarioError(f"{path}: {where}: {rel!r} must be a path inside the pack")
+        if not (folder / rel).is_file():
+            raise ScenarioError(f"{path}: {where}: no such file {rel!r} in {folder}")
+
+
+def load_pack(name_or_path: str | Path) -> Pack:
+    """Load a built-in pack by name, or a pack folder (or its ``scenario.toml``) by path."""
+    path = _manifest_path(name_or_path)
+    data = _inherit_twins(_read_toml(path))
+    try:
+        manifest = Manifest.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(_validation_message(path, exc)) from None
+    _check_files(path, path.parent, manifest)
+    return Pack(manifest=manifest, folder=path.parent, manifest_path=path)
+
+
+def _builtin_dirs() -> list[tuple[str, Path]]:
+    if not PACKS_DIR.is_dir():
+        return []
+    return [(d.name, d) for d in sorted(PACKS_DIR.iterdir()) if (d / MANIFEST_NAME).is_file()]
+
+
+def builtin_packs() -> list[str]:
+    """The names of the built-in packs."""
+    return [name for name, _ in _builtin_dirs()]
+
+
+def list_packs() -> list[tuple[str, str]]:
+    """(name, description) of every built-in pack, for ``scopewatch scenarios list``."""
+    return [(name, load_pack(folder).manifest.description) for name, folder in _builtin_dirs()]
