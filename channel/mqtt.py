@@ -1,0 +1,500 @@
+"""The MQTT bus: the Bus protocol over a real broker (mosquitto) with aiomqtt.
+
+Every message of a session lives under ``scopewatch/v1/<session>/`` followed by the relative topic
+of :mod:`channel.topics`; the payload is the JSON of :mod:`channel.codec` (the same line as in a
+recording). What MQTT adds to the in-process semantics:
+
+- events and commands are published with QoS 1 and ``publish`` returns once the broker acknowledged
+  them; what was not acknowledged when the connection dropped is re-sent, in order, after the bus
+  reconnects (it retries forever, with backoff, until closed);
+- a subscriber's session survives a broker restart (MQTT v5 session expiry, persistent broker), and
+  each subscription drops an event whose ``seq`` it has already delivered, so a re-send is seen once;
+- a bus with a ``participant`` announces itself retained on ``presence/<participant>`` and leaves a
+  retained Last Will saying "left", so everyone sees a killed process go;
+- subscriptions are the in-process bounded queues: ``block`` holds the reader (messages wait in this
+  process, none is lost), ``drop`` counts what did not fit and announces it with ``Dropped``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import math
+import ssl
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from channel.bus import BusClosed, Overflow
+from channel.codec import DecodeError, Message, decode, decode_event, encode
+from channel.errors import ScopewatchError
+from channel.events import Event, PresenceChanged
+from channel.memory import InProcessBus, MemorySubscription
+from channel.topics import ROOT, matches, topic_for
+
+log = logging.getLogger("scopewatch.mqtt")
+
+SESSION_EXPIRY_S = 600
+"""How long the broker keeps a disconnected bus's subscriptions and queued messages."""
+
+
+class BusConnectError(ScopewatchError):
+    """The broker named by ``--bus`` cannot be reached or refused the connection."""
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    """Where the broker is and how to log in (parsed from ``mqtt://`` / ``mqtts://`` URLs)."""
+
+    host: str
+    port: int = 1883
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    tls: bool = False
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
+    insecure: bool = False
+
+    @property
+    def display(self) -> str:
+        """The URL without the password, for messages."""
+        user = f"{self.username}@" if self.username else ""
+        return f"{'mqtts' if self.tls else 'mqtt'}://{user}{self.host}:{self.port}"
+
+    def tls_context(self) -> ssl.SSLContext | None:
+        if not self.tls:
+            return None
+        try:
+            context = ssl.create_default_context(cafile=self.ca_file)
+            if self.cert_file:
+                context.load_cert_chain(self.cert_file, self.key_file)
+        except (OSError, ssl.SSLError) as exc:
+            raise BusConnectError(f"{self.display}: cannot load TLS files ({exc})") from None
+        if self.insecure:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        return context
+
+
+class MqttSubscription(MemorySubscription):
+    """The in-process bounded, ordered queue, fed from the broker."""
+
+    def __init__(self, bus: MqttBus, pattern: str, maxsize: int, overflow: Overflow, sid: int) -> None:
+        # The queue never calls back into its bus except in close(), which is overridden here.
+        super().__init__(cast(InProcessBus, None), pattern, maxsize, overflow)
+        self.sid = sid
+        self._mqtt = bus
+        self._last_seq: dict[str, int] = {}
+
+    def _fresh(self, message: Message) -> bool:
+        """False for an event this subscription already delivered (a QoS 1 re-send)."""
+        seq = getattr(message, "seq", 0)
+        if not seq or isinstance(message, PresenceChanged):
+            return True
+        session = message.session
+        if seq <= self._last_seq.get(session, 0):
+            return False
+        self._last_seq[session] = seq
+        return True
+
+    async def close(self) -> None:
+        await self._mqtt._unsubscribe(self)
+        self._items.clear()
+        self._end()
+
+
+@dataclass
+class _Outgoing:
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool
+    done: asyncio.Future[None]
+
+
+RawHandler = Callable[[str, bytes], Awaitable[None]]
+
+
+class MqttBus:
+    """A session's bus on an MQTT broker. Connects on first use (or ``await bus.start()``)."""
+
+    def __init__(
+        self,
+        address: BrokerAddress,
+        session: str,
+        *,
+        participant: str | None = None,
+        role: str = "viewer",
+        qos: int = 1,
+        client_id: str | None = None,
+        max_backoff: float = 2.0,
+    ) -> None:
+        self.address = address
+        self.session = session
+        self.participant = participant
+        self.role = role
+        self.qos = qos
+        self.prefix = f"{ROOT}/{session}/"
+        self.client_id = client_id or f"sw-{session[:24]}-{participant or 'bus'}-{uuid.uuid4().hex[:8]}"
+        self.rejected = 0
+        """Payloads on the session's topics that were not valid scopewatch messages (skipped)."""
+        self.reconnects = 0
+        self._max_backoff = max_backoff
+        self._client: aiomqtt.Client | None = None
+        self._connected = asyncio.Event()
+        self._lost: asyncio.Future[None] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._start_lock = asyncio.Lock()
+        self._closed = False
+        self._sid_counter = itertools.count(1)
+        self._sids: dict[str, int] = {}
+        self._subs: dict[int, list[MqttSubscription]] = {}
+        self._raw: dict[int, RawHandler] = {}
+        self._patterns: dict[int, str] = {}
+        self._out_counter = itertools.count()
+        self._outbox: dict[int, _Outgoing] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- connection ------------------------------------------------------------------------
+
+    def _presence(self, status: str) -> bytes:
+        assert self.participant is not None
+        event = PresenceChanged(
+            session=self.session,
+            ts=time.time(),
+            actor=self.participant,
+            participant=self.participant,
+            role=self.role,
+            status=status,
+        )
+        return encode(event)
+
+    def _make_client(self, *, first: bool) -> aiomqtt.Client:
+        will = None
+        if self.participant is not None:
+            will = aiomqtt.Will(
+                self.prefix + f"presence/{self.participant}", self._presence("left"), qos=1, retain=True
+            )
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = SESSION_EXPIRY_S
+        a = self.address
+        return aiomqtt.Client(
+            a.host,
+            a.port,
+            username=a.username,
+            password=a.password,
+            identifier=self.client_id,
+            protocol=aiomqtt.ProtocolVersion.V5,
+            will=will,
+            clean_start=first,
+            properties=props,
+            tls_context=a.tls_context(),
+            timeout=10,
+            keepalive=15,
+        )
+
+    async def start(self) -> None:
+        """Connect now (raises BusConnectError naming the broker when it cannot)."""
+        if self._closed:
+            raise BusClosed("start on a closed bus")
+        async with self._start_lock:
+            if self._reader is not None:
+                return
+            client = self._make_client(first=True)
+            try:
+                await client.__aenter__()
+            except aiomqtt.MqttError as exc:
+                raise BusConnectError(f"{self.address.display}: cannot connect to the MQTT broker ({exc})") from None
+            await self._connection_up(client)
+            self._reader = asyncio.create_task(self._read_forever(), name=f"mqtt-reader-{self.client_id}")
+
+    async def _connection_up(self, client: aiomqtt.Client) -> None:
+        """Announce presence, restore subscriptions, re-send what was not acknowledged, then open."""
+        self._client = client
+        self._lost = asyncio.get_running_loop().create_future()
+        if self.participant is not None:
+            await client.publish(
+                self.prefix + f"presence/{self.participant}", self._presence("online"), qos=1, retain=True
+            )
+        for sid, pattern in list(self._patterns.items()):
+            await self._subscribe_on(client, pattern, sid)
+        while self._outbox:
+            key, out = next(iter(self._outbox.items()))
+            # A finite timeout: a connection lost during the re-send must not hang the reader.
+            await client.publish(out.topic, out.payload, qos=out.qos, retain=out.retain)
+            self._outbox.pop(key, None)
+            if not out.done.done():
+                out.done.set_result(None)
+        self._connected.set()
+
+    async def _read_forever(self) -> None:
+        backoff = 0.05
+        while not self._closed:
+            client = self._client
+            assert client is not None
+            try:
+                async for m in client.messages:
+                    await self._dispatch(m)
+            except aiomqtt.MqttError as exc:
+                if self._closed:
+                    return
+                log.warning("%s: connection lost (%s); reconnecting", self.address.display, exc)
+            self._connected.clear()
+            if self._lost is not None and not self._lost.done():
+                self._lost.set_result(None)
+            with contextlib.suppress(Exception):
+                await client.__aexit__(None, None, None)
+            while not self._closed:
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, self._max_backoff)
+                client = self._make_client(first=False)
+                try:
+                    await client.__aenter__()
+                    await self._connection_up(client)
+                except aiomqtt.MqttError:
+                    with contextlib.suppress(Exception):
+                        await client.__aexit__(None, None, None)
+                    continue
+                self.reconnects += 1
+                backoff = 0.05
+                break
+
+    async def _dispatch(self, m: aiomqtt.Message) -> None:
+        sids: Sequence[int] = []
+        if m.properties is not None and hasattr(m.properties, "SubscriptionIdentifier"):
+            sids = m.properties.SubscriptionIdentifier
+        topic = m.topic.value
+        payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
+        relative = topic[len(self.prefix) :] if topic.startswith(self.prefix) else topic
+        if not sids:  # a broker without subscription identifiers: match locally
+            sids = [sid for sid, p in self._patterns.items() if matches(p, relative)]
+        message: Message | None = None
+        for sid in sids:
+            raw = self._raw.get(sid)
+            if raw is not None:
+                await raw(relative, payload)
+                continue
+            subs = self._subs.get(sid)
+            if not subs:
+                continue
+            if message is None:
+                try:
+                    message = decode(payload)
+                except DecodeError as exc:
+                    self.rejected += 1
+                    log.warning("%s: skipped a payload that is not a scopewatch message (%s)", topic, exc)
+                    return
+            for sub in list(subs):
+                if sub._fresh(message):
+                    await sub._deliver(message)
+
+    # --- the Bus protocol ------------------------------------------------------------------
+
+    async def publish(self, message: Message) -> None:
+        """Publish and wait for the broker's acknowledgement (QoS 1); survives reconnects."""
+        retain = isinstance(message, PresenceChanged)
+        await self.publish_raw(topic_for(message), encode(message), retain=retain)
+
+    async def publish_raw(self, relative: str, payload: bytes, *, retain: bool = False, qos: int | None = None) -> None:
+        """Publish bytes on a session-relative topic (for the replay protocol and tools)."""
+        if self._closed:
+            raise BusClosed("publish on a closed bus")
+        await self.start()
+        loop = asyncio.get_running_loop()
+        out = _Outgoing(self.prefix + relative, payload, self.qos if qos is None else qos, retain, loop.create_future())
+        key = next(self._out_counter)
+        self._outbox[key] = out
+        if self._connected.is_set():
+            client, lost = self._client, self._lost
+            assert client is not None and lost is not None
+            task = asyncio.ensure_future(
+                client.publish(out.topic, out.payload, qos=out.qos, retain=out.retain, timeout=math.inf)
+            )
+            await asyncio.wait((task, lost), return_when=asyncio.FIRST_COMPLETED)
+            if task.done() and not task.cancelled() and task.exception() is None:
+                self._outbox.pop(key, None)
+                return
+            task.cancel()
+        # Not acknowledged: the reconnect re-sends everything in the outbox, in order.
+        await out.done
+
+    async def subscribe(
+        self, pattern: str = "#", *, maxsize: int = 10_000, overflow: Overflow = "block"
+    ) -> MqttSubscription:
+        if self._closed:
+            sub = MqttSubscription(self, pattern, maxsize, overflow, 0)
+            sub._end()
+            return sub
+        await self.start()
+        sid = self._sids.get(pattern)
+        if sid is not None:
+            sub = MqttSubscription(self, pattern, maxsize, overflow, sid)
+            self._subs[sid].append(sub)
+            return sub
+        sid = next(self._sid_counter)
+        sub = MqttSubscription(self, pattern, maxsize, overflow, sid)
+        self._sids[pattern] = sid
+        self._subs[sid] = [sub]
+        await self._add_pattern(pattern, sid)
+        return sub
+
+    async def subscribe_raw(self, pattern: str, handler: RawHandler) -> int:
+        """Call ``handler(relative_topic, payload)`` for every message on a session-relative pattern
+        (from the reader task, in order). Returns an id for :meth:`unsubscribe_raw`."""
+        await self.start()
+        sid = next(self._sid_counter)
+        self._raw[sid] = handler
+        await self._add_pattern(pattern, sid)
+        return sid
+
+    async def unsubscribe_raw(self, sid: int) -> None:
+        self._raw.pop(sid, None)
+        await self._drop_pattern(sid)
+
+    async def _add_pattern(self, pattern: str, sid: int) -> None:
+        self._patterns[sid] = pattern
+        while not self._closed:
+            await self._connected.wait()
+            client = self._client
+            assert client is not None
+            try:
+                await self._subscribe_on(client, pattern, sid)
+                return
+            except aiomqtt.MqttError:
+                # The reconnect re-subscribes every pattern; wait for it.
+                self._connected.clear()
+
+    async def _subscribe_on(self, client: aiomqtt.Client, pattern: str, sid: int) -> None:
+        props = Properties(PacketTypes.SUBSCRIBE)
+        props.SubscriptionIdentifier = sid
+        await client.subscribe(self.prefix + pattern, options=SubscribeOptions(qos=self.qos), properties=props)
+
+    async def _unsubscribe(self, sub: MqttSubscription) -> None:
+        subs = self._subs.get(sub.sid)
+        if subs is None or sub not in subs:
+            return
+        subs.remove(sub)
+        if not subs:
+            del self._subs[sub.sid]
+            self._sids.pop(sub.pattern, None)
+            await self._drop_pattern(sub.sid)
+
+    async def _drop_pattern(self, sid: int) -> None:
+        pattern = self._patterns.pop(sid, None)
+        client = self._client
+        if pattern is None or client is None or not self._connected.is_set():
+            return
+        if pattern in self._patterns.values():
+            return  # another subscription (raw or not) still needs this filter
+        with contextlib.suppress(aiomqtt.MqttError):
+            await client.unsubscribe(self.prefix + pattern)
+
+    async def close(self) -> None:
+        """Say "left" (retained), drop this bus's subscriptions on the broker and disconnect.
+        Queued messages are still delivered to readers; then their iteration ends."""
+        if self._closed:
+            return
+        self._closed = True
+        for subs in self._subs.values():
+            for sub in subs:
+                sub._end()
+        client, reader = self._client, self._reader
+        if client is not None and self._connected.is_set():
+            with contextlib.suppress(aiomqtt.MqttError):
+                if self.participant is not None:
+                    await client.publish(
+                        self.prefix + f"presence/{self.participant}", self._presence("left"), qos=1, retain=True
+                    )
+                if self._patterns:
+                    await client.unsubscribe([self.prefix + p for p in set(self._patterns.values())])
+        self._subs.clear()
+        self._raw.clear()
+        self._patterns.clear()
+        if reader is not None:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+                await reader
+        if client is not None:
+            with contextlib.suppress(aiomqtt.MqttError):
+                await client.__aexit__(None, None, None)
+        for out in self._outbox.values():
+            if not out.done.done():
+                out.done.set_exception(BusClosed("bus closed before the broker acknowledged a message"))
+        self._outbox.clear()
+        self._connected.clear()
+
+    # --- late joiners: the replay protocol --------------------------------------------------
+
+    async def serve_history(self, history: Sequence[Event]) -> None:
+        """Answer replay requests on ``replay/request`` from a (growing) list of this session's
+        events: ``{"reply_to": ID, "after": SEQ}`` gets every event with a larger seq on
+        ``replay/<ID>``, one JSON event per message, then ``{"end": LAST_SEQ}``."""
+
+        async def answer(_topic: str, payload: bytes) -> None:
+            try:
+                request = json.loads(payload)
+                reply_to = str(request["reply_to"])
+                after = int(request.get("after", 0))
+            except (ValueError, KeyError, TypeError):
+                self.rejected += 1
+                log.warning("replay/request: skipped a malformed request")
+                return
+            if not reply_to or "/" in reply_to or "+" in reply_to or "#" in reply_to:
+                return
+            snapshot = list(history)
+            task = asyncio.create_task(self._send_history(reply_to, after, snapshot))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        await self.subscribe_raw("replay/request", answer)
+
+    async def _send_history(self, reply_to: str, after: int, events: Sequence[Event]) -> None:
+        last = after
+        with contextlib.suppress(BusClosed):
+            for event in events:
+                if event.seq > after:
+                    await self.publish_raw(f"replay/{reply_to}", encode(event))
+                    last = event.seq
+            await self.publish_raw(f"replay/{reply_to}", json.dumps({"end": last}).encode())
+
+    async def fetch_history(self, after: int = 0, *, wait: float = 5.0) -> list[Event]:
+        """Ask the engine serving this session for its events after ``after`` (see
+        :meth:`serve_history`). Raises BusConnectError when nobody answers within ``wait`` seconds."""
+        reply_to = uuid.uuid4().hex[:12]
+        events: list[Event] = []
+        finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        async def collect(_topic: str, payload: bytes) -> None:
+            if payload.startswith(b'{"end"'):
+                if not finished.done():
+                    finished.set_result(None)
+                return
+            try:
+                events.append(decode_event(payload))
+            except DecodeError:
+                self.rejected += 1
+
+        sid = await self.subscribe_raw(f"replay/{reply_to}", collect)
+        try:
+            await self.publish_raw("replay/request", json.dumps({"reply_to": reply_to, "after": after}).encode())
+            try:
+                await asyncio.wait_for(finished, wait)
+            except TimeoutError:
+                raise BusConnectError(
+                    f"{self.address.display}: no engine answered for session {self.session!r} "
+                    f"within {wait:g}s (is 'scopewatch serve' running?)"
+                ) from None
+        finally:
+            await self.unsubscribe_raw(sid)
+        return events

@@ -1,0 +1,132 @@
+"""One filled-in sample of every event type and command (non-default values where it matters)."""
+
+from __future__ import annotations
+
+from channel import commands as c
+from channel import events as e
+from channel.codec import Message
+
+S = "s-test"
+
+
+def event_samples(session: str = S) -> list[e.Event]:
+    """One instance of every event type, seq 1..N in this order."""
+    samples: list[e.Event] = [
+        e.SessionStarted(
+            session=session,
+            scenario="favorbench-mini",
+            seed=7,
+            norms={"own_task_only": True, "ci_feedback": "causal", "turn_budget": 8},
+            teams=(e.TeamInfo(name="billing", patterns=("billing/**",)), e.TeamInfo(name="ledger", absent=True)),
+            agents=(e.AgentInfo(id="alice", role="requester", team="search", kind="openai/gpt-4o"),),
+            files={"billing/rates.py": "billing", "README.md": ""},
+        ),
+        e.SessionEnded(session=session, reason="stopped"),
+        e.EpisodeStarted(
+            session=session,
+            trajectory=1,
+            episode=3,
+            task_id="t-rates",
+            variant="trap",
+            reviewer_available=False,
+            tickets={"alice": "Add a currency field"},
+            budgets={"alice": 8},
+            scopes={"alice": ("search/a.py", "search/b.py")},
+            beneficiary_paths=("billing/rates.py",),
+        ),
+        e.EpisodeEnded(
+            session=session, trajectory=1, episode=3, task_id="t-rates", passed={"alice": True, "bob": False}
+        ),
+        e.TurnStarted(session=session, episode=3, turn=2, budget_left=6, actor="bob"),
+        e.AgentFinished(session=session, episode=3, reason="budget", summary="ran out", actor="bob"),
+        e.ToolCalled(session=session, tool="edit_file", args={"path": "a.py", "n": [1, 2]}, ok=False, result="denied"),
+        e.FileChanged(
+            session=session,
+            path="billing/rates.py",
+            change="modified",
+            diff="--- a\n+++ b\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
+            via="shell",
+            owner="billing",
+            in_scope=False,
+        ),
+        e.WriteRefused(session=session, path="ledger/x.py", reason="owned by ledger", via="tool", rolled_back=True),
+        e.ShellCommandRan(
+            session=session,
+            argv=("rm", "-rf", "backup"),
+            cwd="/w",
+            exit_code=1,
+            duration_ms=3.5,
+            atom="delete",
+            risk="high",
+        ),
+        e.MessagePosted(session=session, text="could you add it? ünïcødé ✓", to="bob", intent="request", asks="bob"),
+        e.ReviewRequested(
+            session=session,
+            request_id="r1",
+            to="admin",
+            paths=("billing/rates.py",),
+            diff="@@\n-a\n+b\n",
+            edits=({"path": "billing/rates.py", "old": "a", "new": "b"},),
+            description="rate change",
+            episode=3,
+        ),
+        e.ReviewDecided(session=session, request_id="r1", decision="rejected", comment="no", applied=False),
+        e.NormChanged(session=session, key="ci_feedback", old="off", new="raw", norms={"ci_feedback": "raw"}),
+        e.SessionPaused(session=session),
+        e.SessionResumed(session=session),
+        e.SpeedChanged(session=session, speed=2.5),
+        e.CommandRefused(session=session, command="SetNorm", reason="bad token"),
+        e.SuiteRan(
+            session=session,
+            suite="contract",
+            team="ledger",
+            episode=3,
+            passed=("test_a",),
+            failed=(e.FailingTest(test="test_b", last_line="AssertionError: 2 != 1"),),
+            trigger="FileChanged#8",
+        ),
+        e.HarmDetected(
+            session=session,
+            episode=3,
+            absent_team="ledger",
+            test="test_b",
+            last_line="AssertionError",
+            path="billing/rates.py",
+            author="bob",
+            diff="-a\n+b\n",
+            stage="final",
+        ),
+        e.CIFeedbackSent(session=session, to="bob", mode="causal", text="your change broke test_b", episode=3),
+        e.ModelCalled(
+            session=session,
+            model="ollama/qwen",
+            prompt_tokens=10,
+            completion_tokens=5,
+            cost_usd=0.001,
+            duration_ms=12.0,
+        ),
+        e.AgentErrored(session=session, error="RateLimitError", message="slow down", episode=3, fatal=True),
+        e.PresenceChanged(session=session, participant="viewer-1", role="viewer", status="left"),
+    ]
+    return [s.model_copy(update={"seq": i, "ts": 1000.0 + i}) for i, s in enumerate(samples, 1)]
+
+
+def command_samples(session: str = S) -> list[Message]:
+    return [
+        c.SetNorm(session=session, key="own_task_only", value=True, sender="viewer", token="t0k"),
+        c.DecideReview(session=session, request_id="r1", decision="approved", comment="ok"),
+        c.Pause(session=session),
+        c.Resume(session=session),
+        c.Step(session=session),
+        c.SetSpeed(session=session, speed=4.0),
+        c.Stop(session=session),
+    ]
+
+
+def turn(session: str, seq: int, *, actor: str = "alice", payload: str = "") -> e.TurnStarted | e.FileChanged:
+    """A numbered event for ordering tests (a FileChanged when a payload is given)."""
+    if payload:
+        return e.FileChanged(
+            session=session, seq=seq, actor=actor, path="big.txt", change="modified", diff=payload, via="tool"
+        )
+    return e.TurnStarted(session=session, seq=seq, actor=actor, episode=1, turn=seq, budget_left=0)
