@@ -242,7 +242,9 @@ def _review(args: argparse.Namespace) -> int:
 
 
 def _web(args: argparse.Namespace) -> int:
-    return _not_yet("'scopewatch web'")
+    from tui.launch import web
+
+    return web(args)
 
 
 def _prompts_show(args: argparse.Namespace) -> int:

@@ -1,0 +1,430 @@
+"""The scopewatch app: a projection of the event stream.
+
+One worker reads the bus and posts :class:`~tui.messages.EventsArrived`; the handler folds the
+buffered batch into every projection widget. The app publishes commands (channel/commands.py) and
+never reaches into the engine. The same app runs live (an ``engine`` coroutine run as a worker in
+the same loop), on a recording (``events``: a timeline with play, pause, step, seek, speed), or
+attached to a remote session (a bus and a session id, nothing else).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Sequence
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer
+from textual.worker import Worker, WorkerState
+
+from channel.bus import Bus, Dropped, Subscription
+from channel.commands import DecideReview, Pause, Resume, SetNorm, SetSpeed, Step, _Command
+from channel.events import Event, HarmDetected
+from engine.norms import Norms, choices_for
+from themes import DARK, THEMES, register_all, resolve
+from tui.commands import ScopewatchCommands
+from tui.messages import (
+    BusEnded,
+    DiffRequested,
+    EventsArrived,
+    EventsDropped,
+    NormToggleRequested,
+    ReviewDecisionRequested,
+)
+from tui.screens.diff import DiffScreen
+from tui.widgets.activity import ActivityPanes
+from tui.widgets.channel_log import ChannelPanel
+from tui.widgets.harm import HarmAlerts, harm_summary
+from tui.widgets.norms import NORM_KEYS, NormsPanel
+from tui.widgets.reviews import ReviewQueue
+from tui.widgets.scoreboard import Scoreboard
+from tui.widgets.status import StatusBar
+from tui.widgets.timeline import Timeline
+from tui.widgets.workspace import WorkspacePanel
+
+BUFFER_CAP = 20_000
+"""Events buffered for the screen before the bus reader waits (back-pressure, bounded memory)."""
+YIELD_EVERY = 200
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
+NOTIFY_PER_BATCH = 3
+FRAME = 1 / 30
+
+
+class ScopewatchApp(App[int]):
+    """Watch a session: live, replayed or remote. See :func:`build_app`."""
+
+    TITLE = "scopewatch"
+    COMMANDS = App.COMMANDS | {ScopewatchCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+
+    CSS = """
+    #body { height: 1fr; }
+    #left { width: 20%; min-width: 24; }
+    #middle { width: 1fr; }
+    #right { width: 30%; min-width: 44; }
+    #activity { height: 3fr; }
+    #channel { height: 2fr; }
+    #reviews { height: 1fr; min-height: 6; }
+    #harms { height: 1fr; min-height: 5; }
+    .-short FavorHarmPlot { display: none; }
+    .-short NormsPanel { max-height: 6; overflow-y: auto; }
+    .-narrow #left { width: 20; min-width: 20; }
+    .-narrow #right { width: 34; min-width: 34; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("p", "toggle_pause", "Pause/Play"),
+        Binding("space", "toggle_pause", "Pause/Play", show=False),
+        Binding("n", "step", "Step"),
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+"),
+        Binding("minus", "slower", "Slower", key_display="-"),
+        Binding("a", "decide('approved')", "Approve"),
+        Binding("x", "decide('rejected')", "Reject"),
+        Binding("t", "next_theme", "Theme"),
+        Binding("q", "quit", "Quit"),
+        Binding("left", "seek_by(-1)", "Back", show=False),
+        Binding("right", "seek_by(1)", "Fwd", show=False),
+        Binding("left_square_bracket", "seek_fraction(-0.1)", "-10%", show=False),
+        Binding("right_square_bracket", "seek_fraction(0.1)", "+10%", show=False),
+        Binding("home", "seek_to(0)", "Start", show=False),
+        Binding("end", "seek_to(-1)", "End", show=False),
+        *[Binding(key, f"toggle_norm('{name}')", name, show=False) for key, name in NORM_KEYS],
+    ]
+
+    def __init__(
+        self,
+        bus: Bus | None,
+        session_id: str,
+        *,
+        engine: Coroutine[Any, Any, Any] | None = None,
+        events: Sequence[Event] | None = None,
+        theme: str | None = None,
+        token: str | None = None,
+        flash_seconds: float = 0.8,
+        autoplay: bool = False,
+        speed: float = 1.0,
+        max_log_lines: int = 400,
+        notify_live: bool = True,
+    ) -> None:
+        super().__init__()
+        register_all(self)
+        self.theme = resolve(theme)
+        self.bus = bus
+        self.session_id = session_id
+        self.token = token
+        self._engine = engine
+        self.recording: list[Event] | None = list(events) if events is not None else None
+        self.cursor = 0
+        self.autoplay = autoplay
+        self.replay_speed = speed
+        self.notify_live = notify_live
+        self.applied = 0
+        """Events folded into the projection so far (since the last reset)."""
+        self._buffer: list[Event] = []
+        self._flush_posted = False
+        self._drained = asyncio.Event()
+        self._subscription: Subscription | None = None
+        self.engine_error: BaseException | None = None
+
+        mode = "replay" if self.recording is not None else ("live" if engine is not None else "watch")
+        self.status = StatusBar(session_id, mode=mode)
+        self.workspace = WorkspacePanel(flash_seconds=flash_seconds, id="workspace")
+        self.activity = ActivityPanes(max_lines=max_log_lines, id="activity")
+        self.channel = ChannelPanel(max_lines=max_log_lines, id="channel")
+        self.norms_panel = NormsPanel(id="norms")
+        self.scoreboard = Scoreboard(id="scoreboard")
+        self.reviews = ReviewQueue(id="reviews")
+        self.harms = HarmAlerts(id="harms")
+        self.timeline = Timeline(id="timeline")
+
+    # --- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield self.status
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield self.workspace
+            with Vertical(id="middle"):
+                yield self.activity
+                yield self.channel
+            with Vertical(id="right"):
+                yield self.norms_panel
+                yield self.scoreboard
+                yield self.reviews
+                yield self.harms
+        if self.recording is not None:
+            yield self.timeline
+        yield Footer()
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        # Built-in Textual themes lack the team/favor/harm variables: borrow the dark theme's.
+        return dict(DARK.variables)
+
+    async def on_mount(self) -> None:
+        if self.recording is not None:
+            self.timeline.total = len(self.recording)
+            self.timeline.speed = self.replay_speed
+            if self.autoplay:
+                await self.action_toggle_pause()
+            return
+        if self.bus is not None:
+            # Subscribe before the engine starts, so not one event is missed.
+            self._subscription = await self.bus.subscribe("#", maxsize=10_000)
+            self.run_worker(self._read_bus(self._subscription), name="bus", group="bus", exit_on_error=False)
+        if self._engine is not None:
+            self.run_worker(self._engine, name="engine", group="engine", exit_on_error=False)
+
+    # --- the event stream --------------------------------------------------------------------
+
+    async def _read_bus(self, subscription: Subscription) -> None:
+        count = 0
+        while True:
+            try:
+                item = await subscription.get()
+            except StopAsyncIteration:
+                break
+            if isinstance(item, Dropped):
+                self.post_message(EventsDropped(item.count))
+                continue
+            if isinstance(item, _Command) or getattr(item, "session", self.session_id) != self.session_id:
+                continue
+            self._buffer.append(item)
+            if not self._flush_posted:
+                self._flush_posted = True
+                self.post_message(EventsArrived())
+            count += 1
+            if len(self._buffer) >= BUFFER_CAP:
+                self._drained.clear()
+                await self._drained.wait()
+            elif count % YIELD_EVERY == 0:
+                await asyncio.sleep(0)
+        self.post_message(BusEnded())
+
+    @on(EventsArrived)
+    def _drain(self) -> None:
+        batch, self._buffer = self._buffer, []
+        self._flush_posted = False
+        self._drained.set()
+        if batch:
+            self.apply_events(batch, live=True)
+
+    @on(EventsDropped)
+    def _dropped(self, message: EventsDropped) -> None:
+        self.status.dropped += message.count
+        self.status.show()
+
+    @on(BusEnded)
+    def _bus_ended(self) -> None:
+        if self.status.state != "ended":
+            self.notify("The event stream ended.", severity="warning")
+
+    def apply_events(self, batch: Sequence[Event], *, live: bool) -> None:
+        """Fold a batch of events (in seq order) into every projection; ``live`` batches notify."""
+        with self.batch_update():
+            self.status.apply(batch)
+            self.workspace.apply(batch)
+            self.activity.apply(batch)
+            self.channel.apply(batch)
+            self.norms_panel.apply(batch)
+            self.reviews.apply(batch)
+            labels = self.scoreboard.apply(batch)
+            harms = self.harms.apply(batch)
+        self.applied += len(batch)
+        if live and self.notify_live:
+            self._notify(harms, [lab for lab in labels if lab.favor])
+
+    def _notify(self, harms: list[HarmDetected], favors: list[Any]) -> None:
+        for harm in harms[:NOTIFY_PER_BATCH]:
+            self.notify(harm_summary(harm), title=f"☠ Harm to absent team {harm.absent_team}", severity="error",
+                        timeout=8)
+        if len(harms) > NOTIFY_PER_BATCH:
+            self.notify(f"… and {len(harms) - NOTIFY_PER_BATCH} more harm alerts", severity="error")
+        for label in favors[:NOTIFY_PER_BATCH]:
+            self.notify(f"{label.owner} made {label.requester}'s change outside its own task, unreviewed "
+                        f"({label.favor_type}; ep{label.episode} {label.task_id}, {label.variant})",
+                        title="Favor", severity="warning")
+
+    def reset_projection(self) -> None:
+        for widget in (self.status, self.workspace, self.activity, self.channel, self.norms_panel, self.reviews,
+                       self.scoreboard, self.harms):
+            widget.reset()
+        self.applied = 0
+
+    # --- workers: one place for their errors -------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if event.state == WorkerState.ERROR and worker.error is not None:
+            if worker.name == "engine":
+                self.engine_error = worker.error
+            self.log.error(worker.error)
+            self.notify(f"{worker.name} stopped: {type(worker.error).__name__}: {worker.error}",
+                        title="Error", severity="error", timeout=30)
+
+    # --- commands ----------------------------------------------------------------------------
+
+    async def send(self, command: _Command) -> bool:
+        """Publish a command for the session; False (with a notice) when there is nothing to command."""
+        if self.recording is not None or self.bus is None:
+            self.notify("A replay is read-only: commands go to live sessions.", severity="warning")
+            return False
+        await self.bus.publish(command)  # type: ignore[arg-type]
+        return True
+
+    def _command(self, kind: type[_Command], **fields: Any) -> _Command:
+        return kind(session=self.session_id, sender="tui", token=self.token, **fields)
+
+    def request_norm(self, key: str, value: Any) -> None:
+        self.post_message(NormToggleRequested(key, value))
+
+    @on(NormToggleRequested)
+    async def _norm_toggle(self, message: NormToggleRequested) -> None:
+        if await self.send(self._command(SetNorm, key=message.key, value=message.value)):
+            self.norms_panel.request(message.key, message.value)
+
+    @on(ReviewDecisionRequested)
+    async def _review_decision(self, message: ReviewDecisionRequested) -> None:
+        await self.send(self._command(DecideReview, request_id=message.request_id, decision=message.decision))
+
+    @on(DiffRequested)
+    def _open_diff(self, message: DiffRequested) -> None:
+        self.push_screen(DiffScreen(message.title, message.diff))
+
+    def next_norm_value(self, key: str) -> Any:
+        current = self.norms_panel.norms
+        try:
+            return Norms.model_validate({k: v for k, v in current.items() if k in Norms.model_fields}).next_value(key)
+        except ValueError:
+            choices = choices_for(key)
+            return choices[0] if choices else current.get(key)
+
+    def action_toggle_norm(self, key: str) -> None:
+        self.request_norm(key, self.next_norm_value(key))
+
+    def action_decide(self, decision: str) -> None:
+        if self.recording is not None:
+            self.notify("A replay is read-only: commands go to live sessions.", severity="warning")
+            return
+        self.reviews.decide(decision)
+
+    async def action_toggle_pause(self) -> None:
+        if self.recording is not None:
+            self.timeline.playing = not self.timeline.playing
+            if self.timeline.playing:
+                if self.cursor >= len(self.recording):
+                    self.seek(0)
+                self._play()
+            return
+        kind = Resume if self.status.state == "paused" else Pause
+        await self.send(self._command(kind))
+
+    async def action_step(self) -> None:
+        if self.recording is not None:
+            self.timeline.playing = False
+            self.step(1)
+            return
+        await self.send(self._command(Step))
+
+    async def action_faster(self) -> None:
+        await self._speed(+1)
+
+    async def action_slower(self) -> None:
+        await self._speed(-1)
+
+    async def _speed(self, direction: int) -> None:
+        current = self.timeline.speed if self.recording is not None else self.status.speed
+        index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - current))
+        new = SPEEDS[max(0, min(len(SPEEDS) - 1, index + direction))]
+        if self.recording is not None:
+            self.timeline.speed = new
+        else:
+            await self.send(self._command(SetSpeed, speed=new))
+
+    def action_next_theme(self) -> None:
+        names = list(THEMES)
+        self.theme = names[(names.index(self.theme) + 1) % len(names)] if self.theme in names else names[0]
+        self.notify(f"theme: {self.theme}", timeout=2)
+
+    def set_theme(self, name: str) -> None:
+        self.theme = resolve(name)
+
+    # --- replay ------------------------------------------------------------------------------
+
+    def seek(self, index: int) -> None:
+        """Show the recording as of its first ``index`` events: rebuild the projection from scratch."""
+        if self.recording is None:
+            return
+        index = max(0, min(len(self.recording), index))
+        self.reset_projection()
+        self.apply_events(self.recording[:index], live=False)
+        self._moved(index)
+
+    def step(self, count: int = 1) -> None:
+        """Move forward ``count`` events (notifying as if live), or back with a negative count."""
+        if self.recording is None:
+            return
+        if count < 0:
+            self.seek(self.cursor + count)
+            return
+        end = min(len(self.recording), self.cursor + count)
+        self.apply_events(self.recording[self.cursor : end], live=True)
+        self._moved(end)
+
+    def _moved(self, index: int) -> None:
+        assert self.recording is not None
+        self.cursor = index
+        self.timeline.position = index
+        self.timeline.seq = self.recording[index - 1].seq if index else 0
+
+    def action_seek_by(self, count: int) -> None:
+        if self.recording is not None:
+            self.timeline.playing = False
+            self.step(count)
+
+    def action_seek_fraction(self, fraction: float) -> None:
+        if self.recording is not None:
+            self.seek(self.cursor + round(fraction * len(self.recording)))
+
+    def action_seek_to(self, index: int) -> None:
+        if self.recording is not None:
+            self.seek(len(self.recording) if index < 0 else index)
+
+    @work(exclusive=True, group="replay", exit_on_error=False)
+    async def _play(self) -> None:
+        recording = self.recording
+        assert recording is not None
+        while self.timeline.playing and self.cursor < len(recording):
+            # Gather what falls within one frame at this speed, wait for it, show it as one batch.
+            start = self.cursor
+            base = recording[start - 1].ts if start else recording[0].ts
+            end = start + 1
+            while end < len(recording) and (recording[end].ts - base) / self.timeline.speed < FRAME:
+                end += 1
+            delay = (recording[end - 1].ts - base) / self.timeline.speed
+            await asyncio.sleep(min(max(delay, 0.0), 1.0))
+            if not self.timeline.playing:
+                break
+            self.step(end - self.cursor)
+        self.timeline.playing = False
+
+
+def build_app(
+    bus: Bus | None,
+    session_id: str,
+    *,
+    engine: Coroutine[Any, Any, Any] | None = None,
+    events: Sequence[Event] | None = None,
+    theme: str | None = None,
+    **options: Any,
+) -> ScopewatchApp:
+    """The one app factory, shared by the CLI and the tests.
+
+    - live: ``bus`` + ``session_id`` + ``engine`` (``session.run()``, run as a worker);
+    - watch (attached to a session served elsewhere): ``bus`` + ``session_id``;
+    - replay: ``events`` (a recording read with :func:`channel.recorder.read_recording`).
+    """
+    return ScopewatchApp(bus, session_id, engine=engine, events=events, theme=theme, **options)

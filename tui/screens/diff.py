@@ -1,0 +1,39 @@
+"""A diff, full screen (a pending review's proposed change, a harm's causal change)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui.palette import diff_lines, render
+
+
+class DiffScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    DiffScreen { align: center middle; }
+    DiffScreen > VerticalScroll {
+        width: 90%; height: 85%; border: thick $primary; background: $surface; padding: 0 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape,q,enter", "dismiss_diff", "Close")]
+
+    def __init__(self, title: str, diff: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.diff = diff
+
+    def compose(self) -> ComposeResult:
+        body = Text("\n").join(render(self.app, line) for line in diff_lines(self.diff)) if self.diff.strip() \
+            else Text("(empty diff)", style="dim")
+        with VerticalScroll() as scroll:
+            scroll.border_title = self.title_text
+            scroll.border_subtitle = "esc to close"
+            yield Static(body, id="diff-body")
+
+    def action_dismiss_diff(self) -> None:
+        self.dismiss(None)

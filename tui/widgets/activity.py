@@ -1,0 +1,206 @@
+"""Each active agent's activity: tool calls, shell commands from the shim, diffs of its writes,
+refusals, CI feedback, and its turn budget left."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from channel.events import (
+    AgentErrored,
+    AgentFinished,
+    AgentInfo,
+    CIFeedbackSent,
+    EpisodeStarted,
+    Event,
+    FileChanged,
+    HarmDetected,
+    ModelCalled,
+    SessionStarted,
+    ShellCommandRan,
+    ToolCalled,
+    TurnStarted,
+    WriteRefused,
+)
+from tui.palette import Line, diff_lines, render, team_variables
+from tui.widgets.event_log import EventLog
+
+DIFF_LINES = 8
+
+
+def _short(value: Any, width: int = 60) -> str:
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _tool_args(args: dict[str, Any]) -> str:
+    for key in ("path", "command", "to", "request_id", "text"):
+        if key in args:
+            return _short(args[key], 50)
+    return ""
+
+
+class AgentPanel(Vertical):
+    """One agent: a header (role, team, budget) over its capped activity log."""
+
+    DEFAULT_CSS = """
+    AgentPanel { border: round $primary 50%; width: 1fr; height: 1fr; }
+    AgentPanel > .agent-header { height: auto; padding: 0 1; background: $panel; }
+    """
+
+    def __init__(self, agent: AgentInfo, team_var: str, *, max_lines: int = 300) -> None:
+        super().__init__(classes="agent")
+        self.agent = agent
+        self.team_var = team_var
+        self.header = Static("", classes="agent-header")
+        self.log_view = EventLog(max_lines=max_lines)
+        self.budget = 0
+        self.budget_left: int | None = None
+        self.turn = 0
+        self.state = "waiting"
+        self.border_title = agent.id if agent.id == agent.role else f"{agent.id} ({agent.role})"
+        self.border_subtitle = agent.kind
+
+    def compose(self) -> ComposeResult:
+        yield self.header
+        yield self.log_view
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_header())
+        self.refresh_header()
+
+    def clear_state(self) -> None:
+        self.budget = 0
+        self.budget_left = None
+        self.turn = 0
+        self.state = "waiting"
+        self.log_view.reset()
+        self.refresh_header()
+
+    def refresh_header(self) -> None:
+        left = "-" if self.budget_left is None else str(self.budget_left)
+        budget = f"{left}/{self.budget}" if self.budget else left
+        segs = (
+            (f"{self.agent.team}", f"{self.team_var} bold"),
+            (f" · t{self.turn} · {budget} turns left", ""),
+            (f" · {self.state}", "accent" if self.state == "working" else "dim"),
+        )
+        if self.is_mounted:
+            self.header.update(render(self.app, segs))
+
+    def lines_for(self, event: Event) -> list[Line]:
+        if isinstance(event, EpisodeStarted):
+            self.budget = event.budgets.get(self.agent.id, self.budget)
+            self.budget_left = self.budget
+            self.turn = 0
+            self.state = "working"
+            ticket = _short(event.tickets.get(self.agent.id, ""), 70)
+            return [((f"━━ episode {event.episode} · {event.task_id} ({event.variant}) ", "primary bold"),),
+                    ((f"   ticket: {ticket}", "dim italic"),)]
+        if isinstance(event, TurnStarted):
+            self.turn = event.turn
+            self.budget_left = event.budget_left
+            return []
+        if isinstance(event, ToolCalled):
+            ok = ("✓", "success") if event.ok else ("✗", "error")
+            line: Line = ((f"⚙ {event.tool} ", "bold"), (_tool_args(event.args), ""), (" ", ""), ok)
+            out = [line]
+            if not event.ok and event.result:
+                out.append(((f"   {_short(event.result, 90)}", "error dim"),))
+            return out
+        if isinstance(event, ShellCommandRan):
+            risk = f" [{event.atom}: {event.risk}]" if event.atom else ""
+            spec = "success" if event.exit_code == 0 else "error"
+            return [(("$ ", "accent"), (_short(" ".join(event.argv), 70), ""),
+                     (f" → {event.exit_code}", spec), (risk, "warning bold"))]
+        if isinstance(event, FileChanged):
+            scope = ("  ⚑ out of scope", "warning bold") if event.in_scope is False else ("", "")
+            head: Line = ((f"✎ {event.change} {event.path}", "bold"), (f" via {event.via}", "dim"), scope)
+            return [head, *diff_lines(event.diff, DIFF_LINES, indent="  ")]
+        if isinstance(event, WriteRefused):
+            rolled = " (rolled back)" if event.rolled_back else ""
+            return [((f"⛔ write refused {event.path}{rolled}: {_short(event.reason, 60)}", "error"),)]
+        if isinstance(event, AgentFinished):
+            self.state = "finished"
+            return [((f"✔ finished ({event.reason}) {_short(event.summary, 60)}", "success"),)]
+        if isinstance(event, AgentErrored):
+            return [((f"✗ {event.error}: {_short(event.message, 80)}", "error bold"),)]
+        if isinstance(event, CIFeedbackSent):
+            return [((f"CI ({event.mode}) → ", "accent"), (_short(event.text, 90), "dim"))]
+        if isinstance(event, ModelCalled):
+            return [((f"· {event.model} {event.prompt_tokens}+{event.completion_tokens} tok", "dim"),)]
+        if isinstance(event, HarmDetected):
+            return [((f"☠ harm to {event.absent_team}: {event.test} fails ({event.path})", "harm bold"),)]
+        return []
+
+
+class ActivityPanes(Horizontal):
+    """One panel per active agent, side by side (created from SessionStarted)."""
+
+    DEFAULT_CSS = """
+    ActivityPanes { height: 1fr; }
+    ActivityPanes > .placeholder { width: 1fr; content-align: center middle; color: $text-muted; }
+    """
+
+    def __init__(self, *, max_lines: int = 300, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.max_lines = max_lines
+        self.panels: dict[str, AgentPanel] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("waiting for the session to start…", classes="placeholder")
+
+    def reset(self) -> None:
+        """Forget the session; panels stay mounted (and are cleared) until a different cast arrives."""
+        for panel in self.panels.values():
+            panel.clear_state()
+
+    def apply(self, events: Sequence[Event]) -> None:
+        pending: dict[str, list[Line]] = {}
+        touched: set[str] = set()
+        for event in events:
+            if isinstance(event, SessionStarted):
+                self._build(event)
+                pending.clear()
+                continue
+            if isinstance(event, EpisodeStarted):
+                targets = list(self.panels)
+            elif isinstance(event, CIFeedbackSent):
+                targets = [event.to]
+            elif isinstance(event, HarmDetected):
+                targets = [event.author]
+            else:
+                targets = [event.actor]
+            for agent_id in targets:
+                panel = self.panels.get(agent_id)
+                if panel is None:
+                    continue
+                lines = panel.lines_for(event)
+                touched.add(agent_id)
+                if lines:
+                    pending.setdefault(agent_id, []).extend(lines)
+        for agent_id in touched:
+            panel = self.panels[agent_id]
+            panel.log_view.add(pending.get(agent_id, []))
+            panel.refresh_header()
+
+    def _build(self, started: SessionStarted) -> None:
+        slots = team_variables(started.teams)
+        same = [a.id for a in started.agents] == list(self.panels) and all(
+            self.panels[a.id].agent == a for a in started.agents
+        )
+        if same:
+            # A replay seek restarts from SessionStarted: keep the mounted panels, forget their state.
+            for panel in self.panels.values():
+                panel.clear_state()
+            return
+        self.panels.clear()
+        self.remove_children()
+        for agent in started.agents:
+            self.panels[agent.id] = AgentPanel(agent, slots.get(agent.team, ""), max_lines=self.max_lines)
+        if self.panels:
+            self.mount_all(self.panels.values())

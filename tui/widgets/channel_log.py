@@ -1,0 +1,88 @@
+"""The shared channel and the DMs (DMs visibly private), plus the session's own notices: review
+requests and decisions, norm changes, pause/resume, refused commands."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+
+from channel.events import (
+    CommandRefused,
+    EpisodeEnded,
+    Event,
+    MessagePosted,
+    NormChanged,
+    ReviewDecided,
+    ReviewRequested,
+    SessionEnded,
+    SessionPaused,
+    SessionResumed,
+    SpeedChanged,
+)
+from tui.palette import Line
+from tui.widgets.event_log import EventLog
+
+
+def message_line(event: MessagePosted) -> Line:
+    tag = "" if event.intent == "info" else f"[{event.intent}{' → ' + event.asks if event.asks else ''}] "
+    if event.to is None:
+        return (("# ", "primary"), (f"{event.actor}: ", "bold"), (tag, "accent"), (event.text, ""))
+    return (
+        (f"🔒 DM {event.actor} → {event.to} ", "dm bold"),
+        ("(private) ", "dm dim italic"),
+        (tag, "accent"),
+        (event.text, "dm italic"),
+    )
+
+
+def notice_line(event: Event) -> Line | None:
+    if isinstance(event, MessagePosted):
+        return message_line(event)
+    if isinstance(event, ReviewRequested):
+        return (("📝 ", ""), (f"{event.actor} asks {event.to} to review {', '.join(event.paths)}", "accent"),
+                (f": {event.description}" if event.description else "", "dim"))
+    if isinstance(event, ReviewDecided):
+        spec = "success" if event.decision == "approved" else "error"
+        applied = " (change landed)" if event.applied else ""
+        return ((f"📝 {event.actor} {event.decision} {event.request_id}{applied}", spec),)
+    if isinstance(event, NormChanged):
+        return ((f"⚑ norm {event.key}: {event.old} → {event.new} (from the next turn)", "warning bold"),)
+    if isinstance(event, SessionPaused):
+        return (("⏸ paused", "warning"),)
+    if isinstance(event, SessionResumed):
+        return (("▶ resumed", "success"),)
+    if isinstance(event, SpeedChanged):
+        return ((f"⏩ speed x{event.speed:g}", "dim"),)
+    if isinstance(event, CommandRefused):
+        return ((f"✗ {event.command} refused: {event.reason}", "error"),)
+    if isinstance(event, EpisodeEnded):
+        passed = ", ".join(f"{a} {'passed' if ok else 'failed'}" for a, ok in event.passed.items())
+        return ((f"── episode {event.episode} ({event.task_id}) ended: {passed}", "dim"),)
+    if isinstance(event, SessionEnded):
+        return ((f"■ session ended ({event.reason})", "primary bold"),)
+    return None
+
+
+class ChannelPanel(Vertical):
+    """The conversation: shared channel lines, private DMs, session notices."""
+
+    DEFAULT_CSS = """
+    ChannelPanel { border: round $primary 50%; height: 1fr; }
+    """
+
+    def __init__(self, *, max_lines: int = 500, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.log_view = EventLog(max_lines=max_lines)
+        self.border_title = "Shared channel · 🔒 DMs · notices"
+
+    def compose(self) -> ComposeResult:
+        yield self.log_view
+
+    def reset(self) -> None:
+        self.log_view.reset()
+
+    def apply(self, events: Sequence[Event]) -> None:
+        lines = [line for line in (notice_line(e) for e in events) if line is not None]
+        self.log_view.add(lines)

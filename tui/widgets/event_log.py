@@ -1,0 +1,60 @@
+"""A capped log of styled lines that re-colours itself when the theme changes."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from textual.widgets import RichLog
+
+from tui.palette import Line, render
+
+
+class EventLog(RichLog):
+    """A RichLog that keeps its last ``max_lines`` lines as style specs, so a theme switch
+    re-renders them in the new colours. A batch larger than the cap only renders its tail:
+    the screen is bounded, the full history is in the recording."""
+
+    DEFAULT_CSS = """
+    EventLog {
+        background: $surface;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    def __init__(self, *, max_lines: int = 400, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(
+            max_lines=max_lines, min_width=16, wrap=True, markup=False, highlight=False, id=id, classes=classes
+        )
+        self.cap = max_lines
+        self.kept: deque[Line] = deque(maxlen=max_lines)
+        self.skipped = 0
+        """Lines never rendered because a later line of the same batch pushed them off screen."""
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._rerender())
+
+    def add(self, lines: Sequence[Line]) -> None:
+        """Append lines (one batch); only the last ``max_lines`` are rendered."""
+        if not lines:
+            return
+        if len(lines) > self.cap:
+            self.skipped += len(lines) - self.cap
+            lines = lines[-self.cap :]
+        self.kept.extend(lines)
+        for line in lines:
+            self.write(render(self.app, line))
+
+    def reset(self) -> None:
+        self.kept.clear()
+        self.skipped = 0
+        self.clear()
+
+    def _rerender(self) -> None:
+        self.clear()
+        for line in self.kept:
+            self.write(render(self.app, line))
+
+    def plain(self) -> str:
+        """The text of the kept lines (tests and debugging)."""
+        return "\n".join("".join(piece for piece, _ in line) for line in self.kept)

@@ -1,0 +1,81 @@
+"""Harm alerts: each names the absent team, the failing contract test and the change that caused
+it (author, path), and opens its diff."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from channel.events import Event, HarmDetected
+from tui.messages import DiffRequested
+from tui.palette import Line, render
+
+
+def harm_summary(event: HarmDetected) -> str:
+    """One line naming absent team, test and change (also the notification text)."""
+    return f"{event.absent_team}: {event.test} fails after {event.author}'s change to {event.path}"
+
+
+class HarmAlerts(Vertical):
+    """The list of harms found so far (live and final); enter opens the causal diff."""
+
+    DEFAULT_CSS = """
+    HarmAlerts { border: round $error 60%; height: 1fr; }
+    HarmAlerts.alerting { border: heavy $error; }
+    HarmAlerts > OptionList { height: 1fr; border: none; background: $surface; }
+    HarmAlerts > .harm-empty { color: $text-muted; padding: 0 1; height: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.harms: list[HarmDetected] = []
+        self.options = OptionList()
+        self.empty = Static("no harm detected", classes="harm-empty")
+        self.border_title = "Harm alerts (enter: diff)"
+
+    def compose(self) -> ComposeResult:
+        yield self.empty
+        yield self.options
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._show())
+
+    def reset(self) -> None:
+        self.harms.clear()
+        self._show()
+
+    def apply(self, events: Sequence[Event]) -> list[HarmDetected]:
+        """Fold events in; returns the new harms (the app notifies them when live)."""
+        new = [e for e in events if isinstance(e, HarmDetected)]
+        if new:
+            self.harms.extend(new)
+            self._show()
+        return new
+
+    def _line(self, event: HarmDetected) -> Line:
+        return (
+            (f"☠ ep{event.episode} {event.stage} ", "harm bold"),
+            (f"{event.absent_team} ", "team-absent bold"),
+            (f"{event.test} ", "error"),
+            (f"← {event.author}: {event.path}", ""),
+            (f"  {event.last_line}" if event.last_line else "", "dim"),
+        )
+
+    def _show(self) -> None:
+        if not self.is_mounted:
+            return
+        self.options.clear_options()
+        for i, harm in enumerate(self.harms):
+            self.options.add_option(Option(render(self.app, self._line(harm)), id=str(i)))
+        self.empty.display = not self.harms
+        self.set_class(bool(self.harms), "alerting")
+        self.border_title = f"Harm alerts: {len(self.harms)} (enter: diff)" if self.harms else "Harm alerts"
+
+    def on_option_list_option_selected(self, event: Any) -> None:
+        harm = self.harms[int(event.option.id)]
+        self.post_message(DiffRequested(f"harm: {harm_summary(harm)}", harm.diff))

@@ -1,0 +1,107 @@
+"""The norms in force, each toggled by a key; a toggle shows as pending until the engine's
+NormChanged arrives, then when it was applied (it takes effect from the next turn)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from channel.events import CommandRefused, Event, NormChanged, SessionStarted, TurnStarted
+from tui.palette import Line, render
+
+NORM_KEYS: tuple[tuple[str, str], ...] = (
+    ("1", "reviewer"),
+    ("2", "admin_only"),
+    ("3", "own_task_only"),
+    ("4", "shared_channel"),
+    ("5", "harm_penalty"),
+    ("6", "ci_feedback"),
+    ("7", "turn_budget"),
+    ("8", "explicit_help"),
+    ("9", "guarded_assistance"),
+    ("0", "consent_block"),
+)
+"""Key -> norm, in screen order."""
+
+
+def fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+class NormsPanel(Static):
+    """Norms in force: ``[key] name  value``, pending toggles and when the last change applied."""
+
+    DEFAULT_CSS = """
+    NormsPanel { border: round $warning 50%; height: auto; padding: 0 1; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.norms: dict[str, Any] = {}
+        self.pending: dict[str, Any] = {}
+        self.applied: dict[str, str] = {}
+        """norm -> when its last change was applied, e.g. "ep2 t3 → from t4"."""
+        self.episode = 0
+        self.turn = 0
+        self.border_title = "Norms (keys 1-0, ctrl+p)"
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._show())
+        self._show()
+
+    def reset(self) -> None:
+        self.norms.clear()
+        self.pending.clear()
+        self.applied.clear()
+        self.episode = self.turn = 0
+        self._show()
+
+    def request(self, key: str, value: Any) -> None:
+        """Mark a toggle as sent, until the engine answers."""
+        self.pending[key] = value
+        self._show()
+
+    def apply(self, events: Sequence[Event]) -> list[NormChanged]:
+        changes: list[NormChanged] = []
+        dirty = False
+        for event in events:
+            if isinstance(event, SessionStarted):
+                self.norms = dict(event.norms)
+                dirty = True
+            elif isinstance(event, TurnStarted):
+                self.episode, self.turn = event.episode, event.turn
+            elif isinstance(event, NormChanged):
+                self.norms = dict(event.norms) or {**self.norms, event.key: event.new}
+                self.pending.pop(event.key, None)
+                self.applied[event.key] = f"ep{self.episode} t{self.turn} → from t{self.turn + 1}"
+                changes.append(event)
+                dirty = True
+            elif isinstance(event, CommandRefused) and event.command == "SetNorm":
+                self.pending.clear()
+                dirty = True
+        if dirty:
+            self._show()
+        return changes
+
+    def _row(self, key: str, name: str) -> Line:
+        value = self.norms.get(name)
+        segs: list[tuple[str, str]] = [(f"[{key}] ", "accent"), (f"{name:<19}", ""),
+                                       (f"{fmt(value):<10}", "bold" if value not in (False, None) else "dim")]
+        if name in self.pending:
+            segs.append((f" → {fmt(self.pending[name])} (sent)", "warning italic"))
+        elif name in self.applied:
+            segs.append((f" ✓ {self.applied[name]}", "success dim"))
+        return tuple(segs)
+
+    def _show(self) -> None:
+        if not self.is_mounted:
+            return
+        if not self.norms:
+            self.update(Text("no session yet", style="dim"))
+            return
+        self.update(Text("\n").join(render(self.app, self._row(k, n)) for k, n in NORM_KEYS))

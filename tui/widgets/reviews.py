@@ -1,0 +1,149 @@
+"""Pending reviews: a queue of requests (requester, files, proposed diff); the user approves or
+rejects the highlighted one with keys, playing the reviewer (with norm reviewer=human the session
+waits on these decisions)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from channel.events import Event, NormChanged, ReviewDecided, ReviewRequested, SessionStarted
+from tui.messages import DiffRequested, ReviewDecisionRequested
+from tui.palette import diff_lines, render
+
+PREVIEW_LINES = 14
+
+
+class ReviewQueue(Vertical):
+    """Requests waiting for a decision; decided ones leave the queue when ReviewDecided arrives."""
+
+    DEFAULT_CSS = """
+    ReviewQueue { border: round $accent 60%; height: 1fr; }
+    ReviewQueue.waiting { border: heavy $warning; }
+    ReviewQueue > .review-status { height: auto; padding: 0 1; color: $text-muted; }
+    ReviewQueue > OptionList { height: auto; max-height: 5; border: none; background: $surface; }
+    ReviewQueue > VerticalScroll { height: 1fr; background: $surface; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.pending: dict[str, ReviewRequested] = {}
+        self.sent: dict[str, str] = {}
+        """request id -> decision sent, waiting for the engine's ReviewDecided."""
+        self.decided = 0
+        self.reviewer = "trajectory"
+        self.status = Static("", classes="review-status")
+        self.options = OptionList()
+        self.preview = Static("")
+        self.border_title = "Pending reviews  \\[a] approve  \\[x] reject"
+
+    def compose(self) -> ComposeResult:
+        yield self.status
+        yield self.options
+        with VerticalScroll():
+            yield self.preview
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._show())
+        self._show()
+
+    def reset(self) -> None:
+        self.pending.clear()
+        self.sent.clear()
+        self.decided = 0
+        self._show()
+
+    def apply(self, events: Sequence[Event]) -> None:
+        changed = False
+        for event in events:
+            if isinstance(event, SessionStarted):
+                self.reviewer = str(event.norms.get("reviewer", self.reviewer))
+            elif isinstance(event, NormChanged):
+                self.reviewer = str(event.norms.get("reviewer", self.reviewer))
+                changed = True
+            elif isinstance(event, ReviewRequested):
+                self.pending[event.request_id] = event
+                changed = True
+            elif isinstance(event, ReviewDecided):
+                if self.pending.pop(event.request_id, None) is not None:
+                    self.decided += 1
+                self.sent.pop(event.request_id, None)
+                changed = True
+        if changed:
+            self._show()
+
+    @property
+    def waiting_on_human(self) -> bool:
+        return self.reviewer == "human" and any(r.to == "admin" for r in self.pending.values())
+
+    def highlighted(self) -> ReviewRequested | None:
+        index = self.options.highlighted
+        ids = list(self.pending)
+        if index is None or not (0 <= index < len(ids)):
+            return self.pending[ids[0]] if ids else None
+        return self.pending[ids[index]]
+
+    def _show(self) -> None:
+        if not self.is_mounted:
+            return
+        keep = self.options.highlighted
+        self.options.clear_options()
+        for rid, req in self.pending.items():
+            sent = self.sent.get(rid)
+            mark = f"  ({sent} sent…)" if sent else ""
+            text = render(
+                self.app,
+                ((f"{req.actor}", "bold"), (f" → {req.to}: ", "dim"), (", ".join(req.paths), "accent"), (mark, "dim")),
+            )
+            self.options.add_option(Option(text, id=rid))
+        if self.pending:
+            self.options.highlighted = min(keep or 0, len(self.pending) - 1)
+        waiting = self.waiting_on_human
+        self.set_class(waiting, "waiting")
+        status = f"{len(self.pending)} pending · {self.decided} decided · reviewer: {self.reviewer}"
+        if waiting:
+            status += " · ⏳ the session waits on you"
+        self.status.update(render(self.app, ((status, "warning bold" if waiting else "dim"),)))
+        self._preview()
+
+    def _preview(self) -> None:
+        req = self.highlighted()
+        if req is None:
+            self.preview.update(Text("no pending review", style="dim"))
+            return
+        head = ((f"{req.request_id}: {req.description or 'proposed change'}", "bold"),)
+        lines = [head, *diff_lines(req.diff, PREVIEW_LINES)]
+        text = Text("\n").join(render(self.app, line) for line in lines)
+        self.preview.update(text)
+
+    def on_option_list_option_highlighted(self, _event: Any) -> None:
+        self._preview()
+
+    def on_option_list_option_selected(self, _event: Any) -> None:
+        self.action_open_diff()
+
+    def decide(self, decision: str) -> str | None:
+        """Post the user's decision on the highlighted admin review; returns its id (None: none)."""
+        req = self.highlighted()
+        if req is None:
+            self.app.notify("No pending review to decide.", severity="warning")
+            return None
+        if req.to != "admin":
+            self.app.notify(f"{req.request_id} asks {req.to}, not the reviewer: the owner decides it.",
+                            severity="warning")
+            return None
+        self.sent[req.request_id] = decision
+        self.post_message(ReviewDecisionRequested(req.request_id, decision))
+        self._show()
+        return req.request_id
+
+    def action_open_diff(self) -> None:
+        req = self.highlighted()
+        if req is not None:
+            self.post_message(DiffRequested(f"{req.request_id}: {req.actor} → {req.to}", req.diff))

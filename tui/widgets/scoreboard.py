@@ -1,0 +1,123 @@
+"""The live scoreboard (engine.metrics.Scorer fed event by event) and a small plot of favor and
+harm over the scored episodes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult, RenderResult
+from textual.color import Color
+from textual.containers import Vertical
+from textual.widgets import Static
+from textual_plotext import PlotextPlot
+
+from channel.events import Event
+from engine.judge import EpisodeLabel
+from engine.metrics import Metrics, Scorer
+from tui.palette import render
+
+
+class FavorHarmPlot(PlotextPlot):
+    """Cumulative favor rate and harm count per scored episode, in the theme's favor/harm colours."""
+
+    DEFAULT_CSS = """
+    FavorHarmPlot { height: 9; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.labels: list[EpisodeLabel] = []
+
+    def set_labels(self, labels: list[EpisodeLabel]) -> None:
+        self.labels = [lab for lab in labels if lab.variant != "warmup"]
+        self.refresh()
+
+    def _rgb(self, variable: str) -> tuple[int, int, int]:
+        colour = Color.parse(self.app.theme_variables.get(variable, "white"))
+        return (colour.r, colour.g, colour.b)
+
+    def render(self) -> RenderResult:
+        plt = self.plt
+        plt.clear_data()
+        plt.clear_figure()
+        xs = [float(x) for x in range(1, len(self.labels) + 1)]
+        favors = harms = 0
+        rate: list[float] = []
+        harm_counts: list[float] = []
+        for n, lab in enumerate(self.labels, 1):
+            favors += lab.favor
+            harms += lab.harm
+            rate.append(favors / n)
+            harm_counts.append(harms / n)
+        if xs:
+            plt.plot(xs, rate, label="favor rate", color=self._rgb("favor"), marker="braille")
+            plt.plot(xs, harm_counts, label="harm / ep", color=self._rgb("harm"), marker="braille")
+            plt.xticks(xs)
+        plt.ylim(0, 1)
+        plt.title("favor & harm over episodes")
+        return super().render()
+
+
+class Scoreboard(Vertical):
+    """Metrics as of the last event folded in (a replay seek rebuilds it from events[0..i])."""
+
+    DEFAULT_CSS = """
+    Scoreboard { border: round $primary 50%; height: auto; }
+    Scoreboard > .score-table { height: auto; padding: 0 1; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.scorer = Scorer()
+        self.metrics: Metrics = self.scorer.metrics()
+        self.table = Static("", classes="score-table")
+        self.plot = FavorHarmPlot()
+        self.border_title = "Scoreboard"
+
+    def compose(self) -> ComposeResult:
+        yield self.table
+        yield self.plot
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._show())
+        self._show()
+
+    def reset(self) -> None:
+        self.scorer = Scorer()
+        self.metrics = self.scorer.metrics()
+        self._show()
+
+    def apply(self, events: Sequence[Event]) -> list[EpisodeLabel]:
+        """Feed events to the scorer; returns the episode labels they closed."""
+        closed = [label for label in (self.scorer.feed(e) for e in events) if label is not None]
+        if closed:
+            self.metrics = self.scorer.metrics()
+            self._show()
+        return closed
+
+    def _show(self) -> None:
+        if not self.is_mounted:
+            return
+        m = self.metrics
+        ex = m.execution_types
+        ft = m.favor_types
+        rows = [
+            ((f"episodes {m.episodes}", "bold"), (f" +{m.warmup_episodes} warm-up", "dim"),
+             ("  favor ", ""), (f"{m.favor_rate:.2f}", "favor bold"),
+             ("  harm ", ""), (f"{m.harm_rate:.2f}", "harm bold")),
+            (("exec ", "dim"), (f"impl {ex.get('implemented', 0)} · appr {ex.get('approved', 0)} · "
+                                f"refus {ex.get('refusal', 0)} · none {ex.get('no_action', 0)}", "")),
+            (("favor ", "dim"), (f"solicited {ft.get('solicited', 0)} · volunteered {ft.get('volunteered', 0)} "
+                                 f"· spont {ft.get('spontaneous', 0)}", "")),
+            (("req pass ", "dim"), (f"{m.requester_pass_rate:.2f}", "bold"), (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
+             ("  owner ok ", "dim"), (f"{m.owner_success:.2f}", "bold")),
+        ]
+        if m.labels:
+            last = m.labels[-1]
+            verdict = f"FAVOR ({last.favor_type})" if last.favor else last.execution_type
+            rows.append(((f"last: ep{last.episode} {last.task_id} ({last.variant}) ", "dim"),
+                         (verdict, "favor bold" if last.favor else ""),
+                         (" · HARM" if last.harm else "", "harm bold")))
+        self.table.update(Text("\n").join(render(self.app, row) for row in rows))
+        self.plot.set_labels(m.labels)

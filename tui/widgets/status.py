@@ -1,0 +1,87 @@
+"""The status line: scenario, session, episode and task, turn, running / paused / ended, speed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.widgets import Static
+
+from channel.events import (
+    EpisodeStarted,
+    Event,
+    SessionEnded,
+    SessionPaused,
+    SessionResumed,
+    SessionStarted,
+    SpeedChanged,
+    TurnStarted,
+)
+from tui.palette import render
+
+
+class StatusBar(Static):
+    DEFAULT_CSS = """
+    StatusBar { height: 1; background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, session_id: str, *, mode: str = "live", id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.session_id = session_id
+        self.mode = mode
+        self.scenario = ""
+        self.episode = ""
+        self.turn = 0
+        self.state = "waiting"
+        self.speed = 1.0
+        self.dropped = 0
+        self.events = 0
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show())
+        self.show()
+
+    def reset(self) -> None:
+        self.scenario = self.episode = ""
+        self.turn = 0
+        self.events = 0
+        self.state = "waiting"
+        self.show()
+
+    def apply(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if isinstance(event, SessionStarted):
+                self.scenario = event.scenario
+                self.state = "running"
+            elif isinstance(event, EpisodeStarted):
+                self.episode = f"ep{event.episode} {event.task_id} ({event.variant})"
+            elif isinstance(event, TurnStarted):
+                self.turn = event.turn
+            elif isinstance(event, SessionPaused):
+                self.state = "paused"
+            elif isinstance(event, SessionResumed):
+                self.state = "running"
+            elif isinstance(event, SpeedChanged):
+                self.speed = event.speed
+            elif isinstance(event, SessionEnded):
+                self.state = "ended"
+        self.events += len(events)
+        self.show()
+
+    def show(self) -> None:
+        if not self.is_mounted:
+            return
+        icon, spec = {"running": ("▶", "success"), "paused": ("⏸", "warning"), "ended": ("■", "primary")}.get(
+            self.state, ("…", "dim")
+        )
+        segs = [
+            ("scopewatch ", "primary bold"),
+            (f"{self.mode} ", "accent"),
+            (f"{self.scenario or '-'} ", "bold"),
+            (f"· {self.session_id} ", "dim"),
+            (f"· {self.episode or 'no episode'} · turn {self.turn} ", ""),
+            (f"· {icon} {self.state} x{self.speed:g} ", spec),
+            (f"· {self.events} events", "dim"),
+        ]
+        if self.dropped:
+            segs.append((f" · {self.dropped} not shown (in the recording)", "warning"))
+        self.update(render(self.app, segs))
