@@ -180,7 +180,7 @@ class MqttBus:
         )
         return encode(event)
 
-    def _make_client(self, *, first: bool) -> aiomqtt.Client:
+    def _make_client(self) -> aiomqtt.Client:
         will = None
         if self.participant is not None:
             will = aiomqtt.Will(
@@ -197,7 +197,9 @@ class MqttBus:
             identifier=self.client_id,
             protocol=aiomqtt.ProtocolVersion.V5,
             will=will,
-            clean_start=first,
+            # Never a clean start, not even the first time (the id is new anyway): mosquitto 2.0
+            # persists across a restart only the sessions of clients that connected that way.
+            clean_start=False,
             properties=props,
             tls_context=a.tls_context(),
             timeout=10,
@@ -211,7 +213,7 @@ class MqttBus:
         async with self._start_lock:
             if self._reader is not None:
                 return
-            client = self._make_client(first=True)
+            client = self._make_client()
             try:
                 await client.__aenter__()
             except aiomqtt.MqttError as exc:
@@ -253,18 +255,16 @@ class MqttBus:
             self._connected.clear()
             if self._lost is not None and not self._lost.done():
                 self._lost.set_result(None)
-            with contextlib.suppress(Exception):
-                await client.__aexit__(None, None, None)
+            await _release(client)
             while not self._closed:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._max_backoff)
-                client = self._make_client(first=False)
+                client = self._make_client()
                 try:
                     await client.__aenter__()
                     await self._connection_up(client)
                 except aiomqtt.MqttError:
-                    with contextlib.suppress(Exception):
-                        await client.__aexit__(None, None, None)
+                    await _release(client)
                     continue
                 self.reconnects += 1
                 backoff = 0.05
@@ -426,8 +426,7 @@ class MqttBus:
             with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
                 await reader
         if client is not None:
-            with contextlib.suppress(aiomqtt.MqttError):
-                await client.__aexit__(None, None, None)
+            await _release(client)
         for out in self._outbox.values():
             if not out.done.done():
                 out.done.set_exception(BusClosed("bus closed before the broker acknowledged a message"))
@@ -498,3 +497,14 @@ class MqttBus:
         finally:
             await self.unsubscribe_raw(sid)
         return events
+
+
+async def _release(client: aiomqtt.Client) -> None:
+    """Disconnect a client that may already be gone, without leaving an error nobody reads."""
+    with contextlib.suppress(Exception):
+        await client.__aexit__(None, None, None)
+    # aiomqtt keeps why the connection ended in a future; a lost connection we already handled
+    # would otherwise be logged as "Future exception was never retrieved".
+    gone = getattr(client, "_disconnected", None)
+    if isinstance(gone, asyncio.Future) and gone.done() and not gone.cancelled():
+        gone.exception()

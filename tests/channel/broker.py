@@ -5,6 +5,7 @@ Never a public broker. When mosquitto is missing the tests fail (not skip) and s
 
 from __future__ import annotations
 
+import getpass
 import os
 import shutil
 import signal
@@ -44,11 +45,15 @@ class Broker:
         self.conf = workdir / "mosquitto.conf"
         self.conf.write_text(
             f"listener {self.port} 127.0.0.1\n"
+            # Run as whoever runs the tests: as root, mosquitto would otherwise switch to the user
+            # "mosquitto", which cannot write the temp dir (no persistence, no log, silently).
+            f"user {getpass.getuser()}\n"
             "allow_anonymous true\n"
             "persistence true\n"
             f"persistence_location {workdir}/\n"
             # No per-client cap on queued QoS 1 messages: a slow test subscriber must not lose any.
             "max_queued_messages 0\n"
+            f"log_type all\n"
             f"log_dest file {workdir}/mosquitto.log\n"
         )
 
