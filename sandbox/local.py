@@ -677,10 +677,10 @@ class LocalSandbox:
         self._probe.mkdir(parents=True, exist_ok=True)
         self._watch_task = asyncio.create_task(self._watch(debounce_ms, step_ms), name="sandbox-watcher")
         # The watcher is ready once it reports a change to a private probe file outside the workspace.
-        for attempt in range(100):
+        for attempt in range(500):
             (self._probe / "probe").write_text(str(attempt))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._ready.wait()), 0.05)
+                await asyncio.wait_for(asyncio.shield(self._ready.wait()), 0.01)
                 return
             if self._watch_task.done():
                 break
