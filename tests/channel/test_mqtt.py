@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -99,12 +98,12 @@ async def test_a_killed_participant_shows_as_left(mqtt_broker: Broker) -> None:
     session = new_session()
     viewer = MqttBus(parse_bus_url(mqtt_broker.url), session, participant="viewer-1", role="viewer")
     presence = await viewer.subscribe("presence/+")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", PARTICIPANT, mqtt_broker.url, session], cwd=ROOT, stdout=subprocess.PIPE
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", PARTICIPANT, mqtt_broker.url, session, cwd=ROOT, stdout=asyncio.subprocess.PIPE
     )
     try:
         assert proc.stdout is not None
-        assert (await asyncio.to_thread(proc.stdout.readline)).strip() == b"ready"
+        assert (await proc.stdout.readline()).strip() == b"ready"
         seen: list[tuple[str, str]] = []
         async with asyncio.timeout(GUARD):
             while ("agent-x", "online") not in seen:
@@ -118,8 +117,9 @@ async def test_a_killed_participant_shows_as_left(mqtt_broker: Broker) -> None:
                 seen.append((m.participant, m.status))
         assert ("viewer-1", "online") in seen
     finally:
-        proc.kill()
-        proc.wait()
+        if proc.returncode is None:
+            proc.kill()
+        await proc.wait()
     await viewer.close()
     # The Will is retained: a late joiner sees "left" too; the viewer said "left" on close.
     late = MqttBus(parse_bus_url(mqtt_broker.url), session)
