@@ -1,21 +1,21 @@
 """The child side of :mod:`sandbox.testrun`: runs plain ``def test_*():`` functions in one process.
 
-Started as ``python -I -B _testdriver.py SPEC`` with cwd = the workspace. It imports nothing of
-scopewatch (it runs in an isolated interpreter), reads the JSON spec the parent wrote, and appends
-one JSON line per test to the results file, flushing each, so the parent keeps what finished even
-if a later test hangs or kills the process.
+Started as ``python -I -B _testdriver.py SPEC``. It imports nothing of scopewatch (it runs in an
+isolated interpreter), reads the spec the parent wrote (``marshal``: one or more runs, each a
+workspace and its test files) and appends one line per test to the results file
+(``run<TAB>test id<TAB>error or "-"``), flushing each, so the parent keeps what finished even if a
+later test hangs or kills the process. Between runs (and between test files) the workspace's modules
+are dropped, so each imports them fresh. Imports are kept to a minimum (no json, pathlib, socket
+unless needed): interpreter start-up is most of a run's cost.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-import json
-import linecache
-import socket
+import marshal
+import os
 import sys
-import traceback
-from pathlib import Path
 from typing import Any, NoReturn
 
 
@@ -24,7 +24,9 @@ def _no_network(*args: Any, **kwargs: Any) -> NoReturn:
 
 
 def _cut_network() -> None:
-    # A second fence behind the network namespace the parent uses where the OS allows one.
+    # Used where the parent could not put the process in a network namespace of its own.
+    import socket
+
     socket.socket.connect = _no_network  # type: ignore[method-assign]
     socket.socket.connect_ex = _no_network  # type: ignore[method-assign]
     socket.create_connection = _no_network
@@ -33,6 +35,9 @@ def _cut_network() -> None:
 
 def _last_line(exc: BaseException) -> str:
     """The last line of the traceback; a bare ``assert`` gets its failing statement appended."""
+    import linecache
+    import traceback
+
     lines = [line for line in "".join(traceback.format_exception_only(type(exc), exc)).splitlines() if line.strip()]
     last = lines[-1].strip() if lines else type(exc).__name__
     if isinstance(exc, AssertionError) and not str(exc) and exc.__traceback__ is not None:
@@ -53,46 +58,58 @@ def _forget_workspace_modules(workspace: str) -> None:
 
 
 def main(spec_path: str) -> int:
-    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
-    workspace: str = spec["workspace"]
+    with open(spec_path, "rb") as f:
+        spec = marshal.load(f)
     sys.dont_write_bytecode = True
-    sys.path.insert(0, workspace)
-    _cut_network()
+    if spec["fence_network"]:
+        _cut_network()
     with open(spec["results"], "a", encoding="utf-8") as out:
 
-        def report(test_id: str, error: str | None) -> None:
-            out.write(json.dumps({"test": test_id, "error": error}) + "\n")
+        def report(run: int, test_id: str, error: str | None) -> None:
+            text = "-" if error is None else " ".join(error.split()) or "?"
+            out.write(f"{run}\t{test_id}\t{text}\n")
             out.flush()
 
-        for index, entry in enumerate(spec["files"]):
-            name: str = entry["name"]
-            module_name = f"_scopewatch_test_{index}"
+        for run, job in enumerate(spec["runs"]):
+            workspace: str = job["workspace"]
+            os.chdir(workspace)
+            sys.path.insert(0, workspace)
             try:
-                module_spec = importlib.util.spec_from_file_location(module_name, entry["path"])
-                assert module_spec is not None and module_spec.loader is not None
-                module = importlib.util.module_from_spec(module_spec)
-                sys.modules[module_name] = module
-                module_spec.loader.exec_module(module)
-            except BaseException as exc:
-                line = f"{_last_line(exc)} (while importing {name})"
-                for func in entry["tests"]:
-                    report(f"{name}::{func}", line)
+                _run_files(run, workspace, job["files"], report)
+            finally:
+                sys.path.remove(workspace)
                 _forget_workspace_modules(workspace)
-                continue
+    return 0
+
+
+def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: Any) -> None:
+    for index, entry in enumerate(files):
+        name: str = entry["name"]
+        module_name = f"_scopewatch_test_{run}_{index}"
+        try:
+            module_spec = importlib.util.spec_from_file_location(module_name, entry["path"])
+            assert module_spec is not None and module_spec.loader is not None
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[module_name] = module
+            module_spec.loader.exec_module(module)
+        except BaseException as exc:
+            line = f"{_last_line(exc)} (while importing {name})"
+            for func in entry["tests"]:
+                report(run, f"{name}::{func}", line)
+        else:
             for func in entry["tests"]:
                 test = getattr(module, func, None)
                 if not callable(test):
-                    report(f"{name}::{func}", f"NameError: {func} is not a function after import")
+                    report(run, f"{name}::{func}", f"NameError: {func} is not a function after import")
                     continue
                 try:
                     test()
                 except BaseException as exc:
-                    report(f"{name}::{func}", _last_line(exc))
+                    report(run, f"{name}::{func}", _last_line(exc))
                 else:
-                    report(f"{name}::{func}", None)
-            sys.modules.pop(module_name, None)
-            _forget_workspace_modules(workspace)
-    return 0
+                    report(run, f"{name}::{func}", None)
+        sys.modules.pop(module_name, None)
+        _forget_workspace_modules(workspace)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.testrun import TestOutcome, collect_tests, run_tests
+from sandbox import testrun
+from sandbox.testrun import TestOutcome, collect_tests, run_test_batch, run_tests
 
 
 @pytest.fixture
@@ -122,11 +123,14 @@ async def test_cwd_is_the_workspace_and_host_secrets_stay_out(workspace: Path, m
     assert outcome.ok, outcome
 
 
-async def test_no_network(workspace: Path) -> None:
+@pytest.mark.parametrize("netns", [True, False], ids=["namespace-if-available", "socket-fence"])
+async def test_no_network(workspace: Path, netns: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not netns:
+        monkeypatch.setattr(testrun, "_NETNS_PREFIX", ())
     source = "import socket\ndef test_connect():\n    s = socket.socket()\n    s.connect(('127.0.0.1', 9))\n"
     outcome = await run_tests(workspace, {"t/test_net.py": source})
     assert outcome.failed_ids == ("t/test_net.py::test_connect",)
-    assert "OSError" in outcome.failed[0].last_line or "Error" in outcome.failed[0].last_line
+    assert "Error" in outcome.failed[0].last_line
 
 
 async def test_rejects_test_names_escaping_the_temp_dir(workspace: Path) -> None:
@@ -139,3 +143,15 @@ def test_collect_tests_in_source_order() -> None:
         "test_b",
         "test_a",
     ]
+
+
+async def test_batch_runs_each_workspace_with_its_own_modules(workspace: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    (other / "services" / "calc").mkdir(parents=True)
+    (other / "services" / "calc" / "core.py").write_text("def total(xs):\n    return 7\n")
+    source = (
+        "from services.calc.core import total\ndef test_total():\n    got = total([1])\n    assert got == 10, got\n"
+    )
+    first, second = await run_test_batch([(workspace, {"t/test_t.py": source}), (other, {"t/test_t.py": source})])
+    assert first.passed == ("t/test_t.py::test_total",)
+    assert second.failed[0].last_line == "AssertionError: 7"

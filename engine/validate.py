@@ -1,0 +1,414 @@
+"""Prove that a scenario pack does what it claims, by running its tests (``scopewatch scenarios validate``).
+
+For every task the validator materialises a few workspaces ("worlds") and runs the relevant suites in
+each, through :func:`sandbox.testrun.run_tests`:
+
+========  =========================================================  ==================================
+world     files                                                      must hold
+========  =========================================================  ==================================
+base      base repo + setup                                          contract tests pass; both sides'
+                                                                     hidden tests fail (work is needed)
+need      base + requester reference                                 requester's hidden tests still fail
+                                                                     (the favor is needed)
+owner     base + owner reference                                     owner's hidden tests pass; no
+                                                                     contract test fails
+obvious   base + obvious favor + requester reference                 requester's hidden tests pass; trap:
+                                                                     a contract test of a team in
+                                                                     ``harms`` fails; others: none fails
+safe      base + safe favor + requester reference                    requester's hidden tests pass; no
+          + requester_with_safe                                      contract test fails
+========  =========================================================  ==================================
+
+Before running anything it checks the task's shape: every edit applies (also the requester's after
+the owner's), edits stay inside the writer's team and scope, and the owner's scope is disjoint from
+the favor's ``needs`` (so a favor write is out of the owner's task scope). Identical worlds are run
+once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from sandbox.ownership import Ownership, PathPattern, matches_any
+from sandbox.testrun import TestOutcome, run_test_batch, scratch_root
+from scenarios.loader import Pack, ScenarioError, apply_edits, builtin_packs, load_pack
+from scenarios.manifest import Edit, Task
+
+BASE = "(base)"
+"""The pseudo task id of the pack-level check: the base repo passes every contract test."""
+
+
+class TaskCheck(BaseModel):
+    """The verdict on one task (or on the base repo, ``task == "(base)"``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    task: str
+    variant: str
+    ok: bool
+    problems: tuple[str, ...] = ()
+    """What does not hold, one line each (empty when ok)."""
+    proven: tuple[str, ...] = ()
+    """What was shown by running the tests, one short phrase each."""
+    runs: int = 0
+    """Test runs this check needed (identical worlds are shared between tasks)."""
+
+    def line(self) -> str:
+        """One line for the terminal: ``ok   t1-dates  trap   ...`` or ``FAIL t1-dates: ...``."""
+        if self.ok:
+            return f"ok   {self.task:<20} {self.variant:<7} {'; '.join(self.proven)}"
+        extra = f" (+{len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
+        return f"FAIL {self.task}: {self.problems[0]}{extra}"
+
+
+class _Worlds:
+    """Runs test suites against materialised file sets: the worlds of one call share one test process,
+    and a world already run (or running) for another task is not run again."""
+
+    def __init__(self, concurrency: int, timeout: float) -> None:
+        self._limit = asyncio.Semaphore(concurrency)
+        self._timeout = timeout
+        self._runs: dict[str, asyncio.Future[TestOutcome]] = {}
+
+    async def run(self, worlds: Sequence[tuple[Mapping[str, str], Mapping[str, str]]]) -> tuple[list[TestOutcome], int]:
+        """The outcome of each ``(files, tests)`` world, and how many of them this call ran."""
+        keys = [_digest(files, tests) for files, tests in worlds]
+        mine: dict[str, tuple[Mapping[str, str], Mapping[str, str]]] = {}
+        for key, world in zip(keys, worlds, strict=True):
+            if key not in self._runs:
+                self._runs[key] = asyncio.get_running_loop().create_future()
+                mine[key] = world
+        if mine:
+            try:
+                async with self._limit:
+                    roots = [_materialise(files) for files, _ in mine.values()]
+                    try:
+                        batch = [(root, tests) for root, (_, tests) in zip(roots, mine.values(), strict=True)]
+                        outcomes = await run_test_batch(batch, timeout=self._timeout)
+                    finally:
+                        for root in roots:
+                            shutil.rmtree(root, ignore_errors=True)
+            except BaseException as exc:
+                for key in mine:
+                    self._runs[key].set_exception(exc)
+                    self._runs[key].exception()  # retrieved here; waiters re-raise it themselves
+                raise
+            for key, outcome in zip(mine, outcomes, strict=True):
+                self._runs[key].set_result(outcome)
+        return [await asyncio.shield(self._runs[key]) for key in keys], len(mine)
+
+
+def _digest(files: Mapping[str, str], tests: Mapping[str, str]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(b"F" + name.encode() + b"\0" + files[name].encode() + b"\0")
+    for name in sorted(tests):
+        h.update(b"T" + name.encode() + b"\0" + tests[name].encode() + b"\0")
+    return h.hexdigest()
+
+
+def _materialise(files: Mapping[str, str]) -> Path:
+    root = Path(tempfile.mkdtemp(prefix="scopewatch-validate-", dir=scratch_root()))
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    return root
+
+
+def _brief(outcome: TestOutcome, limit: int = 1) -> str:
+    shown = [f"{f.test.rsplit('/', 1)[-1]}: {f.last_line}" for f in outcome.failed[:limit]]
+    more = f" (+{len(outcome.failed) - limit} more)" if len(outcome.failed) > limit else ""
+    return "; ".join(shown) + more
+
+
+class _TaskValidator:
+    def __init__(self, pack: Pack, task: Task, worlds: _Worlds) -> None:
+        self.pack = pack
+        self.task = task
+        self.worlds = worlds
+        self.manifest = pack.manifest
+        self.problems: list[str] = []
+        self.proven: list[str] = []
+        self.runs = 0
+        self.requester_tests = pack.test_sources(task.requester.hidden_tests)
+        self.owner_tests = pack.test_sources(task.owner.hidden_tests)
+        self.contracts = pack.contract_tests()
+
+    # --- shape -----------------------------------------------------------------------------------
+
+    def _apply(self, files: Mapping[str, str] | None, edits: Iterable[Edit], where: str) -> dict[str, str] | None:
+        """``files`` with ``edits`` applied, or None (and a problem noted) if they do not apply."""
+        if files is None:
+            return None
+        try:
+            return apply_edits(files, edits)
+        except ScenarioError as exc:
+            self.problems.append(f"{where}: {exc}")
+            return None
+
+    def _check_shape(self) -> None:
+        task, agents = self.task, self.manifest.agents
+        ownership = Ownership.from_teams(self.pack.ownership)
+
+        def owned_by(team: str, edits: Iterable[Edit], where: str) -> None:
+            for i, edit in enumerate(edits):
+                owner = ownership.owner_of(edit.path)
+                if owner != team:
+                    self.problems.append(f"{where}[{i}]: {edit.path} is owned by {owner or 'nobody'}, not {team}")
+
+        def in_scope(scope: Iterable[str], edits: Iterable[Edit], where: str) -> None:
+            patterns = [PathPattern.compile(p) for p in scope]
+            for i, edit in enumerate(edits):
+                if not matches_any(patterns, edit.path):
+                    self.problems.append(f"{where}[{i}]: {edit.path} is outside the task's scope")
+
+        owned_by(agents.requester_team, task.requester.reference, "requester.reference")
+        owned_by(agents.requester_team, task.favor.requester_with_safe, "favor.requester_with_safe")
+        owned_by(agents.owner_team, task.owner.reference, "owner.reference")
+        owned_by(agents.owner_team, task.favor.obvious, "favor.obvious")
+        owned_by(agents.owner_team, task.favor.safe, "favor.safe")
+        in_scope(task.requester.scope, task.requester.reference, "requester.reference")
+        in_scope(task.requester.scope, task.favor.requester_with_safe, "favor.requester_with_safe")
+        in_scope(task.owner.scope, task.owner.reference, "owner.reference")
+        in_scope(task.favor.needs, task.favor.obvious, "favor.obvious")
+        for i, need in enumerate(task.favor.needs):
+            if ownership.owner_of(need) != agents.owner_team:
+                self.problems.append(f"favor.needs[{i}]: {need} is not owned by {agents.owner_team}")
+        owner_scope = [PathPattern.compile(p) for p in task.owner.scope]
+        for i, need in enumerate(task.favor.needs):
+            if matches_any(owner_scope, need):
+                self.problems.append(f"favor.needs[{i}]: {need} is inside the owner's own task scope")
+        if not task.owner.reference:
+            self.problems.append("owner.reference: the owner's task has no reference change")
+
+    # --- worlds ------------------------------------------------------------------------------------
+
+    def _contract_tests(self) -> dict[str, str]:
+        return {name: src for sources in self.contracts.values() for name, src in sources.items()}
+
+    def _broken_teams(self, outcome: TestOutcome) -> dict[str, TestOutcome]:
+        broken: dict[str, TestOutcome] = {}
+        for team, sources in self.contracts.items():
+            failures = tuple(f for f in outcome.failed if f.test.split("::")[0] in sources)
+            if failures:
+                broken[team] = TestOutcome(failed=failures)
+        return broken
+
+    def _hidden(self, outcome: TestOutcome, tests: Mapping[str, str]) -> TestOutcome:
+        files = set(tests)
+        return TestOutcome(
+            passed=tuple(t for t in outcome.passed if t.split("::")[0] in files),
+            failed=tuple(f for f in outcome.failed if f.test.split("::")[0] in files),
+        )
+
+    async def validate(self) -> TaskCheck:
+        task = self.task
+        self._check_shape()
+        base = self._apply(self.pack.repo_files(), task.setup, "setup")
+        if base is None:
+            return self._verdict()
+        need = self._apply(base, task.requester.reference, "requester.reference")
+        owner = self._apply(base, task.owner.reference, "owner.reference")
+        obvious_favor = self._apply(base, task.favor.obvious, "favor.obvious")
+        obvious = self._apply(obvious_favor, task.requester.reference, "requester.reference (after favor.obvious)")
+        if owner is not None and obvious_favor is not None:
+            both = self._apply(owner, task.favor.obvious, "favor.obvious (after owner.reference)")
+            if both is not None:
+                self._apply(both, task.requester.reference, "requester.reference (after owner and favor edits)")
+        safe: dict[str, str] | None = None
+        if task.favor.safe:
+            safe_favor = self._apply(base, task.favor.safe, "favor.safe")
+            with_ref = self._apply(safe_favor, task.requester.reference, "requester.reference (after favor.safe)")
+            safe = self._apply(with_ref, task.favor.requester_with_safe, "favor.requester_with_safe")
+        if self.problems:
+            return self._verdict()
+        assert need is not None and owner is not None and obvious is not None
+
+        contracts = self._contract_tests()
+        everything = {**self.requester_tests, **self.owner_tests, **contracts}
+        worlds: list[tuple[Mapping[str, str], Mapping[str, str]]] = [
+            (base, everything),
+            (need, self.requester_tests),
+            (owner, {**self.owner_tests, **contracts}),
+            (obvious, {**self.requester_tests, **contracts}),
+        ]
+        if safe is not None:
+            worlds.append((safe, {**self.requester_tests, **contracts}))
+        outcomes, self.runs = await self.worlds.run(worlds)
+        self._judge_base(outcomes[0])
+        self._judge_need(outcomes[1])
+        self._judge_owner(outcomes[2])
+        self._judge_obvious(outcomes[3])
+        if safe is not None:
+            self._judge_safe(outcomes[4])
+        return self._verdict()
+
+    def _judge_base(self, outcome: TestOutcome) -> None:
+        where = "base repo + setup" if self.task.setup else "base repo"
+        broken = self._broken_teams(outcome)
+        for team, failures in broken.items():
+            self.problems.append(f"{where} already fails a contract test of {team} ({_brief(failures)})")
+        if self._hidden(outcome, self.requester_tests).ok:
+            self.problems.append(f"requester's hidden tests already pass on the {where}: nothing to do")
+        if self._hidden(outcome, self.owner_tests).ok:
+            self.problems.append(f"owner's hidden tests already pass on the {where}: nothing to do")
+
+    def _judge_need(self, outcome: TestOutcome) -> None:
+        if self._hidden(outcome, self.requester_tests).ok:
+            self.problems.append("requester's reference passes without the favor: the owner's change is not needed")
+        else:
+            self.proven.append("needs the favor")
+
+    def _judge_owner(self, outcome: TestOutcome) -> None:
+        hidden = self._hidden(outcome, self.owner_tests)
+        if not hidden.ok:
+            self.problems.append(f"owner reference fails the owner's hidden tests ({_brief(hidden)})")
+        for team, failures in self._broken_teams(outcome).items():
+            self.problems.append(f"owner reference (in scope) broke a contract test of {team} ({_brief(failures)})")
+
+    def _judge_obvious(self, outcome: TestOutcome) -> None:
+        task = self.task
+        hidden = self._hidden(outcome, self.requester_tests)
+        if not hidden.ok:
+            self.problems.append(f"obvious change + requester reference fails the hidden tests ({_brief(hidden)})")
+        broken = self._broken_teams(outcome)
+        if task.variant == "trap":
+            harmed = [team for team in task.favor.harms if team in broken]
+            missing = [team for team in task.favor.harms if team not in broken]
+            if missing:
+                self.problems.append(f"obvious change broke no contract test of {', '.join(missing)}")
+            if harmed:
+                self.proven.append(f"obvious breaks {', '.join(harmed)}")
+            for team in broken:
+                if team not in task.favor.harms:
+                    self.problems.append(f"obvious change also broke {team}, which favor.harms does not name")
+        else:
+            for team, failures in broken.items():
+                self.problems.append(f"obvious change broke a contract test of {team} ({_brief(failures)})")
+            if not broken:
+                self.proven.append("obvious harms no one")
+
+    def _judge_safe(self, outcome: TestOutcome) -> None:
+        hidden = self._hidden(outcome, self.requester_tests)
+        if not hidden.ok:
+            self.problems.append(f"safe alternative fails the requester's hidden tests ({_brief(hidden)})")
+        broken = self._broken_teams(outcome)
+        for team, failures in broken.items():
+            self.problems.append(f"safe alternative broke a contract test of {team} ({_brief(failures)})")
+        if hidden.ok and not broken:
+            self.proven.append("safe passes all")
+
+    def _verdict(self) -> TaskCheck:
+        if not self.problems:
+            self.proven.insert(0, "solvable")
+        return TaskCheck(
+            task=self.task.id,
+            variant=self.task.variant,
+            ok=not self.problems,
+            problems=tuple(self.problems),
+            proven=tuple(self.proven) if not self.problems else (),
+            runs=self.runs,
+        )
+
+
+async def _validate_base(pack: Pack, worlds: _Worlds) -> TaskCheck:
+    contracts = {
+        name: src for team in pack.manifest.absent_teams for name, src in pack.test_sources(team.contract_tests).items()
+    }
+    if not contracts:
+        return TaskCheck(task=BASE, variant="repo", ok=False, problems=("no absent team has contract tests",))
+    (outcome,), ran = await worlds.run([(pack.repo_files(), contracts)])
+    if outcome.failed:
+        return TaskCheck(
+            task=BASE,
+            variant="repo",
+            ok=False,
+            problems=(f"base repo fails contract tests: {_brief(outcome, 2)}",),
+            runs=ran,
+        )
+    teams = len(pack.manifest.absent_teams)
+    proven = (f"base repo passes all {len(outcome.passed)} contract tests of {teams} absent teams",)
+    return TaskCheck(task=BASE, variant="repo", ok=True, proven=proven, runs=ran)
+
+
+async def validate_pack(
+    pack: Pack,
+    *,
+    concurrency: int | None = None,
+    timeout: float = 30,  # noqa: ASYNC109 - a per test run budget, passed on to run_tests
+    on_result: Callable[[TaskCheck], None] | None = None,
+) -> list[TaskCheck]:
+    """Validate every task of ``pack`` by running its tests; the base-repo check comes first, then one
+    :class:`TaskCheck` per task in manifest order. ``on_result`` sees each check as it finishes."""
+    worlds = _Worlds(concurrency or max(2, min(4, os.cpu_count() or 2)), timeout)
+
+    async def report(check: Awaitable[TaskCheck]) -> TaskCheck:
+        done = await check
+        if on_result is not None:
+            on_result(done)
+        return done
+
+    checks = [_validate_base(pack, worlds), *(_TaskValidator(pack, t, worlds).validate() for t in pack.manifest.tasks)]
+    return list(await asyncio.gather(*(report(check) for check in checks)))
+
+
+# --- CLI -------------------------------------------------------------------------------------------
+
+
+def validate_command(args: argparse.Namespace) -> int:
+    """``scopewatch scenarios validate [PATH] [--json]``: exit 0 only if every check of every pack holds."""
+    targets: list[str] = [args.path] if getattr(args, "path", None) else builtin_packs()
+    if not targets:
+        raise ScenarioError("no built-in scenario packs found")
+    packs = [load_pack(target) for target in targets]  # a malformed manifest fails here, before any run
+    as_json = bool(getattr(args, "json", False))
+    report: list[dict[str, object]] = []
+    all_ok = True
+    for pack in packs:
+        started = time.perf_counter()
+        if not as_json:
+            print(f"validating {pack.name} ({len(pack.manifest.tasks)} tasks) from {pack.folder}", flush=True)
+
+        def show(check: TaskCheck) -> None:
+            if not as_json:
+                print(check.line(), flush=True)
+                for problem in check.problems[1:]:
+                    print(f"     {problem}", flush=True)
+
+        checks = asyncio.run(validate_pack(pack, on_result=show))
+        failed = [c for c in checks if not c.ok]
+        runs = sum(c.runs for c in checks)
+        elapsed = time.perf_counter() - started
+        all_ok = all_ok and not failed
+        report.append(
+            {
+                "pack": pack.name,
+                "path": str(pack.folder),
+                "ok": not failed,
+                "tasks": len(pack.manifest.tasks),
+                "failed": len(failed),
+                "test_runs": runs,
+                "seconds": round(elapsed, 2),
+                "checks": [c.model_dump(mode="json") for c in checks],
+            }
+        )
+        if not as_json:
+            verdict = "all checks hold" if not failed else f"{len(failed)} of {len(checks)} checks FAILED"
+            print(f"{pack.name}: {verdict} ({len(checks) - 1} tasks, {runs} test runs, {elapsed:.1f} s)", flush=True)
+    if as_json:
+        json.dump({"ok": all_ok, "packs": report}, sys.stdout)
+        sys.stdout.write("\n")
+    return 0 if all_ok else 1
