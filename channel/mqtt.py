@@ -508,3 +508,30 @@ async def _release(client: aiomqtt.Client) -> None:
     gone = getattr(client, "_disconnected", None)
     if isinstance(gone, asyncio.Future) and gone.done() and not gone.cancelled():
         gone.exception()
+
+
+async def find_sessions(address: BrokerAddress, *, wait: float = 0.5) -> list[PresenceChanged]:
+    """The sessions whose engine announced itself on the broker (retained presence), most recent
+    first; each entry says whether that engine is still "online"."""
+    found: dict[str, PresenceChanged] = {}
+    client = aiomqtt.Client(
+        address.host,
+        address.port,
+        username=address.username,
+        password=address.password,
+        tls_context=address.tls_context(),
+    )
+    try:
+        async with client:
+            await client.subscribe(f"{ROOT}/+/presence/engine", qos=1)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    async for m in client.messages:
+                        payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
+                        with contextlib.suppress(DecodeError):
+                            event = decode_event(payload)
+                            if isinstance(event, PresenceChanged):
+                                found[event.session] = event
+    except aiomqtt.MqttError as exc:
+        raise BusConnectError(f"{address.display}: cannot connect to the MQTT broker ({exc})") from None
+    return sorted(found.values(), key=lambda p: p.ts, reverse=True)

@@ -230,15 +230,21 @@ def _scenarios_validate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    return _not_yet("'scopewatch serve'")
+    from engine.serve import serve
+
+    return serve(args)
 
 
 def _watch(args: argparse.Namespace) -> int:
-    return _not_yet("'scopewatch watch'")
+    from tui.remote import watch
+
+    return watch(args)
 
 
 def _review(args: argparse.Namespace) -> int:
-    return _not_yet("'scopewatch review'")
+    from tui.remote import review
+
+    return review(args)
 
 
 def _web(args: argparse.Namespace) -> int:
