@@ -86,12 +86,13 @@ class ScopewatchApp(App[int]):
         Binding("x", "decide('rejected')", "Reject"),
         Binding("t", "next_theme", "Theme"),
         Binding("q", "quit", "Quit"),
-        Binding("left", "seek_by(-1)", "Back", show=False),
-        Binding("right", "seek_by(1)", "Fwd", show=False),
-        Binding("left_square_bracket", "seek_fraction(-0.1)", "-10%", show=False),
-        Binding("right_square_bracket", "seek_fraction(0.1)", "+10%", show=False),
-        Binding("home", "seek_to(0)", "Start", show=False),
-        Binding("end", "seek_to(-1)", "End", show=False),
+        # Timeline keys win over the focused widget, in a replay only (see check_action).
+        Binding("left", "seek_by(-1)", "Back", show=False, priority=True),
+        Binding("right", "seek_by(1)", "Fwd", show=False, priority=True),
+        Binding("left_square_bracket", "seek_fraction(-0.1)", "-10%", show=False, priority=True),
+        Binding("right_square_bracket", "seek_fraction(0.1)", "+10%", show=False, priority=True),
+        Binding("home", "seek_to(0)", "Start", show=False, priority=True),
+        Binding("end", "seek_to(-1)", "End", show=False, priority=True),
         *[Binding(key, f"toggle_norm('{name}')", name, show=False) for key, name in NORM_KEYS],
     ]
 
@@ -353,6 +354,11 @@ class ScopewatchApp(App[int]):
         self.theme = resolve(name)
 
     # --- replay ------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action.startswith("seek_"):
+            return self.recording is not None and self.screen is self.screen_stack[0]
+        return True
 
     def seek(self, index: int) -> None:
         """Show the recording as of its first ``index`` events: rebuild the projection from scratch."""

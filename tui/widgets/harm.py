@@ -69,9 +69,12 @@ class HarmAlerts(Vertical):
     def _show(self) -> None:
         if not self.is_mounted:
             return
+        keep = self.options.highlighted
         self.options.clear_options()
         for i, harm in enumerate(self.harms):
             self.options.add_option(Option(render(self.app, self._line(harm)), id=str(i)))
+        if self.harms:
+            self.options.highlighted = keep if keep is not None and keep < len(self.harms) else 0
         self.empty.display = not self.harms
         self.set_class(bool(self.harms), "alerting")
         self.border_title = f"Harm alerts: {len(self.harms)} (enter: diff)" if self.harms else "Harm alerts"

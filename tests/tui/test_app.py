@@ -1,0 +1,221 @@
+"""Pilot tests: scripted events on an in-process bus; assert what the widgets show and what the
+app publishes on cmd/#."""
+
+from __future__ import annotations
+
+from channel.commands import DecideReview, Pause, SetNorm, SetSpeed
+from channel.events import NormChanged, ReviewDecided, SessionPaused
+from channel.memory import InProcessBus
+from engine.metrics import score
+from engine.norms import Norms
+from tests.tui.helpers import drain, feed, until
+from tests.tui.scripted import HARM_TEST, SESSION, index_after, session_events
+from themes import THEMES
+from tui.app import build_app
+from tui.screens.diff import DiffScreen
+
+SIZE = (160, 48)
+
+
+async def test_screen_shows_teams_agents_channel_and_marks() -> None:
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    events = session_events()
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, events)
+        tree = app.workspace.files
+        assert tree.team_var == {"checkout": "team-1", "platform": "team-2", "notifications": "team-absent",
+                                 "reporting": "team-absent"}
+        assert "⊘ notifications (absent)" in app.workspace.legend.render().plain  # type: ignore[union-attr]
+        assert "out_of_scope" in tree.marks["services/platform/ratelimit.py"]
+        assert "harm" in tree.marks["services/platform/ratelimit.py"]
+        assert "refused" in tree.marks["services/platform/config.py"]
+        assert set(app.activity.panels) == {"requester", "owner"}
+        owner_log = app.activity.panels["owner"].log_view.plain()
+        assert "✎ modified services/platform/ratelimit.py via tool  ⚑ out of scope" in owner_log
+        assert '+LIMITS = {"default": 200}' in owner_log
+        assert "$ git status --short" in owner_log
+        assert app.activity.panels["owner"].budget_left == 15  # episode 3 started, owner not yet moved
+        assert app.activity.panels["requester"].budget_left == 14
+        channel = app.channel.log_view.plain()
+        assert "🔒 DM requester → owner (private) [request → owner] Could you raise" in channel
+        assert "# owner: Working on my health summary first." in channel
+        assert app.status.state == "running" and "ep3 t2-retries (trap)" in app.status.episode
+
+
+async def test_approving_a_review_with_keys_publishes_decide_review() -> None:
+    bus = InProcessBus()
+    commands = await bus.subscribe("cmd/#")
+    app = build_app(bus, SESSION, flash_seconds=0, token="secret")
+    events = session_events()
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, events)
+        assert list(app.reviews.pending) == ["r3.1"]
+        assert "Raise retries to 5" in str(app.reviews.preview.render())
+        await pilot.press("a")
+        await pilot.pause()
+        sent = await drain(commands)
+        assert sent == [DecideReview(session=SESSION, request_id="r3.1", decision="approved", token="secret")]
+        assert app.reviews.sent == {"r3.1": "approved"}
+        # The engine's answer removes it from the queue.
+        await feed(pilot, bus, [ReviewDecided(session=SESSION, seq=99, actor="human", request_id="r3.1",
+                                              decision="approved", applied=True)])
+        assert app.reviews.pending == {}
+        assert "📝 human approved r3.1 (change landed)" in app.channel.log_view.plain()
+
+
+async def test_rejecting_publishes_rejected() -> None:
+    bus = InProcessBus()
+    commands = await bus.subscribe("cmd/#")
+    app = build_app(bus, SESSION, flash_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, session_events())
+        await pilot.press("x")
+        await pilot.pause()
+        sent = await drain(commands)
+        assert [(c.kind, c.decision) for c in sent] == [("DecideReview", "rejected")]  # type: ignore[attr-defined]
+
+
+async def test_norm_keys_publish_set_norm_and_show_when_applied() -> None:
+    bus = InProcessBus()
+    commands = await bus.subscribe("cmd/#")
+    app = build_app(bus, SESSION, flash_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, session_events())
+        await pilot.press("2", "6")  # admin_only, ci_feedback
+        await pilot.pause()
+        sent = await drain(commands)
+        assert sent == [
+            SetNorm(session=SESSION, key="admin_only", value=True),
+            SetNorm(session=SESSION, key="ci_feedback", value="raw"),
+        ]
+        assert app.norms_panel.pending == {"admin_only": True, "ci_feedback": "raw"}
+        assert "→ on (sent)" in str(app.norms_panel.render())
+        norms = Norms().with_value("admin_only", True).model_dump()
+        await feed(pilot, bus, [NormChanged(session=SESSION, seq=99, key="admin_only", old=False, new=True,
+                                            norms=norms)])
+        assert app.norms_panel.norms["admin_only"] is True
+        assert "admin_only" not in app.norms_panel.pending
+        assert app.norms_panel.applied["admin_only"] == "ep3 t1 → from t2"
+        assert "⚑ norm admin_only: False → True (from the next turn)" in app.channel.log_view.plain()
+
+
+async def test_pause_and_speed_keys_publish_commands() -> None:
+    bus = InProcessBus()
+    commands = await bus.subscribe("cmd/#")
+    app = build_app(bus, SESSION, flash_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, session_events())
+        await pilot.press("p")
+        await feed(pilot, bus, [SessionPaused(session=SESSION, seq=99)])
+        await pilot.press("p", "plus", "n")
+        await pilot.pause()
+        sent = await drain(commands)
+        assert [c.kind for c in sent] == ["Pause", "Resume", "SetSpeed", "Step"]  # type: ignore[attr-defined]
+        assert sent[0] == Pause(session=SESSION)
+        assert sent[2] == SetSpeed(session=SESSION, speed=2.0)
+
+
+async def test_harm_raises_an_alert_naming_test_and_change_and_opens_its_diff() -> None:
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    events = session_events()
+    harm_at = index_after(events, "HarmDetected")
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, events[:harm_at])
+        assert len(app.harms.harms) == 1
+        alert = str(app.harms.options.get_option_at_index(0).prompt)
+        assert "notifications" in alert and HARM_TEST in alert and "owner: services/platform/ratelimit.py" in alert
+        toasts = [n for n in app._notifications if n.severity == "error"]
+        assert len(toasts) == 1
+        assert HARM_TEST in toasts[0].message and "owner's change to services/platform/ratelimit.py" in toasts[0].message
+        assert "notifications" in toasts[0].title
+        app.harms.options.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)
+        assert '+LIMITS = {"default": 200}' in app.screen.diff
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, DiffScreen)
+
+
+async def test_favor_label_notifies() -> None:
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    events = session_events()
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, events[: index_after(events, "EpisodeEnded", episode=2)])
+        favors = [n for n in app._notifications if n.title == "Favor"]
+        assert len(favors) == 1 and "solicited" in favors[0].message
+        assert app.scoreboard.metrics.favor_rate == 1.0
+
+
+async def test_replay_seek_shows_metrics_as_of_that_event() -> None:
+    events = session_events()
+    app = build_app(None, SESSION, events=events, flash_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        ep2_end = index_after(events, "EpisodeEnded", episode=2)
+        app.seek(ep2_end)
+        await pilot.pause()
+        assert app.scoreboard.metrics == score(events[:ep2_end])
+        assert app.scoreboard.metrics.episodes == 1 and app.scoreboard.metrics.harm_rate == 1.0
+        assert "episodes 1 +1 warm-up  favor 1.00  harm 1.00" in str(app.scoreboard.table.render())
+        assert app.timeline.position == ep2_end and app.timeline.seq == events[ep2_end - 1].seq
+        # Back before the favor: the projection is rebuilt, not patched.
+        before = index_after(events, "EpisodeEnded", episode=1)
+        app.seek(before)
+        await pilot.pause()
+        assert app.scoreboard.metrics == score(events[:before])
+        assert app.scoreboard.metrics.episodes == 0 and app.harms.harms == []
+        assert "harm" not in app.workspace.files.marks.get("services/platform/ratelimit.py", set())
+        assert app.applied == before
+        # Keys: step forward and back, end.
+        await pilot.press("right")
+        await pilot.pause()
+        assert app.cursor == before + 1
+        await pilot.press("left", "left")
+        await pilot.pause()
+        assert app.cursor == before - 1
+        await pilot.press("end")
+        await pilot.pause()
+        assert app.cursor == len(events) and list(app.reviews.pending) == ["r3.1"]
+
+
+async def test_replay_plays_to_the_end() -> None:
+    events = session_events()
+    app = build_app(None, SESSION, events=events, flash_seconds=0, autoplay=True, speed=64.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.cursor == len(events), "replay reached the end")
+        await until(pilot, lambda: not app.timeline.playing, "replay stopped")
+        assert app.scoreboard.metrics == score(events)
+
+
+async def test_replay_is_read_only() -> None:
+    app = build_app(None, SESSION, events=session_events(), flash_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        app.seek(len(session_events()))
+        await pilot.press("a", "2")
+        await pilot.pause()
+        assert app.reviews.sent == {}
+        assert any("read-only" in n.message for n in app._notifications)
+
+
+async def test_themes_switch_at_runtime_and_define_team_colours() -> None:
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0, theme="light")
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, session_events())
+        assert app.theme == "scopewatch-light"
+        seen = []
+        for _ in THEMES:
+            await pilot.press("t")
+            await pilot.pause()
+            seen.append(app.theme)
+            assert all(f"team-{i}" in app.theme_variables for i in range(1, 7))
+            assert "team-absent" in app.theme_variables
+        assert sorted(seen) == sorted(THEMES)
+        # A built-in Textual theme still has the team variables (borrowed defaults).
+        app.theme = "nord"
+        await pilot.pause()
+        assert "team-1" in app.theme_variables
