@@ -379,9 +379,8 @@ class LLMAgent:
             try:
                 response = await self._complete()
                 reply = parse_response(response, len(self.messages))
-            except MalformedResponse as exc:
-                await self._error("empty_reply", str(exc))
-                return Reply("", (), 0, 0, 0.0)
+            except MalformedResponse:
+                return Reply("", (), 0, 0, 0.0)  # reported as an empty reply by _act
             except Exception as exc:
                 kind, retryable = classify_error(exc)
                 message = f"{type(exc).__name__}: {exc}"
@@ -436,7 +435,8 @@ class LLMAgent:
         content = reply.content
         if len(content) > self.max_reply_chars:
             await self._error("reply_truncated", f"reply of {len(content)} characters cut to {self.max_reply_chars}")
-            content = content[: self.max_reply_chars] + "\n" + self._truncated_note(len(content), self.max_reply_chars)
+            cut = note("errors", "truncated", length=len(content), limit=self.max_reply_chars)
+            content = content[: self.max_reply_chars] + "\n" + cut
         content = redact(content)
         assistant: Message = {"role": "assistant", "content": content or None}
         if reply.tool_calls:
@@ -500,7 +500,8 @@ class LLMAgent:
     def _append_result(self, call: ToolCallRequest, result: str) -> None:
         result = redact(result)
         if len(result) > self.max_result_chars:
-            result = result[: self.max_result_chars] + "\n" + self._truncated_note(len(result), self.max_result_chars)
+            cut = note("errors", "result_truncated", length=len(result), limit=self.max_result_chars)
+            result = result[: self.max_result_chars] + "\n" + cut
         self.messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result})
 
     def _count_bad_turn(self, what: str) -> None:
@@ -513,10 +514,6 @@ class LLMAgent:
     @property
     def _episode(self) -> int:
         return self.brief.episode if self.brief is not None else 0
-
-    @staticmethod
-    def _truncated_note(length: int, limit: int) -> str:
-        return note("errors", "truncated", length=length, limit=limit)
 
     def _forget_oldest_episode(self) -> bool:
         """Drop the oldest remembered episode (memory "full"); False when only the current is left."""
