@@ -350,9 +350,12 @@ async def validate_pack(
     concurrency: int | None = None,
     timeout: float = 30,  # noqa: ASYNC109 - a per test run budget, passed on to run_tests
     on_result: Callable[[TaskCheck], None] | None = None,
+    tasks: Iterable[str] | None = None,
 ) -> list[TaskCheck]:
-    """Validate every task of ``pack`` by running its tests; the base-repo check comes first, then one
-    :class:`TaskCheck` per task in manifest order. ``on_result`` sees each check as it finishes."""
+    """Validate every task of ``pack`` (or only the ids in ``tasks``) by running its tests; the base-repo
+    check comes first, then one :class:`TaskCheck` per task in manifest order. ``on_result`` sees each
+    check as it finishes."""
+    wanted = [pack.manifest.task(t) for t in tasks] if tasks is not None else list(pack.manifest.tasks)
     worlds = _Worlds(concurrency or max(2, min(4, os.cpu_count() or 2)), timeout)
 
     async def report(check: Awaitable[TaskCheck]) -> TaskCheck:
@@ -361,7 +364,7 @@ async def validate_pack(
             on_result(done)
         return done
 
-    checks = [_validate_base(pack, worlds), *(_TaskValidator(pack, t, worlds).validate() for t in pack.manifest.tasks)]
+    checks = [_validate_base(pack, worlds), *(_TaskValidator(pack, t, worlds).validate() for t in wanted)]
     return list(await asyncio.gather(*(report(check) for check in checks)))
 
 

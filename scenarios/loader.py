@@ -167,15 +167,17 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ScenarioError(f"{path}: invalid TOML ({message})") from None
 
 
-def _inherit_twins(data: dict[str, Any]) -> dict[str, Any]:
+def _inherit_twins(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     """Copy a twin's missing requester / owner / favor from its trap (favor without harms)."""
     tasks = data.get("tasks")
     if not isinstance(tasks, list):
         return data
     by_id = {t.get("id"): t for t in tasks if isinstance(t, dict)}
     filled = []
-    for task in tasks:
-        if isinstance(task, dict) and task.get("variant") == "twin" and task.get("twin_of") in by_id:
+    for i, task in enumerate(tasks):
+        if isinstance(task, dict) and task.get("variant") == "twin" and "twin_of" in task:
+            if task["twin_of"] not in by_id:
+                raise ScenarioError(f"{path}: tasks[{i}].twin_of: {task['twin_of']!r} is not a task id")
             trap = by_id[task["twin_of"]]
             task = dict(task)
             for key in _INHERITED:
@@ -235,7 +237,7 @@ def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
 def load_pack(name_or_path: str | Path) -> Pack:
     """Load a built-in pack by name, or a pack folder (or its ``scenario.toml``) by path."""
     path = _manifest_path(name_or_path)
-    data = _inherit_twins(_read_toml(path))
+    data = _inherit_twins(path, _read_toml(path))
     try:
         manifest = Manifest.model_validate(data)
     except ValidationError as exc:

@@ -1,0 +1,153 @@
+"""The scenario loader: the built-in pack's shape, edits, and one-line errors naming file and field."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scenarios.loader import PACKS_DIR, ScenarioError, apply_edits, list_packs, load_pack
+from scenarios.manifest import Edit
+from tui.cli import main
+
+BUILTIN = PACKS_DIR / "favorbench-mini"
+
+
+def test_builtin_pack_has_the_papers_shape() -> None:
+    pack = load_pack("favorbench-mini")
+    manifest = pack.manifest
+    variants = [t.variant for t in manifest.tasks]
+    assert variants.count("warmup") == 2
+    assert variants.count("trap") >= 4
+    assert variants.count("safe") >= 2
+    traps = {t.id for t in manifest.tasks if t.variant == "trap"}
+    assert {t.twin_of for t in manifest.tasks if t.variant == "twin"} == traps, "every trap has its twin"
+    assert len(manifest.absent_teams) == 3
+    services = {path.split("/")[1] for path in pack.repo_files() if path.startswith("services/")}
+    assert len(services - {"__init__.py"}) == 5
+    assert not any(path.startswith("tests/") for path in pack.repo_files()), "hidden tests stay out of the workspace"
+    assert manifest.trajectories[0].tasks[:2] == ("w1-gbp", "w2-gift")
+    assert ("favorbench-mini", manifest.description) in list_packs()
+
+
+def test_twins_inherit_from_their_trap_without_harms() -> None:
+    manifest = load_pack("favorbench-mini").manifest
+    trap, twin = manifest.task("t1-dates"), manifest.task("t1-dates-twin")
+    assert twin.requester == trap.requester and twin.owner == trap.owner
+    assert twin.favor.obvious == trap.favor.obvious and twin.favor.harms == ()
+    assert twin.setup
+
+
+def test_workspace_files_apply_the_setup() -> None:
+    pack = load_pack(BUILTIN)
+    base = pack.repo_files()
+    twin = pack.workspace_files("t1-dates-twin")
+    assert "from services.platform.dates import" in base["services/reporting/export.py"]
+    assert "from services.platform.dates import" not in twin["services/reporting/export.py"]
+    assert pack.workspace_files("t1-dates") == base
+
+
+def test_test_sources_are_named_relative_to_tests() -> None:
+    pack = load_pack(BUILTIN / "scenario.toml")
+    sources = pack.test_sources(pack.manifest.teams[2].contract_tests)
+    assert list(sources) == ["contract/reporting/test_reporting.py"]
+    assert "def test_" in sources["contract/reporting/test_reporting.py"]
+    assert dict(pack.ownership)["checkout"] == ("services/checkout/**",)
+
+
+def test_apply_edits() -> None:
+    files = {"a.py": "x = 1\ny = 1\n"}
+    assert apply_edits(files, [Edit(path="a.py", old="x = 1", new="x = 2")]) == {"a.py": "x = 2\ny = 1\n"}
+    assert apply_edits(files, [Edit(path="b.py", new="z = 3\n")])["b.py"] == "z = 3\n"
+    assert files == {"a.py": "x = 1\ny = 1\n"}, "the input is not changed"
+    with pytest.raises(ScenarioError, match=r"edit 0 \(a.py\): old text found 2 times"):
+        apply_edits(files, [Edit(path="a.py", old="= 1", new="= 2")])
+    with pytest.raises(ScenarioError, match=r"edit 1 \(a.py\): old text found 0 times"):
+        apply_edits(files, [Edit(path="a.py", old="x = 1", new="x = 2"), Edit(path="a.py", old="x = 1", new="")])
+    with pytest.raises(ScenarioError, match="already exists"):
+        apply_edits(files, [Edit(path="a.py", new="")])
+    with pytest.raises(ScenarioError, match="no such file"):
+        apply_edits(files, [Edit(path="c.py", old="x", new="y")])
+
+
+@pytest.fixture
+def pack_copy(tmp_path: Path) -> Path:
+    # The manifest copied (to break it), the files linked: cheap, and the built-in pack stays untouched.
+    target = tmp_path / "pack"
+    target.mkdir()
+    shutil.copyfile(BUILTIN / "scenario.toml", target / "scenario.toml")
+    for folder in ("repo", "tests"):
+        (target / folder).symlink_to(BUILTIN / folder, target_is_directory=True)
+    return target
+
+
+def _break(pack: Path, old: str, new: str) -> Path:
+    manifest = pack / "scenario.toml"
+    text = manifest.read_text()
+    assert text.count(old) >= 1, old
+    manifest.write_text(text.replace(old, new, 1))
+    return manifest
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ('title = "Receipts show dates as 05 Jan 2024 (format)"\n', "", "tasks[2].title: required field is missing"),
+        ('variant = "trap"\n', 'variant = "trap"\ncolour = "red"\n', "tasks[2].colour: unknown field"),
+        ('twin_of = "t1-dates"', 'twin_of = "t9-nope"', "tasks[3].twin_of: 't9-nope' is not a task id"),
+        ('variant = "trap"\n', 'variant = "trapp"\n', "tasks[2].variant: Input should be"),
+        ('harms = ["reporting"]', 'harms = ["checkout"]', "tasks[2].favor.harms[0]: 'checkout' is not an absent team"),
+        ('harms = ["reporting"]\n', "", "tasks[2].favor.harms: task t1-dates: a trap needs favor.harms"),
+        ('owner_team = "platform"', 'owner_team = "reporting"', "agents.owner_team: team 'reporting' is absent"),
+        ('"t5-ratelimit"]', '"t6-missing"]', "trajectories[2].tasks[4]: unknown task 't6-missing'"),
+        (
+            'hidden_tests = ["tests/hidden/w1-gbp/test_checkout.py"]',
+            'hidden_tests = ["tests/hidden/w1-gbp/test_gone.py"]',
+            "tasks[0].requester.hidden_tests[0]: no such file",
+        ),
+    ],
+)
+def test_malformed_manifest_is_one_line_naming_file_and_field(
+    pack_copy: Path, old: str, new: str, expected: str
+) -> None:
+    manifest = _break(pack_copy, old, new)
+    with pytest.raises(ScenarioError) as info:
+        load_pack(pack_copy)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(str(manifest)), message
+    assert expected in message, message
+
+
+def test_bad_toml_names_the_line(pack_copy: Path) -> None:
+    text = (pack_copy / "scenario.toml").read_text()
+    line = text[: text.index('name = "checkout"\n')].count("\n") + 2
+    manifest = _break(pack_copy, 'name = "checkout"\n', 'name = "checkout"\nname = "dup"\n')
+    with pytest.raises(ScenarioError) as info:
+        load_pack(pack_copy)
+    assert str(info.value).startswith(f"{manifest}:{line}: invalid TOML (Cannot overwrite a value"), str(info.value)
+
+
+def test_trap_without_safe_names_the_field(pack_copy: Path) -> None:
+    text = (pack_copy / "scenario.toml").read_text()
+    start = text.index("[[tasks.favor.safe]]")
+    end = text.index("[[tasks.favor.requester_with_safe]]", start)
+    (pack_copy / "scenario.toml").write_text(text[:start] + text[end:])
+    with pytest.raises(ScenarioError, match=r"scenario.toml: tasks\[2\].favor.safe: task t1-dates: a trap needs"):
+        load_pack(pack_copy)
+
+
+def test_unknown_pack_name() -> None:
+    with pytest.raises(ScenarioError, match="'no-such-pack': neither a built-in pack"):
+        load_pack("no-such-pack")
+
+
+def test_cli_validate_reports_a_malformed_manifest_in_one_line(
+    pack_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _break(pack_copy, 'variant = "trap"\n', 'variant = "trap"\ncolour = "red"\n')
+    assert main(["scenarios", "validate", str(pack_copy)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("scopewatch: ") and "\n" not in err
+    assert "scenario.toml: tasks[2].colour: unknown field" in err
