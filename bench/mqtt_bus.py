@@ -91,7 +91,7 @@ async def through_bus(url: str, n: int, qos: int) -> tuple[float, list[float]]:
     return n / elapsed, latencies
 
 
-def pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] * 1000 if len(values) > 1 else float("nan")
 
 
