@@ -446,7 +446,9 @@ class LLMAgent:
                     "type": "function",
                     "function": {
                         "name": call.name,
-                        "arguments": call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments),
+                        "arguments": redact(
+                            call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
+                        ),
                     },
                 }
                 for call in reply.tool_calls
