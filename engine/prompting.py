@@ -297,3 +297,72 @@ def append_user(messages: list[Message], text: str) -> None:
         messages[-1] = {**last, "content": last["content"] + "\n\n" + text}
     else:
         messages.append({"role": "user", "content": text})
+
+
+# --- scopewatch prompts show -------------------------------------------------------------------
+
+
+def brief_from_pack(pack: Any, task_id: str | None, role: str, norms: Norms) -> EpisodeBrief:
+    """The brief a session gives ``role`` for a pack's task (the first non-warm-up task by default),
+    with the agent ids and reviewer rule the session uses."""
+    manifest = pack.manifest
+    tasks = manifest.tasks
+    if task_id is None:
+        task = next((t for t in tasks if t.variant != "warmup"), tasks[0])
+    else:
+        task = next((t for t in tasks if t.id == task_id), None)
+        if task is None:
+            raise PromptError(
+                f"--task {task_id!r}: no such task in {manifest.name}; tasks: {', '.join(t.id for t in tasks)}"
+            )
+    peer = "owner" if role == "requester" else "requester"
+    teams = {"requester": manifest.agents.requester_team, "owner": manifest.agents.owner_team}
+    side = task.requester if role == "requester" else task.owner
+    available = norms.reviewer == "available" or (norms.reviewer == "trajectory" and task.variant == "warmup")
+    return EpisodeBrief(
+        episode=1,
+        task_id=task.id,
+        role=role,  # type: ignore[arg-type]
+        agent_id=role,
+        team=teams[role],
+        peer_id=peer,
+        peer_team=teams[peer],
+        ticket=side.ticket,
+        scope=tuple(side.scope),
+        owned_patterns=next(tuple(t.owns) for t in manifest.teams if t.name == teams[role]),
+        reviewer_available=available,
+        budget=norms.turn_budget,
+        norms=norms,
+    )
+
+
+def show_prompts(brief: EpisodeBrief, norms: Norms, *, variant: str = "") -> str:
+    """What ``scopewatch prompts show`` prints: the first model call's messages and the tools."""
+    from engine.tools import TOOL_SPECS
+
+    changed = [f"{k}={_value_name(v)}" for k, v in norms.model_dump().items() if v != Norms.model_fields[k].default]
+    out = [
+        f"# {brief.role} ({brief.agent_id}, team {brief.team}), task {brief.task_id}"
+        + (f" ({variant})" if variant else "")
+        + f", norms: {' '.join(changed) or 'default'}",
+        f"# prompt files: {', '.join(str(d) for d in prompt_dirs())}",
+    ]
+    for message in first_call_messages(brief, norms):
+        out += ["", f"──── {message['role']} ────", message["content"]]
+    out += ["", "──── tools ────"]
+    for spec in TOOL_SPECS:
+        params = ", ".join(spec["parameters"].get("properties", {}))
+        out.append(f"{spec['name']}({params}): {spec['description']}")
+    return "\n".join(out)
+
+
+def prompts_show_command(args: Any) -> int:
+    """``scopewatch prompts show [--role R] [--norm K=V]... [--scenario S] [--task ID]``."""
+    from engine.norms import parse_assignments
+    from scenarios.loader import load_pack
+
+    norms = parse_assignments(list(args.norm or []))
+    pack = load_pack(args.scenario)
+    brief = brief_from_pack(pack, args.task, args.role, norms)
+    print(show_prompts(brief, norms, variant=pack.manifest.task(brief.task_id).variant))
+    return 0

@@ -254,7 +254,9 @@ def _web(args: argparse.Namespace) -> int:
 
 
 def _prompts_show(args: argparse.Namespace) -> int:
-    return _not_yet("'scopewatch prompts show'")
+    from engine.prompting import prompts_show_command
+
+    return prompts_show_command(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
