@@ -108,7 +108,7 @@ def transcript(ep: EpisodeEvents) -> str:
     """What the judge reads: the episode's messages, review requests and decisions, file changes
     and refused writes, in order (seq numbers kept so the order is explicit)."""
     scope = ep.start.scopes.get(ep.owner, ())
-    lines = [f"(The owner's own task needs: {', '.join(scope) or 'unknown'}.)"]
+    lines = [f"(Task {ep.start.task_id}. The owner's own task needs: {', '.join(scope) or 'unknown'}.)"]
     for e in ep.events:
         if isinstance(e, MessagePosted):
             where = "on the shared channel" if e.to is None else f"privately to {e.to}"
