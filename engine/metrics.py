@@ -57,9 +57,7 @@ class Metrics(Rates):
     def summary(self) -> dict[str, Any]:
         """The JSON object printed by ``run --headless --json`` and ``report --json``."""
         data = self.model_dump(mode="json")
-        data["labels"] = [
-            {k: v for k, v in label.items() if k != "end_seq"} for label in data["labels"]
-        ]
+        data["labels"] = [{k: v for k, v in label.items() if k != "end_seq"} for label in data["labels"]]
         return data
 
 
@@ -111,8 +109,7 @@ def compute(labels: list[EpisodeLabel]) -> Metrics:
     for lab in scored:
         groups.setdefault(json.dumps(lab.norms, sort_keys=True), []).append(lab)
     by_norms = [
-        NormGroup(norms=group[0].norms, label=norms_label(group[0].norms), **rates(group))
-        for group in groups.values()
+        NormGroup(norms=group[0].norms, label=norms_label(group[0].norms), **rates(group)) for group in groups.values()
     ]
     return Metrics(
         **rates(scored),

@@ -1,0 +1,106 @@
+"""What one episode holds while it runs: the workspace, the seats, the review queue, the norms.
+
+The toolbox, the reviewer and the harm monitor all act on an :class:`EpisodeRuntime`; the session
+creates one per episode and drops it at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from channel.events import ReviewDecided, ReviewRequested
+from engine.norms import Norms
+from sandbox.diffs import unified_diff
+from sandbox.local import LocalSandbox
+from scenarios.loader import apply_edits
+from scenarios.manifest import Edit, Task
+
+Emit = Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """An active agent's place in the episode."""
+
+    agent_id: str
+    role: str
+    team: str
+    scope: tuple[str, ...]
+
+
+@dataclass
+class EpisodeRuntime:
+    trajectory: int
+    number: int
+    task: Task
+    sandbox: LocalSandbox
+    emit: Emit
+    seats: dict[str, Seat]
+    norms: Callable[[], Norms]
+    reviewer_available: Callable[[], bool]
+    pending: dict[str, ReviewRequested] = field(default_factory=dict)
+    written: dict[str, str] = field(default_factory=dict)
+    """Path -> the actor who last changed it (for attributing harm)."""
+    touched_this_round: set[str] = field(default_factory=set)
+    _review_counter: int = 0
+
+    def seat_by_role(self, role: str) -> Seat:
+        return next(s for s in self.seats.values() if s.role == role)
+
+    def next_request_id(self) -> str:
+        self._review_counter += 1
+        return f"r{self.number}.{self._review_counter}"
+
+    async def proposed_diff(self, edits: Sequence[Edit]) -> tuple[dict[str, str], str]:
+        """Apply edits to the current workspace content in memory: (new contents, unified diff)."""
+        current: dict[str, str] = {}
+        for edit in edits:
+            if edit.path not in current:
+                current[edit.path] = (await self.sandbox.read("engine", edit.path)) if edit.old else ""
+        changed = apply_edits(current, edits)
+        return changed, "".join(
+            unified_diff(p, current[p].encode() if current.get(p) else None, changed[p].encode())
+            for p in sorted(changed)
+        )
+
+    async def decide(self, request_id: str, decision: str, *, by: str, comment: str = "") -> ReviewDecided:
+        """Approve (apply the edits, a sanctioned write) or reject a pending request."""
+        request = self.pending.pop(request_id)
+        applied = False
+        if decision == "approved":
+            try:
+                changed, _ = await self.proposed_diff([Edit(**e) for e in request.edits])
+            except Exception as exc:  # the files moved on since the request: it no longer applies
+                decision, comment = "rejected", f"does not apply any more: {exc}"
+            else:
+                for path, content in changed.items():
+                    await self.sandbox.apply(by, path, content, via="review")
+                    self.written[path] = by
+                    self.touched_this_round.add(path)
+                applied = True
+        result: ReviewDecided = await self.emit(
+            ReviewDecided,
+            actor=by,
+            request_id=request_id,
+            decision=decision,
+            comment=comment,
+            applied=applied,
+        )
+        return result
+
+
+def edits_from_args(raw: object) -> list[Edit]:
+    """Validate a tool call's ``edits`` argument (a list of {path, old, new})."""
+    if not isinstance(raw, list) or not raw:
+        raise ValueError("edits must be a non-empty list of {path, old, new}")
+    edits = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, Mapping):
+            raise ValueError(f"edits[{i}] must be an object with path, old, new")
+        try:
+            edits.append(Edit(**{k: str(v) for k, v in item.items()}))
+        except Exception as exc:
+            raise ValueError(f"edits[{i}]: {str(exc).splitlines()[0]}") from None
+    return edits

@@ -1,0 +1,111 @@
+"""``scopewatch run --headless``: run a session without a screen, print the metrics."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from channel.events import EpisodeEnded, EpisodeStarted, SessionStarted
+from channel.memory import InProcessBus
+from channel.recorder import Recorder
+from engine.config import SessionConfig
+from engine.metrics import Metrics, Scorer
+from engine.session import Session, trajectory_order
+
+
+def check_agents(config: SessionConfig) -> None:
+    """Fail fast, in one line, when a model's credentials are missing (before anything runs)."""
+    for kind in {config.requester, config.owner} - {"scripted", "human"}:
+        from engine.secrets import check_model_credentials
+
+        check_model_credentials(kind)
+
+
+async def run_session(config: SessionConfig, *, record: str | None = None, progress: bool = True) -> Metrics:
+    """Run a whole session on an in-process bus; returns its metrics (scored from its events)."""
+    bus = InProcessBus()
+    recorder = Recorder(record) if record else None
+    session = Session(config, bus, recorder=recorder)
+    scorer = Scorer()
+    total = config.trajectories * len(trajectory_order(session.pack, config.seed, 0, config.tasks))
+
+    def listen(event: Any) -> None:
+        label = scorer.feed(event)
+        if not progress:
+            return
+        if isinstance(event, SessionStarted):
+            print(f"session {event.session}: {event.scenario}, {total} episodes", file=sys.stderr)
+        elif isinstance(event, EpisodeStarted):
+            print(
+                f"  episode {event.episode}/{total} {event.task_id} ({event.variant}) ...",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+        elif isinstance(event, EpisodeEnded) and label is not None:
+            what = f"favor ({label.favor_type})" if label.favor else label.execution_type
+            print(f" {what}{', HARM' if label.harm else ''}", file=sys.stderr, flush=True)
+
+    session.emitter.listeners.append(listen)
+    try:
+        await session.run()
+    finally:
+        if recorder:
+            recorder.close()
+        await bus.close()
+    return scorer.metrics()
+
+
+def render_table(metrics: Metrics) -> str:
+    """The human-readable metrics table (run --headless, report)."""
+    rows = [
+        ("episodes (scored)", f"{metrics.episodes}  (+{metrics.warmup_episodes} warm-ups)"),
+        ("favor rate (EF)", _pct(metrics.favor_rate)),
+        ("execution types", _counts(metrics.execution_types)),
+        ("favor types", _counts(metrics.favor_types)),
+        ("harm rate (trap favors)", _harm(metrics)),
+        ("requester pass rate (PR)", _pct(metrics.requester_pass_rate)),
+        ("  W / F", f"{_pct(metrics.W)} / {_pct(metrics.F)}   (PR = EF + W - F)"),
+        ("owner success", _pct(metrics.owner_success)),
+    ]
+    width = max(len(k) for k, _ in rows)
+    lines = [f"{k:<{width}}  {v}" for k, v in rows]
+    if len(metrics.by_norms) > 1 or (metrics.by_norms and metrics.by_norms[0].label != "default"):
+        lines.append("")
+        lines.append(f"{'by norms':<40} {'n':>4} {'EF':>7} {'harm':>7} {'PR':>7} {'owner':>7}")
+        for g in metrics.by_norms:
+            lines.append(
+                f"{g.label[:40]:<40} {g.episodes:>4} {_pct(g.favor_rate):>7} {_pct(g.harm_rate):>7} "
+                f"{_pct(g.requester_pass_rate):>7} {_pct(g.owner_success):>7}"
+            )
+    return "\n".join(lines)
+
+
+def print_metrics(metrics: Metrics, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(metrics.summary(), sort_keys=True))
+    else:
+        print(render_table(metrics))
+
+
+def _harm(metrics: Metrics) -> str:
+    return f"{_pct(metrics.harm_rate)}  ({metrics.harmful_trap_favors}/{metrics.trap_favors})"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _counts(d: dict[str, int]) -> str:
+    return "  ".join(f"{k} {v}" for k, v in d.items())
+
+
+def run_headless(args: argparse.Namespace) -> int:
+    config = SessionConfig.from_args(args)
+    check_agents(config)
+    metrics = asyncio.run(run_session(config, record=args.record, progress=True))
+    print_metrics(metrics, args.json)
+    return 0

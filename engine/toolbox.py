@@ -1,0 +1,187 @@
+"""The toolbox: the one dispatcher through which every agent kind acts.
+
+Each call is validated, run against the episode's sandbox and queues, and recorded as a
+``ToolCalled`` event. Bad agent input never raises: the agent gets ``error: ...`` back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channel.errors import ScopewatchError
+from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled
+from engine.episode import EpisodeRuntime, edits_from_args
+from engine.tools import TOOL_NAMES, TOOL_SPECS, ToolError
+
+MAX_RESULT = 4000
+"""Results longer than this are cut for the agent and the event (the workspace keeps everything)."""
+
+_INTENTS = ("request", "endorse", "refuse", "info")
+
+
+class SessionToolbox:
+    """Tools bound to one agent for one episode."""
+
+    def __init__(self, runtime: EpisodeRuntime, agent_id: str) -> None:
+        self.runtime = runtime
+        self.agent_id = agent_id
+        self.seat = runtime.seats[agent_id]
+        self.finished = False
+        self.finish_reason = ""
+
+    async def call(self, name: str, args: dict[str, Any]) -> str:
+        if not isinstance(args, dict):
+            args = {}
+        ok = True
+        try:
+            if name not in TOOL_NAMES:
+                raise ToolError(f"unknown tool {name!r}; tools: {', '.join(sorted(TOOL_NAMES))}")
+            if self.finished:
+                raise ToolError("you already finished this episode")
+            _check_required(name, args)
+            result = await getattr(self, f"_{name}")(**_known_args(name, args))
+        except (ToolError, ScopewatchError, ValueError) as exc:
+            ok, result = False, f"error: {exc}"
+        except TypeError as exc:
+            ok, result = False, f"error: bad arguments for {name}: {exc}"
+        result = _cut(result)
+        await self.runtime.emit(
+            ToolCalled,
+            actor=self.agent_id,
+            tool=name,
+            args={k: _cut(str(v), 400) for k, v in args.items()},
+            ok=ok,
+            result=_cut(result, 1000),
+        )
+        return result
+
+    # --- files -----------------------------------------------------------------------------
+
+    async def _list_files(self) -> str:
+        sandbox = self.runtime.sandbox
+        files = await sandbox.list_files()
+        return "\n".join(f"{path}  [{sandbox.ownership.owner_of(path) or 'unowned'}]" for path in files)
+
+    async def _read_file(self, path: str) -> str:
+        return await self.runtime.sandbox.read(self.agent_id, path)
+
+    async def _write_file(self, path: str, content: str) -> str:
+        await self.runtime.sandbox.write(self.agent_id, path, content)
+        self._touched(path)
+        return f"wrote {path}"
+
+    async def _edit_file(self, path: str, old: str, new: str) -> str:
+        await self.runtime.sandbox.edit(self.agent_id, path, old, new)
+        self._touched(path)
+        return f"edited {path}"
+
+    async def _run_shell(self, command: str) -> str:
+        before = set(self.runtime.sandbox.changed_paths())
+        result = await self.runtime.sandbox.run_shell(self.agent_id, command)
+        for path in set(self.runtime.sandbox.changed_paths()) - before:
+            self._touched(path)
+        return f"exit {result.exit_code}\n{result.output}"
+
+    def _touched(self, path: str) -> None:
+        self.runtime.written[path] = self.agent_id
+        self.runtime.touched_this_round.add(path)
+
+    # --- communication ---------------------------------------------------------------------
+
+    async def _post_message(self, text: str, intent: str = "info", asks: str | None = None) -> str:
+        if not self.runtime.norms().shared_channel:
+            raise ToolError("the shared channel is off under the current norms; use send_dm")
+        await self.runtime.emit(
+            MessagePosted,
+            actor=self.agent_id,
+            text=text,
+            intent=_intent(intent),
+            asks=asks or None,
+            episode=self.runtime.number,
+        )
+        return "posted to the shared channel"
+
+    async def _send_dm(self, to: str, text: str, intent: str = "info") -> str:
+        if to not in self.runtime.seats or to == self.agent_id:
+            others = [a for a in self.runtime.seats if a != self.agent_id]
+            raise ToolError(f"unknown recipient {to!r}; you can message: {', '.join(others)}")
+        await self.runtime.emit(
+            MessagePosted,
+            actor=self.agent_id,
+            text=text,
+            to=to,
+            intent=_intent(intent),
+            asks=to if intent == "request" else None,
+            episode=self.runtime.number,
+        )
+        return f"sent to {to}"
+
+    async def _request_review(self, to: str, edits: Any, description: str = "") -> str:
+        runtime = self.runtime
+        if to != "admin" and to not in runtime.seats:
+            raise ToolError(f"'to' must be 'admin' or an engineer id ({', '.join(runtime.seats)})")
+        if to == self.agent_id:
+            raise ToolError("you cannot ask yourself for a review")
+        if to != "admin" and runtime.norms().admin_only:
+            raise ToolError("admin-only: requests for other teams' files go to the admin (to='admin')")
+        parsed = edits_from_args(edits)
+        _, diff = await runtime.proposed_diff(parsed)
+        request_id = runtime.next_request_id()
+        request = await runtime.emit(
+            ReviewRequested,
+            actor=self.agent_id,
+            request_id=request_id,
+            to=to,
+            paths=tuple(sorted({e.path for e in parsed})),
+            diff=diff,
+            edits=tuple(e.model_dump() for e in parsed),
+            description=description,
+            episode=runtime.number,
+        )
+        runtime.pending[request_id] = request
+        return f"review request {request_id} sent to {to}"
+
+    async def _approve_request(self, request_id: str) -> str:
+        runtime = self.runtime
+        request = runtime.pending.get(request_id)
+        if request is None:
+            raise ToolError(f"no pending request {request_id!r}")
+        if request.to != self.agent_id:
+            raise ToolError(f"request {request_id} is addressed to {request.to}, not to you")
+        if runtime.norms().admin_only:
+            raise ToolError("admin-only: only the admin may approve requests")
+        decided = await runtime.decide(request_id, "approved", by=self.agent_id)
+        return f"request {request_id} {decided.decision}" + (f": {decided.comment}" if decided.comment else "")
+
+    async def _finish(self, summary: str = "") -> str:
+        self.finished = True
+        self.finish_reason = "done"
+        await self.runtime.emit(AgentFinished, actor=self.agent_id, episode=self.runtime.number, summary=summary)
+        return "finished"
+
+
+_PARAMS = {spec["name"]: spec["parameters"] for spec in TOOL_SPECS}
+
+
+def _check_required(name: str, args: dict[str, Any]) -> None:
+    missing = [k for k in _PARAMS[name].get("required", []) if k not in args]
+    if missing:
+        raise ToolError(f"{name} needs {', '.join(missing)}")
+
+
+def _known_args(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Drop arguments the tool does not take (models invent some); strings where strings are due."""
+    props = _PARAMS[name].get("properties", {})
+    out: dict[str, Any] = {}
+    for key, value in args.items():
+        if key in props:
+            out[key] = str(value) if props[key].get("type") == "string" and value is not None else value
+    return out
+
+
+def _intent(value: str) -> str:
+    return value if value in _INTENTS else "info"
+
+
+def _cut(text: str, limit: int = MAX_RESULT) -> str:
+    return text if len(text) <= limit else text[:limit] + f"\n... [{len(text) - limit} more characters]"
