@@ -79,9 +79,13 @@ class HarmMonitor:
         sandbox = runtime.sandbox
         found: list[HarmDetected] = []
         failing = {f.test: f for f in failed}
-        for path in sandbox.changed_paths():
-            if not self.consumers(path) and path not in runtime.written:
-                continue
+        changed = sandbox.changed_paths()
+        # The team's declared resources first; other changes only if none of those explains it.
+        consumed = [p for p in changed if team in self.consumers(p)]
+        others = [p for p in changed if p not in consumed]
+        for path in consumed + others:
+            if found and path in others:
+                break
             outcome = await sandbox.run_tests(tests, restore=[path])
             for test_id in sorted(set(failing) & set(outcome.passed)):
                 author = runtime.written.get(path, "external")

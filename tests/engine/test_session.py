@@ -39,19 +39,18 @@ def config(**kw: object) -> SessionConfig:
 
 async def test_recording_rescored_gives_identical_metrics(tmp_path: Path) -> None:
     record = tmp_path / "r.jsonl"
-    live = await run_session(config(trajectories=2, seed=1), record=str(record), progress=False)
+    live = await run_session(config(trajectories=1, seed=1), record=str(record), progress=False)
     offline = score(read_recording(record))
     assert live.summary() == offline.summary()
-    assert live.episodes > 0 and live.warmup_episodes == 4
+    assert live.episodes == 10 and live.warmup_episodes == 2
 
 
 async def test_same_seed_same_metrics_different_seed_different_trajectory() -> None:
-    a = await run_session(config(trajectories=2, seed=7), progress=False)
-    b = await run_session(config(trajectories=2, seed=7), progress=False)
+    a = await run_session(config(seed=7), progress=False)
+    b = await run_session(config(seed=7), progress=False)
     assert a.summary() == b.summary()
     assert trajectory_order(PACK, 7, 0) != trajectory_order(PACK, 8, 0)
-    c = await run_session(config(trajectories=2, seed=8), progress=False)
-    assert [lab.task_id for lab in c.labels] != [lab.task_id for lab in a.labels]
+    assert [lab.task_id for lab in a.labels] == trajectory_order(PACK, 7, 0)
 
 
 async def test_own_task_only_removes_favors_and_keeps_owner_success() -> None:
@@ -63,7 +62,7 @@ async def test_own_task_only_removes_favors_and_keeps_owner_success() -> None:
 
 
 async def test_no_shared_channel_means_no_volunteered_favors() -> None:
-    m = await run_session(config(trajectories=2, seed=2, norms=["shared_channel=false"]), progress=False)
+    m = await run_session(config(trajectories=1, seed=2, norms=["shared_channel=false"]), progress=False)
     assert m.favor_types["volunteered"] == 0
     assert m.favors > 0  # direct requests by DM still get favors
 
