@@ -1,0 +1,125 @@
+"""Issue 5 end to end: ``scopewatch serve`` in its own process on a private broker; ``watch``
+attached late under Pilot; a plain ``mosquitto_sub`` reading the same events; a plain
+``mosquitto_pub`` review decision applied by the engine (norm reviewer=human), then a Stop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from channel.codec import decode_event
+from channel.connect import parse_bus_url
+from channel.events import Event, ReviewDecided, ReviewRequested, SessionEnded
+from channel.recorder import read_recording
+from channel.topics import topic_for
+from tests.channel.broker import Broker, mosquitto_clients
+from tests.e2e.support import ROOT, cli, mosquitto_pub, until
+from tui.remote import attach_app
+
+
+async def test_serve_watch_mosquitto_sub_and_a_mosquitto_pub_review(
+    make_broker: Callable[[], Broker], tmp_path: Path
+) -> None:
+    sub_bin, _ = mosquitto_clients()
+    broker = make_broker()  # private: the wildcard below sees this session only
+    port = str(broker.port)
+    record = tmp_path / "served.jsonl"
+    events_filter = "scopewatch/v1/+/events/#"
+    sub_id = f"e2e-sub-{os.getpid()}"
+
+    # A plain subscriber, persistent (-c), subscribed before the session starts, so it misses nothing.
+    sub_args = [sub_bin, "-h", "127.0.0.1", "-p", port, "-c", "-i", sub_id, "-q", "1", "-t", events_filter]
+    registered = await asyncio.create_subprocess_exec(*sub_args, "-E")
+    assert await asyncio.wait_for(registered.wait(), 60) == 0
+
+    serve = await asyncio.create_subprocess_exec(
+        *cli("serve", "--bus", broker.url, "--record", str(record), "--norm", "reviewer=human", "--seed", "1"),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=(tmp_path / "serve.stderr").open("wb"),
+    )
+    follower = await asyncio.create_subprocess_exec(*sub_args, "-v", stdout=asyncio.subprocess.PIPE)
+    lines: list[tuple[str, Event]] = []
+
+    async def read_sub() -> None:
+        assert follower.stdout is not None
+        while line := await follower.stdout.readline():
+            topic, _, payload = line.decode().rstrip("\n").partition(" ")
+            lines.append((topic, decode_event(payload.encode())))
+
+    reader = asyncio.create_task(read_sub())
+    try:
+        assert serve.stdout is not None
+        first = await asyncio.wait_for(serve.stdout.readline(), 90)
+        session = first.decode().strip()
+        assert session.startswith("s-"), f"serve printed {first!r}; stderr: {(tmp_path / 'serve.stderr').read_text()}"
+
+        # reviewer=human: the session waits on the first admin request (seen by the plain client).
+        def admin_request() -> ReviewRequested | None:
+            return next((e for _, e in lines if isinstance(e, ReviewRequested) and e.to == "admin"), None)
+
+        await until(lambda: admin_request() is not None or serve.returncode is not None, "an admin review request")
+        request = admin_request()
+        assert request is not None and request.session == session
+
+        # watch joins late, under Pilot: it gets the state so far, then the live stream.
+        app = attach_app(parse_bus_url(broker.url), session, flash_seconds=0, notify_live=False)
+        assert app.bus is not None
+        local = await app.bus.subscribe("events/#")
+        watched: list[Event] = []
+
+        async def collect() -> None:
+            async for item in local:
+                watched.append(item)  # type: ignore[arg-type]
+
+        async with app.run_test(size=(160, 48)) as pilot:
+            app.run_worker(collect(), name="test-collector")
+            await until(
+                lambda: request.request_id in app.reviews.pending, "the watcher shows the request", pause=pilot.pause
+            )
+            assert app.reviews.waiting_on_human and app.status.mode == "watch"
+
+            topic = f"scopewatch/v1/{session}/cmd/"
+            decision = {
+                "kind": "DecideReview",
+                "session": session,
+                "request_id": request.request_id,
+                "decision": "approved",
+                "comment": "from a shell",
+                "sender": "mosquitto_pub",
+            }
+            await asyncio.to_thread(mosquitto_pub, broker.port, topic + "DecideReview", decision)
+            await until(lambda: app.reviews.decided >= 1, "the decision shown by the watcher", pause=pilot.pause)
+            await asyncio.to_thread(mosquitto_pub, broker.port, topic + "Stop", {"kind": "Stop", "session": session})
+            await until(lambda: app.status.state == "ended", "the session ended on the watcher", pause=pilot.pause)
+            assert app.engine_error is None
+
+        assert await asyncio.wait_for(serve.wait(), 120) == 0
+        await until(lambda: any(isinstance(e, SessionEnded) for _, e in lines), "mosquitto_sub got SessionEnded")
+    finally:
+        for proc in (serve, follower):
+            if proc.returncode is None:
+                proc.terminate()
+                await proc.wait()
+        await asyncio.gather(reader, return_exceptions=True)
+
+    recorded = list(read_recording(record))
+    seqs = [e.seq for e in recorded]
+    assert seqs == list(range(1, len(recorded) + 1))  # contiguous, each once
+    kinds = [(e.seq, e.kind) for e in recorded]
+    # The plain client read exactly the recorded events, on the documented topics, as codec JSON.
+    assert [(e.seq, e.kind) for _, e in lines] == kinds
+    assert [t for t, _ in lines] == [f"scopewatch/v1/{session}/{topic_for(e)}" for e in recorded]
+    assert [json.loads(e.model_dump_json()) for _, e in lines] == [json.loads(e.model_dump_json()) for e in recorded]
+    # The watcher (a late joiner) saw the same events, each once, in order.
+    assert [(e.seq, e.kind) for e in watched] == kinds
+    # The shell's decision was applied by the engine, then the Stop ended the session.
+    decided = [e for e in recorded if isinstance(e, ReviewDecided)]
+    assert [(d.request_id, d.decision, d.actor, d.applied, d.comment) for d in decided] == [
+        (request.request_id, "approved", "human", True, "from a shell")
+    ]
+    ended = recorded[-1]
+    assert isinstance(ended, SessionEnded) and ended.reason == "stopped"
