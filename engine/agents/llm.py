@@ -226,32 +226,48 @@ class Usage:
         return self.prompt_tokens + self.completion_tokens
 
 
+class UsageMeter:
+    """Tokens and cost per agent and per episode, fed ``ModelCalled`` events one by one (the live
+    scoreboard) or from a recording. Episode 0 collects calls made outside an episode."""
+
+    def __init__(self) -> None:
+        self.by_episode: dict[str, dict[int, Usage]] = {}
+        self.totals: dict[str, Usage] = {}
+
+    def feed(self, event: Any) -> None:
+        if not isinstance(event, ModelCalled):
+            return
+        per_episode = self.by_episode.setdefault(event.actor, {})
+        args = (event.prompt_tokens, event.completion_tokens, event.cost_usd)
+        per_episode[event.episode] = per_episode.get(event.episode, Usage()).add(*args)
+        self.totals[event.actor] = self.totals.get(event.actor, Usage()).add(*args)
+
+    def table(self) -> str:
+        """Lines for the headless summary ("" when no model was called)."""
+        if not self.totals:
+            return ""
+        lines = [f"{'model usage':<24} {'calls':>6} {'prompt tok':>11} {'compl. tok':>11} {'cost USD':>10}"]
+        for agent, u in sorted(self.totals.items()):
+            lines.append(
+                f"  {agent:<22} {u.calls:>6} {u.prompt_tokens:>11} {u.completion_tokens:>11} {u.cost_usd:>10.4f}"
+            )
+        return "\n".join(lines)
+
+
 def usage_by_agent(events: Iterable[Any]) -> dict[str, dict[int, Usage]]:
-    """Tokens and cost per agent and per episode, from the ``ModelCalled`` events of a stream
-    (live or recorded); episode 0 collects calls made outside an episode (the judge)."""
-    table: dict[str, dict[int, Usage]] = {}
+    """Tokens and cost per agent and per episode of an event stream."""
+    meter = UsageMeter()
     for event in events:
-        if isinstance(event, ModelCalled):
-            per_episode = table.setdefault(event.actor, {})
-            before = per_episode.get(event.episode, Usage())
-            per_episode[event.episode] = before.add(event.prompt_tokens, event.completion_tokens, event.cost_usd)
-    return table
+        meter.feed(event)
+    return meter.by_episode
 
 
 def usage_totals(events: Iterable[Any]) -> dict[str, Usage]:
-    """Tokens and cost per agent over a whole stream."""
-    totals: dict[str, Usage] = {}
-    for agent, per_episode in usage_by_agent(events).items():
-        total = Usage()
-        for u in per_episode.values():
-            total = Usage(
-                total.calls + u.calls,
-                total.prompt_tokens + u.prompt_tokens,
-                total.completion_tokens + u.completion_tokens,
-                total.cost_usd + u.cost_usd,
-            )
-        totals[agent] = total
-    return totals
+    """Tokens and cost per agent over a whole event stream."""
+    meter = UsageMeter()
+    for event in events:
+        meter.feed(event)
+    return meter.totals
 
 
 # --- the agent ---------------------------------------------------------------------------------

@@ -111,6 +111,6 @@ def context(tools: Toolbox, turn: int = 1, norms: Norms | None = None, inbox: li
         turn=turn,
         budget_left=norms.turn_budget - turn + 1,
         norms=norms,
-        tools=tools,  # type: ignore[arg-type]
+        tools=tools,
         inbox=inbox or [],
     )

@@ -7,7 +7,14 @@ import asyncio
 import pytest
 
 from channel.events import MessagePosted
-from engine.agents.llm import LLMAgent, classify_error, parse_arguments, usage_by_agent, usage_totals
+from engine.agents.llm import (
+    LLMAgent,
+    classify_error,
+    load_litellm,
+    parse_arguments,
+    usage_by_agent,
+    usage_totals,
+)
 from engine.norms import Norms
 from tests.llm.fakes import Completion, Events, Sleeps, Toolbox, brief, context, reply, tool_call
 
@@ -200,7 +207,7 @@ async def test_a_hanging_model_times_out_and_is_retried() -> None:
 
 
 def test_litellm_exception_classes_are_classified() -> None:
-    import litellm
+    litellm = load_litellm()  # offline cost map: never the network
 
     assert classify_error(litellm.RateLimitError("x", "openai", "m")) == ("rate_limit", True)
     assert classify_error(litellm.Timeout("x", "m", "openai")) == ("timeout", True)
@@ -308,3 +315,19 @@ async def test_api_base_is_passed_to_the_completion(model: str) -> None:
     await a.take_turn(context(Toolbox(), 1))
     assert completion.requests[0]["api_base"] == "http://127.0.0.1:9"
     assert completion.requests[0]["model"] == model
+
+
+async def test_usage_table_for_the_headless_summary() -> None:
+    from engine.agents.llm import UsageMeter
+
+    events = Events()
+    a = agent(Completion(reply("a", [], 1000, 200), reply("b", [], 500, 100)), events)
+    await a.start_episode(brief())
+    await a.take_turn(context(Toolbox(), 1))
+    await a.take_turn(context(Toolbox(), 2))
+    meter = UsageMeter()
+    assert meter.table() == ""
+    for e in events.events:
+        meter.feed(e)
+    lines = meter.table().splitlines()
+    assert lines[0].startswith("model usage") and lines[1].split() == ["owner", "2", "1500", "300", "0.0000"]

@@ -78,6 +78,7 @@ class RuleAnswers:
     async def __call__(self, **kwargs: Any) -> Any:
         self.calls += 1
         prompt = kwargs["messages"][0]["content"]
+        label: str
         task = re.search(r"\(Task (\S+)\. ", prompt).group(1)  # type: ignore[union-attr]
         lab = self.labels[task]
         if "Label what the owner did" in prompt:

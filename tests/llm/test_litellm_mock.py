@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import litellm
 import pytest
 
-from engine.agents.llm import LLMAgent
+from engine.agents.llm import LLMAgent, load_litellm
 from tests.llm.fakes import Events, Sleeps, Toolbox, brief, context
 from tests.llm.mock_litellm import LITELLM_WARNINGS, MockLitellm, call
 
 pytestmark = pytest.mark.filterwarnings(LITELLM_WARNINGS)
+litellm = load_litellm()  # offline cost map: never the network
 
 
 async def test_tool_calls_tokens_and_cost_through_litellm() -> None:

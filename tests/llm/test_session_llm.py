@@ -94,7 +94,7 @@ async def test_llm_owner_doing_a_favor_matches_the_scripted_owner(
 async def test_an_llm_owner_that_fails_for_good_ends_its_episode_and_the_session_goes_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import litellm
+    litellm = llm_module.load_litellm()
 
     error = litellm.AuthenticationError("Incorrect API key", llm_provider="openai", model="gpt-4o-mini")
     mock = MockLitellm(error, ("", [call("finish", "{}", "c")]))
