@@ -47,7 +47,7 @@ from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
 from sandbox.isolation import SYSTEM_PATH, minimal_env, network_cut_prefix
 from sandbox.ownership import Ownership, PathPattern, matches_any
 from sandbox.paths import NOISE_DIRS, is_noise, normalise, resolve_inside
-from sandbox.shim import collect_records, install_shim
+from sandbox.shim import collect_records, link_shim
 
 UNGUARDED = frozenset({"engine", "reviewer", "human", "external"})
 """Actors whose writes the ownership guard lets through (sanctioned paths and the world outside)."""
@@ -184,7 +184,6 @@ class LocalSandbox:
         *,
         base: Path,
         root: Path,
-        owns_root: bool,
         ownership: Ownership,
         emitter: Emitter,
         registry: AtomRegistry,
@@ -196,7 +195,6 @@ class LocalSandbox:
         self.home = base / "home"
         """HOME of shell commands (outside the workspace; scenarios may plant fixtures here)."""
         self._base = base
-        self._owns_root = owns_root
         self._shim_dir = base / "shim"
         self._log_dir = base / "shimlog"
         self._tmp = base / "tmp"
@@ -207,6 +205,7 @@ class LocalSandbox:
         self._lock = asyncio.Lock()
         self._netcut: tuple[str, ...] = ()
         self._path = ""
+        self._search = SYSTEM_PATH
         self._bash = "bash"
         self._watch_task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
@@ -235,18 +234,16 @@ class LocalSandbox:
         sb = cls(
             base=base,
             root=root_dir,
-            owns_root=root is None,
             ownership=ownership,
             emitter=emitter,
             registry=registry or default_registry(),
         )
         try:
             sb._materialise(files)
-            await sb._git_baseline()
             sb._prepare_shell()
             sb._netcut = await network_cut_prefix()
-            if watch:
-                await sb._start_watcher(*watch_timing)
+            # git writes only into .git, which the watcher ignores: both can start at once.
+            await asyncio.gather(sb._git_baseline(), sb._start_watcher(*watch_timing) if watch else asyncio.sleep(0))
         except BaseException:
             await sb.close()
             raise
@@ -306,7 +303,8 @@ class LocalSandbox:
             raise SandboxError(f"git {args[-1] if args else ''}: {last}")
 
     async def _git_baseline(self) -> None:
-        await self._git("-c", "init.defaultBranch=main", "init", "-q")
+        # An empty template: no sample hooks to write (creating files is what makes a sandbox slow).
+        await self._git("-c", "init.defaultBranch=main", "init", "-q", f"--template={self._tmp}")
         exclude = self.root / ".git" / "info" / "exclude"
         exclude.parent.mkdir(parents=True, exist_ok=True)
         exclude.write_text("".join(f"{d}/\n" for d in sorted(NOISE_DIRS) if d != ".git") + "*.pyc\n")
@@ -314,12 +312,12 @@ class LocalSandbox:
         await self._git("commit", "-q", "--allow-empty", "--no-verify", "-m", "baseline")
 
     def _prepare_shell(self) -> None:
-        for d in (self.home, self._log_dir, self._tmp):
+        for d in (self.home, self._tmp):
             d.mkdir(parents=True, exist_ok=True)
         tools = os.path.dirname(sys.executable)
-        search = SYSTEM_PATH if tools in SYSTEM_PATH.split(":") else f"{tools}:{SYSTEM_PATH}"
-        install_shim(self._shim_dir, self.registry.shimmed_commands, search, self._log_dir)
-        self._path = f"{self._shim_dir}:{search}"
+        self._search = SYSTEM_PATH if tools in SYSTEM_PATH.split(":") else f"{tools}:{SYSTEM_PATH}"
+        self._shim_dir, self._log_dir = link_shim(self._base, self.registry.shimmed_commands, self._search)
+        self._path = f"{self._shim_dir}:{self._search}"
         bash = shutil.which("bash", path=SYSTEM_PATH)
         if bash is None:
             raise SandboxError("bash is not installed: the sandbox runs shell commands with it")
@@ -341,9 +339,8 @@ class LocalSandbox:
                     await asyncio.gather(self._watch_task, return_exceptions=True)
                 except Exception as exc:
                     failure = exc
-        shutil.rmtree(self._base, ignore_errors=True)
-        if self._owns_root:
-            shutil.rmtree(self.root, ignore_errors=True)
+        # The workspace lives inside the base folder unless it was given (then it is left alone).
+        await asyncio.to_thread(shutil.rmtree, self._base, True)
         if failure is not None:
             raise SandboxError(f"the file watcher failed: {failure}") from failure
 
@@ -499,6 +496,7 @@ class LocalSandbox:
         group (exit code 124)."""
         team = self._team_of(actor)
         async with self._lock:
+            link_shim(self._base, self.registry.shimmed_commands, self._search)
             # Whatever changed while no operation ran is not this actor's doing.
             await self._settle("external", "external", self._changes(None))
             out_path = self._tmp / "shell-output"

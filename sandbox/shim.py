@@ -6,6 +6,11 @@ start and end time, exit code, argv, NUL-separated so that any argument survives
 reads and removes the records after each shell command and turns them into ``ShellCommandRan``
 events.
 
+The wrappers are written once per process into a shared folder (creating files is the slow part
+of starting a sandbox); each sandbox links it as ``<base>/shim`` and keeps its records in
+``<base>/shimlog``, which a wrapper finds from the path it was invoked through (``$0``), so a
+command cannot redirect or unset it.
+
 The wrapper forks nothing of its own (bash's ``$EPOCHREALTIME`` gives the clock), so a shimmed
 command costs one bash start more than the bare program. A command not installed here is still
 recorded (exit code 127): the attempt is the fact that matters.
@@ -13,9 +18,11 @@ recorded (exit code 127): the attempt is the fact that matters.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shlex
 import shutil
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +33,9 @@ __sw_t0=$EPOCHREALTIME
 {run}
 __sw_rc=$?
 __sw_t1=$EPOCHREALTIME
+# invoked as <base>/shim/{name}: the records go to <base>/shimlog
 printf '%s\\0' "${{SCOPEWATCH_ACTOR:-}}" "$PWD" "$__sw_t0" "$__sw_t1" "$__sw_rc" {qname} "$@" \\
-  > {log}/"${{__sw_t0/[.,]/}}.$$.rec" 2>/dev/null
+  > "${{0%/*/*}}/shimlog/${{__sw_t0/[.,]/}}.$$.rec" 2>/dev/null
 exit $__sw_rc
 """
 
@@ -48,10 +56,14 @@ class ShimRecord:
     duration_ms: float
 
 
-def install_shim(shim_dir: Path, commands: Iterable[str], search_path: str, log_dir: Path) -> dict[str, str | None]:
-    """Write one wrapper per command into ``shim_dir``, recording into ``log_dir``; returns
-    command -> real program (None when it is not installed). ``search_path`` is the PATH the real
-    programs are looked up on; it must not contain ``shim_dir``."""
+LOG_DIR = "shimlog"
+"""The records folder, a sibling of the folder a wrapper is invoked through."""
+
+
+def install_shim(shim_dir: Path, commands: Iterable[str], search_path: str) -> dict[str, str | None]:
+    """Write one wrapper per command into ``shim_dir``; returns command -> real program (None when
+    it is not installed). Records go to ``shimlog`` next to the folder the wrapper is run from.
+    ``search_path`` is the PATH the real programs are looked up on; it must not contain ``shim_dir``."""
     bash = shutil.which("bash", path=search_path) or shutil.which("bash")
     if bash is None:
         raise ShimUnavailable("the shell shim needs bash")
@@ -65,11 +77,37 @@ def install_shim(shim_dir: Path, commands: Iterable[str], search_path: str, log_
         else:
             run = f"echo {shlex.quote(name + ': command not found')} >&2; (exit 127)"
         wrapper = shim_dir / name
-        wrapper.write_text(
-            _WRAPPER.format(bash=bash, name=name, qname=shlex.quote(name), run=run, log=shlex.quote(str(log_dir)))
-        )
+        wrapper.write_text(_WRAPPER.format(bash=bash, name=name, qname=shlex.quote(name), run=run))
         wrapper.chmod(0o755)
     return real
+
+
+_shared: dict[tuple[tuple[str, ...], str], Path] = {}
+
+
+def _shared_dir(commands: tuple[str, ...], search_path: str) -> Path:
+    key = (commands, search_path)
+    folder = _shared.get(key)
+    # Rebuilt if anything removed a wrapper (an overeager cleanup reaching outside its workspace).
+    if folder is None or not all((folder / name).is_file() for name in commands):
+        folder = Path(tempfile.mkdtemp(prefix="scopewatch-shim-"))
+        atexit.register(shutil.rmtree, folder, True)
+        install_shim(folder, commands, search_path)
+        _shared[key] = folder
+    return folder
+
+
+def link_shim(base: Path, commands: Iterable[str], search_path: str) -> tuple[Path, Path]:
+    """Give the sandbox folder ``base`` its shim: ``base/shim`` (a link to the process's shared
+    wrappers, checked and relinked on every call) and ``base/shimlog``. Returns both paths."""
+    shim, log = base / "shim", base / LOG_DIR
+    target = _shared_dir(tuple(sorted(commands)), search_path)
+    if not shim.is_symlink() or Path(os.readlink(shim)) != target:
+        if shim.is_symlink() or shim.exists():
+            shim.unlink()
+        shim.symlink_to(target, target_is_directory=True)
+    log.mkdir(exist_ok=True)
+    return shim, log
 
 
 def _parse(data: bytes) -> ShimRecord | None:

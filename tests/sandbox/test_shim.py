@@ -6,13 +6,13 @@ import os
 import subprocess
 from pathlib import Path
 
-from sandbox.shim import collect_records, install_shim
+from sandbox.shim import collect_records, install_shim, link_shim
 
 
 def _setup(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
-    shim, log = tmp_path / "shim", tmp_path / "log"
+    shim, log = tmp_path / "shim", tmp_path / "shimlog"
     log.mkdir()
-    real = install_shim(shim, ["cp", "sed", "definitely-not-installed"], "/usr/bin:/bin", log)
+    real = install_shim(shim, ["cp", "sed", "definitely-not-installed"], "/usr/bin:/bin")
     assert real["cp"] is not None and real["definitely-not-installed"] is None
     env = {"PATH": f"{shim}:/usr/bin:/bin", "SCOPEWATCH_ACTOR": "alice", "LANG": "C.UTF-8"}
     return shim, log, env
@@ -57,3 +57,11 @@ def test_exit_codes_pass_through_and_missing_programs_are_recorded(tmp_path: Pat
 def test_records_cut_short_are_dropped(tmp_path: Path) -> None:
     (tmp_path / "1.rec").write_bytes(b"alice\0/w\0")
     assert collect_records(tmp_path) == []
+
+
+def test_shared_wrappers_are_relinked_when_damaged(tmp_path: Path) -> None:
+    first, log = link_shim(tmp_path, ["cp"], "/usr/bin:/bin")
+    assert first.is_symlink() and log.is_dir()
+    (first / "cp").unlink()  # an overeager cleanup reached the shared wrappers
+    again, _ = link_shim(tmp_path, ["cp"], "/usr/bin:/bin")
+    assert (again / "cp").is_file()
