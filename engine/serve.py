@@ -3,13 +3,16 @@
 Prints the session id (the first line on stdout), announces the engine's presence (retained, with a
 Last Will), answers late joiners' replay requests from the events so far, and prints the metrics
 table on stderr when the session ends. With ``--secret`` every command must carry that token;
-others are answered with ``CommandRefused``.
+others are answered with ``CommandRefused``. SIGTERM (like Ctrl-C) ends the session as "cancelled":
+the last event, recorded and published, is ``SessionEnded``, and the exit code is 143.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import signal
 import sys
 import uuid
 
@@ -75,6 +78,19 @@ def serve(args: argparse.Namespace) -> int:
     parse_bus_url(args.bus)  # a bad URL fails before anything is built
     config = SessionConfig.from_args(args)
     check_agents(config)
-    metrics = asyncio.run(serve_session(config, args.bus, record=getattr(args, "record", None)))
+    record = getattr(args, "record", None)
+
+    async def main() -> Metrics:
+        task = asyncio.current_task()
+        assert task is not None
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on some platforms
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+        return await serve_session(config, args.bus, record=record)
+
+    try:
+        metrics = asyncio.run(main())
+    except asyncio.CancelledError:
+        print("scopewatch: serve stopped by SIGTERM; the session ended as 'cancelled'", file=sys.stderr)
+        return 128 + signal.SIGTERM
     print(render_table(metrics), file=sys.stderr)
     return 0

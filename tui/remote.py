@@ -176,12 +176,28 @@ def attach_app(
     return app
 
 
+async def check_engine(address: BrokerAddress, session: str) -> None:
+    """Fail in one line, before any screen opens, when the broker is unreachable or no engine
+    answers for the session (it ended, or the id is wrong)."""
+    bus = MqttBus(address, session)
+    try:
+        await bus.fetch_history(after=2**62)  # only the end marker comes back
+    finally:
+        await bus.close()
+
+
 def watch(args: argparse.Namespace) -> int:
     """The ``watch`` subcommand: the TUI attached to a served session."""
     from themes import resolve
 
     address = parse_bus_url(args.bus)
-    session = asyncio.run(resolve_session(address, args.session))
+
+    async def prepare() -> str:
+        session = await resolve_session(address, args.session)
+        await check_engine(address, session)
+        return session
+
+    session = asyncio.run(prepare())
     app = attach_app(address, session, token=args.secret, theme=resolve(getattr(args, "theme", None)))
     app.run()
     if app.engine_error is not None:

@@ -7,15 +7,18 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from channel.codec import decode_event
 from channel.connect import parse_bus_url
-from channel.events import Event, ReviewDecided, ReviewRequested, SessionEnded
+from channel.events import Event, PresenceChanged, ReviewDecided, ReviewRequested, SessionEnded
+from channel.mqtt import MqttBus
 from channel.recorder import read_recording
 from channel.topics import topic_for
-from tests.channel.broker import Broker, mosquitto_clients
+from tests.channel.broker import Broker, free_port, mosquitto_clients
 from tests.e2e.support import ROOT, cli, mosquitto_pub, until
 from tui.remote import attach_app
 
@@ -123,3 +126,57 @@ async def test_serve_watch_mosquitto_sub_and_a_mosquitto_pub_review(
     ]
     ended = recorded[-1]
     assert isinstance(ended, SessionEnded) and ended.reason == "stopped"
+
+
+async def test_sigterm_ends_a_served_session_with_a_complete_recording(mqtt_broker: Broker, tmp_path: Path) -> None:
+    record = tmp_path / "served.jsonl"
+    serve = await asyncio.create_subprocess_exec(
+        *cli("serve", "--bus", mqtt_broker.url, "--record", str(record), "--norm", "reviewer=human"),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert serve.stdout is not None and serve.stderr is not None
+        session = (await asyncio.wait_for(serve.stdout.readline(), 90)).decode().strip()
+        viewer = MqttBus(parse_bus_url(mqtt_broker.url), session)
+        presence = await viewer.subscribe("presence/engine")
+
+        def waiting() -> bool:
+            return record.exists() and any(isinstance(e, ReviewRequested) for e in read_recording(record))
+
+        await until(lambda: waiting() or serve.returncode is not None, "the session waiting on a review")
+        serve.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(serve.wait(), 90) == 143
+        err = (await serve.stderr.read()).decode()
+        assert err.strip().splitlines()[-1] == "scopewatch: serve stopped by SIGTERM; the session ended as 'cancelled'"
+        async with asyncio.timeout(60):
+            while (m := await presence.get()) and not (isinstance(m, PresenceChanged) and m.status == "left"):
+                pass
+        await viewer.close()
+    finally:
+        if serve.returncode is None:
+            serve.kill()
+            await serve.wait()
+    recorded = list(read_recording(record))
+    assert [e.seq for e in recorded] == list(range(1, len(recorded) + 1))
+    assert isinstance(recorded[-1], SessionEnded) and recorded[-1].reason == "cancelled"
+
+
+def _one_line_error(argv: list[str]) -> str:
+    done = subprocess.run(cli(*argv), cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("scopewatch: "), done.stderr
+    return lines[0]
+
+
+def test_bad_bus_options_fail_in_one_line_before_any_screen(make_broker: Callable[[], Broker]) -> None:
+    assert "serve needs --bus" in _one_line_error(["serve"])
+    assert "unknown scheme 'http'" in _one_line_error(["serve", "--bus", "http://127.0.0.1:1"])
+    gone = f"mqtt://127.0.0.1:{free_port()}"
+    assert "cannot connect to the MQTT broker" in _one_line_error(["watch", "--bus", gone, "--session", "s-x"])
+    assert "cannot connect to the MQTT broker" in _one_line_error(["review", "--bus", gone, "--session", "s-x"])
+    empty = make_broker()
+    assert "--session: no session announced" in _one_line_error(["watch", "--bus", empty.url])
+    assert "no engine answered for session 's-x'" in _one_line_error(["watch", "--bus", empty.url, "--session", "s-x"])
