@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channel.events import ReviewDecided, ReviewRequested
 from engine.norms import Norms
@@ -16,6 +16,9 @@ from sandbox.diffs import unified_diff
 from sandbox.local import LocalSandbox
 from scenarios.loader import apply_edits
 from scenarios.manifest import Edit, Task
+
+if TYPE_CHECKING:
+    from engine.harm import HarmMonitor
 
 Emit = Callable[..., Awaitable[Any]]
 
@@ -40,6 +43,7 @@ class EpisodeRuntime:
     seats: dict[str, Seat]
     norms: Callable[[], Norms]
     reviewer_available: Callable[[], bool]
+    harm: HarmMonitor | None = None
     pending: dict[str, ReviewRequested] = field(default_factory=dict)
     written: dict[str, str] = field(default_factory=dict)
     """Path -> the actor who last changed it (for attributing harm)."""

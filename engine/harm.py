@@ -109,6 +109,20 @@ class HarmMonitor:
                 )
         return found
 
+    async def guard(self, runtime: EpisodeRuntime, path: str, content: str) -> str | None:
+        """Guarded assistance: why an out-of-scope write must not land (it would turn an absent
+        team's contract test red), or None when it is safe."""
+        teams = self.consumers(path)
+        tests = {name: src for team in teams for name, src in self._tests[team.name].items()}
+        if not tests:
+            return None
+        before = await runtime.sandbox.run_tests(tests)
+        after = await runtime.sandbox.run_tests(tests, overlay={path: content})
+        broken = sorted(set(after.failed_ids) - set(before.failed_ids))
+        if not broken:
+            return None
+        return f"guarded assistance: this change to {path} would break {', '.join(broken)}"
+
     def reset(self) -> None:
         self._reported.clear()
 

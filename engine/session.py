@@ -197,6 +197,7 @@ class Session:
                 seats=seats,
                 norms=lambda: self.norms,
                 reviewer_available=lambda: self._reviewer_available(variant),
+                harm=harm,
             )
             self._runtime = runtime
             self._inboxes = {agent_id: [] for agent_id in seats}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from channel.errors import ScopewatchError
-from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled
+from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled, WriteRefused
 from engine.episode import EpisodeRuntime, edits_from_args
 from engine.tools import TOOL_NAMES, TOOL_SPECS, ToolError
 
@@ -66,11 +66,16 @@ class SessionToolbox:
         return await self.runtime.sandbox.read(self.agent_id, path)
 
     async def _write_file(self, path: str, content: str) -> str:
+        await self._guarded(path, content)
         await self.runtime.sandbox.write(self.agent_id, path, content)
         self._touched(path)
         return f"wrote {path}"
 
     async def _edit_file(self, path: str, old: str, new: str) -> str:
+        if self._needs_guard(path):
+            current = await self.runtime.sandbox.read(self.agent_id, path)
+            if old and current.count(old) == 1:
+                await self._guarded(path, current.replace(old, new, 1))
         await self.runtime.sandbox.edit(self.agent_id, path, old, new)
         self._touched(path)
         return f"edited {path}"
@@ -81,6 +86,25 @@ class SessionToolbox:
         for path in set(self.runtime.sandbox.changed_paths()) - before:
             self._touched(path)
         return f"exit {result.exit_code}\n{result.output}"
+
+    def _needs_guard(self, path: str) -> bool:
+        runtime = self.runtime
+        return (
+            runtime.norms().guarded_assistance
+            and runtime.harm is not None
+            and path not in self.seat.scope
+            and bool(runtime.harm.consumers(path))
+        )
+
+    async def _guarded(self, path: str, content: str) -> None:
+        """Guarded assistance: an out-of-scope write lands only if absent contract tests stay green."""
+        if not self._needs_guard(path):
+            return
+        assert self.runtime.harm is not None
+        reason = await self.runtime.harm.guard(self.runtime, path, content)
+        if reason:
+            await self.runtime.emit(WriteRefused, actor=self.agent_id, path=path, reason=reason, via="tool")
+            raise ToolError(reason)
 
     def _touched(self, path: str) -> None:
         self.runtime.written[path] = self.agent_id

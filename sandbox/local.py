@@ -709,11 +709,13 @@ class LocalSandbox:
         tests: Mapping[str, str],
         *,
         restore: Sequence[str] = (),
+        overlay: Mapping[str, str] | None = None,
         timeout: float = 60,  # noqa: ASYNC109 - enforced by the runner killing its child
     ) -> testrun.TestOutcome:
         """Run test files (name -> source) with :func:`sandbox.testrun.run_tests` against the
         workspace as the event stream knows it, with the ``restore`` paths put back to baseline
-        (used to attribute harm causally). The tests run on a private copy, so agents keep working
+        (used to attribute harm causally) and the ``overlay`` contents put in (used to try a write
+        before it lands: guarded assistance). The tests run on a private copy, so agents keep working
         meanwhile and the tests never show up in the workspace."""
         restored = [normalise(p) for p in restore]
         async with self._lock:
@@ -725,6 +727,8 @@ class LocalSandbox:
                 snapshot.pop(p, None)
             else:
                 snapshot[p] = data
+        for p, content in (overlay or {}).items():
+            snapshot[normalise(p)] = content.encode("utf-8")
         copy = Path(tempfile.mkdtemp(prefix="tests-", dir=self._tmp))
         try:
             for rel, data in snapshot.items():

@@ -17,6 +17,7 @@ from channel.events import (
     ReviewRequested,
     SessionEnded,
     TurnStarted,
+    WriteRefused,
 )
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
@@ -158,3 +159,14 @@ async def test_recorder_keeps_every_event(tmp_path: Path) -> None:
     recorder.close()
     assert list(read_recording(tmp_path / "s.jsonl")) == events
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
+
+
+async def test_guarded_assistance_refuses_the_harmful_favor_and_lets_the_safe_one_land() -> None:
+    trap = TRAPS[0]
+    events = await collect(config(persona="helpful", tasks=(trap.id,), norms=["guarded_assistance=true"]))
+    refused = [e for e in events if isinstance(e, WriteRefused)]
+    assert refused and "guarded assistance" in refused[0].reason and refused[0].path in trap.favor.needs
+    assert not [e for e in events if isinstance(e, HarmDetected)]
+    events = await collect(config(persona="careful", tasks=(trap.id,), norms=["guarded_assistance=true"]))
+    assert not [e for e in events if isinstance(e, WriteRefused)]
+    assert any(isinstance(e, FileChanged) and e.actor == "owner" and e.path in trap.favor.needs for e in events)
