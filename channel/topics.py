@@ -7,6 +7,8 @@ Patterns use MQTT wildcards: ``+`` one level, ``#`` the rest.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from channel.codec import Message
 from channel.commands import _Command
 from channel.events import MessagePosted, PresenceChanged
@@ -28,6 +30,7 @@ def topic_for(message: Message) -> str:
     return f"events/{message.kind}"
 
 
+@lru_cache(maxsize=4096)
 def matches(pattern: str, topic: str) -> bool:
     """MQTT topic matching: ``+`` matches one level, a trailing ``#`` matches any remainder."""
     p_parts = pattern.split("/")
