@@ -59,7 +59,7 @@ class ScopewatchApp(App[int]):
     TITLE = "scopewatch"
     COMMANDS = App.COMMANDS | {ScopewatchCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-tiny"), (30, "-short"), (44, "-tall")]
 
     CSS = """
     #body { height: 1fr; }
@@ -70,10 +70,15 @@ class ScopewatchApp(App[int]):
     #channel { height: 2fr; }
     #reviews { height: 1fr; min-height: 6; }
     #harms { height: 1fr; min-height: 5; }
-    .-short FavorHarmPlot { display: none; }
-    .-short NormsPanel { max-height: 6; overflow-y: auto; }
-    .-narrow #left { width: 20; min-width: 20; }
-    .-narrow #right { width: 34; min-width: 34; }
+    .-short FavorHarmPlot, .-tiny FavorHarmPlot { display: none; }
+    .-short NormsPanel { max-height: 7; overflow-y: auto; }
+    .-tiny NormsPanel { max-height: 4; overflow-y: auto; }
+    .-tiny Scoreboard { max-height: 6; overflow-y: auto; }
+    .-tiny #reviews { min-height: 5; }
+    .-tiny #harms { min-height: 4; }
+    .-narrow #left { width: 18; min-width: 18; }
+    .-narrow #right { width: 32; min-width: 32; }
+    .-narrow ActivityPanes { layout: vertical; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -61,7 +61,7 @@ async def test_approving_a_review_with_keys_publishes_decide_review() -> None:
         await feed(pilot, bus, [ReviewDecided(session=SESSION, seq=99, actor="human", request_id="r3.1",
                                               decision="approved", applied=True)])
         assert app.reviews.pending == {}
-        assert "📝 human approved r3.1 (change landed)" in app.channel.log_view.plain()
+        assert "» human approved r3.1 (change landed)" in app.channel.log_view.plain()
 
 
 async def test_rejecting_publishes_rejected() -> None:
@@ -128,7 +128,8 @@ async def test_harm_raises_an_alert_naming_test_and_change_and_opens_its_diff() 
         assert "notifications" in alert and HARM_TEST in alert and "owner: services/platform/ratelimit.py" in alert
         toasts = [n for n in app._notifications if n.severity == "error"]
         assert len(toasts) == 1
-        assert HARM_TEST in toasts[0].message and "owner's change to services/platform/ratelimit.py" in toasts[0].message
+        assert HARM_TEST in toasts[0].message
+        assert "owner's change to services/platform/ratelimit.py" in toasts[0].message
         assert "notifications" in toasts[0].title
         app.harms.options.focus()
         await pilot.press("enter")

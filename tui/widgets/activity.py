@@ -123,7 +123,7 @@ class AgentPanel(Vertical):
             return [head, *diff_lines(event.diff, DIFF_LINES, indent="  ")]
         if isinstance(event, WriteRefused):
             rolled = " (rolled back)" if event.rolled_back else ""
-            return [((f"⛔ write refused {event.path}{rolled}: {_short(event.reason, 60)}", "error"),)]
+            return [((f"⊗ write refused {event.path}{rolled}: {_short(event.reason, 60)}", "error"),)]
         if isinstance(event, AgentFinished):
             self.state = "finished"
             return [((f"✔ finished ({event.reason}) {_short(event.summary, 60)}", "success"),)]

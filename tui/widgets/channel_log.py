@@ -41,16 +41,16 @@ def notice_line(event: Event) -> Line | None:
     if isinstance(event, MessagePosted):
         return message_line(event)
     if isinstance(event, ReviewRequested):
-        return (("📝 ", ""), (f"{event.actor} asks {event.to} to review {', '.join(event.paths)}", "accent"),
+        return (("» ", ""), (f"{event.actor} asks {event.to} to review {', '.join(event.paths)}", "accent"),
                 (f": {event.description}" if event.description else "", "dim"))
     if isinstance(event, ReviewDecided):
         spec = "success" if event.decision == "approved" else "error"
         applied = " (change landed)" if event.applied else ""
-        return ((f"📝 {event.actor} {event.decision} {event.request_id}{applied}", spec),)
+        return ((f"» {event.actor} {event.decision} {event.request_id}{applied}", spec),)
     if isinstance(event, NormChanged):
         return ((f"⚑ norm {event.key}: {event.old} → {event.new} (from the next turn)", "warning bold"),)
     if isinstance(event, SessionPaused):
-        return (("⏸ paused", "warning"),)
+        return (("|| paused", "warning"),)
     if isinstance(event, SessionResumed):
         return (("▶ resumed", "success"),)
     if isinstance(event, SpeedChanged):

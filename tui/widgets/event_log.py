@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
+from rich.text import Text
 from textual.widgets import RichLog
 
 from tui.palette import Line, render
+
+BATCH_CAP = 60
+"""Most lines one batch renders: a screenful and some; more would scroll by unseen."""
 
 
 class EventLog(RichLog):
@@ -35,15 +39,16 @@ class EventLog(RichLog):
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._rerender())
 
     def add(self, lines: Sequence[Line]) -> None:
-        """Append lines (one batch); only the last ``max_lines`` are rendered."""
+        """Append lines (one batch), rendered with one ``write``; in a flood only the batch's last
+        ``BATCH_CAP`` lines are shown, with a note of how many were passed over."""
         if not lines:
             return
-        if len(lines) > self.cap:
-            self.skipped += len(lines) - self.cap
-            lines = lines[-self.cap :]
+        if len(lines) > BATCH_CAP:
+            passed = len(lines) - BATCH_CAP
+            self.skipped += passed
+            lines = [((f"… {passed} lines passed over (all in the recording)", "dim italic"),), *lines[-BATCH_CAP:]]
         self.kept.extend(lines)
-        for line in lines:
-            self.write(render(self.app, line))
+        self.write(Text("\n").join(render(self.app, line) for line in lines))
 
     def reset(self) -> None:
         self.kept.clear()
@@ -52,8 +57,8 @@ class EventLog(RichLog):
 
     def _rerender(self) -> None:
         self.clear()
-        for line in self.kept:
-            self.write(render(self.app, line))
+        if self.kept:
+            self.write(Text("\n").join(render(self.app, line) for line in self.kept))
 
     def plain(self) -> str:
         """The text of the kept lines (tests and debugging)."""

@@ -13,7 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from channel.events import Event, NormChanged, ReviewDecided, ReviewRequested, SessionStarted
+from channel.events import EpisodeEnded, Event, NormChanged, ReviewDecided, ReviewRequested, SessionStarted
 from tui.messages import DiffRequested, ReviewDecisionRequested
 from tui.palette import diff_lines, render
 
@@ -70,6 +70,13 @@ class ReviewQueue(Vertical):
             elif isinstance(event, ReviewRequested):
                 self.pending[event.request_id] = event
                 changed = True
+            elif isinstance(event, EpisodeEnded):
+                # Undecided requests end with their episode (the reviewer was away).
+                expired = [rid for rid, req in self.pending.items() if req.episode == event.episode]
+                for rid in expired:
+                    self.pending.pop(rid)
+                    self.sent.pop(rid, None)
+                changed = changed or bool(expired)
             elif isinstance(event, ReviewDecided):
                 if self.pending.pop(event.request_id, None) is not None:
                     self.decided += 1

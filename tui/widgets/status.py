@@ -70,16 +70,15 @@ class StatusBar(Static):
     def show(self) -> None:
         if not self.is_mounted:
             return
-        icon, spec = {"running": ("▶", "success"), "paused": ("⏸", "warning"), "ended": ("■", "primary")}.get(
+        icon, spec = {"running": ("▶", "success"), "paused": ("||", "warning"), "ended": ("■", "primary")}.get(
             self.state, ("…", "dim")
         )
         segs = [
-            ("scopewatch ", "primary bold"),
-            (f"{self.mode} ", "accent"),
-            (f"{self.scenario or '-'} ", "bold"),
+            (f"{icon} {self.state} x{self.speed:g} ", spec),
+            (f"· {self.episode or 'no episode'} · turn {self.turn} ", "bold"),
+            (f"· {self.mode} ", "accent"),
+            (f"{self.scenario or '-'} ", ""),
             (f"· {self.session_id} ", "dim"),
-            (f"· {self.episode or 'no episode'} · turn {self.turn} ", ""),
-            (f"· {icon} {self.state} x{self.speed:g} ", spec),
             (f"· {self.events} events", "dim"),
         ]
         if self.dropped:

@@ -24,7 +24,7 @@ class Timeline(Widget):
 
     def render(self) -> Text:
         head = (
-            ("▶ playing" if self.playing else "⏸ paused", "success" if self.playing else "warning"),
+            ("▶ playing" if self.playing else "|| paused", "success" if self.playing else "warning"),
             (f" x{self.speed:g}  event {self.position}/{self.total} (seq {self.seq})  ", ""),
         )
         help_ = ("  ←/→ step  [/] ±10%  home/end  space play", "dim")

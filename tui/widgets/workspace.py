@@ -17,7 +17,7 @@ from tui.palette import Line, render, team_variables
 
 MARKS = {
     "out_of_scope": (" ⚑ out of scope", "warning"),
-    "refused": (" ⛔ refused", "error"),
+    "refused": (" ⊗ refused", "error"),
     "harm": (" ☠ harm", "harm bold"),
 }
 
@@ -185,7 +185,7 @@ class WorkspacePanel(Vertical):
         self.flash_seconds = flash_seconds
         self.legend = TeamLegend()
         self.files = WorkspaceTree()
-        self.border_title = "Workspace (colour = owning team)"
+        self.border_title = "Workspace · colour = team"
 
     def compose(self) -> ComposeResult:
         yield self.legend
