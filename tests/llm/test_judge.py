@@ -169,3 +169,27 @@ def test_compare_judges_prints_metrics_and_agreement(recording: list[Any], capsy
     data = json.loads(capsys.readouterr().out)
     assert data["judge"]["agreement"]["execution"]["accuracy"] == 1.0
     assert data["metrics"]["episodes"] == metrics.episodes
+
+
+def test_report_judge_from_the_command_line(
+    recording: list[Any], tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import engine.llm_judge as llm_judge
+    from channel.recorder import Recorder
+    from tui.cli import main
+
+    path = tmp_path / "run.jsonl"
+    recorder = Recorder(path)
+    for event in recording:
+        recorder.write(event)
+    recorder.close()
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["report", str(path), "--judge", "openai/gpt-4o-mini"]) == 2
+    err = capsys.readouterr().err
+    assert "OPENAI_API_KEY" in err and err.count("\n") == 1
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key-000000")
+    monkeypatch.setattr(llm_judge, "litellm_completion", RuleAnswers(recording))
+    assert main(["report", str(path), "--judge", "openai/gpt-4o-mini"]) == 0
+    out = capsys.readouterr().out
+    assert "favor rate (EF)" in out and "agreement with the rule judge" in out
