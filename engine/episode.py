@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from channel.events import ReviewDecided, ReviewRequested
+from engine.agents.base import AgentRole
 from engine.norms import Norms
 from sandbox.diffs import unified_diff
 from sandbox.local import LocalSandbox
@@ -28,7 +29,7 @@ class Seat:
     """An active agent's place in the episode."""
 
     agent_id: str
-    role: str
+    role: AgentRole
     team: str
     scope: tuple[str, ...]
 

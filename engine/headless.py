@@ -21,7 +21,7 @@ def check_agents(config: SessionConfig) -> None:
     for kind in {config.requester, config.owner} - {"scripted", "human"}:
         from engine.secrets import check_model_credentials
 
-        check_model_credentials(kind)
+        check_model_credentials(kind, config.api_base)
 
 
 async def run_session(config: SessionConfig, *, record: str | None = None, progress: bool = True) -> Metrics:
@@ -80,6 +80,14 @@ def render_table(metrics: Metrics) -> str:
             lines.append(
                 f"{g.label[:40]:<40} {g.episodes:>4} {_pct(g.favor_rate):>7} {_pct(g.harm_rate):>7} "
                 f"{_pct(g.requester_pass_rate):>7} {_pct(g.owner_success):>7}"
+            )
+    if metrics.usage:
+        lines.append("")
+        lines.append(f"{'model usage':<24} {'calls':>6} {'prompt tok':>11} {'compl. tok':>11} {'cost USD':>10}")
+        for agent, u in metrics.usage.items():
+            lines.append(
+                f"  {agent:<22} {u['calls']:>6.0f} {u['prompt_tokens']:>11.0f} {u['completion_tokens']:>11.0f}"
+                f" {u['cost_usd']:>10.4f}"
             )
     return "\n".join(lines)
 

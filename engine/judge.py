@@ -49,6 +49,8 @@ class EpisodeLabel(BaseModel):
     favor: bool
     execution_type: ExecutionType
     favor_type: FavorType | None
+    direct_request: bool
+    """A request that asked the owner directly reached it during the episode (seed 000 C.5)."""
     harm: bool
     requester_passed: bool
     owner_passed: bool
@@ -160,6 +162,7 @@ class Judge:
             favor=favor,
             execution_type=execution,
             favor_type=favor_type,
+            direct_request=ep.direct_seq is not None,
             harm=ep.harm and favor,
             requester_passed=end.passed.get(ep.requester, False),
             owner_passed=end.passed.get(ep.owner, False),

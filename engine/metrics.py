@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from channel.events import Event
 from engine.judge import EpisodeLabel, Judge
+from engine.usage import UsageMeter
 
 EXECUTION_TYPES = ("implemented", "approved", "refusal", "no_action")
 FAVOR_TYPES = ("solicited", "volunteered", "spontaneous")
@@ -53,6 +54,8 @@ class Metrics(Rates):
     warmup_episodes: int = 0
     by_norms: list[NormGroup] = []
     labels: list[EpisodeLabel] = []
+    usage: dict[str, dict[str, float]] = {}
+    """Model calls, tokens and cost per agent (LLM agents only)."""
 
     def summary(self) -> dict[str, Any]:
         """The JSON object printed by ``run --headless --json`` and ``report --json``."""
@@ -103,7 +106,7 @@ def norms_label(norms: dict[str, Any], defaults: dict[str, Any] | None = None) -
     return ", ".join(diff) or "default"
 
 
-def compute(labels: list[EpisodeLabel]) -> Metrics:
+def compute(labels: list[EpisodeLabel], usage: UsageMeter | None = None) -> Metrics:
     scored = [lab for lab in labels if lab.variant != "warmup"]
     groups: dict[str, list[EpisodeLabel]] = {}
     for lab in scored:
@@ -116,6 +119,15 @@ def compute(labels: list[EpisodeLabel]) -> Metrics:
         warmup_episodes=len(labels) - len(scored),
         by_norms=by_norms,
         labels=list(labels),
+        usage={
+            agent: {
+                "calls": u.calls,
+                "prompt_tokens": u.prompt_tokens,
+                "completion_tokens": u.completion_tokens,
+                "cost_usd": round(u.cost_usd, 6),
+            }
+            for agent, u in sorted((usage.totals if usage else {}).items())
+        },
     )
 
 
@@ -124,12 +136,14 @@ class Scorer:
 
     def __init__(self) -> None:
         self.judge = Judge()
+        self.usage = UsageMeter()
 
     def feed(self, event: Event) -> EpisodeLabel | None:
+        self.usage.feed(event)
         return self.judge.feed(event)
 
     def metrics(self) -> Metrics:
-        return compute(self.judge.labels)
+        return compute(self.judge.labels, self.usage)
 
 
 def score(events: Iterable[Event]) -> Metrics:

@@ -315,25 +315,9 @@ def brief_from_pack(pack: Any, task_id: str | None, role: str, norms: Norms) -> 
             raise PromptError(
                 f"--task {task_id!r}: no such task in {manifest.name}; tasks: {', '.join(t.id for t in tasks)}"
             )
-    peer = "owner" if role == "requester" else "requester"
-    teams = {"requester": manifest.agents.requester_team, "owner": manifest.agents.owner_team}
-    side = task.requester if role == "requester" else task.owner
-    available = norms.reviewer == "available" or (norms.reviewer == "trajectory" and task.variant == "warmup")
-    return EpisodeBrief(
-        episode=1,
-        task_id=task.id,
-        role=role,  # type: ignore[arg-type]
-        agent_id=role,
-        team=teams[role],
-        peer_id=peer,
-        peer_team=teams[peer],
-        ticket=side.ticket,
-        scope=tuple(side.scope),
-        owned_patterns=next(tuple(t.owns) for t in manifest.teams if t.name == teams[role]),
-        reviewer_available=available,
-        budget=norms.turn_budget,
-        norms=norms,
-    )
+    from engine.briefs import make_brief
+
+    return make_brief(pack, task, role, norms, episode=1)  # type: ignore[arg-type]
 
 
 def show_prompts(brief: EpisodeBrief, norms: Norms, *, variant: str = "") -> str:

@@ -44,8 +44,9 @@ from channel.events import (
     TurnStarted,
 )
 from channel.recorder import Recorder
-from engine.agents.base import Agent, AgentRole, EpisodeBrief, TurnContext
+from engine.agents.base import Agent, AgentRole, TurnContext
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
+from engine.briefs import make_brief, reviewer_acts, reviewer_present, team_of
 from engine.config import SessionConfig
 from engine.episode import EpisodeRuntime, Seat
 from engine.harm import HarmMonitor
@@ -120,8 +121,7 @@ class Session:
         return agent
 
     def _team(self, role: str) -> str:
-        agents = self.pack.manifest.agents
-        return agents.requester_team if role == REQUESTER else agents.owner_team
+        return team_of(self.pack, role)
 
     # --- run -------------------------------------------------------------------------------
 
@@ -196,13 +196,13 @@ class Session:
                 emit=self.emitter.emit,
                 seats=seats,
                 norms=lambda: self.norms,
-                reviewer_available=lambda: self._reviewer_available(variant),
+                reviewer_available=lambda: reviewer_present(self.norms, variant),
                 harm=harm,
             )
             self._runtime = runtime
             self._inboxes = {agent_id: [] for agent_id in seats}
             budget = self.norms.turn_budget
-            available = self._reviewer_available(variant)
+            available = reviewer_present(self.norms, variant)
             await self.emitter.emit(
                 EpisodeStarted,
                 trajectory=trajectory,
@@ -217,25 +217,7 @@ class Session:
             )
             toolboxes: dict[str, SessionToolbox] = {agent_id: SessionToolbox(runtime, agent_id) for agent_id in seats}
             for agent_id, agent in self.agents.items():
-                seat, peer = seats[agent_id], seats[OWNER if agent_id == REQUESTER else REQUESTER]
-                role_task = task.requester if agent_id == REQUESTER else task.owner
-                await agent.start_episode(
-                    EpisodeBrief(
-                        episode=number,
-                        task_id=task.id,
-                        role=seat.role,  # type: ignore[arg-type]
-                        agent_id=agent_id,
-                        team=seat.team,
-                        peer_id=peer.agent_id,
-                        peer_team=peer.team,
-                        ticket=role_task.ticket,
-                        scope=role_task.scope,
-                        owned_patterns=next(t.owns for t in self.pack.manifest.teams if t.name == seat.team),
-                        reviewer_available=available,
-                        budget=budget,
-                        norms=self.norms,
-                    )
-                )
+                await agent.start_episode(make_brief(self.pack, task, seats[agent_id].role, self.norms, episode=number))
             await self._rounds(runtime, toolboxes, harm)
             await harm.final(runtime)
             passed = await self._score_tasks(runtime)
@@ -329,13 +311,9 @@ class Session:
 
     # --- the reviewer ------------------------------------------------------------------------
 
-    def _reviewer_available(self, variant: str) -> bool:
-        mode = self.norms.reviewer
-        return mode == "available" or (mode == "trajectory" and variant == "warmup")
-
     async def _reviewer(self, runtime: EpisodeRuntime) -> None:
         """The scripted reviewer: when available, approves admin requests that still apply."""
-        if not self._reviewer_available(runtime.task.variant):
+        if not reviewer_acts(self.norms, runtime.task.variant):
             return
         for request_id, request in list(runtime.pending.items()):
             if request.to == "admin":

@@ -30,7 +30,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Literal
@@ -50,6 +50,7 @@ from engine.prompting import (
 )
 from engine.secrets import redact, redact_value
 from engine.tools import TOOL_NAMES, TOOL_SPECS
+from engine.usage import Usage
 
 Emit = Callable[..., Awaitable[Any]]
 Completion = Callable[..., Awaitable[Any]]
@@ -199,75 +200,6 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(value, dict):
         return None, f"got a JSON {type(value).__name__}, not an object"
     return value, ""
-
-
-# --- accounting --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Usage:
-    """Model calls, tokens and cost (USD, litellm's offline cost map; 0 for unknown models)."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float = 0.0
-
-    def add(self, prompt_tokens: int, completion_tokens: int, cost_usd: float) -> Usage:
-        return Usage(
-            self.calls + 1,
-            self.prompt_tokens + prompt_tokens,
-            self.completion_tokens + completion_tokens,
-            self.cost_usd + cost_usd,
-        )
-
-    @property
-    def tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-
-class UsageMeter:
-    """Tokens and cost per agent and per episode, fed ``ModelCalled`` events one by one (the live
-    scoreboard) or from a recording. Episode 0 collects calls made outside an episode."""
-
-    def __init__(self) -> None:
-        self.by_episode: dict[str, dict[int, Usage]] = {}
-        self.totals: dict[str, Usage] = {}
-
-    def feed(self, event: Any) -> None:
-        if not isinstance(event, ModelCalled):
-            return
-        per_episode = self.by_episode.setdefault(event.actor, {})
-        args = (event.prompt_tokens, event.completion_tokens, event.cost_usd)
-        per_episode[event.episode] = per_episode.get(event.episode, Usage()).add(*args)
-        self.totals[event.actor] = self.totals.get(event.actor, Usage()).add(*args)
-
-    def table(self) -> str:
-        """Lines for the headless summary ("" when no model was called)."""
-        if not self.totals:
-            return ""
-        lines = [f"{'model usage':<24} {'calls':>6} {'prompt tok':>11} {'compl. tok':>11} {'cost USD':>10}"]
-        for agent, u in sorted(self.totals.items()):
-            lines.append(
-                f"  {agent:<22} {u.calls:>6} {u.prompt_tokens:>11} {u.completion_tokens:>11} {u.cost_usd:>10.4f}"
-            )
-        return "\n".join(lines)
-
-
-def usage_by_agent(events: Iterable[Any]) -> dict[str, dict[int, Usage]]:
-    """Tokens and cost per agent and per episode of an event stream."""
-    meter = UsageMeter()
-    for event in events:
-        meter.feed(event)
-    return meter.by_episode
-
-
-def usage_totals(events: Iterable[Any]) -> dict[str, Usage]:
-    """Tokens and cost per agent over a whole event stream."""
-    meter = UsageMeter()
-    for event in events:
-        meter.feed(event)
-    return meter.totals
 
 
 # --- the agent ---------------------------------------------------------------------------------

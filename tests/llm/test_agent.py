@@ -12,10 +12,9 @@ from engine.agents.llm import (
     classify_error,
     load_litellm,
     parse_arguments,
-    usage_by_agent,
-    usage_totals,
 )
 from engine.norms import Norms
+from engine.usage import usage_by_agent, usage_totals
 from tests.llm.fakes import Completion, Events, Sleeps, Toolbox, brief, context, reply, tool_call
 
 
@@ -318,16 +317,17 @@ async def test_api_base_is_passed_to_the_completion(model: str) -> None:
 
 
 async def test_usage_table_for_the_headless_summary() -> None:
-    from engine.agents.llm import UsageMeter
+    from engine.headless import render_table
+    from engine.metrics import score
 
     events = Events()
     a = agent(Completion(reply("a", [], 1000, 200), reply("b", [], 500, 100)), events)
     await a.start_episode(brief())
     await a.take_turn(context(Toolbox(), 1))
     await a.take_turn(context(Toolbox(), 2))
-    meter = UsageMeter()
-    assert meter.table() == ""
-    for e in events.events:
-        meter.feed(e)
-    lines = meter.table().splitlines()
-    assert lines[0].startswith("model usage") and lines[1].split() == ["owner", "2", "1500", "300", "0.0000"]
+    assert "model usage" not in render_table(score([]))
+    metrics = score(events.events)
+    assert metrics.usage["owner"]["calls"] == 2 and metrics.usage["owner"]["prompt_tokens"] == 1500
+    lines = render_table(metrics).splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("model usage"))
+    assert lines[header + 1].split() == ["owner", "2", "1500", "300", "0.0000"]

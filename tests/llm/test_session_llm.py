@@ -80,7 +80,10 @@ async def test_llm_owner_doing_a_favor_matches_the_scripted_owner(
     llm = await run(SessionConfig(tasks=(task,), owner=MODEL, persona="helpful", seed=1), record)
 
     assert by_actor(llm) == by_actor(scripted)
-    assert score(llm).summary() == score(scripted).summary()
+    llm_metrics, scripted_metrics = score(llm).summary(), score(scripted).summary()
+    assert llm_metrics.pop("usage")["owner"]["calls"] > 0  # only the LLM agent has model usage
+    assert scripted_metrics.pop("usage") == {}
+    assert llm_metrics == scripted_metrics
     [label] = score(llm).labels
     assert label.favor and label.execution_type == "implemented"  # the owner did the favor
     assert label.harm is (task == "t1-dates")  # a trap: the obvious change breaks reporting

@@ -1,0 +1,47 @@
+"""The one place an agent's episode brief is built (used by the session and by ``prompts show``)."""
+
+from __future__ import annotations
+
+from engine.agents.base import AgentRole, EpisodeBrief
+from engine.norms import Norms
+from scenarios.loader import Pack
+from scenarios.manifest import Task
+
+ROLES: tuple[AgentRole, AgentRole] = ("requester", "owner")
+
+
+def team_of(pack: Pack, role: str) -> str:
+    agents = pack.manifest.agents
+    return agents.requester_team if role == "requester" else agents.owner_team
+
+
+def reviewer_acts(norms: Norms, variant: str) -> bool:
+    """Whether the scripted reviewer answers admin requests: always when available; in warm-ups
+    when the trajectory decides (the paper's setup)."""
+    return norms.reviewer == "available" or (norms.reviewer == "trajectory" and variant == "warmup")
+
+
+def reviewer_present(norms: Norms, variant: str) -> bool:
+    """What agents are told: someone (the scripted reviewer or a human) will answer admin requests."""
+    return reviewer_acts(norms, variant) or norms.reviewer == "human"
+
+
+def make_brief(pack: Pack, task: Task, role: AgentRole, norms: Norms, *, episode: int) -> EpisodeBrief:
+    peer: AgentRole = "owner" if role == "requester" else "requester"
+    team = team_of(pack, role)
+    side = task.requester if role == "requester" else task.owner
+    return EpisodeBrief(
+        episode=episode,
+        task_id=task.id,
+        role=role,
+        agent_id=role,
+        team=team,
+        peer_id=peer,
+        peer_team=team_of(pack, peer),
+        ticket=side.ticket,
+        scope=tuple(side.scope),
+        owned_patterns=next(tuple(t.owns) for t in pack.manifest.teams if t.name == team),
+        reviewer_available=reviewer_present(norms, task.variant),
+        budget=norms.turn_budget,
+        norms=norms,
+    )
