@@ -315,19 +315,37 @@ class MqttBus:
         out = _Outgoing(self.prefix + relative, payload, self.qos if qos is None else qos, retain, loop.create_future())
         key = next(self._out_counter)
         self._outbox[key] = out
-        if self._connected.is_set():
-            client, lost = self._client, self._lost
-            assert client is not None and lost is not None
-            task = asyncio.ensure_future(
-                client.publish(out.topic, out.payload, qos=out.qos, retain=out.retain, timeout=math.inf)
-            )
-            await asyncio.wait((task, lost), return_when=asyncio.FIRST_COMPLETED)
-            if task.done() and not task.cancelled() and task.exception() is None:
-                self._outbox.pop(key, None)
-                return
-            task.cancel()
-        # Not acknowledged: the reconnect re-sends everything in the outbox, in order.
-        await out.done
+
+        def acknowledged(task: asyncio.Future[None]) -> bool:
+            if task.cancelled() or task.exception() is not None:  # (reading it: never "unretrieved")
+                return False
+            self._outbox.pop(key, None)
+            if not out.done.done():
+                out.done.set_result(None)
+            return True
+
+        try:
+            if self._connected.is_set():
+                client, lost = self._client, self._lost
+                assert client is not None and lost is not None
+                task = asyncio.ensure_future(
+                    client.publish(out.topic, out.payload, qos=out.qos, retain=out.retain, timeout=math.inf)
+                )
+                try:
+                    await asyncio.wait((task, lost), return_when=asyncio.FIRST_COMPLETED)
+                except asyncio.CancelledError:
+                    task.add_done_callback(acknowledged)  # an ack arriving later still counts
+                    raise
+                if task.done() and acknowledged(task):
+                    return
+                task.cancel()
+            # Not acknowledged: the reconnect re-sends everything in the outbox, in order.
+            await out.done
+        except asyncio.CancelledError:
+            # The caller stopped waiting (e.g. the session was cancelled). The message stays in the
+            # outbox (at least once) but nobody reads its outcome: close() must not log it as lost.
+            out.done.add_done_callback(_outcome_read)
+            raise
 
     async def subscribe(
         self, pattern: str = "#", *, maxsize: int = 10_000, overflow: Overflow = "block"
@@ -497,6 +515,11 @@ class MqttBus:
         finally:
             await self.unsubscribe_raw(sid)
         return events
+
+
+def _outcome_read(done: asyncio.Future[None]) -> None:
+    if not done.cancelled():
+        done.exception()
 
 
 async def _release(client: aiomqtt.Client) -> None:
