@@ -1,0 +1,32 @@
+"""``scopewatch web`` in a real browser: headless Chromium renders the served demo (tests/tui/web_check.py).
+
+Runs wherever Debian's chromium is installed (the project's machines); elsewhere it is skipped with
+the reason, since it needs a browser binary, not a Python package.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.tui.web_check import CHROMIUM, check
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason=f"no Chromium at {CHROMIUM}: the browser check needs Debian's chromium (or SCOPEWATCH_CHROMIUM)",
+)
+
+
+def test_web_demo_renders_in_chromium_and_answers_keys(tmp_path: Path) -> None:
+    out = tmp_path / "web.png"
+    with tempfile.TemporaryFile("w+") as log:
+        facts = check(out, seconds=0.5, log=log)
+    # check() raises CheckFailed unless the app's own screen (Workspace, Scoreboard, Norms) reached the
+    # browser's terminal and the app answered a key pressed in the page ('t': next theme).
+    assert facts["key_answered"] is True
+    assert facts["focused"] is True
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert facts["png_bytes"] > 20_000  # a drawn screen, not a blank page
+    assert facts["leftover_processes"] == []
