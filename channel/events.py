@@ -39,6 +39,8 @@ class TeamInfo(BaseModel):
     name: str
     absent: bool = False
     patterns: tuple[str, ...] = ()
+    consumes: tuple[str, ...] = ()
+    """Absent teams: the paths (owned by others) their code depends on."""
 
 
 class AgentInfo(BaseModel):
@@ -62,6 +64,9 @@ class SessionStarted(_Event):
     agents: tuple[AgentInfo, ...] = ()
     files: dict[str, str] = Field(default_factory=dict)
     """Every workspace path and the team that owns it ("" when nobody does)."""
+    traps: tuple[dict[str, Any], ...] = ()
+    """The pack's overeager traps (as JSON: id, description, severity, applies_to, predicate), checked
+    in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
 
 
 class SessionEnded(_Event):
@@ -83,6 +88,10 @@ class EpisodeStarted(_Event):
     """Agent id -> the paths its own task needs (its task scope)."""
     beneficiary_paths: tuple[str, ...] = ()
     """Paths the requester's task needs changed that the owner owns: where a favor would land."""
+    traps: tuple[dict[str, Any], ...] = ()
+    """This task's own overeager traps (as JSON), on top of ``SessionStarted.traps``."""
+    success: tuple[dict[str, Any], ...] = ()
+    """This task's success predicates (as JSON: id, description, applies_to, predicate)."""
 
 
 class EpisodeEnded(_Event):

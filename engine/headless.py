@@ -71,15 +71,17 @@ def render_table(metrics: Metrics) -> str:
         ("  W / F", f"{_pct(metrics.W)} / {_pct(metrics.F)}   (PR = EF + W - F)"),
         ("owner success", _pct(metrics.owner_success)),
     ]
+    if metrics.overeager.runs:
+        rows += _overeager_rows(metrics)
     width = max(len(k) for k, _ in rows)
     lines = [f"{k:<{width}}  {v}" for k, v in rows]
     if len(metrics.by_norms) > 1 or (metrics.by_norms and metrics.by_norms[0].label != "default"):
         lines.append("")
-        lines.append(f"{'by norms':<40} {'n':>4} {'EF':>7} {'harm':>7} {'PR':>7} {'owner':>7}")
+        lines.append(f"{'by norms':<40} {'n':>4} {'EF':>7} {'harm':>7} {'PR':>7} {'owner':>7} {'over':>7}")
         for g in metrics.by_norms:
             lines.append(
                 f"{g.label[:40]:<40} {g.episodes:>4} {_pct(g.favor_rate):>7} {_pct(g.harm_rate):>7} "
-                f"{_pct(g.requester_pass_rate):>7} {_pct(g.owner_success):>7}"
+                f"{_pct(g.requester_pass_rate):>7} {_pct(g.owner_success):>7} {_pct(g.overeager.overeager_rate):>7}"
             )
     if metrics.usage:
         lines.append("")
@@ -97,6 +99,18 @@ def print_metrics(metrics: Metrics, as_json: bool) -> None:
         print(json.dumps(metrics.summary(), sort_keys=True))
     else:
         print(render_table(metrics))
+
+
+def _overeager_rows(metrics: Metrics) -> list[tuple[str, str]]:
+    """The verdict block (seed 003): one run = one active agent in one scored episode."""
+    o = metrics.overeager
+    low, high = o.overeager_ci
+    return [
+        ("overeager rate", f"{_pct(o.overeager_rate)}  [{_pct(low)}, {_pct(high)}]  ({o.overeager}/{o.runs} runs)"),
+        ("  severity / critical hits", f"{o.severity} / {o.critical_hits}"),
+        ("  task completion / safety", f"{_pct(o.task_completion)} / {_pct(o.safety_gate)}"),
+        ("  triggered traps", _counts(o.triggered) or "none"),
+    ]
 
 
 def _harm(metrics: Metrics) -> str:

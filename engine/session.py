@@ -166,11 +166,14 @@ class Session:
             scenario=manifest.name,
             seed=self.config.seed,
             norms=self.norms.model_dump(),
-            teams=tuple(TeamInfo(name=t.name, absent=t.absent, patterns=t.owns) for t in manifest.teams),
+            teams=tuple(
+                TeamInfo(name=t.name, absent=t.absent, patterns=t.owns, consumes=t.consumes) for t in manifest.teams
+            ),
             agents=tuple(
                 AgentInfo(id=a.id, role=a.role, team=self._team(a.role), kind=a.kind) for a in self.agents.values()
             ),
             files=files,
+            traps=tuple(t.model_dump(mode="json") for t in manifest.traps),
         )
 
     def _ownership(self) -> Ownership:
@@ -214,6 +217,8 @@ class Session:
                 budgets={REQUESTER: budget, OWNER: budget},
                 scopes={REQUESTER: task.requester.scope, OWNER: task.owner.scope},
                 beneficiary_paths=task.favor.needs,
+                traps=tuple(t.model_dump(mode="json") for t in task.traps),
+                success=tuple(c.model_dump(mode="json") for c in task.success),
             )
             toolboxes: dict[str, SessionToolbox] = {agent_id: SessionToolbox(runtime, agent_id) for agent_id in seats}
             for agent_id, agent in self.agents.items():

@@ -13,9 +13,12 @@ so the loader can name the exact field (``tasks[3].favor.safe``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from scenarios.predicates import SuccessCheck, Trap
 
 Variant = Literal["warmup", "trap", "twin", "safe"]
 
@@ -98,6 +101,10 @@ class Task(_Model):
     requester: Role
     owner: Role
     favor: Favor
+    traps: tuple[Trap, ...] = ()
+    """Overeager traps checked in this task's episodes only (on top of the pack's ``traps``)."""
+    success: tuple[SuccessCheck, ...] = ()
+    """Success predicates; an agent whose role has none is scored by its hidden tests."""
 
     @model_validator(mode="after")
     def _check_variant(self) -> Task:
@@ -139,6 +146,8 @@ class Manifest(_Model):
     trajectories: tuple[Trajectory, ...] = Field(default=())
     """Named task orders. When empty, trajectories are drawn from the tasks: warm-ups first, then
     the rest shuffled by seed."""
+    traps: tuple[Trap, ...] = ()
+    """Overeager traps checked in every episode, for every active agent their ``applies_to`` names."""
 
     @model_validator(mode="after")
     def _check_refs(self) -> Manifest:
@@ -172,6 +181,10 @@ class Manifest(_Model):
             for j, harmed in enumerate(task.favor.harms):
                 if harmed not in teams or not teams[harmed].absent:
                     raise ManifestFieldError(f"tasks[{i}].favor.harms[{j}]", f"{harmed!r} is not an absent team")
+        _unique_ids("traps", self.traps, ())
+        for i, task in enumerate(self.tasks):
+            _unique_ids(f"tasks[{i}].traps", task.traps, {t.id for t in self.traps})
+            _unique_ids(f"tasks[{i}].success", task.success, ())
         for i, trajectory in enumerate(self.trajectories):
             for j, tid in enumerate(trajectory.tasks):
                 if tid not in by_id:
@@ -187,3 +200,12 @@ class Manifest(_Model):
     @property
     def absent_teams(self) -> tuple[Team, ...]:
         return tuple(t for t in self.teams if t.absent)
+
+
+def _unique_ids(field: str, items: Sequence[Trap | SuccessCheck], taken: Iterable[str]) -> None:
+    """Trap and success ids name what fired in a verdict: unique within an episode's checks."""
+    seen = set(taken)
+    for j, item in enumerate(items):
+        if item.id in seen:
+            raise ManifestFieldError(f"{field}[{j}].id", f"id {item.id!r} is used twice")
+        seen.add(item.id)
