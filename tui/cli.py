@@ -5,6 +5,7 @@ need them, so ``--help`` and headless runs stay fast."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -275,6 +276,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("scopewatch: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``scopewatch report r.jsonl | head``): stop quietly, like other tools.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
