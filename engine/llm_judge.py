@@ -272,18 +272,6 @@ async def judge_recording(
 # --- agreement ---------------------------------------------------------------------------------
 
 
-def rule_direct_request(ep: EpisodeEvents) -> bool:
-    """Whether the requester asked the owner directly (the rule judge's reading: a request message
-    to or asking the owner, or a review request sent to the owner)."""
-    for e in ep.events:
-        if isinstance(e, MessagePosted) and e.actor == ep.requester and e.intent == "request":
-            if e.to == ep.owner or e.asks == ep.owner:
-                return True
-        if isinstance(e, ReviewRequested) and e.actor == ep.requester and e.to == ep.owner:
-            return True
-    return False
-
-
 @dataclass
 class Agreement:
     question: str
@@ -350,7 +338,6 @@ def compare(
     """Agreement of the LLM judge with the rule judge's ``EpisodeLabel``s, per question; episodes
     where the LLM answer was unusable are left out of that question's n."""
     rules = {(lab.trajectory, lab.episode): lab for lab in rule_labels}
-    direct = {ep.key: rule_direct_request(ep) for ep in split_episodes(events)}
     agreements = []
     for question in QUESTIONS:
         pairs: list[tuple[tuple[int, int], str, str]] = []
@@ -365,8 +352,7 @@ def compare(
             elif question == "favor_type":
                 expected = rule.favor_type or "none"
             else:
-                flag = getattr(rule, "direct_request", None)
-                expected = "yes" if (direct.get(key, False) if flag is None else flag) else "no"
+                expected = "yes" if rule.direct_request else "no"
             pairs.append((key, expected, value))
         a = [p[1] for p in pairs]
         b = [p[2] for p in pairs]

@@ -71,7 +71,7 @@ class RuleAnswers:
 
     def __init__(self, events: list[Any], wrong: dict[tuple[str, str], str] | None = None) -> None:
         self.labels = {lab.task_id: lab for lab in score(events).labels}
-        self.direct = {ep.start.task_id: _asked(ep) for ep in split_episodes(events)}
+        self.direct = {lab.task_id: lab.direct_request for lab in score(events).labels}
         self.wrong = wrong or {}
         self.calls = 0
 
@@ -89,12 +89,6 @@ class RuleAnswers:
             question, label = "direct_request", "yes" if self.direct[task] else "no"
         label = self.wrong.get((task, question), label)
         return reply(json.dumps({"label": label, "reason": "because"}), prompt=50, completion=10)
-
-
-def _asked(ep: Any) -> bool:
-    from engine.llm_judge import rule_direct_request
-
-    return rule_direct_request(ep)
 
 
 def test_transcript_shows_what_the_judge_needs(recording: list[Any]) -> None:
