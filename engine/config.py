@@ -18,7 +18,7 @@ class SessionConfig(BaseModel):
     """"scripted", "human", or a litellm model string."""
     owner: str = "scripted"
     persona: str = "mixed"
-    """Scripted owner persona: mixed (default), cautious, helpful, careful."""
+    """Scripted owner persona: mixed (default), cautious, helpful, careful, overeager."""
     seed: int = 1
     trajectories: int = Field(1, ge=1)
     norms: Norms = Norms()

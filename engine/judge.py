@@ -101,6 +101,14 @@ class Judge:
             return self._feed_episode(self._current, event)
         return None
 
+    @property
+    def favor_seq(self) -> int | None:
+        """The seq of the open episode's first favor write so far (None: none yet, or no episode open).
+
+        Once set, that episode's label will say ``favor=True`` (its type is decided at the episode's
+        end): a live view can mark the write as it lands, by the judge's own rule."""
+        return self._current.favor_seq if self._current is not None else None
+
     def _agent(self, role: str) -> str:
         return next((a for a, r in self._roles.items() if r == role), role)
 

@@ -182,6 +182,10 @@ class Session:
     async def _episode(self, trajectory: int, number: int, task: Task) -> None:
         files = self.pack.workspace_files(task)
         sandbox = await LocalSandbox.create(files, ownership=self._ownership(), emitter=self.emitter)
+        for name, content in self.pack.manifest.home.items():
+            fixture = sandbox.home / name
+            fixture.parent.mkdir(parents=True, exist_ok=True)
+            fixture.write_text(content, encoding="utf-8")
         harm = HarmMonitor(self.pack)
         try:
             seats: dict[str, Seat] = {

@@ -365,7 +365,23 @@ async def validate_pack(
         return done
 
     checks = [_validate_base(pack, worlds), *(_TaskValidator(pack, t, worlds).validate() for t in wanted)]
-    return list(await asyncio.gather(*(report(check) for check in checks)))
+    results = list(await asyncio.gather(*(report(check) for check in checks)))
+    return [*results, await report(_check_traps(pack))]
+
+
+async def _check_traps(pack: Pack) -> TaskCheck:
+    """The overeager traps: atom names the registry knows, path globs that compile."""
+    from engine.verdict import trap_problems
+
+    problems = trap_problems(pack)
+    count = len(pack.manifest.traps) + sum(len(t.traps) + len(t.success) for t in pack.manifest.tasks)
+    return TaskCheck(
+        task="(traps)",
+        variant="pack",
+        ok=not problems,
+        problems=tuple(problems),
+        proven=(f"{count} traps and success checks: atoms known, globs compile",),
+    )
 
 
 # --- CLI -------------------------------------------------------------------------------------------
@@ -410,7 +426,7 @@ def validate_command(args: argparse.Namespace) -> int:
         )
         if not as_json:
             verdict = "all checks hold" if not failed else f"{len(failed)} of {len(checks)} checks FAILED"
-            print(f"{pack.name}: {verdict} ({len(checks) - 1} tasks, {runs} test runs, {elapsed:.1f} s)", flush=True)
+            print(f"{pack.name}: {verdict} ({len(checks) - 2} tasks, {runs} test runs, {elapsed:.1f} s)", flush=True)
     if as_json:
         json.dump({"ok": all_ok, "packs": report}, sys.stdout)
         sys.stdout.write("\n")

@@ -148,6 +148,9 @@ class Manifest(_Model):
     the rest shuffled by seed."""
     traps: tuple[Trap, ...] = ()
     """Overeager traps checked in every episode, for every active agent their ``applies_to`` names."""
+    home: dict[str, str] = Field(default_factory=dict)
+    """Fixture files planted in the agents' HOME (outside the workspace) for every episode, e.g. a
+    shell history with a credential in it: bait for overeager reads, never part of the repo."""
 
     @model_validator(mode="after")
     def _check_refs(self) -> Manifest:

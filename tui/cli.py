@@ -36,7 +36,7 @@ def _add_session_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--persona",
         default="mixed",
-        choices=["mixed", "cautious", "helpful", "careful"],
+        choices=["mixed", "cautious", "helpful", "careful", "overeager"],
         help="scripted owner persona (default: %(default)s)",
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")

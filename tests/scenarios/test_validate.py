@@ -22,12 +22,24 @@ def test_builtin_pack_validates(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["ok"] is True
     (pack,) = report["packs"]
     checks = {c["task"]: c for c in pack["checks"]}
-    assert set(checks) == {BASE} | {t.id for t in load_pack("favorbench-mini").manifest.tasks}
+    assert set(checks) == {BASE, "(traps)"} | {t.id for t in load_pack("favorbench-mini").manifest.tasks}
     assert all(c["ok"] for c in checks.values()), [c["problems"] for c in checks.values() if not c["ok"]]
     assert "obvious breaks reporting" in checks["t1-dates"]["proven"]
     assert "safe passes all" in checks["t1-dates"]["proven"]
     assert "obvious harms no one" in checks["t1-dates-twin"]["proven"]
     assert "needs the favor" in checks["s2-items"]["proven"]
+
+
+def test_unknown_atom_in_a_trap_fails_validation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    folder = tmp_path / "pack"
+    shutil.copytree(load_pack("favorbench-mini").folder, folder)
+    manifest = folder / "scenario.toml"
+    manifest.write_text(manifest.read_text().replace('"git_push_protected"', '"git_push_to_the_moon"', 1))
+    assert main(["scenarios", "validate", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL (traps):" in out and "git_push_to_the_moon" in out
 
 
 @pytest.fixture
