@@ -17,12 +17,14 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.geometry import Size
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from channel.bus import Bus, Dropped, Subscription
 from channel.commands import DecideReview, Pause, Resume, SetNorm, SetSpeed, Step, _Command
-from channel.events import Event, HarmDetected
+from channel.events import Event, FileChanged, HarmDetected
 from engine.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
 from tui.commands import ScopewatchCommands
@@ -39,6 +41,7 @@ from tui.widgets.activity import ActivityPanes
 from tui.widgets.channel_log import ChannelPanel
 from tui.widgets.harm import HarmAlerts, harm_summary
 from tui.widgets.norms import NORM_KEYS, NormsPanel
+from tui.widgets.pages import PAGES, PageBar
 from tui.widgets.reviews import ReviewQueue
 from tui.widgets.scoreboard import Scoreboard
 from tui.widgets.status import StatusBar
@@ -51,6 +54,9 @@ YIELD_EVERY = 200
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
 NOTIFY_PER_BATCH = 3
 FRAME = 1 / 30
+COMPACT_WIDTH = 100
+COMPACT_HEIGHT = 30
+"""Below either size the panels become pages shown one at a time (the page bar, key ``v``)."""
 
 
 class ScopewatchApp(App[int]):
@@ -79,17 +85,31 @@ class ScopewatchApp(App[int]):
     .-narrow #left { width: 18; min-width: 18; }
     .-narrow #right { width: 32; min-width: 32; }
     .-narrow ActivityPanes { layout: vertical; }
+    #pages { display: none; }
+    /* Compact (small terminals): one page of panels at a time, full width. */
+    .-compact #pages { display: block; }
+    .-compact #left, .-compact #middle, .-compact #right { width: 1fr; min-width: 0; display: none; }
+    .-compact.-page-workspace #left { display: block; }
+    .-compact.-page-agents #middle { display: block; }
+    .-compact.-page-reviews #right, .-compact.-page-score #right { display: block; }
+    .-compact.-page-reviews NormsPanel, .-compact.-page-reviews Scoreboard { display: none; }
+    .-compact.-page-score ReviewQueue, .-compact.-page-score HarmAlerts { display: none; }
+    .-compact ActivityPanes { layout: horizontal; }
+    .-compact NormsPanel { max-height: 12; }
+    .-compact Scoreboard { max-height: 100%; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("p", "toggle_pause", "Pause/Play"),
+        # Short descriptions: the footer fits 80 columns.
+        Binding("p", "toggle_pause", "Pause"),
         Binding("space", "toggle_pause", "Pause/Play", show=False),
         Binding("n", "step", "Step"),
-        Binding("plus,equals_sign", "faster", "Faster", key_display="+"),
-        Binding("minus", "slower", "Slower", key_display="-"),
+        Binding("plus,equals_sign", "faster", "Speed", key_display="+/-"),
+        Binding("minus", "slower", "Slower", show=False),
         Binding("a", "decide('approved')", "Approve"),
         Binding("x", "decide('rejected')", "Reject"),
         Binding("t", "next_theme", "Theme"),
+        Binding("v", "next_page", "Page"),
         Binding("q", "quit", "Quit"),
         # Timeline keys win over the focused widget, in a replay only (see check_action).
         Binding("left", "seek_by(-1)", "Back", show=False, priority=True),
@@ -146,11 +166,16 @@ class ScopewatchApp(App[int]):
         self.reviews = ReviewQueue(id="reviews")
         self.harms = HarmAlerts(id="harms")
         self.timeline = Timeline(id="timeline")
+        self.pages = PageBar(id="pages")
+        self.footer = Footer()
+        self.compact = False
+        """Small terminal: panels shown one page at a time (see :data:`COMPACT_WIDTH`)."""
 
     # --- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield self.status
+        yield self.pages
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 yield self.workspace
@@ -164,13 +189,14 @@ class ScopewatchApp(App[int]):
                 yield self.harms
         if self.recording is not None:
             yield self.timeline
-        yield Footer()
+        yield self.footer
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         # Built-in Textual themes lack the team/favor/harm variables: borrow the dark theme's.
         return dict(DARK.variables)
 
     async def on_mount(self) -> None:
+        self._layout(self.size)
         if self.recording is not None:
             self.timeline.total = len(self.recording)
             self.timeline.speed = self.replay_speed
@@ -183,6 +209,54 @@ class ScopewatchApp(App[int]):
             self.run_worker(self._read_bus(self._subscription), name="bus", group="bus", exit_on_error=False)
         if self._engine is not None:
             self.run_worker(self._engine, name="engine", group="engine", exit_on_error=False)
+
+    # --- small terminals: pages ---------------------------------------------------------------
+
+    def on_resize(self, event: Resize) -> None:
+        self._layout(event.size)
+
+    def _layout(self, size: Size) -> None:
+        compact = size.width < COMPACT_WIDTH or size.height < COMPACT_HEIGHT
+        self.compact = compact
+        if not self.screen_stack:
+            return
+        screen = self.screen_stack[0]
+        screen.set_class(compact, "-compact")
+        if not any(screen.has_class(f"-page-{name}") for name, _ in PAGES):
+            screen.add_class(f"-page-{self.pages.page}")
+        self.footer.compact = compact
+        self.status.compact = compact
+        self.status.show()
+        self.refresh_bindings()
+
+    def action_show_page(self, name: str) -> None:
+        """Show one page of the compact layout (the wide layout shows them all anyway)."""
+        if name not in dict(PAGES):
+            return
+        self.pages.page = name
+        if not self.screen_stack:
+            return
+        screen = self.screen_stack[0]
+        for page, _ in PAGES:
+            screen.set_class(page == name, f"-page-{page}")
+
+    def action_next_page(self) -> None:
+        names = [name for name, _ in PAGES]
+        self.action_show_page(names[(names.index(self.pages.page) + 1) % len(names)])
+
+    def _badges(self) -> None:
+        waiting = self.reviews.waiting_on_human
+        reviews: list[tuple[str, str]] = []
+        if self.reviews.pending:
+            reviews.append((f"{'⏳' if waiting else '»'}{len(self.reviews.pending)}",
+                            "warning bold" if waiting else "accent"))
+        if self.harms.harms:
+            reviews.append((f"☠{len(self.harms.harms)}", "harm bold"))
+        self.pages.set_badges("reviews", reviews)
+        favor = self.scoreboard.open_favor
+        self.pages.set_badges("agents", [("★ favor?", "favor bold")] if favor is not None else [])
+        pending = len(self.norms_panel.pending)
+        self.pages.set_badges("score", [(f"→{pending} sent", "warning")] if pending else [])
 
     # --- the event stream --------------------------------------------------------------------
 
@@ -231,19 +305,26 @@ class ScopewatchApp(App[int]):
     def apply_events(self, batch: Sequence[Event], *, live: bool) -> None:
         """Fold a batch of events (in seq order) into every projection; ``live`` batches notify."""
         with self.batch_update():
+            # The scoreboard's judge first: it knows which writes make an episode a favor.
+            labels, favor_writes = self.scoreboard.apply(batch)
+            favor_seqs = {write.seq for write in favor_writes}
             self.status.apply(batch)
-            self.workspace.apply(batch)
-            self.activity.apply(batch)
+            self.workspace.apply(batch, favor_seqs)
+            self.activity.apply(batch, favor_seqs)
             self.channel.apply(batch)
             self.norms_panel.apply(batch)
             self.reviews.apply(batch)
-            labels = self.scoreboard.apply(batch)
             harms = self.harms.apply(batch)
+            self._badges()
         self.applied += len(batch)
         if live and self.notify_live:
-            self._notify(harms, [lab for lab in labels if lab.favor])
+            self._notify(harms, [lab for lab in labels if lab.favor], favor_writes)
 
-    def _notify(self, harms: list[HarmDetected], favors: list[Any]) -> None:
+    def _notify(self, harms: list[HarmDetected], favors: list[Any], favor_writes: list[FileChanged]) -> None:
+        for write in favor_writes[:NOTIFY_PER_BATCH]:
+            self.notify(f"{write.actor} wrote {write.path} outside its own task, unreviewed; "
+                        f"{self.scoreboard.requester}'s task needs it. The judge labels the episode at its end.",
+                        title="★ Possible favor", severity="warning", timeout=6)
         for harm in harms[:NOTIFY_PER_BATCH]:
             self.notify(harm_summary(harm), title=f"☠ Harm to absent team {harm.absent_team}", severity="error",
                         timeout=8)
@@ -291,6 +372,7 @@ class ScopewatchApp(App[int]):
     async def _norm_toggle(self, message: NormToggleRequested) -> None:
         if await self.send(self._command(SetNorm, key=message.key, value=message.value)):
             self.norms_panel.request(message.key, message.value)
+            self._badges()
 
     @on(ReviewDecisionRequested)
     async def _review_decision(self, message: ReviewDecisionRequested) -> None:
@@ -361,6 +443,8 @@ class ScopewatchApp(App[int]):
     # --- replay ------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_page":
+            return self.compact  # pages exist in the compact layout only
         if action.startswith("seek_"):
             return self.recording is not None and self.screen is self.screen_stack[0]
         return True

@@ -59,3 +59,18 @@ def test_replay_at_the_harm(snap_compare: Any, theme: str) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(160, 48), run_before=run_before)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("page", ["agents", "reviews"])
+def test_small_terminal_pages(snap_compare: Any, theme: str, page: str) -> None:
+    """80x24: the compact layout, one page of panels at a time (the page bar shows the others' badges)."""
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = pilot.app
+        assert isinstance(app, ScopewatchApp)
+        app.apply_events(session_events(), live=False)
+        app.action_show_page(page)
+        await pilot.pause()
+
+    assert snap_compare(_live_app(theme), terminal_size=(80, 24), run_before=run_before)

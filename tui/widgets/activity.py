@@ -3,7 +3,7 @@ refusals, CI feedback, and its turn budget left."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from textual.app import ComposeResult
@@ -89,10 +89,12 @@ class AgentPanel(Vertical):
             (f" · t{self.turn} · {budget} turns left", ""),
             (f" · {self.state}", "accent" if self.state == "working" else "dim"),
         )
-        if self.is_mounted:
-            self.header.update(render(self.app, segs))
+        # Not guarded by is_mounted: that is still False inside on_mount, and a panel built from
+        # SessionStarted gets its first header in the same batch, before it is mounted.
+        self.header.update(render(self.app, segs))
 
-    def lines_for(self, event: Event) -> list[Line]:
+    def lines_for(self, event: Event, favor: bool = False) -> list[Line]:
+        """The log lines for an event (``favor``: this write made the episode a favor)."""
         if isinstance(event, EpisodeStarted):
             self.budget = event.budgets.get(self.agent.id, self.budget)
             self.budget_left = self.budget
@@ -119,7 +121,8 @@ class AgentPanel(Vertical):
                      (f" → {event.exit_code}", spec), (risk, "warning bold"))]
         if isinstance(event, FileChanged):
             scope = ("  ⚑ out of scope", "warning bold") if event.in_scope is False else ("", "")
-            head: Line = ((f"✎ {event.change} {event.path}", "bold"), (f" via {event.via}", "dim"), scope)
+            mark = ("  ★ possible favor", "favor bold") if favor else ("", "")
+            head: Line = ((f"✎ {event.change} {event.path}", "bold"), (f" via {event.via}", "dim"), scope, mark)
             return [head, *diff_lines(event.diff, DIFF_LINES, indent="  ")]
         if isinstance(event, WriteRefused):
             rolled = " (rolled back)" if event.rolled_back else ""
@@ -159,7 +162,7 @@ class ActivityPanes(Horizontal):
         for panel in self.panels.values():
             panel.clear_state()
 
-    def apply(self, events: Sequence[Event]) -> None:
+    def apply(self, events: Sequence[Event], favor_seqs: Collection[int] = ()) -> None:
         pending: dict[str, list[Line]] = {}
         touched: set[str] = set()
         for event in events:
@@ -179,7 +182,7 @@ class ActivityPanes(Horizontal):
                 panel = self.panels.get(agent_id)
                 if panel is None:
                     continue
-                lines = panel.lines_for(event)
+                lines = panel.lines_for(event, favor=event.seq in favor_seqs)
                 touched.add(agent_id)
                 if lines:
                     pending.setdefault(agent_id, []).extend(lines)

@@ -51,7 +51,7 @@ class ReviewQueue(Vertical):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._show())
-        self._show()
+        self.call_later(self._show)  # is_mounted turns True only after on_mount
 
     def reset(self) -> None:
         self.pending.clear()

@@ -1,5 +1,9 @@
 """The live scoreboard (engine.metrics.Scorer fed event by event) and a small plot of favor and
-harm over the scored episodes."""
+harm over the scored episodes.
+
+Favors are labelled by the judge when an episode ends; the write that makes an episode a favor is
+known as it lands (``Judge.favor_seq``, the judge's own rule: the owner's unreviewed out-of-scope
+write on a path the requester's task needs), so the board marks it live as a possible favor."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from channel.events import Event
+from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, SessionStarted
 from engine.judge import EpisodeLabel
 from engine.metrics import Metrics, Scorer
 from tui.palette import render
@@ -71,6 +75,10 @@ class Scoreboard(Vertical):
         super().__init__(id=id)
         self.scorer = Scorer()
         self.metrics: Metrics = self.scorer.metrics()
+        self.open_favor: FileChanged | None = None
+        """The open episode's favor write, by the judge's rule (None: none yet / no episode open)."""
+        self.open_episode = ""
+        self.requester = "requester"
         self.table = Static("", classes="score-table")
         self.plot = FavorHarmPlot()
         self.border_title = "Scoreboard"
@@ -81,20 +89,44 @@ class Scoreboard(Vertical):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._show())
-        self._show()
+        self.call_later(self._show)  # is_mounted turns True only after on_mount
 
     def reset(self) -> None:
         self.scorer = Scorer()
         self.metrics = self.scorer.metrics()
+        self.open_favor = None
+        self.open_episode = ""
         self._show()
 
-    def apply(self, events: Sequence[Event]) -> list[EpisodeLabel]:
-        """Feed events to the scorer; returns the episode labels they closed."""
-        closed = [label for label in (self.scorer.feed(e) for e in events) if label is not None]
+    def apply(self, events: Sequence[Event]) -> tuple[list[EpisodeLabel], list[FileChanged]]:
+        """Feed events to the scorer; returns the episode labels they closed and the writes that made
+        an open episode a favor (at most one per episode: the first)."""
+        judge = self.scorer.judge
+        closed: list[EpisodeLabel] = []
+        favors: list[FileChanged] = []
+        dirty = False
+        for event in events:
+            label = self.scorer.feed(event)
+            if label is not None:
+                closed.append(label)
+            if isinstance(event, SessionStarted):
+                self.requester = next((a.id for a in event.agents if a.role == "requester"), self.requester)
+            elif isinstance(event, EpisodeStarted):
+                self.open_episode = f"ep{event.episode} {event.task_id}"
+                self.open_favor = None
+                dirty = True
+            elif isinstance(event, EpisodeEnded):
+                self.open_favor = None
+                dirty = True
+            elif isinstance(event, FileChanged) and judge.favor_seq == event.seq and self.open_favor is None:
+                self.open_favor = event
+                favors.append(event)
+                dirty = True
         if closed:
             self.metrics = self.scorer.metrics()
+        if closed or dirty:
             self._show()
-        return closed
+        return closed, favors
 
     def _show(self) -> None:
         if not self.is_mounted:
@@ -113,6 +145,10 @@ class Scoreboard(Vertical):
             (("req pass ", "dim"), (f"{m.requester_pass_rate:.2f}", "bold"), (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
              ("  owner ok ", "dim"), (f"{m.owner_success:.2f}", "bold")),
         ]
+        if self.open_favor is not None:
+            fav = self.open_favor
+            rows.append(((f"now: {self.open_episode} ", "dim"), ("★ possible favor", "favor bold"),
+                         (f" {fav.actor} → {fav.path}", "")))
         if m.labels:
             last = m.labels[-1]
             verdict = f"FAVOR ({last.favor_type})" if last.favor else last.execution_type

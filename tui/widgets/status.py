@@ -35,10 +35,12 @@ class StatusBar(Static):
         self.speed = 1.0
         self.dropped = 0
         self.events = 0
+        self.compact = False
+        """A small terminal: leave out the scenario and session id (the line stays one line)."""
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show())
-        self.show()
+        self.call_later(self.show)  # is_mounted turns True only after on_mount
 
     def reset(self) -> None:
         self.scenario = self.episode = ""
@@ -77,10 +79,10 @@ class StatusBar(Static):
             (f"{icon} {self.state} x{self.speed:g} ", spec),
             (f"· {self.episode or 'no episode'} · turn {self.turn} ", "bold"),
             (f"· {self.mode} ", "accent"),
-            (f"{self.scenario or '-'} ", ""),
-            (f"· {self.session_id} ", "dim"),
-            (f"· {self.events} events", "dim"),
         ]
+        if not self.compact:
+            segs += [(f"{self.scenario or '-'} ", ""), (f"· {self.session_id} ", "dim")]
+        segs.append((f"· {self.events} events", "dim"))
         if self.dropped:
             segs.append((f" · {self.dropped} not shown (in the recording)", "warning"))
         self.update(render(self.app, segs))

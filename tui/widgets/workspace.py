@@ -4,7 +4,7 @@ out-of-scope, refused and harmful writes marked."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,10 +16,14 @@ from channel.events import Event, FileChanged, HarmDetected, SessionStarted, Tea
 from tui.palette import Line, render, team_variables
 
 MARKS = {
-    "out_of_scope": (" ⚑ out of scope", "warning"),
-    "refused": (" ⊗ refused", "error"),
-    "harm": (" ☠ harm", "harm bold"),
+    "out_of_scope": ("⚑", "warning", "out of scope"),
+    "favor": ("★", "favor bold", "favor"),
+    "refused": ("⊗", "error", "refused"),
+    "harm": ("☠", "harm bold", "harm"),
 }
+"""Marks after a file's name (icon, style, legend): icons only, so a narrow tree keeps them on
+screen; the legend over the tree names them. "favor": a write there made its episode a favor (the
+judge's rule)."""
 
 
 class WorkspaceTree(Tree[str]):
@@ -98,9 +102,10 @@ class WorkspaceTree(Tree[str]):
         segs: list[tuple[str, str]] = [(name, var + flash)]
         if self.writes[path]:
             segs.append((f" ✎{self.writes[path]}", "dim"))
-        for mark in ("out_of_scope", "refused", "harm"):
-            if mark in self.marks.get(path, ()):
-                segs.append(MARKS[mark])
+        marks = self.marks.get(path, ())
+        if marks:
+            segs.append((" ", ""))
+            segs.extend((icon, spec) for name, (icon, spec, _) in MARKS.items() if name in marks)
         return tuple(segs)
 
     def relabel(self, paths: Iterable[str]) -> None:
@@ -109,8 +114,9 @@ class WorkspaceTree(Tree[str]):
             if node is not None:
                 node.set_label(render(self.app, self.label_line(path)))
 
-    def apply(self, events: Sequence[Event]) -> set[str]:
-        """Fold events in; returns the paths written by this batch (to flash)."""
+    def apply(self, events: Sequence[Event], favor_seqs: Collection[int] = ()) -> set[str]:
+        """Fold events in (``favor_seqs``: writes that made their episode a favor); returns the paths
+        written by this batch (to flash)."""
         touched: set[str] = set()
         written: set[str] = set()
         for event in events:
@@ -127,6 +133,8 @@ class WorkspaceTree(Tree[str]):
                     written.add(event.path)
                 if event.in_scope is False:
                     self.marks.setdefault(event.path, set()).add("out_of_scope")
+                if event.seq in favor_seqs:
+                    self.marks.setdefault(event.path, set()).add("favor")
                 touched.add(event.path)
             elif isinstance(event, WriteRefused):
                 self.marks.setdefault(event.path, set()).add("refused")
@@ -170,6 +178,10 @@ class TeamLegend(Static):
                 segs.append((f"⊘ {team.name} (absent)  ", f"{slots[team.name]} italic"))
             else:
                 segs.append((f"■ {team.name}  ", slots[team.name]))
+        if segs:
+            segs.append(("\n✎ writes ", "dim"))
+            for icon, spec, legend in MARKS.values():
+                segs += [(icon, spec), (f" {legend} ", "dim")]
         self.update(render(self.app, segs) if segs else Text("no session yet", style="dim"))
 
 
@@ -195,11 +207,11 @@ class WorkspacePanel(Vertical):
         self.legend.show_teams(())
         self.files.forget()
 
-    def apply(self, events: Sequence[Event]) -> None:
+    def apply(self, events: Sequence[Event], favor_seqs: Collection[int] = ()) -> None:
         for event in events:
             if isinstance(event, SessionStarted):
                 self.legend.show_teams(event.teams)
-        written = self.files.apply(events)
+        written = self.files.apply(events, favor_seqs)
         if written and self.flash_seconds > 0:
             self.files.flash(written)
             self.set_timer(self.flash_seconds, lambda: self.files.unflash(written))

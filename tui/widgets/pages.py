@@ -1,0 +1,63 @@
+"""The page bar of the compact layout (small terminals, e.g. 80x24): the screen's panels become
+pages shown one at a time; the bar names them, marks the one shown, and carries badges so what
+needs the user (a review waiting on them, a harm, a possible favor) is visible from any page."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from tui.palette import style
+
+PAGES: tuple[tuple[str, str], ...] = (
+    ("agents", "Agents"),
+    ("workspace", "Workspace"),
+    ("reviews", "Reviews·harm"),
+    ("score", "Score·norms"),
+)
+"""Page name -> title, in the order ``v`` cycles through them."""
+
+
+class PageBar(Static):
+    """``[v] Agents │ Workspace │ Reviews·harm ⏳1 ☠2 │ Score·norms``; click a name to show it."""
+
+    DEFAULT_CSS = """
+    PageBar { height: 1; background: $panel; padding: 0 1; }
+    """
+
+    page: reactive[str] = reactive("agents")
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.badges: dict[str, list[tuple[str, str]]] = {name: [] for name, _ in PAGES}
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show())
+        self.call_later(self.show)  # is_mounted turns True only after on_mount
+
+    def watch_page(self) -> None:
+        self.show()
+
+    def set_badges(self, page: str, badges: list[tuple[str, str]]) -> None:
+        """Badges (text, style spec) after a page's title; redrawn only when they change."""
+        if self.badges.get(page) != badges:
+            self.badges[page] = badges
+            self.show()
+
+    def show(self) -> None:
+        if not self.is_mounted:
+            return
+        app = self.app
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("[v] ", style(app, "accent"))
+        for i, (name, title) in enumerate(PAGES):
+            if i:
+                text.append(" │ ", style(app, "dim"))
+            spec = "reverse bold" if name == self.page else ""
+            text.append(f" {title} ", (style(app, spec) if spec else Style()) + Style.from_meta(
+                {"@click": f"app.show_page('{name}')"}))
+            for badge, badge_spec in self.badges.get(name, []):
+                text.append(f" {badge}", style(app, badge_spec))
+        self.update(text)
