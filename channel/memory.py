@@ -28,6 +28,14 @@ class MemorySubscription:
     def __len__(self) -> int:
         return len(self._items)
 
+    def _offer(self, message: Message) -> bool:
+        """The fast path: queue the message now if there is room (and nothing dropped to announce)."""
+        if self._closed or self._dropped or len(self._items) >= self._maxsize:
+            return False
+        self._items.append(message)
+        self._has_items.set()
+        return True
+
     async def _deliver(self, message: Message) -> None:
         if self.overflow == "drop":
             if len(self._items) >= self._maxsize:
@@ -91,7 +99,7 @@ class InProcessBus:
         # One publish at a time, so every subscriber sees the same order.
         async with self._lock:
             for sub in list(self._subs):
-                if matches(sub.pattern, topic):
+                if matches(sub.pattern, topic) and not sub._offer(message):
                     await sub._deliver(message)
 
     async def subscribe(
