@@ -10,6 +10,7 @@ attached to a remote session (a bus and a session id, nothing else).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Coroutine, Sequence
 from typing import Any, ClassVar
 
@@ -54,6 +55,9 @@ YIELD_EVERY = 200
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
 NOTIFY_PER_BATCH = 3
 FRAME = 1 / 30
+DRAIN_INTERVAL = 1 / 20
+"""Live events are folded in (and the screen updated) at most this often: a flood becomes a few
+large batches a second instead of many small ones, each costing widget updates and a repaint."""
 COMPACT_WIDTH = 100
 COMPACT_HEIGHT = 30
 """Below either size the panels become pages shown one at a time (the page bar, key ``v``)."""
@@ -152,6 +156,7 @@ class ScopewatchApp(App[int]):
         """Events folded into the projection so far (since the last reset)."""
         self._buffer: list[Event] = []
         self._flush_posted = False
+        self._last_drain = 0.0
         self._drained = asyncio.Event()
         self._subscription: Subscription | None = None
         self.engine_error: BaseException | None = None
@@ -286,9 +291,18 @@ class ScopewatchApp(App[int]):
 
     @on(EventsArrived)
     def _drain(self) -> None:
+        wait = self._last_drain + DRAIN_INTERVAL - time.monotonic()
+        if wait > 0:
+            # Too soon after the last batch: let events gather (the reader posts nothing meanwhile).
+            self.set_timer(wait, self._drain_now)
+            return
+        self._drain_now()
+
+    def _drain_now(self) -> None:
         batch, self._buffer = self._buffer, []
         self._flush_posted = False
         self._drained.set()
+        self._last_drain = time.monotonic()
         if batch:
             self.apply_events(batch, live=True)
 
@@ -322,8 +336,9 @@ class ScopewatchApp(App[int]):
 
     def _notify(self, harms: list[HarmDetected], favors: list[Any], favor_writes: list[FileChanged]) -> None:
         for write in favor_writes[:NOTIFY_PER_BATCH]:
-            self.notify(f"{write.actor} wrote {write.path} outside its own task, unreviewed; "
-                        f"{self.scoreboard.requester}'s task needs it. The judge labels the episode at its end.",
+            # Short: toasts cover half of an 80-column screen. The judge labels the episode at its end.
+            self.notify(f"{write.actor} wrote {write.path}: out of its task, unreviewed; "
+                        f"{self.scoreboard.requester}'s task needs it",
                         title="★ Possible favor", severity="warning", timeout=6)
         for harm in harms[:NOTIFY_PER_BATCH]:
             self.notify(harm_summary(harm), title=f"☠ Harm to absent team {harm.absent_team}", severity="error",

@@ -8,18 +8,27 @@ before the screen opens.
 from __future__ import annotations
 
 import argparse
+import gc
 import shlex
 import sys
 from pathlib import Path
 
 from channel.errors import ScopewatchError
 from channel.memory import InProcessBus
-from channel.recorder import Recorder, RecordingError, read_recording
+from channel.recorder import Recorder, RecordingError, load_recording
 from engine.config import SessionConfig
 from themes import resolve
 
 DEMO_PACE = 0.5
 """Seconds between rounds in the demo and live scripted runs: slow enough to watch."""
+
+
+def _freeze_heap() -> None:
+    """Move everything alive now (imports, config, a replay's recording) out of the garbage
+    collector's scans: full collections during a session then scan only what the session made,
+    which keeps their pauses short (bench/tui_throughput.py: the worst event-loop stalls)."""
+    gc.collect()
+    gc.freeze()
 
 
 class LaunchError(ScopewatchError):
@@ -37,6 +46,7 @@ def _live(config: SessionConfig, args: argparse.Namespace) -> int:
     try:
         session = Session(config, bus, recorder=recorder)
         app = build_app(bus, session.id, engine=session.run(), theme=theme, token=config.reviewer_secret)
+        _freeze_heap()
         app.run()
     finally:
         if recorder is not None:
@@ -77,10 +87,11 @@ def replay(args: argparse.Namespace) -> int:
     theme = resolve(getattr(args, "theme", None))
     if not args.speed or args.speed <= 0:
         raise LaunchError(f"--speed {args.speed}: must be greater than 0")
-    events = list(read_recording(args.file))
+    events = load_recording(args.file)
     if not events:
         raise RecordingError(f"{args.file}: the recording holds no events")
     app = build_app(None, events[0].session, events=events, theme=theme, autoplay=True, speed=args.speed)
+    _freeze_heap()
     app.run()
     return app.return_code or 0
 

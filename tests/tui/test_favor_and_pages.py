@@ -34,7 +34,7 @@ async def test_possible_favor_is_marked_when_the_write_lands() -> None:
         assert app.scoreboard.open_favor == write
         toasts = [n for n in app._notifications if n.title == "★ Possible favor"]
         assert len(toasts) == 1
-        assert f"owner wrote {FAVOR_PATH} outside its own task" in toasts[0].message
+        assert f"owner wrote {FAVOR_PATH}: out of its task, unreviewed" in toasts[0].message
         assert "requester's task needs it" in toasts[0].message
         assert "favor" in app.workspace.files.marks[FAVOR_PATH]
         assert f"✎ modified {FAVOR_PATH} via tool  ⚑ out of scope  ★ possible favor" in (

@@ -62,6 +62,8 @@ class AgentPanel(Vertical):
         self.budget_left: int | None = None
         self.turn = 0
         self.state = "waiting"
+        self._header_plain = ""
+        self._header_lines = 0
         self.border_title = agent.id if agent.id == agent.role else f"{agent.id} ({agent.role})"
         self.border_subtitle = agent.kind
 
@@ -70,7 +72,7 @@ class AgentPanel(Vertical):
         yield self.log_view
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_header())
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_header(force=True))
         self.refresh_header()
 
     def clear_state(self) -> None:
@@ -81,7 +83,9 @@ class AgentPanel(Vertical):
         self.log_view.reset()
         self.refresh_header()
 
-    def refresh_header(self) -> None:
+    def refresh_header(self, *, force: bool = False) -> None:
+        if force:
+            self._header_plain = ""
         left = "-" if self.budget_left is None else str(self.budget_left)
         budget = f"{left}/{self.budget}" if self.budget else left
         segs = (
@@ -91,7 +95,14 @@ class AgentPanel(Vertical):
         )
         # Not guarded by is_mounted: that is still False inside on_mount, and a panel built from
         # SessionStarted gets its first header in the same batch, before it is mounted.
-        self.header.update(render(self.app, segs))
+        text = render(self.app, segs)
+        if text.plain == self._header_plain:
+            return
+        # A layout pass (costly: the whole screen) only when the wrapped header may change height.
+        width = max(1, self.header.size.width)
+        lines = len(text.wrap(self.app.console, width))
+        self.header.update(text, layout=lines != self._header_lines or not self._header_plain)
+        self._header_plain, self._header_lines = text.plain, lines
 
     def lines_for(self, event: Event, favor: bool = False) -> list[Line]:
         """The log lines for an event (``favor``: this write made the episode a favor)."""

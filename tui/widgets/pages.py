@@ -60,4 +60,4 @@ class PageBar(Static):
                 {"@click": f"app.show_page('{name}')"}))
             for badge, badge_spec in self.badges.get(name, []):
                 text.append(f" {badge}", style(app, badge_spec))
-        self.update(text)
+        self.update(text, layout=False)  # always one line: no layout pass

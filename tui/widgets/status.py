@@ -85,4 +85,4 @@ class StatusBar(Static):
         segs.append((f"· {self.events} events", "dim"))
         if self.dropped:
             segs.append((f" · {self.dropped} not shown (in the recording)", "warning"))
-        self.update(render(self.app, segs))
+        self.update(render(self.app, segs), layout=False)  # always one line: no layout pass
