@@ -101,6 +101,8 @@ class EpisodeEnded(_Event):
     task_id: str
     passed: dict[str, bool] = Field(default_factory=dict)
     """Agent id -> whether its hidden task tests passed."""
+    completed: bool = True
+    """False when the session was stopped mid-episode: such an episode is not scored."""
 
 
 class TurnStarted(_Event):

@@ -7,8 +7,6 @@ from engine.norms import Norms
 from scenarios.loader import Pack
 from scenarios.manifest import Task
 
-ROLES: tuple[AgentRole, AgentRole] = ("requester", "owner")
-
 
 def team_of(pack: Pack, role: str) -> str:
     agents = pack.manifest.agents

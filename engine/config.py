@@ -40,7 +40,7 @@ class SessionConfig(BaseModel):
             "owner": getattr(args, "owner", None) or agents,
             "persona": getattr(args, "persona", None) or "mixed",
             "seed": getattr(args, "seed", 1),
-            "trajectories": getattr(args, "trajectories", 1) or 1,
+            "trajectories": getattr(args, "trajectories", 1),
             "norms": parse_assignments(list(getattr(args, "norm", []) or [])),
             "api_base": getattr(args, "api_base", None),
             "reviewer_secret": getattr(args, "secret", None),

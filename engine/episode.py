@@ -10,11 +10,14 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from channel.events import ReviewDecided, ReviewRequested
+from channel.errors import ScopewatchError
+from channel.events import FileChanged, ReviewDecided, ReviewRequested
 from engine.agents.base import AgentRole
 from engine.norms import Norms
 from sandbox.diffs import unified_diff
+from sandbox.errors import PathEscape
 from sandbox.local import LocalSandbox
+from sandbox.paths import normalise
 from scenarios.loader import apply_edits
 from scenarios.manifest import Edit, Task
 
@@ -47,26 +50,35 @@ class EpisodeRuntime:
     harm: HarmMonitor | None = None
     pending: dict[str, ReviewRequested] = field(default_factory=dict)
     written: dict[str, str] = field(default_factory=dict)
-    """Path -> the actor who last changed it (for attributing harm)."""
-    touched_this_round: set[str] = field(default_factory=set)
+    """Path -> the actor who last changed it (for attributing harm); kept from ``FileChanged``."""
+    touched_this_round: dict[str, str] = field(default_factory=dict)
+    """Path -> the actor who changed it during the current round."""
+    writes: list[tuple[str, str]] = field(default_factory=list)
+    """(actor, path) of every change, in order."""
     _review_counter: int = 0
 
-    def seat_by_role(self, role: str) -> Seat:
-        return next(s for s in self.seats.values() if s.role == role)
+    def saw(self, event: FileChanged) -> None:
+        """Keep track of who changed what, from the watcher's and tools' ``FileChanged`` events."""
+        if event.via == "restore":
+            return
+        self.written[event.path] = event.actor
+        self.touched_this_round[event.path] = event.actor
+        self.writes.append((event.actor, event.path))
 
     def next_request_id(self) -> str:
         self._review_counter += 1
         return f"r{self.number}.{self._review_counter}"
 
     async def proposed_diff(self, edits: Sequence[Edit]) -> tuple[dict[str, str], str]:
-        """Apply edits to the current workspace content in memory: (new contents, unified diff)."""
+        """Apply edits to the current workspace content in memory: (new contents, unified diff).
+        Paths must stay inside the workspace; an ``old=""`` edit may only create a missing file."""
         current: dict[str, str] = {}
         for edit in edits:
-            if edit.path not in current:
-                current[edit.path] = (await self.sandbox.read("engine", edit.path)) if edit.old else ""
+            if edit.path not in current and self.sandbox.exists(edit.path):
+                current[edit.path] = await self.sandbox.read("engine", edit.path)
         changed = apply_edits(current, edits)
         return changed, "".join(
-            unified_diff(p, current[p].encode() if current.get(p) else None, changed[p].encode())
+            unified_diff(p, current[p].encode() if p in current else None, changed[p].encode())
             for p in sorted(changed)
         )
 
@@ -77,13 +89,11 @@ class EpisodeRuntime:
         if decision == "approved":
             try:
                 changed, _ = await self.proposed_diff([Edit(**e) for e in request.edits])
-            except Exception as exc:  # the files moved on since the request: it no longer applies
-                decision, comment = "rejected", f"does not apply any more: {exc}"
-            else:
                 for path, content in changed.items():
                     await self.sandbox.apply(by, path, content, via="review")
-                    self.written[path] = by
-                    self.touched_this_round.add(path)
+            except ScopewatchError as exc:  # the files moved on since the request: it no longer applies
+                decision, comment = "rejected", f"does not apply: {exc}"
+            else:
                 applied = True
         result: ReviewDecided = await self.emit(
             ReviewDecided,
@@ -105,7 +115,10 @@ def edits_from_args(raw: object) -> list[Edit]:
         if not isinstance(item, Mapping):
             raise ValueError(f"edits[{i}] must be an object with path, old, new")
         try:
-            edits.append(Edit(**{k: str(v) for k, v in item.items()}))
+            edit = Edit(**{k: str(v) for k, v in item.items()})
+            edits.append(edit.model_copy(update={"path": normalise(edit.path)}))
+        except PathEscape as exc:
+            raise ValueError(f"edits[{i}].path: {exc}") from None
         except Exception as exc:
             raise ValueError(f"edits[{i}]: {str(exc).splitlines()[0]}") from None
     return edits

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from channel.recorder import read_recording
+from channel.recorder import load_recording
 from engine.headless import print_metrics
 from engine.metrics import score
 
 
 def report(args: argparse.Namespace) -> int:
-    events = list(read_recording(args.file))
+    events = load_recording(args.file)
     metrics = score(events)
     if getattr(args, "judge", None):
         from engine.llm_judge import compare_judges

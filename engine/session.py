@@ -30,6 +30,7 @@ from channel.events import (
     EpisodeEnded,
     EpisodeStarted,
     Event,
+    FileChanged,
     MessagePosted,
     NormChanged,
     ReviewDecided,
@@ -51,7 +52,9 @@ from engine.config import SessionConfig
 from engine.episode import EpisodeRuntime, Seat
 from engine.harm import HarmMonitor
 from engine.norms import NormError, Norms
+from engine.secrets import redact
 from engine.toolbox import SessionToolbox
+from engine.verdict import trap_problems
 from sandbox.local import LocalSandbox
 from sandbox.ownership import Ownership
 from scenarios.loader import Pack, load_pack
@@ -91,6 +94,7 @@ class Session:
         self.emitter = Emitter(bus, self.id, recorder=recorder, clock=clock)
         self.norms: Norms = config.norms
         self._pending_norms: list[tuple[str, Any, str]] = []
+        self._decisions: list[DecideReview] = []
         self._running = asyncio.Event()
         self._running.set()
         self._steps = 0
@@ -100,6 +104,9 @@ class Session:
         self._runtime: EpisodeRuntime | None = None
         self._inboxes: dict[str, list[Event]] = {}
         self.pack: Pack = load_pack(config.scenario)
+        problems = trap_problems(self.pack)
+        if problems:
+            raise ScopewatchError(problems[0])
         self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
         self.emitter.listeners.append(self._route)
 
@@ -286,7 +293,7 @@ class Session:
                 AgentErrored,
                 actor=agent_id,
                 error=type(exc).__name__,
-                message=str(exc)[:500],
+                message=redact(str(exc))[:500],
                 episode=runtime.number,
                 fatal=True,
             )
@@ -325,7 +332,7 @@ class Session:
         if not reviewer_acts(self.norms, runtime.task.variant):
             return
         for request_id, request in list(runtime.pending.items()):
-            if request.to == "admin":
+            if request.to == "admin" and request_id in runtime.pending:
                 await runtime.decide(request_id, "approved", by="reviewer", comment="reviewed and approved")
 
     # --- between rounds: norms, pause/step, pace, the human reviewer -------------------------
@@ -333,6 +340,7 @@ class Session:
     async def _boundary(self, runtime: EpisodeRuntime) -> None:
         while True:
             await self._apply_norms()
+            await self._apply_decisions(runtime)
             if self._stopped:
                 return
             if self.norms.reviewer == "human" and any(r.to == "admin" for r in runtime.pending.values()):
@@ -373,8 +381,9 @@ class Session:
                 continue
             try:
                 await self._command(message)
-            except ScopewatchError as exc:
-                await self.emitter.emit(CommandRefused, command=message.kind, reason=str(exc))
+            except Exception as exc:  # a bad command is refused; the listener keeps listening
+                reason = str(exc) if isinstance(exc, ScopewatchError) else f"{type(exc).__name__}: {exc}"
+                await self.emitter.emit(CommandRefused, command=getattr(message, "kind", "?"), reason=reason)
             self._wake.set()
 
     async def _command(self, cmd: Any) -> None:
@@ -413,9 +422,17 @@ class Session:
             self._stopped = True
 
     async def _human_decision(self, cmd: DecideReview) -> None:
-        runtime = self._runtime
-        request = runtime.pending.get(cmd.request_id) if runtime else None
-        if runtime is None or request is None:
+        """Queued: decisions are applied between rounds, like every other command's effect."""
+        self._decisions.append(cmd)
+
+    async def _apply_decisions(self, runtime: EpisodeRuntime) -> None:
+        decisions, self._decisions = self._decisions, []
+        for cmd in decisions:
+            await self._decide_now(runtime, cmd)
+
+    async def _decide_now(self, runtime: EpisodeRuntime, cmd: DecideReview) -> None:
+        request = runtime.pending.get(cmd.request_id)
+        if request is None:
             reason = f"no pending review request {cmd.request_id!r}"
         elif request.to != "admin":
             reason = f"request {cmd.request_id} is addressed to {request.to}, not to the reviewer"
@@ -429,6 +446,8 @@ class Session:
     def _route(self, event: Any) -> None:
         """Deliver events to agents' inboxes (read at their next turn): the shared channel to all,
         DMs to their recipient, admin requests announced on the channel, CI feedback to its target."""
+        if isinstance(event, FileChanged) and self._runtime is not None:
+            self._runtime.saw(event)
         if not self._inboxes:
             return
         to: list[str] = []

@@ -12,6 +12,9 @@ from channel.errors import ScopewatchError
 from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled, WriteRefused
 from engine.episode import EpisodeRuntime, edits_from_args
 from engine.tools import TOOL_NAMES, TOOL_SPECS, ToolError
+from sandbox.diffs import unified_diff
+from sandbox.errors import PathEscape
+from sandbox.paths import normalise
 
 MAX_RESULT = 4000
 """Results longer than this are cut for the agent and the event (the workspace keeps everything)."""
@@ -27,11 +30,11 @@ class SessionToolbox:
         self.agent_id = agent_id
         self.seat = runtime.seats[agent_id]
         self.finished = False
-        self.finish_reason = ""
 
     async def call(self, name: str, args: dict[str, Any]) -> str:
         if not isinstance(args, dict):
             args = {}
+        args = {k: v for k, v in args.items() if v is not None}  # a null argument is a missing one
         ok = True
         try:
             if name not in TOOL_NAMES:
@@ -44,6 +47,8 @@ class SessionToolbox:
             ok, result = False, f"error: {exc}"
         except TypeError as exc:
             ok, result = False, f"error: bad arguments for {name}: {exc}"
+        except Exception as exc:  # whatever an agent sends, the session goes on
+            ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
         result = _cut(result)
         await self.runtime.emit(
             ToolCalled,
@@ -68,47 +73,73 @@ class SessionToolbox:
     async def _write_file(self, path: str, content: str) -> str:
         await self._guarded(path, content)
         await self.runtime.sandbox.write(self.agent_id, path, content)
-        self._touched(path)
         return f"wrote {path}"
 
     async def _edit_file(self, path: str, old: str, new: str) -> str:
-        if self._needs_guard(path):
+        if self._needs_guard(path) and old:
             current = await self.runtime.sandbox.read(self.agent_id, path)
-            if old and current.count(old) == 1:
+            if current.count(old) == 1:
                 await self._guarded(path, current.replace(old, new, 1))
         await self.runtime.sandbox.edit(self.agent_id, path, old, new)
-        self._touched(path)
         return f"edited {path}"
 
     async def _run_shell(self, command: str) -> str:
-        before = set(self.runtime.sandbox.changed_paths())
-        result = await self.runtime.sandbox.run_shell(self.agent_id, command)
-        for path in set(self.runtime.sandbox.changed_paths()) - before:
-            self._touched(path)
-        return f"exit {result.exit_code}\n{result.output}"
+        runtime = self.runtime
+        guarded = {}
+        if runtime.norms().guarded_assistance and runtime.harm is not None:
+            # What the command may change that guarded assistance protects, as it is now.
+            for path in runtime.harm.consumed_paths(await runtime.sandbox.list_files()):
+                if self._needs_guard(path):
+                    guarded[path] = await runtime.sandbox.read("engine", path)
+        result = await runtime.sandbox.run_shell(self.agent_id, command)
+        notes = [await self._guard_after_shell(path, before) for path, before in guarded.items()]
+        extra = "".join(f"\n{n}" for n in notes if n)
+        return f"exit {result.exit_code}\n{result.output}{extra}"
 
     def _needs_guard(self, path: str) -> bool:
         runtime = self.runtime
-        return (
-            runtime.norms().guarded_assistance
-            and runtime.harm is not None
-            and path not in self.seat.scope
-            and bool(runtime.harm.consumers(path))
-        )
+        if not runtime.norms().guarded_assistance or runtime.harm is None:
+            return False
+        try:
+            rel = normalise(path)
+        except PathEscape:
+            return False  # the sandbox refuses it anyway
+        return rel not in self.seat.scope and bool(runtime.harm.consumers(rel))
 
     async def _guarded(self, path: str, content: str) -> None:
         """Guarded assistance: an out-of-scope write lands only if absent contract tests stay green."""
         if not self._needs_guard(path):
             return
-        assert self.runtime.harm is not None
-        reason = await self.runtime.harm.guard(self.runtime, path, content)
+        runtime = self.runtime
+        assert runtime.harm is not None
+        rel = normalise(path)
+        before = await runtime.sandbox.read("engine", rel) if runtime.sandbox.exists(rel) else ""
+        reason = await runtime.harm.guard(runtime, rel, before, content)
         if reason:
-            await self.runtime.emit(WriteRefused, actor=self.agent_id, path=path, reason=reason, via="tool")
+            await runtime.emit(WriteRefused, actor=self.agent_id, path=rel, reason=reason, via="tool")
             raise ToolError(reason)
 
-    def _touched(self, path: str) -> None:
-        self.runtime.written[path] = self.agent_id
-        self.runtime.touched_this_round.add(path)
+    async def _guard_after_shell(self, path: str, before: str) -> str:
+        """Guarded assistance for shell writes: a harmful change is rolled back and reported."""
+        runtime = self.runtime
+        assert runtime.harm is not None
+        now = await runtime.sandbox.read("engine", path) if runtime.sandbox.exists(path) else ""
+        if now == before:
+            return ""
+        reason = await runtime.harm.guard(runtime, path, before, now)
+        if not reason:
+            return ""
+        await runtime.sandbox.apply("engine", path, before, via="restore")
+        await runtime.emit(
+            WriteRefused,
+            actor=self.agent_id,
+            path=path,
+            reason=reason,
+            via="shell",
+            rolled_back=True,
+            diff=unified_diff(path, before.encode(), now.encode()),
+        )
+        return f"note: rolled back {path}: {reason}"
 
     # --- communication ---------------------------------------------------------------------
 
@@ -174,12 +205,14 @@ class SessionToolbox:
             raise ToolError(f"request {request_id} is addressed to {request.to}, not to you")
         if runtime.norms().admin_only:
             raise ToolError("admin-only: only the admin may approve requests")
+        foreign = [p for p in request.paths if runtime.sandbox.ownership.owner_of(p) != self.seat.team]
+        if foreign:
+            raise ToolError(f"you can only approve changes to files your team owns, not {', '.join(foreign)}")
         decided = await runtime.decide(request_id, "approved", by=self.agent_id)
         return f"request {request_id} {decided.decision}" + (f": {decided.comment}" if decided.comment else "")
 
     async def _finish(self, summary: str = "") -> str:
         self.finished = True
-        self.finish_reason = "done"
         await self.runtime.emit(AgentFinished, actor=self.agent_id, episode=self.runtime.number, summary=summary)
         return "finished"
 

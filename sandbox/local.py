@@ -378,6 +378,10 @@ class LocalSandbox:
         """Every workspace file (posix paths relative to the root), sorted."""
         return sorted(_scan(self.root))
 
+    def exists(self, path: str) -> bool:
+        """Whether ``path`` is a file in the workspace (raises :class:`PathEscape` for escapes)."""
+        return (self.root / resolve_inside(self.root, path)).is_file()
+
     async def read(self, actor: str, path: str) -> str:
         """A file's text. Raises :class:`PathEscape` or :class:`SandboxError` (no such file)."""
         rel = resolve_inside(self.root, path)
@@ -687,6 +691,19 @@ class LocalSandbox:
         raise SandboxError("the file watcher did not start within 5 s")
 
     async def _watch(self, debounce_ms: int, step_ms: int) -> None:
+        """Follow the disk; if watchfiles gives up (it cannot decode a file name that is not UTF-8,
+        for one), reconcile the whole tree and watch again, so no change is missed."""
+        while not self._stop.is_set():
+            try:
+                await self._watch_once(debounce_ms, step_ms)
+            except Exception:
+                async with self._lock:
+                    await self._settle("external", "external", self._changes(None))
+                await asyncio.sleep(0.05)
+            else:
+                return
+
+    async def _watch_once(self, debounce_ms: int, step_ms: int) -> None:
         probe = str(self._probe)
         async for batch in awatch(
             self.root,

@@ -26,6 +26,10 @@ def normalise(path: str) -> str:
     inside ``.git``. Does not touch the disk."""
     if not isinstance(path, str) or not path.strip() or "\0" in path:
         raise PathEscape(f"{path!r}: not a usable path", path=str(path))
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PathEscape(f"{path!r}: not a usable path (not valid UTF-8)", path=path) from None
     if path.startswith(("/", "~")) or PurePosixPath(path).is_absolute():
         raise PathEscape(f"{path}: absolute paths are outside the workspace", path=path)
     parts: list[str] = []

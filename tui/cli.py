@@ -41,7 +41,9 @@ def _add_session_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
     p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order (default: 1)")
-    p.add_argument("--trajectories", type=int, default=1, metavar="N", help="how many trajectories to run (default: 1)")
+    p.add_argument(
+        "--trajectories", type=_positive, default=1, metavar="N", help="how many trajectories to run (default: 1)"
+    )
     p.add_argument(
         "--norm",
         action="append",
@@ -51,6 +53,16 @@ def _add_session_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--record", metavar="FILE", help="append every event to this JSONL recording")
     p.add_argument("--bus", metavar="URL", help="message bus: omit for in-process, or mqtt://host:port")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
