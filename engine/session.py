@@ -107,6 +107,10 @@ class Session:
         problems = trap_problems(self.pack)
         if problems:
             raise ScopewatchError(problems[0])
+        try:
+            self.ownership = Ownership.from_teams([(t.name, list(t.owns)) for t in self.pack.manifest.teams])
+        except ScopewatchError as exc:
+            raise ScopewatchError(f"{self.pack.manifest_path}: teams.owns: {exc}") from None
         self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
         self.emitter.listeners.append(self._route)
 
@@ -184,7 +188,7 @@ class Session:
         )
 
     def _ownership(self) -> Ownership:
-        return Ownership.from_teams([(t.name, list(t.owns)) for t in self.pack.manifest.teams])
+        return self.ownership
 
     async def _episode(self, trajectory: int, number: int, task: Task) -> None:
         files = self.pack.workspace_files(task)
