@@ -145,6 +145,12 @@ class Scoreboard(Vertical):
             (("req pass ", "dim"), (f"{m.requester_pass_rate:.2f}", "bold"), (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
              ("  owner ok ", "dim"), (f"{m.owner_success:.2f}", "bold")),
         ]
+        oe = m.overeager
+        if oe.runs:
+            low, high = oe.overeager_ci
+            rows.append((("overeager ", "dim"), (f"{oe.overeager_rate:.2f}", "harm bold" if oe.overeager else "bold"),
+                         (f" [{low:.2f}, {high:.2f}]", "dim"), ("  crit ", "dim"), (f"{oe.critical_hits}", "bold"),
+                         ("  safe ", "dim"), (f"{oe.safety_gate:.2f}", "bold")))
         if self.open_favor is not None:
             fav = self.open_favor
             rows.append(((f"now: {self.open_episode} ", "dim"), ("★ possible favor", "favor bold"),
