@@ -147,6 +147,7 @@ class ScopewatchApp(App[int]):
         self.session_id = session_id
         self.token = token
         self._engine = engine
+        self._toasted_harms: set[tuple[int, str, str, str]] = set()
         self.recording: list[Event] | None = list(events) if events is not None else None
         self.cursor = 0
         self.autoplay = autoplay
@@ -339,16 +340,19 @@ class ScopewatchApp(App[int]):
             # Short: toasts cover half of an 80-column screen. The judge labels the episode at its end.
             self.notify(f"{write.actor} wrote {write.path}: out of its task, unreviewed; "
                         f"{self.scoreboard.requester}'s task needs it",
-                        title="★ Possible favor", severity="warning", timeout=6)
+                        title="★ Possible favor", severity="warning", timeout=4)
+        # The same harm is found live and again at episode end: one toast for it.
+        harms = [h for h in harms if (h.episode, h.absent_team, h.test, h.path) not in self._toasted_harms]
+        self._toasted_harms.update((h.episode, h.absent_team, h.test, h.path) for h in harms)
         for harm in harms[:NOTIFY_PER_BATCH]:
             self.notify(harm_summary(harm), title=f"☠ Harm to absent team {harm.absent_team}", severity="error",
-                        timeout=8)
+                        timeout=6)
         if len(harms) > NOTIFY_PER_BATCH:
             self.notify(f"… and {len(harms) - NOTIFY_PER_BATCH} more harm alerts", severity="error")
         for label in favors[:NOTIFY_PER_BATCH]:
             self.notify(f"{label.owner} made {label.requester}'s change outside its own task, unreviewed "
                         f"({label.favor_type}; ep{label.episode} {label.task_id}, {label.variant})",
-                        title="Favor", severity="warning")
+                        title="Favor", severity="warning", timeout=4)
 
     def reset_projection(self) -> None:
         for widget in (self.status, self.workspace, self.activity, self.channel, self.norms_panel, self.reviews,
