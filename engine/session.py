@@ -57,6 +57,7 @@ from engine.toolbox import SessionToolbox
 from engine.verdict import trap_problems
 from sandbox.local import LocalSandbox
 from sandbox.ownership import Ownership
+from sandbox.testrun import TestOutcome
 from scenarios.loader import Pack, load_pack
 from scenarios.manifest import Task
 
@@ -239,8 +240,14 @@ class Session:
             for agent_id, agent in self.agents.items():
                 await agent.start_episode(make_brief(self.pack, task, seats[agent_id].role, self.norms, episode=number))
             await self._rounds(runtime, toolboxes, harm)
-            await harm.final(runtime)
-            passed = await self._score_tasks(runtime)
+            # The hidden tests run while the contract tests do (both on the final workspace); their
+            # results are reported after, so the event order stays the same from run to run.
+            hidden = asyncio.create_task(self._run_hidden(runtime))
+            try:
+                await harm.final(runtime)
+            finally:
+                sources, outcome = await hidden
+            passed = await self._score_tasks(runtime, sources, outcome)
             await self.emitter.emit(EpisodeEnded, trajectory=trajectory, episode=number, task_id=task.id, passed=passed)
             for agent in self.agents.values():
                 await agent.end_episode()
@@ -305,13 +312,19 @@ class Session:
             if not tb.finished:
                 await tb.call("finish", {"summary": f"stopped by an error: {type(exc).__name__}"})
 
-    async def _score_tasks(self, runtime: EpisodeRuntime) -> dict[str, bool]:
-        """Each agent's hidden task tests, in one run, reported per agent."""
+    async def _run_hidden(self, runtime: EpisodeRuntime) -> tuple[dict[str, dict[str, str]], TestOutcome]:
+        """Every agent's hidden task tests, in one run."""
         sources = {}
         for agent_id, seat in runtime.seats.items():
             role_task = runtime.task.requester if seat.role == REQUESTER else runtime.task.owner
             sources[agent_id] = self.pack.test_sources(role_task.hidden_tests)
         outcome = await runtime.sandbox.run_tests({k: v for tests in sources.values() for k, v in tests.items()})
+        return sources, outcome
+
+    async def _score_tasks(
+        self, runtime: EpisodeRuntime, sources: dict[str, dict[str, str]], outcome: TestOutcome
+    ) -> dict[str, bool]:
+        """The hidden tests' outcome, reported per agent."""
         passed: dict[str, bool] = {}
         for agent_id, seat in runtime.seats.items():
             mine = sources[agent_id]
