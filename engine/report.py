@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 
-from channel.recorder import load_recording
+from channel.recorder import RecordingError, load_recording
 from engine.headless import print_metrics
 from engine.metrics import score
+from engine.verdict import VerdictError
 
 
 def report(args: argparse.Namespace) -> int:
     events = load_recording(args.file)
-    metrics = score(events)
+    try:
+        metrics = score(events)
+    except VerdictError as exc:
+        raise RecordingError(f"{args.file}: {exc}") from None
     if getattr(args, "judge", None):
         from engine.llm_judge import compare_judges
 
