@@ -33,9 +33,9 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel, ConfigDict
 
 from channel.events import FailingTest
+from sandbox.isolation import SYSTEM_PATH, minimal_env, network_cut_prefix
 
 _DRIVER = Path(__file__).with_name("_testdriver.py")
-_NETNS_PREFIX: tuple[str, ...] | None = None
 
 
 class TestOutcome(BaseModel):
@@ -92,39 +92,6 @@ def _safe_relpath(name: str) -> PurePosixPath:
     return rel
 
 
-def _minimal_env(home: str) -> dict[str, str]:
-    """No host variables beyond what an interpreter needs: no API keys, tokens or proxies."""
-    return {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": home,
-        "TMPDIR": home,
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONHASHSEED": "0",
-        "NO_PROXY": "*",
-    }
-
-
-async def _netns_prefix() -> tuple[str, ...]:
-    """``unshare -rn`` when this OS lets us create a network namespace, else nothing (probed once)."""
-    global _NETNS_PREFIX
-    if _NETNS_PREFIX is None:
-        prefix: tuple[str, ...] = ()
-        unshare = shutil.which("unshare")
-        if unshare and sys.platform.startswith("linux"):
-            try:
-                probe = await asyncio.create_subprocess_exec(
-                    unshare, "-rn", "true", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
-                )
-                if await asyncio.wait_for(probe.wait(), 5) == 0:
-                    prefix = (unshare, "-rn")
-            except (OSError, TimeoutError):
-                prefix = ()
-        _NETNS_PREFIX = prefix
-    return _NETNS_PREFIX
-
-
 def _kill_group(proc: asyncio.subprocess.Process) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
@@ -154,7 +121,7 @@ async def run_test_batch(
     tmp = Path(tempfile.mkdtemp(prefix="scopewatch-tests-", dir=scratch_root()))
     try:
         batch = [_prepare(index, workspace, tests, tmp) for index, (workspace, tests) in enumerate(runs)]
-        netns = await _netns_prefix()
+        netns = await network_cut_prefix()
         _write_spec(batch, tmp, fence_network=not netns)
         if any(run.files for run in batch):
             problem = await _execute(tmp, timeout, netns)
@@ -236,7 +203,7 @@ async def _execute(tmp: Path, timeout: float, netns: tuple[str, ...]) -> str | N
     proc = await asyncio.create_subprocess_exec(
         *argv,
         cwd=tmp,
-        env=_minimal_env(str(tmp / "home")),
+        env=minimal_env(path=SYSTEM_PATH, home=str(tmp / "home"), tmp=str(tmp / "home")),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,

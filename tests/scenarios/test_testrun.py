@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import testrun
+from sandbox import isolation
 from sandbox.testrun import TestOutcome, collect_tests, run_test_batch, run_tests
 
 
@@ -126,7 +126,7 @@ async def test_cwd_is_the_workspace_and_host_secrets_stay_out(workspace: Path, m
 @pytest.mark.parametrize("netns", [True, False], ids=["namespace-if-available", "socket-fence"])
 async def test_no_network(workspace: Path, netns: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     if not netns:
-        monkeypatch.setattr(testrun, "_NETNS_PREFIX", ())
+        monkeypatch.setattr(isolation, "_netns", ())
     source = "import socket\ndef test_connect():\n    s = socket.socket()\n    s.connect(('127.0.0.1', 9))\n"
     outcome = await run_tests(workspace, {"t/test_net.py": source})
     assert outcome.failed_ids == ("t/test_net.py::test_connect",)
