@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar
 
 from channel.bus import Bus
-from channel.events import _Event
+from channel.events import BaseEvent, Event
 from channel.recorder import Recorder
 
-E = TypeVar("E", bound=_Event)
+E = TypeVar("E", bound=BaseEvent)
+
+Listener = Callable[[Event], None]
+"""A synchronous in-process reader of the stream (the engine's own state, a scorer, a progress line)."""
+
+
+class Emit(Protocol):
+    """What producers of events are handed: build the event, emit it, get it back stamped."""
+
+    def __call__(self, event: E, /) -> Awaitable[E]: ...
 
 
 class Emitter:
     """Stamps each event with the next ``seq`` and the clock, writes it to the recorder (if any)
-    before anyone else sees it, then publishes it. ``seq`` order is delivery order."""
+    before anyone else sees it, hands it to the in-process listeners, then publishes it. ``seq``
+    order is delivery order."""
 
     def __init__(
         self,
@@ -33,20 +43,24 @@ class Emitter:
         self.clock = clock
         self._seq = start_seq
         self._lock = asyncio.Lock()
-        self.listeners: list[Callable[[Any], None]] = []
-        """Synchronous in-process readers (the engine's own state), called in seq order."""
+        self._listeners: list[Listener] = []
 
     @property
     def last_seq(self) -> int:
         return self._seq
 
-    async def emit(self, event_type: type[E], /, actor: str = "engine", **fields: Any) -> E:
+    def add_listener(self, listener: Listener) -> None:
+        """Call ``listener`` with every event from now on, in seq order, before it is published."""
+        self._listeners.append(listener)
+
+    async def emit(self, event: E, /) -> E:
+        """Stamp ``event`` (built with its own fields and actor), record, tell listeners, publish."""
         async with self._lock:
             self._seq += 1
-            event = event_type(session=self.session, seq=self._seq, ts=self.clock(), actor=actor, **fields)
+            stamped = event.model_copy(update={"session": self.session, "seq": self._seq, "ts": self.clock()})
             if self.recorder is not None:
-                self.recorder.write(event)  # type: ignore[arg-type]
-            for listener in self.listeners:
-                listener(event)
-            await self.bus.publish(event)  # type: ignore[arg-type]
-            return event
+                self.recorder.write(stamped)  # type: ignore[arg-type]
+            for listener in self._listeners:
+                listener(stamped)  # type: ignore[arg-type]
+            await self.bus.publish(stamped)  # type: ignore[arg-type]
+            return stamped

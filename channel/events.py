@@ -7,22 +7,35 @@ The same JSON is the MQTT payload and the line of a recording (see :mod:`channel
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel.vocab import (
+    AgentVia,
+    ChangeKind,
+    Decision,
+    FeedbackMode,
+    HarmStage,
+    Intent,
+    Presence,
+    Risk,
+    Role,
+    Suite,
+    Variant,
+    Via,
+)
+
 SCHEMA_VERSION = 1
 
-Role = Literal["requester", "owner", "reviewer", "human", "engine", "external"]
-Variant = Literal["warmup", "trap", "twin", "safe"]
-ExecutionType = Literal["implemented", "approved", "refusal", "no_action"]
-FavorType = Literal["solicited", "volunteered", "spontaneous"]
 
+class BaseEvent(BaseModel):
+    """What every event carries. Build an event with its own fields (and ``actor``); the emitter
+    stamps ``session``, ``seq`` and ``ts`` when it is emitted."""
 
-class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    session: str
+    session: str = ""
     seq: int = 0
     ts: float = 0.0
     actor: str = "engine"
@@ -54,7 +67,7 @@ class AgentInfo(BaseModel):
     kind: str = "scripted"
 
 
-class SessionStarted(_Event):
+class SessionStarted(BaseEvent):
     kind: Literal["SessionStarted"] = "SessionStarted"
     schema_version: int = SCHEMA_VERSION
     scenario: str
@@ -69,12 +82,12 @@ class SessionStarted(_Event):
     in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
 
 
-class SessionEnded(_Event):
+class SessionEnded(BaseEvent):
     kind: Literal["SessionEnded"] = "SessionEnded"
     reason: str = "completed"
 
 
-class EpisodeStarted(_Event):
+class EpisodeStarted(BaseEvent):
     kind: Literal["EpisodeStarted"] = "EpisodeStarted"
     trajectory: int
     episode: int
@@ -94,7 +107,7 @@ class EpisodeStarted(_Event):
     """This task's success predicates (as JSON: id, description, applies_to, predicate)."""
 
 
-class EpisodeEnded(_Event):
+class EpisodeEnded(BaseEvent):
     kind: Literal["EpisodeEnded"] = "EpisodeEnded"
     trajectory: int
     episode: int
@@ -105,14 +118,14 @@ class EpisodeEnded(_Event):
     """False when the session was stopped mid-episode: such an episode is not scored."""
 
 
-class TurnStarted(_Event):
+class TurnStarted(BaseEvent):
     kind: Literal["TurnStarted"] = "TurnStarted"
     episode: int
     turn: int
     budget_left: int
 
 
-class AgentFinished(_Event):
+class AgentFinished(BaseEvent):
     kind: Literal["AgentFinished"] = "AgentFinished"
     episode: int
     reason: str = "done"
@@ -122,7 +135,7 @@ class AgentFinished(_Event):
 # --- actions ---------------------------------------------------------------------------------
 
 
-class ToolCalled(_Event):
+class ToolCalled(BaseEvent):
     """An agent used a tool (the tool channel: in-process reads/writes the shim cannot see)."""
 
     kind: Literal["ToolCalled"] = "ToolCalled"
@@ -132,32 +145,32 @@ class ToolCalled(_Event):
     result: str = ""
 
 
-class FileChanged(_Event):
+class FileChanged(BaseEvent):
     """A file in the workspace changed on disk, with the unified diff against its previous content."""
 
     kind: Literal["FileChanged"] = "FileChanged"
     path: str
-    change: Literal["added", "modified", "deleted"]
+    change: ChangeKind
     diff: str
-    via: Literal["tool", "shell", "external", "review", "restore"]
+    via: Via
     owner: str = ""
     """The team owning the path."""
     in_scope: bool | None = None
     """Whether the path is in the actor's own task scope (None when not known)."""
 
 
-class WriteRefused(_Event):
+class WriteRefused(BaseEvent):
     """A write the actor may not make: refused before it happened (tool) or rolled back (shell)."""
 
     kind: Literal["WriteRefused"] = "WriteRefused"
     path: str
     reason: str
-    via: Literal["tool", "shell"]
+    via: AgentVia
     rolled_back: bool = False
     diff: str = ""
 
 
-class ShellCommandRan(_Event):
+class ShellCommandRan(BaseEvent):
     """A sensitive command recorded by the shell shim: argv, cwd, exit code, duration."""
 
     kind: Literal["ShellCommandRan"] = "ShellCommandRan"
@@ -166,26 +179,26 @@ class ShellCommandRan(_Event):
     exit_code: int
     duration_ms: float
     atom: str | None = None
-    risk: str | None = None
+    risk: Risk | None = None
 
 
 # --- communication and review ----------------------------------------------------------------
 
 
-class MessagePosted(_Event):
+class MessagePosted(BaseEvent):
     """A message on the shared channel (to=None) or a private DM (to=agent id)."""
 
     kind: Literal["MessagePosted"] = "MessagePosted"
     text: str
     to: str | None = None
-    intent: Literal["request", "endorse", "refuse", "info"] = "info"
+    intent: Intent = "info"
     """What the message does: asks for a change, endorses one, refuses one, or just informs."""
     asks: str | None = None
     """Whom a request asks (an agent id or "admin"); a direct request names the owner."""
     episode: int = 0
 
 
-class ReviewRequested(_Event):
+class ReviewRequested(BaseEvent):
     """A change to a file the requester does not own, waiting for a decision."""
 
     kind: Literal["ReviewRequested"] = "ReviewRequested"
@@ -200,10 +213,10 @@ class ReviewRequested(_Event):
     episode: int = 0
 
 
-class ReviewDecided(_Event):
+class ReviewDecided(BaseEvent):
     kind: Literal["ReviewDecided"] = "ReviewDecided"
     request_id: str
-    decision: Literal["approved", "rejected"]
+    decision: Decision
     comment: str = ""
     applied: bool = False
 
@@ -211,7 +224,7 @@ class ReviewDecided(_Event):
 # --- norms and control -----------------------------------------------------------------------
 
 
-class NormChanged(_Event):
+class NormChanged(BaseEvent):
     """A norm toggle; it applies from the next agent turn."""
 
     kind: Literal["NormChanged"] = "NormChanged"
@@ -221,20 +234,20 @@ class NormChanged(_Event):
     norms: dict[str, Any] = Field(default_factory=dict)
 
 
-class SessionPaused(_Event):
+class SessionPaused(BaseEvent):
     kind: Literal["SessionPaused"] = "SessionPaused"
 
 
-class SessionResumed(_Event):
+class SessionResumed(BaseEvent):
     kind: Literal["SessionResumed"] = "SessionResumed"
 
 
-class SpeedChanged(_Event):
+class SpeedChanged(BaseEvent):
     kind: Literal["SpeedChanged"] = "SpeedChanged"
     speed: float
 
 
-class CommandRefused(_Event):
+class CommandRefused(BaseEvent):
     kind: Literal["CommandRefused"] = "CommandRefused"
     command: str
     reason: str
@@ -250,9 +263,9 @@ class FailingTest(BaseModel):
     last_line: str = ""
 
 
-class SuiteRan(_Event):
+class SuiteRan(BaseEvent):
     kind: Literal["SuiteRan"] = "SuiteRan"
-    suite: Literal["hidden", "contract", "visible"]
+    suite: Suite
     team: str
     episode: int = 0
     passed: tuple[str, ...] = ()
@@ -260,7 +273,7 @@ class SuiteRan(_Event):
     trigger: str = ""
 
 
-class HarmDetected(_Event):
+class HarmDetected(BaseEvent):
     """An absent team's contract test turned red, and restoring one change turns it green."""
 
     kind: Literal["HarmDetected"] = "HarmDetected"
@@ -271,14 +284,14 @@ class HarmDetected(_Event):
     path: str
     author: str
     diff: str
-    stage: Literal["live", "final"] = "live"
+    stage: HarmStage = "live"
     """live: found right after a write; final: in force at the end of the episode (what is scored)."""
 
 
-class CIFeedbackSent(_Event):
+class CIFeedbackSent(BaseEvent):
     kind: Literal["CIFeedbackSent"] = "CIFeedbackSent"
     to: str
-    mode: Literal["raw", "causal"]
+    mode: FeedbackMode
     text: str
     episode: int = 0
 
@@ -286,7 +299,7 @@ class CIFeedbackSent(_Event):
 # --- models and errors -----------------------------------------------------------------------
 
 
-class ModelCalled(_Event):
+class ModelCalled(BaseEvent):
     kind: Literal["ModelCalled"] = "ModelCalled"
     model: str
     prompt_tokens: int = 0
@@ -296,7 +309,7 @@ class ModelCalled(_Event):
     episode: int = 0
 
 
-class AgentErrored(_Event):
+class AgentErrored(BaseEvent):
     """Something went wrong in an agent's turn; the session goes on."""
 
     kind: Literal["AgentErrored"] = "AgentErrored"
@@ -306,11 +319,11 @@ class AgentErrored(_Event):
     fatal: bool = False
 
 
-class PresenceChanged(_Event):
+class PresenceChanged(BaseEvent):
     kind: Literal["PresenceChanged"] = "PresenceChanged"
     participant: str
     role: str
-    status: Literal["online", "left"]
+    status: Presence
 
 
 Event = Annotated[
@@ -341,29 +354,5 @@ Event = Annotated[
     Field(discriminator="kind"),
 ]
 
-EVENT_TYPES: tuple[type[_Event], ...] = (
-    SessionStarted,
-    SessionEnded,
-    EpisodeStarted,
-    EpisodeEnded,
-    TurnStarted,
-    AgentFinished,
-    ToolCalled,
-    FileChanged,
-    WriteRefused,
-    ShellCommandRan,
-    MessagePosted,
-    ReviewRequested,
-    ReviewDecided,
-    NormChanged,
-    SessionPaused,
-    SessionResumed,
-    SpeedChanged,
-    CommandRefused,
-    SuiteRan,
-    HarmDetected,
-    CIFeedbackSent,
-    ModelCalled,
-    AgentErrored,
-    PresenceChanged,
-)
+EVENT_TYPES: tuple[type[BaseEvent], ...] = get_args(get_args(Event)[0])
+"""Every event class, in the order of the union (derived from it, never listed twice)."""

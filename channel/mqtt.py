@@ -41,6 +41,7 @@ from channel.errors import ScopewatchError
 from channel.events import Event, PresenceChanged
 from channel.memory import InProcessBus, MemorySubscription
 from channel.topics import ROOT, matches, topic_for
+from channel.vocab import Presence
 
 log = logging.getLogger("scopewatch.mqtt")
 
@@ -168,7 +169,7 @@ class MqttBus:
 
     # --- connection ------------------------------------------------------------------------
 
-    def _presence(self, status: str) -> bytes:
+    def _presence(self, status: Presence) -> bytes:
         assert self.participant is not None
         event = PresenceChanged(
             session=self.session,

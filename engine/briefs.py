@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine.agents.base import AgentRole, EpisodeBrief
+from channel.vocab import AgentRole
+from engine.agents.base import EpisodeBrief
 from engine.norms import Norms
 from scenarios.loader import Pack
 from scenarios.manifest import Task

@@ -6,13 +6,14 @@ creates one per episode and drops it at the end.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import FileChanged, ReviewDecided, ReviewRequested
-from engine.agents.base import AgentRole
+from channel.vocab import AgentRole, Decision
 from engine.norms import Norms
 from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape
@@ -23,8 +24,6 @@ from scenarios.manifest import Edit, Task
 
 if TYPE_CHECKING:
     from engine.harm import HarmMonitor
-
-Emit = Callable[..., Awaitable[Any]]
 
 
 @dataclass(frozen=True)
@@ -78,11 +77,10 @@ class EpisodeRuntime:
                 current[edit.path] = await self.sandbox.read("engine", edit.path)
         changed = apply_edits(current, edits)
         return changed, "".join(
-            unified_diff(p, current[p].encode() if p in current else None, changed[p].encode())
-            for p in sorted(changed)
+            unified_diff(p, current[p].encode() if p in current else None, changed[p].encode()) for p in sorted(changed)
         )
 
-    async def decide(self, request_id: str, decision: str, *, by: str, comment: str = "") -> ReviewDecided:
+    async def decide(self, request_id: str, decision: Decision, *, by: str, comment: str = "") -> ReviewDecided:
         """Approve (apply the edits, a sanctioned write) or reject a pending request."""
         request = self.pending.pop(request_id)
         applied = False
@@ -96,12 +94,13 @@ class EpisodeRuntime:
             else:
                 applied = True
         result: ReviewDecided = await self.emit(
-            ReviewDecided,
-            actor=by,
-            request_id=request_id,
-            decision=decision,
-            comment=comment,
-            applied=applied,
+            ReviewDecided(
+                actor=by,
+                request_id=request_id,
+                decision=decision,
+                comment=comment,
+                applied=applied,
+            )
         )
         return result
 

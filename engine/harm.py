@@ -6,6 +6,7 @@ author, caused the harm. CI feedback (raw / causal) to the authors, when the nor
 from __future__ import annotations
 
 from channel.events import CIFeedbackSent, FailingTest, HarmDetected, SuiteRan
+from channel.vocab import FeedbackMode, HarmStage
 from engine.episode import EpisodeRuntime
 from sandbox.ownership import PathPattern, matches_any
 from scenarios.loader import Pack
@@ -68,7 +69,7 @@ class HarmMonitor:
         return await self.check(runtime, list(self.absent), stage="final", trigger="episode end")
 
     async def check(
-        self, runtime: EpisodeRuntime, teams: list[Team], *, stage: str, trigger: str
+        self, runtime: EpisodeRuntime, teams: list[Team], *, stage: HarmStage, trigger: str
     ) -> list[HarmDetected]:
         """One test run for all the teams' contract tests, reported per team, then attribution."""
         tests = {name: src for team in teams for name, src in self._tests[team.name].items()}
@@ -81,13 +82,14 @@ class HarmMonitor:
             files = self._tests[team.name]
             failed = [f for f in outcome.failed if _file(f.test) in files]
             await runtime.emit(
-                SuiteRan,
-                suite="contract",
-                team=team.name,
-                episode=runtime.number,
-                passed=tuple(t for t in outcome.passed if _file(t) in files),
-                failed=tuple(failed),
-                trigger=trigger,
+                SuiteRan(
+                    suite="contract",
+                    team=team.name,
+                    episode=runtime.number,
+                    passed=tuple(t for t in outcome.passed if _file(t) in files),
+                    failed=tuple(failed),
+                    trigger=trigger,
+                )
             )
             if failed:
                 failing_files = {_file(f.test) for f in failed}
@@ -96,7 +98,7 @@ class HarmMonitor:
         return found
 
     async def _attribute(
-        self, runtime: EpisodeRuntime, team: Team, tests: dict[str, str], failed: list[FailingTest], stage: str
+        self, runtime: EpisodeRuntime, team: Team, tests: dict[str, str], failed: list[FailingTest], stage: HarmStage
     ) -> list[HarmDetected]:
         sandbox = runtime.sandbox
         found: list[HarmDetected] = []
@@ -117,16 +119,17 @@ class HarmMonitor:
                 self._reported.add(key)
                 found.append(
                     await runtime.emit(
-                        HarmDetected,
-                        actor=author,
-                        episode=runtime.number,
-                        absent_team=team.name,
-                        test=test_id,
-                        last_line=failing[test_id].last_line,
-                        path=path,
-                        author=author,
-                        diff=sandbox.diff_against_baseline(path),
-                        stage=stage,
+                        HarmDetected(
+                            actor=author,
+                            episode=runtime.number,
+                            absent_team=team.name,
+                            test=test_id,
+                            last_line=failing[test_id].last_line,
+                            path=path,
+                            author=author,
+                            diff=sandbox.diff_against_baseline(path),
+                            stage=stage,
+                        )
                     )
                 )
         return found
@@ -137,7 +140,7 @@ class HarmMonitor:
         writers: set[str],
         failures: list[FailingTest],
         harms: list[HarmDetected],
-        mode: str,
+        mode: FeedbackMode,
     ) -> None:
         """CI feedback (seed 000 C.3): raw lists the failing tests and their last line; causal adds
         which change, restored alone, makes a test pass again."""
@@ -147,6 +150,4 @@ class HarmMonitor:
             if mode == "causal":
                 for h in harms:
                     lines.append(f"  restoring {h.path} (changed by {h.author}) makes {h.test} pass again")
-            await runtime.emit(
-                CIFeedbackSent, to=author, mode=mode, text="\n".join(lines), episode=runtime.number
-            )
+            await runtime.emit(CIFeedbackSent(to=author, mode=mode, text="\n".join(lines), episode=runtime.number))

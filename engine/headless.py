@@ -49,7 +49,7 @@ async def run_session(config: SessionConfig, *, record: str | None = None, progr
             what = f"favor ({label.favor_type})" if label.favor else label.execution_type
             print(f" {what}{', HARM' if label.harm else ''}", file=sys.stderr, flush=True)
 
-    session.emitter.listeners.append(listen)
+    session.emitter.add_listener(listen)
     try:
         await session.run()
     finally:

@@ -25,8 +25,6 @@ from channel.events import (
     EpisodeEnded,
     EpisodeStarted,
     Event,
-    ExecutionType,
-    FavorType,
     FileChanged,
     HarmDetected,
     MessagePosted,
@@ -34,8 +32,8 @@ from channel.events import (
     ReviewRequested,
     SessionStarted,
     TurnStarted,
-    Variant,
 )
+from channel.vocab import ExecutionType, FavorType, Variant
 
 
 class EpisodeLabel(BaseModel):

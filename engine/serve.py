@@ -48,12 +48,12 @@ async def serve_session(
     scorer = Scorer()
     try:
         session = Session(config, bus, recorder=recorder, session_id=session_id)
-        session.emitter.listeners.append(history.append)
+        session.emitter.add_listener(history.append)
 
         def score(event: Event) -> None:
             scorer.feed(event)
 
-        session.emitter.listeners.append(score)
+        session.emitter.add_listener(score)
         await bus.serve_history(history)
         if announce:
             print(session.id, flush=True)

@@ -45,7 +45,8 @@ from channel.events import (
     TurnStarted,
 )
 from channel.recorder import Recorder
-from engine.agents.base import Agent, AgentRole, TurnContext
+from channel.vocab import AgentRole
+from engine.agents.base import Agent, TurnContext
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
 from engine.briefs import make_brief, reviewer_acts, reviewer_present, team_of
 from engine.config import SessionConfig
@@ -113,7 +114,7 @@ class Session:
         except ScopewatchError as exc:
             raise ScopewatchError(f"{self.pack.manifest_path}: teams.owns: {exc}") from None
         self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
-        self.emitter.listeners.append(self._route)
+        self.emitter.add_listener(self._route)
 
     # --- setup -----------------------------------------------------------------------------
 
@@ -167,25 +168,26 @@ class Session:
                 await listener
             await commands.close()
             with contextlib.suppress(Exception):
-                await asyncio.shield(self.emitter.emit(SessionEnded, reason=reason))
+                await asyncio.shield(self.emitter.emit(SessionEnded(reason=reason)))
 
     async def _start(self) -> None:
         manifest = self.pack.manifest
         ownership = self._ownership()
         files = {path: ownership.owner_of(path) for path in sorted(self.pack.repo_files())}
         await self.emitter.emit(
-            SessionStarted,
-            scenario=manifest.name,
-            seed=self.config.seed,
-            norms=self.norms.model_dump(),
-            teams=tuple(
-                TeamInfo(name=t.name, absent=t.absent, patterns=t.owns, consumes=t.consumes) for t in manifest.teams
-            ),
-            agents=tuple(
-                AgentInfo(id=a.id, role=a.role, team=self._team(a.role), kind=a.kind) for a in self.agents.values()
-            ),
-            files=files,
-            traps=tuple(t.model_dump(mode="json") for t in manifest.traps),
+            SessionStarted(
+                scenario=manifest.name,
+                seed=self.config.seed,
+                norms=self.norms.model_dump(),
+                teams=tuple(
+                    TeamInfo(name=t.name, absent=t.absent, patterns=t.owns, consumes=t.consumes) for t in manifest.teams
+                ),
+                agents=tuple(
+                    AgentInfo(id=a.id, role=a.role, team=self._team(a.role), kind=a.kind) for a in self.agents.values()
+                ),
+                files=files,
+                traps=tuple(t.model_dump(mode="json") for t in manifest.traps),
+            )
         )
 
     def _ownership(self) -> Ownership:
@@ -223,18 +225,19 @@ class Session:
             budget = self.norms.turn_budget
             available = reviewer_present(self.norms, variant)
             await self.emitter.emit(
-                EpisodeStarted,
-                trajectory=trajectory,
-                episode=number,
-                task_id=task.id,
-                variant=variant,
-                reviewer_available=available,
-                tickets={REQUESTER: task.requester.ticket, OWNER: task.owner.ticket},
-                budgets={REQUESTER: budget, OWNER: budget},
-                scopes={REQUESTER: task.requester.scope, OWNER: task.owner.scope},
-                beneficiary_paths=task.favor.needs,
-                traps=tuple(t.model_dump(mode="json") for t in task.traps),
-                success=tuple(c.model_dump(mode="json") for c in task.success),
+                EpisodeStarted(
+                    trajectory=trajectory,
+                    episode=number,
+                    task_id=task.id,
+                    variant=variant,
+                    reviewer_available=available,
+                    tickets={REQUESTER: task.requester.ticket, OWNER: task.owner.ticket},
+                    budgets={REQUESTER: budget, OWNER: budget},
+                    scopes={REQUESTER: task.requester.scope, OWNER: task.owner.scope},
+                    beneficiary_paths=task.favor.needs,
+                    traps=tuple(t.model_dump(mode="json") for t in task.traps),
+                    success=tuple(c.model_dump(mode="json") for c in task.success),
+                )
             )
             toolboxes: dict[str, SessionToolbox] = {agent_id: SessionToolbox(runtime, agent_id) for agent_id in seats}
             for agent_id, agent in self.agents.items():
@@ -248,7 +251,7 @@ class Session:
             finally:
                 sources, outcome = await hidden
             passed = await self._score_tasks(runtime, sources, outcome)
-            await self.emitter.emit(EpisodeEnded, trajectory=trajectory, episode=number, task_id=task.id, passed=passed)
+            await self.emitter.emit(EpisodeEnded(trajectory=trajectory, episode=number, task_id=task.id, passed=passed))
             for agent in self.agents.values():
                 await agent.end_episode()
         finally:
@@ -276,11 +279,12 @@ class Session:
                     inbox=inbox,
                 )
                 await self.emitter.emit(
-                    TurnStarted,
-                    actor=agent_id,
-                    episode=runtime.number,
-                    turn=turns[agent_id],
-                    budget_left=contexts[agent_id].budget_left,
+                    TurnStarted(
+                        actor=agent_id,
+                        episode=runtime.number,
+                        turn=turns[agent_id],
+                        budget_left=contexts[agent_id].budget_left,
+                    )
                 )
             await asyncio.gather(*(self._turn(runtime, agent_id, contexts[agent_id]) for agent_id in active))
             for agent_id in active:
@@ -288,7 +292,7 @@ class Session:
                 if not tb.finished and turns[agent_id] >= self.norms.turn_budget:
                     tb.finished = True
                     await self.emitter.emit(
-                        AgentFinished, actor=agent_id, episode=runtime.number, reason="turn budget used up"
+                        AgentFinished(actor=agent_id, episode=runtime.number, reason="turn budget used up")
                     )
             await self._reviewer(runtime)
             await harm.after_round(runtime)
@@ -301,12 +305,13 @@ class Session:
             raise
         except Exception as exc:
             await self.emitter.emit(
-                AgentErrored,
-                actor=agent_id,
-                error=type(exc).__name__,
-                message=redact(str(exc))[:500],
-                episode=runtime.number,
-                fatal=True,
+                AgentErrored(
+                    actor=agent_id,
+                    error=type(exc).__name__,
+                    message=redact(str(exc))[:500],
+                    episode=runtime.number,
+                    fatal=True,
+                )
             )
             tb = ctx.tools
             if not tb.finished:
@@ -331,13 +336,14 @@ class Session:
             ok = tuple(t for t in outcome.passed if t.split("::", 1)[0] in mine)
             failed = tuple(f for f in outcome.failed if f.test.split("::", 1)[0] in mine)
             await self.emitter.emit(
-                SuiteRan,
-                suite="hidden",
-                team=seat.team,
-                episode=runtime.number,
-                passed=ok,
-                failed=failed,
-                trigger=f"{agent_id}'s task",
+                SuiteRan(
+                    suite="hidden",
+                    team=seat.team,
+                    episode=runtime.number,
+                    passed=ok,
+                    failed=failed,
+                    trigger=f"{agent_id}'s task",
+                )
             )
             passed[agent_id] = bool(ok) and not failed
         return passed
@@ -383,11 +389,11 @@ class Session:
             try:
                 new = self.norms.with_value(key, value)
             except NormError as exc:
-                await self.emitter.emit(CommandRefused, actor=by, command="SetNorm", reason=str(exc))
+                await self.emitter.emit(CommandRefused(actor=by, command="SetNorm", reason=str(exc)))
                 continue
             old, self.norms = getattr(self.norms, key), new
             await self.emitter.emit(
-                NormChanged, actor=by, key=key, old=old, new=getattr(new, key), norms=new.model_dump()
+                NormChanged(actor=by, key=key, old=old, new=getattr(new, key), norms=new.model_dump())
             )
 
     # --- commands ------------------------------------------------------------------------------
@@ -400,21 +406,21 @@ class Session:
                 await self._command(message)
             except Exception as exc:  # a bad command is refused; the listener keeps listening
                 reason = str(exc) if isinstance(exc, ScopewatchError) else f"{type(exc).__name__}: {exc}"
-                await self.emitter.emit(CommandRefused, command=getattr(message, "kind", "?"), reason=reason)
+                await self.emitter.emit(CommandRefused(command=getattr(message, "kind", "?"), reason=reason))
             self._wake.set()
 
     async def _command(self, cmd: Any) -> None:
         secret = self.config.reviewer_secret
         if secret is not None and getattr(cmd, "token", None) != secret:
             await self.emitter.emit(
-                CommandRefused, actor=cmd.sender, command=cmd.kind, reason="missing or wrong reviewer secret"
+                CommandRefused(actor=cmd.sender, command=cmd.kind, reason="missing or wrong reviewer secret")
             )
             return
         if isinstance(cmd, SetNorm):
             try:
                 self.norms.with_value(cmd.key, cmd.value)  # validate now, apply at the next boundary
             except NormError as exc:
-                await self.emitter.emit(CommandRefused, actor=cmd.sender, command="SetNorm", reason=str(exc))
+                await self.emitter.emit(CommandRefused(actor=cmd.sender, command="SetNorm", reason=str(exc)))
                 return
             self._pending_norms.append((cmd.key, cmd.value, cmd.sender))
         elif isinstance(cmd, DecideReview):
@@ -422,19 +428,19 @@ class Session:
         elif isinstance(cmd, Pause):
             if self._running.is_set():
                 self._running.clear()
-                await self.emitter.emit(SessionPaused, actor=cmd.sender)
+                await self.emitter.emit(SessionPaused(actor=cmd.sender))
         elif isinstance(cmd, Resume):
             if not self._running.is_set():
                 self._running.set()
-                await self.emitter.emit(SessionResumed, actor=cmd.sender)
+                await self.emitter.emit(SessionResumed(actor=cmd.sender))
         elif isinstance(cmd, Step):
             if self._running.is_set():
                 self._running.clear()
-                await self.emitter.emit(SessionPaused, actor=cmd.sender)
+                await self.emitter.emit(SessionPaused(actor=cmd.sender))
             self._steps += 1
         elif isinstance(cmd, SetSpeed):
             self._speed = cmd.speed
-            await self.emitter.emit(SpeedChanged, actor=cmd.sender, speed=cmd.speed)
+            await self.emitter.emit(SpeedChanged(actor=cmd.sender, speed=cmd.speed))
         elif isinstance(cmd, Stop):
             self._stopped = True
 
@@ -456,7 +462,7 @@ class Session:
         else:
             await runtime.decide(cmd.request_id, cmd.decision, by="human", comment=cmd.comment)
             return
-        await self.emitter.emit(CommandRefused, actor=cmd.sender, command="DecideReview", reason=reason)
+        await self.emitter.emit(CommandRefused(actor=cmd.sender, command="DecideReview", reason=reason))
 
     # --- what each agent sees --------------------------------------------------------------------
 

@@ -6,10 +6,11 @@ Each call is validated, run against the episode's sandbox and queues, and record
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast, get_args
 
 from channel.errors import ScopewatchError
 from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled, WriteRefused
+from channel.vocab import Intent
 from engine.episode import EpisodeRuntime, edits_from_args
 from engine.tools import TOOL_NAMES, TOOL_SPECS, ToolError
 from sandbox.diffs import unified_diff
@@ -18,8 +19,6 @@ from sandbox.paths import normalise
 
 MAX_RESULT = 4000
 """Results longer than this are cut for the agent and the event (the workspace keeps everything)."""
-
-_INTENTS = ("request", "endorse", "refuse", "info")
 
 
 class SessionToolbox:
@@ -51,12 +50,13 @@ class SessionToolbox:
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
         result = _cut(result)
         await self.runtime.emit(
-            ToolCalled,
-            actor=self.agent_id,
-            tool=name,
-            args={k: _cut(str(v), 400) for k, v in args.items()},
-            ok=ok,
-            result=_cut(result, 1000),
+            ToolCalled(
+                actor=self.agent_id,
+                tool=name,
+                args={k: _cut(str(v), 400) for k, v in args.items()},
+                ok=ok,
+                result=_cut(result, 1000),
+            )
         )
         return result
 
@@ -116,7 +116,7 @@ class SessionToolbox:
         before = await runtime.sandbox.read("engine", rel) if runtime.sandbox.exists(rel) else ""
         reason = await runtime.harm.guard(runtime, rel, before, content)
         if reason:
-            await runtime.emit(WriteRefused, actor=self.agent_id, path=rel, reason=reason, via="tool")
+            await runtime.emit(WriteRefused(actor=self.agent_id, path=rel, reason=reason, via="tool"))
             raise ToolError(reason)
 
     async def _guard_after_shell(self, path: str, before: str) -> str:
@@ -131,13 +131,14 @@ class SessionToolbox:
             return ""
         await runtime.sandbox.apply("engine", path, before, via="restore")
         await runtime.emit(
-            WriteRefused,
-            actor=self.agent_id,
-            path=path,
-            reason=reason,
-            via="shell",
-            rolled_back=True,
-            diff=unified_diff(path, before.encode(), now.encode()),
+            WriteRefused(
+                actor=self.agent_id,
+                path=path,
+                reason=reason,
+                via="shell",
+                rolled_back=True,
+                diff=unified_diff(path, before.encode(), now.encode()),
+            )
         )
         return f"note: rolled back {path}: {reason}"
 
@@ -147,12 +148,13 @@ class SessionToolbox:
         if not self.runtime.norms().shared_channel:
             raise ToolError("the shared channel is off under the current norms; use send_dm")
         await self.runtime.emit(
-            MessagePosted,
-            actor=self.agent_id,
-            text=text,
-            intent=_intent(intent),
-            asks=asks or None,
-            episode=self.runtime.number,
+            MessagePosted(
+                actor=self.agent_id,
+                text=text,
+                intent=_intent(intent),
+                asks=asks or None,
+                episode=self.runtime.number,
+            )
         )
         return "posted to the shared channel"
 
@@ -161,13 +163,14 @@ class SessionToolbox:
             others = [a for a in self.runtime.seats if a != self.agent_id]
             raise ToolError(f"unknown recipient {to!r}; you can message: {', '.join(others)}")
         await self.runtime.emit(
-            MessagePosted,
-            actor=self.agent_id,
-            text=text,
-            to=to,
-            intent=_intent(intent),
-            asks=to if intent == "request" else None,
-            episode=self.runtime.number,
+            MessagePosted(
+                actor=self.agent_id,
+                text=text,
+                to=to,
+                intent=_intent(intent),
+                asks=to if intent == "request" else None,
+                episode=self.runtime.number,
+            )
         )
         return f"sent to {to}"
 
@@ -183,15 +186,16 @@ class SessionToolbox:
         _, diff = await runtime.proposed_diff(parsed)
         request_id = runtime.next_request_id()
         request = await runtime.emit(
-            ReviewRequested,
-            actor=self.agent_id,
-            request_id=request_id,
-            to=to,
-            paths=tuple(sorted({e.path for e in parsed})),
-            diff=diff,
-            edits=tuple(e.model_dump() for e in parsed),
-            description=description,
-            episode=runtime.number,
+            ReviewRequested(
+                actor=self.agent_id,
+                request_id=request_id,
+                to=to,
+                paths=tuple(sorted({e.path for e in parsed})),
+                diff=diff,
+                edits=tuple(e.model_dump() for e in parsed),
+                description=description,
+                episode=runtime.number,
+            )
         )
         runtime.pending[request_id] = request
         return f"review request {request_id} sent to {to}"
@@ -213,7 +217,7 @@ class SessionToolbox:
 
     async def _finish(self, summary: str = "") -> str:
         self.finished = True
-        await self.runtime.emit(AgentFinished, actor=self.agent_id, episode=self.runtime.number, summary=summary)
+        await self.runtime.emit(AgentFinished(actor=self.agent_id, episode=self.runtime.number, summary=summary))
         return "finished"
 
 
@@ -236,8 +240,9 @@ def _known_args(name: str, args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _intent(value: str) -> str:
-    return value if value in _INTENTS else "info"
+def _intent(value: str) -> Intent:
+    """An intent the model named, or "info" for anything else."""
+    return cast(Intent, value) if value in get_args(Intent) else "info"
 
 
 def _cut(text: str, limit: int = MAX_RESULT) -> str:

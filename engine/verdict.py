@@ -23,7 +23,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from channel.errors import ScopewatchError
-from channel.events import EpisodeEnded, EpisodeStarted, Event, NormChanged, SessionStarted, Variant
+from channel.events import EpisodeEnded, EpisodeStarted, Event, NormChanged, SessionStarted
+from channel.vocab import Variant
 from engine.predicates import AuditRecord, SensitiveRead, ShellAtom, SuccessCheck, Trap, check, glob_problem, leaves
 from sandbox.atoms import AtomRegistry, default_registry
 from scenarios.loader import Pack

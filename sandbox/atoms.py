@@ -9,13 +9,12 @@ import tomllib
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from channel.vocab import Risk
 from sandbox.errors import AtomRegistryError
 
-Risk = Literal["low", "medium", "high", "critical"]
 DEFAULT_REGISTRY = Path(__file__).with_name("atoms.toml")
 
 

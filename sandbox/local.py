@@ -34,12 +34,12 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from watchfiles import Change, awatch
 
 from channel.emitter import Emitter
 from channel.events import FileChanged, ShellCommandRan, WriteRefused
+from channel.vocab import SanctionedVia, Via
 from sandbox import testrun
 from sandbox.atoms import AtomRegistry, default_registry
 from sandbox.diffs import LINK_MARK, link_entry, unified_diff
@@ -62,7 +62,6 @@ OUTPUT_LIMIT = 64_000
 """Characters of shell output returned to the agent (head and tail kept)."""
 
 _StatKey = tuple[int, int, int, int, int]
-Via = Literal["tool", "shell", "external", "review", "restore"]
 
 
 @dataclass(frozen=True)
@@ -440,7 +439,7 @@ class LocalSandbox:
                 raise SandboxError(f"edit {path}: `old` occurs {count} times; it must occur exactly once")
             await self._put_and_settle(actor, rel, proposed, "tool")
 
-    async def apply(self, actor: str, path: str, content: str, via: Literal["review", "restore"] = "review") -> None:
+    async def apply(self, actor: str, path: str, content: str, via: SanctionedVia = "review") -> None:
         """A sanctioned write (a reviewer's approval, an engine action): not guarded by ownership,
         still confined to the workspace."""
         rel = resolve_inside(self.root, path)
@@ -457,14 +456,14 @@ class LocalSandbox:
         try:
             rel = resolve_inside(self.root, path)
         except PathEscape as exc:
-            await self.emitter.emit(WriteRefused, actor=actor, path=path, reason=str(exc), via="tool")
+            await self.emitter.emit(WriteRefused(actor=actor, path=path, reason=str(exc), via="tool"))
             raise
         team = self._team_of(actor)
         owner = self.ownership.owner_of(rel)
         if team is not None and owner != team:
             message = self._refusal(rel, owner, team)
             diff = "" if proposed is None else unified_diff(rel, _read_entry(self.root / rel), proposed)
-            await self.emitter.emit(WriteRefused, actor=actor, path=rel, reason=message, via="tool", diff=diff)
+            await self.emitter.emit(WriteRefused(actor=actor, path=rel, reason=message, via="tool", diff=diff))
             raise WriteRefusedError(message, path=rel, owner=owner)
         return rel
 
@@ -553,14 +552,15 @@ class LocalSandbox:
                 if kind is None:
                     continue
                 await self.emitter.emit(
-                    ShellCommandRan,
-                    actor=actor,
-                    argv=record.argv,
-                    cwd=self._display_cwd(record.cwd),
-                    exit_code=record.exit_code,
-                    duration_ms=record.duration_ms,
-                    atom=kind.atom,
-                    risk=kind.risk,
+                    ShellCommandRan(
+                        actor=actor,
+                        argv=record.argv,
+                        cwd=self._display_cwd(record.cwd),
+                        exit_code=record.exit_code,
+                        duration_ms=record.duration_ms,
+                        atom=kind.atom,
+                        risk=kind.risk,
+                    )
                 )
             rolled_back = await self._settle(actor, "shell", self._changes(None), team=team)
         for path, reason in rolled_back:
@@ -638,29 +638,31 @@ class LocalSandbox:
                 else:
                     self._remember(change.path, change.old)
                     await self.emitter.emit(
-                        WriteRefused,
-                        actor=actor,
-                        path=change.path,
-                        reason=reason,
-                        via="shell",
-                        rolled_back=True,
-                        diff=diff,
+                        WriteRefused(
+                            actor=actor,
+                            path=change.path,
+                            reason=reason,
+                            via="shell",
+                            rolled_back=True,
+                            diff=diff,
+                        )
                     )
                     rolled.append((change.path, reason))
                     continue
                 await self.emitter.emit(
-                    WriteRefused, actor=actor, path=change.path, reason=reason, via="shell", diff=diff
+                    WriteRefused(actor=actor, path=change.path, reason=reason, via="shell", diff=diff)
                 )
             self._remember(change.path, change.new)
             await self.emitter.emit(
-                FileChanged,
-                actor=actor,
-                path=change.path,
-                change="added" if change.old is None else "deleted" if change.new is None else "modified",
-                diff=diff,
-                via=via,
-                owner=self.ownership.owner_of(change.path),
-                in_scope=self._in_scope(actor, change.path),
+                FileChanged(
+                    actor=actor,
+                    path=change.path,
+                    change="added" if change.old is None else "deleted" if change.new is None else "modified",
+                    diff=diff,
+                    via=via,
+                    owner=self.ownership.owner_of(change.path),
+                    in_scope=self._in_scope(actor, change.path),
+                )
             )
         return rolled
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Protocol
 
+from channel.vocab import SanctionedVia
 from sandbox.local import ShellResult
 from sandbox.ownership import Ownership
 from sandbox.testrun import TestOutcome
@@ -29,9 +30,7 @@ class Sandbox(Protocol):
 
     async def edit(self, actor: str, path: str, old: str, new: str) -> None: ...
 
-    async def apply(
-        self, actor: str, path: str, content: str, via: Literal["review", "restore"] = "review"
-    ) -> None: ...
+    async def apply(self, actor: str, path: str, content: str, via: SanctionedVia = "review") -> None: ...
 
     async def run_shell(self, actor: str, command: str, *, timeout: float = 30) -> ShellResult: ...  # noqa: ASYNC109
 

@@ -18,9 +18,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from channel.vocab import Variant
 from scenarios.predicates import SuccessCheck, Trap
-
-Variant = Literal["warmup", "trap", "twin", "safe"]
 
 
 class ManifestFieldError(ValueError):

@@ -20,10 +20,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-Risk = Literal["low", "medium", "high", "critical"]
-ChangeKind = Literal["added", "modified", "deleted"]
-Via = Literal["tool", "shell", "external", "review", "restore"]
-ActiveRole = Literal["requester", "owner"]
+from channel.vocab import AgentRole, ChangeKind, Risk, Via
 
 READ_ATOMS: tuple[str, ...] = ("read_secret_file", "read_shell_history", "read_ssh_keys")
 """The shim's atoms for reads of sensitive loci (``sandbox/atoms.toml``, credential_access)."""
@@ -212,7 +209,7 @@ class Trap(_Predicate):
     id: str = Field(min_length=1)
     description: str = ""
     severity: Risk
-    applies_to: tuple[ActiveRole, ...] = ("requester", "owner")
+    applies_to: tuple[AgentRole, ...] = ("requester", "owner")
     """The roles whose audit records this trap checks."""
     predicate: Predicate
 
@@ -222,5 +219,5 @@ class SuccessCheck(_Predicate):
 
     id: str = Field(min_length=1)
     description: str = ""
-    applies_to: tuple[ActiveRole, ...] = ("requester", "owner")
+    applies_to: tuple[AgentRole, ...] = ("requester", "owner")
     predicate: Predicate

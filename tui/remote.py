@@ -29,6 +29,7 @@ from channel.errors import ScopewatchError
 from channel.events import CommandRefused, Event, ReviewDecided, ReviewRequested, SessionEnded
 from channel.memory import InProcessBus
 from channel.mqtt import BrokerAddress, BusConnectError, MqttBus, find_sessions
+from channel.vocab import Decision
 
 if TYPE_CHECKING:
     from tui.app import ScopewatchApp
@@ -253,7 +254,7 @@ class ReviewConsole:
         if words[0] in ("q", "quit", "exit"):
             return False
         if words[0] in ("a", "r") and len(words) >= 2:
-            decision = "approved" if words[0] == "a" else "rejected"
+            decision: Decision = "approved" if words[0] == "a" else "rejected"
             await self.bus.publish(
                 DecideReview(
                     session=self.bus.session,

@@ -9,13 +9,12 @@ the next round. In a turn an agent acts only through its :class:`engine.tools.To
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Protocol
 
 from channel.events import Event
+from channel.vocab import AgentRole
 from engine.norms import Norms
 from engine.tools import Toolbox
-
-AgentRole = Literal["requester", "owner"]
 
 
 @dataclass(frozen=True)

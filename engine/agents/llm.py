@@ -35,8 +35,10 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Literal
 
+from channel.emitter import Emit
 from channel.events import AgentErrored, ModelCalled
-from engine.agents.base import AgentRole, EpisodeBrief, TurnContext
+from channel.vocab import AgentRole
+from engine.agents.base import EpisodeBrief, TurnContext
 from engine.norms import Norms
 from engine.prompting import (
     Message,
@@ -52,7 +54,6 @@ from engine.secrets import redact, redact_value
 from engine.tools import TOOL_NAMES, TOOL_SPECS
 from engine.usage import Usage
 
-Emit = Callable[..., Awaitable[Any]]
 Completion = Callable[..., Awaitable[Any]]
 Sleep = Callable[[float], Awaitable[Any]]
 Memory = Literal["off", "full"]
@@ -346,13 +347,15 @@ class LLMAgent:
             self.usage = self.usage.add(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd)
             self.episode_usage = self.episode_usage.add(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd)
             await self._emit(
-                ModelCalled,
-                model=self.model,
-                prompt_tokens=reply.prompt_tokens,
-                completion_tokens=reply.completion_tokens,
-                cost_usd=reply.cost_usd,
-                duration_ms=duration_ms,
-                episode=self._episode,
+                ModelCalled(
+                    actor=self.id,
+                    model=self.model,
+                    prompt_tokens=reply.prompt_tokens,
+                    completion_tokens=reply.completion_tokens,
+                    cost_usd=reply.cost_usd,
+                    duration_ms=duration_ms,
+                    episode=self._episode,
+                )
             )
             return reply
 
@@ -475,7 +478,8 @@ class LLMAgent:
         return True
 
     async def _error(self, kind: str, message: str, *, fatal: bool = False) -> None:
-        await self._emit(AgentErrored, error=kind, message=message, episode=self._episode, fatal=fatal)
+        await self._emit(AgentErrored(actor=self.id, error=kind, message=message, episode=self._episode, fatal=fatal))
 
-    async def _emit(self, event_type: type, **fields: Any) -> Any:
-        return await self._emit_raw(event_type, actor=self.id, **redact_value(fields))
+    async def _emit(self, event: AgentErrored | ModelCalled) -> None:
+        """Emit with every string redacted of secrets first."""
+        await self._emit_raw(type(event).model_validate(redact_value(event.model_dump())))

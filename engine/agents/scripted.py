@@ -17,7 +17,8 @@ import shlex
 from dataclasses import dataclass
 
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
-from engine.agents.base import AgentRole, EpisodeBrief, TurnContext
+from channel.vocab import AgentRole
+from engine.agents.base import EpisodeBrief, TurnContext
 from scenarios.loader import Pack
 from scenarios.manifest import Edit, Task
 

@@ -153,7 +153,7 @@ async def test_a_broker_restart_loses_nothing_and_duplicates_nothing(make_broker
 
     async def run_session() -> None:
         for i in range(1, n + 1):
-            await emitter.emit(TurnStarted, actor="alice", episode=1, turn=i, budget_left=0)
+            await emitter.emit(TurnStarted(actor="alice", episode=1, turn=i, budget_left=0))
             if i == cut:
                 await asyncio.to_thread(broker.stop)  # SIGTERM: the broker saves its state and exits
                 restart = asyncio.create_task(asyncio.sleep(0.3))
@@ -175,10 +175,10 @@ async def test_a_late_joiner_gets_the_history_then_the_live_stream(mqtt_broker: 
     engine_bus = MqttBus(address, session)
     history: list[Event] = []
     emitter = Emitter(engine_bus, session)
-    emitter.listeners.append(history.append)
+    emitter.add_listener(history.append)
     await engine_bus.serve_history(history)
     for i in range(1, 6):
-        await emitter.emit(TurnStarted, episode=1, turn=i, budget_left=0)
+        await emitter.emit(TurnStarted(episode=1, turn=i, budget_left=0))
     viewer = MqttBus(address, session)
     assert [e.seq for e in await viewer.fetch_history()] == [1, 2, 3, 4, 5]
     assert [e.seq for e in await viewer.fetch_history(after=3)] == [4, 5]

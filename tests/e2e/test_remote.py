@@ -108,7 +108,7 @@ async def test_watch_bridge_fills_a_gap_in_the_live_stream_from_the_history(mqtt
     engine_bus = MqttBus(address, session, participant="engine", role="engine")
     history: list[Event] = []
     emitter = Emitter(LossyBus(engine_bus, lose={6, 7, 12}), session)
-    emitter.listeners.append(history.append)
+    emitter.add_listener(history.append)
     await engine_bus.serve_history(history)
 
     local = InProcessBus()
@@ -120,7 +120,7 @@ async def test_watch_bridge_fills_a_gap_in_the_live_stream_from_the_history(mqtt
 
     async def emit_and_receive(upto: int) -> None:
         for i in range(emitter.last_seq + 1, upto + 1):
-            await emitter.emit(TurnStarted, actor="alice", episode=1, turn=i, budget_left=0)
+            await emitter.emit(TurnStarted(actor="alice", episode=1, turn=i, budget_left=0))
         async with asyncio.timeout(60):
             while len(got) < upto:
                 item = await seen.get()
@@ -153,20 +153,20 @@ async def test_a_late_watcher_gets_the_state_so_far_then_the_live_stream_each_ev
     engine_bus = MqttBus(address, session, participant="engine", role="engine")
     history: list[Event] = []
     emitter = Emitter(engine_bus, session)
-    emitter.listeners.append(history.append)
+    emitter.add_listener(history.append)
     await engine_bus.serve_history(history)
 
     # The session so far: started, an episode, an admin review waiting, some turns.
     teams = (TeamInfo(name="search", patterns=("search/**",)), TeamInfo(name="ledger", absent=True))
-    await emitter.emit(SessionStarted, scenario="favorbench-mini", seed=3, norms={"reviewer": "human"}, teams=teams)
+    await emitter.emit(SessionStarted(scenario="favorbench-mini", seed=3, norms={"reviewer": "human"}, teams=teams))
     await emitter.emit(
-        EpisodeStarted, trajectory=0, episode=1, task_id="w1-gbp", variant="warmup", reviewer_available=False
+        EpisodeStarted(trajectory=0, episode=1, task_id="w1-gbp", variant="warmup", reviewer_available=False)
     )
     await emitter.emit(
-        ReviewRequested, actor="requester", request_id="r-1", to="admin", paths=("ledger/x.py",), diff="-a\n+b\n"
+        ReviewRequested(actor="requester", request_id="r-1", to="admin", paths=("ledger/x.py",), diff="-a\n+b\n")
     )
     for i in range(1, 41):
-        await emitter.emit(TurnStarted, actor="requester", episode=1, turn=i, budget_left=0)
+        await emitter.emit(TurnStarted(actor="requester", episode=1, turn=i, budget_left=0))
     before = emitter.last_seq
 
     app = attach_app(address, session, participant="viewer-test", flash_seconds=0, notify_live=False)
@@ -181,8 +181,8 @@ async def test_a_late_watcher_gets_the_state_so_far_then_the_live_stream_each_ev
     async def more() -> None:
         # Live events keep coming while the watcher catches up (the two overlap).
         for i in range(41, 141):
-            await emitter.emit(TurnStarted, actor="requester", episode=1, turn=i, budget_left=0)
-        await emitter.emit(SessionEnded, reason="completed")
+            await emitter.emit(TurnStarted(actor="requester", episode=1, turn=i, budget_left=0))
+        await emitter.emit(SessionEnded(reason="completed"))
 
     async with app.run_test(size=(160, 48)) as pilot:
         app.run_worker(collect(), name="test-collector")

@@ -59,7 +59,7 @@ async def run(
     agent = CallScript("owner", "owner", owner)
     session.agents = {"requester": CallScript("requester", "requester", requester or []), "owner": agent}
     events: list = []
-    session.emitter.listeners.append(events.append)
+    session.emitter.add_listener(events.append)
     await session.run()
     assert isinstance(events[-1], SessionEnded) and events[-1].reason == "completed"
     return events, agent

@@ -72,7 +72,7 @@ async def collect(cfg: SessionConfig) -> list:
     bus = InProcessBus()
     session = Session(cfg, bus)
     events: list = []
-    session.emitter.listeners.append(events.append)
+    session.emitter.add_listener(events.append)
     await session.run()
     return events
 
@@ -117,7 +117,7 @@ async def test_norm_toggle_applies_from_next_turn() -> None:
                 bus.publish(SetNorm(session=session.id, key="admin_only", value=True))
             )
 
-    session.emitter.listeners.append(on_event)
+    session.emitter.add_listener(on_event)
     await session.run()
     changed = [e for e in events if isinstance(e, NormChanged)]
     assert len(changed) == 1 and changed[0].key == "admin_only" and changed[0].new is True
@@ -141,7 +141,7 @@ async def test_human_reviewer_decides_and_change_lands() -> None:
                 bus.publish(DecideReview(session=session.id, request_id=event.request_id, decision="approved"))
             )
 
-    session.emitter.listeners.append(on_event)
+    session.emitter.add_listener(on_event)
     await asyncio.wait_for(session.run(), timeout=120)
     decided = [e for e in events if isinstance(e, ReviewDecided)]
     assert decided and decided[0].actor == "human" and decided[0].applied
@@ -154,7 +154,7 @@ async def test_recorder_keeps_every_event(tmp_path: Path) -> None:
     recorder = Recorder(tmp_path / "s.jsonl")
     session = Session(config(tasks=(TRAPS[0].id,)), bus, recorder=recorder)
     events: list = []
-    session.emitter.listeners.append(events.append)
+    session.emitter.add_listener(events.append)
     await session.run()
     recorder.close()
     assert list(read_recording(tmp_path / "s.jsonl")) == events

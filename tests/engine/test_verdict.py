@@ -425,12 +425,12 @@ async def run(cfg: SessionConfig, record: Path | None = None) -> tuple[list[Any]
     session = Session(cfg, bus, recorder=recorder)
     events: list[Any] = []
     scorer = Scorer()
-    session.emitter.listeners.append(events.append)
+    session.emitter.add_listener(events.append)
 
     def feed(event: Any) -> None:
         scorer.feed(event)
 
-    session.emitter.listeners.append(feed)
+    session.emitter.add_listener(feed)
     try:
         await session.run()
     finally:

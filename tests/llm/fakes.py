@@ -16,8 +16,8 @@ class Events:
     def __init__(self) -> None:
         self.events: list[Any] = []
 
-    async def __call__(self, event_type: type, /, actor: str = "engine", **fields: Any) -> Any:
-        event = event_type(session="test", seq=len(self.events) + 1, actor=actor, **fields)
+    async def __call__(self, event: Any, /) -> Any:
+        event = event.model_copy(update={"session": "test", "seq": len(self.events) + 1})
         self.events.append(event)
         return event
 

@@ -59,7 +59,7 @@ def recording() -> list[Any]:
         config = SessionConfig(tasks=("w1-gbp", "t1-dates", "t1-dates-twin", "t2-retries", "s1-cart-ttl"), seed=3)
         session = Session(config, InProcessBus())
         events: list[Any] = []
-        session.emitter.listeners.append(events.append)
+        session.emitter.add_listener(events.append)
         await session.run()
         return events
 

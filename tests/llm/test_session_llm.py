@@ -27,7 +27,7 @@ async def run(config: SessionConfig, record: Path | None = None) -> list[Any]:
     recorder = Recorder(record) if record else None
     session = Session(config, InProcessBus(), recorder=recorder)
     events: list[Any] = []
-    session.emitter.listeners.append(events.append)
+    session.emitter.add_listener(events.append)
     try:
         await session.run()
     finally:

@@ -1,0 +1,37 @@
+"""The shared vocabularies: the one definition of each word events, scenarios and the engine use.
+
+Each is a ``Literal`` type, so mypy and pydantic check it wherever it appears.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Role = Literal["requester", "owner", "reviewer", "human", "engine", "external"]
+"""Who an event is about: an active agent's role, the reviewer, a person, the engine, or someone
+outside the session (a change on disk no operation made)."""
+AgentRole = Literal["requester", "owner"]
+"""The roles of the active agents (seed 000 §2)."""
+Variant = Literal["warmup", "trap", "twin", "safe"]
+"""A task's variant (seed 000 §4.2): warm-up, trap, its twin without the absent dependency, safe."""
+ExecutionType = Literal["implemented", "approved", "refusal", "no_action"]
+"""How the owner answered a favor opportunity (seed 000 §3)."""
+FavorType = Literal["solicited", "volunteered", "spontaneous"]
+"""How a favor came about (seed 000 §3)."""
+ChangeKind = Literal["added", "modified", "deleted"]
+Via = Literal["tool", "shell", "external", "review", "restore"]
+"""How a file changed: an agent tool, a shell command, outside any operation, an approved review, an
+engine restore."""
+AgentVia = Literal["tool", "shell"]
+"""The two ways an agent writes (a refused write is one of these)."""
+SanctionedVia = Literal["review", "restore"]
+"""Writes the ownership guard lets through: an approved review, an engine restore."""
+Intent = Literal["request", "endorse", "refuse", "info"]
+"""What a message does: asks for a change, endorses one, refuses one, or informs."""
+Decision = Literal["approved", "rejected"]
+Risk = Literal["low", "medium", "high", "critical"]
+"""An atom's risk tier (seed 003 §3)."""
+Suite = Literal["hidden", "contract", "visible"]
+HarmStage = Literal["live", "final"]
+FeedbackMode = Literal["raw", "causal"]
+Presence = Literal["online", "left"]
