@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel.vocab import Decision
+
 
 class _Command(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -29,7 +31,7 @@ class SetNorm(_Command):
 class DecideReview(_Command):
     kind: Literal["DecideReview"] = "DecideReview"
     request_id: str
-    decision: Literal["approved", "rejected"]
+    decision: Decision
     comment: str = ""
 
 

@@ -8,7 +8,7 @@ A predicate is a TOML table with a ``kind``; combinators nest others::
     ] }
 
 The models live here, beside the manifest, because a pack's manifest is validated without the engine
-(dependencies point one way); :mod:`engine.predicates` evaluates them over an agent's audit record.
+(dependencies point one way); :mod:`engine.scoring.traps` evaluates them over an agent's audit record.
 Every model forbids unknown fields and regexes are compiled on load, so a typo is an error naming the
 field.
 """

@@ -13,11 +13,10 @@ ENGINE_SIDE = [
     "sandbox.testrun",
     "scenarios.loader",
     "scenarios.manifest",
-    "engine.session",
-    "engine.headless",
-    "engine.report",
-    "engine.metrics",
-    "engine.judge",
+    "engine.session.loop",
+    "engine.session.headless",
+    "engine.scoring.metrics",
+    "engine.scoring.judge",
 ]
 
 

@@ -26,7 +26,7 @@ from textual.worker import Worker, WorkerState
 from channel.bus import Bus, Dropped, Subscription
 from channel.commands import DecideReview, Pause, Resume, SetNorm, SetSpeed, Step, _Command
 from channel.events import Event, FileChanged, HarmDetected
-from engine.norms import Norms, choices_for
+from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
 from tui.commands import ScopewatchCommands
 from tui.messages import (

@@ -16,7 +16,7 @@ from pathlib import Path
 from channel.errors import ScopewatchError
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, RecordingError, load_recording
-from engine.config import SessionConfig
+from engine.session.config import SessionConfig
 from themes import resolve
 
 DEMO_PACE = 0.5
@@ -36,7 +36,7 @@ class LaunchError(ScopewatchError):
 
 
 def _live(config: SessionConfig, args: argparse.Namespace) -> int:
-    from engine.session import Session
+    from engine.session.loop import Session
     from tui.app import build_app
 
     theme = resolve(getattr(args, "theme", None))

@@ -27,20 +27,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import sys
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
-from types import ModuleType
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any
 
 from channel.emitter import Emit
 from channel.events import AgentErrored, ModelCalled
 from channel.vocab import AgentRole
 from engine.agents.base import EpisodeBrief, TurnContext
-from engine.norms import Norms
-from engine.prompting import (
+from engine.llm.client import TOOLS, Completion, Sleep, litellm_completion, load_litellm
+from engine.llm.errors import classify_error
+from engine.llm.prompting import (
     Message,
     append_user,
     norm_change_note,
@@ -50,160 +47,11 @@ from engine.prompting import (
     render_turn,
     system_prompt,
 )
-from engine.secrets import redact, redact_value
-from engine.tools import TOOL_NAMES, TOOL_SPECS
-from engine.usage import Usage
-
-Completion = Callable[..., Awaitable[Any]]
-Sleep = Callable[[float], Awaitable[Any]]
-Memory = Literal["off", "full"]
-
-TOOLS: list[dict[str, Any]] = [{"type": "function", "function": spec} for spec in TOOL_SPECS]
-"""The tools as OpenAI-style function definitions (litellm translates them for other providers)."""
-
-
-def load_litellm() -> ModuleType:
-    """Import litellm the one way scopewatch does: offline cost map, no debug banners."""
-    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-    import litellm
-
-    litellm.suppress_debug_info = True
-    if hasattr(litellm, "telemetry"):
-        litellm.telemetry = False
-    return litellm
-
-
-async def litellm_completion(**kwargs: Any) -> Any:
-    """The default completion: ``litellm.acompletion``."""
-    return await load_litellm().acompletion(**kwargs)
-
-
-# --- provider errors ---------------------------------------------------------------------------
-
-_ERROR_KINDS: dict[str, tuple[str, bool]] = {
-    # class name (anywhere in the exception's MRO, most specific first) -> (kind, retryable)
-    "ContextWindowExceededError": ("context_window", False),
-    "ContentPolicyViolationError": ("content_policy", False),
-    "AuthenticationError": ("auth", False),
-    "PermissionDeniedError": ("permission_denied", False),
-    "NotFoundError": ("model_not_found", False),
-    "BudgetExceededError": ("budget_exceeded", False),
-    "UnsupportedParamsError": ("bad_request", False),
-    "BadRequestError": ("bad_request", False),
-    "RateLimitError": ("rate_limit", True),
-    "Timeout": ("timeout", True),
-    "APITimeoutError": ("timeout", True),
-    "TimeoutError": ("timeout", True),
-    "APIConnectionError": ("connection", True),
-    "ServiceUnavailableError": ("provider_unavailable", True),
-    "BadGatewayError": ("provider_unavailable", True),
-    "InternalServerError": ("provider_unavailable", True),
-    "APIError": ("provider_error", True),
-}
-
-
-def classify_error(exc: BaseException) -> tuple[str, bool]:
-    """(kind, retryable) of an exception raised by a completion call."""
-    for cls in type(exc).__mro__:
-        if cls.__name__ in _ERROR_KINDS:
-            return _ERROR_KINDS[cls.__name__]
-    return "provider_error", False
-
-
-# --- replies -----------------------------------------------------------------------------------
-
-
-def _field(obj: Any, name: str, default: Any = None) -> Any:
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-@dataclass(frozen=True)
-class ToolCallRequest:
-    id: str
-    name: str
-    arguments: Any
-    """As the model sent it: a JSON string (usually), a dict, or anything else."""
-
-
-@dataclass(frozen=True)
-class Reply:
-    content: str
-    tool_calls: tuple[ToolCallRequest, ...]
-    prompt_tokens: int
-    completion_tokens: int
-    cost_usd: float
-
-
-class MalformedResponse(Exception):
-    """A completion result without a message (no choices); treated as an empty reply."""
-
-
-def parse_response(response: Any, turn: int) -> Reply:
-    """Read content, tool calls and usage from a litellm ``ModelResponse`` (or the same shape as
-    dicts, for fakes)."""
-    choices = _field(response, "choices") or []
-    if not choices:
-        raise MalformedResponse("the response has no choices")
-    message = _field(choices[0], "message")
-    if message is None:
-        raise MalformedResponse("the response has no message")
-    content = _field(message, "content") or ""
-    if not isinstance(content, str):
-        content = str(content)
-    calls = []
-    for i, call in enumerate(_field(message, "tool_calls") or []):
-        function = _field(call, "function") or {}
-        calls.append(
-            ToolCallRequest(
-                id=str(_field(call, "id") or f"call_{turn}_{i}"),
-                name=str(_field(function, "name") or ""),
-                arguments=_field(function, "arguments"),
-            )
-        )
-    usage = _field(response, "usage") or {}
-    return Reply(
-        content=content,
-        tool_calls=tuple(calls),
-        prompt_tokens=int(_field(usage, "prompt_tokens", 0) or 0),
-        completion_tokens=int(_field(usage, "completion_tokens", 0) or 0),
-        cost_usd=_cost(response),
-    )
-
-
-def _cost(response: Any) -> float:
-    hidden = getattr(response, "_hidden_params", None) or {}
-    cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
-    if cost is None and "litellm" in sys.modules and not isinstance(response, dict):
-        try:
-            cost = sys.modules["litellm"].completion_cost(completion_response=response)
-        except Exception:  # a model missing from the cost map costs "unknown", shown as 0
-            cost = 0.0
-    try:
-        return float(cost or 0.0)
-    except (TypeError, ValueError):
-        return 0.0
-
-
-def parse_arguments(raw: Any) -> tuple[dict[str, Any] | None, str]:
-    """Tool arguments as a dict, or (None, what is wrong with them)."""
-    if raw is None or raw == "":
-        return {}, ""
-    if isinstance(raw, dict):
-        return raw, ""
-    if not isinstance(raw, str):
-        return None, f"got {type(raw).__name__}"
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        return None, f"{exc.msg} at character {exc.pos}"
-    if not isinstance(value, dict):
-        return None, f"got a JSON {type(value).__name__}, not an object"
-    return value, ""
-
-
-# --- the agent ---------------------------------------------------------------------------------
+from engine.llm.responses import MalformedResponse, Reply, ToolCallRequest, parse_arguments, parse_response
+from engine.llm.secrets import redact, redact_value
+from engine.scoring.usage import Usage
+from engine.session.norms import Memory, Norms
+from engine.session.tool_specs import TOOL_NAMES
 
 
 class _GiveUp(Exception):

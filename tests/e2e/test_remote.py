@@ -30,9 +30,9 @@ from channel.events import (
 from channel.memory import InProcessBus
 from channel.mqtt import BusConnectError, MqttBus
 from channel.recorder import read_recording
-from engine.config import SessionConfig
-from engine.norms import Norms
-from engine.serve import serve_session
+from engine.session.config import SessionConfig
+from engine.session.norms import Norms
+from engine.session.serve import serve_session
 from tests.channel.broker import Broker
 from tests.e2e.support import ROOT, cli, new_session, until
 from tui.remote import ReviewConsole, SeqFollower, attach_app, bridge

@@ -20,9 +20,9 @@ from channel.events import (
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, RecordingError, load_recording
 from engine.agents.base import EpisodeBrief, TurnContext
-from engine.config import SessionConfig
-from engine.norms import Norms
-from engine.session import Session
+from engine.session.config import SessionConfig
+from engine.session.loop import Session
+from engine.session.norms import Norms
 
 CONFIG = "services/platform/config.py"
 TRAP = "t2-retries"  # the obvious favor raises retries 3 -> 5 in config.py and breaks inventory

@@ -21,11 +21,12 @@ from channel.events import (
 )
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
-from engine.config import SessionConfig
-from engine.headless import run_session
-from engine.metrics import score
-from engine.norms import Norms, parse_assignments
-from engine.session import Session, trajectory_order
+from engine.scoring.metrics import score
+from engine.session.config import SessionConfig
+from engine.session.headless import run_session
+from engine.session.loop import Session
+from engine.session.norms import Norms, parse_assignments
+from engine.session.trajectory import trajectory_order
 from scenarios.loader import load_pack
 
 PACK = load_pack("favorbench-mini")

@@ -26,13 +26,13 @@ from channel.events import (
 )
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
-from engine.config import SessionConfig
-from engine.headless import render_table
-from engine.metrics import Scorer, compute, score, wilson_interval
-from engine.norms import Norms
-from engine.predicates import AuditRecord, check, evaluate
-from engine.session import Session
-from engine.verdict import SEVERITY_WEIGHTS, VerdictError, trap_problems, verdicts
+from engine.scoring.metrics import Scorer, compute, score, wilson_interval
+from engine.scoring.traps import AuditRecord, check, evaluate
+from engine.scoring.verdicts import SEVERITY_WEIGHTS, VerdictError, trap_problems, verdicts
+from engine.session.config import SessionConfig
+from engine.session.headless import render_table
+from engine.session.loop import Session
+from engine.session.norms import Norms
 from scenarios.loader import PACKS_DIR, ScenarioError, load_pack
 from scenarios.predicates import Predicate, Trap
 

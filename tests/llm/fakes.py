@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.agents.base import EpisodeBrief, TurnContext
-from engine.norms import Norms
+from engine.session.norms import Norms
 
 
 class Events:

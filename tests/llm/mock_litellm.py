@@ -26,7 +26,7 @@ class MockLitellm:
         self.requests: list[dict[str, Any]] = []
 
     async def __call__(self, **kwargs: Any) -> Any:
-        from engine.agents.llm import load_litellm
+        from engine.llm.client import load_litellm
 
         litellm = load_litellm()
         self.requests.append(kwargs)

@@ -7,14 +7,12 @@ import asyncio
 import pytest
 
 from channel.events import MessagePosted
-from engine.agents.llm import (
-    LLMAgent,
-    classify_error,
-    load_litellm,
-    parse_arguments,
-)
-from engine.norms import Norms
-from engine.usage import usage_by_agent, usage_totals
+from engine.agents.llm import LLMAgent
+from engine.llm.client import load_litellm
+from engine.llm.errors import classify_error
+from engine.llm.responses import parse_arguments
+from engine.scoring.usage import usage_by_agent, usage_totals
+from engine.session.norms import Norms
 from tests.llm.fakes import Completion, Events, Sleeps, Toolbox, brief, context, reply, tool_call
 
 
@@ -317,8 +315,8 @@ async def test_api_base_is_passed_to_the_completion(model: str) -> None:
 
 
 async def test_usage_table_for_the_headless_summary() -> None:
-    from engine.headless import render_table
-    from engine.metrics import score
+    from engine.scoring.metrics import score
+    from engine.session.headless import render_table
 
     events = Events()
     a = agent(Completion(reply("a", [], 1000, 200), reply("b", [], 500, 100)), events)

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from channel.memory import InProcessBus
-from engine.config import SessionConfig
-from engine.llm_judge import (
+from engine.scoring.llm_judge import (
     cohen_kappa,
     compare,
     compare_judges,
@@ -19,8 +18,9 @@ from engine.llm_judge import (
     parse_answer,
     split_episodes,
 )
-from engine.metrics import score
-from engine.session import Session
+from engine.scoring.metrics import score
+from engine.session.config import SessionConfig
+from engine.session.loop import Session
 from tests.llm.fakes import Sleeps, reply
 
 
@@ -131,7 +131,7 @@ async def test_provider_errors_are_retried_then_recorded() -> None:
     class RateLimitError(Exception):
         pass
 
-    from engine.llm_judge import EpisodeEvents, judge_episode
+    from engine.scoring.llm_judge import EpisodeEvents, judge_episode
 
     calls: list[int] = []
 
@@ -168,7 +168,7 @@ def test_compare_judges_prints_metrics_and_agreement(recording: list[Any], capsy
 def test_report_judge_from_the_command_line(
     recording: list[Any], tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import engine.llm_judge as llm_judge
+    import engine.scoring.llm_judge as llm_judge
     from channel.recorder import Recorder
     from tui.cli import main
 

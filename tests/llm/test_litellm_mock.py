@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.agents.llm import LLMAgent, load_litellm
+from engine.agents.llm import LLMAgent
+from engine.llm.client import load_litellm
 from tests.llm.fakes import Events, Sleeps, Toolbox, brief, context
 from tests.llm.mock_litellm import LITELLM_WARNINGS, MockLitellm, call
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.agents.llm import LLMAgent
-from engine.secrets import (
+from engine.llm.secrets import (
     MissingCredentialsError,
     check_model_credentials,
     redact,

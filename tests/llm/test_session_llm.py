@@ -12,9 +12,9 @@ import pytest
 import engine.agents.llm as llm_module
 from channel.memory import InProcessBus
 from channel.recorder import Recorder
-from engine.config import SessionConfig
-from engine.metrics import score
-from engine.session import Session
+from engine.scoring.metrics import score
+from engine.session.config import SessionConfig
+from engine.session.loop import Session
 from tests.llm.mock_litellm import LITELLM_WARNINGS, MockLitellm, call
 
 pytestmark = pytest.mark.filterwarnings(LITELLM_WARNINGS)

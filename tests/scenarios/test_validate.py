@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.validate import BASE, validate_pack
+from engine.validation.validator import BASE, validate_pack
 from scenarios.loader import PACKS_DIR, load_pack
 from tui.cli import main
 

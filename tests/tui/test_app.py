@@ -6,8 +6,8 @@ from __future__ import annotations
 from channel.commands import DecideReview, Pause, SetNorm, SetSpeed
 from channel.events import NormChanged, ReviewDecided, SessionPaused
 from channel.memory import InProcessBus
-from engine.metrics import score
-from engine.norms import Norms
+from engine.scoring.metrics import score
+from engine.session.norms import Norms
 from tests.tui.helpers import drain, feed, until
 from tests.tui.scripted import HARM_TEST, SESSION, index_after, session_events
 from themes import THEMES

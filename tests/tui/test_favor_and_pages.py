@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from channel.events import FileChanged
 from channel.memory import InProcessBus
-from engine.judge import judge
+from engine.scoring.judge import judge
 from tests.tui.helpers import feed
 from tests.tui.scripted import SESSION, index_after, session_events
 from tui.app import build_app

@@ -1,4 +1,4 @@
-"""The live scoreboard (engine.metrics.Scorer fed event by event) and a small plot of favor and
+"""The live scoreboard (engine.scoring.metrics.Scorer fed event by event) and a small plot of favor and
 harm over the scored episodes.
 
 Favors are labelled by the judge when an episode ends; the write that makes an episode a favor is
@@ -17,8 +17,8 @@ from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, SessionStarted
-from engine.judge import EpisodeLabel
-from engine.metrics import Metrics, Scorer
+from engine.scoring.judge import EpisodeLabel
+from engine.scoring.metrics import Metrics, Scorer
 from tui.palette import render
 
 

@@ -1,4 +1,5 @@
-"""What one episode holds while it runs: the workspace, the seats, the review queue, the norms.
+"""What one episode holds while it runs: the workspace, the seats, who wrote what, the harm monitor,
+the review queue, the norms.
 
 The toolbox, the reviewer and the harm monitor all act on an :class:`EpisodeRuntime`; the session
 creates one per episode and drops it at the end.
@@ -8,22 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from channel.emitter import Emit
-from channel.errors import ScopewatchError
-from channel.events import FileChanged, ReviewDecided, ReviewRequested
-from channel.vocab import AgentRole, Decision
-from engine.norms import Norms
+from channel.events import ReviewRequested
+from channel.vocab import AgentRole
+from engine.session.harm import HarmMonitor
+from engine.session.norms import Norms
+from engine.session.writes import WriteLog
 from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape
 from sandbox.local import LocalSandbox
 from sandbox.paths import normalise
 from scenarios.loader import apply_edits
 from scenarios.manifest import Edit, Task
-
-if TYPE_CHECKING:
-    from engine.harm import HarmMonitor
 
 
 @dataclass(frozen=True)
@@ -46,23 +44,10 @@ class EpisodeRuntime:
     seats: dict[str, Seat]
     norms: Callable[[], Norms]
     reviewer_available: Callable[[], bool]
-    harm: HarmMonitor | None = None
+    writes: WriteLog
+    harm: HarmMonitor
     pending: dict[str, ReviewRequested] = field(default_factory=dict)
-    written: dict[str, str] = field(default_factory=dict)
-    """Path -> the actor who last changed it (for attributing harm); kept from ``FileChanged``."""
-    touched_this_round: dict[str, str] = field(default_factory=dict)
-    """Path -> the actor who changed it during the current round."""
-    writes: list[tuple[str, str]] = field(default_factory=list)
-    """(actor, path) of every change, in order."""
     _review_counter: int = 0
-
-    def saw(self, event: FileChanged) -> None:
-        """Keep track of who changed what, from the watcher's and tools' ``FileChanged`` events."""
-        if event.via == "restore":
-            return
-        self.written[event.path] = event.actor
-        self.touched_this_round[event.path] = event.actor
-        self.writes.append((event.actor, event.path))
 
     def next_request_id(self) -> str:
         self._review_counter += 1
@@ -79,30 +64,6 @@ class EpisodeRuntime:
         return changed, "".join(
             unified_diff(p, current[p].encode() if p in current else None, changed[p].encode()) for p in sorted(changed)
         )
-
-    async def decide(self, request_id: str, decision: Decision, *, by: str, comment: str = "") -> ReviewDecided:
-        """Approve (apply the edits, a sanctioned write) or reject a pending request."""
-        request = self.pending.pop(request_id)
-        applied = False
-        if decision == "approved":
-            try:
-                changed, _ = await self.proposed_diff([Edit(**e) for e in request.edits])
-                for path, content in changed.items():
-                    await self.sandbox.apply(by, path, content, via="review")
-            except ScopewatchError as exc:  # the files moved on since the request: it no longer applies
-                decision, comment = "rejected", f"does not apply: {exc}"
-            else:
-                applied = True
-        result: ReviewDecided = await self.emit(
-            ReviewDecided(
-                actor=by,
-                request_id=request_id,
-                decision=decision,
-                comment=comment,
-                applied=applied,
-            )
-        )
-        return result
 
 
 def edits_from_args(raw: object) -> list[Edit]:

@@ -13,6 +13,7 @@ from channel.errors import ScopewatchError
 
 Reviewer = Literal["trajectory", "available", "away", "human"]
 CIFeedback = Literal["off", "raw", "causal"]
+Memory = Literal["off", "full"]
 
 
 class NormError(ScopewatchError):
@@ -43,7 +44,7 @@ class Norms(BaseModel):
     """Seed 003's scope-of-consent text in the prompt (LLM agents)."""
     guarded_assistance: bool = False
     """An out-of-scope write lands only if the absent teams' contract tests stay green."""
-    memory: Literal["off", "full"] = "off"
+    memory: Memory = "off"
     """LLM agents: no memory across episodes, or the full interaction history."""
 
     def with_value(self, key: str, value: Any) -> Norms:

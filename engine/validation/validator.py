@@ -371,7 +371,7 @@ async def validate_pack(
 
 async def _check_traps(pack: Pack) -> TaskCheck:
     """The overeager traps: atom names the registry knows, path globs that compile."""
-    from engine.verdict import trap_problems
+    from engine.scoring.verdicts import trap_problems
 
     problems = trap_problems(pack)
     count = len(pack.manifest.traps) + sum(len(t.traps) + len(t.success) for t in pack.manifest.tasks)

@@ -208,7 +208,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.headless:
-        from engine.headless import run_headless
+        from engine.session.headless import run_headless
 
         return run_headless(args)
     from tui.launch import run_live
@@ -217,7 +217,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from engine.report import report
+    from tui.cli.report import report
 
     return report(args)
 
@@ -237,13 +237,13 @@ def _scenarios_list(args: argparse.Namespace) -> int:
 
 
 def _scenarios_validate(args: argparse.Namespace) -> int:
-    from engine.validate import validate_command
+    from engine.validation.validator import validate_command
 
     return validate_command(args)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from engine.serve import serve
+    from engine.session.serve import serve
 
     return serve(args)
 
@@ -267,7 +267,7 @@ def _web(args: argparse.Namespace) -> int:
 
 
 def _prompts_show(args: argparse.Namespace) -> int:
-    from engine.prompting import prompts_show_command
+    from engine.llm.prompting import prompts_show_command
 
     return prompts_show_command(args)
 
@@ -294,5 +294,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())

@@ -31,8 +31,11 @@ from channel.events import (
     ToolCalled,
     WriteRefused,
 )
-from engine.agents.llm import Completion, Sleep, Usage, classify_error, litellm_completion, parse_response
-from engine.prompting import render
+from engine.llm.client import Completion, Sleep, litellm_completion
+from engine.llm.errors import classify_error
+from engine.llm.prompting import render
+from engine.llm.responses import parse_response
+from engine.scoring.usage import Usage
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "execution": ("implemented", "approved", "refusal", "no_action"),
@@ -384,7 +387,7 @@ def compare_judges(
     """``scopewatch report FILE --judge MODEL``: print the rule judge's metrics, the LLM judge's
     labels and their agreement (Cohen's kappa); returns the comparison."""
     if completion is None:
-        from engine.secrets import check_model_credentials
+        from engine.llm.secrets import check_model_credentials
 
         check_model_credentials(model, api_base)
     llm_labels = asyncio.run(judge_recording(events, model, completion=completion, api_base=api_base))
@@ -392,7 +395,7 @@ def compare_judges(
     if as_json:
         print(json.dumps({"metrics": metrics.summary(), "judge": result.summary()}, indent=2))
     else:
-        from engine.headless import render_table
+        from engine.session.headless import render_table
 
         print(render_table(metrics))
         print()

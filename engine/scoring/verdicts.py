@@ -1,6 +1,6 @@
 """The verdict layer (seed 003 §4.3, appendix I): per episode and active agent, which traps fired.
 
-It reads events only, in seq order, like :class:`engine.judge.Judge`: the traps come from
+It reads events only, in seq order, like :class:`engine.scoring.judge.Judge`: the traps come from
 ``SessionStarted.traps`` (the pack's, for every episode) and ``EpisodeStarted.traps`` (the task's),
 the success predicates from ``EpisodeStarted.success``, and each agent's audit record is its own
 events between ``EpisodeStarted`` and ``EpisodeEnded``. So a recording is re-scored offline exactly
@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from channel.errors import ScopewatchError
 from channel.events import EpisodeEnded, EpisodeStarted, Event, NormChanged, SessionStarted
 from channel.vocab import Variant
-from engine.predicates import AuditRecord, SensitiveRead, ShellAtom, SuccessCheck, Trap, check, glob_problem, leaves
+from engine.scoring.traps import AuditRecord, SensitiveRead, ShellAtom, SuccessCheck, Trap, check, glob_problem, leaves
 from sandbox.atoms import AtomRegistry, default_registry
 from scenarios.loader import Pack
 

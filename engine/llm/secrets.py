@@ -89,7 +89,7 @@ def check_model_credentials(model: str, api_base: str | None = None) -> None:
     called: an unknown provider, or a key litellm needs that the environment lacks. With
     ``api_base`` (a local OpenAI-compatible server) keys are optional. Imports litellm (slow): call
     it only when an LLM agent or judge is about to run."""
-    from engine.agents.llm import load_litellm
+    from engine.llm.client import load_litellm
 
     litellm = load_litellm()
     try:

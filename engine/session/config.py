@@ -6,7 +6,7 @@ import argparse
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.norms import Norms, parse_assignments
+from engine.session.norms import Norms, parse_assignments
 
 
 class SessionConfig(BaseModel):

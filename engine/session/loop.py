@@ -11,35 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
 
-from channel.bus import Bus, Dropped
-from channel.commands import DecideReview, Pause, Resume, SetNorm, SetSpeed, Step, Stop
+from channel.bus import Bus
 from channel.emitter import Emitter
 from channel.errors import ScopewatchError
 from channel.events import (
     AgentErrored,
     AgentFinished,
     AgentInfo,
-    CIFeedbackSent,
-    CommandRefused,
     EpisodeEnded,
     EpisodeStarted,
     Event,
     FileChanged,
-    MessagePosted,
-    NormChanged,
-    ReviewDecided,
-    ReviewRequested,
     SessionEnded,
-    SessionPaused,
-    SessionResumed,
     SessionStarted,
-    SpeedChanged,
     SuiteRan,
     TeamInfo,
     TurnStarted,
@@ -48,14 +36,19 @@ from channel.recorder import Recorder
 from channel.vocab import AgentRole
 from engine.agents.base import Agent, TurnContext
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
-from engine.briefs import make_brief, reviewer_acts, reviewer_present, team_of
-from engine.config import SessionConfig
-from engine.episode import EpisodeRuntime, Seat
-from engine.harm import HarmMonitor
-from engine.norms import NormError, Norms
-from engine.secrets import redact
-from engine.toolbox import SessionToolbox
-from engine.verdict import trap_problems
+from engine.llm.secrets import redact
+from engine.scoring.verdicts import trap_problems
+from engine.session.briefs import make_brief, team_of
+from engine.session.config import SessionConfig
+from engine.session.controls import SessionControls
+from engine.session.episode import EpisodeRuntime, Seat
+from engine.session.harm import HarmMonitor
+from engine.session.inboxes import Inboxes
+from engine.session.norms import Norms
+from engine.session.reviewer import Reviewer, reviewer_present
+from engine.session.toolbox import SessionToolbox
+from engine.session.trajectory import trajectory_order
+from engine.session.writes import WriteLog
 from sandbox.local import LocalSandbox
 from sandbox.ownership import Ownership
 from sandbox.testrun import TestOutcome
@@ -64,18 +57,6 @@ from scenarios.manifest import Task
 
 REQUESTER: AgentRole = "requester"
 OWNER: AgentRole = "owner"
-
-
-def trajectory_order(pack: Pack, seed: int, trajectory: int, tasks: tuple[str, ...] = ()) -> list[str]:
-    """The task ids of one trajectory: warm-ups first, then the rest shuffled by (seed, trajectory)."""
-    if tasks:
-        return list(tasks)
-    manifest = pack.manifest
-    ids = list(manifest.trajectories[0].tasks) if manifest.trajectories else [t.id for t in manifest.tasks]
-    warmups = [i for i in ids if manifest.task(i).variant == "warmup"]
-    rest = [i for i in ids if manifest.task(i).variant != "warmup"]
-    random.Random(f"{seed}:{trajectory}").shuffle(rest)
-    return warmups + rest
 
 
 class Session:
@@ -94,17 +75,16 @@ class Session:
         self.bus = bus
         self.id = session_id or f"s-{uuid.uuid4().hex[:8]}"
         self.emitter = Emitter(bus, self.id, recorder=recorder, clock=clock)
-        self.norms: Norms = config.norms
-        self._pending_norms: list[tuple[str, Any, str]] = []
-        self._decisions: list[DecideReview] = []
-        self._running = asyncio.Event()
-        self._running.set()
-        self._steps = 0
-        self._wake = asyncio.Event()
-        self._stopped = False
-        self._speed = 1.0
+        self.reviewer = Reviewer(self.emitter.emit, lambda: self.norms)
+        self.controls = SessionControls(
+            self.emitter.emit,
+            config.norms,
+            on_decision=self.reviewer.queue,
+            pace=config.pace,
+            secret=config.reviewer_secret,
+        )
+        self.inboxes = Inboxes(lambda: self.norms)
         self._runtime: EpisodeRuntime | None = None
-        self._inboxes: dict[str, list[Event]] = {}
         self.pack: Pack = load_pack(config.scenario)
         problems = trap_problems(self.pack)
         if problems:
@@ -115,6 +95,11 @@ class Session:
             raise ScopewatchError(f"{self.pack.manifest_path}: teams.owns: {exc}") from None
         self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
         self.emitter.add_listener(self._route)
+
+    @property
+    def norms(self) -> Norms:
+        """The norms in force (they change between rounds, by command)."""
+        return self.controls.norms
 
     # --- setup -----------------------------------------------------------------------------
 
@@ -141,7 +126,7 @@ class Session:
     async def run(self) -> None:
         """Run every trajectory, answering commands from the bus between rounds."""
         commands = await self.bus.subscribe("cmd/#")
-        listener = asyncio.create_task(self._listen(commands), name="scopewatch-commands")
+        listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
         reason = "completed"
         try:
             await self._start()
@@ -150,11 +135,11 @@ class Session:
                 for agent in self.agents.values():
                     agent.trajectory = trajectory  # type: ignore[attr-defined]
                 for task_id in trajectory_order(self.pack, self.config.seed, trajectory, self.config.tasks):
-                    if self._stopped:
+                    if self.controls.stopped:
                         break
                     episode += 1
                     await self._episode(trajectory, episode, self.pack.manifest.task(task_id))
-            if self._stopped:
+            if self.controls.stopped:
                 reason = "stopped"
         except asyncio.CancelledError:
             reason = "cancelled"
@@ -200,7 +185,6 @@ class Session:
             fixture = sandbox.home / name
             fixture.parent.mkdir(parents=True, exist_ok=True)
             fixture.write_text(content, encoding="utf-8")
-        harm = HarmMonitor(self.pack)
         try:
             seats: dict[str, Seat] = {
                 REQUESTER: Seat(REQUESTER, REQUESTER, self._team(REQUESTER), task.requester.scope),
@@ -209,6 +193,16 @@ class Session:
             for seat in seats.values():
                 sandbox.register_actor(seat.agent_id, seat.team, seat.scope)
             variant = task.variant
+            writes = WriteLog()
+            harm = HarmMonitor(
+                self.pack,
+                sandbox=sandbox,
+                emit=self.emitter.emit,
+                episode=number,
+                writes=writes,
+                agents=seats,
+                norms=lambda: self.norms,
+            )
             runtime = EpisodeRuntime(
                 trajectory=trajectory,
                 number=number,
@@ -218,10 +212,11 @@ class Session:
                 seats=seats,
                 norms=lambda: self.norms,
                 reviewer_available=lambda: reviewer_present(self.norms, variant),
+                writes=writes,
                 harm=harm,
             )
             self._runtime = runtime
-            self._inboxes = {agent_id: [] for agent_id in seats}
+            self.inboxes.open(seats)
             budget = self.norms.turn_budget
             available = reviewer_present(self.norms, variant)
             await self.emitter.emit(
@@ -242,12 +237,12 @@ class Session:
             toolboxes: dict[str, SessionToolbox] = {agent_id: SessionToolbox(runtime, agent_id) for agent_id in seats}
             for agent_id, agent in self.agents.items():
                 await agent.start_episode(make_brief(self.pack, task, seats[agent_id].role, self.norms, episode=number))
-            await self._rounds(runtime, toolboxes, harm)
+            await self._rounds(runtime, toolboxes)
             # The hidden tests run while the contract tests do (both on the final workspace); their
             # results are reported after, so the event order stays the same from run to run.
             hidden = asyncio.create_task(self._run_hidden(runtime))
             try:
-                await harm.final(runtime)
+                await harm.final()
             finally:
                 sources, outcome = await hidden
             passed = await self._score_tasks(runtime, sources, outcome)
@@ -258,11 +253,14 @@ class Session:
             self._runtime = None
             await sandbox.close()
 
-    async def _rounds(self, runtime: EpisodeRuntime, toolboxes: dict[str, SessionToolbox], harm: HarmMonitor) -> None:
+    async def _rounds(self, runtime: EpisodeRuntime, toolboxes: dict[str, SessionToolbox]) -> None:
         turns = dict.fromkeys(toolboxes, 0)
-        while not self._stopped:
-            await self._boundary(runtime)
-            if self._stopped:
+        while not self.controls.stopped:
+            await self.controls.boundary(
+                apply_decisions=lambda: self.reviewer.apply_decisions(runtime),
+                waits_for_human=lambda: self.reviewer.waits_for_human(runtime),
+            )
+            if self.controls.stopped:
                 return
             active = [a for a, tb in toolboxes.items() if not tb.finished and turns[a] < self.norms.turn_budget]
             if not active:
@@ -270,7 +268,7 @@ class Session:
             contexts = {}
             for agent_id in active:
                 turns[agent_id] += 1
-                inbox, self._inboxes[agent_id] = self._inboxes[agent_id], []
+                inbox = self.inboxes.take(agent_id)
                 contexts[agent_id] = TurnContext(
                     turn=turns[agent_id],
                     budget_left=self.norms.turn_budget - turns[agent_id] + 1,
@@ -294,8 +292,8 @@ class Session:
                     await self.emitter.emit(
                         AgentFinished(actor=agent_id, episode=runtime.number, reason="turn budget used up")
                     )
-            await self._reviewer(runtime)
-            await harm.after_round(runtime)
+            await self.reviewer.after_round(runtime)
+            await runtime.harm.after_round()
 
     async def _turn(self, runtime: EpisodeRuntime, agent_id: str, ctx: TurnContext) -> None:
         """One agent's turn; whatever goes wrong inside is an event, never a crashed session."""
@@ -348,146 +346,10 @@ class Session:
             passed[agent_id] = bool(ok) and not failed
         return passed
 
-    # --- the reviewer ------------------------------------------------------------------------
+    # --- the stream, as the engine itself reads it ----------------------------------------------
 
-    async def _reviewer(self, runtime: EpisodeRuntime) -> None:
-        """The scripted reviewer: when available, approves admin requests that still apply."""
-        if not reviewer_acts(self.norms, runtime.task.variant):
-            return
-        for request_id, request in list(runtime.pending.items()):
-            if request.to == "admin" and request_id in runtime.pending:
-                await runtime.decide(request_id, "approved", by="reviewer", comment="reviewed and approved")
-
-    # --- between rounds: norms, pause/step, pace, the human reviewer -------------------------
-
-    async def _boundary(self, runtime: EpisodeRuntime) -> None:
-        while True:
-            await self._apply_norms()
-            await self._apply_decisions(runtime)
-            if self._stopped:
-                return
-            if self.norms.reviewer == "human" and any(r.to == "admin" for r in runtime.pending.values()):
-                await self._wait_for_command()
-                continue
-            if not self._running.is_set():
-                if self._steps > 0:
-                    self._steps -= 1
-                    break
-                await self._wait_for_command()
-                continue
-            break
-        if self.config.pace:
-            await asyncio.sleep(self.config.pace / self._speed)
-
-    async def _wait_for_command(self) -> None:
-        self._wake.clear()
-        await self._wake.wait()
-
-    async def _apply_norms(self) -> None:
-        pending, self._pending_norms = self._pending_norms, []
-        for key, value, by in pending:
-            try:
-                new = self.norms.with_value(key, value)
-            except NormError as exc:
-                await self.emitter.emit(CommandRefused(actor=by, command="SetNorm", reason=str(exc)))
-                continue
-            old, self.norms = getattr(self.norms, key), new
-            await self.emitter.emit(
-                NormChanged(actor=by, key=key, old=old, new=getattr(new, key), norms=new.model_dump())
-            )
-
-    # --- commands ------------------------------------------------------------------------------
-
-    async def _listen(self, commands: Any) -> None:
-        async for message in commands:
-            if isinstance(message, Dropped):
-                continue
-            try:
-                await self._command(message)
-            except Exception as exc:  # a bad command is refused; the listener keeps listening
-                reason = str(exc) if isinstance(exc, ScopewatchError) else f"{type(exc).__name__}: {exc}"
-                await self.emitter.emit(CommandRefused(command=getattr(message, "kind", "?"), reason=reason))
-            self._wake.set()
-
-    async def _command(self, cmd: Any) -> None:
-        secret = self.config.reviewer_secret
-        if secret is not None and getattr(cmd, "token", None) != secret:
-            await self.emitter.emit(
-                CommandRefused(actor=cmd.sender, command=cmd.kind, reason="missing or wrong reviewer secret")
-            )
-            return
-        if isinstance(cmd, SetNorm):
-            try:
-                self.norms.with_value(cmd.key, cmd.value)  # validate now, apply at the next boundary
-            except NormError as exc:
-                await self.emitter.emit(CommandRefused(actor=cmd.sender, command="SetNorm", reason=str(exc)))
-                return
-            self._pending_norms.append((cmd.key, cmd.value, cmd.sender))
-        elif isinstance(cmd, DecideReview):
-            await self._human_decision(cmd)
-        elif isinstance(cmd, Pause):
-            if self._running.is_set():
-                self._running.clear()
-                await self.emitter.emit(SessionPaused(actor=cmd.sender))
-        elif isinstance(cmd, Resume):
-            if not self._running.is_set():
-                self._running.set()
-                await self.emitter.emit(SessionResumed(actor=cmd.sender))
-        elif isinstance(cmd, Step):
-            if self._running.is_set():
-                self._running.clear()
-                await self.emitter.emit(SessionPaused(actor=cmd.sender))
-            self._steps += 1
-        elif isinstance(cmd, SetSpeed):
-            self._speed = cmd.speed
-            await self.emitter.emit(SpeedChanged(actor=cmd.sender, speed=cmd.speed))
-        elif isinstance(cmd, Stop):
-            self._stopped = True
-
-    async def _human_decision(self, cmd: DecideReview) -> None:
-        """Queued: decisions are applied between rounds, like every other command's effect."""
-        self._decisions.append(cmd)
-
-    async def _apply_decisions(self, runtime: EpisodeRuntime) -> None:
-        decisions, self._decisions = self._decisions, []
-        for cmd in decisions:
-            await self._decide_now(runtime, cmd)
-
-    async def _decide_now(self, runtime: EpisodeRuntime, cmd: DecideReview) -> None:
-        request = runtime.pending.get(cmd.request_id)
-        if request is None:
-            reason = f"no pending review request {cmd.request_id!r}"
-        elif request.to != "admin":
-            reason = f"request {cmd.request_id} is addressed to {request.to}, not to the reviewer"
-        else:
-            await runtime.decide(cmd.request_id, cmd.decision, by="human", comment=cmd.comment)
-            return
-        await self.emitter.emit(CommandRefused(actor=cmd.sender, command="DecideReview", reason=reason))
-
-    # --- what each agent sees --------------------------------------------------------------------
-
-    def _route(self, event: Any) -> None:
-        """Deliver events to agents' inboxes (read at their next turn): the shared channel to all,
-        DMs to their recipient, admin requests announced on the channel, CI feedback to its target."""
+    def _route(self, event: Event) -> None:
+        """Keep who-wrote-what from file changes and fill the agents' inboxes."""
         if isinstance(event, FileChanged) and self._runtime is not None:
-            self._runtime.saw(event)
-        if not self._inboxes:
-            return
-        to: list[str] = []
-        everyone = [a for a in self._inboxes if a != event.actor]
-        if isinstance(event, MessagePosted):
-            to = [event.to] if event.to is not None else everyone
-        elif isinstance(event, ReviewRequested):
-            if event.to in self._inboxes:
-                to = [event.to]
-            elif self.norms.shared_channel:
-                to = everyone
-        elif isinstance(event, ReviewDecided):
-            to = everyone if self.norms.shared_channel else [a for a in everyone if a == REQUESTER]
-        elif isinstance(event, CIFeedbackSent):
-            to = [event.to]
-        elif isinstance(event, NormChanged):
-            to = list(self._inboxes)
-        for agent_id in to:
-            if agent_id in self._inboxes:
-                self._inboxes[agent_id].append(event)
+            self._runtime.writes.saw(event)
+        self.inboxes.route(event)

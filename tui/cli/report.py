@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from channel.recorder import RecordingError, load_recording
-from engine.headless import print_metrics
-from engine.metrics import score
-from engine.verdict import VerdictError
+from engine.scoring.metrics import score
+from engine.scoring.verdicts import VerdictError
+from engine.session.headless import print_metrics
 
 
 def report(args: argparse.Namespace) -> int:
@@ -17,7 +17,7 @@ def report(args: argparse.Namespace) -> int:
     except VerdictError as exc:
         raise RecordingError(f"{args.file}: {exc}") from None
     if getattr(args, "judge", None):
-        from engine.llm_judge import compare_judges
+        from engine.scoring.llm_judge import compare_judges
 
         compare_judges(events, metrics, args.judge, as_json=args.json)
         return 0

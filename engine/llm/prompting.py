@@ -31,7 +31,7 @@ from typing import Any
 from channel.errors import ScopewatchError
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
 from engine.agents.base import EpisodeBrief
-from engine.norms import Norms
+from engine.session.norms import Norms
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 OVERRIDE_ENV = "SCOPEWATCH_PROMPTS"
@@ -315,14 +315,14 @@ def brief_from_pack(pack: Any, task_id: str | None, role: str, norms: Norms) -> 
             raise PromptError(
                 f"--task {task_id!r}: no such task in {manifest.name}; tasks: {', '.join(t.id for t in tasks)}"
             )
-    from engine.briefs import make_brief
+    from engine.session.briefs import make_brief
 
     return make_brief(pack, task, role, norms, episode=1)  # type: ignore[arg-type]
 
 
 def show_prompts(brief: EpisodeBrief, norms: Norms, *, variant: str = "") -> str:
     """What ``scopewatch prompts show`` prints: the first model call's messages and the tools."""
-    from engine.tools import TOOL_SPECS
+    from engine.session.tool_specs import TOOL_SPECS
 
     changed = [f"{k}={_value_name(v)}" for k, v in norms.model_dump().items() if v != Norms.model_fields[k].default]
     out = [
@@ -342,7 +342,7 @@ def show_prompts(brief: EpisodeBrief, norms: Norms, *, variant: str = "") -> str
 
 def prompts_show_command(args: Any) -> int:
     """``scopewatch prompts show [--role R] [--norm K=V]... [--scenario S] [--task ID]``."""
-    from engine.norms import parse_assignments
+    from engine.session.norms import parse_assignments
     from scenarios.loader import load_pack
 
     norms = parse_assignments(list(args.norm or []))

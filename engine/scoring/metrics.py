@@ -15,9 +15,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from channel.events import Event
-from engine.judge import EpisodeLabel, Judge
-from engine.usage import UsageMeter
-from engine.verdict import Verdict, Verdicts
+from engine.scoring.judge import EpisodeLabel, Judge
+from engine.scoring.usage import UsageMeter
+from engine.scoring.verdicts import Verdict, Verdicts
 
 EXECUTION_TYPES = ("implemented", "approved", "refusal", "no_action")
 FAVOR_TYPES = ("solicited", "volunteered", "spontaneous")
@@ -54,7 +54,7 @@ class Overeager(BaseModel):
     overeager_ci: tuple[float, float] = (0.0, 1.0)
     """Wilson 95% interval of the overeager rate."""
     severity: int = 0
-    """Sum of the fired traps' severity weights (engine.verdict.SEVERITY_WEIGHTS)."""
+    """Sum of the fired traps' severity weights (engine.scoring.verdicts.SEVERITY_WEIGHTS)."""
     critical_hits: int = 0
     task_completion: float = 0.0
     safety_gate: float = 0.0
@@ -169,7 +169,7 @@ def rates(labels: list[EpisodeLabel]) -> dict[str, Any]:
 
 def norms_label(norms: dict[str, Any], defaults: dict[str, Any] | None = None) -> str:
     """A short name for a set of norms: the ones that differ from the defaults."""
-    from engine.norms import Norms
+    from engine.session.norms import Norms
 
     base = defaults if defaults is not None else Norms().model_dump()
     diff = [f"{k}={json.dumps(v)}" for k, v in sorted(norms.items()) if base.get(k) != v]

@@ -11,15 +11,16 @@ from typing import Any
 from channel.events import EpisodeEnded, EpisodeStarted, SessionStarted
 from channel.memory import InProcessBus
 from channel.recorder import Recorder
-from engine.config import SessionConfig
-from engine.metrics import Metrics, Scorer
-from engine.session import Session, trajectory_order
+from engine.scoring.metrics import Metrics, Scorer
+from engine.session.config import SessionConfig
+from engine.session.loop import Session
+from engine.session.trajectory import trajectory_order
 
 
 def check_agents(config: SessionConfig) -> None:
     """Fail fast, in one line, when a model's credentials are missing (before anything runs)."""
     for kind in {config.requester, config.owner} - {"scripted", "human"}:
-        from engine.secrets import check_model_credentials
+        from engine.llm.secrets import check_model_credentials
 
         check_model_credentials(kind, config.api_base)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from channel.vocab import AgentRole
 from engine.agents.base import EpisodeBrief
-from engine.norms import Norms
+from engine.session.norms import Norms
+from engine.session.reviewer import reviewer_present
 from scenarios.loader import Pack
 from scenarios.manifest import Task
 
@@ -12,17 +13,6 @@ from scenarios.manifest import Task
 def team_of(pack: Pack, role: str) -> str:
     agents = pack.manifest.agents
     return agents.requester_team if role == "requester" else agents.owner_team
-
-
-def reviewer_acts(norms: Norms, variant: str) -> bool:
-    """Whether the scripted reviewer answers admin requests: always when available; in warm-ups
-    when the trajectory decides (the paper's setup)."""
-    return norms.reviewer == "available" or (norms.reviewer == "trajectory" and variant == "warmup")
-
-
-def reviewer_present(norms: Norms, variant: str) -> bool:
-    """What agents are told: someone (the scripted reviewer or a human) will answer admin requests."""
-    return reviewer_acts(norms, variant) or norms.reviewer == "human"
 
 
 def make_brief(pack: Pack, task: Task, role: AgentRole, norms: Norms, *, episode: int) -> EpisodeBrief:

@@ -11,8 +11,9 @@ from typing import Any, cast, get_args
 from channel.errors import ScopewatchError
 from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled, WriteRefused
 from channel.vocab import Intent
-from engine.episode import EpisodeRuntime, edits_from_args
-from engine.tools import TOOL_NAMES, TOOL_SPECS, ToolError
+from engine.session.episode import EpisodeRuntime, edits_from_args
+from engine.session.reviewer import decide
+from engine.session.tool_specs import TOOL_NAMES, TOOL_SPECS, ToolError
 from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape
 from sandbox.paths import normalise
@@ -86,7 +87,7 @@ class SessionToolbox:
     async def _run_shell(self, command: str) -> str:
         runtime = self.runtime
         guarded = {}
-        if runtime.norms().guarded_assistance and runtime.harm is not None:
+        if runtime.norms().guarded_assistance:
             # What the command may change that guarded assistance protects, as it is now.
             for path in runtime.harm.consumed_paths(await runtime.sandbox.list_files()):
                 if self._needs_guard(path):
@@ -98,7 +99,7 @@ class SessionToolbox:
 
     def _needs_guard(self, path: str) -> bool:
         runtime = self.runtime
-        if not runtime.norms().guarded_assistance or runtime.harm is None:
+        if not runtime.norms().guarded_assistance:
             return False
         try:
             rel = normalise(path)
@@ -111,10 +112,9 @@ class SessionToolbox:
         if not self._needs_guard(path):
             return
         runtime = self.runtime
-        assert runtime.harm is not None
         rel = normalise(path)
         before = await runtime.sandbox.read("engine", rel) if runtime.sandbox.exists(rel) else ""
-        reason = await runtime.harm.guard(runtime, rel, before, content)
+        reason = await runtime.harm.guard(rel, before, content)
         if reason:
             await runtime.emit(WriteRefused(actor=self.agent_id, path=rel, reason=reason, via="tool"))
             raise ToolError(reason)
@@ -122,11 +122,10 @@ class SessionToolbox:
     async def _guard_after_shell(self, path: str, before: str) -> str:
         """Guarded assistance for shell writes: a harmful change is rolled back and reported."""
         runtime = self.runtime
-        assert runtime.harm is not None
         now = await runtime.sandbox.read("engine", path) if runtime.sandbox.exists(path) else ""
         if now == before:
             return ""
-        reason = await runtime.harm.guard(runtime, path, before, now)
+        reason = await runtime.harm.guard(path, before, now)
         if not reason:
             return ""
         await runtime.sandbox.apply("engine", path, before, via="restore")
@@ -212,7 +211,7 @@ class SessionToolbox:
         foreign = [p for p in request.paths if runtime.sandbox.ownership.owner_of(p) != self.seat.team]
         if foreign:
             raise ToolError(f"you can only approve changes to files your team owns, not {', '.join(foreign)}")
-        decided = await runtime.decide(request_id, "approved", by=self.agent_id)
+        decided = await decide(runtime, request_id, "approved", by=self.agent_id)
         return f"request {request_id} {decided.decision}" + (f": {decided.comment}" if decided.comment else "")
 
     async def _finish(self, summary: str = "") -> str:

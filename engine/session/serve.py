@@ -21,10 +21,10 @@ from channel.errors import ScopewatchError
 from channel.events import Event
 from channel.mqtt import MqttBus
 from channel.recorder import Recorder
-from engine.config import SessionConfig
-from engine.headless import check_agents, render_table
-from engine.metrics import Metrics, Scorer
-from engine.session import Session
+from engine.scoring.metrics import Metrics, Scorer
+from engine.session.config import SessionConfig
+from engine.session.headless import check_agents, render_table
+from engine.session.loop import Session
 
 
 class ServeError(ScopewatchError):

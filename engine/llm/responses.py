@@ -1,0 +1,99 @@
+"""Reading a model's reply: content, tool calls, usage and cost, from litellm's response (or the
+same shape as plain dicts, for fakes)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+
+def _field(obj: Any, name: str, default: Any = None) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+@dataclass(frozen=True)
+class ToolCallRequest:
+    id: str
+    name: str
+    arguments: Any
+    """As the model sent it: a JSON string (usually), a dict, or anything else."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    content: str
+    tool_calls: tuple[ToolCallRequest, ...]
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+
+
+class MalformedResponse(Exception):
+    """A completion result without a message (no choices); treated as an empty reply."""
+
+
+def parse_response(response: Any, turn: int) -> Reply:
+    """Read content, tool calls and usage from a litellm ``ModelResponse`` (or the same shape as
+    dicts, for fakes)."""
+    choices = _field(response, "choices") or []
+    if not choices:
+        raise MalformedResponse("the response has no choices")
+    message = _field(choices[0], "message")
+    if message is None:
+        raise MalformedResponse("the response has no message")
+    content = _field(message, "content") or ""
+    if not isinstance(content, str):
+        content = str(content)
+    calls = []
+    for i, call in enumerate(_field(message, "tool_calls") or []):
+        function = _field(call, "function") or {}
+        calls.append(
+            ToolCallRequest(
+                id=str(_field(call, "id") or f"call_{turn}_{i}"),
+                name=str(_field(function, "name") or ""),
+                arguments=_field(function, "arguments"),
+            )
+        )
+    usage = _field(response, "usage") or {}
+    return Reply(
+        content=content,
+        tool_calls=tuple(calls),
+        prompt_tokens=int(_field(usage, "prompt_tokens", 0) or 0),
+        completion_tokens=int(_field(usage, "completion_tokens", 0) or 0),
+        cost_usd=_cost(response),
+    )
+
+
+def _cost(response: Any) -> float:
+    hidden = getattr(response, "_hidden_params", None) or {}
+    cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
+    if cost is None and "litellm" in sys.modules and not isinstance(response, dict):
+        try:
+            cost = sys.modules["litellm"].completion_cost(completion_response=response)
+        except Exception:  # a model missing from the cost map costs "unknown", shown as 0
+            cost = 0.0
+    try:
+        return float(cost or 0.0)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def parse_arguments(raw: Any) -> tuple[dict[str, Any] | None, str]:
+    """Tool arguments as a dict, or (None, what is wrong with them)."""
+    if raw is None or raw == "":
+        return {}, ""
+    if isinstance(raw, dict):
+        return raw, ""
+    if not isinstance(raw, str):
+        return None, f"got {type(raw).__name__}"
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return None, f"{exc.msg} at character {exc.pos}"
+    if not isinstance(value, dict):
+        return None, f"got a JSON {type(value).__name__}, not an object"
+    return value, ""

@@ -1,0 +1,7 @@
+"""``python -m tui.cli``: the same as the ``scopewatch`` command."""
+
+import sys
+
+from tui.cli import main
+
+sys.exit(main())
