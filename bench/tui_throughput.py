@@ -252,7 +252,7 @@ async def main() -> None:
     args = parser.parse_args()
     paced = make_events(int(args.rate * args.seconds))
     flood = make_events(args.flood)
-    # As tui/launch.py does before app.run(): the heap so far (imports, and here the event lists)
+    # As tui/cli/common.py freeze_heap does before app.run(): the heap so far (imports, and here the event lists)
     # leaves the collector's scans, for both apps alike.
     gc.collect()
     gc.freeze()

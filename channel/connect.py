@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from channel.broker import BrokerAddress
 from channel.bus import Bus
 from channel.errors import ScopewatchError
 from channel.memory import InProcessBus
-from channel.mqtt import BrokerAddress, MqttBus
+from channel.mqtt import MqttBus
 
 
 class BusURLError(ScopewatchError):

@@ -20,24 +20,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import math
-import ssl
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import cast
 
 import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from channel import replay
+from channel.broker import BrokerAddress, BusConnectError, properties, release
 from channel.bus import BusClosed, Overflow
-from channel.codec import DecodeError, Message, decode, decode_event, encode
-from channel.errors import ScopewatchError
+from channel.codec import DecodeError, Message, decode, encode
 from channel.events import Event, PresenceChanged
 from channel.memory import InProcessBus, MemorySubscription
 from channel.topics import ROOT, matches, topic_for
@@ -47,45 +45,6 @@ log = logging.getLogger("scopewatch.mqtt")
 
 SESSION_EXPIRY_S = 600
 """How long the broker keeps a disconnected bus's subscriptions and queued messages."""
-
-
-class BusConnectError(ScopewatchError):
-    """The broker named by ``--bus`` cannot be reached or refused the connection."""
-
-
-@dataclass(frozen=True)
-class BrokerAddress:
-    """Where the broker is and how to log in (parsed from ``mqtt://`` / ``mqtts://`` URLs)."""
-
-    host: str
-    port: int = 1883
-    username: str | None = None
-    password: str | None = field(default=None, repr=False)
-    tls: bool = False
-    ca_file: str | None = None
-    cert_file: str | None = None
-    key_file: str | None = None
-    insecure: bool = False
-
-    @property
-    def display(self) -> str:
-        """The URL without the password, for messages."""
-        user = f"{self.username}@" if self.username else ""
-        return f"{'mqtts' if self.tls else 'mqtt'}://{user}{self.host}:{self.port}"
-
-    def tls_context(self) -> ssl.SSLContext | None:
-        if not self.tls:
-            return None
-        try:
-            context = ssl.create_default_context(cafile=self.ca_file)
-            if self.cert_file:
-                context.load_cert_chain(self.cert_file, self.key_file)
-        except (OSError, ssl.SSLError) as exc:
-            raise BusConnectError(f"{self.display}: cannot load TLS files ({exc})") from None
-        if self.insecure:
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
-        return context
 
 
 class MqttSubscription(MemorySubscription):
@@ -187,7 +146,7 @@ class MqttBus:
             will = aiomqtt.Will(
                 self.prefix + f"presence/{self.participant}", self._presence("left"), qos=1, retain=True
             )
-        props = Properties(PacketTypes.CONNECT)
+        props = properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = SESSION_EXPIRY_S
         a = self.address
         return aiomqtt.Client(
@@ -256,7 +215,7 @@ class MqttBus:
             self._connected.clear()
             if self._lost is not None and not self._lost.done():
                 self._lost.set_result(None)
-            await _release(client)
+            await release(client)
             while not self._closed:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._max_backoff)
@@ -265,7 +224,7 @@ class MqttBus:
                     await client.__aenter__()
                     await self._connection_up(client)
                 except aiomqtt.MqttError:
-                    await _release(client)
+                    await release(client)
                     continue
                 self.reconnects += 1
                 backoff = 0.05
@@ -395,7 +354,7 @@ class MqttBus:
                 self._connected.clear()
 
     async def _subscribe_on(self, client: aiomqtt.Client, pattern: str, sid: int) -> None:
-        props = Properties(PacketTypes.SUBSCRIBE)
+        props = properties(PacketTypes.SUBSCRIBE)
         props.SubscriptionIdentifier = sid
         await client.subscribe(self.prefix + pattern, options=SubscribeOptions(qos=self.qos), properties=props)
 
@@ -445,117 +404,24 @@ class MqttBus:
             with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
                 await reader
         if client is not None:
-            await _release(client)
+            await release(client)
         for out in self._outbox.values():
             if not out.done.done():
                 out.done.set_exception(BusClosed("bus closed before the broker acknowledged a message"))
         self._outbox.clear()
         self._connected.clear()
 
-    # --- late joiners: the replay protocol --------------------------------------------------
+    # --- late joiners: the replay protocol (channel.replay) -----------------------------------
 
     async def serve_history(self, history: Sequence[Event]) -> None:
-        """Answer replay requests on ``replay/request`` from a (growing) list of this session's
-        events: ``{"reply_to": ID, "after": SEQ}`` gets every event with a larger seq on
-        ``replay/<ID>``, one JSON event per message, then ``{"end": LAST_SEQ}``."""
-
-        async def answer(_topic: str, payload: bytes) -> None:
-            try:
-                request = json.loads(payload)
-                reply_to = str(request["reply_to"])
-                after = int(request.get("after", 0))
-            except (ValueError, KeyError, TypeError):
-                self.rejected += 1
-                log.warning("replay/request: skipped a malformed request")
-                return
-            if not reply_to or "/" in reply_to or "+" in reply_to or "#" in reply_to:
-                return
-            snapshot = list(history)
-            task = asyncio.create_task(self._send_history(reply_to, after, snapshot))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-        await self.subscribe_raw("replay/request", answer)
-
-    async def _send_history(self, reply_to: str, after: int, events: Sequence[Event]) -> None:
-        last = after
-        with contextlib.suppress(BusClosed):
-            for event in events:
-                if event.seq > after:
-                    await self.publish_raw(f"replay/{reply_to}", encode(event))
-                    last = event.seq
-            await self.publish_raw(f"replay/{reply_to}", json.dumps({"end": last}).encode())
+        """Answer late joiners' replay requests from this session's (growing) list of events."""
+        await replay.serve_history(self, history)
 
     async def fetch_history(self, after: int = 0, *, wait: float = 5.0) -> list[Event]:
-        """Ask the engine serving this session for its events after ``after`` (see
-        :meth:`serve_history`). Raises BusConnectError when nobody answers within ``wait`` seconds."""
-        reply_to = uuid.uuid4().hex[:12]
-        events: list[Event] = []
-        finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-        async def collect(_topic: str, payload: bytes) -> None:
-            if payload.startswith(b'{"end"'):
-                if not finished.done():
-                    finished.set_result(None)
-                return
-            try:
-                events.append(decode_event(payload))
-            except DecodeError:
-                self.rejected += 1
-
-        sid = await self.subscribe_raw(f"replay/{reply_to}", collect)
-        try:
-            await self.publish_raw("replay/request", json.dumps({"reply_to": reply_to, "after": after}).encode())
-            try:
-                await asyncio.wait_for(finished, wait)
-            except TimeoutError:
-                raise BusConnectError(
-                    f"{self.address.display}: no engine answered for session {self.session!r} "
-                    f"within {wait:g}s (is 'scopewatch serve' running?)"
-                ) from None
-        finally:
-            await self.unsubscribe_raw(sid)
-        return events
+        """The events the engine serving this session has after ``after``."""
+        return await replay.fetch_history(self, after, wait=wait)
 
 
 def _outcome_read(done: asyncio.Future[None]) -> None:
     if not done.cancelled():
         done.exception()
-
-
-async def _release(client: aiomqtt.Client) -> None:
-    """Disconnect a client that may already be gone, without leaving an error nobody reads."""
-    with contextlib.suppress(Exception):
-        await client.__aexit__(None, None, None)
-    # aiomqtt keeps why the connection ended in a future; a lost connection we already handled
-    # would otherwise be logged as "Future exception was never retrieved".
-    gone = getattr(client, "_disconnected", None)
-    if isinstance(gone, asyncio.Future) and gone.done() and not gone.cancelled():
-        gone.exception()
-
-
-async def find_sessions(address: BrokerAddress, *, wait: float = 0.5) -> list[PresenceChanged]:
-    """The sessions whose engine announced itself on the broker (retained presence), most recent
-    first; each entry says whether that engine is still "online"."""
-    found: dict[str, PresenceChanged] = {}
-    client = aiomqtt.Client(
-        address.host,
-        address.port,
-        username=address.username,
-        password=address.password,
-        tls_context=address.tls_context(),
-    )
-    try:
-        async with client:
-            await client.subscribe(f"{ROOT}/+/presence/engine", qos=1)
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(wait):
-                    async for m in client.messages:
-                        payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
-                        with contextlib.suppress(DecodeError):
-                            event = decode_event(payload)
-                            if isinstance(event, PresenceChanged):
-                                found[event.session] = event
-    except aiomqtt.MqttError as exc:
-        raise BusConnectError(f"{address.display}: cannot connect to the MQTT broker ({exc})") from None
-    return sorted(found.values(), key=lambda p: p.ts, reverse=True)

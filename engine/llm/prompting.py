@@ -338,15 +338,3 @@ def show_prompts(brief: EpisodeBrief, norms: Norms, *, variant: str = "") -> str
         params = ", ".join(spec["parameters"].get("properties", {}))
         out.append(f"{spec['name']}({params}): {spec['description']}")
     return "\n".join(out)
-
-
-def prompts_show_command(args: Any) -> int:
-    """``scopewatch prompts show [--role R] [--norm K=V]... [--scenario S] [--task ID]``."""
-    from engine.session.norms import parse_assignments
-    from scenarios.loader import load_pack
-
-    norms = parse_assignments(list(args.norm or []))
-    pack = load_pack(args.scenario)
-    brief = brief_from_pack(pack, args.task, args.role, norms)
-    print(show_prompts(brief, norms, variant=pack.manifest.task(brief.task_id).variant))
-    return 0

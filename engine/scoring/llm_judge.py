@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sys
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -380,25 +379,14 @@ def compare_judges(
     metrics: Any,
     model: str,
     *,
-    as_json: bool = False,
     completion: Completion | None = None,
     api_base: str | None = None,
 ) -> Comparison:
-    """``scopewatch report FILE --judge MODEL``: print the rule judge's metrics, the LLM judge's
-    labels and their agreement (Cohen's kappa); returns the comparison."""
+    """Label a recording's episodes with an LLM judge and compare with the rule judge's labels
+    (``scopewatch report FILE --judge MODEL``). Checks the model's credentials first."""
     if completion is None:
         from engine.llm.secrets import check_model_credentials
 
         check_model_credentials(model, api_base)
     llm_labels = asyncio.run(judge_recording(events, model, completion=completion, api_base=api_base))
-    result = compare(events, metrics.labels, llm_labels, model)
-    if as_json:
-        print(json.dumps({"metrics": metrics.summary(), "judge": result.summary()}, indent=2))
-    else:
-        from engine.session.headless import render_table
-
-        print(render_table(metrics))
-        print()
-        print(result.table())
-    sys.stdout.flush()
-    return result
+    return compare(events, metrics.labels, llm_labels, model)

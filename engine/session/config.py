@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
-
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.session.norms import Norms, parse_assignments
+from engine.session.norms import Norms
 
 
 class SessionConfig(BaseModel):
@@ -29,21 +27,3 @@ class SessionConfig(BaseModel):
     """When set, commands must carry this token (remote reviewers)."""
     tasks: tuple[str, ...] = ()
     """Run these task ids in this order instead of the pack's trajectory (tests, demos)."""
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace, **overrides: object) -> SessionConfig:
-        """Build from the shared CLI options of ``run`` / ``serve`` / ``demo``."""
-        agents = getattr(args, "agents", "scripted") or "scripted"
-        values: dict[str, object] = {
-            "scenario": getattr(args, "scenario", None) or "favorbench-mini",
-            "requester": getattr(args, "requester", None) or agents,
-            "owner": getattr(args, "owner", None) or agents,
-            "persona": getattr(args, "persona", None) or "mixed",
-            "seed": getattr(args, "seed", 1),
-            "trajectories": getattr(args, "trajectories", 1),
-            "norms": parse_assignments(list(getattr(args, "norm", []) or [])),
-            "api_base": getattr(args, "api_base", None),
-            "reviewer_secret": getattr(args, "secret", None),
-        }
-        values.update(overrides)
-        return cls.model_validate(values)

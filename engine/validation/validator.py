@@ -27,15 +27,11 @@ once.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import hashlib
-import json
 import os
 import shutil
-import sys
 import tempfile
-import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -43,7 +39,7 @@ from pydantic import BaseModel, ConfigDict
 
 from sandbox.ownership import Ownership, PathPattern, matches_any
 from sandbox.testrun import TestOutcome, run_test_batch, scratch_root
-from scenarios.loader import Pack, ScenarioError, apply_edits, builtin_packs, load_pack
+from scenarios.loader import Pack, ScenarioError, apply_edits
 from scenarios.manifest import Edit, Task
 
 BASE = "(base)"
@@ -382,52 +378,3 @@ async def _check_traps(pack: Pack) -> TaskCheck:
         problems=tuple(problems),
         proven=(f"{count} traps and success checks: atoms known, globs compile",),
     )
-
-
-# --- CLI -------------------------------------------------------------------------------------------
-
-
-def validate_command(args: argparse.Namespace) -> int:
-    """``scopewatch scenarios validate [PATH] [--json]``: exit 0 only if every check of every pack holds."""
-    targets: list[str] = [args.path] if getattr(args, "path", None) else builtin_packs()
-    if not targets:
-        raise ScenarioError("no built-in scenario packs found")
-    packs = [load_pack(target) for target in targets]  # a malformed manifest fails here, before any run
-    as_json = bool(getattr(args, "json", False))
-    report: list[dict[str, object]] = []
-    all_ok = True
-    for pack in packs:
-        started = time.perf_counter()
-        if not as_json:
-            print(f"validating {pack.name} ({len(pack.manifest.tasks)} tasks) from {pack.folder}", flush=True)
-
-        def show(check: TaskCheck) -> None:
-            if not as_json:
-                print(check.line(), flush=True)
-                for problem in check.problems[1:]:
-                    print(f"     {problem}", flush=True)
-
-        checks = asyncio.run(validate_pack(pack, on_result=show))
-        failed = [c for c in checks if not c.ok]
-        runs = sum(c.runs for c in checks)
-        elapsed = time.perf_counter() - started
-        all_ok = all_ok and not failed
-        report.append(
-            {
-                "pack": pack.name,
-                "path": str(pack.folder),
-                "ok": not failed,
-                "tasks": len(pack.manifest.tasks),
-                "failed": len(failed),
-                "test_runs": runs,
-                "seconds": round(elapsed, 2),
-                "checks": [c.model_dump(mode="json") for c in checks],
-            }
-        )
-        if not as_json:
-            verdict = "all checks hold" if not failed else f"{len(failed)} of {len(checks)} checks FAILED"
-            print(f"{pack.name}: {verdict} ({len(checks) - 2} tasks, {runs} test runs, {elapsed:.1f} s)", flush=True)
-    if as_json:
-        json.dump({"ok": all_ok, "packs": report}, sys.stdout)
-        sys.stdout.write("\n")
-    return 0 if all_ok else 1

@@ -13,13 +13,14 @@ from pathlib import Path
 import aiomqtt
 import pytest
 
+from channel.broker import BusConnectError
 from channel.codec import decode, encode
 from channel.commands import DecideReview
 from channel.connect import BusURLError, connect_bus, parse_bus_url
 from channel.emitter import Emitter
 from channel.events import Event, PresenceChanged, TurnStarted
 from channel.memory import InProcessBus
-from channel.mqtt import BusConnectError, MqttBus
+from channel.mqtt import MqttBus
 from channel.recorder import Recorder, read_recording
 from tests.channel.broker import Broker, free_port
 from tests.channel.samples import turn

@@ -9,6 +9,7 @@ import io
 import queue
 from pathlib import Path
 
+from channel.broker import BusConnectError
 from channel.bus import Dropped, Overflow, Subscription
 from channel.codec import Message
 from channel.commands import SetNorm
@@ -28,14 +29,15 @@ from channel.events import (
     TurnStarted,
 )
 from channel.memory import InProcessBus
-from channel.mqtt import BusConnectError, MqttBus
+from channel.mqtt import MqttBus
 from channel.recorder import read_recording
 from engine.session.config import SessionConfig
 from engine.session.norms import Norms
-from engine.session.serve import serve_session
+from engine.session.runner import serve_session
 from tests.channel.broker import Broker
 from tests.e2e.support import ROOT, cli, new_session, until
-from tui.remote import ReviewConsole, SeqFollower, attach_app, bridge
+from tui.cli.review import ReviewConsole
+from tui.remote import SeqFollower, attach_app, bridge
 
 # --- gap repair ------------------------------------------------------------------------------
 
@@ -220,7 +222,7 @@ async def test_the_review_console_shows_the_queue_so_far_and_its_decision_is_app
     record = tmp_path / "served.jsonl"
     config = SessionConfig(tasks=("w1-gbp",), norms=Norms(reviewer="human"))
     engine = asyncio.create_task(
-        serve_session(config, mqtt_broker.url, record=str(record), session_id=session, announce=False)
+        serve_session(config, mqtt_broker.url, record=str(record), session_id=session)
     )
     await until(lambda: _first_admin_request(record) is not None or engine.done(), "an admin review request")
     request = _first_admin_request(record)
@@ -267,7 +269,7 @@ async def test_commands_without_the_secret_are_refused_and_the_review_cli_answer
     record = tmp_path / "served.jsonl"
     config = SessionConfig(tasks=("w1-gbp",), norms=Norms(reviewer="human"), reviewer_secret="s3cret")
     engine = asyncio.create_task(
-        serve_session(config, mqtt_broker.url, record=str(record), session_id=session, announce=False)
+        serve_session(config, mqtt_broker.url, record=str(record), session_id=session)
     )
     await until(lambda: _first_admin_request(record) is not None or engine.done(), "an admin review request")
     request = _first_admin_request(record)

@@ -38,12 +38,13 @@ async def test_serve_watch_mosquitto_sub_and_a_mosquitto_pub_review(
     registered = await asyncio.create_subprocess_exec(*sub_args, "-E")
     assert await asyncio.wait_for(registered.wait(), 60) == 0
 
-    serve = await asyncio.create_subprocess_exec(
-        *cli("serve", "--bus", broker.url, "--record", str(record), "--norm", "reviewer=human", "--seed", "1"),
-        cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=(tmp_path / "serve.stderr").open("wb"),
-    )
+    with (tmp_path / "serve.stderr").open("wb") as serve_stderr:  # the child keeps its own copy
+        serve = await asyncio.create_subprocess_exec(
+            *cli("serve", "--bus", broker.url, "--record", str(record), "--norm", "reviewer=human", "--seed", "1"),
+            cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=serve_stderr,
+        )
     follower = await asyncio.create_subprocess_exec(*sub_args, "-v", stdout=asyncio.subprocess.PIPE)
     lines: list[tuple[str, Event]] = []
 

@@ -51,16 +51,17 @@ class CallScript:
 async def run(
     owner: list, requester: list | None = None, norms: Norms | None = None, record: Path | None = None
 ) -> tuple[list, CallScript]:
-    session = Session(
-        SessionConfig(tasks=(TRAP,), norms=norms or Norms()),
-        InProcessBus(),
-        recorder=Recorder(record) if record else None,
-    )
-    agent = CallScript("owner", "owner", owner)
-    session.agents = {"requester": CallScript("requester", "requester", requester or []), "owner": agent}
-    events: list = []
-    session.emitter.add_listener(events.append)
-    await session.run()
+    recorder = Recorder(record) if record else None
+    try:
+        session = Session(SessionConfig(tasks=(TRAP,), norms=norms or Norms()), InProcessBus(), recorder=recorder)
+        agent = CallScript("owner", "owner", owner)
+        session.agents = {"requester": CallScript("requester", "requester", requester or []), "owner": agent}
+        events: list = []
+        session.emitter.add_listener(events.append)
+        await session.run()
+    finally:
+        if recorder is not None:
+            recorder.close()
     assert isinstance(events[-1], SessionEnded) and events[-1].reason == "completed"
     return events, agent
 

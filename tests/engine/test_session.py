@@ -23,9 +23,9 @@ from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
 from engine.scoring.metrics import score
 from engine.session.config import SessionConfig
-from engine.session.headless import run_session
 from engine.session.loop import Session
 from engine.session.norms import Norms, parse_assignments
+from engine.session.runner import run_session
 from engine.session.trajectory import trajectory_order
 from scenarios.loader import load_pack
 
@@ -41,30 +41,30 @@ def config(**kw: object) -> SessionConfig:
 
 async def test_recording_rescored_gives_identical_metrics(tmp_path: Path) -> None:
     record = tmp_path / "r.jsonl"
-    live = await run_session(config(trajectories=1, seed=1), record=str(record), progress=False)
+    live = await run_session(config(trajectories=1, seed=1), record=str(record))
     offline = score(read_recording(record))
     assert live.summary() == offline.summary()
     assert live.episodes == 10 and live.warmup_episodes == 2
 
 
 async def test_same_seed_same_metrics_different_seed_different_trajectory() -> None:
-    a = await run_session(config(seed=7), progress=False)
-    b = await run_session(config(seed=7), progress=False)
+    a = await run_session(config(seed=7))
+    b = await run_session(config(seed=7))
     assert a.summary() == b.summary()
     assert trajectory_order(PACK, 7, 0) != trajectory_order(PACK, 8, 0)
     assert [lab.task_id for lab in a.labels] == trajectory_order(PACK, 7, 0)
 
 
 async def test_own_task_only_removes_favors_and_keeps_owner_success() -> None:
-    default = await run_session(config(trajectories=1, seed=3), progress=False)
-    scoped = await run_session(config(trajectories=1, seed=3, norms=["own_task_only=true"]), progress=False)
+    default = await run_session(config(trajectories=1, seed=3))
+    scoped = await run_session(config(trajectories=1, seed=3, norms=["own_task_only=true"]))
     assert default.favor_rate > 0
     assert scoped.favor_rate == 0
     assert scoped.owner_success == default.owner_success
 
 
 async def test_no_shared_channel_means_no_volunteered_favors() -> None:
-    m = await run_session(config(trajectories=1, seed=2, norms=["shared_channel=false"]), progress=False)
+    m = await run_session(config(trajectories=1, seed=2, norms=["shared_channel=false"]))
     assert m.favor_types["volunteered"] == 0
     assert m.favors > 0  # direct requests by DM still get favors
 

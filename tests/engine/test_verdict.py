@@ -27,10 +27,10 @@ from channel.events import (
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
 from engine.scoring.metrics import Scorer, compute, score, wilson_interval
+from engine.scoring.tables import render_table
 from engine.scoring.traps import AuditRecord, check, evaluate
 from engine.scoring.verdicts import SEVERITY_WEIGHTS, VerdictError, trap_problems, verdicts
 from engine.session.config import SessionConfig
-from engine.session.headless import render_table
 from engine.session.loop import Session
 from engine.session.norms import Norms
 from scenarios.loader import PACKS_DIR, ScenarioError, load_pack

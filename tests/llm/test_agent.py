@@ -316,7 +316,7 @@ async def test_api_base_is_passed_to_the_completion(model: str) -> None:
 
 async def test_usage_table_for_the_headless_summary() -> None:
     from engine.scoring.metrics import score
-    from engine.session.headless import render_table
+    from engine.scoring.tables import render_table
 
     events = Events()
     a = agent(Completion(reply("a", [], 1000, 200), reply("b", [], 500, 100)), events)

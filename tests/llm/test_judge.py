@@ -12,7 +12,6 @@ from channel.memory import InProcessBus
 from engine.scoring.llm_judge import (
     cohen_kappa,
     compare,
-    compare_judges,
     judge_prompt,
     judge_recording,
     parse_answer,
@@ -22,6 +21,7 @@ from engine.scoring.metrics import score
 from engine.session.config import SessionConfig
 from engine.session.loop import Session
 from tests.llm.fakes import Sleeps, reply
+from tui.cli.report import print_judge_comparison
 
 
 def test_kappa_textbook_example() -> None:
@@ -153,13 +153,15 @@ async def test_provider_errors_are_retried_then_recorded() -> None:
     assert label.execution is None and label.errors["execution"].startswith("rate_limit")
 
 
-def test_compare_judges_prints_metrics_and_agreement(recording: list[Any], capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_judge_comparison_prints_metrics_and_agreement(
+    recording: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     metrics = score(recording)
-    compare_judges(recording, metrics, "openai/gpt-4o-mini", completion=RuleAnswers(recording))
+    print_judge_comparison(recording, metrics, "openai/gpt-4o-mini", completion=RuleAnswers(recording))
     out = capsys.readouterr().out
     assert "favor rate (EF)" in out and "LLM judge openai/gpt-4o-mini: 5 episodes" in out
     assert re.search(r"execution\s+5\s+100%", out)
-    compare_judges(recording, metrics, "m", as_json=True, completion=RuleAnswers(recording))
+    print_judge_comparison(recording, metrics, "m", as_json=True, completion=RuleAnswers(recording))
     data = json.loads(capsys.readouterr().out)
     assert data["judge"]["agreement"]["execution"]["accuracy"] == 1.0
     assert data["metrics"]["episodes"] == metrics.episodes

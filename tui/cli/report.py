@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
 
 from channel.recorder import RecordingError, load_recording
-from engine.scoring.metrics import score
+from engine.scoring.metrics import Metrics, score
+from engine.scoring.tables import render_table
 from engine.scoring.verdicts import VerdictError
-from engine.session.headless import print_metrics
+from tui.cli.common import print_metrics
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "report",
+        help="re-score a recording offline and print its metrics",
+        description="Re-score a recording (JSONL) and print the metrics table.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--judge", metavar="MODEL", help="also label episodes with an LLM judge (litellm model)")
+    p.set_defaults(handler=report)
 
 
 def report(args: argparse.Namespace) -> int:
@@ -17,9 +34,23 @@ def report(args: argparse.Namespace) -> int:
     except VerdictError as exc:
         raise RecordingError(f"{args.file}: {exc}") from None
     if getattr(args, "judge", None):
-        from engine.scoring.llm_judge import compare_judges
-
-        compare_judges(events, metrics, args.judge, as_json=args.json)
+        print_judge_comparison(events, metrics, args.judge, as_json=args.json)
         return 0
     print_metrics(metrics, args.json)
     return 0
+
+
+def print_judge_comparison(
+    events: Sequence[Any], metrics: Metrics, model: str, *, as_json: bool = False, **options: Any
+) -> None:
+    """The rule judge's metrics, the LLM judge's labels and their agreement (Cohen's kappa)."""
+    from engine.scoring.llm_judge import compare_judges
+
+    result = compare_judges(events, metrics, model, **options)
+    if as_json:
+        print(json.dumps({"metrics": metrics.summary(), "judge": result.summary()}, indent=2))
+    else:
+        print(render_table(metrics))
+        print()
+        print(result.table())
+    sys.stdout.flush()

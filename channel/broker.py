@@ -1,0 +1,99 @@
+"""Where the MQTT broker is, and who is on it: the address from ``--bus``, the connection error,
+and the sessions whose engines announced themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ssl
+from dataclasses import dataclass, field
+
+import aiomqtt
+from paho.mqtt.properties import Properties
+
+from channel.codec import DecodeError, decode_event
+from channel.errors import ScopewatchError
+from channel.events import PresenceChanged
+from channel.topics import ROOT
+
+
+class BusConnectError(ScopewatchError):
+    """The broker named by ``--bus`` cannot be reached or refused the connection."""
+
+
+def properties(packet_type: int) -> Properties:
+    """MQTT v5 properties for a packet (paho's constructor carries no type hints)."""
+    return Properties(packet_type)  # type: ignore[no-untyped-call]
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    """Where the broker is and how to log in (parsed from ``mqtt://`` / ``mqtts://`` URLs)."""
+
+    host: str
+    port: int = 1883
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    tls: bool = False
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
+    insecure: bool = False
+
+    @property
+    def display(self) -> str:
+        """The URL without the password, for messages."""
+        user = f"{self.username}@" if self.username else ""
+        return f"{'mqtts' if self.tls else 'mqtt'}://{user}{self.host}:{self.port}"
+
+    def tls_context(self) -> ssl.SSLContext | None:
+        if not self.tls:
+            return None
+        try:
+            context = ssl.create_default_context(cafile=self.ca_file)
+            if self.cert_file:
+                context.load_cert_chain(self.cert_file, self.key_file)
+        except (OSError, ssl.SSLError) as exc:
+            raise BusConnectError(f"{self.display}: cannot load TLS files ({exc})") from None
+        if self.insecure:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        return context
+
+
+async def release(client: aiomqtt.Client) -> None:
+    """Disconnect a client that may already be gone, without leaving an error nobody reads."""
+    with contextlib.suppress(Exception):
+        await client.__aexit__(None, None, None)
+    # aiomqtt keeps why the connection ended in a future; a lost connection we already handled
+    # would otherwise be logged as "Future exception was never retrieved".
+    gone = getattr(client, "_disconnected", None)
+    if isinstance(gone, asyncio.Future) and gone.done() and not gone.cancelled():
+        gone.exception()
+
+
+async def find_sessions(address: BrokerAddress, *, wait: float = 0.5) -> list[PresenceChanged]:
+    """The sessions whose engine announced itself on the broker (retained presence), most recent
+    first; each entry says whether that engine is still "online"."""
+    found: dict[str, PresenceChanged] = {}
+    client = aiomqtt.Client(
+        address.host,
+        address.port,
+        username=address.username,
+        password=address.password,
+        tls_context=address.tls_context(),
+    )
+    try:
+        async with client:
+            await client.subscribe(f"{ROOT}/+/presence/engine", qos=1)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    async for m in client.messages:
+                        payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
+                        with contextlib.suppress(DecodeError):
+                            event = decode_event(payload)
+                            if isinstance(event, PresenceChanged):
+                                found[event.session] = event
+    except aiomqtt.MqttError as exc:
+        raise BusConnectError(f"{address.display}: cannot connect to the MQTT broker ({exc})") from None
+    return sorted(found.values(), key=lambda p: p.ts, reverse=True)

@@ -1,0 +1,71 @@
+"""The metrics as a table of rows (label, value), and the one text rendering of it (``run
+--headless``, ``report``, ``serve``). Printing is the CLI's job."""
+
+from __future__ import annotations
+
+from engine.scoring.metrics import Metrics
+
+
+def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
+    """The headline metrics, one (label, value) row each; the overeager block when traps ran."""
+    rows = [
+        ("episodes (scored)", f"{metrics.episodes}  (+{metrics.warmup_episodes} warm-ups)"),
+        ("favor rate (EF)", _pct(metrics.favor_rate)),
+        ("execution types", _counts(metrics.execution_types)),
+        ("favor types", _counts(metrics.favor_types)),
+        ("harm rate (trap favors)", _harm(metrics)),
+        ("requester pass rate (PR)", _pct(metrics.requester_pass_rate)),
+        ("  W / F", f"{_pct(metrics.W)} / {_pct(metrics.F)}   (PR = EF + W - F)"),
+        ("owner success", _pct(metrics.owner_success)),
+    ]
+    if metrics.overeager.runs:
+        rows += _overeager_rows(metrics)
+    return rows
+
+
+def render_table(metrics: Metrics) -> str:
+    """The human-readable metrics table (run --headless, report)."""
+    rows = metric_rows(metrics)
+    width = max(len(k) for k, _ in rows)
+    lines = [f"{k:<{width}}  {v}" for k, v in rows]
+    if len(metrics.by_norms) > 1 or (metrics.by_norms and metrics.by_norms[0].label != "default"):
+        lines.append("")
+        lines.append(f"{'by norms':<40} {'n':>4} {'EF':>7} {'harm':>7} {'PR':>7} {'owner':>7} {'over':>7}")
+        for g in metrics.by_norms:
+            lines.append(
+                f"{g.label[:40]:<40} {g.episodes:>4} {_pct(g.favor_rate):>7} {_pct(g.harm_rate):>7} "
+                f"{_pct(g.requester_pass_rate):>7} {_pct(g.owner_success):>7} {_pct(g.overeager.overeager_rate):>7}"
+            )
+    if metrics.usage:
+        lines.append("")
+        lines.append(f"{'model usage':<24} {'calls':>6} {'prompt tok':>11} {'compl. tok':>11} {'cost USD':>10}")
+        for agent, u in metrics.usage.items():
+            lines.append(
+                f"  {agent:<22} {u['calls']:>6.0f} {u['prompt_tokens']:>11.0f} {u['completion_tokens']:>11.0f}"
+                f" {u['cost_usd']:>10.4f}"
+            )
+    return "\n".join(lines)
+
+
+def _overeager_rows(metrics: Metrics) -> list[tuple[str, str]]:
+    """The verdict block (seed 003): one run = one active agent in one scored episode."""
+    o = metrics.overeager
+    low, high = o.overeager_ci
+    return [
+        ("overeager rate", f"{_pct(o.overeager_rate)}  [{_pct(low)}, {_pct(high)}]  ({o.overeager}/{o.runs} runs)"),
+        ("  severity / critical hits", f"{o.severity} / {o.critical_hits}"),
+        ("  task completion / safety", f"{_pct(o.task_completion)} / {_pct(o.safety_gate)}"),
+        ("  triggered traps", _counts(o.triggered) or "none"),
+    ]
+
+
+def _harm(metrics: Metrics) -> str:
+    return f"{_pct(metrics.harm_rate)}  ({metrics.harmful_trap_favors}/{metrics.trap_favors})"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _counts(d: dict[str, int]) -> str:
+    return "  ".join(f"{k} {v}" for k, v in d.items())

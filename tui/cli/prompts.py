@@ -1,0 +1,43 @@
+"""``scopewatch prompts show``: exactly what an LLM agent would receive."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from tui.cli.common import EXIT_USAGE
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "prompts",
+        help="show exactly what an LLM agent would receive",
+        description="Print the prompts an LLM agent receives under given norms.",
+    )
+    psub = p.add_subparsers(dest="prompts_command", metavar="ACTION")
+    pp = psub.add_parser("show", help="print the system prompt and ticket for a role under norms")
+    pp.add_argument("--role", choices=["requester", "owner"], default="owner")
+    pp.add_argument("--norm", action="append", default=[], metavar="KEY=VALUE")
+    pp.add_argument("--scenario", default="favorbench-mini")
+    pp.add_argument("--task", metavar="ID", help="task id (default: the first non-warm-up task)")
+    pp.set_defaults(handler=show)
+
+    def usage(_: argparse.Namespace) -> int:
+        p.print_help(sys.stderr)
+        return EXIT_USAGE
+
+    p.set_defaults(handler=usage)
+
+
+def show(args: argparse.Namespace) -> int:
+    """``scopewatch prompts show [--role R] [--norm K=V]... [--scenario S] [--task ID]``."""
+    from engine.llm.prompting import brief_from_pack, show_prompts
+    from engine.session.norms import parse_assignments
+    from scenarios.loader import load_pack
+
+    norms = parse_assignments(list(args.norm or []))
+    pack = load_pack(args.scenario)
+    brief = brief_from_pack(pack, args.task, args.role, norms)
+    print(show_prompts(brief, norms, variant=pack.manifest.task(brief.task_id).variant))
+    return 0

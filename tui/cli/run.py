@@ -1,0 +1,114 @@
+"""``scopewatch run``: a session of agents on a scenario, on the live TUI or ``--headless``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shlex
+import sys
+from typing import Any
+
+from channel.events import EpisodeEnded, EpisodeStarted, Event, SessionStarted
+from engine.scoring.judge import EpisodeLabel
+from engine.session.config import SessionConfig
+from tui.cli.common import CliError, add_session_options, freeze_heap, print_metrics, session_config
+
+DEMO_PACE = 0.5
+"""Seconds between rounds in the demo and live scripted runs: slow enough to watch."""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "run",
+        help="run a session: the live TUI, or --headless for a metrics table",
+        description="Run a session of agents on a scenario.",
+    )
+    add_session_options(p)
+    p.add_argument("--headless", action="store_true", help="no screen: print metrics when done")
+    p.add_argument("--json", action="store_true", help="with --headless: one JSON object on stdout")
+    p.add_argument("--theme", metavar="NAME", help="theme for the TUI")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.headless:
+        return run_headless(args)
+    if getattr(args, "bus", None):
+        raise CliError(
+            "--bus: the live TUI runs its session in-process; serve it with 'scopewatch serve --bus URL' "
+            "and attach with 'scopewatch watch --bus URL'"
+        )
+    scripted = (args.requester or args.agents) == "scripted" and (args.owner or args.agents) == "scripted"
+    config = session_config(args, pace=DEMO_PACE if scripted else 0.0)
+    return open_live(config, theme=getattr(args, "theme", None), record=getattr(args, "record", None))
+
+
+def run_headless(args: argparse.Namespace) -> int:
+    """No screen: progress on stderr, the metrics on stdout."""
+    from engine.session.runner import check_agents, episode_count, run_session
+
+    config = session_config(args)
+    check_agents(config)
+    progress = Progress()
+    metrics = asyncio.run(
+        run_session(
+            config,
+            record=args.record,
+            on_start=lambda session: progress.start(episode_count(session)),
+            on_event=progress.show,
+        )
+    )
+    print_metrics(metrics, args.json)
+    return 0
+
+
+class Progress:
+    """One line per episode on stderr: its task, then the judge's label when it ends."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def start(self, total: int) -> None:
+        self.total = total
+
+    def show(self, event: Event, label: EpisodeLabel | None) -> None:
+        if isinstance(event, SessionStarted):
+            print(f"session {event.session}: {event.scenario}, {self.total} episodes", file=sys.stderr)
+        elif isinstance(event, EpisodeStarted):
+            print(
+                f"  episode {event.episode}/{self.total} {event.task_id} ({event.variant}) ...",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+        elif isinstance(event, EpisodeEnded) and label is not None:
+            what = f"favor ({label.favor_type})" if label.favor else label.execution_type
+            print(f" {what}{', HARM' if label.harm else ''}", file=sys.stderr, flush=True)
+
+
+def open_live(config: SessionConfig, *, theme: str | None, record: str | None) -> int:
+    """The live app on an in-process session; returns the exit code."""
+    from channel.memory import InProcessBus
+    from channel.recorder import Recorder
+    from engine.session.loop import Session
+    from themes import resolve
+    from tui.app import build_app
+
+    theme_name = resolve(theme)
+    bus = InProcessBus()
+    recorder = Recorder(record) if record else None
+    try:
+        session = Session(config, bus, recorder=recorder)
+        app = build_app(bus, session.id, engine=session.run(), theme=theme_name, token=config.reviewer_secret)
+        freeze_heap()
+        app.run()
+    finally:
+        if recorder is not None:
+            recorder.close()
+    if app.engine_error is not None:
+        err = app.engine_error
+        print(f"scopewatch: the session stopped: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+    if record:
+        print(f"scopewatch: recording in {record} (scopewatch replay {shlex.quote(record)})", file=sys.stderr)
+    return app.return_code or 0

@@ -1,0 +1,34 @@
+"""``scopewatch web``: the demo TUI served to browsers (textual-serve), for classrooms and talks."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "web",
+        help="serve the demo TUI to a browser (textual-serve)",
+        description="Serve the TUI to browsers, for classrooms and talks.",
+    )
+    p.add_argument("--host", default="localhost")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(handler=web)
+
+
+def web(args: argparse.Namespace) -> int:
+    """Serve the demo to browsers (each browser tab gets its own session)."""
+    from textual_serve.server import Server
+
+    root = Path(__file__).resolve().parent.parent.parent
+    command = f"cd {shlex.quote(str(root))} && {shlex.quote(sys.executable)} -m tui.cli demo --seed {int(args.seed)}"
+    host = getattr(args, "host", "localhost")
+    port = getattr(args, "port", 8000)
+    print(f"scopewatch: serving the demo on http://{host}:{port} (ctrl+c to stop)", file=sys.stderr)
+    Server(command, host=host, port=port, title="scopewatch demo").serve()
+    return 0
