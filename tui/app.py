@@ -71,37 +71,7 @@ class ScopewatchApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-tiny"), (30, "-short"), (44, "-tall")]
 
-    CSS = """
-    #body { height: 1fr; }
-    #left { width: 20%; min-width: 24; }
-    #middle { width: 1fr; }
-    #right { width: 30%; min-width: 44; }
-    #activity { height: 3fr; }
-    #channel { height: 2fr; }
-    #reviews { height: 1fr; min-height: 6; }
-    #harms { height: 1fr; min-height: 5; }
-    .-short FavorHarmPlot, .-tiny FavorHarmPlot { display: none; }
-    .-short NormsPanel { max-height: 7; overflow-y: auto; }
-    .-tiny NormsPanel { max-height: 4; overflow-y: auto; }
-    .-tiny Scoreboard { max-height: 6; overflow-y: auto; }
-    .-tiny #reviews { min-height: 5; }
-    .-tiny #harms { min-height: 4; }
-    .-narrow #left { width: 18; min-width: 18; }
-    .-narrow #right { width: 32; min-width: 32; }
-    .-narrow ActivityPanes { layout: vertical; }
-    #pages { display: none; }
-    /* Compact (small terminals): one page of panels at a time, full width. */
-    .-compact #pages { display: block; }
-    .-compact #left, .-compact #middle, .-compact #right { width: 1fr; min-width: 0; display: none; }
-    .-compact.-page-workspace #left { display: block; }
-    .-compact.-page-agents #middle { display: block; }
-    .-compact.-page-reviews #right, .-compact.-page-score #right { display: block; }
-    .-compact.-page-reviews NormsPanel, .-compact.-page-reviews Scoreboard { display: none; }
-    .-compact.-page-score ReviewQueue, .-compact.-page-score HarmAlerts { display: none; }
-    .-compact ActivityPanes { layout: horizontal; }
-    .-compact NormsPanel { max-height: 12; }
-    .-compact Scoreboard { max-height: 100%; }
-    """
+    CSS_PATH = "app.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Short descriptions: the footer fits 80 columns.
