@@ -4,7 +4,9 @@ One worker reads the bus and posts :class:`~tui.messages.EventsArrived`; the han
 buffered batch into every projection widget. The app publishes commands (channel/commands.py) and
 never reaches into the engine. The same app runs live (an ``engine`` coroutine run as a worker in
 the same loop), on a recording (``events``: a timeline with play, pause, step, seek, speed), or
-attached to a remote session (a bus and a session id, nothing else).
+attached to a remote session (a bus and a session id, nothing else). What differs is the app's
+mode (tui/modes.py): the app asks it what to start and what the session keys do, and never asks
+which mode it is. The layout is in tui/app.tcss.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import time
 from collections.abc import Coroutine, Sequence
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -24,7 +26,7 @@ from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from channel.bus import Bus, Dropped, Subscription
-from channel.commands import DecideReview, Pause, Resume, SetNorm, SetSpeed, Step, _Command
+from channel.commands import DecideReview, SetNorm, _Command
 from channel.events import Event, FileChanged, HarmDetected
 from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
@@ -37,6 +39,7 @@ from tui.messages import (
     NormToggleRequested,
     ReviewDecisionRequested,
 )
+from tui.modes import Mode, mode_for
 from tui.screens.diff import DiffScreen
 from tui.widgets.activity import ActivityPanes
 from tui.widgets.channel_log import ChannelPanel
@@ -46,15 +49,12 @@ from tui.widgets.pages import PAGES, PageBar
 from tui.widgets.reviews import ReviewQueue
 from tui.widgets.scoreboard import Scoreboard
 from tui.widgets.status import StatusBar
-from tui.widgets.timeline import Timeline
 from tui.widgets.workspace import WorkspacePanel
 
 BUFFER_CAP = 20_000
 """Events buffered for the screen before the bus reader waits (back-pressure, bounded memory)."""
 YIELD_EVERY = 200
-SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
 NOTIFY_PER_BATCH = 3
-FRAME = 1 / 30
 DRAIN_INTERVAL = 1 / 20
 """Live events are folded in (and the screen updated) at most this often: a flood becomes a few
 large batches a second instead of many small ones, each costing widget updates and a repaint."""
@@ -71,37 +71,7 @@ class ScopewatchApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-tiny"), (30, "-short"), (44, "-tall")]
 
-    CSS = """
-    #body { height: 1fr; }
-    #left { width: 20%; min-width: 24; }
-    #middle { width: 1fr; }
-    #right { width: 30%; min-width: 44; }
-    #activity { height: 3fr; }
-    #channel { height: 2fr; }
-    #reviews { height: 1fr; min-height: 6; }
-    #harms { height: 1fr; min-height: 5; }
-    .-short FavorHarmPlot, .-tiny FavorHarmPlot { display: none; }
-    .-short NormsPanel { max-height: 7; overflow-y: auto; }
-    .-tiny NormsPanel { max-height: 4; overflow-y: auto; }
-    .-tiny Scoreboard { max-height: 6; overflow-y: auto; }
-    .-tiny #reviews { min-height: 5; }
-    .-tiny #harms { min-height: 4; }
-    .-narrow #left { width: 18; min-width: 18; }
-    .-narrow #right { width: 32; min-width: 32; }
-    .-narrow ActivityPanes { layout: vertical; }
-    #pages { display: none; }
-    /* Compact (small terminals): one page of panels at a time, full width. */
-    .-compact #pages { display: block; }
-    .-compact #left, .-compact #middle, .-compact #right { width: 1fr; min-width: 0; display: none; }
-    .-compact.-page-workspace #left { display: block; }
-    .-compact.-page-agents #middle { display: block; }
-    .-compact.-page-reviews #right, .-compact.-page-score #right { display: block; }
-    .-compact.-page-reviews NormsPanel, .-compact.-page-reviews Scoreboard { display: none; }
-    .-compact.-page-score ReviewQueue, .-compact.-page-score HarmAlerts { display: none; }
-    .-compact ActivityPanes { layout: horizontal; }
-    .-compact NormsPanel { max-height: 12; }
-    .-compact Scoreboard { max-height: 100%; }
-    """
+    CSS_PATH = "app.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Short descriptions: the footer fits 80 columns.
@@ -115,7 +85,7 @@ class ScopewatchApp(App[int]):
         Binding("t", "next_theme", "Theme"),
         Binding("v", "next_page", "Page"),
         Binding("q", "quit", "Quit"),
-        # Timeline keys win over the focused widget, in a replay only (see check_action).
+        # The timeline keys win over the focused widget; the mode allows them (a replay's only).
         Binding("left", "seek_by(-1)", "Back", show=False, priority=True),
         Binding("right", "seek_by(1)", "Fwd", show=False, priority=True),
         Binding("left_square_bracket", "seek_fraction(-0.1)", "-10%", show=False, priority=True),
@@ -146,12 +116,9 @@ class ScopewatchApp(App[int]):
         self.bus = bus
         self.session_id = session_id
         self.token = token
-        self._engine = engine
+        self.mode: Mode = mode_for(self, bus, engine=engine, events=events, autoplay=autoplay, speed=speed)
+        """Live, watch or replay: what to start on mount and what the session keys do (tui/modes.py)."""
         self._toasted_harms: set[tuple[int, str, str, str]] = set()
-        self.recording: list[Event] | None = list(events) if events is not None else None
-        self.cursor = 0
-        self.autoplay = autoplay
-        self.replay_speed = speed
         self.notify_live = notify_live
         self.applied = 0
         """Events folded into the projection so far (since the last reset)."""
@@ -162,8 +129,7 @@ class ScopewatchApp(App[int]):
         self._subscription: Subscription | None = None
         self.engine_error: BaseException | None = None
 
-        mode = "replay" if self.recording is not None else ("live" if engine is not None else "watch")
-        self.status = StatusBar(session_id, mode=mode)
+        self.status = StatusBar(session_id, mode=self.mode.name)
         self.workspace = WorkspacePanel(flash_seconds=flash_seconds, id="workspace")
         self.activity = ActivityPanes(max_lines=max_log_lines, id="activity")
         self.channel = ChannelPanel(max_lines=max_log_lines, id="channel")
@@ -171,7 +137,6 @@ class ScopewatchApp(App[int]):
         self.scoreboard = Scoreboard(id="scoreboard")
         self.reviews = ReviewQueue(id="reviews")
         self.harms = HarmAlerts(id="harms")
-        self.timeline = Timeline(id="timeline")
         self.pages = PageBar(id="pages")
         self.footer = Footer()
         self.compact = False
@@ -193,8 +158,7 @@ class ScopewatchApp(App[int]):
                 yield self.scoreboard
                 yield self.reviews
                 yield self.harms
-        if self.recording is not None:
-            yield self.timeline
+        yield from self.mode.compose()
         yield self.footer
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -203,18 +167,7 @@ class ScopewatchApp(App[int]):
 
     async def on_mount(self) -> None:
         self._layout(self.size)
-        if self.recording is not None:
-            self.timeline.total = len(self.recording)
-            self.timeline.speed = self.replay_speed
-            if self.autoplay:
-                await self.action_toggle_pause()
-            return
-        if self.bus is not None:
-            # Subscribe before the engine starts, so not one event is missed.
-            self._subscription = await self.bus.subscribe("#", maxsize=10_000)
-            self.run_worker(self._read_bus(self._subscription), name="bus", group="bus", exit_on_error=False)
-        if self._engine is not None:
-            self.run_worker(self._engine, name="engine", group="engine", exit_on_error=False)
+        await self.mode.start()
 
     # --- small terminals: pages ---------------------------------------------------------------
 
@@ -265,6 +218,11 @@ class ScopewatchApp(App[int]):
         self.pages.set_badges("score", [(f"→{pending} sent", "warning")] if pending else [])
 
     # --- the event stream --------------------------------------------------------------------
+
+    async def follow(self, bus: Bus) -> None:
+        """Subscribe to the bus now and fold this session's events in: the one bus reader, a worker."""
+        self._subscription = await bus.subscribe("#", maxsize=10_000)
+        self.run_worker(self._read_bus(self._subscription), name="bus", group="bus", exit_on_error=False)
 
     async def _read_bus(self, subscription: Subscription) -> None:
         count = 0
@@ -355,6 +313,7 @@ class ScopewatchApp(App[int]):
                         title="Favor", severity="warning", timeout=4)
 
     def reset_projection(self) -> None:
+        """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""
         for widget in (self.status, self.workspace, self.activity, self.channel, self.norms_panel, self.reviews,
                        self.scoreboard, self.harms):
             widget.reset()
@@ -375,13 +334,10 @@ class ScopewatchApp(App[int]):
 
     async def send(self, command: _Command) -> bool:
         """Publish a command for the session; False (with a notice) when there is nothing to command."""
-        if self.recording is not None or self.bus is None:
-            self.notify("A replay is read-only: commands go to live sessions.", severity="warning")
-            return False
-        await self.bus.publish(command)  # type: ignore[arg-type]
-        return True
+        return await self.mode.send(command)
 
-    def _command(self, kind: type[_Command], **fields: Any) -> _Command:
+    def command(self, kind: type[_Command], **fields: Any) -> _Command:
+        """A command of ``kind`` for this session, from the TUI (with the reviewer's token, if any)."""
         return kind(session=self.session_id, sender="tui", token=self.token, **fields)
 
     def request_norm(self, key: str, value: Any) -> None:
@@ -389,13 +345,13 @@ class ScopewatchApp(App[int]):
 
     @on(NormToggleRequested)
     async def _norm_toggle(self, message: NormToggleRequested) -> None:
-        if await self.send(self._command(SetNorm, key=message.key, value=message.value)):
+        if await self.send(self.command(SetNorm, key=message.key, value=message.value)):
             self.norms_panel.request(message.key, message.value)
             self._badges()
 
     @on(ReviewDecisionRequested)
     async def _review_decision(self, message: ReviewDecisionRequested) -> None:
-        await self.send(self._command(DecideReview, request_id=message.request_id, decision=message.decision))
+        await self.send(self.command(DecideReview, request_id=message.request_id, decision=message.decision))
 
     @on(DiffRequested)
     def _open_diff(self, message: DiffRequested) -> None:
@@ -412,45 +368,6 @@ class ScopewatchApp(App[int]):
     def action_toggle_norm(self, key: str) -> None:
         self.request_norm(key, self.next_norm_value(key))
 
-    def action_decide(self, decision: str) -> None:
-        if self.recording is not None:
-            self.notify("A replay is read-only: commands go to live sessions.", severity="warning")
-            return
-        self.reviews.decide(decision)
-
-    async def action_toggle_pause(self) -> None:
-        if self.recording is not None:
-            self.timeline.playing = not self.timeline.playing
-            if self.timeline.playing:
-                if self.cursor >= len(self.recording):
-                    self.seek(0)
-                self._play()
-            return
-        kind = Resume if self.status.state == "paused" else Pause
-        await self.send(self._command(kind))
-
-    async def action_step(self) -> None:
-        if self.recording is not None:
-            self.timeline.playing = False
-            self.step(1)
-            return
-        await self.send(self._command(Step))
-
-    async def action_faster(self) -> None:
-        await self._speed(+1)
-
-    async def action_slower(self) -> None:
-        await self._speed(-1)
-
-    async def _speed(self, direction: int) -> None:
-        current = self.timeline.speed if self.recording is not None else self.status.speed
-        index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - current))
-        new = SPEEDS[max(0, min(len(SPEEDS) - 1, index + direction))]
-        if self.recording is not None:
-            self.timeline.speed = new
-        else:
-            await self.send(self._command(SetSpeed, speed=new))
-
     def action_next_theme(self) -> None:
         names = list(THEMES)
         self.theme = names[(names.index(self.theme) + 1) % len(names)] if self.theme in names else names[0]
@@ -459,72 +376,36 @@ class ScopewatchApp(App[int]):
     def set_theme(self, name: str) -> None:
         self.theme = resolve(name)
 
-    # --- replay ------------------------------------------------------------------------------
+    # --- the session keys: the mode decides what they do -------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next_page":
             return self.compact  # pages exist in the compact layout only
-        if action.startswith("seek_"):
-            return self.recording is not None and self.screen is self.screen_stack[0]
-        return True
+        return self.mode.allows(action)
 
-    def seek(self, index: int) -> None:
-        """Show the recording as of its first ``index`` events: rebuild the projection from scratch."""
-        if self.recording is None:
-            return
-        index = max(0, min(len(self.recording), index))
-        self.reset_projection()
-        self.apply_events(self.recording[:index], live=False)
-        self._moved(index)
+    def action_decide(self, decision: str) -> None:
+        self.mode.decide(decision)
 
-    def step(self, count: int = 1) -> None:
-        """Move forward ``count`` events (notifying as if live), or back with a negative count."""
-        if self.recording is None:
-            return
-        if count < 0:
-            self.seek(self.cursor + count)
-            return
-        end = min(len(self.recording), self.cursor + count)
-        self.apply_events(self.recording[self.cursor : end], live=True)
-        self._moved(end)
+    async def action_toggle_pause(self) -> None:
+        await self.mode.toggle_pause()
 
-    def _moved(self, index: int) -> None:
-        assert self.recording is not None
-        self.cursor = index
-        self.timeline.position = index
-        self.timeline.seq = self.recording[index - 1].seq if index else 0
+    async def action_step(self) -> None:
+        await self.mode.step()
+
+    async def action_faster(self) -> None:
+        await self.mode.change_speed(+1)
+
+    async def action_slower(self) -> None:
+        await self.mode.change_speed(-1)
 
     def action_seek_by(self, count: int) -> None:
-        if self.recording is not None:
-            self.timeline.playing = False
-            self.step(count)
+        self.mode.seek_by(count)
 
     def action_seek_fraction(self, fraction: float) -> None:
-        if self.recording is not None:
-            self.seek(self.cursor + round(fraction * len(self.recording)))
+        self.mode.seek_fraction(fraction)
 
     def action_seek_to(self, index: int) -> None:
-        if self.recording is not None:
-            self.seek(len(self.recording) if index < 0 else index)
-
-    @work(exclusive=True, group="replay", exit_on_error=False)
-    async def _play(self) -> None:
-        recording = self.recording
-        assert recording is not None
-        while self.timeline.playing and self.cursor < len(recording):
-            # Gather what falls within one frame at this speed, wait for it, show it as one batch.
-            start = self.cursor
-            base = recording[start - 1].ts if start else recording[0].ts
-            end = start + 1
-            while end < len(recording) and (recording[end].ts - base) / self.timeline.speed < FRAME:
-                end += 1
-            delay = (recording[end - 1].ts - base) / self.timeline.speed
-            await asyncio.sleep(min(max(delay, 0.0), 1.0))
-            if not self.timeline.playing:
-                break
-            self.step(end - self.cursor)
-        self.timeline.playing = False
-
+        self.mode.seek_to(index)
 
 def build_app(
     bus: Bus | None,

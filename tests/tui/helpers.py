@@ -11,6 +11,7 @@ from channel.bus import Subscription
 from channel.events import Event
 from channel.memory import InProcessBus
 from tui.app import ScopewatchApp
+from tui.modes import ReplayMode
 
 MAX_PAUSES = 2000
 
@@ -32,6 +33,12 @@ async def feed(pilot: Pilot[int], bus: InProcessBus, events: Sequence[Event]) ->
         await bus.publish(event)
     await until(pilot, lambda: app.applied >= target, f"{len(events)} events applied")
     await pilot.pause()
+
+
+def replay(app: ScopewatchApp) -> ReplayMode:
+    """The timeline of an app built on a recording (``events=``): seek, cursor, playing."""
+    assert isinstance(app.mode, ReplayMode)
+    return app.mode
 
 
 async def drain(subscription: Subscription) -> list[object]:

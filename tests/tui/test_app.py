@@ -8,7 +8,7 @@ from channel.events import NormChanged, ReviewDecided, SessionPaused
 from channel.memory import InProcessBus
 from engine.scoring.metrics import score
 from engine.session.norms import Norms
-from tests.tui.helpers import drain, feed, until
+from tests.tui.helpers import drain, feed, replay, until
 from tests.tui.scripted import HARM_TEST, SESSION, index_after, session_events
 from themes import THEMES
 from tui.app import build_app
@@ -155,17 +155,18 @@ async def test_favor_label_notifies() -> None:
 async def test_replay_seek_shows_metrics_as_of_that_event() -> None:
     events = session_events()
     app = build_app(None, SESSION, events=events, flash_seconds=0)
+    mode = replay(app)
     async with app.run_test(size=SIZE) as pilot:
         ep2_end = index_after(events, "EpisodeEnded", episode=2)
-        app.seek(ep2_end)
+        mode.seek(ep2_end)
         await pilot.pause()
         assert app.scoreboard.metrics == score(events[:ep2_end])
         assert app.scoreboard.metrics.episodes == 1 and app.scoreboard.metrics.harm_rate == 1.0
         assert "episodes 1 +1 warm-up  favor 1.00  harm 1.00" in str(app.scoreboard.table.render())
-        assert app.timeline.position == ep2_end and app.timeline.seq == events[ep2_end - 1].seq
+        assert mode.timeline.position == ep2_end and mode.timeline.seq == events[ep2_end - 1].seq
         # Back before the favor: the projection is rebuilt, not patched.
         before = index_after(events, "EpisodeEnded", episode=1)
-        app.seek(before)
+        mode.seek(before)
         await pilot.pause()
         assert app.scoreboard.metrics == score(events[:before])
         assert app.scoreboard.metrics.episodes == 0 and app.harms.harms == []
@@ -174,32 +175,49 @@ async def test_replay_seek_shows_metrics_as_of_that_event() -> None:
         # Keys: step forward and back, end.
         await pilot.press("right")
         await pilot.pause()
-        assert app.cursor == before + 1
+        assert mode.cursor == before + 1
         await pilot.press("left", "left")
         await pilot.pause()
-        assert app.cursor == before - 1
+        assert mode.cursor == before - 1
         await pilot.press("end")
         await pilot.pause()
-        assert app.cursor == len(events) and list(app.reviews.pending) == ["r3.1"]
+        assert mode.cursor == len(events) and list(app.reviews.pending) == ["r3.1"]
 
 
 async def test_replay_plays_to_the_end() -> None:
     events = session_events()
     app = build_app(None, SESSION, events=events, flash_seconds=0, autoplay=True, speed=64.0)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.cursor == len(events), "replay reached the end")
-        await until(pilot, lambda: not app.timeline.playing, "replay stopped")
+        await until(pilot, lambda: replay(app).cursor == len(events), "replay reached the end")
+        await until(pilot, lambda: not replay(app).timeline.playing, "replay stopped")
         assert app.scoreboard.metrics == score(events)
 
 
 async def test_replay_is_read_only() -> None:
     app = build_app(None, SESSION, events=session_events(), flash_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        app.seek(len(session_events()))
+        replay(app).seek(len(session_events()))
         await pilot.press("a", "2")
         await pilot.pause()
         assert app.reviews.sent == {}
         assert any("read-only" in n.message for n in app._notifications)
+
+
+async def test_timeline_keys_act_in_a_replay_only_and_not_over_a_diff() -> None:
+    events = session_events()
+    app = build_app(None, SESSION, events=events, flash_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.check_action("seek_by", (1,)) is True
+        app.push_screen(DiffScreen("diff", ""))
+        await pilot.pause()
+        assert app.check_action("seek_by", (1,)) is False
+        await pilot.press("end")  # the diff is on top: the key is not the timeline's
+        await pilot.pause()
+        assert replay(app).cursor == 0
+    watched = build_app(InProcessBus(), SESSION, flash_seconds=0)
+    async with watched.run_test(size=SIZE):
+        assert watched.check_action("seek_by", (1,)) is False
+        assert watched.check_action("step", ()) is True
 
 
 async def test_themes_switch_at_runtime_and_define_team_colours() -> None:

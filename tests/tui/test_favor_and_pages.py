@@ -6,7 +6,7 @@ from __future__ import annotations
 from channel.events import FileChanged
 from channel.memory import InProcessBus
 from engine.scoring.judge import judge
-from tests.tui.helpers import feed
+from tests.tui.helpers import feed, replay
 from tests.tui.scripted import SESSION, index_after, session_events
 from tui.app import build_app
 from tui.widgets.norms import NORM_KEYS
@@ -64,11 +64,11 @@ async def test_writes_the_judge_does_not_count_are_not_marked() -> None:
     stream = [*events[:start3], stray]
     app = build_app(None, SESSION, events=stream, flash_seconds=0)
     async with app.run_test(size=(160, 48)) as pilot:
-        app.seek(index_after(stream, "FileChanged", path="services/platform/money.py"))
+        replay(app).seek(index_after(stream, "FileChanged", path="services/platform/money.py"))
         await pilot.pause()
         assert app.scoreboard.open_favor is None
         assert "favor" not in app.workspace.files.marks.get("services/platform/money.py", set())
-        app.seek(len(stream))
+        replay(app).seek(len(stream))
         await pilot.pause()
         assert app.scoreboard.open_favor is None
         assert "favor" not in app.workspace.files.marks.get("services/platform/money.py", set())
@@ -82,10 +82,10 @@ async def test_replay_seek_rebuilds_the_possible_favor() -> None:
     app = build_app(None, SESSION, events=events, flash_seconds=0)
     async with app.run_test(size=(160, 48)) as pilot:
         upto = _favor_write_index(events)  # type: ignore[arg-type]
-        app.seek(upto)
+        replay(app).seek(upto)
         await pilot.pause()
         assert app.scoreboard.open_favor == events[upto - 1]
-        app.seek(upto - 1)
+        replay(app).seek(upto - 1)
         await pilot.pause()
         assert app.scoreboard.open_favor is None
         assert "favor" not in app.workspace.files.marks.get(FAVOR_PATH, set())

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from channel.events import NormChanged
 from engine.session.norms import Norms
+from tests.tui.helpers import replay
 from tests.tui.scripted import SESSION, T0, index_after, session_events
 from tui.app import ScopewatchApp, build_app
 
@@ -55,7 +56,7 @@ def test_replay_at_the_harm(snap_compare: Any, theme: str) -> None:
     app = build_app(None, SESSION, events=events, theme=theme, flash_seconds=0)
 
     async def run_before(pilot: Pilot[int]) -> None:
-        app.seek(index_after(events, "HarmDetected", stage="final"))
+        replay(app).seek(index_after(events, "HarmDetected", stage="final"))
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(160, 48), run_before=run_before)

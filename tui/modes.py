@@ -1,0 +1,274 @@
+"""How a session reaches the app, and what the session keys do there: the app asks its mode, never
+which mode it is. (Not Textual's screen modes, ``App.MODES``: the app has one screen stack.)
+
+- :class:`WatchMode`: a session served elsewhere. Its events come from the bus; pause, step, speed,
+  norms and review decisions go back on the bus as commands.
+- :class:`LiveMode`: a watch whose engine (``session.run()``) runs as a worker in the app's loop.
+- :class:`ReplayMode`: a recording on a timeline. The same keys play, pause, step and change the
+  speed here, the timeline keys seek, and nothing is commanded: a replay is read-only.
+
+:func:`mode_for` is the one place that tells them apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from textual.app import ComposeResult
+from textual.worker import Worker
+
+from channel.bus import Bus
+from channel.commands import Pause, Resume, SetSpeed, Step, _Command
+from channel.events import Event
+from tui.widgets.timeline import Timeline
+
+if TYPE_CHECKING:
+    from tui.app import ScopewatchApp
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
+FRAME = 1 / 30
+"""A replay shows the events falling within one frame (at its speed) as one batch."""
+READ_ONLY = "A replay is read-only: commands go to live sessions."
+TIMELINE_ACTIONS = frozenset({"seek_by", "seek_fraction", "seek_to"})
+"""The actions of the timeline keys (see ``ScopewatchApp.BINDINGS``): a replay's only."""
+
+
+class Mode(Protocol):
+    """What differs between following a session and replaying a recording."""
+
+    name: str
+    """Shown in the status bar: ``live``, ``watch`` or ``replay``."""
+
+    def compose(self) -> ComposeResult:
+        """The mode's own widgets, placed above the footer (a replay's timeline)."""
+        ...
+
+    async def start(self) -> None:
+        """On mount: follow the bus (and run the engine), or set the timeline up (and maybe play)."""
+        ...
+
+    def allows(self, action: str) -> bool:
+        """Whether a key's action applies (the app's ``check_action``; the footer shows the result)."""
+        ...
+
+    async def send(self, command: _Command) -> bool:
+        """Publish a command for the session; False (with a notice) when nothing can be commanded."""
+        ...
+
+    def decide(self, decision: str) -> None:
+        """The approve / reject keys, on the highlighted review."""
+        ...
+
+    async def toggle_pause(self) -> None: ...
+
+    async def step(self) -> None: ...
+
+    async def change_speed(self, direction: int) -> None:
+        """One of :data:`SPEEDS` faster (+1) or slower (-1)."""
+        ...
+
+    def seek_by(self, count: int) -> None:
+        """Step ``count`` events forward or back (the timeline keys: a replay's only)."""
+        ...
+
+    def seek_fraction(self, fraction: float) -> None: ...
+
+    def seek_to(self, index: int) -> None:
+        """Show the first ``index`` events; -1: all of them."""
+        ...
+
+
+def mode_for(
+    app: ScopewatchApp,
+    bus: Bus | None,
+    *,
+    engine: Coroutine[Any, Any, Any] | None,
+    events: Sequence[Event] | None,
+    autoplay: bool,
+    speed: float,
+) -> Mode:
+    """A recording is replayed; an engine makes the session live; a bus alone is watched."""
+    if events is not None:
+        return ReplayMode(app, events, autoplay=autoplay, speed=speed)
+    if engine is not None:
+        return LiveMode(app, bus, engine)
+    return WatchMode(app, bus)
+
+
+def next_speed(current: float, direction: int) -> float:
+    """The speed of :data:`SPEEDS` one step from the one nearest ``current`` (none past either end)."""
+    index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - current))
+    return SPEEDS[max(0, min(len(SPEEDS) - 1, index + direction))]
+
+
+class WatchMode:
+    """A session served elsewhere: its events are read from the bus, the keys send commands on it.
+    Without a bus (an app the tests fill with ``apply_events``) nothing can be commanded."""
+
+    name = "watch"
+
+    def __init__(self, app: ScopewatchApp, bus: Bus | None) -> None:
+        self.app = app
+        self.bus = bus
+
+    def compose(self) -> ComposeResult:
+        yield from ()
+
+    async def start(self) -> None:
+        if self.bus is not None:
+            await self.app.follow(self.bus)
+
+    def allows(self, action: str) -> bool:
+        return action not in TIMELINE_ACTIONS
+
+    async def send(self, command: _Command) -> bool:
+        if self.bus is None:
+            self.app.notify(READ_ONLY, severity="warning")
+            return False
+        await self.bus.publish(command)  # type: ignore[arg-type]
+        return True
+
+    def decide(self, decision: str) -> None:
+        self.app.reviews.decide(decision)  # the queue posts ReviewDecisionRequested; the app sends it
+
+    async def toggle_pause(self) -> None:
+        kind = Resume if self.app.status.state == "paused" else Pause
+        await self.send(self.app.command(kind))
+
+    async def step(self) -> None:
+        await self.send(self.app.command(Step))
+
+    async def change_speed(self, direction: int) -> None:
+        await self.send(self.app.command(SetSpeed, speed=next_speed(self.app.status.speed, direction)))
+
+    # A running session has no timeline: allows() keeps the timeline keys from reaching these.
+
+    def seek_by(self, count: int) -> None:
+        pass
+
+    def seek_fraction(self, fraction: float) -> None:
+        pass
+
+    def seek_to(self, index: int) -> None:
+        pass
+
+
+class LiveMode(WatchMode):
+    """A session run here: the engine coroutine is a worker in the app's loop (its errors are the
+    app's ``engine_error``). ``tui/remote.py`` runs its bridge to a broker this way too."""
+
+    name = "live"
+
+    def __init__(self, app: ScopewatchApp, bus: Bus | None, engine: Coroutine[Any, Any, Any]) -> None:
+        super().__init__(app, bus)
+        self.engine = engine
+
+    async def start(self) -> None:
+        await super().start()  # subscribed before the engine starts, so not one event is missed
+        self.app.run_worker(self.engine, name="engine", group="engine", exit_on_error=False)
+
+
+class ReplayMode:
+    """A recording on a timeline. The projection always shows the recording's first ``cursor``
+    events: a seek rebuilds it from scratch (no toasts); a step or play folds the next events in as
+    if live (toasts)."""
+
+    name = "replay"
+
+    def __init__(self, app: ScopewatchApp, events: Sequence[Event], *, autoplay: bool, speed: float) -> None:
+        self.app = app
+        self.recording = list(events)
+        self.cursor = 0
+        self.autoplay = autoplay
+        self.speed = speed
+        """The speed to start at; the timeline holds the current one."""
+        self.timeline = Timeline(id="timeline")
+
+    def compose(self) -> ComposeResult:
+        yield self.timeline
+
+    async def start(self) -> None:
+        self.timeline.total = len(self.recording)
+        self.timeline.speed = self.speed
+        if self.autoplay:
+            self.play()
+
+    def allows(self, action: str) -> bool:
+        # The timeline keys win over the focused widget (priority bindings): not over a pushed screen.
+        return action not in TIMELINE_ACTIONS or self.app.screen is self.app.screen_stack[0]
+
+    async def send(self, command: _Command) -> bool:
+        self.app.notify(READ_ONLY, severity="warning")
+        return False
+
+    def decide(self, decision: str) -> None:
+        self.app.notify(READ_ONLY, severity="warning")
+
+    async def toggle_pause(self) -> None:
+        if self.timeline.playing:
+            self.timeline.playing = False  # the player stops before its next batch
+        else:
+            self.play()
+
+    async def step(self) -> None:
+        self.seek_by(1)
+
+    async def change_speed(self, direction: int) -> None:
+        self.timeline.speed = next_speed(self.timeline.speed, direction)
+
+    def seek_by(self, count: int) -> None:
+        self.timeline.playing = False
+        self.move(count)
+
+    def seek_fraction(self, fraction: float) -> None:
+        self.seek(self.cursor + round(fraction * len(self.recording)))
+
+    def seek_to(self, index: int) -> None:
+        self.seek(len(self.recording) if index < 0 else index)
+
+    def seek(self, index: int) -> None:
+        """Show the recording as of its first ``index`` events: rebuild the projection from scratch."""
+        index = max(0, min(len(self.recording), index))
+        self.app.reset_projection()
+        self.app.apply_events(self.recording[:index], live=False)
+        self._moved(index)
+
+    def move(self, count: int = 1) -> None:
+        """Move forward ``count`` events (notifying as if live), or back with a negative count."""
+        if count < 0:
+            self.seek(self.cursor + count)
+            return
+        end = min(len(self.recording), self.cursor + count)
+        self.app.apply_events(self.recording[self.cursor : end], live=True)
+        self._moved(end)
+
+    def _moved(self, index: int) -> None:
+        self.cursor = index
+        self.timeline.position = index
+        self.timeline.seq = self.recording[index - 1].seq if index else 0
+
+    def play(self) -> Worker[None]:
+        """Play from the cursor (from the start, when at the end) until paused or at the end; a new
+        player replaces the one running."""
+        self.timeline.playing = True
+        if self.cursor >= len(self.recording):
+            self.seek(0)
+        return self.app.run_worker(self._play, name="replay", group="replay", exclusive=True, exit_on_error=False)
+
+    async def _play(self) -> None:
+        recording = self.recording
+        while self.timeline.playing and self.cursor < len(recording):
+            # Gather what falls within one frame at this speed, wait for it, show it as one batch.
+            start = self.cursor
+            base = recording[start - 1].ts if start else recording[0].ts
+            end = start + 1
+            while end < len(recording) and (recording[end].ts - base) / self.timeline.speed < FRAME:
+                end += 1
+            delay = (recording[end - 1].ts - base) / self.timeline.speed
+            await asyncio.sleep(min(max(delay, 0.0), 1.0))
+            if not self.timeline.playing:
+                break
+            self.move(end - self.cursor)
+        self.timeline.playing = False
