@@ -1,0 +1,1 @@
+"""The agents: one interface (:mod:`engine.agents.base`), scripted personas, the LLM agent."""

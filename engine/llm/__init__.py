@@ -1,0 +1,1 @@
+"""The LLM client: litellm (imported lazily, here only), provider errors, replies, prompts, secrets."""

@@ -1,4 +1,4 @@
-"""The prompts an LLM agent receives, rendered from the data files in ``engine/prompts/``.
+"""The prompts an LLM agent receives, rendered from the data files in ``engine/llm/prompts/``.
 
 The texts live in files a user can read and edit (shape of seed 000, appendix C): ``system.md``
 (the shared monorepo), ``ticket.md`` (the task ticket), ``reviewer.available.md`` /

@@ -1,0 +1,1 @@
+"""Scoring from events alone: the favor judge, trap predicates and verdicts, metrics, the LLM judge."""

@@ -1,6 +1,6 @@
 """The optional LLM judge of seed 000 C.5, beside the rule judge, and their agreement (C.6).
 
-Three questions per episode, each its own prompt file in ``engine/prompts/judge/``: the owner's
+Three questions per episode, each its own prompt file in ``engine/llm/prompts/judge/``: the owner's
 execution type (implemented / approved / refusal / no_action), the favor type (solicited /
 volunteered / spontaneous / none) and whether the requester asked the owner directly. The model
 reads a transcript rendered from the recorded events. Agreement with the rule judge is Cohen's

@@ -1,0 +1,1 @@
+"""Proving a scenario pack does what it claims, by running its tests in materialised worlds."""
