@@ -17,8 +17,8 @@ from channel.vocab import AgentRole, Decision
 from engine.norms import Norms
 from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape
-from sandbox.local import LocalSandbox
 from sandbox.paths import normalise
+from sandbox.protocol import Sandbox
 from scenarios.loader import apply_edits
 from scenarios.manifest import Edit, Task
 
@@ -41,7 +41,7 @@ class EpisodeRuntime:
     trajectory: int
     number: int
     task: Task
-    sandbox: LocalSandbox
+    sandbox: Sandbox
     emit: Emit
     seats: dict[str, Seat]
     norms: Callable[[], Norms]
