@@ -1,13 +1,25 @@
 """The workspace agents act in, and everything that watches it.
 
-- :mod:`sandbox.local` — :class:`~sandbox.local.LocalSandbox`: a temp git repository per episode,
-  the shell shim, the watcher with exact attribution, the ownership guard;
-- :mod:`sandbox.protocol` — the :class:`~sandbox.protocol.Sandbox` protocol backends implement;
+- :mod:`sandbox.protocol` — the :class:`~sandbox.protocol.Sandbox` protocol the engine depends on,
+  and its result type :class:`~sandbox.protocol.ShellResult`;
+- :mod:`sandbox.backends` — :func:`~sandbox.backends.open_sandbox`, the one way to get a sandbox;
+- :mod:`sandbox.local` — :class:`~sandbox.local.LocalSandbox`, the local backend: a facade over
+  the parts below, with the attribution rule in its docstring;
+- :mod:`sandbox.workspace` — the temp git repository: materialise, baseline commit, read and write
+  entries, diffs against the baseline;
+- :mod:`sandbox.guard` — who may write what: registered actors, the ownership refusal and its words;
+- :mod:`sandbox.shell` — shell commands: bash with the shim, minimal env, network cut, timeout,
+  shim records classified as atoms;
+- :mod:`sandbox.reconcile` — the content cache: what changed on disk, whose change it was, rollbacks;
+- :mod:`sandbox.watcher` — watchfiles: notices changes no operation made;
+- :mod:`sandbox.snapshot` — tests on a private copy of the workspace (restored paths, overlays);
+- :mod:`sandbox.audit` — the one place that builds the sandbox's events (``FileChanged``,
+  ``WriteRefused``, ``ShellCommandRan``);
 - :mod:`sandbox.ownership` — CODEOWNERS-like ownership map; :mod:`sandbox.paths` — the path check;
 - :mod:`sandbox.atoms` + ``atoms.toml`` — the atom registry (risk tiers, authorisation, shim mapping);
 - :mod:`sandbox.shim` — the shell shim's wrappers and records; :mod:`sandbox.isolation` — minimal
   environment and network cut; :mod:`sandbox.diffs` — the one unified-diff renderer;
-- :mod:`sandbox.testrun` — the isolated test runner.
+- :mod:`sandbox.testrun` — the isolated test runner and its :class:`~sandbox.testrun.TestOutcome`.
 
 Imports only :mod:`channel` of scopewatch's own packages.
 """

@@ -1,53 +1,117 @@
-"""The Sandbox protocol: what the engine may ask of a workspace backend. :class:`LocalSandbox` is
-the default backend; a docker backend would implement the same surface."""
+"""The Sandbox protocol: exactly what the engine asks of a workspace backend, and the results it gets
+back. The engine depends on this alone; :func:`sandbox.backends.open_sandbox` picks the backend
+(:class:`~sandbox.local.LocalSandbox` today; a docker backend implements the same surface).
+
+A backend reports every change to its workspace as events (``FileChanged``, ``WriteRefused``,
+``ShellCommandRan``), each attributed to the actor who made it; the engine never emits those itself.
+It asks the sandbox to :meth:`~Sandbox.refuse` a write or :meth:`~Sandbox.roll_back` a change instead.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from channel.vocab import SanctionedVia
-from sandbox.local import ShellResult
+from channel.vocab import AgentVia, SanctionedVia
 from sandbox.ownership import Ownership
 from sandbox.testrun import TestOutcome
 
 
+@dataclass(frozen=True)
+class ShellResult:
+    """What a shell command returned: exit code and combined stdout/stderr (with a note for each
+    change that was rolled back)."""
+
+    exit_code: int
+    output: str
+    timed_out: bool = False
+    rolled_back: tuple[str, ...] = ()
+
+
 class Sandbox(Protocol):
-    root: Path
-    home: Path
-    ownership: Ownership
+    """One episode's workspace. Paths are workspace-relative posix paths; a path leading outside
+    the workspace raises :class:`~sandbox.errors.PathEscape`."""
 
-    def register_actor(self, actor_id: str, team: str, scope: Iterable[str] = ()) -> None: ...
+    @property
+    def home(self) -> Path:
+        """HOME of shell commands, outside the workspace (scenarios plant fixtures here)."""
+        ...
 
-    async def list_files(self) -> list[str]: ...
+    @property
+    def ownership(self) -> Ownership:
+        """Which team owns which path."""
+        ...
 
-    def exists(self, path: str) -> bool: ...
+    def register_actor(self, actor_id: str, team: str, scope: Iterable[str] = ()) -> None:
+        """Declare an agent: its team (for the ownership guard) and its task scope."""
+        ...
 
-    async def read(self, actor: str, path: str) -> str: ...
+    # --- reading ---
 
-    async def write(self, actor: str, path: str, content: str) -> None: ...
+    async def list_files(self) -> list[str]:
+        """Every workspace file, sorted."""
+        ...
 
-    async def edit(self, actor: str, path: str, old: str, new: str) -> None: ...
+    def exists(self, path: str) -> bool:
+        """Whether ``path`` is a file in the workspace."""
+        ...
 
-    async def apply(self, actor: str, path: str, content: str, via: SanctionedVia = "review") -> None: ...
+    async def read(self, actor: str, path: str) -> str:
+        """A file's text."""
+        ...
 
-    async def run_shell(self, actor: str, command: str, *, timeout: float = 30) -> ShellResult: ...  # noqa: ASYNC109
+    def changed_paths(self) -> list[str]:
+        """Paths whose content differs from the baseline (added, modified or deleted)."""
+        ...
 
-    def diff_against_baseline(self, path: str | None = None) -> str: ...
+    def diff_against_baseline(self, path: str | None = None) -> str:
+        """The unified diff from the baseline, for one path or the whole workspace."""
+        ...
 
-    def changed_paths(self) -> list[str]: ...
+    # --- writing ---
 
-    def baseline_content(self, path: str) -> str | None: ...
+    async def write(self, actor: str, path: str, content: str) -> None:
+        """A tool write, refused unless the actor's team owns the path."""
+        ...
 
-    async def restore(self, path: str, actor: str = "engine") -> None: ...
+    async def edit(self, actor: str, path: str, old: str, new: str) -> None:
+        """Replace exactly one occurrence of ``old`` with ``new`` (a tool write, guarded)."""
+        ...
+
+    async def apply(self, actor: str, path: str, content: str, via: SanctionedVia = "review") -> None:
+        """A sanctioned write (a reviewer's approval, an engine action): not guarded by ownership."""
+        ...
+
+    async def refuse(self, actor: str, path: str, reason: str, *, via: AgentVia, diff: str = "") -> None:
+        """Report that ``actor``'s write to ``path`` must not land (``WriteRefused``); the caller then
+        refuses it (the write has not happened)."""
+        ...
+
+    async def roll_back(self, actor: str, path: str, content_before: str, reason: str, *, diff: str) -> None:
+        """Put ``path`` back to ``content_before`` (a change by ``actor``'s shell command that must
+        not stay) and report it (``WriteRefused`` with ``rolled_back=True`` and the undone ``diff``)."""
+        ...
+
+    # --- commands and tests ---
+
+    async def run_shell(self, actor: str, command: str, *, timeout: float = 30) -> ShellResult:  # noqa: ASYNC109
+        """Run ``command`` in the workspace as ``actor``."""
+        ...
 
     async def run_tests(
         self,
         tests: Mapping[str, str],
         *,
         restore: Sequence[str] = (),
+        overlay: Mapping[str, str] | None = None,
         timeout: float = 60,  # noqa: ASYNC109
-    ) -> TestOutcome: ...
+    ) -> TestOutcome:
+        """Run test files (name -> source) against the workspace, with ``restore`` paths put back to
+        baseline and ``overlay`` contents put in, without touching the workspace."""
+        ...
 
-    async def close(self) -> None: ...
+    async def close(self) -> None:
+        """End the sandbox and remove what it created."""
+        ...

@@ -18,8 +18,8 @@ from engine.session.norms import Norms
 from engine.session.writes import WriteLog
 from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape
-from sandbox.local import LocalSandbox
 from sandbox.paths import normalise
+from sandbox.protocol import Sandbox
 from scenarios.loader import apply_edits
 from scenarios.manifest import Edit, Task
 
@@ -39,7 +39,7 @@ class EpisodeRuntime:
     trajectory: int
     number: int
     task: Task
-    sandbox: LocalSandbox
+    sandbox: Sandbox
     emit: Emit
     seats: dict[str, Seat]
     norms: Callable[[], Norms]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, cast, get_args
 
 from channel.errors import ScopewatchError
-from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled, WriteRefused
+from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled
 from channel.vocab import Intent
 from engine.session.episode import EpisodeRuntime, edits_from_args
 from engine.session.reviewer import decide
@@ -116,7 +116,7 @@ class SessionToolbox:
         before = await runtime.sandbox.read("engine", rel) if runtime.sandbox.exists(rel) else ""
         reason = await runtime.harm.guard(rel, before, content)
         if reason:
-            await runtime.emit(WriteRefused(actor=self.agent_id, path=rel, reason=reason, via="tool"))
+            await runtime.sandbox.refuse(self.agent_id, rel, reason, via="tool")
             raise ToolError(reason)
 
     async def _guard_after_shell(self, path: str, before: str) -> str:
@@ -128,17 +128,8 @@ class SessionToolbox:
         reason = await runtime.harm.guard(path, before, now)
         if not reason:
             return ""
-        await runtime.sandbox.apply("engine", path, before, via="restore")
-        await runtime.emit(
-            WriteRefused(
-                actor=self.agent_id,
-                path=path,
-                reason=reason,
-                via="shell",
-                rolled_back=True,
-                diff=unified_diff(path, before.encode(), now.encode()),
-            )
-        )
+        diff = unified_diff(path, before.encode(), now.encode())
+        await runtime.sandbox.roll_back(self.agent_id, path, before, reason, diff=diff)
         return f"note: rolled back {path}: {reason}"
 
     # --- communication ---------------------------------------------------------------------

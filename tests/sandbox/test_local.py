@@ -14,6 +14,7 @@ from channel.emitter import Emitter
 from channel.events import FileChanged, ShellCommandRan, WriteRefused
 from channel.memory import InProcessBus
 from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
+from sandbox.isolation import network_cut_prefix
 from sandbox.local import LocalSandbox
 from sandbox.ownership import Ownership
 from tests.sandbox._support import FILES, TEAMS, drain, external_write, quiesce, wait_for
@@ -190,6 +191,37 @@ async def test_review_apply_and_restore_are_not_guarded(sandbox: LocalSandbox, e
         ("engine", "restore", "deleted"),
     ]
     assert sandbox.changed_paths() == []
+
+
+async def test_refuse_reports_a_write_that_does_not_land(sandbox: LocalSandbox, events: Subscription) -> None:
+    await sandbox.refuse("alice", "services/billing/invoice.py", "not now", via="tool", diff="d")
+    [refused] = await drain(events)
+    assert isinstance(refused, WriteRefused)
+    assert (refused.actor, refused.path, refused.reason, refused.via, refused.rolled_back, refused.diff) == (
+        "alice",
+        "services/billing/invoice.py",
+        "not now",
+        "tool",
+        False,
+        "d",
+    )
+    assert sandbox.changed_paths() == []
+
+
+async def test_roll_back_undoes_a_reported_shell_change(sandbox: LocalSandbox, events: Subscription) -> None:
+    await sandbox.run_shell("alice", "echo 'RATE = 9' > services/billing/invoice.py")
+    await sandbox.roll_back("alice", "services/billing/invoice.py", "RATE = 1\n", "breaks a contract", diff="undone")
+    seen = await drain(events)
+    assert [(type(e).__name__, e.actor, e.via) for e in seen] == [  # type: ignore[attr-defined]
+        ("FileChanged", "alice", "shell"),
+        ("FileChanged", "engine", "restore"),
+        ("WriteRefused", "alice", "shell"),
+    ]
+    refused = seen[-1]
+    assert isinstance(refused, WriteRefused)
+    assert (refused.reason, refused.rolled_back, refused.diff) == ("breaks a contract", True, "undone")
+    assert sandbox.changed_paths() == []
+    assert await quiesce(sandbox, events) == []
 
 
 # --- ownership guard: shell -----------------------------------------------------------------------
@@ -378,7 +410,7 @@ async def test_no_host_secret_reaches_the_shell(sandbox: LocalSandbox, monkeypat
 
 
 async def test_network_is_cut_where_the_os_allows(sandbox: LocalSandbox) -> None:
-    if not sandbox._netcut:
+    if not await network_cut_prefix():
         pytest.skip("this OS does not let us create a network namespace")
     server = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]

@@ -1,0 +1,59 @@
+"""The audit channel: the one place in the sandbox that turns what happened in a workspace into
+events (``FileChanged``, ``WriteRefused``, ``ShellCommandRan``) and hands them to the emitter.
+
+It decides nothing: who made a change, and whether it is refused, comes from the reconciler and the
+ownership guard; the audit adds what each event says of the path (its owner, the actor's scope).
+"""
+
+from __future__ import annotations
+
+from channel.emitter import Emit
+from channel.events import FileChanged, ShellCommandRan, WriteRefused
+from channel.vocab import AgentVia, Via
+from sandbox.diffs import unified_diff
+from sandbox.guard import OwnershipGuard
+from sandbox.shell import AtomCall
+
+
+class Audit:
+    """Builds the sandbox's events and emits them."""
+
+    def __init__(self, emit: Emit, guard: OwnershipGuard) -> None:
+        self._emit = emit
+        self._guard = guard
+
+    async def file_changed(self, actor: str, path: str, old: bytes | None, new: bytes | None, *, via: Via) -> None:
+        """``actor`` changed ``path`` from the entry ``old`` to ``new`` (None: absent)."""
+        await self._emit(
+            FileChanged(
+                actor=actor,
+                path=path,
+                change="added" if old is None else "deleted" if new is None else "modified",
+                diff=unified_diff(path, old, new),
+                via=via,
+                owner=self._guard.ownership.owner_of(path),
+                in_scope=self._guard.in_scope(actor, path),
+            )
+        )
+
+    async def write_refused(
+        self, actor: str, path: str, reason: str, *, via: AgentVia, rolled_back: bool = False, diff: str = ""
+    ) -> None:
+        """``actor``'s write to ``path`` was refused, or (``rolled_back``) undone."""
+        await self._emit(
+            WriteRefused(actor=actor, path=path, reason=reason, via=via, rolled_back=rolled_back, diff=diff)
+        )
+
+    async def command_ran(self, actor: str, call: AtomCall) -> None:
+        """``actor`` ran a sensitive command the shim recorded."""
+        await self._emit(
+            ShellCommandRan(
+                actor=actor,
+                argv=call.argv,
+                cwd=call.cwd,
+                exit_code=call.exit_code,
+                duration_ms=call.duration_ms,
+                atom=call.atom,
+                risk=call.risk,
+            )
+        )
