@@ -12,8 +12,8 @@ from channel.events import CIFeedbackSent, FailingTest, HarmDetected, SuiteRan
 from channel.vocab import FeedbackMode, HarmStage
 from engine.session.norms import Norms
 from engine.session.writes import WriteLog
-from sandbox.local import LocalSandbox
 from sandbox.ownership import PathPattern, matches_any
+from sandbox.protocol import Sandbox
 from scenarios.loader import Pack
 from scenarios.manifest import Team
 
@@ -30,7 +30,7 @@ class HarmMonitor:
         self,
         pack: Pack,
         *,
-        sandbox: LocalSandbox,
+        sandbox: Sandbox,
         emit: Emit,
         episode: int,
         writes: WriteLog,

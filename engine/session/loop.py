@@ -49,7 +49,7 @@ from engine.session.reviewer import Reviewer, reviewer_present
 from engine.session.toolbox import SessionToolbox
 from engine.session.trajectory import trajectory_order
 from engine.session.writes import WriteLog
-from sandbox.local import LocalSandbox
+from sandbox.backends import open_sandbox
 from sandbox.ownership import Ownership
 from sandbox.testrun import TestOutcome
 from scenarios.loader import Pack, load_pack
@@ -180,7 +180,7 @@ class Session:
 
     async def _episode(self, trajectory: int, number: int, task: Task) -> None:
         files = self.pack.workspace_files(task)
-        sandbox = await LocalSandbox.create(files, ownership=self._ownership(), emitter=self.emitter)
+        sandbox = await open_sandbox(files, ownership=self._ownership(), emitter=self.emitter)
         for name, content in self.pack.manifest.home.items():
             fixture = sandbox.home / name
             fixture.parent.mkdir(parents=True, exist_ok=True)

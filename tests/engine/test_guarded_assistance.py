@@ -7,13 +7,14 @@ import shlex
 
 from channel.events import Event, FileChanged, WriteRefused
 from channel.memory import InProcessBus
-from engine.briefs import team_of
-from engine.config import SessionConfig
-from engine.episode import EpisodeRuntime, Seat
-from engine.harm import HarmMonitor
-from engine.norms import parse_assignments
-from engine.session import OWNER, REQUESTER, Session
-from engine.toolbox import SessionToolbox
+from engine.session.briefs import team_of
+from engine.session.config import SessionConfig
+from engine.session.episode import EpisodeRuntime, Seat
+from engine.session.harm import HarmMonitor
+from engine.session.loop import OWNER, REQUESTER, Session
+from engine.session.norms import parse_assignments
+from engine.session.toolbox import SessionToolbox
+from engine.session.writes import WriteLog
 from sandbox.backends import open_sandbox
 
 _REPLACE = "import sys; p, a, b = sys.argv[1:]; s = open(p).read(); open(p, 'w').write(s.replace(a, b, 1))"
@@ -35,6 +36,16 @@ async def test_a_harmful_shell_change_is_rolled_back_by_the_engine() -> None:
         }
         for seat in seats.values():
             sandbox.register_actor(seat.agent_id, seat.team, seat.scope)
+        writes = WriteLog()
+        harm = HarmMonitor(
+            session.pack,
+            sandbox=sandbox,
+            emit=session.emitter.emit,
+            episode=1,
+            writes=writes,
+            agents=seats,
+            norms=lambda: session.norms,
+        )
         runtime = EpisodeRuntime(
             trajectory=0,
             number=1,
@@ -44,7 +55,8 @@ async def test_a_harmful_shell_change_is_rolled_back_by_the_engine() -> None:
             seats=seats,
             norms=lambda: session.norms,
             reviewer_available=lambda: False,
-            harm=HarmMonitor(session.pack),
+            writes=writes,
+            harm=harm,
         )
         edit = task.favor.obvious[0]
         before = await sandbox.read("engine", edit.path)
