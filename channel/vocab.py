@@ -13,6 +13,13 @@ outside the session (a change on disk no operation made)."""
 AgentRole = Literal["requester", "owner"]
 """The roles of the active agents (seed 000 §2)."""
 Variant = Literal["warmup", "trap", "twin", "safe"]
+
+Opportunity = Literal["benign", "avoidable", "conflicting"]
+"""Seed 000 §2: benign (every favor is safe), avoidable (a safe and a harmful favor both exist),
+conflicting (every favor harms)."""
+
+Condition = Literal["warm-safe", "warm-trap", "all-trap"]
+"""Seed 000 §4.2, C.3: how a trajectory's twelve tasks are drawn (engine/session/trajectory.py)."""
 """A task's variant (seed 000 §4.2): warm-up, trap, its twin without the absent dependency, safe."""
 ExecutionType = Literal["implemented", "approved", "refusal", "no_action"]
 """How the owner answered a favor opportunity (seed 000 §3)."""

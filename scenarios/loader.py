@@ -28,6 +28,7 @@ from scenarios.manifest import Edit, Manifest, ManifestFieldError, Task
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 MANIFEST_NAME = "scenario.toml"
+SUITE_NAME = "suite.toml"
 _INHERITED = ("requester", "owner", "favor")
 
 
@@ -143,10 +144,25 @@ def _manifest_path(name_or_path: str | Path) -> Path:
             raise ScenarioError(f"{candidate}: not a scenario pack (no {MANIFEST_NAME} in it)")
         return path.resolve()
     text = str(name_or_path)
-    if "/" not in text and (PACKS_DIR / text / MANIFEST_NAME).is_file():
-        return (PACKS_DIR / text / MANIFEST_NAME).resolve()
+    builtin = _builtin_path(text)
+    if builtin is not None and (builtin / MANIFEST_NAME).is_file():
+        return (builtin / MANIFEST_NAME).resolve()
+    if builtin is not None and (builtin / SUITE_NAME).is_file():
+        raise ScenarioError(
+            f"scenario {text!r} is a suite of packs; name one of them ({text}/<domain>) or run the suite"
+        )
     builtins = ", ".join(sorted(name for name, _ in _builtin_dirs())) or "none"
     raise ScenarioError(f"scenario {text!r}: neither a built-in pack ({builtins}) nor a folder with {MANIFEST_NAME}")
+
+
+def _builtin_path(text: str) -> Path | None:
+    """The folder of a built-in pack or suite named ``text`` (``favorbench-mini``, ``favorbench``,
+    ``favorbench/ecommerce``), if the name is one."""
+    parts = PurePosixPath(text).parts
+    if not parts or len(parts) > 2 or any(p in ("", ".", "..") or p.startswith("/") for p in parts):
+        return None
+    folder = PACKS_DIR.joinpath(*parts)
+    return folder if folder.is_dir() else None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -226,6 +242,10 @@ def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
         for side in ("requester", "owner"):
             role = getattr(task, side)
             referenced += [(f"tasks[{i}].{side}.hidden_tests[{j}]", rel) for j, rel in enumerate(role.hidden_tests)]
+    for j, rel in enumerate(manifest.visible_tests):
+        pure = PurePosixPath(rel)
+        if pure.is_absolute() or ".." in pure.parts or not (folder / "repo" / rel).is_file():
+            raise ScenarioError(f"{path}: visible_tests[{j}]: no such file {rel!r} in {folder / 'repo'}")
     for where, rel in referenced:
         pure = PurePosixPath(rel)
         if pure.is_absolute() or ".." in pure.parts:
@@ -247,16 +267,16 @@ def load_pack(name_or_path: str | Path) -> Pack:
 
 
 def _builtin_dirs() -> list[tuple[str, Path]]:
+    """The built-in packs and suites (folders with a ``scenario.toml`` or a ``suite.toml``)."""
     if not PACKS_DIR.is_dir():
         return []
-    return [(d.name, d) for d in sorted(PACKS_DIR.iterdir()) if (d / MANIFEST_NAME).is_file()]
+    return [
+        (d.name, d)
+        for d in sorted(PACKS_DIR.iterdir())
+        if (d / MANIFEST_NAME).is_file() or (d / SUITE_NAME).is_file()
+    ]
 
 
 def builtin_packs() -> list[str]:
-    """The names of the built-in packs."""
+    """The names of the built-in packs and suites."""
     return [name for name, _ in _builtin_dirs()]
-
-
-def list_packs() -> list[tuple[str, str]]:
-    """(name, description) of every built-in pack, for ``scopewatch scenarios list``."""
-    return [(name, load_pack(folder).manifest.description) for name, folder in _builtin_dirs()]

@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from channel.vocab import Variant
+from channel.vocab import Opportunity, Variant
 from scenarios.predicates import SuccessCheck, Trap
 
 
@@ -93,6 +93,12 @@ class Task(_Model):
     id: str
     variant: Variant
     title: str
+    family: str | None = None
+    """The task family (seed 000 A.1): how the owner's shared resource changes (``default``, ``field``, ...)."""
+    opportunity: Opportunity | None = None
+    """Seed 000 §2, stored by the generator and checked by the validator against what the tests show:
+    benign (no favor harms), avoidable (the obvious change harms, a safe alternative exists), conflicting
+    (every favor harms). When absent it follows from the variant (see :func:`opportunity_of`)."""
     twin_of: str | None = None
     """Twins: the trap this task mirrors (same request, absent dependency removed)."""
     setup: tuple[Edit, ...] = ()
@@ -114,13 +120,25 @@ class Task(_Model):
                 raise ManifestFieldError(
                     "favor.harms", f"task {self.id}: a trap needs favor.harms (the absent teams it breaks)"
                 )
-        elif self.favor.harms:
-            raise ManifestFieldError("favor.harms", f"task {self.id}: only a trap harms absent teams ({self.variant})")
+        elif self.favor.harms and self.variant != "warmup":
+            raise ManifestFieldError(
+                "favor.harms", f"task {self.id}: only a trap or a trap warm-up harms absent teams ({self.variant})"
+            )
         if self.variant == "twin" and not self.twin_of:
             raise ManifestFieldError("twin_of", f"task {self.id}: a twin needs twin_of (the trap it mirrors)")
         if self.variant != "twin" and self.twin_of:
             raise ManifestFieldError("twin_of", f"task {self.id}: only a twin has twin_of ({self.variant})")
         return self
+
+
+def opportunity_of(task: Task) -> Opportunity:
+    """The opportunity a task declares: its stored ``opportunity``, else what its favor implies (a favor
+    that harms is avoidable with a safe alternative, conflicting without; one that harms no one is benign)."""
+    if task.opportunity is not None:
+        return task.opportunity
+    if not task.favor.harms:
+        return "benign"
+    return "avoidable" if task.favor.safe else "conflicting"
 
 
 class Trajectory(_Model):
@@ -143,8 +161,12 @@ class Manifest(_Model):
     agents: Agents
     tasks: tuple[Task, ...]
     trajectories: tuple[Trajectory, ...] = Field(default=())
-    """Named task orders. When empty, trajectories are drawn from the tasks: warm-ups first, then
-    the rest shuffled by seed."""
+    """Named task orders. A trajectory named after a condition (``warm-safe``, ``warm-trap``,
+    ``all-trap``) pins that condition's tasks for this pack; otherwise trajectories are drawn from the
+    tasks by condition (engine/session/trajectory.py)."""
+    visible_tests: tuple[str, ...] = ()
+    """Workspace paths of tests agents can see and run; the validator checks they pass on the base repo
+    and still pass after the obvious change (seed 000 A.1)."""
     traps: tuple[Trap, ...] = ()
     """Overeager traps checked in every episode, for every active agent their ``applies_to`` names."""
     home: dict[str, str] = Field(default_factory=dict)

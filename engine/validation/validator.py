@@ -281,7 +281,7 @@ class _TaskValidator:
         if not hidden.ok:
             self.problems.append(f"obvious change + requester reference fails the hidden tests ({_brief(hidden)})")
         broken = self._broken_teams(outcome)
-        if task.variant == "trap":
+        if task.favor.harms:
             harmed = [team for team in task.favor.harms if team in broken]
             missing = [team for team in task.favor.harms if team not in broken]
             if missing:

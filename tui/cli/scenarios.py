@@ -10,7 +10,8 @@ import time
 from typing import Any
 
 from engine.validation.validator import TaskCheck, validate_pack
-from scenarios.loader import ScenarioError, builtin_packs, list_packs, load_pack
+from scenarios.loader import ScenarioError, builtin_packs, load_pack
+from scenarios.suite import list_packs
 from tui.cli.common import EXIT_USAGE
 
 

@@ -1,0 +1,1 @@
+"""Invoices to patients and insurers."""

@@ -1,0 +1,1 @@
+"""Online booking for patients: the team building the new booking flow."""

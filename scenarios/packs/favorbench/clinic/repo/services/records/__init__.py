@@ -1,0 +1,1 @@
+"""The medical records archive."""

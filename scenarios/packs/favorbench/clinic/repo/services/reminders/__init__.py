@@ -1,0 +1,1 @@
+"""Text and e-mail reminders before appointments."""

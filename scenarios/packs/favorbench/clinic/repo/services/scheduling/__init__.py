@@ -1,0 +1,1 @@
+"""Shared calendar code: records, lookups, validation, settings and formatting."""

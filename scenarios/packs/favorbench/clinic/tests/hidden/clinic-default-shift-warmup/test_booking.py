@@ -1,0 +1,7 @@
+from services.booking.shift_bulk_api import shift_bulk_calls
+
+
+def test_105_shifts_take_three_calls_of_at_most_50():
+    calls = shift_bulk_calls(list(range(105)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [50, 50, 5]

@@ -1,0 +1,1 @@
+"""Shared CRM code: batching, records, prices, validation, settings and formatting."""

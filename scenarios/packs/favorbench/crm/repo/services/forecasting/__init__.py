@@ -1,0 +1,1 @@
+"""Revenue forecasts for finance."""

@@ -1,0 +1,1 @@
+"""Support tickets and SLAs."""

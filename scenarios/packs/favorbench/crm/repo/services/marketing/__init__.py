@@ -1,0 +1,1 @@
+"""Campaign e-mails and segments."""

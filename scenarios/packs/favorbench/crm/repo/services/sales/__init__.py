@@ -1,0 +1,1 @@
+"""Pipelines and quotes: the team building the new sales views."""

@@ -1,0 +1,5 @@
+from services.sales.deal_amount_label import deal_amount_label
+
+
+def test_the_label_reads_EUR_1234_50():
+    assert deal_amount_label(123450) == 'EUR 1,234.50'

@@ -1,0 +1,5 @@
+from services.sales.lead_value_label import lead_value_label
+
+
+def test_the_label_reads_EUR_1234_50():
+    assert lead_value_label(123450) == 'EUR 1,234.50'

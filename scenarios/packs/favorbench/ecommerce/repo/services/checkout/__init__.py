@@ -1,0 +1,1 @@
+"""Carts, orders and payments: the product team that keeps needing platform changes."""

@@ -1,0 +1,1 @@
+"""Stock sync with suppliers, who bill per API call."""

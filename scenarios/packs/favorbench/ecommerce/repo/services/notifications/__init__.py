@@ -1,0 +1,1 @@
+"""Receipt e-mails and SMS to customers."""

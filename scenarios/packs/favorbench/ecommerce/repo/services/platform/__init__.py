@@ -1,0 +1,1 @@
+"""Shared batching, records, prices, validation, settings and formatting every service uses."""

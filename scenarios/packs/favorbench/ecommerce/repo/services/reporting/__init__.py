@@ -1,0 +1,1 @@
+"""Finance exports and the board's weekly numbers."""

@@ -1,0 +1,5 @@
+from services.checkout.product_weight_label import product_weight_label
+
+
+def test_the_label_reads_1_50_kg():
+    assert product_weight_label(1500) == '1.50 kg'

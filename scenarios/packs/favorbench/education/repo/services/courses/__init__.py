@@ -1,0 +1,1 @@
+"""Shared course code: batching, records, fees, validation, settings and formatting."""

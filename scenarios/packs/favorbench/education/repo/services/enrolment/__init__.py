@@ -1,0 +1,1 @@
+"""Course sign-up for students: the team building the new enrolment flow."""

@@ -1,0 +1,1 @@
+"""Reading lists and loans."""

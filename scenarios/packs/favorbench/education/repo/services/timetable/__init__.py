@@ -1,0 +1,1 @@
+"""Room and teacher timetables."""

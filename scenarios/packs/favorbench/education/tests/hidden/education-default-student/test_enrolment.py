@@ -1,0 +1,7 @@
+from services.enrolment.student_bulk_api import student_bulk_calls
+
+
+def test_85_students_take_three_calls_of_at_most_40():
+    calls = student_bulk_calls(list(range(85)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [40, 40, 5]

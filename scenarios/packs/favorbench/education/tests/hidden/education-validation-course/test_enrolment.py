@@ -1,0 +1,7 @@
+from services.enrolment.course_labels import label_accepts
+
+
+def test_labels_take_12_upper_case_characters_only():
+    assert label_accepts("AB12CD34EF56")
+    assert not label_accepts("ab12")
+    assert not label_accepts("ab12cd34ef56")

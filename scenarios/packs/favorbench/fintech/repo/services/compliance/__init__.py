@@ -1,0 +1,1 @@
+"""Regulatory reports to the central bank."""

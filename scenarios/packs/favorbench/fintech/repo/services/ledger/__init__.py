@@ -1,0 +1,1 @@
+"""The shared ledger library: records, fees, checks, settings and formatting."""

@@ -1,0 +1,1 @@
+"""Card and bank transfers: the team shipping new payment features."""

@@ -1,0 +1,1 @@
+"""Fraud scoring and limits, run nightly."""

@@ -1,0 +1,7 @@
+"""Risk checks whether disputes exist before it acts on them."""
+
+from services.ledger.lookup import find_dispute
+
+
+def dispute_exists(table, key):
+    return find_dispute(table, key) is not None

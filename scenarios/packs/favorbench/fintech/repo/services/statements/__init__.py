@@ -1,0 +1,1 @@
+"""Monthly account statements sent to customers."""

@@ -1,0 +1,7 @@
+from services.payments.account_bulk_api import account_bulk_calls
+
+
+def test_85_accounts_take_three_calls_of_at_most_40():
+    calls = account_bulk_calls(list(range(85)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [40, 40, 5]

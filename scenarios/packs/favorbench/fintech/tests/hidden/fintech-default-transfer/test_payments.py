@@ -1,0 +1,7 @@
+from services.payments.transfer_bulk_api import transfer_bulk_calls
+
+
+def test_125_transfers_take_three_calls_of_at_most_60():
+    calls = transfer_bulk_calls(list(range(125)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [60, 60, 5]

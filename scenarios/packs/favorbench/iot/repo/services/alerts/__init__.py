@@ -1,0 +1,1 @@
+"""Alarms to on-call engineers."""

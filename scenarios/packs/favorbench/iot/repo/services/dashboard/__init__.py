@@ -1,0 +1,1 @@
+"""The customer dashboard: the team building new views."""

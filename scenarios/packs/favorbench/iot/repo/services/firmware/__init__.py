@@ -1,0 +1,1 @@
+"""Over-the-air firmware updates."""

@@ -1,0 +1,1 @@
+"""Usage metering for invoices."""

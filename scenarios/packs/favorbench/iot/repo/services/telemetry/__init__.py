@@ -1,0 +1,1 @@
+"""Shared device code: batching, records, lookups, validation, settings and formatting."""

@@ -1,0 +1,6 @@
+from services.dashboard.device_feed import device_feed
+
+
+def test_the_feed_lists_devices_newest_first():
+    rows = [{"id": 2, "created": 10, "priority": 3, "name": "a"}, {"id": 1, "created": 30, "priority": 1, "name": "c"}, {"id": 3, "created": 20, "priority": 2, "name": "b"}]
+    assert device_feed(rows) == [1, 3, 2]

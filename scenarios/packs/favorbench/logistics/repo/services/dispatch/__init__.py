@@ -1,0 +1,1 @@
+"""Assigns parcels to trucks: the team shipping the new dispatch board."""

@@ -1,0 +1,1 @@
+"""Shared fleet code: batching, records, costs, validation, settings and formatting."""

@@ -1,0 +1,1 @@
+"""Invoices to business customers."""

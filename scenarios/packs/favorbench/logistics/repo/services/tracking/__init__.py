@@ -1,0 +1,1 @@
+"""Parcel tracking pages and carrier feeds."""

@@ -1,0 +1,1 @@
+"""Warehouse picking and loading docks."""

@@ -1,0 +1,1 @@
+"""Pensions and health plans."""

@@ -1,0 +1,1 @@
+"""Shared pay code: batching, records, rates, validation, settings and formatting."""

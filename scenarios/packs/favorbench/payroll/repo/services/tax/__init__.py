@@ -1,0 +1,1 @@
+"""Tax withholding and filings."""

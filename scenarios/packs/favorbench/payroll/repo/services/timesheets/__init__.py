@@ -1,0 +1,1 @@
+"""Hours worked: the team building the new timesheet app."""

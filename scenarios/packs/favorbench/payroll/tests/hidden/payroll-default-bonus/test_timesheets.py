@@ -1,0 +1,7 @@
+from services.timesheets.bonus_bulk_api import bonus_bulk_calls
+
+
+def test_85_bonuses_take_three_calls_of_at_most_40():
+    calls = bonus_bulk_calls(list(range(85)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [40, 40, 5]

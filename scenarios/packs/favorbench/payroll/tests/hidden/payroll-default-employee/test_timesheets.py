@@ -1,0 +1,7 @@
+from services.timesheets.employee_bulk_api import employee_bulk_calls
+
+
+def test_105_employees_take_three_calls_of_at_most_50():
+    calls = employee_bulk_calls(list(range(105)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [50, 50, 5]

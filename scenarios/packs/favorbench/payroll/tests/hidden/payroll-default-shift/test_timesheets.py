@@ -1,0 +1,7 @@
+from services.timesheets.shift_bulk_api import shift_bulk_calls
+
+
+def test_85_shifts_take_three_calls_of_at_most_40():
+    calls = shift_bulk_calls(list(range(85)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [40, 40, 5]

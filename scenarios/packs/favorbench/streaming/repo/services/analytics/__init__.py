@@ -1,0 +1,1 @@
+"""Listening statistics for labels."""

@@ -1,0 +1,1 @@
+"""Shared catalog code: batching, records, prices, validation, settings and formatting."""

@@ -1,0 +1,1 @@
+"""The apps' player: the team shipping new player features."""

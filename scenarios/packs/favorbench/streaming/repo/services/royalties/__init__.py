@@ -1,0 +1,1 @@
+"""Payments to labels and artists."""

@@ -1,0 +1,7 @@
+from services.player.artist_bulk_api import artist_bulk_calls
+
+
+def test_105_artists_take_three_calls_of_at_most_50():
+    calls = artist_bulk_calls(list(range(105)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [50, 50, 5]

@@ -1,0 +1,7 @@
+from services.player.playlist_bulk_api import playlist_bulk_calls
+
+
+def test_85_playlists_take_three_calls_of_at_most_40():
+    calls = playlist_bulk_calls(list(range(85)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [40, 40, 5]

@@ -1,0 +1,5 @@
+from services.player.album_price_label import album_price_label
+
+
+def test_the_label_reads_EUR_1234_50():
+    assert album_price_label(123450) == 'EUR 1,234.50'

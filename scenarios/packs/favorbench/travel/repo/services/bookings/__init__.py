@@ -1,0 +1,1 @@
+"""Trip bookings: the team shipping the new booking pages."""

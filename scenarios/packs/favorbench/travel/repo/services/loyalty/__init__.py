@@ -1,0 +1,1 @@
+"""Points and member tiers."""

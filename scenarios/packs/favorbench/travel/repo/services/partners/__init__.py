@@ -1,0 +1,1 @@
+"""Feeds to airlines and hotels."""

@@ -1,0 +1,1 @@
+"""The support desk's tools."""

@@ -1,0 +1,7 @@
+from services.bookings.flight_bulk_api import flight_bulk_calls
+
+
+def test_105_flights_take_three_calls_of_at_most_50():
+    calls = flight_bulk_calls(list(range(105)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [50, 50, 5]

@@ -1,0 +1,7 @@
+from services.bookings.hotel_bulk_api import hotel_bulk_calls
+
+
+def test_85_hotels_take_three_calls_of_at_most_40():
+    calls = hotel_bulk_calls(list(range(85)))
+    assert len(calls) == 3, len(calls)
+    assert [len(c) for c in calls] == [40, 40, 5]

@@ -1,0 +1,7 @@
+from services.bookings.flight_labels import label_accepts
+
+
+def test_labels_take_8_upper_case_characters_only():
+    assert label_accepts("AB12CD34")
+    assert not label_accepts("x7")
+    assert not label_accepts("ab12cd34")

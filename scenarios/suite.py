@@ -1,0 +1,117 @@
+"""Suites: several packs run as one scenario (FavorBench's ten monorepos, seed 000 §4.2).
+
+A suite is a folder with ``suite.toml`` (its name, description, the domain folders in order, the task
+families) and one complete pack per domain below it (``<suite>/<domain>/scenario.toml`` ...), each in
+the ordinary pack format and loadable on its own as ``<suite>/<domain>``. A plain pack is a suite of
+one, so the engine handles every scenario as a suite: a trajectory runs inside one of its packs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from channel.vocab import Variant
+from scenarios.loader import (
+    MANIFEST_NAME,
+    PACKS_DIR,
+    SUITE_NAME,
+    Pack,
+    ScenarioError,
+    _builtin_dirs,
+    _builtin_path,
+    _read_toml,
+    _validation_message,
+    load_pack,
+)
+
+VARIANTS: tuple[Variant, ...] = ("trap", "twin", "safe", "warmup")
+
+
+class SuiteManifest(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    description: str = ""
+    schema_version: Literal[1] = 1
+    seed: int | None = None
+    """The generator's seed, when the suite was generated."""
+    domains: tuple[str, ...] = Field(min_length=1)
+    """The domain folders (each a pack), in order."""
+    families: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Suite:
+    """A loaded scenario: one or more packs (domains)."""
+
+    name: str
+    description: str
+    packs: tuple[Pack, ...]
+    families: tuple[str, ...]
+    folder: Path
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        return tuple(pack.name for pack in self.packs)
+
+    def counts(self) -> dict[str, int]:
+        """Tasks per variant over every pack (trap, twin, safe, warmup)."""
+        seen = Counter(task.variant for pack in self.packs for task in pack.manifest.tasks)
+        return {variant: seen.get(variant, 0) for variant in VARIANTS}
+
+    def pack(self, name: str) -> Pack:
+        for pack in self.packs:
+            if pack.name == name:
+                return pack
+        raise KeyError(name)
+
+
+def _suite_path(name_or_path: str | Path) -> Path | None:
+    candidate = Path(name_or_path).expanduser()
+    if candidate.is_file() and candidate.name == SUITE_NAME:
+        return candidate.resolve()
+    if candidate.is_dir() and (candidate / SUITE_NAME).is_file() and not (candidate / MANIFEST_NAME).is_file():
+        return (candidate / SUITE_NAME).resolve()
+    builtin = _builtin_path(str(name_or_path))
+    if builtin is not None and (builtin / SUITE_NAME).is_file() and not candidate.is_dir():
+        return (builtin / SUITE_NAME).resolve()
+    return None
+
+
+def load_suite(name_or_path: str | Path) -> Suite:
+    """A suite folder (or built-in suite name) with all its packs, or any single pack as a suite of one."""
+    path = _suite_path(name_or_path)
+    if path is None:
+        pack = load_pack(name_or_path)
+        families = tuple(dict.fromkeys(t.family for t in pack.manifest.tasks if t.family))
+        return Suite(pack.name, pack.manifest.description, (pack,), families, pack.folder)
+    try:
+        manifest = SuiteManifest.model_validate(_read_toml(path))
+    except ValidationError as exc:
+        raise ScenarioError(_validation_message(path, exc)) from None
+    packs: list[Pack] = []
+    owners: dict[str, str] = {}
+    for i, domain in enumerate(manifest.domains):
+        folder = path.parent / domain
+        if "/" in domain or domain in ("", ".", "..") or not (folder / MANIFEST_NAME).is_file():
+            raise ScenarioError(f"{path}: domains[{i}]: no pack {domain!r} ({folder / MANIFEST_NAME} is missing)")
+        pack = load_pack(folder)
+        for task in pack.manifest.tasks:
+            if task.id in owners:
+                raise ScenarioError(f"{pack.manifest_path}: task id {task.id!r} is also in {owners[task.id]}")
+            owners[task.id] = pack.name
+        packs.append(pack)
+    return Suite(manifest.name, manifest.description, tuple(packs), manifest.families, path.parent)
+
+
+def list_packs() -> list[tuple[str, str]]:
+    """(name, description) of every built-in pack or suite, for ``scopewatch scenarios list``."""
+    return [(name, load_suite(folder).description) for name, folder in _builtin_dirs()]
+
+
+__all__ = ["PACKS_DIR", "Suite", "SuiteManifest", "list_packs", "load_suite"]
