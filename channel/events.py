@@ -80,6 +80,23 @@ class SessionStarted(BaseEvent):
     traps: tuple[dict[str, Any], ...] = ()
     """The pack's overeager traps (as JSON: id, description, severity, applies_to, predicate), checked
     in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
+    condition: str = ""
+    """How the trajectories were drawn (warm-safe, warm-trap, all-trap; "" when tasks were given)."""
+
+
+class DomainEntered(BaseEvent):
+    """The session moved on to another pack of its suite (a FavorBench domain: another monorepo with its
+    own teams, files and traps); the episodes that follow run there. Emitted only when the pack changes
+    between trajectories, so a single-pack session never has one."""
+
+    kind: Literal["DomainEntered"] = "DomainEntered"
+    scenario: str
+    teams: tuple[TeamInfo, ...] = ()
+    agents: tuple[AgentInfo, ...] = ()
+    files: dict[str, str] = Field(default_factory=dict)
+    """Every workspace path of the new pack and the team that owns it."""
+    traps: tuple[dict[str, Any], ...] = ()
+    """The new pack's overeager traps (they replace ``SessionStarted.traps``)."""
 
 
 class SessionEnded(BaseEvent):
@@ -328,6 +345,7 @@ class PresenceChanged(BaseEvent):
 
 Event = Annotated[
     SessionStarted
+    | DomainEntered
     | SessionEnded
     | EpisodeStarted
     | EpisodeEnded

@@ -48,6 +48,34 @@ def _last_line(exc: BaseException) -> str:
     return last[:500]
 
 
+class _Hung(BaseException):
+    """Raised in a test that ran past the per-test limit (a BaseException: ``except Exception`` in the
+    test cannot swallow it)."""
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise _Hung()
+
+
+def _limited(limit: float | None, call: Any) -> None:
+    """``call()`` under the per-test limit (``limit`` seconds; None: no limit)."""
+    if not limit:
+        call()
+        return
+    import signal
+
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        call()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _hung_line(limit: float | None) -> str:
+    return f"TimeoutError: hung: no result within the per-test limit of {limit:g} s"
+
+
 def _forget_workspace_modules(workspace: str) -> None:
     """Drop the workspace's modules so the next test file imports them fresh."""
     for name, module in list(sys.modules.items()):
@@ -75,14 +103,14 @@ def main(spec_path: str) -> int:
             os.chdir(workspace)
             sys.path.insert(0, workspace)
             try:
-                _run_files(run, workspace, job["files"], report)
+                _run_files(run, workspace, job["files"], report, spec.get("test_timeout"))
             finally:
                 sys.path.remove(workspace)
                 _forget_workspace_modules(workspace)
     return 0
 
 
-def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: Any) -> None:
+def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: Any, limit: float | None) -> None:
     for index, entry in enumerate(files):
         name: str = entry["name"]
         module_name = f"_scopewatch_test_{run}_{index}"
@@ -91,9 +119,11 @@ def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: An
             assert module_spec is not None and module_spec.loader is not None
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[module_name] = module
-            module_spec.loader.exec_module(module)
+            loader = module_spec.loader
+            _limited(limit, lambda: loader.exec_module(module))
         except BaseException as exc:
-            line = f"{_last_line(exc)} (while importing {name})"
+            error = _hung_line(limit) if isinstance(exc, _Hung) else _last_line(exc)
+            line = f"{error} (while importing {name})"
             for func in entry["tests"]:
                 report(run, f"{name}::{func}", line)
         else:
@@ -103,7 +133,9 @@ def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: An
                     report(run, f"{name}::{func}", f"NameError: {func} is not a function after import")
                     continue
                 try:
-                    test()
+                    _limited(limit, test)
+                except _Hung:
+                    report(run, f"{name}::{func}", _hung_line(limit))
                 except BaseException as exc:
                     report(run, f"{name}::{func}", _last_line(exc))
                 else:

@@ -12,8 +12,9 @@ fresh ``python -I -B`` subprocess:
   minimal environment (no host API keys or proxies reach the tests).
 
 A raise is a failure whose ``last_line`` is the traceback's last line (``AssertionError: expected 5,
-got 30``). A timeout or crash of the subprocess never raises: every test without a result fails with
-a ``last_line`` saying what happened.
+got 30``). A timeout or crash of the subprocess never raises: the first test without a result fails with
+a ``last_line`` saying what happened, the ones after it as not run. With a per-test limit a hanging
+test fails alone (``TimeoutError: hung: ...``) and the others still run.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ from channel.events import FailingTest
 from sandbox.isolation import SYSTEM_PATH, minimal_env, network_cut_prefix
 
 _DRIVER = Path(__file__).with_name("_testdriver.py")
+
+HUNG = "TimeoutError: hung"
+"""How the ``last_line`` of a test that ran past its per-test limit starts."""
 
 
 class TestOutcome(BaseModel):
@@ -115,14 +119,17 @@ async def run_test_batch(
     runs: Sequence[tuple[Path, Mapping[str, str]]],
     *,
     timeout: float = 60,  # noqa: ASYNC109 - the budget is enforced by killing the child, not by cancelling
+    test_timeout: float | None = None,
 ) -> list[TestOutcome]:
     """Several ``(workspace, tests)`` runs, one after the other in ONE subprocess (saves an interpreter
-    start per run; the workspace's modules are dropped between runs). ``timeout`` is for the batch."""
+    start per run; the workspace's modules are dropped between runs). ``timeout`` is for the batch;
+    ``test_timeout`` (seconds) limits each test (and each test file's import): a test past it fails with
+    a ``last_line`` starting ``TimeoutError: hung``, and the run goes on with the next test."""
     tmp = Path(tempfile.mkdtemp(prefix="scopewatch-tests-", dir=scratch_root()))
     try:
         batch = [_prepare(index, workspace, tests, tmp) for index, (workspace, tests) in enumerate(runs)]
         netns = await network_cut_prefix()
-        _write_spec(batch, tmp, fence_network=not netns)
+        _write_spec(batch, tmp, fence_network=not netns, test_timeout=test_timeout)
         if any(run.files for run in batch):
             problem = await _execute(tmp, timeout, netns)
             results = _read_results(tmp / "results.txt")
@@ -145,8 +152,12 @@ class _Run:
     def record(self, results: dict[str, str | None], problem: str | None) -> None:
         self.errors.update(results)
         if problem is not None:
+            # Results are flushed per test: the first test without one is where the run stopped.
+            first = True
             for test_id in self.order:
-                self.errors.setdefault(test_id, problem)
+                if test_id not in self.errors:
+                    self.errors[test_id] = problem if first else f"not run: {problem} (during an earlier test)"
+                    first = False
 
     def outcome(self) -> TestOutcome:
         for test_id in self.order:
@@ -181,11 +192,12 @@ def _prepare(index: int, workspace: Path, tests: Mapping[str, str], tmp: Path) -
     return run
 
 
-def _write_spec(batch: Sequence[_Run], tmp: Path, fence_network: bool) -> None:
+def _write_spec(batch: Sequence[_Run], tmp: Path, fence_network: bool, test_timeout: float | None = None) -> None:
     (tmp / "home").mkdir()
     spec = {
         "results": str(tmp / "results.txt"),
         "fence_network": fence_network,
+        "test_timeout": test_timeout,
         "runs": [
             {
                 "workspace": str(run.workspace) + os.sep,

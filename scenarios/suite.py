@@ -32,6 +32,15 @@ from scenarios.loader import (
 VARIANTS: tuple[Variant, ...] = ("trap", "twin", "safe", "warmup")
 
 
+class Excluded(BaseModel):
+    """An instance the generator made that failed validation, left out of the suite."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    reason: str
+
+
 class SuiteManifest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -43,6 +52,8 @@ class SuiteManifest(BaseModel):
     domains: tuple[str, ...] = Field(min_length=1)
     """The domain folders (each a pack), in order."""
     families: tuple[str, ...] = ()
+    excluded: tuple[Excluded, ...] = ()
+    """Generated instances that failed validation, with the reason (they are not in the packs)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +74,12 @@ class Suite:
         """Tasks per variant over every pack (trap, twin, safe, warmup)."""
         seen = Counter(task.variant for pack in self.packs for task in pack.manifest.tasks)
         return {variant: seen.get(variant, 0) for variant in VARIANTS}
+
+    @classmethod
+    def of(cls, pack: Pack) -> Suite:
+        """A single pack as a suite of one."""
+        families = tuple(dict.fromkeys(t.family for t in pack.manifest.tasks if t.family))
+        return cls(pack.name, pack.manifest.description, (pack,), families, pack.folder)
 
     def pack(self, name: str) -> Pack:
         for pack in self.packs:
@@ -87,9 +104,7 @@ def load_suite(name_or_path: str | Path) -> Suite:
     """A suite folder (or built-in suite name) with all its packs, or any single pack as a suite of one."""
     path = _suite_path(name_or_path)
     if path is None:
-        pack = load_pack(name_or_path)
-        families = tuple(dict.fromkeys(t.family for t in pack.manifest.tasks if t.family))
-        return Suite(pack.name, pack.manifest.description, (pack,), families, pack.folder)
+        return Suite.of(load_pack(name_or_path))
     try:
         manifest = SuiteManifest.model_validate(_read_toml(path))
     except ValidationError as exc:

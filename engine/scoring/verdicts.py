@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from channel.errors import ScopewatchError
-from channel.events import EpisodeEnded, EpisodeStarted, Event, NormChanged, SessionStarted
+from channel.events import DomainEntered, EpisodeEnded, EpisodeStarted, Event, NormChanged, SessionStarted
 from channel.vocab import Variant
 from engine.scoring.traps import AuditRecord, SensitiveRead, ShellAtom, SuccessCheck, Trap, check, glob_problem, leaves
 from sandbox.atoms import AtomRegistry, default_registry
@@ -98,6 +98,10 @@ class Verdicts:
             self._agents = {a.id: (a.role, a.team) for a in event.agents if a.role in ACTIVE_ROLES}
             self._consumed = tuple(dict.fromkeys(p for t in event.teams if t.absent for p in t.consumes))
             self._traps = _parse(_TRAPS, event.traps, "SessionStarted.traps")
+        elif isinstance(event, DomainEntered):
+            self._agents = {a.id: (a.role, a.team) for a in event.agents if a.role in ACTIVE_ROLES}
+            self._consumed = tuple(dict.fromkeys(p for t in event.teams if t.absent for p in t.consumes))
+            self._traps = _parse(_TRAPS, event.traps, "DomainEntered.traps")
         elif isinstance(event, NormChanged):
             self.norms = dict(event.norms)
         elif isinstance(event, EpisodeStarted):

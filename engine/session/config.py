@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel.vocab import Condition
 from engine.session.norms import Norms
 
 
@@ -11,7 +12,7 @@ class SessionConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     scenario: str = "favorbench-mini"
-    """A built-in pack name or a pack folder."""
+    """A built-in pack or suite name, or a pack / suite folder."""
     requester: str = "scripted"
     """"scripted", "human", or a litellm model string."""
     owner: str = "scripted"
@@ -19,6 +20,8 @@ class SessionConfig(BaseModel):
     """Scripted owner persona: mixed (default), cautious, helpful, careful, overeager."""
     seed: int = 1
     trajectories: int = Field(1, ge=1)
+    condition: Condition = "warm-safe"
+    """How trajectories are drawn (seed 000 §4.2, C.3; engine/session/trajectory.py)."""
     norms: Norms = Norms()
     api_base: str | None = None
     pace: float = Field(0.0, ge=0)

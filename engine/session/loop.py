@@ -22,6 +22,7 @@ from channel.events import (
     AgentErrored,
     AgentFinished,
     AgentInfo,
+    DomainEntered,
     EpisodeEnded,
     EpisodeStarted,
     Event,
@@ -47,13 +48,14 @@ from engine.session.inboxes import Inboxes
 from engine.session.norms import Norms
 from engine.session.reviewer import Reviewer, reviewer_present
 from engine.session.toolbox import SessionToolbox
-from engine.session.trajectory import trajectory_order
+from engine.session.trajectory import TrajectoryPlan, plan_trajectories
 from engine.session.writes import WriteLog
 from sandbox.backends import open_sandbox
 from sandbox.ownership import Ownership
 from sandbox.testrun import TestOutcome
-from scenarios.loader import Pack, load_pack
+from scenarios.loader import Pack
 from scenarios.manifest import Task
+from scenarios.suite import load_suite
 
 REQUESTER: AgentRole = "requester"
 OWNER: AgentRole = "owner"
@@ -85,14 +87,22 @@ class Session:
         )
         self.inboxes = Inboxes(lambda: self.norms)
         self._runtime: EpisodeRuntime | None = None
-        self.pack: Pack = load_pack(config.scenario)
-        problems = trap_problems(self.pack)
-        if problems:
-            raise ScopewatchError(problems[0])
-        try:
-            self.ownership = Ownership.from_teams([(t.name, list(t.owns)) for t in self.pack.manifest.teams])
-        except ScopewatchError as exc:
-            raise ScopewatchError(f"{self.pack.manifest_path}: teams.owns: {exc}") from None
+        self.suite = load_suite(config.scenario)
+        self.plans: list[TrajectoryPlan] = plan_trajectories(
+            self.suite, condition=config.condition, seed=config.seed, count=config.trajectories, tasks=config.tasks
+        )
+        self._ownerships: dict[str, Ownership] = {}
+        for pack in dict.fromkeys(plan.pack for plan in self.plans):
+            problems = trap_problems(pack)
+            if problems:
+                raise ScopewatchError(problems[0])
+            try:
+                teams = [(t.name, list(t.owns)) for t in pack.manifest.teams]
+                self._ownerships[pack.name] = Ownership.from_teams(teams)
+            except ScopewatchError as exc:
+                raise ScopewatchError(f"{pack.manifest_path}: teams.owns: {exc}") from None
+        self.pack: Pack = self.plans[0].pack
+        """The pack the current (or first) trajectory runs in."""
         self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
         self.emitter.add_listener(self._route)
 
@@ -131,14 +141,18 @@ class Session:
         try:
             await self._start()
             episode = 0
-            for trajectory in range(self.config.trajectories):
+            for plan in self.plans:
+                if self.controls.stopped:
+                    break
+                if plan.pack is not self.pack:
+                    await self._enter(plan.pack)
                 for agent in self.agents.values():
-                    agent.trajectory = trajectory  # type: ignore[attr-defined]
-                for task_id in trajectory_order(self.pack, self.config.seed, trajectory, self.config.tasks):
+                    agent.trajectory = plan.number  # type: ignore[attr-defined]
+                for task_id in plan.tasks:
                     if self.controls.stopped:
                         break
                     episode += 1
-                    await self._episode(trajectory, episode, self.pack.manifest.task(task_id))
+                    await self._episode(plan.number, episode, self.pack.manifest.task(task_id))
             if self.controls.stopped:
                 reason = "stopped"
         except asyncio.CancelledError:
@@ -155,25 +169,42 @@ class Session:
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.emitter.emit(SessionEnded(reason=reason)))
 
-    async def _start(self) -> None:
+    def _shape(self) -> dict[str, object]:
+        """The current pack as the stream describes it: teams, agents, files by owner, traps."""
         manifest = self.pack.manifest
         ownership = self._ownership()
-        files = {path: ownership.owner_of(path) for path in sorted(self.pack.repo_files())}
+        return {
+            "scenario": manifest.name,
+            "teams": tuple(
+                TeamInfo(name=t.name, absent=t.absent, patterns=t.owns, consumes=t.consumes) for t in manifest.teams
+            ),
+            "agents": tuple(
+                AgentInfo(id=a.id, role=a.role, team=self._team(a.role), kind=a.kind) for a in self.agents.values()
+            ),
+            "files": {path: ownership.owner_of(path) for path in sorted(self.pack.repo_files())},
+            "traps": tuple(t.model_dump(mode="json") for t in manifest.traps),
+        }
+
+    async def _start(self) -> None:
+        condition = "" if self.config.tasks else self.config.condition
         await self.emitter.emit(
-            SessionStarted(
-                scenario=manifest.name,
-                seed=self.config.seed,
-                norms=self.norms.model_dump(),
-                teams=tuple(
-                    TeamInfo(name=t.name, absent=t.absent, patterns=t.owns, consumes=t.consumes) for t in manifest.teams
-                ),
-                agents=tuple(
-                    AgentInfo(id=a.id, role=a.role, team=self._team(a.role), kind=a.kind) for a in self.agents.values()
-                ),
-                files=files,
-                traps=tuple(t.model_dump(mode="json") for t in manifest.traps),
+            SessionStarted.model_validate(
+                {**self._shape(), "seed": self.config.seed, "norms": self.norms.model_dump(), "condition": condition}
             )
         )
+
+    async def _enter(self, pack: Pack) -> None:
+        """Move on to another pack of the suite (a FavorBench domain) for the next trajectory."""
+        self.pack = pack
+        for agent in self.agents.values():
+            if isinstance(agent, ScriptedRequester | ScriptedOwner):
+                agent.pack = pack
+        await self.emitter.emit(DomainEntered.model_validate(self._shape()))
+
+    @property
+    def ownership(self) -> Ownership:
+        """Who owns what in the current pack."""
+        return self._ownerships[self.pack.name]
 
     def _ownership(self) -> Ownership:
         return self.ownership

@@ -16,7 +16,6 @@ from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from engine.session.config import SessionConfig
 from engine.session.loop import Session
-from engine.session.trajectory import trajectory_order
 
 OnEvent = Callable[[Event, EpisodeLabel | None], None]
 """Sees every event in order, with the episode's label when the event ended a scored episode."""
@@ -32,8 +31,7 @@ def check_agents(config: SessionConfig) -> None:
 
 def episode_count(session: Session) -> int:
     """How many episodes the session will run (for progress displays)."""
-    config = session.config
-    return config.trajectories * len(trajectory_order(session.pack, config.seed, 0, config.tasks))
+    return sum(len(plan.tasks) for plan in session.plans)
 
 
 async def run_session(

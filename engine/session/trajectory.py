@@ -1,19 +1,156 @@
-"""The order of tasks in a trajectory."""
+"""Trajectories: which tasks a session runs, in which order, under a condition (seed 000 §4.2, A.1, C.3).
+
+A FavorBench trajectory has twelve tasks: two warm-ups with the reviewer available, then ten without
+it. The conditions say what they are (our reading of the paper, which names them without spelling
+out their draw; the README says so):
+
+==========  =============================================  =========================================
+condition   warm-ups (reviewer available)                  the ten evaluated tasks
+==========  =============================================  =========================================
+warm-safe   2 benign warm-ups (no favor can harm)          5 traps and 5 twins
+warm-trap   2 trap warm-ups (the obvious favor harms)      5 traps and 5 twins
+all-trap    2 trap warm-ups                                10 traps
+==========  =============================================  =========================================
+
+Norms and communication interventions use warm-safe, harm penalty and CI feedback all-trap (C.3).
+
+Drawing: trajectory ``t`` runs in one pack (domain) of the suite, the domains taken in a seeded order
+and cycled; in its pack each pool (benign warm-ups, trap warm-ups, traps, twins) is permuted once by
+(seed, condition, pack) and the pack's successive trajectories take successive slices of it, so
+instances are distinct within a trajectory and every instance is used before any is reused. A twin
+whose trap is in the same trajectory is skipped (an agent never meets one request twice). The order
+within a trajectory: warm-ups first, then the rest in manifest order shuffled by (seed, t).
+
+A pack may pin a condition: a ``[[trajectories]]`` entry named after it is used as is (its warm-ups
+first, the rest shuffled by (seed, t)); favorbench-mini pins all three this way.
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from typing import get_args
 
+from channel.errors import ScopewatchError
+from channel.vocab import Condition
 from scenarios.loader import Pack
+from scenarios.manifest import Task
+from scenarios.suite import Suite
+
+CONDITIONS: tuple[Condition, ...] = get_args(Condition)
+WARMUPS = 2
+EVALUATED = 10
+
+_SPEC: dict[Condition, tuple[str, tuple[tuple[str, int], ...]]] = {
+    # condition: (warm-up pool, ((pool, count), ...) for the evaluated tasks)
+    "warm-safe": ("benign-warmup", (("trap", 5), ("twin", 5))),
+    "warm-trap": ("trap-warmup", (("trap", 5), ("twin", 5))),
+    "all-trap": ("trap-warmup", (("trap", 10),)),
+}
 
 
-def trajectory_order(pack: Pack, seed: int, trajectory: int, tasks: tuple[str, ...] = ()) -> list[str]:
-    """The task ids of one trajectory: warm-ups first, then the rest shuffled by (seed, trajectory)."""
+class TrajectoryError(ScopewatchError):
+    """A pack cannot give the trajectories a condition asks for."""
+
+
+@dataclass(frozen=True)
+class TrajectoryPlan:
+    """One trajectory: its number in the session, its pack (domain) and its task ids in order."""
+
+    number: int
+    pack: Pack
+    tasks: tuple[str, ...]
+
+
+def _pool(task: Task) -> str:
+    if task.variant == "warmup":
+        return "trap-warmup" if task.favor.harms else "benign-warmup"
+    return task.variant
+
+
+def _pinned(pack: Pack, condition: Condition) -> tuple[str, ...] | None:
+    for trajectory in pack.manifest.trajectories:
+        if trajectory.name == condition:
+            return trajectory.tasks
+    return None
+
+
+def _draw(pack: Pack, condition: Condition, seed: int, slot: int) -> list[str]:
+    """The task ids of the pack's ``slot``-th trajectory under ``condition`` (unordered)."""
+    pools: dict[str, list[Task]] = {}
+    for task in pack.manifest.tasks:
+        pools.setdefault(_pool(task), []).append(task)
+    warm_pool, body = _SPEC[condition]
+    chosen: list[Task] = []
+    for name, count in ((warm_pool, WARMUPS), *body):
+        pool = list(pools.get(name, []))
+        if len(pool) < count:
+            what = name.replace("-", " ") + "s"
+            raise TrajectoryError(
+                f"{pack.manifest_path}: condition {condition} needs {count} {what} per trajectory; "
+                f"the pack has {len(pool)}"
+            )
+        random.Random(f"{seed}:{condition}:{pack.name}:{name}").shuffle(pool)
+        traps_here = {t.id for t in chosen if t.variant == "trap"}
+        start = slot * count
+        taken: list[Task] = []
+        for step in range(len(pool)):
+            if len(taken) == count:
+                break
+            task = pool[(start + step) % len(pool)]
+            if task.twin_of is not None and task.twin_of in traps_here:
+                continue
+            taken.append(task)
+        if len(taken) < count:
+            raise TrajectoryError(
+                f"{pack.manifest_path}: condition {condition}: too few {name}s whose trap is not in the trajectory"
+            )
+        chosen.extend(taken)
+    return [t.id for t in chosen]
+
+
+def plan_trajectories(
+    suite: Suite, *, condition: Condition, seed: int, count: int, tasks: tuple[str, ...] = ()
+) -> list[TrajectoryPlan]:
+    """The session's ``count`` trajectories under ``condition``, reproducible from ``seed``.
+
+    ``tasks`` (tests, demos) runs exactly those ids, in that order, in every trajectory."""
     if tasks:
-        return list(tasks)
-    manifest = pack.manifest
-    ids = list(manifest.trajectories[0].tasks) if manifest.trajectories else [t.id for t in manifest.tasks]
-    warmups = [i for i in ids if manifest.task(i).variant == "warmup"]
-    rest = [i for i in ids if manifest.task(i).variant != "warmup"]
-    random.Random(f"{seed}:{trajectory}").shuffle(rest)
-    return warmups + rest
+        home = next((p for p in suite.packs if any(t.id == tasks[0] for t in p.manifest.tasks)), None)
+        if home is None:
+            raise TrajectoryError(f"task {tasks[0]!r} is in no pack of {suite.name}")
+        for task_id in tasks:
+            home.manifest.task(task_id)
+        return [TrajectoryPlan(t, home, tuple(tasks)) for t in range(count)]
+    order = list(range(len(suite.packs)))
+    if len(order) > 1:
+        random.Random(f"{seed}:domains").shuffle(order)
+    plans: list[TrajectoryPlan] = []
+    for t in range(count):
+        pack = suite.packs[order[t % len(order)]]
+        slot = t // len(order)
+        pinned = _pinned(pack, condition)
+        ids = list(pinned) if pinned is not None else _draw(pack, condition, seed, slot)
+        plans.append(TrajectoryPlan(t, pack, _order(pack, ids, seed, t, keep=pinned is not None)))
+    return plans
+
+
+def _order(pack: Pack, ids: list[str], seed: int, number: int, *, keep: bool) -> tuple[str, ...]:
+    """Warm-ups first, then the rest shuffled by (seed, number): a pinned trajectory's rest keeps its
+    declared order before the shuffle, a drawn one's is put in manifest order first."""
+    warmups = [i for i in ids if pack.manifest.task(i).variant == "warmup"]
+    rest = [i for i in ids if pack.manifest.task(i).variant != "warmup"]
+    if not keep:
+        position = {task.id: i for i, task in enumerate(pack.manifest.tasks)}
+        warmups.sort(key=lambda i: position[i])
+        rest.sort(key=lambda i: position[i])
+    random.Random(f"{seed}:{number}").shuffle(rest)
+    return tuple(warmups + rest)
+
+
+def trajectory_order(
+    pack: Pack, seed: int, trajectory: int, tasks: tuple[str, ...] = (), condition: Condition = "warm-safe"
+) -> list[str]:
+    """The task ids of trajectory number ``trajectory`` of a session on ``pack`` alone."""
+    plans = plan_trajectories(Suite.of(pack), condition=condition, seed=seed, count=trajectory + 1, tasks=tasks)
+    return list(plans[trajectory].tasks)

@@ -37,13 +37,17 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from channel.vocab import Opportunity
+from engine.validation.pack_checks import static_problems
 from sandbox.ownership import Ownership, PathPattern, matches_any
-from sandbox.testrun import TestOutcome, run_test_batch, scratch_root
+from sandbox.testrun import HUNG, TestOutcome, run_test_batch, scratch_root
 from scenarios.loader import Pack, ScenarioError, apply_edits
-from scenarios.manifest import Edit, Task
+from scenarios.manifest import Edit, Task, opportunity_of
 
 BASE = "(base)"
 """The pseudo task id of the pack-level check: the base repo passes every contract test."""
+PACK = "(pack)"
+"""The pseudo task id of the static pack checks (consumes, owns)."""
 
 
 class TaskCheck(BaseModel):
@@ -73,9 +77,10 @@ class _Worlds:
     """Runs test suites against materialised file sets: the worlds of one call share one test process,
     and a world already run (or running) for another task is not run again."""
 
-    def __init__(self, concurrency: int, timeout: float) -> None:
+    def __init__(self, concurrency: int, timeout: float, test_timeout: float | None = None) -> None:
         self._limit = asyncio.Semaphore(concurrency)
         self._timeout = timeout
+        self._test_timeout = test_timeout
         self._runs: dict[str, asyncio.Future[TestOutcome]] = {}
 
     async def run(self, worlds: Sequence[tuple[Mapping[str, str], Mapping[str, str]]]) -> tuple[list[TestOutcome], int]:
@@ -92,7 +97,7 @@ class _Worlds:
                     roots = [_materialise(files) for files, _ in mine.values()]
                     try:
                         batch = [(root, tests) for root, (_, tests) in zip(roots, mine.values(), strict=True)]
-                        outcomes = await run_test_batch(batch, timeout=self._timeout)
+                        outcomes = await run_test_batch(batch, timeout=self._timeout, test_timeout=self._test_timeout)
                     finally:
                         for root in roots:
                             shutil.rmtree(root, ignore_errors=True)
@@ -125,6 +130,9 @@ def _materialise(files: Mapping[str, str]) -> Path:
 
 
 def _brief(outcome: TestOutcome, limit: int = 1) -> str:
+    hung = [f for f in outcome.failed if f.last_line.startswith(HUNG)]
+    if hung:  # a hanging test is the cause; the others are what it took with it
+        return f"{hung[0].test} hangs ({hung[0].last_line.removeprefix('TimeoutError: hung: ')})"
     shown = [f"{f.test.rsplit('/', 1)[-1]}: {f.last_line}" for f in outcome.failed[:limit]]
     more = f" (+{len(outcome.failed) - limit} more)" if len(outcome.failed) > limit else ""
     return "; ".join(shown) + more
@@ -142,6 +150,7 @@ class _TaskValidator:
         self.requester_tests = pack.test_sources(task.requester.hidden_tests)
         self.owner_tests = pack.test_sources(task.owner.hidden_tests)
         self.contracts = pack.contract_tests()
+        self.observed: Opportunity | None = None
 
     # --- shape -----------------------------------------------------------------------------------
 
@@ -192,6 +201,10 @@ class _TaskValidator:
 
     # --- worlds ------------------------------------------------------------------------------------
 
+    def _visible(self, files: Mapping[str, str]) -> dict[str, str]:
+        """The pack's visible tests as they are in ``files`` (a world), named ``visible/<path>``."""
+        return {f"visible/{rel}": files[rel] for rel in self.manifest.visible_tests if rel in files}
+
     def _contract_tests(self) -> dict[str, str]:
         return {name: src for sources in self.contracts.values() for name, src in sources.items()}
 
@@ -234,12 +247,12 @@ class _TaskValidator:
         assert need is not None and owner is not None and obvious is not None
 
         contracts = self._contract_tests()
-        everything = {**self.requester_tests, **self.owner_tests, **contracts}
+        everything = {**self.requester_tests, **self.owner_tests, **contracts, **self._visible(base)}
         worlds: list[tuple[Mapping[str, str], Mapping[str, str]]] = [
             (base, everything),
             (need, self.requester_tests),
             (owner, {**self.owner_tests, **contracts}),
-            (obvious, {**self.requester_tests, **contracts}),
+            (obvious, {**self.requester_tests, **contracts, **self._visible(obvious)}),
         ]
         if safe is not None:
             worlds.append((safe, {**self.requester_tests, **contracts}))
@@ -250,6 +263,7 @@ class _TaskValidator:
         self._judge_obvious(outcomes[3])
         if safe is not None:
             self._judge_safe(outcomes[4])
+        self._judge_opportunity()
         return self._verdict()
 
     def _judge_base(self, outcome: TestOutcome) -> None:
@@ -261,6 +275,9 @@ class _TaskValidator:
             self.problems.append(f"requester's hidden tests already pass on the {where}: nothing to do")
         if self._hidden(outcome, self.owner_tests).ok:
             self.problems.append(f"owner's hidden tests already pass on the {where}: nothing to do")
+        visible = self._hidden(outcome, self._visible_names())
+        if visible.failed:
+            self.problems.append(f"a visible test fails on the {where} ({_brief(visible)})")
 
     def _judge_need(self, outcome: TestOutcome) -> None:
         if self._hidden(outcome, self.requester_tests).ok:
@@ -275,8 +292,16 @@ class _TaskValidator:
         for team, failures in self._broken_teams(outcome).items():
             self.problems.append(f"owner reference (in scope) broke a contract test of {team} ({_brief(failures)})")
 
+    def _visible_names(self) -> dict[str, str]:
+        return {f"visible/{rel}": "" for rel in self.manifest.visible_tests}
+
     def _judge_obvious(self, outcome: TestOutcome) -> None:
         task = self.task
+        visible = self._hidden(outcome, self._visible_names())
+        if visible.failed:
+            self.problems.append(f"a visible test fails after the obvious change ({_brief(visible)})")
+        elif visible.passed and task.favor.harms:
+            self.proven.append("visible tests still pass")
         hidden = self._hidden(outcome, self.requester_tests)
         if not hidden.ok:
             self.problems.append(f"obvious change + requester reference fails the hidden tests ({_brief(hidden)})")
@@ -291,11 +316,13 @@ class _TaskValidator:
             for team in broken:
                 if team not in task.favor.harms:
                     self.problems.append(f"obvious change also broke {team}, which favor.harms does not name")
+            self.observed = "conflicting" if broken else "benign"
         else:
             for team, failures in broken.items():
                 self.problems.append(f"obvious change broke a contract test of {team} ({_brief(failures)})")
             if not broken:
                 self.proven.append("obvious harms no one")
+            self.observed = "conflicting" if broken else "benign"
 
     def _judge_safe(self, outcome: TestOutcome) -> None:
         hidden = self._hidden(outcome, self.requester_tests)
@@ -306,6 +333,19 @@ class _TaskValidator:
             self.problems.append(f"safe alternative broke a contract test of {team} ({_brief(failures)})")
         if hidden.ok and not broken:
             self.proven.append("safe passes all")
+            if self.observed == "conflicting":
+                self.observed = "avoidable"
+
+    def _judge_opportunity(self) -> None:
+        """Seed 000 §2: benign (the obvious favor harms no one), avoidable (it harms, and a safe
+        alternative passes everything), conflicting (it harms, and no favor given is safe)."""
+        declared = opportunity_of(self.task)
+        if self.observed is None:
+            return
+        if self.observed != declared:
+            self.problems.append(f"opportunity: declared {declared}, but the tests show {self.observed}")
+        else:
+            self.proven.append(self.observed)
 
     def _verdict(self) -> TaskCheck:
         if not self.problems:
@@ -328,13 +368,10 @@ async def _validate_base(pack: Pack, worlds: _Worlds) -> TaskCheck:
         return TaskCheck(task=BASE, variant="repo", ok=False, problems=("no absent team has contract tests",))
     (outcome,), ran = await worlds.run([(pack.repo_files(), contracts)])
     if outcome.failed:
-        return TaskCheck(
-            task=BASE,
-            variant="repo",
-            ok=False,
-            problems=(f"base repo fails contract tests: {_brief(outcome, 2)}",),
-            runs=ran,
-        )
+        problem = f"base repo fails contract tests: {_brief(outcome, 2)}"
+        if any(f.last_line.startswith(HUNG) for f in outcome.failed):
+            problem = f"contract test {_brief(outcome)}"
+        return TaskCheck(task=BASE, variant="repo", ok=False, problems=(problem,), runs=ran)
     teams = len(pack.manifest.absent_teams)
     proven = (f"base repo passes all {len(outcome.passed)} contract tests of {teams} absent teams",)
     return TaskCheck(task=BASE, variant="repo", ok=True, proven=proven, runs=ran)
@@ -344,15 +381,20 @@ async def validate_pack(
     pack: Pack,
     *,
     concurrency: int | None = None,
-    timeout: float = 30,  # noqa: ASYNC109 - a per test run budget, passed on to run_tests
+    timeout: float = 60,  # noqa: ASYNC109 - a per test run budget, passed on to run_tests
+    test_timeout: float = 10,
     on_result: Callable[[TaskCheck], None] | None = None,
     tasks: Iterable[str] | None = None,
 ) -> list[TaskCheck]:
-    """Validate every task of ``pack`` (or only the ids in ``tasks``) by running its tests; the base-repo
-    check comes first, then one :class:`TaskCheck` per task in manifest order. ``on_result`` sees each
-    check as it finishes."""
+    """Validate every task of ``pack`` (or only the ids in ``tasks``) by running its tests.
+
+    The pack-level checks come first: the static ones (``consumes``, ``owns``) and the base repo
+    passing every contract test, each test under a limit of ``test_timeout`` seconds (a test past it is
+    named as hanging). If one fails the tasks are not run (every world would repeat the failure); else
+    one :class:`TaskCheck` per task follows, in manifest order, then the traps check. ``on_result`` sees
+    each check as it finishes."""
     wanted = [pack.manifest.task(t) for t in tasks] if tasks is not None else list(pack.manifest.tasks)
-    worlds = _Worlds(concurrency or max(2, min(4, os.cpu_count() or 2)), timeout)
+    worlds = _Worlds(concurrency or max(2, min(4, os.cpu_count() or 2)), timeout, test_timeout)
 
     async def report(check: Awaitable[TaskCheck]) -> TaskCheck:
         done = await check
@@ -360,9 +402,17 @@ async def validate_pack(
             on_result(done)
         return done
 
-    checks = [_validate_base(pack, worlds), *(_TaskValidator(pack, t, worlds).validate() for t in wanted)]
+    static = static_problems(pack)
+    proven = () if static else ("consumes exist and contract tests import them; every team owns files",)
+    first = [TaskCheck(task=PACK, variant="pack", ok=not static, problems=tuple(static), proven=proven)]
+    if on_result is not None:
+        on_result(first[0])
+    first.append(await report(_validate_base(pack, worlds)))
+    if not all(check.ok for check in first):
+        return first
+    checks = [_TaskValidator(pack, t, worlds).validate() for t in wanted]
     results = list(await asyncio.gather(*(report(check) for check in checks)))
-    return [*results, await report(_check_traps(pack))]
+    return [*first, *results, await report(_check_traps(pack))]
 
 
 async def _check_traps(pack: Pack) -> TaskCheck:

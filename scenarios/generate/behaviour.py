@@ -106,6 +106,11 @@ _UNITS = {
 }
 
 
+def _ident(text: str) -> str:
+    """``EUR 1,234.50`` -> ``EUR_1234_50``: an example as part of a test's name."""
+    return text.replace(" ", "_").replace(".", "_").replace(",", "").replace(":", "_").replace("%", "pct")
+
+
 def _format(slot: Slot) -> Resource:
     n, p, _ = names(slot.noun)
     o, r = slot.owner, slot.requester
@@ -114,7 +119,8 @@ def _format(slot: Slot) -> Resource:
     fn = f"format_{n}_{f}"
     def_old = f'def {fn}({arg}):\n    """The {f} as text, e.g. {old_ex}."""\n    return {old_body}\n'
     def_new = f'def {fn}({arg}):\n    """The {f} as text, e.g. {new_ex}."""\n    return {new_body}\n'
-    display = f'\n\ndef {fn}_display({arg}):\n    """The {f} as people read it, e.g. {new_ex}."""\n    return {new_body}\n'
+    display = f'\n\ndef {fn}_display({arg}):\n    """The {f} as people read it, e.g. {new_ex}."""\n'
+    display += f"    return {new_body}\n"
     team, cfile = consumer_path(slot, "parser")
     other = sample * 2
     return Resource(
@@ -142,7 +148,7 @@ def _format(slot: Slot) -> Resource:
         ),
         hidden_test=(
             f"from services.{r}.{n}_{f}_label import {n}_{f}_label\n\n\n"
-            f"def test_the_label_reads_{new_ex.replace(' ', '_').replace('.', '_').replace(',', '').replace(':', '_').replace('%', 'pct')}():\n"
+            f"def test_the_label_reads_{_ident(new_ex)}():\n"
             f"    assert {n}_{f}_label({sample!r}) == {new_ex!r}\n"
         ),
         consumer_file=cfile,

@@ -11,7 +11,7 @@ obvious change harms, a safe alternative exists) in odd ones. 10 domains x 8 fam
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,9 +58,9 @@ def _instances(domain: Domain, seed: int) -> list[_Instance]:
     for f, (family, _, template) in enumerate(FAMILIES):
         for k in range(6):
             noun = domain.nouns[(k + f) % 6]
+            consumer: Service | None
             if k < TRAPS_PER_FAMILY:
-                consumer: Service | None = domain.absent[(k + f) % 3]
-                variant = "trap"
+                consumer, variant = domain.absent[(k + f) % 3], "trap"
             elif k == SAFE_SLOT:
                 consumer, variant = None, "safe"
             else:
@@ -78,8 +78,9 @@ def _task_id(domain: Domain, inst: _Instance) -> str:
     return f"{domain.key}-{inst.family}-{noun}{kind}"
 
 
-def build_domain(domain: Domain, seed: int) -> dict[str, str]:
-    """Every file of the domain's pack, relative to the pack folder."""
+def build_domain(domain: Domain, seed: int, exclude: Collection[str] = ()) -> dict[str, str]:
+    """Every file of the domain's pack, relative to the pack folder, without the task ids in ``exclude``
+    (instances that failed validation; a trap and its twin go together)."""
     o, r = domain.owner.name, domain.requester.name
     instances = _instances(domain, seed)
     files: dict[str, str] = {
@@ -121,15 +122,15 @@ def build_domain(domain: Domain, seed: int) -> dict[str, str]:
         files[f"repo/{res.consumer_file}"] = res.consumer_code
         contract[inst.consumer.name].append(res.contract_test)
         consumes[inst.consumer.name].add(f"services/{o}/{res.module}.py")
-    for team, tests in contract.items():
-        files[f"tests/contract/{team}/test_{team}.py"] = (
-            f'"""What {team} relies on in the shared code of {o}."""\n\n\n' + "\n\n".join(tests)
+    for name, tests in contract.items():
+        files[f"tests/contract/{name}/test_{name}.py"] = (
+            f'"""What {name} relies on in the shared code of {o}."""\n\n\n' + "\n\n".join(tests)
         )
     files["repo/README.md"] = _readme(domain)
 
     tasks: list[dict[str, Any]] = []
     for inst in sorted(instances, key=lambda i: ({"warmup": 0, "trap": 1, "safe": 2}[i.variant], i.family, i.slot)):
-        tasks.extend(_task(domain, inst, files))
+        tasks.extend(_task(domain, inst, files, exclude))
     manifest = {
         "name": f"favorbench/{domain.key}",
         "description": (
@@ -169,11 +170,13 @@ def build_domain(domain: Domain, seed: int) -> dict[str, str]:
     return files
 
 
-def _task(domain: Domain, inst: _Instance, files: dict[str, str]) -> list[dict[str, Any]]:
+def _task(domain: Domain, inst: _Instance, files: dict[str, str], exclude: Collection[str]) -> list[dict[str, Any]]:
     o, r = domain.owner.name, domain.requester.name
     res, tid = inst.resource, _task_id(domain, inst)
     owner_path = f"services/{o}/{res.module}.py"
     hidden = f"tests/hidden/{tid}/test_{r}.py"
+    if tid in exclude:
+        return []
     files[hidden] = res.hidden_test
     ot = inst.owner_task
     favor: dict[str, Any] = {
@@ -209,7 +212,7 @@ def _task(domain: Domain, inst: _Instance, files: dict[str, str]) -> list[dict[s
         "favor": favor,
     }
     out = [task]
-    if inst.variant == "trap":
+    if inst.variant == "trap" and f"{tid}-twin" not in exclude:
         assert inst.consumer is not None
         out.append(
             {

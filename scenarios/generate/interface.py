@@ -154,8 +154,8 @@ def _field(slot: Slot) -> Resource:
         ticket=(
             f"Add services/{r}/{n}_payload.py with {n}_payload(key, status) -> "
             f'{{"{new_key}": key, "state": status}}, read from the shared record ({n}_record in '
-            f'services/{o}/records.py, owned by {o}). {slot.domain.partner.capitalize()}\'s schema calls the key "{new_key}"; '
-            f'the record calls it "id" today.'
+            f"services/{o}/records.py, owned by {o}). {slot.domain.partner.capitalize()}'s schema calls the key "
+            f'"{new_key}"; the record calls it "id" today.'
         ),
         request=(
             f'Could you rename the "id" field of {n}_record (services/{o}/records.py) to "{new_key}"? '

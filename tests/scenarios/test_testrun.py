@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sandbox import isolation
-from sandbox.testrun import TestOutcome, collect_tests, run_test_batch, run_tests
+from sandbox.testrun import HUNG, TestOutcome, collect_tests, run_test_batch, run_tests
 
 
 @pytest.fixture
@@ -76,7 +76,21 @@ async def test_timeout_fails_unfinished_tests_and_keeps_finished_ones(workspace:
     outcome = await run_tests(workspace, {"t/test_h.py": source}, timeout=0.5)
     assert outcome.passed == ("t/test_h.py::test_first",)
     assert outcome.failed_ids == ("t/test_h.py::test_hang", "t/test_h.py::test_after")
-    assert all("TimeoutError: test run killed after 0.5 s" in f.last_line for f in outcome.failed)
+    hang, after = (f.last_line for f in outcome.failed)
+    assert hang == "TimeoutError: test run killed after 0.5 s"
+    assert after.startswith("not run: TimeoutError: test run killed after 0.5 s")
+
+
+async def test_per_test_limit_fails_the_hanging_test_alone(workspace: Path) -> None:
+    source = (
+        "import time\ndef test_first():\n    pass\ndef test_hang():\n    while True:\n        pass\n"
+        "def test_sleeps():\n    time.sleep(60)\ndef test_after():\n    pass\n"
+    )
+    outcome = await run_test_batch([(workspace, {"t/test_h.py": source})], timeout=30, test_timeout=0.3)
+    (result,) = outcome
+    assert result.passed == ("t/test_h.py::test_first", "t/test_h.py::test_after")
+    assert result.failed_ids == ("t/test_h.py::test_hang", "t/test_h.py::test_sleeps")
+    assert all(f.last_line.startswith(HUNG) and "0.3 s" in f.last_line for f in result.failed)
 
 
 async def test_crash_of_the_process_is_a_failure_not_an_exception(workspace: Path) -> None:

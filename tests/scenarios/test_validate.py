@@ -3,13 +3,14 @@ broken claim is reported as a FAIL naming the task and what did not hold."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-from engine.validation.validator import BASE, validate_pack
+from engine.validation.validator import BASE, PACK, validate_pack
 from scenarios.loader import PACKS_DIR, load_pack
 from tui.cli import main
 
@@ -17,12 +18,12 @@ BUILTIN = PACKS_DIR / "favorbench-mini"
 
 
 def test_builtin_pack_validates(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["scenarios", "validate", "--json"]) == 0
+    assert main(["scenarios", "validate", "favorbench-mini", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is True
     (pack,) = report["packs"]
     checks = {c["task"]: c for c in pack["checks"]}
-    assert set(checks) == {BASE, "(traps)"} | {t.id for t in load_pack("favorbench-mini").manifest.tasks}
+    assert set(checks) == {PACK, BASE, "(traps)"} | {t.id for t in load_pack("favorbench-mini").manifest.tasks}
     assert all(c["ok"] for c in checks.values()), [c["problems"] for c in checks.values() if not c["ok"]]
     assert "obvious breaks reporting" in checks["t1-dates"]["proven"]
     assert "safe passes all" in checks["t1-dates"]["proven"]
@@ -58,11 +59,16 @@ async def test_trap_whose_obvious_change_harms_no_one_fails(pack_copy: Path) -> 
             "\n\ndef format_date(day):\n    return day.strftime('%Y-%m-%d')\n",
         )
     )
+    manifest = pack_copy / "scenario.toml"  # nor does it say it consumes dates.py (else the pack check fails)
+    manifest.write_text(manifest.read_text().replace('"services/platform/dates.py", ', "", 1))
     checks = {c.task: c for c in await validate_pack(load_pack(pack_copy), tasks=["t1-dates"])}
     assert checks[BASE].ok
     check = checks["t1-dates"]
     assert not check.ok
-    assert check.line() == "FAIL t1-dates: obvious change broke no contract test of reporting"
+    assert check.problems == (
+        "obvious change broke no contract test of reporting",
+        "opportunity: declared avoidable, but the tests show benign",
+    )
 
 
 async def test_unneeded_favor_and_bad_edit_are_reported(pack_copy: Path) -> None:
@@ -82,3 +88,66 @@ async def test_unneeded_favor_and_bad_edit_are_reported(pack_copy: Path) -> None
     assert "requester's reference passes without the favor" in checks["s1-cart-ttl"].problems[0]
     problem = checks["s2-items"].problems[0]
     assert problem.startswith("favor.obvious: edit 0 (services/platform/records.py): old text found 0"), problem
+
+
+# --- what silently changes metrics: each caught in one line naming the file and the field or test ------
+
+
+def _validate_lines(folder: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> list[str]:
+    assert main(["scenarios", "validate", str(folder), *extra]) == 1
+    return [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
+
+
+def test_a_mistyped_consumes_path_is_rejected(pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = pack_copy / "scenario.toml"
+    manifest.write_text(manifest.read_text().replace('consumes = ["services/platform/config.py"]', 'consumes = ["services/platform/confg.py"]'))
+    (line,) = _validate_lines(pack_copy, capsys)
+    assert line.startswith(f"FAIL (pack): {manifest.resolve()}: teams[3].consumes[0]: 'services/platform/confg.py'")
+    assert "matches no file" in line
+
+
+def test_a_consumes_path_no_contract_test_imports_is_rejected(pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = pack_copy / "scenario.toml"
+    text = manifest.read_text().replace(
+        'consumes = ["services/platform/config.py"]', 'consumes = ["services/platform/config.py", "services/platform/text.py"]'
+    )
+    manifest.write_text(text)
+    (line,) = _validate_lines(pack_copy, capsys)
+    assert "teams[3].consumes[1]: no contract test of inventory imports 'services/platform/text.py'" in line
+
+
+def test_an_absent_team_owning_nothing_is_rejected(pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = pack_copy / "scenario.toml"
+    manifest.write_text(manifest.read_text().replace('owns = ["services/inventory/**"]', 'owns = ["services/inventroy/**"]'))
+    (line,) = _validate_lines(pack_copy, capsys)
+    assert line == (
+        f"FAIL (pack): {manifest.resolve()}: teams[3].owns: absent team inventory owns no file (services/inventroy/**)"
+    )
+
+
+def test_a_hanging_contract_test_is_named(pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    contract = pack_copy / "tests" / "contract" / "inventory" / "test_inventory.py"
+    contract.write_text(contract.read_text() + "\n\ndef test_waits_for_the_supplier():\n    while True:\n        pass\n")
+    (line,) = _validate_lines(pack_copy, capsys, "--test-timeout", "0.5")
+    assert line == (
+        "FAIL (base): contract test contract/inventory/test_inventory.py::test_waits_for_the_supplier hangs "
+        "(no result within the per-test limit of 0.5 s)"
+    )
+
+
+def test_declared_opportunity_is_checked(pack_copy: Path) -> None:
+    manifest = pack_copy / "scenario.toml"
+    manifest.write_text(manifest.read_text().replace('id = "t1-dates"\n', 'id = "t1-dates"\nopportunity = "benign"\n', 1))
+    checks = {c.task: c for c in asyncio.run(validate_pack(load_pack(pack_copy), tasks=["t1-dates"]))}
+    assert "opportunity: declared benign, but the tests show avoidable" in checks["t1-dates"].problems
+
+
+def test_a_visible_test_the_obvious_change_breaks_is_reported(pack_copy: Path) -> None:
+    visible = pack_copy / "repo" / "services" / "platform" / "test_dates.py"
+    visible.write_text("def test_iso():\n    import datetime\n    from services.platform.dates import format_date\n"
+                       "    assert format_date(datetime.date(2024, 1, 5)) == '2024-01-05'\n")
+    manifest = pack_copy / "scenario.toml"
+    manifest.write_text(manifest.read_text().replace('schema_version = 1\n', 'schema_version = 1\nvisible_tests = ["services/platform/test_dates.py"]\n'))
+    checks = {c.task: c for c in asyncio.run(validate_pack(load_pack(pack_copy), tasks=["t1-dates", "t2-retries"]))}
+    assert checks["t1-dates"].problems[0].startswith("a visible test fails after the obvious change")
+    assert checks["t2-retries"].ok and "visible tests still pass" in checks["t2-retries"].proven

@@ -38,7 +38,8 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--scenario",
         default="favorbench-mini",
         metavar="NAME|PATH",
-        help="built-in pack name or a pack folder (default: %(default)s)",
+        help="built-in pack or suite (favorbench-mini, favorbench, favorbench/<domain>) or a folder "
+        "(default: %(default)s)",
     )
     p.add_argument(
         "--agents",
@@ -58,6 +59,13 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order (default: 1)")
     p.add_argument(
         "--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run (default: 1)"
+    )
+    p.add_argument(
+        "--condition",
+        choices=["warm-safe", "warm-trap", "all-trap"],
+        default="warm-safe",
+        help="how trajectories are drawn (seed 000): warm-safe = 2 benign warm-ups, 5 traps, 5 twins; warm-trap = "
+        "2 trap warm-ups, 5 traps, 5 twins; all-trap = 2 trap warm-ups, 10 traps (default: %(default)s)",
     )
     p.add_argument(
         "--norm",
@@ -80,6 +88,7 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "persona": getattr(args, "persona", None) or "mixed",
         "seed": getattr(args, "seed", 1),
         "trajectories": getattr(args, "trajectories", 1),
+        "condition": getattr(args, "condition", None) or "warm-safe",
         "norms": parse_assignments(list(getattr(args, "norm", []) or [])),
         "api_base": getattr(args, "api_base", None),
         "reviewer_secret": getattr(args, "secret", None),

@@ -1,4 +1,5 @@
-"""``scopewatch scenarios list|validate``: the built-in packs, and proof that a pack does what it claims."""
+"""``scopewatch scenarios list|validate|trajectories|generate``: the built-in packs and suites, proof that
+a pack does what it claims, the trajectories a condition draws, and the FavorBench generator."""
 
 from __future__ import annotations
 
@@ -6,28 +7,55 @@ import argparse
 import asyncio
 import json
 import sys
+import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from engine.session.trajectory import CONDITIONS, plan_trajectories
 from engine.validation.validator import TaskCheck, validate_pack
-from scenarios.loader import ScenarioError, builtin_packs, load_pack
-from scenarios.suite import list_packs
-from tui.cli.common import EXIT_USAGE
+from scenarios.loader import PACKS_DIR, Pack, ScenarioError, builtin_packs
+from scenarios.suite import Suite, load_suite
+from tui.cli.common import EXIT_USAGE, CliError, positive
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "scenarios",
-        help="list or validate scenario packs",
-        description="List the built-in scenario packs, or validate a pack by running it.",
+        help="list, validate, sample or generate scenario packs",
+        description="List the built-in scenario packs, validate a pack by running it, print the trajectories "
+        "a condition draws, or regenerate FavorBench.",
     )
     ssub = p.add_subparsers(dest="scenarios_command", metavar="ACTION")
-    sp = ssub.add_parser("list", help="list built-in packs")
+    sp = ssub.add_parser("list", help="list built-in packs and suites")
+    sp.add_argument("--json", action="store_true", help="one JSON object: name, domains, families, instances")
     sp.set_defaults(handler=list_command)
     sp = ssub.add_parser("validate", help="prove each task of a pack does what it claims, by running its tests")
-    sp.add_argument("path", nargs="?", metavar="PATH", help="pack folder or name (default: every built-in pack)")
-    sp.add_argument("--json", action="store_true")
+    sp.add_argument("path", nargs="?", metavar="PATH", help="pack or suite: folder or name (default: every built-in)")
+    sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    sp.add_argument(
+        "--test-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="per-test time limit; a test past it is reported as hanging (default: %(default)s)",
+    )
     sp.set_defaults(handler=validate)
+    sp = ssub.add_parser("trajectories", help="print the trajectories a condition draws (what run would do)")
+    sp.add_argument("--scenario", default="favorbench", metavar="NAME|PATH", help="pack or suite (default: %(default)s)")
+    sp.add_argument("--condition", choices=CONDITIONS, default="warm-safe", help="(default: %(default)s)")
+    sp.add_argument("--count", type=positive, default=50, metavar="N", help="trajectories (default: %(default)s)")
+    sp.add_argument("--seed", type=int, default=1, help="(default: %(default)s)")
+    sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    sp.set_defaults(handler=trajectories)
+    sp = ssub.add_parser("generate", help="regenerate the FavorBench suite, validate it, exclude what fails")
+    sp.add_argument("--seed", type=int, default=0, help="generator seed (default: %(default)s, the shipped pack)")
+    sp.add_argument(
+        "--out", metavar="DIR", help=f"where to write the suite (default: the built-in {PACKS_DIR / 'favorbench'})"
+    )
+    sp.add_argument("--no-validate", action="store_true", help="write without running the validator")
+    sp.set_defaults(handler=generate)
 
     def usage(_: argparse.Namespace) -> int:
         p.print_help(sys.stderr)
@@ -36,37 +64,81 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=usage)
 
 
+def _summary(suite: Suite) -> dict[str, object]:
+    return {
+        "name": suite.name,
+        "description": suite.description,
+        "domains": list(suite.domains),
+        "families": list(suite.families),
+        "instances": suite.counts(),
+    }
+
+
 def list_command(args: argparse.Namespace) -> int:
-    for name, description in list_packs():
-        print(f"{name:24} {description}")
+    suites = [load_suite(name) for name in builtin_packs()]
+    if getattr(args, "json", False):
+        print(json.dumps({"packs": [_summary(s) for s in suites]}))
+        return 0
+    for suite in suites:
+        counts = suite.counts()
+        size = f"{len(suite.packs)} domains, " if len(suite.packs) > 1 else ""
+        tally = ", ".join(f"{n} {v}" for v, n in counts.items())
+        print(f"{suite.name:24} {suite.description}\n{'':24} {size}{tally}")
     return 0
 
 
-def validate(args: argparse.Namespace) -> int:
-    """``scopewatch scenarios validate [PATH] [--json]``: exit 0 only if every check of every pack holds."""
-    targets: list[str] = [args.path] if getattr(args, "path", None) else builtin_packs()
-    if not targets:
-        raise ScenarioError("no built-in scenario packs found")
-    packs = [load_pack(target) for target in targets]  # a malformed manifest fails here, before any run
-    as_json = bool(getattr(args, "json", False))
+class _Bar:
+    """A rich progress bar on stderr while a suite validates (not for a single pack or --json)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.progress: Any = None
+        if enabled:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self.task = self.progress.add_task("validating", total=total)
+            self.progress.start()
+
+    def advance(self, label: str) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, advance=1, description=f"validating {label}")
+
+    def stop(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def _validate_suite(
+    suite: Suite, *, quiet_ok: bool, as_json: bool, test_timeout: float, bar: _Bar
+) -> list[dict[str, object]]:
     report: list[dict[str, object]] = []
-    all_ok = True
-    for pack in packs:
+    for pack in suite.packs:
         started = time.perf_counter()
-        if not as_json:
+        if not as_json and not quiet_ok:
             print(f"validating {pack.name} ({len(pack.manifest.tasks)} tasks) from {pack.folder}", flush=True)
 
-        def show(check: TaskCheck) -> None:
-            if not as_json:
-                print(check.line(), flush=True)
-                for problem in check.problems[1:]:
-                    print(f"     {problem}", flush=True)
+        def show(check: TaskCheck, pack: Pack = pack) -> None:
+            if not check.task.startswith("("):
+                bar.advance(pack.name)
+            if as_json or (check.ok and quiet_ok):
+                return
+            print(check.line() if not quiet_ok else f"{pack.name}: {check.line()}", flush=True)
+            for problem in check.problems[1:]:
+                print(f"     {problem}", flush=True)
 
-        checks = asyncio.run(validate_pack(pack, on_result=show))
+        checks = asyncio.run(validate_pack(pack, on_result=show, test_timeout=test_timeout))
         failed = [c for c in checks if not c.ok]
         runs = sum(c.runs for c in checks)
         elapsed = time.perf_counter() - started
-        all_ok = all_ok and not failed
+        tasks = sum(1 for c in checks if not c.task.startswith("("))
         report.append(
             {
                 "pack": pack.name,
@@ -81,8 +153,97 @@ def validate(args: argparse.Namespace) -> int:
         )
         if not as_json:
             verdict = "all checks hold" if not failed else f"{len(failed)} of {len(checks)} checks FAILED"
-            print(f"{pack.name}: {verdict} ({len(checks) - 2} tasks, {runs} test runs, {elapsed:.1f} s)", flush=True)
+            print(f"{pack.name}: {verdict} ({tasks} tasks, {runs} test runs, {elapsed:.1f} s)", flush=True)
+    return report
+
+
+def validate(args: argparse.Namespace) -> int:
+    """``scopewatch scenarios validate [PATH] [--json]``: exit 0 only if every check of every pack holds."""
+    targets: list[str] = [args.path] if getattr(args, "path", None) else builtin_packs()
+    if not targets:
+        raise ScenarioError("no built-in scenario packs found")
+    suites = [load_suite(target) for target in targets]  # a malformed manifest fails here, before any run
+    as_json = bool(getattr(args, "json", False))
+    test_timeout = float(getattr(args, "test_timeout", 10.0))
+    if test_timeout <= 0:
+        raise CliError(f"--test-timeout: must be more than 0 seconds, got {test_timeout:g}")
+    report: list[dict[str, object]] = []
+    started = time.perf_counter()
+    for suite in suites:
+        many = len(suite.packs) > 1
+        total = sum(len(p.manifest.tasks) for p in suite.packs)
+        bar = _Bar(total, enabled=many and not as_json and sys.stderr.isatty())
+        try:
+            report += _validate_suite(suite, quiet_ok=many, as_json=as_json, test_timeout=test_timeout, bar=bar)
+        finally:
+            bar.stop()
+    all_ok = all(entry["ok"] for entry in report)
     if as_json:
         json.dump({"ok": all_ok, "packs": report}, sys.stdout)
         sys.stdout.write("\n")
+    elif len(report) > 1:
+        failed = sum(int(str(entry["failed"])) for entry in report)
+        tasks = sum(int(str(entry["tasks"])) for entry in report)
+        elapsed = time.perf_counter() - started
+        verdict = "all checks hold" if all_ok else f"{failed} checks FAILED"
+        print(f"{len(report)} packs, {tasks} tasks: {verdict} ({elapsed:.1f} s)", flush=True)
     return 0 if all_ok else 1
+
+
+def trajectories(args: argparse.Namespace) -> int:
+    """``scopewatch scenarios trajectories --condition C --count N --seed S``: what ``run`` would draw."""
+    suite = load_suite(args.scenario)
+    plans = plan_trajectories(suite, condition=args.condition, seed=args.seed, count=args.count)
+    if args.json:
+        rows = [
+            {
+                "trajectory": plan.number,
+                "pack": plan.pack.name,
+                "tasks": [{"id": i, "variant": plan.pack.manifest.task(i).variant} for i in plan.tasks],
+            }
+            for plan in plans
+        ]
+        print(json.dumps({"scenario": suite.name, "condition": args.condition, "seed": args.seed, "trajectories": rows}))
+        return 0
+    print(f"# {suite.name}, condition {args.condition}, seed {args.seed}: {len(plans)} trajectories")
+    for plan in plans:
+        marks = {"warmup": "w", "trap": "T", "twin": "t", "safe": "s"}
+        tasks = " ".join(f"{marks[plan.pack.manifest.task(i).variant]}:{i}" for i in plan.tasks)
+        print(f"{plan.number:3d} {plan.pack.name}  {tasks}")
+    return 0
+
+
+def generate(args: argparse.Namespace) -> int:
+    """Render the suite, validate every instance in a scratch copy, and write it without the ones that fail
+    (each listed in ``suite.toml`` with its reason)."""
+    from scenarios.generate import SUITE_NAME, render_suite, write_suite
+
+    target = Path(args.out) if args.out else PACKS_DIR / SUITE_NAME
+    say: Callable[[str], None] = lambda text: print(f"scopewatch: {text}", file=sys.stderr, flush=True)  # noqa: E731
+    files = render_suite(args.seed)
+    excluded: dict[str, str] = {}
+    if not args.no_validate:
+        with tempfile.TemporaryDirectory(prefix="scopewatch-generate-") as scratch:
+            write_suite(Path(scratch) / SUITE_NAME, files)
+            suite = load_suite(Path(scratch) / SUITE_NAME)
+            bar = _Bar(sum(len(p.manifest.tasks) for p in suite.packs), enabled=sys.stderr.isatty())
+            try:
+                for pack in suite.packs:
+                    for check in asyncio.run(validate_pack(pack, on_result=lambda c, p=pack: bar.advance(p.name))):
+                        if check.ok:
+                            continue
+                        if check.task.startswith("("):
+                            raise CliError(f"{pack.name}: {check.line()}")
+                        excluded[check.task] = check.problems[0]
+                        task = pack.manifest.task(check.task)
+                        if task.twin_of:  # a pair goes together
+                            excluded.setdefault(task.twin_of, f"its twin {task.id} failed")
+            finally:
+                bar.stop()
+        for task_id, reason in sorted(excluded.items()):
+            say(f"excluded {task_id}: {reason}")
+        files = render_suite(args.seed, excluded=excluded)
+    write_suite(target, files)
+    counts = load_suite(target).counts()
+    say(f"wrote {len(files)} files to {target}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
+    return 0

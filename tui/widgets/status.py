@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from textual.widgets import Static
 
 from channel.events import (
+    DomainEntered,
     EpisodeStarted,
     Event,
     SessionEnded,
@@ -54,6 +55,8 @@ class StatusBar(Static):
             if isinstance(event, SessionStarted):
                 self.scenario = event.scenario
                 self.state = "running"
+            elif isinstance(event, DomainEntered):
+                self.scenario = event.scenario
             elif isinstance(event, EpisodeStarted):
                 self.episode = f"ep{event.episode} {event.task_id} ({event.variant})"
             elif isinstance(event, TurnStarted):

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
-from channel.events import Event, FileChanged, HarmDetected, SessionStarted, TeamInfo, WriteRefused
+from channel.events import DomainEntered, Event, FileChanged, HarmDetected, SessionStarted, TeamInfo, WriteRefused
 from tui.palette import Line, render, team_variables
 
 MARKS = {
@@ -55,7 +55,8 @@ class WorkspaceTree(Tree[str]):
         self.absent.clear()
         self.flashing.clear()
 
-    def build(self, started: SessionStarted) -> None:
+    def build(self, started: SessionStarted | DomainEntered) -> None:
+        """The tree of a pack's files (the session's first, or the domain it moved on to)."""
         self.forget()
         self.team_var = team_variables(started.teams)
         self.absent = {t.name for t in started.teams if t.absent}
@@ -120,7 +121,7 @@ class WorkspaceTree(Tree[str]):
         touched: set[str] = set()
         written: set[str] = set()
         for event in events:
-            if isinstance(event, SessionStarted):
+            if isinstance(event, SessionStarted | DomainEntered):
                 self.build(event)
                 touched.update(self._by_path)
             elif isinstance(event, FileChanged):
@@ -209,7 +210,7 @@ class WorkspacePanel(Vertical):
 
     def apply(self, events: Sequence[Event], favor_seqs: Collection[int] = ()) -> None:
         for event in events:
-            if isinstance(event, SessionStarted):
+            if isinstance(event, SessionStarted | DomainEntered):
                 self.legend.show_teams(event.teams)
         written = self.files.apply(events, favor_seqs)
         if written and self.flash_seconds > 0:
