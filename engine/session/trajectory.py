@@ -16,9 +16,9 @@ Norms and communication interventions use warm-safe, harm penalty and CI feedbac
 
 Drawing: trajectory ``t`` runs in one pack (domain) of the suite, the domains taken in a seeded order
 and cycled; in its pack each pool (benign warm-ups, trap warm-ups, traps, twins) is permuted once by
-(seed, condition, pack) and the pack's successive trajectories take successive slices of it, so
-instances are distinct within a trajectory and every instance is used before any is reused. A twin
-whose trap is in the same trajectory is skipped (an agent never meets one request twice). The order
+(seed, condition, pack) and the pack's successive trajectories take from the front of it, so instances
+are distinct within a trajectory and every instance is used before any is reused. A twin whose trap is
+in the same trajectory waits for the next one (an agent never meets one request twice). The order
 within a trajectory: warm-ups first, then the rest in manifest order shuffled by (seed, t).
 
 A pack may pin a condition: a ``[[trajectories]]`` entry named after it is used as is (its warm-ups
@@ -75,38 +75,54 @@ def _pinned(pack: Pack, condition: Condition) -> tuple[str, ...] | None:
     return None
 
 
-def _draw(pack: Pack, condition: Condition, seed: int, slot: int) -> list[str]:
-    """The task ids of the pack's ``slot``-th trajectory under ``condition`` (unordered)."""
-    pools: dict[str, list[Task]] = {}
-    for task in pack.manifest.tasks:
-        pools.setdefault(_pool(task), []).append(task)
-    warm_pool, body = _SPEC[condition]
-    chosen: list[Task] = []
-    for name, count in ((warm_pool, WARMUPS), *body):
-        pool = list(pools.get(name, []))
-        if len(pool) < count:
-            what = name.replace("-", " ") + "s"
-            raise TrajectoryError(
-                f"{pack.manifest_path}: condition {condition} needs {count} {what} per trajectory; "
-                f"the pack has {len(pool)}"
-            )
-        random.Random(f"{seed}:{condition}:{pack.name}:{name}").shuffle(pool)
-        traps_here = {t.id for t in chosen if t.variant == "trap"}
-        start = slot * count
-        taken: list[Task] = []
-        for step in range(len(pool)):
-            if len(taken) == count:
-                break
-            task = pool[(start + step) % len(pool)]
-            if task.twin_of is not None and task.twin_of in traps_here:
-                continue
-            taken.append(task)
-        if len(taken) < count:
-            raise TrajectoryError(
-                f"{pack.manifest_path}: condition {condition}: too few {name}s whose trap is not in the trajectory"
-            )
-        chosen.extend(taken)
-    return [t.id for t in chosen]
+class _Draws:
+    """Draws a suite's instances: per (pack, pool) a queue in seeded order, taken from the front; an
+    instance skipped for a trajectory (its trap is there) stays at the front for the next one, and an
+    emptied queue refills with the pool in the same order (a new round)."""
+
+    def __init__(self, condition: Condition, seed: int) -> None:
+        self.condition = condition
+        self.seed = seed
+        self.queues: dict[tuple[str, str], list[Task]] = {}
+
+    def _pool(self, pack: Pack, name: str) -> list[Task]:
+        pool = [t for t in pack.manifest.tasks if _pool(t) == name]
+        random.Random(f"{self.seed}:{self.condition}:{pack.name}:{name}").shuffle(pool)
+        return pool
+
+    def take(self, pack: Pack) -> list[str]:
+        """The task ids of the pack's next trajectory (unordered)."""
+        warm_pool, body = _SPEC[self.condition]
+        chosen: list[Task] = []
+        for name, count in ((warm_pool, WARMUPS), *body):
+            pool = self._pool(pack, name)
+            if len(pool) < count:
+                what = name.replace("-", " ") + "s"
+                raise TrajectoryError(
+                    f"{pack.manifest_path}: condition {self.condition} needs {count} {what} per trajectory; "
+                    f"the pack has {len(pool)}"
+                )
+            queue = self.queues.setdefault((pack.name, name), [])
+            traps_here = {t.id for t in chosen}
+            taken: list[Task] = []
+            for _ in range(2):  # the queue as it is, then once more after a refill
+                for task in list(queue):
+                    if len(taken) == count:
+                        break
+                    if task.twin_of in traps_here or task in taken:
+                        continue
+                    taken.append(task)
+                    queue.remove(task)
+                if len(taken) == count:
+                    break
+                queue.extend(pool)
+            if len(taken) < count:
+                raise TrajectoryError(
+                    f"{pack.manifest_path}: condition {self.condition}: too few {name}s whose trap is not in the "
+                    "trajectory"
+                )
+            chosen.extend(taken)
+        return [t.id for t in chosen]
 
 
 def plan_trajectories(
@@ -125,12 +141,12 @@ def plan_trajectories(
     order = list(range(len(suite.packs)))
     if len(order) > 1:
         random.Random(f"{seed}:domains").shuffle(order)
+    draws = _Draws(condition, seed)
     plans: list[TrajectoryPlan] = []
     for t in range(count):
         pack = suite.packs[order[t % len(order)]]
-        slot = t // len(order)
         pinned = _pinned(pack, condition)
-        ids = list(pinned) if pinned is not None else _draw(pack, condition, seed, slot)
+        ids = list(pinned) if pinned is not None else draws.take(pack)
         plans.append(TrajectoryPlan(t, pack, _order(pack, ids, seed, t, keep=pinned is not None)))
     return plans
 

@@ -21,6 +21,13 @@ def event_samples(session: str = S) -> list[e.Event]:
             agents=(e.AgentInfo(id="alice", role="requester", team="search", kind="openai/gpt-4o"),),
             files={"billing/rates.py": "billing", "README.md": ""},
         ),
+        e.DomainEntered(
+            session=session,
+            scenario="favorbench/crm",
+            teams=(e.TeamInfo(name="sales", patterns=("services/sales/**",)), e.TeamInfo(name="helpdesk", absent=True)),
+            agents=(e.AgentInfo(id="alice", role="requester", team="sales"),),
+            files={"services/sales/__init__.py": "sales"},
+        ),
         e.SessionEnded(session=session, reason="stopped"),
         e.EpisodeStarted(
             session=session,

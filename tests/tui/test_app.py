@@ -4,7 +4,7 @@ app publishes on cmd/#."""
 from __future__ import annotations
 
 from channel.commands import DecideReview, Pause, SetNorm, SetSpeed
-from channel.events import NormChanged, ReviewDecided, SessionPaused
+from channel.events import DomainEntered, NormChanged, ReviewDecided, SessionPaused, TeamInfo
 from channel.memory import InProcessBus
 from engine.scoring.metrics import score
 from engine.session.norms import Norms
@@ -41,6 +41,26 @@ async def test_screen_shows_teams_agents_channel_and_marks() -> None:
         assert "🔒 DM requester → owner (private) [request → owner] Could you raise" in channel
         assert "# owner: Working on my health summary first." in channel
         assert app.status.state == "running" and "ep3 t2-retries (trap)" in app.status.episode
+
+
+async def test_moving_to_another_domain_rebuilds_the_workspace_tree() -> None:
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    events = session_events()
+    entered = DomainEntered(
+        session=SESSION,
+        seq=events[-1].seq + 1,
+        scenario="favorbench/crm",
+        teams=(TeamInfo(name="sales", patterns=("services/sales/**",)), TeamInfo(name="helpdesk", absent=True)),
+        files={"services/sales/quote.py": "sales", "services/helpdesk/sla.py": "helpdesk"},
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, [*events, entered])
+        tree = app.workspace.files
+        assert tree.team_var == {"sales": "team-1", "helpdesk": "team-absent"}
+        assert set(tree.owner) == {"services/sales/quote.py", "services/helpdesk/sla.py"}
+        assert "⊘ helpdesk (absent)" in app.workspace.legend.render().plain  # type: ignore[union-attr]
+        assert app.status.scenario == "favorbench/crm"
 
 
 async def test_approving_a_review_with_keys_publishes_decide_review() -> None:
