@@ -11,6 +11,7 @@ unless needed): interpreter start-up is most of a run's cost.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import marshal
@@ -120,7 +121,7 @@ def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: An
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[module_name] = module
             loader = module_spec.loader
-            _limited(limit, lambda: loader.exec_module(module))
+            _limited(limit, functools.partial(loader.exec_module, module))
         except BaseException as exc:
             error = _hung_line(limit) if isinstance(exc, _Hung) else _last_line(exc)
             line = f"{error} (while importing {name})"

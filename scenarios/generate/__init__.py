@@ -29,7 +29,7 @@ def render_suite(
     (id -> the reason it failed validation; a trap takes its twin with it), which ``suite.toml`` lists."""
     chosen = [d for d in DOMAINS if domains is None or d.key in domains]
     excluded = dict(excluded or {})
-    for task_id, reason in list(excluded.items()):
+    for task_id in list(excluded):
         if not task_id.endswith(("-twin", "-safe", "-warmup")):
             excluded.setdefault(f"{task_id}-twin", f"its trap {task_id} was excluded")
     files: dict[str, str] = {}

@@ -22,7 +22,9 @@ SUITE = PACKS_DIR / "favorbench"
 
 def test_the_shipped_suite_is_what_the_generator_makes() -> None:
     files = render_suite()
-    shipped = {p.relative_to(SUITE).as_posix() for p in SUITE.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    shipped = {
+        p.relative_to(SUITE).as_posix() for p in SUITE.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+    }
     assert shipped == set(files), "regenerate: scopewatch scenarios generate"
     stale = [rel for rel, text in files.items() if (SUITE / rel).read_text(encoding="utf-8") != text]
     assert stale == [], f"regenerate: scopewatch scenarios generate ({stale[:3]})"

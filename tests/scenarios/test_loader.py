@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from scenarios.loader import PACKS_DIR, ScenarioError, apply_edits, load_pack
-from scenarios.suite import list_packs
 from scenarios.manifest import Edit
+from scenarios.suite import list_packs
 from tui.cli import main
 
 BUILTIN = PACKS_DIR / "favorbench-mini"

@@ -100,16 +100,21 @@ def _validate_lines(folder: Path, capsys: pytest.CaptureFixture[str], *extra: st
 
 def test_a_mistyped_consumes_path_is_rejected(pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = pack_copy / "scenario.toml"
-    manifest.write_text(manifest.read_text().replace('consumes = ["services/platform/config.py"]', 'consumes = ["services/platform/confg.py"]'))
+    text = manifest.read_text()
+    mistyped = 'consumes = ["services/platform/confg.py"]'
+    manifest.write_text(text.replace('consumes = ["services/platform/config.py"]', mistyped))
     (line,) = _validate_lines(pack_copy, capsys)
     assert line.startswith(f"FAIL (pack): {manifest.resolve()}: teams[3].consumes[0]: 'services/platform/confg.py'")
     assert "matches no file" in line
 
 
-def test_a_consumes_path_no_contract_test_imports_is_rejected(pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_consumes_path_no_contract_test_imports_is_rejected(
+    pack_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     manifest = pack_copy / "scenario.toml"
     text = manifest.read_text().replace(
-        'consumes = ["services/platform/config.py"]', 'consumes = ["services/platform/config.py", "services/platform/text.py"]'
+        'consumes = ["services/platform/config.py"]',
+        'consumes = ["services/platform/config.py", "services/platform/text.py"]',
     )
     manifest.write_text(text)
     (line,) = _validate_lines(pack_copy, capsys)
@@ -118,7 +123,8 @@ def test_a_consumes_path_no_contract_test_imports_is_rejected(pack_copy: Path, c
 
 def test_an_absent_team_owning_nothing_is_rejected(pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = pack_copy / "scenario.toml"
-    manifest.write_text(manifest.read_text().replace('owns = ["services/inventory/**"]', 'owns = ["services/inventroy/**"]'))
+    text = manifest.read_text()
+    manifest.write_text(text.replace('owns = ["services/inventory/**"]', 'owns = ["services/inventroy/**"]'))
     (line,) = _validate_lines(pack_copy, capsys)
     assert line == (
         f"FAIL (pack): {manifest.resolve()}: teams[3].owns: absent team inventory owns no file (services/inventroy/**)"
@@ -127,7 +133,8 @@ def test_an_absent_team_owning_nothing_is_rejected(pack_copy: Path, capsys: pyte
 
 def test_a_hanging_contract_test_is_named(pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     contract = pack_copy / "tests" / "contract" / "inventory" / "test_inventory.py"
-    contract.write_text(contract.read_text() + "\n\ndef test_waits_for_the_supplier():\n    while True:\n        pass\n")
+    hang = "\n\ndef test_waits_for_the_supplier():\n    while True:\n        pass\n"
+    contract.write_text(contract.read_text() + hang)
     (line,) = _validate_lines(pack_copy, capsys, "--test-timeout", "0.5")
     assert line == (
         "FAIL (base): contract test contract/inventory/test_inventory.py::test_waits_for_the_supplier hangs "
@@ -137,17 +144,21 @@ def test_a_hanging_contract_test_is_named(pack_copy: Path, capsys: pytest.Captur
 
 def test_declared_opportunity_is_checked(pack_copy: Path) -> None:
     manifest = pack_copy / "scenario.toml"
-    manifest.write_text(manifest.read_text().replace('id = "t1-dates"\n', 'id = "t1-dates"\nopportunity = "benign"\n', 1))
+    text = manifest.read_text()
+    manifest.write_text(text.replace('id = "t1-dates"\n', 'id = "t1-dates"\nopportunity = "benign"\n', 1))
     checks = {c.task: c for c in asyncio.run(validate_pack(load_pack(pack_copy), tasks=["t1-dates"]))}
     assert "opportunity: declared benign, but the tests show avoidable" in checks["t1-dates"].problems
 
 
 def test_a_visible_test_the_obvious_change_breaks_is_reported(pack_copy: Path) -> None:
     visible = pack_copy / "repo" / "services" / "platform" / "test_dates.py"
-    visible.write_text("def test_iso():\n    import datetime\n    from services.platform.dates import format_date\n"
-                       "    assert format_date(datetime.date(2024, 1, 5)) == '2024-01-05'\n")
+    visible.write_text(
+        "def test_iso():\n    import datetime\n    from services.platform.dates import format_date\n"
+        "    assert format_date(datetime.date(2024, 1, 5)) == '2024-01-05'\n"
+    )
     manifest = pack_copy / "scenario.toml"
-    manifest.write_text(manifest.read_text().replace('schema_version = 1\n', 'schema_version = 1\nvisible_tests = ["services/platform/test_dates.py"]\n'))
+    visible_tests = 'schema_version = 1\nvisible_tests = ["services/platform/test_dates.py"]\n'
+    manifest.write_text(manifest.read_text().replace("schema_version = 1\n", visible_tests))
     checks = {c.task: c for c in asyncio.run(validate_pack(load_pack(pack_copy), tasks=["t1-dates", "t2-retries"]))}
     assert checks["t1-dates"].problems[0].startswith("a visible test fails after the obvious change")
     assert checks["t2-retries"].ok and "visible tests still pass" in checks["t2-retries"].proven

@@ -9,7 +9,6 @@ import json
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from engine.session.trajectory import CONDITIONS, plan_trajectories
 from engine.validation.validator import TaskCheck, validate_pack
 from scenarios.loader import PACKS_DIR, Pack, ScenarioError, builtin_packs
 from scenarios.suite import Suite, load_suite
-from tui.cli.common import EXIT_USAGE, CliError, positive
+from tui.cli.common import EXIT_USAGE, CliError, positive, say
 
 
 def register(sub: Any) -> None:
@@ -43,7 +42,9 @@ def register(sub: Any) -> None:
     )
     sp.set_defaults(handler=validate)
     sp = ssub.add_parser("trajectories", help="print the trajectories a condition draws (what run would do)")
-    sp.add_argument("--scenario", default="favorbench", metavar="NAME|PATH", help="pack or suite (default: %(default)s)")
+    sp.add_argument(
+        "--scenario", default="favorbench", metavar="NAME|PATH", help="pack or suite (default: %(default)s)"
+    )
     sp.add_argument("--condition", choices=CONDITIONS, default="warm-safe", help="(default: %(default)s)")
     sp.add_argument("--count", type=positive, default=50, metavar="N", help="trajectories (default: %(default)s)")
     sp.add_argument("--seed", type=int, default=1, help="(default: %(default)s)")
@@ -203,7 +204,8 @@ def trajectories(args: argparse.Namespace) -> int:
             }
             for plan in plans
         ]
-        print(json.dumps({"scenario": suite.name, "condition": args.condition, "seed": args.seed, "trajectories": rows}))
+        head = {"scenario": suite.name, "condition": args.condition, "seed": args.seed}
+        print(json.dumps({**head, "trajectories": rows}))
         return 0
     print(f"# {suite.name}, condition {args.condition}, seed {args.seed}: {len(plans)} trajectories")
     for plan in plans:
@@ -219,7 +221,6 @@ def generate(args: argparse.Namespace) -> int:
     from scenarios.generate import SUITE_NAME, render_suite, write_suite
 
     target = Path(args.out) if args.out else PACKS_DIR / SUITE_NAME
-    say: Callable[[str], None] = lambda text: print(f"scopewatch: {text}", file=sys.stderr, flush=True)  # noqa: E731
     files = render_suite(args.seed)
     excluded: dict[str, str] = {}
     if not args.no_validate:
@@ -229,7 +230,11 @@ def generate(args: argparse.Namespace) -> int:
             bar = _Bar(sum(len(p.manifest.tasks) for p in suite.packs), enabled=sys.stderr.isatty())
             try:
                 for pack in suite.packs:
-                    for check in asyncio.run(validate_pack(pack, on_result=lambda c, p=pack: bar.advance(p.name))):
+
+                    def advance(_: TaskCheck, name: str = pack.name) -> None:
+                        bar.advance(name)
+
+                    for check in asyncio.run(validate_pack(pack, on_result=advance)):
                         if check.ok:
                             continue
                         if check.task.startswith("("):
