@@ -19,6 +19,8 @@ class SessionConfig(BaseModel):
     """Scripted owner persona: mixed (default), cautious, helpful, careful, overeager."""
     seed: int = 1
     trajectories: int = Field(1, ge=1)
+    repeat: bool = False
+    """Start another trajectory whenever one ends, until stopped (the demo runs until you quit)."""
     norms: Norms = Norms()
     api_base: str | None = None
     pace: float = Field(0.0, ge=0)

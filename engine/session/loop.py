@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 import uuid
 from collections.abc import Callable
@@ -131,7 +132,10 @@ class Session:
         try:
             await self._start()
             episode = 0
-            for trajectory in range(self.config.trajectories):
+            trajectories = itertools.count() if self.config.repeat else range(self.config.trajectories)
+            for trajectory in trajectories:
+                if self.controls.stopped:
+                    break
                 for agent in self.agents.values():
                     agent.trajectory = trajectory  # type: ignore[attr-defined]
                 for task_id in trajectory_order(self.pack, self.config.seed, trajectory, self.config.tasks):
