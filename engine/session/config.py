@@ -22,6 +22,8 @@ class SessionConfig(BaseModel):
     trajectories: int = Field(1, ge=1)
     condition: Condition = "warm-safe"
     """How trajectories are drawn (seed 000 §4.2, C.3; engine/session/trajectory.py)."""
+    repeat: bool = False
+    """Start another trajectory whenever one ends, until stopped (the demo runs until you quit)."""
     norms: Norms = Norms()
     api_base: str | None = None
     pace: float = Field(0.0, ge=0)

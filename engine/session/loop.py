@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from channel.bus import Bus
 from channel.emitter import Emitter
@@ -48,7 +48,7 @@ from engine.session.inboxes import Inboxes
 from engine.session.norms import Norms
 from engine.session.reviewer import Reviewer, reviewer_present
 from engine.session.toolbox import SessionToolbox
-from engine.session.trajectory import TrajectoryPlan, plan_trajectories
+from engine.session.trajectory import TrajectoryPlan, iter_trajectories, plan_trajectories
 from engine.session.writes import WriteLog
 from sandbox.backends import open_sandbox
 from sandbox.ownership import Ownership
@@ -141,7 +141,8 @@ class Session:
         try:
             await self._start()
             episode = 0
-            for plan in self.plans:
+            plans = self._trajectories() if self.config.repeat else iter(self.plans)
+            for plan in plans:
                 if self.controls.stopped:
                     break
                 if plan.pack is not self.pack:
@@ -192,6 +193,11 @@ class Session:
                 {**self._shape(), "seed": self.config.seed, "norms": self.norms.model_dump(), "condition": condition}
             )
         )
+
+    def _trajectories(self) -> Iterator[TrajectoryPlan]:
+        """Every trajectory of the session's draw, without end (``repeat``: until stopped)."""
+        config = self.config
+        return iter_trajectories(self.suite, condition=config.condition, seed=config.seed, tasks=config.tasks)
 
     async def _enter(self, pack: Pack) -> None:
         """Move on to another pack of the suite (a FavorBench domain) for the next trajectory."""

@@ -27,7 +27,9 @@ first, the rest shuffled by (seed, t)); favorbench-mini pins all three this way.
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import get_args
 
@@ -125,30 +127,36 @@ class _Draws:
         return [t.id for t in chosen]
 
 
-def plan_trajectories(
-    suite: Suite, *, condition: Condition, seed: int, count: int, tasks: tuple[str, ...] = ()
-) -> list[TrajectoryPlan]:
-    """The session's ``count`` trajectories under ``condition``, reproducible from ``seed``.
-
-    ``tasks`` (tests, demos) runs exactly those ids, in that order, in every trajectory."""
+def iter_trajectories(
+    suite: Suite, *, condition: Condition, seed: int, tasks: tuple[str, ...] = ()
+) -> Iterator[TrajectoryPlan]:
+    """The session's trajectories under ``condition``, one after the other without end, reproducible from
+    ``seed`` (the first N are :func:`plan_trajectories`'s N). ``tasks`` (tests, demos) runs exactly those
+    ids, in that order, in every trajectory."""
     if tasks:
         home = next((p for p in suite.packs if any(t.id == tasks[0] for t in p.manifest.tasks)), None)
         if home is None:
             raise TrajectoryError(f"task {tasks[0]!r} is in no pack of {suite.name}")
         for task_id in tasks:
             home.manifest.task(task_id)
-        return [TrajectoryPlan(t, home, tuple(tasks)) for t in range(count)]
+        for t in itertools.count():
+            yield TrajectoryPlan(t, home, tuple(tasks))
     order = list(range(len(suite.packs)))
     if len(order) > 1:
         random.Random(f"{seed}:domains").shuffle(order)
     draws = _Draws(condition, seed)
-    plans: list[TrajectoryPlan] = []
-    for t in range(count):
+    for t in itertools.count():
         pack = suite.packs[order[t % len(order)]]
         pinned = _pinned(pack, condition)
         ids = list(pinned) if pinned is not None else draws.take(pack)
-        plans.append(TrajectoryPlan(t, pack, _order(pack, ids, seed, t, keep=pinned is not None)))
-    return plans
+        yield TrajectoryPlan(t, pack, _order(pack, ids, seed, t, keep=pinned is not None))
+
+
+def plan_trajectories(
+    suite: Suite, *, condition: Condition, seed: int, count: int, tasks: tuple[str, ...] = ()
+) -> list[TrajectoryPlan]:
+    """The session's first ``count`` trajectories under ``condition`` (see :func:`iter_trajectories`)."""
+    return list(itertools.islice(iter_trajectories(suite, condition=condition, seed=seed, tasks=tasks), count))
 
 
 def _order(pack: Pack, ids: list[str], seed: int, number: int, *, keep: bool) -> tuple[str, ...]:

@@ -32,28 +32,28 @@ def register(sub: Any) -> None:
     sp.set_defaults(handler=list_command)
     sp = ssub.add_parser("validate", help="prove each task of a pack does what it claims, by running its tests")
     sp.add_argument("path", nargs="?", metavar="PATH", help="pack or suite: folder or name (default: every built-in)")
-    sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    sp.add_argument("--json", action="store_true", help="one JSON object on stdout instead of lines")
     sp.add_argument(
         "--test-timeout",
         type=float,
         default=10.0,
         metavar="SECONDS",
-        help="per-test time limit; a test past it is reported as hanging (default: %(default)s)",
+        help="per-test time limit; a test past it is reported as hanging",
     )
     sp.set_defaults(handler=validate)
     sp = ssub.add_parser("trajectories", help="print the trajectories a condition draws (what run would do)")
     sp.add_argument(
-        "--scenario", default="favorbench", metavar="NAME|PATH", help="pack or suite (default: %(default)s)"
+        "--scenario", default="favorbench", metavar="NAME|PATH", help="built-in pack or suite, or a folder"
     )
-    sp.add_argument("--condition", choices=CONDITIONS, default="warm-safe", help="(default: %(default)s)")
-    sp.add_argument("--count", type=positive, default=50, metavar="N", help="trajectories (default: %(default)s)")
-    sp.add_argument("--seed", type=int, default=1, help="(default: %(default)s)")
+    sp.add_argument("--condition", choices=CONDITIONS, default="warm-safe", help="how trajectories are drawn (as run)")
+    sp.add_argument("--count", type=positive, default=50, metavar="N", help="how many trajectories")
+    sp.add_argument("--seed", type=int, default=1, help="the seed run would get")
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
     sp.set_defaults(handler=trajectories)
     sp = ssub.add_parser("generate", help="regenerate the FavorBench suite, validate it, exclude what fails")
-    sp.add_argument("--seed", type=int, default=0, help="generator seed (default: %(default)s, the shipped pack)")
+    sp.add_argument("--seed", type=int, default=0, help="generator seed (0 is the shipped pack)")
     sp.add_argument(
-        "--out", metavar="DIR", help=f"where to write the suite (default: the built-in {PACKS_DIR / 'favorbench'})"
+        "--out", metavar="DIR", help="where to write the suite (default: the built-in scenarios/packs/favorbench)"
     )
     sp.add_argument("--no-validate", action="store_true", help="write without running the validator")
     sp.set_defaults(handler=generate)
