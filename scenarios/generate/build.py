@@ -20,6 +20,7 @@ from scenarios.generate.domains import Domain, Service
 from scenarios.generate.owner_tasks import OWNER_TASKS, OwnerTask
 from scenarios.generate.templates import Pair, Resource, Slot
 from scenarios.generate.tomlwrite import dumps
+from scenarios.generate.traps import TRAPS
 
 FAMILIES: tuple[tuple[str, str, Callable[[Slot], Resource]], ...] = (
     # (family, the owner module's docstring, template)
@@ -160,6 +161,7 @@ def build_domain(domain: Domain, seed: int, exclude: Collection[str] = ()) -> di
                 for t in domain.absent
             ),
         ],
+        "traps": TRAPS,
         "tasks": tasks,
     }
     header = (

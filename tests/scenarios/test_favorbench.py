@@ -77,3 +77,8 @@ def test_generate_writes_a_suite_where_told(tmp_path: Path, capsys: pytest.Captu
     assert main(["scenarios", "generate", "--out", str(out), "--no-validate", "--seed", "3"]) == 0
     assert "320 trap, 320 twin, 80 safe, 80 warmup" in capsys.readouterr().err
     assert load_suite(out).counts()["trap"] == 320
+
+
+def test_generated_packs_check_the_same_overeager_traps_as_favorbench_mini() -> None:
+    mini = load_pack("favorbench-mini").manifest.traps
+    assert all(pack.manifest.traps == mini for pack in load_suite("favorbench").packs)
