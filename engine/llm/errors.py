@@ -36,12 +36,32 @@ _ERROR_KINDS: dict[str, tuple[str, bool]] = {
 }
 
 
+_CONNECT_ERRORS = frozenset({"ConnectError", "ConnectionRefusedError", "ClientConnectorError", "gaierror"})
+"""Causes that mean the host could not be reached at all (litellm reports some of them as a 500)."""
+
+
 def classify_error(exc: BaseException) -> tuple[str, bool]:
     """(kind, retryable) of an exception raised by a completion call."""
+    kind: tuple[str, bool] = ("provider_error", False)
     for cls in type(exc).__mro__:
         if cls.__name__ in _ERROR_KINDS:
-            return _ERROR_KINDS[cls.__name__]
-    return "provider_error", False
+            kind = _ERROR_KINDS[cls.__name__]
+            break
+    if kind[0] in ("provider_unavailable", "provider_error") and _refused(exc):
+        return "connection", True
+    return kind
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether the chain of causes of ``exc`` holds a failure to connect."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if type(current).__name__ in _CONNECT_ERRORS:
+            return True
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def retry_after(exc: BaseException, now: float | None = None) -> float | None:
