@@ -46,7 +46,7 @@ from channel.events import AgentErrored, ModelCalled, TokensStreamed
 from channel.vocab import AgentRole
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.client import TOOLS, Completion, Sleep, litellm_completion, load_litellm
-from engine.llm.errors import ModelUnreachable, classify_error, retry_after
+from engine.llm.errors import ModelUnreachable, classify_error, describe_error, retry_after
 from engine.llm.prompting import (
     Message,
     append_user,
@@ -215,7 +215,7 @@ class LLMAgent:
                 return Reply("", (), 0, 0, 0.0)  # reported as an empty reply by _act
             except Exception as exc:
                 kind, retryable = classify_error(exc)
-                message = _one_line(f"{type(exc).__name__}: {exc}")
+                message = _one_line(describe_error(exc))
                 if kind == "context_window" and self._forget_oldest_episode():
                     await self._error(kind, message + " (dropped the oldest remembered episode)")
                     continue

@@ -54,14 +54,27 @@ def classify_error(exc: BaseException) -> tuple[str, bool]:
 
 def _refused(exc: BaseException) -> bool:
     """Whether the chain of causes of ``exc`` holds a failure to connect."""
+    return any(type(cause).__name__ in _CONNECT_ERRORS for cause in _causes(exc))
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
     seen: set[int] = set()
+    chain: list[BaseException] = []
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        if type(current).__name__ in _CONNECT_ERRORS:
-            return True
+        chain.append(current)
         current = current.__cause__ or current.__context__
-    return False
+    return chain
+
+
+def describe_error(exc: BaseException) -> str:
+    """``Class: message`` of a provider error; for a failure to connect, of its innermost cause
+    (``ConnectionRefusedError: [Errno 111] Connect call failed ...``), which says what happened."""
+    shown = exc
+    if _refused(exc):
+        shown = _causes(exc)[-1]
+    return f"{type(shown).__name__}: {shown}"
 
 
 def retry_after(exc: BaseException, now: float | None = None) -> float | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -280,3 +281,24 @@ def _cut(request: web.Request) -> None:
     transport = request.transport
     if transport is not None:
         transport.abort()
+
+
+class ServerThread:
+    """A :class:`ChatServer` on its own event loop in a thread, for code that runs its own loop
+    (the CLI's ``asyncio.run``): ``with ServerThread(ChatServer(...)) as server: server.base_url``."""
+
+    def __init__(self, server: ChatServer) -> None:
+        self.server = server
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="chat-server", daemon=True)
+
+    def __enter__(self) -> ChatServer:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self.server.__aenter__(), self._loop).result(10)
+        return self.server
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self.server.__aexit__(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()

@@ -17,7 +17,7 @@ from engine.session.config import SessionConfig
 from engine.session.loop import Session
 from tests.llm.fakes import Events, Sleeps, Toolbox, brief, context
 from tests.llm.mock_litellm import LITELLM_WARNINGS
-from tests.llm.server import ChatServer, Fail, Say, Stall
+from tests.llm.server import ChatServer, Fail, Say, ServerThread, Stall
 from tests.llm.test_session_llm import by_actor, owner_turns, run
 
 pytestmark = pytest.mark.filterwarnings(LITELLM_WARNINGS)
@@ -213,3 +213,27 @@ async def test_connection_refused_stops_the_session_after_its_retries() -> None:
     with pytest.raises(ModelUnreachable, match=r"failed on every call \(connection\)"):
         await asyncio.wait_for(session.run(), 30)
     assert sleeps.delays == [2.0, 4.0, 8.0]  # 14 s of backoff before the run stops
+
+
+def test_run_headless_against_the_server_prints_episodes(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import main
+
+    finish = Say("Done here.", [("finish", {"summary": "done"})])
+    with ServerThread(ChatServer(default=finish)) as server:
+        code = main(["run", "--headless", "--agents", "openai/any-model", "--api-base", server.base_url,
+                     "--trajectories", "1", "--max-concurrency", "1", "--timeout", "30", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0 and json.loads(out)["episodes"] >= 10
+    assert server.max_in_flight == 1 and all(r["stream"] for r in server.requests)
+
+
+def test_run_headless_against_a_dead_endpoint_stops_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import main
+
+    with ServerThread(ChatServer(default=Fail(401, "Incorrect API key provided"))) as server:
+        code = main(["run", "--headless", "--owner", "openai/any-model", "--api-base", server.base_url, "--json"])
+    captured = capsys.readouterr()
+    assert code == 1 and captured.out == ""
+    last = captured.err.strip().splitlines()[-1]
+    assert last.startswith("scopewatch: the session stopped: owner's model openai/any-model at http://127.0.0.1:")
+    assert "failed on every call (auth)" in last and "Traceback" not in captured.err

@@ -32,6 +32,17 @@ def positive(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
 def add_session_options(p: argparse.ArgumentParser) -> None:
     """The options of ``run`` and ``serve``: scenario, agents, seed, trajectories, norms, recording."""
     p.add_argument(
@@ -55,6 +66,25 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         help="scripted owner persona (default: %(default)s)",
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
+    p.add_argument(
+        "--max-concurrency",
+        type=positive,
+        metavar="N",
+        help="model calls in flight at once across the agents (default: one per agent)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long one model call may take before it is retried (default: %(default)g)",
+    )
+    p.add_argument(
+        "--no-stream",
+        dest="stream",
+        action="store_false",
+        help="ask models for whole replies instead of streamed tokens (some servers stream badly)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order (default: 1)")
     p.add_argument(
         "--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run (default: 1)"
@@ -82,6 +112,9 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "trajectories": getattr(args, "trajectories", 1),
         "norms": parse_assignments(list(getattr(args, "norm", []) or [])),
         "api_base": getattr(args, "api_base", None),
+        "max_concurrency": getattr(args, "max_concurrency", None),
+        "timeout": getattr(args, "timeout", 120.0),
+        "stream": getattr(args, "stream", True),
         "reviewer_secret": getattr(args, "secret", None),
     }
     values.update(overrides)
