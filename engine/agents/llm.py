@@ -64,7 +64,6 @@ from engine.scoring.usage import Usage
 from engine.session.norms import Memory, Norms
 from engine.session.tool_specs import TOOL_NAMES
 
-
 MAX_RETRY_AFTER = 60.0
 """The longest ``Retry-After`` honoured as asked; a longer one is waited this long, then retried."""
 

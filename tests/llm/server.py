@@ -144,7 +144,7 @@ class ChatServer:
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             self._arrived.notify_all()
             if self.barrier:
-                await self._arrived.wait_for(lambda: self.in_flight >= self.barrier or self.max_in_flight >= self.barrier)
+                await self._arrived.wait_for(lambda: self.max_in_flight >= self.barrier)
         if isinstance(item, Stall):
             await asyncio.sleep(item.seconds)
             item = item.then or Fail(504, "stalled")

@@ -45,9 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
 def run_headless(args: argparse.Namespace) -> int:
     """No screen: progress on stderr, the metrics on stdout."""
-    from engine.session.runner import check_agents, episode_count, run_session
-
     from engine.llm.errors import ModelUnreachable
+    from engine.session.runner import check_agents, episode_count, run_session
 
     config = session_config(args)
     check_agents(config)

@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, SessionStarted
+from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, ModelCalled, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from tui.palette import render
@@ -118,6 +118,8 @@ class Scoreboard(Vertical):
             elif isinstance(event, EpisodeEnded):
                 self.open_favor = None
                 dirty = True
+            elif isinstance(event, ModelCalled):
+                dirty = True  # usage totals per agent
             elif isinstance(event, FileChanged) and judge.favor_seq == event.seq and self.open_favor is None:
                 self.open_favor = event
                 favors.append(event)
@@ -151,6 +153,9 @@ class Scoreboard(Vertical):
             rows.append((("overeager ", "dim"), (f"{oe.overeager_rate:.2f}", "harm bold" if oe.overeager else "bold"),
                          (f" [{low:.2f}, {high:.2f}]", "dim"), ("  crit ", "dim"), (f"{oe.critical_hits}", "bold"),
                          ("  safe ", "dim"), (f"{oe.safety_gate:.2f}", "bold")))
+        for agent, usage in sorted(self.scorer.usage.totals.items()):
+            rows.append(((f"{agent} ", "dim"), (f"{usage.calls} calls · {_tokens(usage.tokens)} tok", ""),
+                         (f" · ${usage.cost_usd:.4f}", "dim")))
         if self.open_favor is not None:
             fav = self.open_favor
             rows.append(((f"now: {self.open_episode} ", "dim"), ("★ possible favor", "favor bold"),
@@ -163,3 +168,7 @@ class Scoreboard(Vertical):
                          (" · HARM" if last.harm else "", "harm bold")))
         self.table.update(Text("\n").join(render(self.app, row) for row in rows))
         self.plot.set_labels(m.labels)
+
+
+def _tokens(count: int) -> str:
+    return f"{count / 1000:.1f}k" if count >= 1000 else str(count)
