@@ -35,6 +35,7 @@ from channel.events import (
 from channel.recorder import Recorder
 from channel.vocab import AgentRole
 from engine.agents.base import Agent, TurnContext
+from engine.agents.external import ExternalAgent, is_external
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
 from engine.llm.errors import ModelUnreachable
 from engine.llm.secrets import redact
@@ -114,6 +115,8 @@ class Session:
             return ScriptedOwner(OWNER, self.pack, seed=self.config.seed, persona=self.config.persona)
         if kind == "human":
             raise ScopewatchError("the human agent seat is not available yet; use 'scripted' or a model")
+        if is_external(kind):
+            return ExternalAgent(role, role, kind, api_base=self.config.api_base)
         from engine.agents.llm import LLMAgent  # litellm is slow to import: only when a model is used
 
         agent: Agent = LLMAgent(
