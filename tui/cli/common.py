@@ -55,7 +55,9 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--agents",
         default="scripted",
         metavar="KIND",
-        help="agents for every role: 'scripted' (offline default) or a litellm model string",
+        help="agents for every role: 'scripted' (offline default), a litellm model string, "
+        "cmd:'<command line>' (any command-line coding agent, run in the sandbox, ticket on stdin) "
+        "or mini-swe-agent:MODEL",
     )
     p.add_argument("--requester", metavar="KIND", help="agent for the requester role (overrides --agents)")
     p.add_argument("--owner", metavar="KIND", help="agent for the owner role (overrides --agents)")
