@@ -9,6 +9,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from channel.errors import ScopewatchError
@@ -69,26 +70,33 @@ def positive(text: str) -> int:
     return value
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a finite positive number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
-    return value
+def _finite_positive(what: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
+        return value
+
+    return parse
 
 
-def speed(text: str) -> float:
-    """An argparse type: a finite playback speed greater than 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number greater than 0, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
-    return value
+seconds = _finite_positive("a number of seconds")
+"""An argparse type: a finite positive number of seconds."""
+speed = _finite_positive("a number greater than 0")
+"""An argparse type: a finite playback speed greater than 0."""
+
+
+def usage_for(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """The handler of a command given without its action: its help on stderr, exit code 2."""
+
+    def usage(_: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+
+    return usage
 
 
 def add_session_options(p: argparse.ArgumentParser) -> None:

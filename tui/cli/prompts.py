@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from tui.cli.common import EXIT_USAGE
+from tui.cli.common import usage_for
 
 
 def register(sub: Any) -> None:
@@ -30,12 +29,7 @@ def register(sub: Any) -> None:
     )
     pp.add_argument("--task", metavar="ID", help="task id (default: the first non-warm-up task)")
     pp.set_defaults(handler=show)
-
-    def usage(_: argparse.Namespace) -> int:
-        p.print_help(sys.stderr)
-        return EXIT_USAGE
-
-    p.set_defaults(handler=usage)
+    p.set_defaults(handler=usage_for(p))
 
 
 def show(args: argparse.Namespace) -> int:
