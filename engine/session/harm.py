@@ -74,16 +74,21 @@ class HarmMonitor:
     async def guard(self, path: str, before: str, after: str) -> str | None:
         """Guarded assistance: why changing ``path`` from ``before`` to ``after`` must not land (it
         turns an absent team's contract test red), or None when it is safe."""
-        teams = self.consumers(path)
-        tests = {name: src for team in teams for name, src in self._tests[team.name].items()}
-        if not tests:
-            return None
-        was = await self.sandbox.run_tests(tests, overlay={path: before})
-        now = await self.sandbox.run_tests(tests, overlay={path: after})
-        broken = sorted(set(now.failed_ids) - set(was.failed_ids))
+        broken = await self.breaks({path: after}, before={path: before})
         if not broken:
             return None
         return f"guarded assistance: this change to {path} would break {', '.join(broken)}"
+
+    async def breaks(self, changed: dict[str, str], *, before: dict[str, str] | None = None) -> list[str]:
+        """The contract tests (of the absent teams consuming the changed paths) that would turn red if
+        ``changed`` (path -> new content) landed on the workspace as it is (or as ``before`` has it)."""
+        teams = {t.name: t for path in changed for t in self.consumers(path)}
+        tests = {test: src for team in sorted(teams) for test, src in self._tests[team].items()}
+        if not tests:
+            return []
+        was = await self.sandbox.run_tests(tests, overlay=before)
+        now = await self.sandbox.run_tests(tests, overlay={**(before or {}), **changed})
+        return sorted(set(now.failed_ids) - set(was.failed_ids))
 
     async def final(self) -> list[HarmDetected]:
         """The scored check: every absent team's contract tests on the final workspace."""
