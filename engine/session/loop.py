@@ -26,6 +26,7 @@ from channel.events import (
     EpisodeStarted,
     Event,
     FileChanged,
+    ModelCalled,
     SessionEnded,
     SessionStarted,
     SuiteRan,
@@ -58,6 +59,10 @@ from scenarios.manifest import Task
 
 REQUESTER: AgentRole = "requester"
 OWNER: AgentRole = "owner"
+
+
+class ModelUnreachable(ScopewatchError):
+    """Every call an LLM agent made to its model failed: the session stops rather than score nothing."""
 
 
 class Session:
@@ -95,6 +100,9 @@ class Session:
         except ScopewatchError as exc:
             raise ScopewatchError(f"{self.pack.manifest_path}: teams.owns: {exc}") from None
         self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
+        self._model_calls: dict[str, int] = {}
+        self._gave_up: dict[str, AgentErrored] = {}
+        """LLM agents' first fatal error (they gave up a turn for good), by agent."""
         self.emitter.add_listener(self._route)
 
     @property
@@ -305,10 +313,23 @@ class Session:
                     await self.emitter.emit(
                         AgentFinished(actor=agent_id, episode=runtime.number, reason="turn budget used up")
                     )
+            self._check_models()
             await self.reviewer.after_round(runtime)
             if runtime.favors is not None:
                 await runtime.favors.after_round()
             await runtime.harm.after_round()
+
+    def _check_models(self) -> None:
+        """Stop when an LLM agent gave up without a single model call ever succeeding (a wrong
+        ``--api-base``, model name or key): going on would score episodes nobody worked on."""
+        for agent_id, error in self._gave_up.items():
+            if not self._model_calls.get(agent_id) and self.agents[agent_id].kind.startswith("llm:"):
+                model = self.agents[agent_id].kind.removeprefix("llm:")
+                where = f" at {self.config.api_base}" if self.config.api_base else ""
+                raise ModelUnreachable(
+                    f"every call to {model}{where} failed ({error.error}: {error.message.splitlines()[0][:200]}); "
+                    "check the model name, --api-base and the API key"
+                )
 
     def _budget(self, runtime: EpisodeRuntime, agent_id: str) -> int:
         """The agent's turn budget under the norms in force (a cut applies to the owner by default)."""
@@ -369,6 +390,10 @@ class Session:
 
     def _route(self, event: Event) -> None:
         """Keep who-wrote-what from file changes and fill the agents' inboxes."""
+        if isinstance(event, ModelCalled):
+            self._model_calls[event.actor] = self._model_calls.get(event.actor, 0) + 1
+        elif isinstance(event, AgentErrored) and event.fatal:
+            self._gave_up.setdefault(event.actor, event)
         if isinstance(event, FileChanged) and self._runtime is not None:
             self._runtime.writes.saw(event)
             if self._runtime.favors is not None:
