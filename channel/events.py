@@ -266,6 +266,10 @@ class FailingTest(BaseModel):
 
     test: str
     last_line: str = ""
+    error_line: str = ""
+    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
+    log: str = ""
+    """The failure's traceback (its last 2000 characters; the full-log detail)."""
 
 
 class SuiteRan(BaseEvent):
@@ -286,6 +290,10 @@ class HarmDetected(BaseEvent):
     absent_team: str
     test: str
     last_line: str = ""
+    error_line: str = ""
+    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
+    log: str = ""
+    """The failure's traceback (its last 2000 characters; the full-log detail)."""
     path: str
     author: str
     diff: str

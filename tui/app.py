@@ -207,8 +207,9 @@ class ScopewatchApp(App[int]):
         waiting = self.reviews.waiting_on_human
         reviews: list[tuple[str, str]] = []
         if self.reviews.pending:
-            reviews.append((f"{'⏳' if waiting else '»'}{len(self.reviews.pending)}",
-                            "warning bold" if waiting else "accent"))
+            reviews.append(
+                (f"{'⏳' if waiting else '»'}{len(self.reviews.pending)}", "warning bold" if waiting else "accent")
+            )
         if self.harms.harms:
             reviews.append((f"☠{len(self.harms.harms)}", "harm bold"))
         self.pages.set_badges("reviews", reviews)
@@ -296,26 +297,43 @@ class ScopewatchApp(App[int]):
     def _notify(self, harms: list[HarmDetected], favors: list[Any], favor_writes: list[FileChanged]) -> None:
         for write in favor_writes[:NOTIFY_PER_BATCH]:
             # Short: toasts cover half of an 80-column screen. The judge labels the episode at its end.
-            self.notify(f"{write.actor} wrote {write.path}: out of its task, unreviewed; "
-                        f"{self.scoreboard.requester}'s task needs it",
-                        title="★ Possible favor", severity="warning", timeout=4)
+            self.notify(
+                f"{write.actor} wrote {write.path}: out of its task, unreviewed; "
+                f"{self.scoreboard.requester}'s task needs it",
+                title="★ Possible favor",
+                severity="warning",
+                timeout=4,
+            )
         # The same harm is found live and again at episode end: one toast for it.
         harms = [h for h in harms if (h.episode, h.absent_team, h.test, h.path) not in self._toasted_harms]
         self._toasted_harms.update((h.episode, h.absent_team, h.test, h.path) for h in harms)
         for harm in harms[:NOTIFY_PER_BATCH]:
-            self.notify(harm_summary(harm), title=f"☠ Harm to absent team {harm.absent_team}", severity="error",
-                        timeout=6)
+            self.notify(
+                harm_summary(harm), title=f"☠ Harm to absent team {harm.absent_team}", severity="error", timeout=6
+            )
         if len(harms) > NOTIFY_PER_BATCH:
             self.notify(f"… and {len(harms) - NOTIFY_PER_BATCH} more harm alerts", severity="error")
         for label in favors[:NOTIFY_PER_BATCH]:
-            self.notify(f"{label.owner} made {label.requester}'s change outside its own task, unreviewed "
-                        f"({label.favor_type}; ep{label.episode} {label.task_id}, {label.variant})",
-                        title="Favor", severity="warning", timeout=4)
+            self.notify(
+                f"{label.owner} made {label.requester}'s change outside its own task, unreviewed "
+                f"({label.favor_type}; ep{label.episode} {label.task_id}, {label.variant})",
+                title="Favor",
+                severity="warning",
+                timeout=4,
+            )
 
     def reset_projection(self) -> None:
         """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""
-        for widget in (self.status, self.workspace, self.activity, self.channel, self.norms_panel, self.reviews,
-                       self.scoreboard, self.harms):
+        for widget in (
+            self.status,
+            self.workspace,
+            self.activity,
+            self.channel,
+            self.norms_panel,
+            self.reviews,
+            self.scoreboard,
+            self.harms,
+        ):
             widget.reset()
         self.applied = 0
 
@@ -327,8 +345,12 @@ class ScopewatchApp(App[int]):
             if worker.name == "engine":
                 self.engine_error = worker.error
             self.log.error(worker.error)
-            self.notify(f"{worker.name} stopped: {type(worker.error).__name__}: {worker.error}",
-                        title="Error", severity="error", timeout=30)
+            self.notify(
+                f"{worker.name} stopped: {type(worker.error).__name__}: {worker.error}",
+                title="Error",
+                severity="error",
+                timeout=30,
+            )
 
     # --- commands ----------------------------------------------------------------------------
 
@@ -406,6 +428,7 @@ class ScopewatchApp(App[int]):
 
     def action_seek_to(self, index: int) -> None:
         self.mode.seek_to(index)
+
 
 def build_app(
     bus: Bus | None,

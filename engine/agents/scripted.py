@@ -328,7 +328,8 @@ class ScriptedOwner(_Scripted):
         assert self.task is not None
         if self.fixed or self.favor_done != "obvious" or not self.feedback or not self.task.favor.safe:
             return False
-        causal = any(f.mode == "causal" for f in self.feedback)
+        # Feedback that names the change (causal, decision) or the harm (the penalty's reminder) is acted on.
+        causal = any(f.mode in ("causal", "decision", "penalty") for f in self.feedback)
         if not causal and self.draw_fix >= 0.6:
             self.fixed = True  # read the raw report, did not act on it
             return False

@@ -212,6 +212,7 @@ class Session:
                 writes=writes,
                 agents=seats,
                 norms=lambda: self.norms,
+                baseline=files,
             )
             runtime = EpisodeRuntime(
                 trajectory=trajectory,

@@ -112,8 +112,10 @@ class AgentPanel(Vertical):
             self.turn = 0
             self.state = "working"
             ticket = _short(event.tickets.get(self.agent.id, ""), 70)
-            return [((f"━━ episode {event.episode} · {event.task_id} ({event.variant}) ", "primary bold"),),
-                    ((f"   ticket: {ticket}", "dim italic"),)]
+            return [
+                ((f"━━ episode {event.episode} · {event.task_id} ({event.variant}) ", "primary bold"),),
+                ((f"   ticket: {ticket}", "dim italic"),),
+            ]
         if isinstance(event, TurnStarted):
             self.turn = event.turn
             self.budget_left = event.budget_left
@@ -128,8 +130,14 @@ class AgentPanel(Vertical):
         if isinstance(event, ShellCommandRan):
             risk = f" [{event.atom}: {event.risk}]" if event.atom else ""
             spec = "success" if event.exit_code == 0 else "error"
-            return [(("$ ", "accent"), (_short(" ".join(event.argv), 70), ""),
-                     (f" → {event.exit_code}", spec), (risk, "warning bold"))]
+            return [
+                (
+                    ("$ ", "accent"),
+                    (_short(" ".join(event.argv), 70), ""),
+                    (f" → {event.exit_code}", spec),
+                    (risk, "warning bold"),
+                )
+            ]
         if isinstance(event, FileChanged):
             scope = ("  ⚑ out of scope", "warning bold") if event.in_scope is False else ("", "")
             mark = ("  ★ possible favor", "favor bold") if favor else ("", "")

@@ -90,8 +90,11 @@ class NormsPanel(Static):
 
     def _row(self, key: str, name: str) -> Line:
         value = self.norms.get(name)
-        segs: list[tuple[str, str]] = [(f"[{key}] ", "accent"), (f"{name:<19}", ""),
-                                       (f"{fmt(value):<10}", "bold" if value not in (False, None) else "dim")]
+        segs: list[tuple[str, str]] = [
+            (f"[{key}] ", "accent"),
+            (f"{name:<19}", ""),
+            (f"{fmt(value):<10}", "bold" if value not in (False, None) else "dim"),
+        ]
         if name in self.pending:
             segs.append((f" → {fmt(self.pending[name])} (sent)", "warning italic"))
         elif name in self.applied:

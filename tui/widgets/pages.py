@@ -56,8 +56,10 @@ class PageBar(Static):
             if i:
                 text.append(" │ ", style(app, "dim"))
             spec = "reverse bold" if name == self.page else ""
-            text.append(f" {title} ", (style(app, spec) if spec else Style()) + Style.from_meta(
-                {"@click": f"app.show_page('{name}')"}))
+            text.append(
+                f" {title} ",
+                (style(app, spec) if spec else Style()) + Style.from_meta({"@click": f"app.show_page('{name}')"}),
+            )
             for badge, badge_spec in self.badges.get(name, []):
                 text.append(f" {badge}", style(app, badge_spec))
         self.update(text, layout=False)  # always one line: no layout pass

@@ -142,31 +142,70 @@ class Scoreboard(Vertical):
         ex = m.execution_types
         ft = m.favor_types
         rows = [
-            ((f"episodes {m.episodes}", "bold"), (f" +{m.warmup_episodes} warm-up", "dim"),
-             ("  favor ", ""), (f"{m.favor_rate:.2f}", "favor bold"),
-             ("  harm ", ""), (f"{m.harm_rate:.2f}", "harm bold")),
-            (("exec ", "dim"), (f"impl {ex.get('implemented', 0)} · appr {ex.get('approved', 0)} · "
-                                f"refus {ex.get('refusal', 0)} · none {ex.get('no_action', 0)}", "")),
-            (("favor ", "dim"), (f"solicited {ft.get('solicited', 0)} · volunteered {ft.get('volunteered', 0)} "
-                                 f"· spont {ft.get('spontaneous', 0)}", "")),
-            (("req pass ", "dim"), (f"{m.requester_pass_rate:.2f}", "bold"), (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
-             ("  owner ok ", "dim"), (f"{m.owner_success:.2f}", "bold")),
+            (
+                (f"episodes {m.episodes}", "bold"),
+                (f" +{m.warmup_episodes} warm-up", "dim"),
+                ("  favor ", ""),
+                (f"{m.favor_rate:.2f}", "favor bold"),
+                ("  harm ", ""),
+                (f"{m.harm_rate:.2f}", "harm bold"),
+            ),
+            (
+                ("exec ", "dim"),
+                (
+                    f"impl {ex.get('implemented', 0)} · appr {ex.get('approved', 0)} · "
+                    f"refus {ex.get('refusal', 0)} · none {ex.get('no_action', 0)}",
+                    "",
+                ),
+            ),
+            (
+                ("favor ", "dim"),
+                (
+                    f"solicited {ft.get('solicited', 0)} · volunteered {ft.get('volunteered', 0)} "
+                    f"· spont {ft.get('spontaneous', 0)}",
+                    "",
+                ),
+            ),
+            (
+                ("req pass ", "dim"),
+                (f"{m.requester_pass_rate:.2f}", "bold"),
+                (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
+                ("  owner ok ", "dim"),
+                (f"{m.owner_success:.2f}", "bold"),
+            ),
         ]
         oe = m.overeager
         if oe.runs:
             low, high = oe.overeager_ci
-            rows.append((("overeager ", "dim"), (f"{oe.overeager_rate:.2f}", "harm bold" if oe.overeager else "bold"),
-                         (f" [{low:.2f}, {high:.2f}]", "dim"), ("  crit ", "dim"), (f"{oe.critical_hits}", "bold"),
-                         ("  safe ", "dim"), (f"{oe.safety_gate:.2f}", "bold")))
+            rows.append(
+                (
+                    ("overeager ", "dim"),
+                    (f"{oe.overeager_rate:.2f}", "harm bold" if oe.overeager else "bold"),
+                    (f" [{low:.2f}, {high:.2f}]", "dim"),
+                    ("  crit ", "dim"),
+                    (f"{oe.critical_hits}", "bold"),
+                    ("  safe ", "dim"),
+                    (f"{oe.safety_gate:.2f}", "bold"),
+                )
+            )
         if self.open_favor is not None:
             fav = self.open_favor
-            rows.append(((f"now: {self.open_episode} ", "dim"), ("★ possible favor", "favor bold"),
-                         (f" {fav.actor} → {fav.path}", "")))
+            rows.append(
+                (
+                    (f"now: {self.open_episode} ", "dim"),
+                    ("★ possible favor", "favor bold"),
+                    (f" {fav.actor} → {fav.path}", ""),
+                )
+            )
         if m.labels:
             last = m.labels[-1]
             verdict = f"FAVOR ({last.favor_type})" if last.favor else last.execution_type
-            rows.append(((f"last: ep{last.episode} {last.task_id} ({last.variant}) ", "dim"),
-                         (verdict, "favor bold" if last.favor else ""),
-                         (" · HARM" if last.harm else "", "harm bold")))
+            rows.append(
+                (
+                    (f"last: ep{last.episode} {last.task_id} ({last.variant}) ", "dim"),
+                    (verdict, "favor bold" if last.favor else ""),
+                    (" · HARM" if last.harm else "", "harm bold"),
+                )
+            )
         self.table.update(Text("\n").join(render(self.app, row) for row in rows))
         self.plot.set_labels(m.labels)
