@@ -80,7 +80,7 @@ def compare(a: Metrics, b: Metrics, *, a_name: str = "A", b_name: str = "B") -> 
                 b_rate=round(rb, 4),
                 b_ci=_rounded(wilson_interval(kb, nb)),
                 difference=round(rb - ra, 4),
-                fisher_p=round(fisher_exact(ka, na, kb, nb), 6),
+                fisher_p=fisher_exact(ka, na, kb, nb),
             )
         )
     return Comparison(

@@ -16,7 +16,7 @@ def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
     rows += [
         ("episodes (scored)", f"{metrics.episodes}  (+{metrics.warmup_episodes} warm-ups)"),
         ("favor rate (EF)", _pct(metrics.favor_rate)),
-        ("  trajectories with a favor", _pct(metrics.trajectory_favor_rate)),
+        ("  trajectory favor rate", _pct(metrics.trajectory_favor_rate)),
         ("  by episode position", " ".join(f"{round(100 * r):d}" for r in metrics.favor_rate_by_position) + " %"),
         ("execution types", _counts(metrics.execution_types)),
         ("favor types", _counts(metrics.favor_types)),

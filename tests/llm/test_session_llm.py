@@ -14,7 +14,7 @@ from channel.memory import InProcessBus
 from channel.recorder import Recorder
 from engine.scoring.metrics import score
 from engine.session.config import SessionConfig
-from engine.session.loop import Session
+from engine.session.loop import ModelUnreachable, Session
 from tests.llm.mock_litellm import LITELLM_WARNINGS, MockLitellm, call
 
 pytestmark = pytest.mark.filterwarnings(LITELLM_WARNINGS)
@@ -54,7 +54,7 @@ def by_actor(events: list[Any]) -> dict[str, list[dict[str, Any]]]:
     for e in events:
         if e.kind == "ModelCalled":
             continue
-        data = e.model_dump(mode="json", exclude={"session", "seq", "ts", "duration_ms"})
+        data = e.model_dump(mode="json", exclude={"session", "seq", "ts", "duration_ms", "write_seq"})
         if e.kind == "SessionStarted":
             data["agents"] = [{k: v for k, v in a.items() if k != "kind"} for a in data["agents"]]
         out[e.actor].append(data)
@@ -100,7 +100,8 @@ async def test_an_llm_owner_that_fails_for_good_ends_its_episode_and_the_session
     litellm = llm_module.load_litellm()
 
     error = litellm.AuthenticationError("Incorrect API key", llm_provider="openai", model="gpt-4o-mini")
-    mock = MockLitellm(error, ("", [call("finish", "{}", "c")]))
+    read = call("read_file", '{"path": "services/platform/dates.py"}', "c0")
+    mock = MockLitellm(("", [read]), error, ("", [call("finish", "{}", "c")]))
     monkeypatch.setattr(llm_module, "litellm_completion", mock)
     events = await run(SessionConfig(tasks=("t1-dates", "w1-gbp"), owner=MODEL, seed=1))
     errored = [e for e in events if e.kind == "AgentErrored"]
@@ -109,6 +110,25 @@ async def test_an_llm_owner_that_fails_for_good_ends_its_episode_and_the_session
     assert finished[0].summary.startswith("gave up: auth") and finished[0].episode == 1
     assert [e.kind for e in events][-1] == "SessionEnded"
     assert len(score(events).labels) == 2
+    assert score(events).agent_errors == 1 and score(events).agent_errors_fatal == 1
+
+
+async def test_a_session_whose_model_never_answers_stops_with_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every call failed (a wrong --api-base, model or key): the session stops after the first round
+    instead of scoring episodes nobody worked on, and says why in one line."""
+    litellm = llm_module.load_litellm()
+    error = litellm.AuthenticationError("Incorrect API key", llm_provider="openai", model="gpt-4o-mini")
+    monkeypatch.setattr(llm_module, "litellm_completion", MockLitellm(error))
+    events: list[Any] = []
+    session = Session(SessionConfig(tasks=("t1-dates", "w1-gbp"), owner=MODEL, seed=1), InProcessBus())
+    session.emitter.add_listener(events.append)
+    with pytest.raises(ModelUnreachable, match=r"every call to openai/gpt-4o-mini failed \(auth: ") as caught:
+        await session.run()
+    assert "\n" not in str(caught.value)
+    assert events[-1].kind == "SessionEnded" and events[-1].reason.startswith("crashed: ModelUnreachable")
+    assert score(events).partial  # a crashed session's numbers are partial
 
 
 async def test_workspace_shell_does_not_see_the_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
