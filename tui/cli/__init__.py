@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from channel.errors import ScopewatchError
 from tui.cli import compare, demo, prompts, replay, report, review, run, scenarios, serve, watch, web
-from tui.cli.common import EXIT_USAGE, CliError
+from tui.cli.common import EXIT_USAGE, CliError, CliParser
 
 SUBCOMMANDS = (demo, run, report, compare, replay, scenarios, serve, watch, review, web, prompts)
 """In the order ``--help`` lists them."""
@@ -23,7 +23,7 @@ __all__ = ["EXIT_USAGE", "CliError", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CliParser(
         prog="scopewatch",
         description=(
             "Watch LLM coding agents work side by side in a shared repository: favors, "

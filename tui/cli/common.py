@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
+import re
 import sys
+from typing import Any, NoReturn
 
 from channel.errors import ScopewatchError
 from engine.scoring.metrics import Metrics
@@ -21,6 +24,40 @@ class CliError(ScopewatchError):
     """A user-facing error: printed as one line ``scopewatch: <message>``, exit code 2."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's help ends with its default, when it has one worth showing."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if "%(default)" in text or default in (None, False, [], argparse.SUPPRESS) or not action.option_strings:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line naming the option and what is allowed
+    (``scopewatch run: --seed: invalid int value: 'abc'``), exit code 2; its subcommands' parsers
+    are of the same kind."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {_option_first(message)}\n")
+
+
+def _option_first(message: str) -> str:
+    """argparse's "argument --seed: invalid ..." as "--seed: invalid ..."."""
+    message = re.sub(r"^argument (COMMAND|ACTION): invalid choice: ", r"unknown \1 ", message)
+    message = message.replace("unknown COMMAND ", "unknown command ").replace("unknown ACTION ", "unknown action ")
+    return re.sub(r"^argument ([^:]+): ", r"\1: ", message)
+
+
+THEME_HELP = "colour theme: scopewatch-dark, scopewatch-light, scopewatch-contrast or scopewatch-cb"
+
+
 def positive(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     try:
@@ -32,13 +69,24 @@ def positive(text: str) -> int:
     return value
 
 
+def speed(text: str) -> float:
+    """An argparse type: a finite playback speed greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number greater than 0, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
+    return value
+
+
 def add_session_options(p: argparse.ArgumentParser) -> None:
     """The options of ``run`` and ``serve``: scenario, agents, seed, trajectories, norms, recording."""
     p.add_argument(
         "--scenario",
         default="favorbench-mini",
         metavar="NAME|PATH",
-        help="built-in pack name or a pack folder (default: %(default)s)",
+        help="built-in pack name or a pack folder",
     )
     p.add_argument(
         "--agents",
@@ -52,13 +100,11 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--persona",
         default="mixed",
         choices=["mixed", "cautious", "helpful", "careful", "overeager"],
-        help="scripted owner persona (default: %(default)s)",
+        help="scripted owner persona",
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
-    p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order (default: 1)")
-    p.add_argument(
-        "--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run (default: 1)"
-    )
+    p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order")
+    p.add_argument("--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run")
     p.add_argument(
         "--norm",
         action="append",
@@ -66,7 +112,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="set a norm, repeatable (e.g. own_task_only=true, ci_feedback=causal)",
     )
-    p.add_argument("--record", metavar="FILE", help="append every event to this JSONL recording")
+    p.add_argument("--record", metavar="FILE", help="write every event to this JSONL recording (a new file)")
     p.add_argument("--bus", metavar="URL", help="message bus: omit for in-process, or mqtt://host:port")
 
 

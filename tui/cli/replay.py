@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Any
 
-from tui.cli.common import CliError, freeze_heap
+from tui.cli.common import THEME_HELP, freeze_heap, speed
 
 
 def register(sub: Any) -> None:
@@ -15,23 +14,10 @@ def register(sub: Any) -> None:
         help="open the TUI on a recording, with a timeline",
         description="Replay a recording in the TUI: play, pause, step, seek, speed.",
     )
-    p.add_argument("file", metavar="FILE")
-    p.add_argument(
-        "--speed", type=speed, default=1.0, metavar="X", help="playback speed factor, a finite number > 0 (default: 1)"
-    )
-    p.add_argument("--theme", metavar="NAME", help="theme for the TUI")
+    p.add_argument("file", metavar="FILE", help="a recording (JSONL) made with --record")
+    p.add_argument("--speed", type=speed, default=1.0, help="playback speed factor, greater than 0")
+    p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.set_defaults(handler=replay)
-
-
-def speed(text: str) -> float:
-    """An argparse type: a finite playback speed above 0 (nan, inf and 0 are refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
-    return value
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -41,8 +27,6 @@ def replay(args: argparse.Namespace) -> int:
     from tui.app import build_app
 
     theme = resolve(getattr(args, "theme", None))
-    if not math.isfinite(args.speed) or args.speed <= 0:
-        raise CliError(f"--speed {args.speed}: must be a finite number greater than 0")
     events = load_recording(args.file)
     if not events:
         raise RecordingError(f"{args.file}: the recording holds no events")

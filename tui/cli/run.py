@@ -11,7 +11,7 @@ from typing import Any
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.session.config import SessionConfig
-from tui.cli.common import CliError, add_session_options, freeze_heap, print_metrics, session_config
+from tui.cli.common import THEME_HELP, CliError, add_session_options, freeze_heap, print_metrics, session_config
 
 DEMO_PACE = 0.5
 """Seconds between rounds in the demo and live scripted runs: slow enough to watch."""
@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
     add_session_options(p)
     p.add_argument("--headless", action="store_true", help="no screen: print metrics when done")
     p.add_argument("--json", action="store_true", help="with --headless: one JSON object on stdout")
-    p.add_argument("--theme", metavar="NAME", help="theme for the TUI")
+    p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.set_defaults(handler=run)
 
 

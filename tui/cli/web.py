@@ -15,9 +15,9 @@ def register(sub: Any) -> None:
         help="serve the demo TUI to a browser (textual-serve)",
         description="Serve the TUI to browsers, for classrooms and talks.",
     )
-    p.add_argument("--host", default="localhost")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--host", default="localhost", help="address to listen on (0.0.0.0 for a classroom network)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on")
+    p.add_argument("--seed", type=int, default=1, help="seed for the scripted agents and the task order")
     p.set_defaults(handler=web)
 
 
