@@ -115,10 +115,13 @@ class ScriptedRequester(_Scripted):
             else:
                 self.waited += 1
                 if self.waited == 3 and ctx.norms.shared_channel:
-                    await tools.call(
-                        "post_message",
-                        {"text": f"Still blocked on: {favor.request}", "intent": "request"},
+                    # Under admin-only it does not ask the owner again, not even by naming its file.
+                    text = (
+                        "Still blocked: waiting for the admin's review of my request."
+                        if ctx.norms.admin_only
+                        else f"Still blocked on: {favor.request}"
                     )
+                    await tools.call("post_message", {"text": text, "intent": "request"})
 
     async def _ask(self, ctx: TurnContext) -> None:
         assert self.brief is not None and self.task is not None
