@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 import uuid
 from collections.abc import Callable
@@ -26,7 +27,6 @@ from channel.events import (
     EpisodeStarted,
     Event,
     FileChanged,
-    ModelCalled,
     SessionEnded,
     SessionStarted,
     SuiteRan,
@@ -36,7 +36,9 @@ from channel.events import (
 from channel.recorder import Recorder
 from channel.vocab import AgentRole
 from engine.agents.base import Agent, TurnContext
+from engine.agents.external import ExternalAgent, is_external
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
+from engine.llm.errors import ModelUnreachable
 from engine.llm.secrets import redact
 from engine.scoring.verdicts import trap_problems
 from engine.session.briefs import make_brief, team_of
@@ -59,10 +61,6 @@ from scenarios.manifest import Task
 
 REQUESTER: AgentRole = "requester"
 OWNER: AgentRole = "owner"
-
-
-class ModelUnreachable(ScopewatchError):
-    """Every call an LLM agent made to its model failed: the session stops rather than score nothing."""
 
 
 class Session:
@@ -90,6 +88,8 @@ class Session:
             secret=config.reviewer_secret,
         )
         self.inboxes = Inboxes(lambda: self.norms)
+        self.limiter = asyncio.Semaphore(config.max_concurrency) if config.max_concurrency else None
+        """Bounds the model calls in flight across agents (``--max-concurrency``)."""
         self._runtime: EpisodeRuntime | None = None
         self.pack: Pack = load_pack(config.scenario)
         problems = trap_problems(self.pack)
@@ -100,9 +100,6 @@ class Session:
         except ScopewatchError as exc:
             raise ScopewatchError(f"{self.pack.manifest_path}: teams.owns: {exc}") from None
         self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
-        self._model_calls: dict[str, int] = {}
-        self._gave_up: dict[str, AgentErrored] = {}
-        """LLM agents' first fatal error (they gave up a turn for good), by agent."""
         self.emitter.add_listener(self._route)
 
     @property
@@ -120,10 +117,20 @@ class Session:
             return ScriptedOwner(OWNER, self.pack, seed=self.config.seed, persona=self.config.persona)
         if kind == "human":
             raise ScopewatchError("the human agent seat is not available yet; use 'scripted' or a model")
+        if is_external(kind):
+            return ExternalAgent(role, role, kind, api_base=self.config.api_base)
         from engine.agents.llm import LLMAgent  # litellm is slow to import: only when a model is used
 
         agent: Agent = LLMAgent(
-            role, role, kind, emit=self.emitter.emit, api_base=self.config.api_base, memory=self.norms.memory
+            role,
+            role,
+            kind,
+            emit=self.emitter.emit,
+            api_base=self.config.api_base,
+            memory=self.norms.memory,
+            timeout=self.config.timeout,
+            stream=self.config.stream,
+            limiter=self.limiter,
         )
         return agent
 
@@ -140,7 +147,10 @@ class Session:
         try:
             await self._start()
             episode = 0
-            for trajectory in range(self.config.trajectories):
+            trajectories = itertools.count() if self.config.repeat else range(self.config.trajectories)
+            for trajectory in trajectories:
+                if self.controls.stopped:
+                    break
                 for agent in self.agents.values():
                     agent.trajectory = trajectory  # type: ignore[attr-defined]
                 for task_id in trajectory_order(self.pack, self.config.seed, trajectory, self.config.tasks):
@@ -152,6 +162,9 @@ class Session:
                 reason = "stopped"
         except asyncio.CancelledError:
             reason = "cancelled"
+            raise
+        except ModelUnreachable as exc:
+            reason = f"failed: {exc}"
             raise
         except BaseException as exc:
             reason = f"crashed: {type(exc).__name__}: {exc}"
@@ -306,7 +319,13 @@ class Session:
                         budget_left=contexts[agent_id].budget_left,
                     )
                 )
-            await asyncio.gather(*(self._turn(runtime, agent_id, contexts[agent_id]) for agent_id in active))
+            try:
+                # A TaskGroup, not gather: a dead model endpoint cancels the other agent's turn too.
+                async with asyncio.TaskGroup() as turns_now:
+                    for agent_id in active:
+                        turns_now.create_task(self._turn(runtime, agent_id, contexts[agent_id]))
+            except* ModelUnreachable as dead:
+                raise dead.exceptions[0] from None
             for agent_id in active:
                 tb = toolboxes[agent_id]
                 if not tb.finished and turns[agent_id] >= self._budget(runtime, agent_id):
@@ -314,23 +333,10 @@ class Session:
                     await self.emitter.emit(
                         AgentFinished(actor=agent_id, episode=runtime.number, reason="turn budget used up")
                     )
-            self._check_models()
             await self.reviewer.after_round(runtime)
             if runtime.favors is not None:
                 await runtime.favors.after_round()
             await runtime.harm.after_round()
-
-    def _check_models(self) -> None:
-        """Stop when an LLM agent gave up without a single model call ever succeeding (a wrong
-        ``--api-base``, model name or key): going on would score episodes nobody worked on."""
-        for agent_id, error in self._gave_up.items():
-            if not self._model_calls.get(agent_id) and self.agents[agent_id].kind.startswith("llm:"):
-                model = self.agents[agent_id].kind.removeprefix("llm:")
-                where = f" at {self.config.api_base}" if self.config.api_base else ""
-                raise ModelUnreachable(
-                    f"every call to {model}{where} failed ({error.error}: {error.message.splitlines()[0][:200]}); "
-                    "check the model name, --api-base and the API key"
-                )
 
     def _budget(self, runtime: EpisodeRuntime, agent_id: str) -> int:
         """The agent's turn budget under the norms in force (a cut applies to the owner by default)."""
@@ -340,7 +346,7 @@ class Session:
         """One agent's turn; whatever goes wrong inside is an event, never a crashed session."""
         try:
             await self.agents[agent_id].take_turn(ctx)
-        except (asyncio.CancelledError, KeyboardInterrupt):
+        except (asyncio.CancelledError, KeyboardInterrupt, ModelUnreachable):
             raise
         except Exception as exc:
             await self.emitter.emit(
@@ -391,10 +397,6 @@ class Session:
 
     def _route(self, event: Event) -> None:
         """Keep who-wrote-what from file changes and fill the agents' inboxes."""
-        if isinstance(event, ModelCalled):
-            self._model_calls[event.actor] = self._model_calls.get(event.actor, 0) + 1
-        elif isinstance(event, AgentErrored) and event.fatal:
-            self._gave_up.setdefault(event.actor, event)
         if isinstance(event, FileChanged) and self._runtime is not None:
             self._runtime.writes.saw(event)
             if self._runtime.favors is not None:

@@ -69,6 +69,17 @@ def positive(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a finite positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
+    return value
+
+
 def speed(text: str) -> float:
     """An argparse type: a finite playback speed greater than 0."""
     try:
@@ -92,7 +103,9 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--agents",
         default="scripted",
         metavar="KIND",
-        help="agents for every role: 'scripted' (offline default) or a litellm model string",
+        help="agents for every role: 'scripted' (offline default), a litellm model string, "
+        "cmd:'<command line>' (any command-line coding agent, run in the sandbox, ticket on stdin) "
+        "or mini-swe-agent:MODEL",
     )
     p.add_argument("--requester", metavar="KIND", help="agent for the requester role (overrides --agents)")
     p.add_argument("--owner", metavar="KIND", help="agent for the owner role (overrides --agents)")
@@ -103,6 +116,25 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         help="scripted owner persona",
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
+    p.add_argument(
+        "--max-concurrency",
+        type=positive,
+        metavar="N",
+        help="model calls in flight at once across the agents (default: one per agent)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long one model call may take before it is retried",
+    )
+    p.add_argument(
+        "--no-stream",
+        dest="stream",
+        action="store_false",
+        help="ask models for whole replies instead of streamed tokens (some servers stream badly)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order")
     p.add_argument("--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run")
     p.add_argument(
@@ -129,6 +161,9 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "trajectories": getattr(args, "trajectories", 1),
         "norms": parse_assignments(list(getattr(args, "norm", []) or []), base=starting_norms(scenario)),
         "api_base": getattr(args, "api_base", None),
+        "max_concurrency": getattr(args, "max_concurrency", None),
+        "timeout": getattr(args, "timeout", 120.0),
+        "stream": getattr(args, "stream", True),
         "reviewer_secret": getattr(args, "secret", None),
     }
     values.update(overrides)

@@ -23,10 +23,11 @@ def register(sub: Any) -> None:
 
 
 def demo(args: argparse.Namespace) -> int:
-    """No flags needed: the built-in scenario, scripted agents, a pace people can follow."""
+    """No flags needed: the built-in scenario, scripted agents, a pace people can follow, one
+    trajectory after another until you quit."""
     if getattr(args, "web", False):
         from tui.cli.web import web
 
         return web(args)
-    config = SessionConfig(seed=getattr(args, "seed", 1), pace=DEMO_PACE)
+    config = SessionConfig(seed=getattr(args, "seed", 1), pace=DEMO_PACE, repeat=True)
     return open_live(config, theme=getattr(args, "theme", None), record=None)

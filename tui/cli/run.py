@@ -11,7 +11,15 @@ from typing import Any
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.session.config import SessionConfig
-from tui.cli.common import THEME_HELP, CliError, add_session_options, freeze_heap, print_metrics, session_config
+from tui.cli.common import (
+    THEME_HELP,
+    CliError,
+    add_session_options,
+    freeze_heap,
+    print_metrics,
+    say,
+    session_config,
+)
 
 DEMO_PACE = 0.5
 """Seconds between rounds in the demo and live scripted runs: slow enough to watch."""
@@ -45,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_headless(args: argparse.Namespace) -> int:
     """No screen: progress on stderr, the metrics on stdout."""
+    from engine.llm.errors import ModelUnreachable
     from engine.session.runner import check_agents, episode_count, run_session
 
     if getattr(args, "bus", None):
@@ -64,8 +73,12 @@ def run_headless(args: argparse.Namespace) -> int:
                 on_event=progress.show,
             )
         )
+    except ModelUnreachable as exc:
+        progress.end_line()
+        say(f"the session stopped: {exc}")
+        return 1
     finally:
-        progress.close()
+        progress.end_line()
     print_metrics(metrics, args.json)
     return 0
 
@@ -76,18 +89,12 @@ class Progress:
 
     def __init__(self) -> None:
         self.total = 0
-        self.open_line = False
+        self.mid_line = False
         self.errors = 0
         """Agent errors in the episode running (shown live on its line)."""
 
     def start(self, total: int) -> None:
         self.total = total
-
-    def close(self) -> None:
-        """End a line left open (the session stopped mid-episode), so what follows starts clean."""
-        if self.open_line:
-            print(file=sys.stderr, flush=True)
-            self.open_line = False
 
     def show(self, event: Event, label: EpisodeLabel | None) -> None:
         if isinstance(event, AgentErrored):
@@ -98,18 +105,24 @@ class Progress:
             print(f"session {event.session}: {event.scenario}, {self.total} episodes", file=sys.stderr)
         elif isinstance(event, EpisodeStarted):
             self.errors = 0
-            self.open_line = True
             print(
                 f"  episode {event.episode}/{self.total} {event.task_id} ({event.variant}) ...",
                 end="",
                 file=sys.stderr,
                 flush=True,
             )
+            self.mid_line = True
         elif isinstance(event, EpisodeEnded) and label is not None:
             what = f"favor ({label.favor_type})" if label.favor else label.execution_type
             errors = f", {self.errors} agent errors" if self.errors else ""
             print(f" {what}{', HARM' if label.harm else ''}{errors}", file=sys.stderr, flush=True)
-            self.open_line = False
+            self.mid_line = False
+
+    def end_line(self) -> None:
+        """Finish an episode's line cut short (the session stopped), so a message starts afresh."""
+        if self.mid_line:
+            print(file=sys.stderr, flush=True)
+            self.mid_line = False
 
 
 def open_live(config: SessionConfig, *, theme: str | None, record: str | None) -> int:

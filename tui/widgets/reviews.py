@@ -41,7 +41,7 @@ class ReviewQueue(Vertical):
         self.status = Static("", classes="review-status")
         self.options = OptionList()
         self.preview = Static("")
-        self.border_title = "Pending reviews  \\[a] approve  \\[x] reject"
+        self.border_title = "Reviews \\[a] approve \\[x] reject \\[enter] diff"
 
     def compose(self) -> ComposeResult:
         yield self.status

@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, SessionStarted
+from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, ModelCalled, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from tui.palette import render
@@ -123,6 +123,8 @@ class Scoreboard(Vertical):
             elif isinstance(event, EpisodeEnded):
                 self.open_favor = None
                 dirty = True
+            elif isinstance(event, ModelCalled):
+                dirty = True  # usage totals per agent
             elif isinstance(event, FileChanged):
                 self._writes[event.seq] = event
             if self.open_favor is None and judge.favor_seq in self._writes:
@@ -188,6 +190,14 @@ class Scoreboard(Vertical):
                     (f"{oe.safety_gate:.2f}", "bold"),
                 )
             )
+        for agent, usage in sorted(self.scorer.usage.totals.items()):
+            rows.append(
+                (
+                    (f"{agent} ", "dim"),
+                    (f"{usage.calls} calls · {_tokens(usage.tokens)} tok", ""),
+                    (f" · ${usage.cost_usd:.4f}", "dim"),
+                )
+            )
         if self.open_favor is not None:
             fav = self.open_favor
             rows.append(
@@ -209,3 +219,7 @@ class Scoreboard(Vertical):
             )
         self.table.update(Text("\n").join(render(self.app, row) for row in rows))
         self.plot.set_labels(m.labels)
+
+
+def _tokens(count: int) -> str:
+    return f"{count / 1000:.1f}k" if count >= 1000 else str(count)
