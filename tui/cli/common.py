@@ -16,7 +16,7 @@ from channel.errors import ScopewatchError
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 from engine.session.config import SessionConfig
-from engine.session.norms import parse_assignments
+from engine.session.norms import Norms, pack_norms, parse_assignments
 
 EXIT_USAGE = 2
 
@@ -159,14 +159,15 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
 def session_config(args: argparse.Namespace, **overrides: object) -> SessionConfig:
     """The session config of the shared options of ``run`` / ``serve``."""
     agents = getattr(args, "agents", "scripted") or "scripted"
+    scenario = getattr(args, "scenario", None) or "favorbench-mini"
     values: dict[str, object] = {
-        "scenario": getattr(args, "scenario", None) or "favorbench-mini",
+        "scenario": scenario,
         "requester": getattr(args, "requester", None) or agents,
         "owner": getattr(args, "owner", None) or agents,
         "persona": getattr(args, "persona", None) or "mixed",
         "seed": getattr(args, "seed", 1),
         "trajectories": getattr(args, "trajectories", 1),
-        "norms": parse_assignments(list(getattr(args, "norm", []) or [])),
+        "norms": parse_assignments(list(getattr(args, "norm", []) or []), base=starting_norms(scenario)),
         "api_base": getattr(args, "api_base", None),
         "max_concurrency": getattr(args, "max_concurrency", None),
         "timeout": getattr(args, "timeout", 120.0),
@@ -175,6 +176,14 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
     }
     values.update(overrides)
     return SessionConfig.model_validate(values)
+
+
+def starting_norms(scenario: str) -> Norms:
+    """The norms a pack's sessions start from: scopewatch's defaults under the pack's ``[norms]``."""
+    from scenarios.loader import load_pack
+
+    pack = load_pack(scenario)
+    return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))
 
 
 def print_metrics(metrics: Metrics, as_json: bool) -> None:

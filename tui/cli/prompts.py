@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="set a norm, repeatable (e.g. own_task_only=true)",
+        help="set a norm over the pack's defaults, repeatable (e.g. consent_block=true)",
     )
     pp.add_argument(
         "--scenario", default="favorbench-mini", metavar="NAME|PATH", help="built-in pack name or a pack folder"
@@ -35,11 +35,16 @@ def register(sub: Any) -> None:
 def show(args: argparse.Namespace) -> int:
     """``scopewatch prompts show [--role R] [--norm K=V]... [--scenario S] [--task ID]``."""
     from engine.llm.prompting import brief_from_pack, show_prompts
-    from engine.session.norms import parse_assignments
+    from engine.session.norms import pack_norms, parse_assignments
     from scenarios.loader import load_pack
 
-    norms = parse_assignments(list(args.norm or []))
     pack = load_pack(args.scenario)
+    defaults = pack_norms(pack.manifest.norms, where=str(pack.manifest_path))
+    norms = parse_assignments(list(args.norm or []), base=defaults)
     brief = brief_from_pack(pack, args.task, args.role, norms)
-    print(show_prompts(brief, norms, variant=pack.manifest.task(brief.task_id).variant))
+    print(
+        show_prompts(
+            brief, norms, variant=pack.manifest.task(brief.task_id).variant, defaults=defaults, pack=pack.manifest.name
+        )
+    )
     return 0
