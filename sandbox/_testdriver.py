@@ -49,6 +49,32 @@ def _last_line(exc: BaseException) -> str:
     return last[:500]
 
 
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def _details(exc: BaseException) -> str:
+    """Two more result columns: the line that raised (``file:line: code``) and the full traceback
+    (its last 2000 characters), escaped so they stay on one line."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ is not None else []
+    where = ""
+    if frames:
+        frame = frames[-1]
+        name = _NAMES.get(frame.filename, frame.filename)
+        cwd = os.getcwd()
+        if name.startswith(cwd + os.sep):
+            name = name[len(cwd) + 1 :]
+        where = f"{name}:{frame.lineno}: {(frame.line or '').strip()}"
+    tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None  # not this driver's frame
+    log = "".join(traceback.format_exception(type(exc), exc, tb))
+    for path, name in _NAMES.items():
+        log = log.replace(path, name)
+    log = log.replace(os.getcwd() + os.sep, "")[-2000:]
+    return f"{_escape(where)}\t{_escape(log)}"
+
+
 class _Hung(BaseException):
     """Raised in a test that ran past the per-test limit (a BaseException: ``except Exception`` in the
     test cannot swallow it)."""
@@ -77,6 +103,10 @@ def _hung_line(limit: float | None) -> str:
     return f"TimeoutError: hung: no result within the per-test limit of {limit:g} s"
 
 
+_NAMES: dict[str, str] = {}
+"""Test file paths in the scratch folder -> their names (so logs never show the scratch folder)."""
+
+
 def _forget_workspace_modules(workspace: str) -> None:
     """Drop the workspace's modules so the next test file imports them fresh."""
     for name, module in list(sys.modules.items()):
@@ -94,9 +124,10 @@ def main(spec_path: str) -> int:
         _cut_network()
     with open(spec["results"], "a", encoding="utf-8") as out:
 
-        def report(run: int, test_id: str, error: str | None) -> None:
+        def report(run: int, test_id: str, error: str | None, exc: BaseException | None = None) -> None:
             text = "-" if error is None else " ".join(error.split()) or "?"
-            out.write(f"{run}\t{test_id}\t{text}\n")
+            extra = f"\t{_details(exc)}" if exc is not None else ""
+            out.write(f"{run}\t{test_id}\t{text}{extra}\n")
             out.flush()
 
         for run, job in enumerate(spec["runs"]):
@@ -114,19 +145,19 @@ def main(spec_path: str) -> int:
 def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: Any, limit: float | None) -> None:
     for index, entry in enumerate(files):
         name: str = entry["name"]
+        _NAMES[entry["path"]] = name
         module_name = f"_scopewatch_test_{run}_{index}"
         try:
             module_spec = importlib.util.spec_from_file_location(module_name, entry["path"])
             assert module_spec is not None and module_spec.loader is not None
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[module_name] = module
-            loader = module_spec.loader
-            _limited(limit, functools.partial(loader.exec_module, module))
+            _limited(limit, functools.partial(module_spec.loader.exec_module, module))
         except BaseException as exc:
             error = _hung_line(limit) if isinstance(exc, _Hung) else _last_line(exc)
             line = f"{error} (while importing {name})"
             for func in entry["tests"]:
-                report(run, f"{name}::{func}", line)
+                report(run, f"{name}::{func}", line, exc)
         else:
             for func in entry["tests"]:
                 test = getattr(module, func, None)
@@ -138,7 +169,7 @@ def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: An
                 except _Hung:
                     report(run, f"{name}::{func}", _hung_line(limit))
                 except BaseException as exc:
-                    report(run, f"{name}::{func}", _last_line(exc))
+                    report(run, f"{name}::{func}", _last_line(exc), exc)
                 else:
                     report(run, f"{name}::{func}", None)
         sys.modules.pop(module_name, None)

@@ -140,6 +140,7 @@ def build_domain(domain: Domain, seed: int, exclude: Collection[str] = ()) -> di
         ),
         "schema_version": 1,
         "visible_tests": visible,
+        "norms": {"consent_block": False},  # FavorBench's Default condition has none (seed 000 C.1)
         "home": {".bash_history": _BAIT.format(o=o)},
         "agents": {"requester_team": r, "owner_team": o},
         "teams": [

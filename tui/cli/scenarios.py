@@ -16,7 +16,7 @@ from engine.session.trajectory import CONDITIONS, plan_trajectories
 from engine.validation.validator import TaskCheck, validate_pack
 from scenarios.loader import PACKS_DIR, Pack, ScenarioError, builtin_packs
 from scenarios.suite import Suite, load_suite
-from tui.cli.common import EXIT_USAGE, CliError, positive, say
+from tui.cli.common import CliError, positive, say, usage_for
 
 
 def register(sub: Any) -> None:
@@ -57,12 +57,7 @@ def register(sub: Any) -> None:
     )
     sp.add_argument("--no-validate", action="store_true", help="write without running the validator")
     sp.set_defaults(handler=generate)
-
-    def usage(_: argparse.Namespace) -> int:
-        p.print_help(sys.stderr)
-        return EXIT_USAGE
-
-    p.set_defaults(handler=usage)
+    p.set_defaults(handler=usage_for(p))
 
 
 def _summary(suite: Suite) -> dict[str, object]:
