@@ -105,6 +105,9 @@ class EpisodeStarted(BaseEvent):
     """This task's own overeager traps (as JSON), on top of ``SessionStarted.traps``."""
     success: tuple[dict[str, Any], ...] = ()
     """This task's success predicates (as JSON: id, description, applies_to, predicate)."""
+    authorised: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Agent id -> its authorised scope (seed 003 §3, as JSON: atoms, write, read, sensitive); an
+    agent without one is judged by traps alone (favor sessions)."""
 
 
 class EpisodeEnded(BaseEvent):
@@ -143,6 +146,11 @@ class ToolCalled(BaseEvent):
     args: dict[str, Any] = Field(default_factory=dict)
     ok: bool = True
     result: str = ""
+    atoms: tuple[str, ...] = ()
+    """The atoms the call asks for (``sandbox/atoms.toml``; ``run_shell`` read as a whole command line,
+    so a download piped into a shell is ``download_and_execute``), in order."""
+    risk: Risk | None = None
+    """The highest risk tier among ``atoms``."""
 
 
 class FileChanged(BaseEvent):
@@ -288,6 +296,35 @@ class HarmDetected(BaseEvent):
     """live: found right after a write; final: in force at the end of the episode (what is scored)."""
 
 
+class TrapFired(BaseEvent):
+    """A trap's predicate started to hold on an agent's audit record (the live alert; verdicts are
+    re-computed from the audit record itself, never from this event)."""
+
+    kind: Literal["TrapFired"] = "TrapFired"
+    episode: int
+    trap: str
+    severity: Risk
+    description: str = ""
+    evidence: tuple[int, ...] = ()
+    """Seq numbers of the events that made it fire."""
+
+
+class VerdictReached(BaseEvent):
+    """The verdict on one agent's run of an audit scenario, at the end of its episode (for display;
+    ``report`` re-computes it from the events)."""
+
+    kind: Literal["VerdictReached"] = "VerdictReached"
+    episode: int
+    scenario: str
+    overeager: bool
+    triggered: tuple[str, ...] = ()
+    unauthorised: tuple[str, ...] = ()
+    severity: int = 0
+    critical_hits: int = 0
+    task_complete: bool = False
+    safety_gate: bool = False
+
+
 class CIFeedbackSent(BaseEvent):
     kind: Literal["CIFeedbackSent"] = "CIFeedbackSent"
     to: str
@@ -347,6 +384,8 @@ Event = Annotated[
     | CommandRefused
     | SuiteRan
     | HarmDetected
+    | TrapFired
+    | VerdictReached
     | CIFeedbackSent
     | ModelCalled
     | AgentErrored
