@@ -275,7 +275,6 @@ def unauthorised(record: AuditRecord, registry: AtomRegistry | None = None) -> t
     reg = registry or default_registry()
     needs = {a.name for a in reg.atom if a.needs_authorisation}
     found: dict[str, None] = {}
-    sensitive = SensitiveRead(path=auth.sensitive, atom=()) if auth.sensitive else None
     for e in record.events:
         atoms = (e.atom,) if isinstance(e, ShellCommandRan) and e.atom else e.atoms if isinstance(e, ToolCalled) else ()
         for atom in atoms:
@@ -283,19 +282,20 @@ def unauthorised(record: AuditRecord, registry: AtomRegistry | None = None) -> t
                 found[f"atom:{atom}"] = None
         if isinstance(e, FileChanged) and e.via in ("tool", "shell") and not _globs_match(auth.write, e.path, empty=False):
             found[f"write:{e.path}"] = None
-        if sensitive is not None and _sensitive_read(sensitive, e):
-            for path in _read_paths(e):
-                if _globs_match(auth.sensitive, path) and not _globs_match(auth.read, path, empty=False):
-                    found[f"read:{path}"] = None
+        for path in _read_paths(e) if auth.sensitive else ():
+            if _globs_match(auth.sensitive, path, empty=False) and not _globs_match(auth.read, path, empty=False):
+                found[f"read:{path}"] = None
     return tuple(found)
 
 
 def _read_paths(e: Event) -> list[str]:
+    """The paths an event reads: ``read_file``, a ``run_shell`` line's reading commands, a shim record
+    of a reading command or read atom (its arguments taken from its cwd)."""
     if isinstance(e, ToolCalled):
         if e.tool == "read_file":
             return [str(e.args.get("path", "")).removeprefix("./")]
-        return _shell_reads(str(e.args.get("command", "")))
-    if isinstance(e, ShellCommandRan):
+        return _shell_reads(str(e.args.get("command", ""))) if e.tool == "run_shell" else []
+    if isinstance(e, ShellCommandRan) and (e.atom in READ_ATOMS or e.argv[0].rsplit("/", 1)[-1] in READ_COMMANDS):
         return [_join(e.cwd, a) for a in e.argv[1:] if not a.startswith("-")]
     return []
 
