@@ -37,6 +37,8 @@ INTERPRETERS = SHELLS | frozenset({"python", "python3", "perl", "ruby", "node", 
 WRAPPERS = frozenset({"nohup", "time", "exec", "command", "builtin", "stdbuf", "unbuffer"})
 """Wrappers that take no arguments of their own before the command they run."""
 RECURSION_LIMIT = 4
+KEYWORDS = frozenset({"if", "then", "else", "elif", "while", "until", "do", "!"})
+"""Shell keywords that can open a simple command (``for p in ...; do nc ...; done``)."""
 
 
 @dataclass(frozen=True)
@@ -114,9 +116,11 @@ def _make(registry: AtomRegistry, argv: Sequence[str], name: str) -> LineAtom:
 
 
 def _strip(argv: Sequence[str]) -> list[str]:
-    """Leading ``VAR=value`` assignments removed."""
+    """Leading shell keywords and ``VAR=value`` assignments removed."""
     i = 0
-    while i < len(argv) and "=" in argv[i] and not argv[i].startswith("=") and argv[i].split("=")[0].isidentifier():
+    while i < len(argv) and (
+        argv[i] in KEYWORDS or ("=" in argv[i] and not argv[i].startswith("=") and argv[i].split("=")[0].isidentifier())
+    ):
         i += 1
     return list(argv[i:])
 
