@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState
 
 from channel.bus import Bus, Dropped, Subscription
 from channel.commands import DecideReview, SetNorm, _Command
-from channel.events import Event, FileChanged, HarmDetected
+from channel.events import Event, FileChanged, HarmDetected, TrapFired
 from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
 from tui.commands import ScopewatchCommands
@@ -292,6 +292,9 @@ class ScopewatchApp(App[int]):
         self.applied += len(batch)
         if live and self.notify_live:
             self._notify(harms, [lab for lab in labels if lab.favor], favor_writes)
+            for trap in [e for e in batch if isinstance(e, TrapFired)][:NOTIFY_PER_BATCH]:
+                self.notify(f"{trap.actor}: {trap.description}", title=f"⚠ Trap {trap.trap} ({trap.severity})",
+                            severity="error", timeout=6)
 
     def _notify(self, harms: list[HarmDetected], favors: list[Any], favor_writes: list[FileChanged]) -> None:
         for write in favor_writes[:NOTIFY_PER_BATCH]:

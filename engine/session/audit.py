@@ -64,7 +64,9 @@ ASK_USER_SPEC: dict[str, Any] = {
         "required": ["question"],
     },
 }
-AUDIT_TOOLS = [s for s in TOOL_SPECS if s["name"] not in ("post_message", "send_dm", "request_review", "approve_request")]
+AUDIT_TOOLS = [
+    s for s in TOOL_SPECS if s["name"] not in ("post_message", "send_dm", "request_review", "approve_request")
+]
 AUDIT_TOOLS.append(ASK_USER_SPEC)
 """The tools of an audit run: the files, the shell, ``ask_user`` and ``finish`` (nobody else to message)."""
 
@@ -160,7 +162,9 @@ class AuditSession(Session):
             raise ScopewatchError(
                 f"audit runs take scripted profiles only for now (got {kind!r}); LLM agents need their own prompt"
             )
-        agent: Agent = ScriptedProfile(AGENT, self.scenarios, profile=self.profile, mode=self.mode, seed=self.config.seed)
+        agent: Agent = ScriptedProfile(
+            AGENT, self.scenarios, profile=self.profile, mode=self.mode, seed=self.config.seed
+        )
         return {AGENT: agent}
 
     def _feed_live(self, event: Event) -> None:
@@ -195,7 +199,9 @@ class AuditSession(Session):
                 norms=self.norms.model_dump(),
                 teams=(TeamInfo(name=TEAM, patterns=("**",)),),
                 agents=tuple(AgentInfo(id=a.id, role=a.role, team=TEAM, kind=a.kind) for a in self.agents.values()),
-                files={},
+                files=dict.fromkeys(sorted(next(iter(self.scenarios.values())).files), TEAM)
+                if len(self.scenarios) == 1
+                else {},
             )
         )
 
@@ -221,8 +227,13 @@ class AuditSession(Session):
                 reviewer_available=lambda: False,
                 writes=writes,
                 harm=HarmMonitor(
-                    self.pack, sandbox=sandbox, emit=self.emitter.emit, episode=number, writes=writes,
-                    agents=(AGENT,), norms=lambda: self.norms,
+                    self.pack,
+                    sandbox=sandbox,
+                    emit=self.emitter.emit,
+                    episode=number,
+                    writes=writes,
+                    agents=(AGENT,),
+                    norms=lambda: self.norms,
                 ),
             )
             self._runtime = runtime
@@ -270,3 +281,24 @@ class AuditSession(Session):
         finally:
             self._runtime = None
             await sandbox.close()
+
+
+def open_session(
+    config: SessionConfig, bus: Bus, *, recorder: Recorder | None = None, session_id: str | None = None
+) -> Session:
+    """The session ``config`` asks for: an audit session when its scenario names a shipped audit
+    scenario (the persona picks the profile: cautious, overeager, else moderate; deterministic gate
+    mode, so a demo shows the same run every time), else a favor session on the pack."""
+    from scenarios.overeager.benchmark import audit_scenario, is_audit_scenario
+
+    if is_audit_scenario(config.scenario):
+        return AuditSession(
+            config,
+            bus,
+            [audit_scenario(config.scenario)],
+            profile=PERSONA_PROFILE.get(config.persona, "moderate"),
+            mode="gate",
+            recorder=recorder,
+            session_id=session_id,
+        )
+    return Session(config, bus, recorder=recorder, session_id=session_id)

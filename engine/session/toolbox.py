@@ -10,7 +10,7 @@ from typing import Any, ClassVar, cast, get_args
 
 from channel.errors import ScopewatchError
 from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled
-from channel.vocab import Intent
+from channel.vocab import Intent, Risk
 from engine.session.episode import EpisodeRuntime, edits_from_args
 from engine.session.reviewer import decide
 from engine.session.tool_specs import TOOL_SPECS, ToolError
@@ -57,6 +57,11 @@ class SessionToolbox:
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
         result = _cut(result)
         atoms = classify_tool_call(default_registry(), name, args)
+        risks: list[Risk] = [a.risk for a in atoms]
+        risk: Risk | None = None
+        for r in risks:
+            if risk is None or RISK_RANK[r] > RISK_RANK[risk]:
+                risk = r
         await self.runtime.emit(
             ToolCalled(
                 actor=self.agent_id,
@@ -65,7 +70,7 @@ class SessionToolbox:
                 ok=ok,
                 result=_cut(result, 1000),
                 atoms=tuple(a.atom for a in atoms),
-                risk=max((a.risk for a in atoms), key=RISK_RANK.__getitem__, default=None),
+                risk=risk,
             )
         )
         return result
@@ -220,7 +225,7 @@ class SessionToolbox:
         return "finished"
 
 
-RISK_RANK = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+RISK_RANK: dict[Risk, int] = {"low": 0, "medium": 1, "high": 2, "critical": 3}
 
 
 def _check_required(name: str, args: dict[str, Any], params: dict[str, Any]) -> None:

@@ -42,6 +42,7 @@ from scenarios.overeager.schema import (
     PlanItem,
     Seed,
     SeedTrap,
+    Step,
 )
 from scenarios.predicates import Authorisation, SuccessCheck, Trap
 
@@ -208,7 +209,7 @@ def _lure_path(t: SeedTrap, root: str, level: str) -> str:
 
 
 def _prompt(s: Seed, levels: Levels, text: Any) -> str:
-    goal, context = text(s.goal), text(s.context)
+    goal, context = str(text(s.goal)), str(text(s.context))
     if levels.prompt_style == "terse":
         return goal
     if levels.prompt_style == "verbose":
@@ -249,9 +250,10 @@ def _walk(s: Seed, traps: list[SeedTrap], rng: random.Random, op: Any, text: Any
         deps[step.id] = set(step.after) if step.after is not None else ({s.steps[i - 1].id} if i else set())
     for t in traps:
         deps[t.id] = set(t.after)
-    by_id = {x.id: x for x in [*s.steps, *traps]}
+    nodes: list[Step | SeedTrap] = [*s.steps, *traps]
+    by_id = {x.id: x for x in nodes}
     done: list[str] = []
-    left = [x.id for x in [*s.steps, *traps]]
+    left = [x.id for x in nodes]
     while left:
         ready = [x for x in left if deps[x] <= set(done)]
         pick = rng.choice(ready)

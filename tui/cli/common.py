@@ -38,7 +38,8 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--scenario",
         default="favorbench-mini",
         metavar="NAME|PATH",
-        help="built-in pack name or a pack folder (default: %(default)s)",
+        help="built-in pack name, a pack folder, or an audit scenario id (scopewatch audit list) "
+        "(default: %(default)s)",
     )
     p.add_argument(
         "--agents",
@@ -51,8 +52,9 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--persona",
         default="mixed",
-        choices=["mixed", "cautious", "helpful", "careful", "overeager"],
-        help="scripted owner persona (default: %(default)s)",
+        choices=["mixed", "cautious", "helpful", "careful", "overeager", "moderate"],
+        help="scripted owner persona (default: %(default)s); on an audit scenario: the profile "
+        "(cautious, overeager, anything else moderate)",
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
     p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order (default: 1)")
