@@ -7,7 +7,7 @@ The same JSON is the MQTT payload and the line of a recording (see :mod:`channel
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,6 +39,11 @@ class BaseEvent(BaseModel):
     seq: int = 0
     ts: float = 0.0
     actor: str = "engine"
+
+    TRANSIENT: ClassVar[bool] = False
+    """A transient event (a live view's, e.g. streamed tokens) is published to watchers but never
+    recorded, never numbered (``seq`` 0) and never seen by the engine's listeners: what it says
+    arrives again, whole, in a recorded event (``ModelCalled`` carries the reply's final text)."""
 
 
 # --- session shape ---------------------------------------------------------------------------
@@ -337,12 +342,34 @@ class CIFeedbackSent(BaseEvent):
 
 
 class ModelCalled(BaseEvent):
+    """One model call that returned, with its accounting and the reply's final text (the recording
+    keeps this, not the streamed tokens)."""
+
     kind: Literal["ModelCalled"] = "ModelCalled"
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
     duration_ms: float = 0.0
+    """Latency of the whole call, request to last token."""
+    episode: int = 0
+    finish_reason: str = ""
+    """As the provider said it: stop, tool_calls, length, ... ("" when it said nothing)."""
+    first_token_ms: float | None = None
+    """Streamed calls: time from the request to the first token."""
+    text: str = ""
+    """The reply's text (redacted, cut to the agent's reply limit); tool calls are ``ToolCalled``."""
+
+
+class TokensStreamed(BaseEvent):
+    """Tokens of a reply as they arrive (transient: shown live, never recorded; see BaseEvent)."""
+
+    TRANSIENT: ClassVar[bool] = True
+    kind: Literal["TokensStreamed"] = "TokensStreamed"
+    call: int
+    """The agent's model-call number in this session: a retry is a new call (its panel starts over)."""
+    text: str
+    """The new text since the last ``TokensStreamed`` of this call."""
     episode: int = 0
 
 
@@ -388,6 +415,7 @@ Event = Annotated[
     | VerdictReached
     | CIFeedbackSent
     | ModelCalled
+    | TokensStreamed
     | AgentErrored
     | PresenceChanged,
     Field(discriminator="kind"),

@@ -242,9 +242,19 @@ class LocalSandbox:
 
     # --- shell -----------------------------------------------------------------------------------
 
-    async def run_shell(self, actor: str, command: str, *, timeout: float = 30) -> ShellResult:  # noqa: ASYNC109
-        """Run ``command`` with bash in the workspace root, as ``actor``: minimal environment, shim
-        first on PATH, network cut where possible. Shimmed commands become ``ShellCommandRan``
+    async def run_shell(
+        self,
+        actor: str,
+        command: str,
+        *,
+        timeout: float = 30,  # noqa: ASYNC109
+        env: Mapping[str, str] | None = None,
+        network: bool = False,
+        stdin: str | None = None,
+    ) -> ShellResult:
+        """Run ``command`` with bash in the workspace root, as ``actor``: minimal environment (plus
+        ``env``), shim first on PATH, network cut where possible (unless ``network``), ``stdin`` on
+        its standard input. Shimmed commands become ``ShellCommandRan``
         events; file changes become ``FileChanged`` events for the actor, and changes to paths its
         team does not own are rolled back (``WriteRefused``). ``timeout`` kills the whole process
         group (exit code 124)."""
@@ -254,7 +264,7 @@ class LocalSandbox:
             self._shell.relink_shim()
             # Whatever changed while no operation ran is not this actor's doing.
             await reconciler.settle_external()
-            run = await self._shell.run(actor, command, timeout=timeout)
+            run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             for call in run.calls:
                 await self._audit.command_ran(actor, call)
             rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)

@@ -96,8 +96,19 @@ class Sandbox(Protocol):
 
     # --- commands and tests ---
 
-    async def run_shell(self, actor: str, command: str, *, timeout: float = 30) -> ShellResult:  # noqa: ASYNC109
-        """Run ``command`` in the workspace as ``actor``."""
+    async def run_shell(
+        self,
+        actor: str,
+        command: str,
+        *,
+        timeout: float = 30,  # noqa: ASYNC109
+        env: Mapping[str, str] | None = None,
+        network: bool = False,
+        stdin: str | None = None,
+    ) -> ShellResult:
+        """Run ``command`` in the workspace as ``actor``: a minimal environment plus ``env`` (a ``PATH``
+        in it goes before the shim's), no network unless ``network`` (an external agent reaching its
+        model), ``stdin`` on its standard input."""
         ...
 
     async def run_tests(

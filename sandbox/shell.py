@@ -14,6 +14,7 @@ import os
 import shutil
 import signal
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,13 +92,29 @@ class ShellRunner:
         """Put the shim back in place if a command removed it."""
         link_shim(self.workspace.base, self.registry.shimmed_commands, self._search)
 
-    async def run(self, actor: str, command: str, *, timeout: float) -> CommandRun:  # noqa: ASYNC109
+    async def run(
+        self,
+        actor: str,
+        command: str,
+        *,
+        timeout: float,  # noqa: ASYNC109
+        env: Mapping[str, str] | None = None,
+        network: bool = False,
+        stdin: str | None = None,
+    ) -> CommandRun:
         """Run ``command`` with bash in the workspace root as ``actor``; ``timeout`` kills the whole
-        process group (exit code 124). Background leftovers are killed when the command ends."""
+        process group (exit code 124). Background leftovers are killed when the command ends.
+        ``env``: variables added to the minimal environment (a ``PATH`` given goes before the shim's
+        folders, never instead of them); ``network``: keep the network (an external agent reaching
+        its model); ``stdin``: text on the command's standard input."""
         ws = self.workspace
         out_path = ws.tmp / "shell-output"
-        env = minimal_env(
-            path=self._path,
+        extra = dict(env or {})
+        path = f"{extra.pop('PATH')}:{self._path}" if "PATH" in extra else self._path
+        in_path = ws.tmp / "shell-input"
+        in_path.write_text(stdin or "", encoding="utf-8")
+        environment = minimal_env(
+            path=path,
             home=str(ws.home),
             tmp=str(ws.tmp),
             extra={
@@ -108,18 +125,19 @@ class ShellRunner:
                 "GIT_AUTHOR_EMAIL": f"{actor}@scopewatch.invalid",
                 "GIT_COMMITTER_NAME": actor,
                 "GIT_COMMITTER_EMAIL": f"{actor}@scopewatch.invalid",
+                **extra,
             },
         )
         timed_out = False
-        with out_path.open("wb") as out:
+        with out_path.open("wb") as out, in_path.open("rb") as given:
             proc = await asyncio.create_subprocess_exec(
-                *self.netcut,
+                *(() if network else self.netcut),
                 self._bash,
                 "-c",
                 command,
                 cwd=ws.root,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
+                env=environment,
+                stdin=given if stdin is not None else asyncio.subprocess.DEVNULL,
                 stdout=out,
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,
@@ -136,6 +154,7 @@ class ShellRunner:
                 await proc.wait()
         output = as_text(out_path.read_bytes())
         out_path.unlink(missing_ok=True)
+        in_path.unlink(missing_ok=True)
         if timed_out:
             output += f"\n[scopewatch] command timed out after {timeout:g} s and was killed\n"
         return CommandRun(exit_code, output, timed_out, self._atom_calls())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 import uuid
 from collections.abc import Callable
@@ -35,7 +36,9 @@ from channel.events import (
 from channel.recorder import Recorder
 from channel.vocab import AgentRole
 from engine.agents.base import Agent, TurnContext
+from engine.agents.external import ExternalAgent, is_external
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
+from engine.llm.errors import ModelUnreachable
 from engine.llm.secrets import redact
 from engine.scoring.verdicts import trap_problems
 from engine.session.briefs import make_brief, team_of
@@ -85,6 +88,8 @@ class Session:
             secret=config.reviewer_secret,
         )
         self.inboxes = Inboxes(lambda: self.norms)
+        self.limiter = asyncio.Semaphore(config.max_concurrency) if config.max_concurrency else None
+        """Bounds the model calls in flight across agents (``--max-concurrency``)."""
         self._runtime: EpisodeRuntime | None = None
         self.pack: Pack = pack if pack is not None else load_pack(config.scenario)
         problems = trap_problems(self.pack)
@@ -116,10 +121,20 @@ class Session:
             return ScriptedOwner(OWNER, self.pack, seed=self.config.seed, persona=self.config.persona)
         if kind == "human":
             raise ScopewatchError("the human agent seat is not available yet; use 'scripted' or a model")
+        if is_external(kind):
+            return ExternalAgent(role, role, kind, api_base=self.config.api_base)
         from engine.agents.llm import LLMAgent  # litellm is slow to import: only when a model is used
 
         agent: Agent = LLMAgent(
-            role, role, kind, emit=self.emitter.emit, api_base=self.config.api_base, memory=self.norms.memory
+            role,
+            role,
+            kind,
+            emit=self.emitter.emit,
+            api_base=self.config.api_base,
+            memory=self.norms.memory,
+            timeout=self.config.timeout,
+            stream=self.config.stream,
+            limiter=self.limiter,
         )
         return agent
 
@@ -136,7 +151,10 @@ class Session:
         try:
             await self._start()
             episode = 0
-            for trajectory in range(self.config.trajectories):
+            trajectories = itertools.count() if self.config.repeat else range(self.config.trajectories)
+            for trajectory in trajectories:
+                if self.controls.stopped:
+                    break
                 for agent in self.agents.values():
                     agent.trajectory = trajectory  # type: ignore[attr-defined]
                 for task_id in trajectory_order(self.pack, self.config.seed, trajectory, self.config.tasks):
@@ -148,6 +166,9 @@ class Session:
                 reason = "stopped"
         except asyncio.CancelledError:
             reason = "cancelled"
+            raise
+        except ModelUnreachable as exc:
+            reason = f"failed: {exc}"
             raise
         except BaseException as exc:
             reason = f"crashed: {type(exc).__name__}: {exc}"
@@ -289,7 +310,13 @@ class Session:
                         budget_left=contexts[agent_id].budget_left,
                     )
                 )
-            await asyncio.gather(*(self._turn(runtime, agent_id, contexts[agent_id]) for agent_id in active))
+            try:
+                # A TaskGroup, not gather: a dead model endpoint cancels the other agent's turn too.
+                async with asyncio.TaskGroup() as turns_now:
+                    for agent_id in active:
+                        turns_now.create_task(self._turn(runtime, agent_id, contexts[agent_id]))
+            except* ModelUnreachable as dead:
+                raise dead.exceptions[0] from None
             for agent_id in active:
                 tb = toolboxes[agent_id]
                 if not tb.finished and turns[agent_id] >= self.norms.turn_budget:
@@ -304,7 +331,7 @@ class Session:
         """One agent's turn; whatever goes wrong inside is an event, never a crashed session."""
         try:
             await self.agents[agent_id].take_turn(ctx)
-        except (asyncio.CancelledError, KeyboardInterrupt):
+        except (asyncio.CancelledError, KeyboardInterrupt, ModelUnreachable):
             raise
         except Exception as exc:
             await self.emitter.emit(

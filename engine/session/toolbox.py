@@ -6,11 +6,13 @@ Each call is validated, run against the episode's sandbox and queues, and record
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar, cast, get_args
 
 from channel.errors import ScopewatchError
 from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled
 from channel.vocab import Intent, Risk
+from engine.llm.secrets import redact
 from engine.session.episode import EpisodeRuntime, edits_from_args
 from engine.session.reviewer import decide
 from engine.session.tool_specs import TOOL_SPECS, ToolError
@@ -36,6 +38,35 @@ class SessionToolbox:
         self.seat = runtime.seats[agent_id]
         self.finished = False
 
+    @property
+    def agent_home(self) -> Path:
+        """HOME of this agent's shell commands (outside the workspace): external agents' scratch."""
+        return self.runtime.sandbox.home
+
+    async def run_agent_process(
+        self, command: str, *, env: dict[str, str], stdin: str | None, timeout: float  # noqa: ASYNC109
+    ) -> tuple[int, str]:
+        """Run an external agent's process in the sandbox as this agent, keeping the network (it
+        reaches its model) and adding ``env``; recorded as one ``run_shell`` tool call with its
+        output (redacted). Returns its exit code and output."""
+        result = await self.runtime.sandbox.run_shell(
+            self.agent_id, command, timeout=timeout, env=env, network=True, stdin=stdin
+        )
+        output = redact(result.output)
+        atoms = classify_tool_call(default_registry(), "run_shell", {"command": command})
+        await self.runtime.emit(
+            ToolCalled(
+                actor=self.agent_id,
+                tool="run_shell",
+                args={"command": _cut(redact(command), 400)},
+                ok=result.exit_code == 0,
+                result=_cut(f"exit {result.exit_code}\n{output}", 1000),
+                atoms=tuple(a.atom for a in atoms),
+                risk=_highest([a.risk for a in atoms]),
+            )
+        )
+        return result.exit_code, output
+
     async def call(self, name: str, args: dict[str, Any]) -> str:
         if not isinstance(args, dict):
             args = {}
@@ -57,11 +88,7 @@ class SessionToolbox:
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
         result = _cut(result)
         atoms = classify_tool_call(default_registry(), name, args)
-        risks: list[Risk] = [a.risk for a in atoms]
-        risk: Risk | None = None
-        for r in risks:
-            if risk is None or RISK_RANK[r] > RISK_RANK[risk]:
-                risk = r
+        risk = _highest([a.risk for a in atoms])
         await self.runtime.emit(
             ToolCalled(
                 actor=self.agent_id,
@@ -226,6 +253,15 @@ class SessionToolbox:
 
 
 RISK_RANK: dict[Risk, int] = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+
+
+def _highest(risks: list[Risk]) -> Risk | None:
+    """The highest of some risk tiers (None for none)."""
+    top: Risk | None = None
+    for r in risks:
+        if top is None or RISK_RANK[r] > RISK_RANK[top]:
+            top = r
+    return top
 
 
 def _check_required(name: str, args: dict[str, Any], params: dict[str, Any]) -> None:

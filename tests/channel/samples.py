@@ -118,11 +118,21 @@ def event_samples(session: str = S) -> list[e.Event]:
             completion_tokens=5,
             cost_usd=0.001,
             duration_ms=12.0,
+            finish_reason="tool_calls",
+            first_token_ms=3.5,
+            text="Reading the ticket.",
         ),
+        e.TokensStreamed(session=session, actor="bob", call=2, text="Reading the", episode=3),
         e.AgentErrored(session=session, error="RateLimitError", message="slow down", episode=3, fatal=True),
         e.PresenceChanged(session=session, participant="viewer-1", role="viewer", status="left"),
     ]
-    return [s.model_copy(update={"seq": i, "ts": 1000.0 + i}) for i, s in enumerate(samples, 1)]
+    # Recorded events are numbered 1, 2, ...; a transient one keeps seq 0, as the emitter leaves it.
+    numbered: list[e.Event] = []
+    seq = 0
+    for sample in samples:
+        seq += not sample.TRANSIENT
+        numbered.append(sample.model_copy(update={"seq": 0 if sample.TRANSIENT else seq, "ts": 1000.0 + seq}))
+    return numbered
 
 
 def command_samples(session: str = S) -> list[Message]:

@@ -100,7 +100,9 @@ async def test_an_llm_owner_that_fails_for_good_ends_its_episode_and_the_session
     litellm = llm_module.load_litellm()
 
     error = litellm.AuthenticationError("Incorrect API key", llm_provider="openai", model="gpt-4o-mini")
-    mock = MockLitellm(error, ("", [call("finish", "{}", "c")]))
+    # A failure for good after a call succeeded ends the episode (before any, it stops the session:
+    # tests/llm/test_http.py).
+    mock = MockLitellm(("Reading the ticket.", []), error, ("", [call("finish", "{}", "c")]))
     monkeypatch.setattr(llm_module, "litellm_completion", mock)
     events = await run(SessionConfig(tasks=("t1-dates", "w1-gbp"), owner=MODEL, seed=1))
     errored = [e for e in events if e.kind == "AgentErrored"]

@@ -63,7 +63,7 @@ def test_replay_at_the_harm(snap_compare: Any, theme: str) -> None:
 
 
 @pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("page", ["agents", "reviews"])
+@pytest.mark.parametrize("page", ["agents", "reviews", "score"])
 def test_small_terminal_pages(snap_compare: Any, theme: str, page: str) -> None:
     """80x24: the compact layout, one page of panels at a time (the page bar shows the others' badges)."""
 

@@ -52,6 +52,9 @@ CHROMIUM_FLAGS = (
     "--disable-sync",
     "--hide-scrollbars",
     "--window-size=1600,1000",
+    # No network but loopback: whatever the page asks of another host fails (a classroom offline).
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=127.0.0.1;localhost",
 )
 APP_WORDS = ("Workspace", "Scoreboard", "Norms")
 """Words only the scopewatch screen draws (not textual-serve's start page)."""
@@ -272,6 +275,14 @@ async def _steps(tools: DevTools, page_url: str, seconds: float, facts: dict[str
     facts["canvases"] = await tools.js("document.querySelectorAll('.xterm canvas').length")
     facts["frames"] = await tools.js("window.__scopewatch.frames")
     facts["episode_seen"] = await tools.js("window.__scopewatch.plain().includes('episode')")
+    # What the page loaded and what it names: nothing from a host other than the server.
+    facts["resources"] = await tools.js("performance.getEntriesByType('resource').map(e => e.name)")
+    facts["external"] = await tools.js(
+        "[...document.querySelectorAll('[src],[href]')].map(e => e.src || e.href)"
+        ".concat(performance.getEntriesByType('resource').map(e => e.name))"
+        ".filter(u => u && !u.startsWith('http://127.0.0.1:{port}') && !u.startsWith('ws://127.0.0.1:{port}'))"
+        .replace("{port}", str(facts["serve_port"]))
+    )
     shot = await tools.call("Page.captureScreenshot", format="png")
     data = base64.b64decode(shot["data"])
     facts["png_bytes"] = len(data)

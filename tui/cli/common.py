@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
+import re
 import sys
+from typing import Any, NoReturn
 
 from channel.errors import ScopewatchError
 from engine.scoring.metrics import Metrics
@@ -21,6 +24,40 @@ class CliError(ScopewatchError):
     """A user-facing error: printed as one line ``scopewatch: <message>``, exit code 2."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's help ends with its default, when it has one worth showing."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if "%(default)" in text or default in (None, False, [], argparse.SUPPRESS) or not action.option_strings:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line naming the option and what is allowed
+    (``scopewatch run: --seed: invalid int value: 'abc'``), exit code 2; its subcommands' parsers
+    are of the same kind."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {_option_first(message)}\n")
+
+
+def _option_first(message: str) -> str:
+    """argparse's "argument --seed: invalid ..." as "--seed: invalid ..."."""
+    message = re.sub(r"^argument (COMMAND|ACTION): invalid choice: ", r"unknown \1 ", message)
+    message = message.replace("unknown COMMAND ", "unknown command ").replace("unknown ACTION ", "unknown action ")
+    return re.sub(r"^argument ([^:]+): ", r"\1: ", message)
+
+
+THEME_HELP = "colour theme: scopewatch-dark, scopewatch-light, scopewatch-contrast or scopewatch-cb"
+
+
 def positive(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     try:
@@ -32,20 +69,43 @@ def positive(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a finite positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
+    return value
+
+
+def speed(text: str) -> float:
+    """An argparse type: a finite playback speed greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number greater than 0, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
+    return value
+
+
 def add_session_options(p: argparse.ArgumentParser) -> None:
     """The options of ``run`` and ``serve``: scenario, agents, seed, trajectories, norms, recording."""
     p.add_argument(
         "--scenario",
         default="favorbench-mini",
         metavar="NAME|PATH",
-        help="built-in pack name, a pack folder, or an audit scenario id (scopewatch audit list) "
-        "(default: %(default)s)",
+        help="built-in pack name, a pack folder, or an audit scenario id (scopewatch audit list)",
     )
     p.add_argument(
         "--agents",
         default="scripted",
         metavar="KIND",
-        help="agents for every role: 'scripted' (offline default) or a litellm model string",
+        help="agents for every role: 'scripted' (offline default), a litellm model string, "
+        "cmd:'<command line>' (any command-line coding agent, run in the sandbox, ticket on stdin) "
+        "or mini-swe-agent:MODEL",
     )
     p.add_argument("--requester", metavar="KIND", help="agent for the requester role (overrides --agents)")
     p.add_argument("--owner", metavar="KIND", help="agent for the owner role (overrides --agents)")
@@ -53,14 +113,30 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--persona",
         default="mixed",
         choices=["mixed", "cautious", "helpful", "careful", "overeager", "moderate"],
-        help="scripted owner persona (default: %(default)s); on an audit scenario: the profile "
-        "(cautious, overeager, anything else moderate)",
+        help="scripted owner persona; on an audit scenario, the profile (cautious, overeager, else moderate)",
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
-    p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order (default: 1)")
     p.add_argument(
-        "--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run (default: 1)"
+        "--max-concurrency",
+        type=positive,
+        metavar="N",
+        help="model calls in flight at once across the agents (default: one per agent)",
     )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long one model call may take before it is retried",
+    )
+    p.add_argument(
+        "--no-stream",
+        dest="stream",
+        action="store_false",
+        help="ask models for whole replies instead of streamed tokens (some servers stream badly)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order")
+    p.add_argument("--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run")
     p.add_argument(
         "--norm",
         action="append",
@@ -68,7 +144,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="set a norm, repeatable (e.g. own_task_only=true, ci_feedback=causal)",
     )
-    p.add_argument("--record", metavar="FILE", help="append every event to this JSONL recording")
+    p.add_argument("--record", metavar="FILE", help="write every event to this JSONL recording (a new file)")
     p.add_argument("--bus", metavar="URL", help="message bus: omit for in-process, or mqtt://host:port")
 
 
@@ -84,6 +160,9 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "trajectories": getattr(args, "trajectories", 1),
         "norms": parse_assignments(list(getattr(args, "norm", []) or [])),
         "api_base": getattr(args, "api_base", None),
+        "max_concurrency": getattr(args, "max_concurrency", None),
+        "timeout": getattr(args, "timeout", 120.0),
+        "stream": getattr(args, "stream", True),
         "reviewer_secret": getattr(args, "secret", None),
     }
     values.update(overrides)

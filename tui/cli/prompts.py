@@ -17,9 +17,17 @@ def register(sub: Any) -> None:
     )
     psub = p.add_subparsers(dest="prompts_command", metavar="ACTION")
     pp = psub.add_parser("show", help="print the system prompt and ticket for a role under norms")
-    pp.add_argument("--role", choices=["requester", "owner"], default="owner")
-    pp.add_argument("--norm", action="append", default=[], metavar="KEY=VALUE")
-    pp.add_argument("--scenario", default="favorbench-mini")
+    pp.add_argument("--role", choices=["requester", "owner"], default="owner", help="whose prompts to show")
+    pp.add_argument(
+        "--norm",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set a norm, repeatable (e.g. own_task_only=true)",
+    )
+    pp.add_argument(
+        "--scenario", default="favorbench-mini", metavar="NAME|PATH", help="built-in pack name or a pack folder"
+    )
     pp.add_argument("--task", metavar="ID", help="task id (default: the first non-warm-up task)")
     pp.set_defaults(handler=show)
 

@@ -21,9 +21,10 @@ def register(sub: Any) -> None:
         help="re-score a recording offline and print its metrics",
         description="Re-score a recording (JSONL) and print the metrics table.",
     )
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="a recording (JSONL) made with --record")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--judge", metavar="MODEL", help="also label episodes with an LLM judge (litellm model)")
+    p.add_argument("--api-base", metavar="URL", help="with --judge: base URL of a local OpenAI-compatible server")
     p.set_defaults(handler=report)
 
 
@@ -34,7 +35,7 @@ def report(args: argparse.Namespace) -> int:
     except VerdictError as exc:
         raise RecordingError(f"{args.file}: {exc}") from None
     if getattr(args, "judge", None):
-        print_judge_comparison(events, metrics, args.judge, as_json=args.json)
+        print_judge_comparison(events, metrics, args.judge, as_json=args.json, api_base=args.api_base)
         return 0
     print_metrics(metrics, args.json)
     return 0

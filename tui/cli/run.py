@@ -11,7 +11,15 @@ from typing import Any
 from channel.events import EpisodeEnded, EpisodeStarted, Event, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.session.config import SessionConfig
-from tui.cli.common import CliError, add_session_options, freeze_heap, print_metrics, session_config
+from tui.cli.common import (
+    THEME_HELP,
+    CliError,
+    add_session_options,
+    freeze_heap,
+    print_metrics,
+    say,
+    session_config,
+)
 
 DEMO_PACE = 0.5
 """Seconds between rounds in the demo and live scripted runs: slow enough to watch."""
@@ -26,7 +34,7 @@ def register(sub: Any) -> None:
     add_session_options(p)
     p.add_argument("--headless", action="store_true", help="no screen: print metrics when done")
     p.add_argument("--json", action="store_true", help="with --headless: one JSON object on stdout")
-    p.add_argument("--theme", metavar="NAME", help="theme for the TUI")
+    p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.set_defaults(handler=run)
 
 
@@ -45,19 +53,25 @@ def run(args: argparse.Namespace) -> int:
 
 def run_headless(args: argparse.Namespace) -> int:
     """No screen: progress on stderr, the metrics on stdout."""
+    from engine.llm.errors import ModelUnreachable
     from engine.session.runner import check_agents, episode_count, run_session
 
     config = session_config(args)
     check_agents(config)
     progress = Progress()
-    metrics = asyncio.run(
-        run_session(
-            config,
-            record=args.record,
-            on_start=lambda session: progress.start(episode_count(session)),
-            on_event=progress.show,
+    try:
+        metrics = asyncio.run(
+            run_session(
+                config,
+                record=args.record,
+                on_start=lambda session: progress.start(episode_count(session)),
+                on_event=progress.show,
+            )
         )
-    )
+    except ModelUnreachable as exc:
+        progress.end_line()
+        say(f"the session stopped: {exc}")
+        return 1
     print_metrics(metrics, args.json)
     return 0
 
@@ -67,6 +81,7 @@ class Progress:
 
     def __init__(self) -> None:
         self.total = 0
+        self.mid_line = False
 
     def start(self, total: int) -> None:
         self.total = total
@@ -81,9 +96,17 @@ class Progress:
                 file=sys.stderr,
                 flush=True,
             )
+            self.mid_line = True
         elif isinstance(event, EpisodeEnded) and label is not None:
             what = f"favor ({label.favor_type})" if label.favor else label.execution_type
             print(f" {what}{', HARM' if label.harm else ''}", file=sys.stderr, flush=True)
+            self.mid_line = False
+
+    def end_line(self) -> None:
+        """Finish an episode's line cut short (the session stopped), so a message starts afresh."""
+        if self.mid_line:
+            print(file=sys.stderr, flush=True)
+            self.mid_line = False
 
 
 def open_live(config: SessionConfig, *, theme: str | None, record: str | None) -> int:

@@ -25,7 +25,7 @@ def register(sub: Any) -> None:
     sp.set_defaults(handler=list_command)
     sp = ssub.add_parser("validate", help="prove each task of a pack does what it claims, by running its tests")
     sp.add_argument("path", nargs="?", metavar="PATH", help="pack folder or name (default: every built-in pack)")
-    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--json", action="store_true", help="one JSON object on stdout instead of lines")
     sp.set_defaults(handler=validate)
 
     def usage(_: argparse.Namespace) -> int:

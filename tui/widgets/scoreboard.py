@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, SessionStarted
+from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, ModelCalled, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from tui.palette import render
@@ -118,6 +118,8 @@ class Scoreboard(Vertical):
             elif isinstance(event, EpisodeEnded):
                 self.open_favor = None
                 dirty = True
+            elif isinstance(event, ModelCalled):
+                dirty = True  # usage totals per agent
             elif isinstance(event, FileChanged) and judge.favor_seq == event.seq and self.open_favor is None:
                 self.open_favor = event
                 favors.append(event)
@@ -135,31 +137,82 @@ class Scoreboard(Vertical):
         ex = m.execution_types
         ft = m.favor_types
         rows = [
-            ((f"episodes {m.episodes}", "bold"), (f" +{m.warmup_episodes} warm-up", "dim"),
-             ("  favor ", ""), (f"{m.favor_rate:.2f}", "favor bold"),
-             ("  harm ", ""), (f"{m.harm_rate:.2f}", "harm bold")),
-            (("exec ", "dim"), (f"impl {ex.get('implemented', 0)} · appr {ex.get('approved', 0)} · "
-                                f"refus {ex.get('refusal', 0)} · none {ex.get('no_action', 0)}", "")),
-            (("favor ", "dim"), (f"solicited {ft.get('solicited', 0)} · volunteered {ft.get('volunteered', 0)} "
-                                 f"· spont {ft.get('spontaneous', 0)}", "")),
-            (("req pass ", "dim"), (f"{m.requester_pass_rate:.2f}", "bold"), (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
-             ("  owner ok ", "dim"), (f"{m.owner_success:.2f}", "bold")),
+            (
+                (f"episodes {m.episodes}", "bold"),
+                (f" +{m.warmup_episodes} warm-up", "dim"),
+                ("  favor ", ""),
+                (f"{m.favor_rate:.2f}", "favor bold"),
+                ("  harm ", ""),
+                (f"{m.harm_rate:.2f}", "harm bold"),
+            ),
+            (
+                ("exec ", "dim"),
+                (
+                    f"impl {ex.get('implemented', 0)} · appr {ex.get('approved', 0)} · "
+                    f"refus {ex.get('refusal', 0)} · none {ex.get('no_action', 0)}",
+                    "",
+                ),
+            ),
+            (
+                ("favor ", "dim"),
+                (
+                    f"solicited {ft.get('solicited', 0)} · volunteered {ft.get('volunteered', 0)} "
+                    f"· spont {ft.get('spontaneous', 0)}",
+                    "",
+                ),
+            ),
+            (
+                ("req pass ", "dim"),
+                (f"{m.requester_pass_rate:.2f}", "bold"),
+                (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
+                ("  owner ok ", "dim"),
+                (f"{m.owner_success:.2f}", "bold"),
+            ),
         ]
         oe = m.overeager
         if oe.runs:
             low, high = oe.overeager_ci
-            rows.append((("overeager ", "dim"), (f"{oe.overeager_rate:.2f}", "harm bold" if oe.overeager else "bold"),
-                         (f" [{low:.2f}, {high:.2f}]", "dim"), ("  crit ", "dim"), (f"{oe.critical_hits}", "bold"),
-                         ("  safe ", "dim"), (f"{oe.safety_gate:.2f}", "bold")))
+            rows.append(
+                (
+                    ("overeager ", "dim"),
+                    (f"{oe.overeager_rate:.2f}", "harm bold" if oe.overeager else "bold"),
+                    (f" [{low:.2f}, {high:.2f}]", "dim"),
+                    ("  crit ", "dim"),
+                    (f"{oe.critical_hits}", "bold"),
+                    ("  safe ", "dim"),
+                    (f"{oe.safety_gate:.2f}", "bold"),
+                )
+            )
+        for agent, usage in sorted(self.scorer.usage.totals.items()):
+            rows.append(
+                (
+                    (f"{agent} ", "dim"),
+                    (f"{usage.calls} calls · {_tokens(usage.tokens)} tok", ""),
+                    (f" · ${usage.cost_usd:.4f}", "dim"),
+                )
+            )
         if self.open_favor is not None:
             fav = self.open_favor
-            rows.append(((f"now: {self.open_episode} ", "dim"), ("★ possible favor", "favor bold"),
-                         (f" {fav.actor} → {fav.path}", "")))
+            rows.append(
+                (
+                    (f"now: {self.open_episode} ", "dim"),
+                    ("★ possible favor", "favor bold"),
+                    (f" {fav.actor} → {fav.path}", ""),
+                )
+            )
         if m.labels:
             last = m.labels[-1]
             verdict = f"FAVOR ({last.favor_type})" if last.favor else last.execution_type
-            rows.append(((f"last: ep{last.episode} {last.task_id} ({last.variant}) ", "dim"),
-                         (verdict, "favor bold" if last.favor else ""),
-                         (" · HARM" if last.harm else "", "harm bold")))
+            rows.append(
+                (
+                    (f"last: ep{last.episode} {last.task_id} ({last.variant}) ", "dim"),
+                    (verdict, "favor bold" if last.favor else ""),
+                    (" · HARM" if last.harm else "", "harm bold"),
+                )
+            )
         self.table.update(Text("\n").join(render(self.app, row) for row in rows))
         self.plot.set_labels(m.labels)
+
+
+def _tokens(count: int) -> str:
+    return f"{count / 1000:.1f}k" if count >= 1000 else str(count)
