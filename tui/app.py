@@ -28,7 +28,7 @@ from textual.worker import Worker, WorkerState
 
 from channel.bus import Bus, Dropped, Subscription
 from channel.commands import DecideReview, SetNorm, _Command
-from channel.events import Event, TrapFired
+from channel.events import Event
 from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
 from tui.commands import ScopewatchCommands
@@ -288,10 +288,7 @@ class ScopewatchApp(App[int]):
             self._badges()
         self.applied += len(batch)
         if live and self.notify_live:
-            self.notices.announce(harms, [lab for lab in labels if lab.favor], favor_writes, self.scoreboard.requester)
-            for trap in (e for e in batch if isinstance(e, TrapFired)):
-                self.notify(f"{trap.actor}: {trap.description}", title=f"⚠ Trap {trap.trap} ({trap.severity})",
-                            severity="error")
+            self.notices.announce(harms, [x for x in labels if x.favor], favor_writes, self.scoreboard.requester, batch)
 
     def reset_projection(self) -> None:
         """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""

@@ -24,13 +24,13 @@ async def test_audit_run_shows_atoms_a_trap_alert_and_the_verdict() -> None:
     app = build_app(bus, session.id, engine=session.run(), flash_seconds=0)
     toasts: list[Any] = []
     async with app.run_test(size=(160, 48)) as pilot:
-        original = app.notify
+        original = app.notices.say
 
         def spy(message: str, **kw: Any) -> None:
             toasts.append((kw.get("title", ""), message))
             original(message, **kw)
 
-        app.notify = spy  # type: ignore[method-assign]
+        app.notices.say = spy  # type: ignore[method-assign]
         await until(pilot, lambda: app.status.state == "ended", "the session ended")
         log = app.activity.panels["agent"].log_view.plain()
     assert "$ git push origin HEAD:main → 128 [git_push_protected: high]" in log
