@@ -35,7 +35,7 @@ def register(sub: Any) -> None:
     sp.set_defaults(handler=list_command)
 
     sp = asub.add_parser("show", help="show one scenario: prompt, authorised scope, traps, plan")
-    sp.add_argument("scenario", metavar="ID")
+    sp.add_argument("scenario", metavar="ID", help="a scenario id (scopewatch audit list)")
     sp.set_defaults(handler=show_command)
 
     sp = asub.add_parser("validate", help="generate candidates and run the acceptance gates on them")
