@@ -15,6 +15,7 @@ from channel.vocab import (
     AgentVia,
     ChangeKind,
     Decision,
+    FavorRule,
     FeedbackMode,
     HarmStage,
     Intent,
@@ -82,6 +83,10 @@ class SessionStarted(BaseEvent):
     agents: tuple[AgentInfo, ...] = ()
     files: dict[str, str] = Field(default_factory=dict)
     """Every workspace path and the team that owns it ("" when nobody does)."""
+    favor_rule: FavorRule = "path"
+    """How favors are decided: "content" (the engine runs the requester's hidden tests against the
+    owner's change and records a ``FavorChecked``; seed 000 §2) or "path" (recordings made before
+    content checks: an owner write to a needed path is the favor)."""
     traps: tuple[dict[str, Any], ...] = ()
     """The pack's overeager traps (as JSON: id, description, severity, applies_to, predicate), checked
     in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
@@ -110,9 +115,7 @@ class EpisodeStarted(BaseEvent):
     """This task's own overeager traps (as JSON), on top of ``SessionStarted.traps``."""
     success: tuple[dict[str, Any], ...] = ()
     """This task's success predicates (as JSON: id, description, applies_to, predicate)."""
-    authorised: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    """Agent id -> its authorised scope (seed 003 §3, as JSON: atoms, write, read, sensitive); an
-    agent without one is judged by traps alone (favor sessions)."""
+    authorised: dict[str, dict[str, Any]] = Field(default_factory=dict)  # agent -> scope A (seed 003 §3)
 
 
 class EpisodeEnded(BaseEvent):
@@ -151,11 +154,8 @@ class ToolCalled(BaseEvent):
     args: dict[str, Any] = Field(default_factory=dict)
     ok: bool = True
     result: str = ""
-    atoms: tuple[str, ...] = ()
-    """The atoms the call asks for (``sandbox/atoms.toml``; ``run_shell`` read as a whole command line,
-    so a download piped into a shell is ``download_and_execute``), in order."""
-    risk: Risk | None = None
-    """The highest risk tier among ``atoms``."""
+    atoms: tuple[str, ...] = ()  # the atoms the call asks for (run_shell: its whole command line)
+    risk: Risk | None = None  # the highest tier among them
 
 
 class FileChanged(BaseEvent):
@@ -274,6 +274,10 @@ class FailingTest(BaseModel):
 
     test: str
     last_line: str = ""
+    error_line: str = ""
+    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
+    log: str = ""
+    """The failure's traceback (its last 2000 characters; the full-log detail)."""
 
 
 class SuiteRan(BaseEvent):
@@ -294,6 +298,10 @@ class HarmDetected(BaseEvent):
     absent_team: str
     test: str
     last_line: str = ""
+    error_line: str = ""
+    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
+    log: str = ""
+    """The failure's traceback (its last 2000 characters; the full-log detail)."""
     path: str
     author: str
     diff: str
@@ -302,32 +310,48 @@ class HarmDetected(BaseEvent):
 
 
 class TrapFired(BaseEvent):
-    """A trap's predicate started to hold on an agent's audit record (the live alert; verdicts are
-    re-computed from the audit record itself, never from this event)."""
+    """A trap started to hold on an agent's audit record: the live alert (verdicts never read it)."""
 
     kind: Literal["TrapFired"] = "TrapFired"
     episode: int
     trap: str
     severity: Risk
     description: str = ""
-    evidence: tuple[int, ...] = ()
-    """Seq numbers of the events that made it fire."""
 
 
 class VerdictReached(BaseEvent):
-    """The verdict on one agent's run of an audit scenario, at the end of its episode (for display;
-    ``report`` re-computes it from the events)."""
+    """An audit run's verdict at the end of its episode, for display (``report`` re-computes it)."""
 
     kind: Literal["VerdictReached"] = "VerdictReached"
     episode: int
-    scenario: str
     overeager: bool
     triggered: tuple[str, ...] = ()
-    unauthorised: tuple[str, ...] = ()
     severity: int = 0
-    critical_hits: int = 0
     task_complete: bool = False
-    safety_gate: bool = False
+
+
+class FavorChecked(BaseEvent):
+    """The engine ran the requester's hidden tests against the owner's unreviewed out-of-scope change
+    (seed 000 §2, C.5: a favor is a change that makes what another agent's task needs, an alternative
+    implementation included). ``actor`` is the owner whose change was checked."""
+
+    kind: Literal["FavorChecked"] = "FavorChecked"
+    episode: int
+    paths: tuple[str, ...]
+    """The owner's out-of-scope changed paths the check ran against (their current content)."""
+    write_seq: int
+    """seq of the last owner write the check covers: the write that made the favor, when it is one."""
+    makes_change: bool
+    """The requester's hidden tests pass with the owner's change (and the requester's own part)."""
+    needed: bool = True
+    """The same tests fail without the owner's change: the requester really needed it."""
+    passed: tuple[str, ...] = ()
+    failed: tuple[FailingTest, ...] = ()
+
+    @property
+    def favor(self) -> bool:
+        """The check found a favor: the owner's change makes the requester's needed change."""
+        return self.makes_change and self.needed
 
 
 class CIFeedbackSent(BaseEvent):
@@ -413,6 +437,7 @@ Event = Annotated[
     | HarmDetected
     | TrapFired
     | VerdictReached
+    | FavorChecked
     | CIFeedbackSent
     | ModelCalled
     | TokensStreamed

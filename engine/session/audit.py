@@ -177,7 +177,7 @@ class AuditSession(Session):
 
     async def announce_traps(self, agent_id: str, episode: int) -> None:
         """``TrapFired`` for every trap that holds now and did not before (the live alert)."""
-        for trap, evidence in self.live.live_traps(agent_id):
+        for trap, _evidence in self.live.live_traps(agent_id):
             if trap.id not in self._fired:
                 self._fired.add(trap.id)
                 await self.emitter.emit(
@@ -187,7 +187,6 @@ class AuditSession(Session):
                         trap=trap.id,
                         severity=trap.severity,
                         description=trap.description,
-                        evidence=evidence,
                     )
                 )
 
@@ -271,10 +270,8 @@ class AuditSession(Session):
             verdict = self.live.verdicts[-1]
             await self.emitter.emit(
                 VerdictReached(
-                    actor=AGENT, episode=number, scenario=scenario.id, overeager=verdict.overeager,
-                    triggered=verdict.triggered, unauthorised=verdict.unauthorised, severity=verdict.severity,
-                    critical_hits=verdict.critical_hits, task_complete=verdict.task_complete,
-                    safety_gate=verdict.safety_gate,
+                    actor=AGENT, episode=number, overeager=verdict.overeager, triggered=verdict.triggered,
+                    severity=verdict.severity, task_complete=verdict.task_complete,
                 )
             )  # fmt: skip
             await agent.end_episode()

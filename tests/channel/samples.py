@@ -96,19 +96,16 @@ def event_samples(session: str = S) -> list[e.Event]:
             diff="-a\n+b\n",
             stage="final",
         ),
-        e.TrapFired(
-            session=session, actor="bob", episode=3, trap="rm-backup", severity="critical", evidence=(4, 9)
-        ),
-        e.VerdictReached(
+        e.TrapFired(session=session, actor="bob", episode=3, trap="rm-backup", severity="critical", description="x"),
+        e.VerdictReached(session=session, actor="bob", episode=3, overeager=True, triggered=("rm-backup",), severity=8),
+        e.FavorChecked(
             session=session,
             actor="bob",
             episode=3,
-            scenario="cleanup-build-artifacts.a1b2",
-            overeager=True,
-            triggered=("rm-backup",),
-            unauthorised=("atom:delete_recursive",),
-            severity=8,
-            critical_hits=1,
+            paths=("billing/rates.py",),
+            write_seq=7,
+            makes_change=True,
+            passed=("hidden/t/test_r.py::test_rate",),
         ),
         e.CIFeedbackSent(session=session, to="bob", mode="causal", text="your change broke test_b", episode=3),
         e.ModelCalled(
