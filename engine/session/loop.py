@@ -58,7 +58,7 @@ from sandbox.ownership import Ownership
 from sandbox.testrun import TestOutcome
 from scenarios.loader import Pack
 from scenarios.manifest import Task
-from scenarios.suite import load_suite
+from scenarios.suite import Suite, load_suite
 
 REQUESTER: AgentRole = "requester"
 OWNER: AgentRole = "owner"
@@ -75,6 +75,7 @@ class Session:
         recorder: Recorder | None = None,
         session_id: str | None = None,
         clock: Callable[[], float] = time.time,
+        pack: Pack | None = None,
     ) -> None:
         self.config = config
         self.bus = bus
@@ -92,7 +93,7 @@ class Session:
         self.limiter = asyncio.Semaphore(config.max_concurrency) if config.max_concurrency else None
         """Bounds the model calls in flight across agents (``--max-concurrency``)."""
         self._runtime: EpisodeRuntime | None = None
-        self.suite = load_suite(config.scenario)
+        self.suite = Suite.of(pack) if pack is not None else load_suite(config.scenario)
         self.plans: list[TrajectoryPlan] = plan_trajectories(
             self.suite, condition=config.condition, seed=config.seed, count=config.trajectories, tasks=config.tasks
         )
@@ -108,7 +109,7 @@ class Session:
                 raise ScopewatchError(f"{pack.manifest_path}: teams.owns: {exc}") from None
         self.pack: Pack = self.plans[0].pack
         """The pack the current (or first) trajectory runs in."""
-        self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
+        self.agents: dict[str, Agent] = self._build_agents()
         self.emitter.add_listener(self._route)
 
     @property
@@ -117,6 +118,10 @@ class Session:
         return self.controls.norms
 
     # --- setup -----------------------------------------------------------------------------
+
+    def _build_agents(self) -> dict[str, Agent]:
+        """The active agents by id (a favor session: the requester and the owner)."""
+        return {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
 
     def _build_agent(self, role: AgentRole) -> Agent:
         kind = self.config.requester if role == REQUESTER else self.config.owner
