@@ -11,6 +11,8 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel.shapes import AgentInfo as AgentInfo  # re-exported: events carry them
+from channel.shapes import TeamInfo as TeamInfo
 from channel.vocab import (
     AgentVia,
     ChangeKind,
@@ -21,7 +23,6 @@ from channel.vocab import (
     Intent,
     Presence,
     Risk,
-    Role,
     Suite,
     Variant,
     Via,
@@ -48,29 +49,6 @@ class BaseEvent(BaseModel):
 
 
 # --- session shape ---------------------------------------------------------------------------
-
-
-class TeamInfo(BaseModel):
-    """A team as the screen needs it: its name, whether it is absent, the paths it owns."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str
-    absent: bool = False
-    patterns: tuple[str, ...] = ()
-    consumes: tuple[str, ...] = ()
-    """Absent teams: the paths (owned by others) their code depends on."""
-
-
-class AgentInfo(BaseModel):
-    """An active agent: its id, role, team and kind (scripted persona, LLM model, human)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    id: str
-    role: Role
-    team: str
-    kind: str = "scripted"
 
 
 class SessionStarted(BaseEvent):
