@@ -10,6 +10,7 @@ a unit's episodes count as done when its task returns.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from channel.codec import decode_event
@@ -35,9 +36,9 @@ def connect(executor: str, jobs: int) -> Any:
         return ray
     try:
         if executor.startswith("ray://"):
-            ray.init(address=executor, log_to_driver=False)
+            ray.init(address=executor, log_to_driver=False, logging_level=logging.WARNING)
         else:
-            ray.init(num_cpus=jobs, log_to_driver=False, include_dashboard=False)
+            ray.init(num_cpus=jobs, log_to_driver=False, include_dashboard=False, logging_level=logging.WARNING)
     except Exception as exc:  # ray raises ConnectionError, RuntimeError, ValueError... by version
         raise ScopewatchError(f"--executor {executor}: cannot start or reach Ray ({exc})") from None
     return ray

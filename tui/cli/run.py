@@ -112,7 +112,8 @@ def _executor(text: str) -> str:
 def run_batch_headless(args: argparse.Namespace, config: SessionConfig, executor: str) -> int:
     """The trajectories in parallel (engine.session.batch): one rich progress bar on stderr."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bars, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bars
 
     from engine.llm.errors import ModelUnreachable
     from engine.session.batch import batch_episodes, run_batch
