@@ -10,10 +10,10 @@ events in turn (``seq`` renumbered contiguously from 1, ``FavorChecked.write_seq
 last unit's ``SessionEnded``. The merged stream is scored, and recorded, as a sequential run's would
 be, so the metrics equal ``--jobs 1``'s for the same seed.
 
-Limits: a unit cannot see the trajectories before it, so state an agent carries from one trajectory
-to the next (an LLM agent's cross-episode memory) starts afresh in each unit; scripted agents carry
-none (they draw by seed, trajectory, episode and agent). Commands (pause, norm changes) have no bus
-to arrive on in a batch; the live TUI and ``serve`` run sequentially.
+Trajectories are independent by design: scripted agents draw by (seed, trajectory, episode, agent)
+and an LLM agent's memory resets when a trajectory starts (seed 000, B.2). Limits: commands (pause,
+norm changes) have no bus to arrive on in a batch (the live TUI and ``serve`` run sequentially), and
+``--max-concurrency`` bounds the model calls of one unit, so a batch has up to ``jobs`` times that.
 """
 
 from __future__ import annotations
