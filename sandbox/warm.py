@@ -164,7 +164,7 @@ def shutdown() -> None:
         _servers.clear()
 
 
-async def execute(tmp: Path, timeout: float, netns: tuple[str, ...]) -> str | None | bool:  # noqa: ASYNC109
+async def execute(tmp: Path, timeout: float, netns: tuple[str, ...]) -> str | bool | None:  # noqa: ASYNC109
     """Run the driver on ``tmp/spec.bin`` in a warm child (see the module docstring)."""
     if not enabled():
         return False
