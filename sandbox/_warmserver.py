@@ -25,11 +25,23 @@ def _driver() -> object:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    # What the driver imports lazily, imported here once: every child has it for free.
-    import linecache  # noqa: F401
-    import socket  # noqa: F401
-
+    # What the driver imports lazily, and the standard modules workspace code commonly imports,
+    # imported here once: every child has them for free (a child's changes to them die with it).
+    # Nothing that draws randomness at import (random, tempfile, uuid, secrets): every child would
+    # share its state, which a fresh interpreter never does.
+    for name in PREIMPORTED:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
     return module
+
+
+PREIMPORTED = (
+    "linecache", "socket", "traceback", "collections", "dataclasses", "datetime", "decimal", "enum",
+    "fractions", "functools", "inspect", "itertools", "json", "math", "operator", "pathlib", "re",
+    "string", "textwrap", "typing",
+)  # fmt: skip
 
 
 def _child(driver: object, spec: str, folder: str) -> None:

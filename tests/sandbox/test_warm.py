@@ -15,7 +15,7 @@ LEAKY = (
     "import json, os, sys\n"
     "def test_clean_start():\n"
     "    assert not hasattr(json, 'LEAK'), 'a previous run leaked into this one'\n"
-    "    assert 'calc' not in sys.modules\n"
+    "    assert 'calc' not in sys.modules and 'random' not in sys.modules\n"
     "    json.LEAK = 1\n"
     "    os.environ['LEAKED'] = '1'\n"
     "def test_home_is_this_runs_own():\n"
@@ -45,6 +45,13 @@ async def test_runs_in_warm_children_share_nothing(tmp_path: Path) -> None:
         outcome = await run_tests(ws, {"t/test_leak.py": LEAKY})
         assert outcome.ok, outcome
     assert any(server.alive for server in warm._servers.values()), "the runs did not use a warm server"
+
+
+async def test_each_warm_child_draws_its_own_randomness(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path)
+    draw = "import random\ndef test_draw():\n    assert False, random.random()\n"
+    lines = {(await run_tests(ws, {"t/test_draw.py": draw})).failed[0].last_line for _ in range(3)}
+    assert len(lines) == 3, lines
 
 
 async def test_a_crashed_warm_child_is_a_failure_and_the_server_lives_on(tmp_path: Path) -> None:
