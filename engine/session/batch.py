@@ -42,6 +42,14 @@ _NOTIFY: Any = None
 """In a local worker process: the queue on which it reports ended episodes to the driver."""
 
 
+def batchable(config: SessionConfig) -> bool:
+    """Whether the session's trajectories can run as a batch: a favor pack's (an audit scenario's
+    session, ``run --scenario AUDIT-ID``, runs in-process, as before)."""
+    from scenarios.overeager.benchmark import is_audit_scenario
+
+    return config.trajectories > 1 and not is_audit_scenario(config.scenario)
+
+
 def batch_episodes(config: SessionConfig) -> int:
     """How many episodes the whole batch runs (for progress displays)."""
     from engine.session.trajectory import episodes_before
@@ -57,7 +65,7 @@ def run_unit(config_json: str, trajectory: int) -> list[bytes]:
 
 
 async def _unit(config: SessionConfig, trajectory: int, notify: Any) -> list[bytes]:
-    from engine.session.loop import Session
+    from engine.session.audit import open_session
 
     bus = InProcessBus()
     events: list[bytes] = []
@@ -68,7 +76,7 @@ async def _unit(config: SessionConfig, trajectory: int, notify: Any) -> list[byt
             notify.put(trajectory)
 
     try:
-        session = Session(config, bus)
+        session = open_session(config, bus)
         session.emitter.add_listener(keep)
         await session.run(only=[trajectory])
     finally:

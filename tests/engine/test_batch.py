@@ -10,7 +10,7 @@ import pytest
 from channel.events import EpisodeEnded, Event, FavorChecked, FileChanged, SessionEnded, SessionStarted
 from channel.recorder import read_recording
 from engine.scoring.metrics import score
-from engine.session.batch import batch_episodes, merge, run_batch
+from engine.session.batch import batch_episodes, batchable, merge, run_batch
 from engine.session.config import SessionConfig
 from engine.session.runner import run_session
 from scenarios.loader import load_pack
@@ -54,6 +54,7 @@ async def test_local_workers_give_the_sequential_metrics_and_one_recording(tmp_p
     got = run_batch(CONFIG, jobs=2, record=str(parallel), on_episode=ended.append)
     assert got.summary() == expected.summary()
     assert sorted(ended) == [0, 0, 1, 1, 2, 2] and batch_episodes(CONFIG) == 6
+    assert batchable(CONFIG) and not batchable(CONFIG.model_copy(update={"trajectories": 1}))
     events = list(read_recording(parallel))  # one session, seq contiguous from 1
     assert _kinds(events) == _kinds(list(read_recording(sequential)))
     assert score(events).summary() == expected.summary()

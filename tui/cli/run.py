@@ -81,7 +81,9 @@ def run_headless(args: argparse.Namespace) -> int:
     config = session_config(args)
     check_agents(config)
     executor = _executor(args.executor)
-    if config.trajectories > 1 and (args.jobs > 1 or executor != "local"):
+    from engine.session.batch import batchable
+
+    if batchable(config) and (args.jobs > 1 or executor != "local"):
         return run_batch_headless(args, config, executor)
     progress = Progress()
     try:
