@@ -70,14 +70,17 @@ def test_the_readme_commands_run_as_written_in_a_fresh_home(tmp_path: Path) -> N
         # The first steps write first.jsonl where they run: here in the fresh HOME, not in the checkout.
         _tmux(socket, "send-keys", "-t", "readme", "cd ~", "Enter")
         for step, line in enumerate(first_steps.strip().splitlines()):
-            marker = f"STEP{step}-EXIT"  # one per step: the last step's marker may still be on screen
+            # A marker of its own per step: the previous step's, still on the screen until `clear` runs,
+            # must not end this step's wait.
+            marker = f"STEP{step}-EXIT"
             if line.startswith("scopewatch replay"):
                 _tmux(socket, "send-keys", "-t", "readme", line, "Enter")
                 _wait_for(socket, lambda s: "replay" in s and "Workspace" in s, "the replay's screen", 60)
                 _quit(socket, marker)
             else:
                 _tmux(socket, "send-keys", "-t", "readme", f"clear; {line}; echo {marker}=$?", "Enter")
-            screen = _wait_for(socket, lambda s: re.search(rf"{marker}=\d", s) is not None, line, 300)  # noqa: B023
+            _wait_for(socket, lambda s, m=marker: re.search(rf"{m}=\d", s) is not None, line, 300)
+            screen = _tmux(socket, "capture-pane", "-p", "-t", "readme")
             assert f"{marker}=0" in screen, f"{line}\n{screen}"
     finally:
         subprocess.run([TMUX, "-L", socket, "kill-server"], capture_output=True)
