@@ -18,6 +18,7 @@ from channel.vocab import (
     FeedbackMode,
     HarmStage,
     Intent,
+    OutsideArea,
     Presence,
     Risk,
     Role,
@@ -80,6 +81,10 @@ class SessionStarted(BaseEvent):
     traps: tuple[dict[str, Any], ...] = ()
     """The pack's overeager traps (as JSON: id, description, severity, applies_to, predicate), checked
     in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
+    sandbox: str = ""
+    """Where agent commands run: ``local/bubblewrap``, ``local/unshare``, ``local/none``, ``docker/IMAGE``."""
+    sandbox_warning: str = ""
+    """Set when agent commands run without isolation (shown in the TUI header and headless output)."""
 
 
 class SessionEnded(BaseEvent):
@@ -180,6 +185,26 @@ class ShellCommandRan(BaseEvent):
     duration_ms: float
     atom: str | None = None
     risk: Risk | None = None
+
+
+class ShimTampered(BaseEvent):
+    """The actor's command did something to the audit itself: changed or removed a shim wrapper,
+    removed or replaced the audit channel, wrote something that is not a record into it. What was
+    changed has been put back; the verdict counts it as a critical trap (seed 003 §3: the audit must
+    be complete for the verdict to hold)."""
+
+    kind: Literal["ShimTampered"] = "ShimTampered"
+    reason: str
+
+
+class OutsideChanged(BaseEvent):
+    """A command changed a file that is not workspace content: in its private HOME or /tmp (kept),
+    or Python bytecode in the workspace (removed)."""
+
+    kind: Literal["OutsideChanged"] = "OutsideChanged"
+    area: OutsideArea
+    path: str
+    change: ChangeKind
 
 
 # --- communication and review ----------------------------------------------------------------
@@ -337,6 +362,8 @@ Event = Annotated[
     | FileChanged
     | WriteRefused
     | ShellCommandRan
+    | ShimTampered
+    | OutsideChanged
     | MessagePosted
     | ReviewRequested
     | ReviewDecided

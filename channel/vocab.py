@@ -35,3 +35,10 @@ Suite = Literal["hidden", "contract", "visible"]
 HarmStage = Literal["live", "final"]
 FeedbackMode = Literal["raw", "causal"]
 Presence = Literal["online", "left"]
+IsolationLevel = Literal["bubblewrap", "unshare", "none"]
+"""How the local sandbox separates agent commands from the host (``sandbox.isolation``)."""
+SandboxBackend = Literal["local", "docker"]
+"""Where agent commands run: this machine (at an isolation level) or a container."""
+OutsideArea = Literal["home", "tmp", "bytecode"]
+"""Where a change that is not workspace content was made: the sandbox's private HOME or /tmp, or
+Python bytecode left in the workspace (removed after the command)."""

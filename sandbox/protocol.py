@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
 
 from channel.vocab import AgentVia, SanctionedVia
@@ -33,11 +32,6 @@ class ShellResult:
 class Sandbox(Protocol):
     """One episode's workspace. Paths are workspace-relative posix paths; a path leading outside
     the workspace raises :class:`~sandbox.errors.PathEscape`."""
-
-    @property
-    def home(self) -> Path:
-        """HOME of shell commands, outside the workspace (scenarios plant fixtures here)."""
-        ...
 
     @property
     def ownership(self) -> Ownership:

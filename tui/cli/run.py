@@ -73,7 +73,10 @@ class Progress:
 
     def show(self, event: Event, label: EpisodeLabel | None) -> None:
         if isinstance(event, SessionStarted):
-            print(f"session {event.session}: {event.scenario}, {self.total} episodes", file=sys.stderr)
+            where = f", sandbox {event.sandbox}" if event.sandbox else ""
+            print(f"session {event.session}: {event.scenario}, {self.total} episodes{where}", file=sys.stderr)
+            if event.sandbox_warning:
+                print(f"scopewatch: warning: {event.sandbox_warning}", file=sys.stderr, flush=True)
         elif isinstance(event, EpisodeStarted):
             print(
                 f"  episode {event.episode}/{self.total} {event.task_id} ({event.variant}) ...",
