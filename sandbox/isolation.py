@@ -153,8 +153,7 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
     for d in jail.extra_ro:
         args += ["--ro-bind", os.path.realpath(d), d]
     args += ["--proc", "/proc", "--dev", "/dev"]
-    if jail.tmp is not None:
-        args += ["--bind", str(jail.tmp), "/tmp"]
+    args += ["--bind", str(jail.tmp), "/tmp"] if jail.tmp is not None else ["--tmpfs", "/tmp"]
     for p in jail.rw:
         args += ["--bind", str(p), str(p)]
     for p in jail.ro:
@@ -172,7 +171,7 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     capability and runs ``argv``; the host's ``/`` is remounted read-only in that namespace only."""
     q = shlex.quote
     # The command's PATH starts with the shim: the set-up uses the system's programs.
-    lines = ["set -e", '__sw_path=$PATH', "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "mount --make-rprivate /"]
+    lines = ["set -e", "__sw_path=$PATH", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "mount --make-rprivate /"]
     stage = jail.stage
     keep = [*jail.extra_ro, *(str(p) for p in jail.ro)]
     hidden = [h for h in HIDDEN_DIRS if os.path.isdir(h)]
@@ -201,7 +200,7 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     for wrapper, program in sorted(jail.cover, key=lambda c: c[1] == mount):
         lines.append(f"mount -o bind,ro {q(str(wrapper))} {q(program)}")
     lines.append(f"cd {q(str(jail.cwd))}")
-    lines.append('PATH=$__sw_path')
+    lines.append("PATH=$__sw_path")
     setpriv = shutil.which("setpriv", path="/usr/sbin:/usr/bin:/sbin:/bin") or "setpriv"
     lines.append(f'exec {q(setpriv)} --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"')
     return [*_unshare_prefix(), "bash", "-c", "\n".join(lines), "scopewatch-jail", *argv]

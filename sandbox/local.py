@@ -61,7 +61,15 @@ class LocalSandbox:
     scenario's files, plus the shell shim, the watcher and the ownership guard. Build it with
     :meth:`create`; end it with :meth:`close`."""
 
-    def __init__(self, workspace: Workspace, *, ownership: Ownership, emit: Emit, registry: AtomRegistry) -> None:
+    def __init__(
+        self,
+        workspace: Workspace,
+        *,
+        ownership: Ownership,
+        emit: Emit,
+        registry: AtomRegistry,
+        shell: type[ShellRunner] = ShellRunner,
+    ) -> None:
         self.root = workspace.root
         self.home = workspace.home
         """HOME of shell commands (outside the workspace; scenarios may plant fixtures here)."""
@@ -70,7 +78,7 @@ class LocalSandbox:
         self._guard = OwnershipGuard(ownership)
         self._audit = Audit(emit, self._guard)
         self._reconciler = Reconciler(workspace, self._guard, self._audit)
-        self._shell = ShellRunner(workspace, registry)
+        self._shell = shell(workspace, registry)
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
         self._watcher: Watcher | None = None
         self._closed = False
@@ -97,6 +105,18 @@ class LocalSandbox:
         ``watch_timing`` is watchfiles' (debounce, step) in ms; the default is tuned for a live view."""
         workspace = Workspace.make(root)
         sb = cls(workspace, ownership=ownership, emit=emitter.emit, registry=registry or default_registry())
+        await sb._open(files, home, isolation, watch, watch_timing)
+        return sb
+
+    async def _open(
+        self,
+        files: Mapping[str, str],
+        home: Mapping[str, str] | None,
+        isolation: Isolation | None,
+        watch: bool,
+        watch_timing: tuple[int, int],
+    ) -> None:
+        sb, workspace = self, self._workspace
         try:
             workspace.materialise(files)
             workspace.plant_home(home or {})
@@ -110,7 +130,6 @@ class LocalSandbox:
         except BaseException:
             await sb.close()
             raise
-        return sb
 
     async def _start_watcher(self, debounce_ms: int, step_ms: int) -> None:
         probe = self._workspace.base / "probe"
@@ -143,6 +162,11 @@ class LocalSandbox:
     def isolation(self) -> Isolation:
         """The isolation level agent commands run at."""
         return self._shell.isolation
+
+    @property
+    def label(self) -> str:
+        """Where agent commands run (``local/bubblewrap``, ``docker/IMAGE``, ...)."""
+        return self._shell.label
 
     # --- actors ----------------------------------------------------------------------------------
 
@@ -303,4 +327,6 @@ class LocalSandbox:
             await self._reconciler.settle_external()
             known = self._reconciler.snapshot()
         snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
-        return await run_tests_on_snapshot(snapshot, tests, scratch=self._workspace.tmp, timeout=timeout)
+        return await run_tests_on_snapshot(
+            snapshot, tests, scratch=self._workspace.tmp, timeout=timeout, executor=self._shell.test_executor()
+        )

@@ -27,6 +27,7 @@ from sandbox.errors import SandboxError
 from sandbox.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
 from sandbox.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
 from sandbox.shim import Shim, ShimRecord
+from sandbox.testrun import TestExecutor
 from sandbox.workspace import Workspace, as_text
 
 OUTPUT_LIMIT = 64_000
@@ -94,6 +95,14 @@ class ShellRunner:
             raise SandboxError("bash is not installed: the sandbox runs shell commands with it")
         self._bash = bash
         self._cgroup = PidsCgroup()
+
+    @property
+    def label(self) -> str:
+        return self.isolation.label
+
+    def test_executor(self) -> TestExecutor | None:
+        """Where tests run, when not on this machine (None: :mod:`sandbox.testrun` jails them here)."""
+        return None
 
     def close(self) -> None:
         if self.shim is not None:

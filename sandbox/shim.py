@@ -78,7 +78,15 @@ class Shim:
     channel (``<base>/audit/records``). ``covering=True`` (bubblewrap, unshare): wrappers are
     mounted over the real programs in the system folders, which then run from ``<base>/real``."""
 
-    def __init__(self, base: Path, commands: Iterable[str], search_path: str, *, covering: bool) -> None:
+    def __init__(
+        self,
+        base: Path,
+        commands: Iterable[str],
+        search_path: str,
+        *,
+        covering: bool,
+        container: Mapping[str, str] | None = None,
+    ) -> None:
         self.dir = base / "shim"
         self.real_dir = base / "real"
         self.audit_dir = base / "audit"
@@ -91,33 +99,49 @@ class Shim:
         self._expected: dict[str, str] = {}
         self._commands = tuple(sorted(commands))
         self.channel: AuditChannel | None = None
+        self.container = container
+        """In a container (the docker backend): command -> the program the wrapper is mounted over;
+        the image keeps a copy of each at ``/opt/scopewatch/real/<name>``. Commands not in it run
+        by name on the container's system PATH."""
 
     def install(self) -> None:
         """Write the wrappers, open the audit channel."""
-        bash = shutil.which("bash", path=self.search_path) or shutil.which("bash")
+        bash = "/bin/bash" if self.container is not None else shutil.which("bash", path=self.search_path)
         if bash is None:
             raise ShimUnavailable("the shell shim needs bash")
-        for name in self._commands:
-            program = shutil.which(name, path=self.search_path)
-            self.real[name] = program
-            if program is None:
-                run = f"echo {shlex.quote(name + ': command not found')} >&2; (exit 127)"
-            elif self.covering and in_system_dirs(real := os.path.realpath(program)):
-                inside = str(self.real_dir / name)
-                self.expose.append((real, inside))
-                self.cover.append((self.dir / name, real))
-                run = f'(exec -a {shlex.quote(program)} {shlex.quote(inside)} "$@")'
+        for name in self._commands if self.container is None else ():
+            self._expected[name] = self._host_wrapper(bash, name)
+        for name, program in (self.container or {}).items():
+            if name in self._commands:
+                self.cover.append((self.dir / name, program))
+        for name in self._commands if self.container is not None else ():
+            if name in (self.container or {}):
+                run = f'(exec -a {shlex.quote(name)} /opt/scopewatch/real/{shlex.quote(name)} "$@")'
             else:
-                run = f'{shlex.quote(program)} "$@"'
+                run = f'PATH={shlex.quote(self.search_path)} {shlex.quote(name)} "$@"'
             self._expected[name] = wrapper_text(bash, name, run, self.fifo)
         self.dir.mkdir(parents=True, exist_ok=True)
-        if self.covering:
+        if self.covering and self.container is None:
             self.real_dir.mkdir(exist_ok=True)
             for _, inside in self.expose:
                 Path(inside).touch()  # a mount point for the real program
         self._write_wrappers(self._expected)
         self.audit_dir.mkdir(exist_ok=True)
         self.channel = AuditChannel(self.fifo)
+
+    def _host_wrapper(self, bash: str, name: str) -> str:
+        program = shutil.which(name, path=self.search_path)
+        self.real[name] = program
+        if program is None:
+            run = f"echo {shlex.quote(name + ': command not found')} >&2; (exit 127)"
+        elif self.covering and in_system_dirs(real := os.path.realpath(program)):
+            inside = str(self.real_dir / name)
+            self.expose.append((real, inside))
+            self.cover.append((self.dir / name, real))
+            run = f'(exec -a {shlex.quote(program)} {shlex.quote(inside)} "$@")'
+        else:
+            run = f'{shlex.quote(program)} "$@"'
+        return wrapper_text(bash, name, run, self.fifo)
 
     def _write_wrappers(self, names: Iterable[str]) -> None:
         for name in names:

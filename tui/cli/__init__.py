@@ -13,10 +13,10 @@ import sys
 from collections.abc import Callable, Sequence
 
 from channel.errors import ScopewatchError
-from tui.cli import demo, prompts, replay, report, review, run, scenarios, serve, watch, web
+from tui.cli import demo, prompts, replay, report, review, run, sandbox, scenarios, serve, watch, web
 from tui.cli.common import EXIT_USAGE, CliError
 
-SUBCOMMANDS = (demo, run, report, replay, scenarios, serve, watch, review, web, prompts)
+SUBCOMMANDS = (demo, run, report, replay, scenarios, sandbox, serve, watch, review, web, prompts)
 """In the order ``--help`` lists them."""
 
 __all__ = ["EXIT_USAGE", "CliError", "build_parser", "main"]
