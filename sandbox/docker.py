@@ -21,6 +21,7 @@ import atexit
 import contextlib
 import json
 import os
+import signal
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -145,6 +146,7 @@ class DockerShellRunner(ShellRunner):
         super().__init__(workspace, registry, Isolation("none"))
         self._client: Any = None
         self._container: Any = None
+        self._tests: Any = None
 
     @property
     def label(self) -> str:
@@ -172,7 +174,14 @@ class DockerShellRunner(ShellRunner):
         }
         for wrapper, program in shim.cover:
             volumes[str(wrapper)] = {"bind": program, "mode": "ro"}
-        self._container = client.containers.run(
+        # Two containers with the same view: agent commands in one (everything left in it is killed
+        # after each command), tests in the other (they run while agents work).
+        self._container = self._run_container(client, volumes)
+        self._tests = self._run_container(client, volumes)
+
+    def _run_container(self, client: Any, volumes: dict[str, dict[str, str]]) -> Any:
+        ws = self.workspace
+        container = client.containers.run(
             self.image,
             # PID 1: a bash that reaps every orphan and outlives `kill -9 -1` (PID 1 is never killed
             # from inside its namespace), so the container survives the kill after each command.
@@ -190,32 +199,50 @@ class DockerShellRunner(ShellRunner):
             labels={LABEL: ws.base.name, LABEL + ".pid": str(os.getpid())},
         )
         with _live_lock:
-            _live.add(self._container.id)
+            _live.add(container.id)
+        return container
 
     def close(self) -> None:
         try:
-            if self._container is not None:
-                with contextlib.suppress(Exception):
-                    self._container.remove(force=True)
-                with _live_lock:
-                    _live.discard(self._container.id)
-                self._container = None
+            for container in (self._container, self._tests):
+                if container is not None:
+                    with contextlib.suppress(Exception):
+                        container.remove(force=True)
+                    with _live_lock:
+                        _live.discard(container.id)
+            self._container = self._tests = None
             if self._client is not None:
                 self._client.close()
                 self._client = None
         finally:
             super().close()
 
-    def _exec(self, argv: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float) -> tuple[int, bytes, bool]:
-        """Run ``argv`` in the container (blocking; in a thread): exit code, output (head and tail
-        past the cap), whether it was killed (timeout or runaway output)."""
+    def _exec(
+        self, argv: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float, tests: bool = False
+    ) -> tuple[int, bytes, bool]:
+        """Run ``argv`` in the commands container (``tests``: the tests one), blocking (call it in a
+        thread): exit code, output (head and tail past the cap), whether it was killed (timeout or
+        runaway output). After a command everything left in its container is killed; a test run is
+        killed alone (at its timeout)."""
         api = self._client.api
-        exec_id = api.exec_create(self._container.id, list(argv), environment=dict(env), workdir=str(cwd))["Id"]
+        container = self._tests if tests else self._container
+        exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd))["Id"]
         stream: Iterator[bytes] = api.exec_start(exec_id, stream=True)
         killed = threading.Event()
+
+        def kill() -> None:
+            if not tests:
+                self._kill_all()
+                return
+            # The test driver alone (its pid on this host: the engine runs here).
+            with contextlib.suppress(Exception):
+                pid = int(api.exec_inspect(exec_id).get("Pid") or 0)
+                if pid > 0:
+                    os.kill(pid, signal.SIGKILL)
+
         def on_timeout() -> None:
             killed.set()
-            self._kill_all()
+            kill()
 
         timer = threading.Timer(timeout, on_timeout)
         timer.start()
@@ -231,10 +258,11 @@ class DockerShellRunner(ShellRunner):
                 del tail[:-KEEP]
                 if total > OUTPUT_MAX and not killed.is_set():
                     killed.set()
-                    self._kill_all()
+                    kill()
         finally:
             timer.cancel()
-        self._kill_all()
+        if not tests:
+            self._kill_all()
         code = api.exec_inspect(exec_id).get("ExitCode")
         data = bytes(head + tail) if total <= 2 * KEEP else bytes(head) + b"\n[... cut ...]\n" + bytes(tail)
         return (code if isinstance(code, int) else 137), data, killed.is_set()
@@ -274,7 +302,7 @@ class DockerShellRunner(ShellRunner):
     def test_executor(self) -> TestExecutor | None:
         async def execute(argv: Sequence[str], cwd: Path, timeout: float) -> tuple[int | None, str]:  # noqa: ASYNC109
             env = {"PATH": CONTAINER_PATH, "HOME": str(cwd / "home"), "TMPDIR": str(cwd / "home"), "LANG": "C.UTF-8"}
-            code, data, killed = await asyncio.to_thread(self._exec, argv, cwd, env, timeout)
+            code, data, killed = await asyncio.to_thread(self._exec, argv, cwd, env, timeout, True)
             return (None if killed else code), as_text(data[-4096:])
 
         return execute
