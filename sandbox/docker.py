@@ -24,7 +24,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,16 @@ _DRIVER_DIR = Path(__file__).parent
 
 _live: set[str] = set()
 _live_lock = threading.Lock()
+
+
+def _close_stream(stream: Any) -> None:
+    """Close an exec's output stream and the buffered reader over its socket: the SDK's own close
+    shuts the socket but leaves the reader holding it, which leaks it (a ResourceWarning)."""
+    stream.close()
+    with contextlib.suppress(Exception):
+        stream._response.raw._fp.fp.close()
+    with contextlib.suppress(Exception):
+        stream._response.close()
 
 
 def _client() -> Any:
@@ -227,7 +237,7 @@ class DockerShellRunner(ShellRunner):
         api = self._client.api
         container = self._tests if tests else self._container
         exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd))["Id"]
-        stream: Iterator[bytes] = api.exec_start(exec_id, stream=True)
+        stream = api.exec_start(exec_id, stream=True)
         killed = threading.Event()
 
         def kill() -> None:
@@ -261,6 +271,7 @@ class DockerShellRunner(ShellRunner):
                     kill()
         finally:
             timer.cancel()
+            _close_stream(stream)
         if not tests:
             self._kill_all()
         code = api.exec_inspect(exec_id).get("ExitCode")
