@@ -15,6 +15,10 @@ NOT_OWNED = "services/payments/config.py"
 ORIGINAL = "TIMEOUT = 5\nRETRIES = 3\n"
 
 
+def _host_has(path: str) -> bool:
+    return os.path.lexists(path)
+
+
 def _refused(box: Box, path: str) -> bool:
     return any(e.path == path and e.rolled_back for e in box.of(WriteRefused))
 
@@ -101,7 +105,8 @@ async def test_the_engines_own_credentials_are_out_of_reach(box: Box) -> None:
         assert "planted-engine-secret" not in result.output
     finally:
         planted.unlink()
-        planted.parent.parent.rmdir() if not any(planted.parent.iterdir()) and planted.parent.rmdir() is None else None
+        planted.parent.rmdir()
+        planted.parent.parent.rmdir()
 
 
 async def test_writes_through_a_symlink_or_outside_the_workspace_are_contained(box: Box, tmp_path: Path) -> None:
@@ -113,7 +118,7 @@ async def test_writes_through_a_symlink_or_outside_the_workspace_are_contained(b
             f"echo pwned > {outside}; echo pwned > ../../{outside.name}; echo x > /etc/scopewatch-probe"
         )
         assert outside.read_text() == "host\n"
-        assert not Path("/etc/scopewatch-probe").exists()
+        assert not _host_has("/etc/scopewatch-probe")
         assert _refused(box, "services/billing/link")
     finally:
         outside.unlink()
@@ -160,7 +165,8 @@ async def test_runaway_output_is_cut_and_killed(box: Box) -> None:
 async def test_bytecode_left_in_the_workspace_is_removed_and_reported(box: Box) -> None:
     await box.sh(
         'python3 -c "import py_compile; '
-        "py_compile.compile('services/billing/invoice.py', cfile='services/payments/__pycache__/config.cpython-311.pyc')\""
+        "py_compile.compile('services/billing/invoice.py', "
+        "cfile='services/payments/__pycache__/config.cpython-311.pyc')\""
     )
     assert [(e.area, e.path) for e in box.of(OutsideChanged)] == [
         ("bytecode", "services/payments/__pycache__/config.cpython-311.pyc")
