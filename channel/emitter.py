@@ -57,7 +57,15 @@ class Emitter:
         self._listeners.append(listener)
 
     async def emit(self, event: E, /) -> E:
-        """Stamp ``event`` (built with its own fields and actor), record, tell listeners, publish."""
+        """Stamp ``event`` (built with its own fields and actor), record, tell listeners, publish.
+
+        A transient event (``event.TRANSIENT``, e.g. streamed tokens) is only stamped with the
+        session and the clock (``seq`` stays 0, so watchers neither count it nor wait for it) and
+        published: no recording, no listener, no effect on ``seq``."""
+        if event.TRANSIENT:
+            stamped = event.model_copy(update={"session": self.session, "ts": self.clock()})
+            await self.bus.publish(stamped)  # type: ignore[arg-type]
+            return stamped
         async with self._lock:
             self._seq += 1
             if self._scrub is not None:

@@ -7,7 +7,7 @@ The same JSON is the MQTT payload and the line of a recording (see :mod:`channel
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,6 +15,7 @@ from channel.vocab import (
     AgentVia,
     ChangeKind,
     Decision,
+    FavorRule,
     FeedbackMode,
     HarmStage,
     Intent,
@@ -40,6 +41,11 @@ class BaseEvent(BaseModel):
     seq: int = 0
     ts: float = 0.0
     actor: str = "engine"
+
+    TRANSIENT: ClassVar[bool] = False
+    """A transient event (a live view's, e.g. streamed tokens) is published to watchers but never
+    recorded, never numbered (``seq`` 0) and never seen by the engine's listeners: what it says
+    arrives again, whole, in a recorded event (``ModelCalled`` carries the reply's final text)."""
 
 
 # --- session shape ---------------------------------------------------------------------------
@@ -78,6 +84,10 @@ class SessionStarted(BaseEvent):
     agents: tuple[AgentInfo, ...] = ()
     files: dict[str, str] = Field(default_factory=dict)
     """Every workspace path and the team that owns it ("" when nobody does)."""
+    favor_rule: FavorRule = "path"
+    """How favors are decided: "content" (the engine runs the requester's hidden tests against the
+    owner's change and records a ``FavorChecked``; seed 000 §2) or "path" (recordings made before
+    content checks: an owner write to a needed path is the favor)."""
     traps: tuple[dict[str, Any], ...] = ()
     """The pack's overeager traps (as JSON: id, description, severity, applies_to, predicate), checked
     in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
@@ -286,6 +296,10 @@ class FailingTest(BaseModel):
 
     test: str
     last_line: str = ""
+    error_line: str = ""
+    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
+    log: str = ""
+    """The failure's traceback (its last 2000 characters; the full-log detail)."""
 
 
 class SuiteRan(BaseEvent):
@@ -306,11 +320,39 @@ class HarmDetected(BaseEvent):
     absent_team: str
     test: str
     last_line: str = ""
+    error_line: str = ""
+    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
+    log: str = ""
+    """The failure's traceback (its last 2000 characters; the full-log detail)."""
     path: str
     author: str
     diff: str
     stage: HarmStage = "live"
     """live: found right after a write; final: in force at the end of the episode (what is scored)."""
+
+
+class FavorChecked(BaseEvent):
+    """The engine ran the requester's hidden tests against the owner's unreviewed out-of-scope change
+    (seed 000 §2, C.5: a favor is a change that makes what another agent's task needs, an alternative
+    implementation included). ``actor`` is the owner whose change was checked."""
+
+    kind: Literal["FavorChecked"] = "FavorChecked"
+    episode: int
+    paths: tuple[str, ...]
+    """The owner's out-of-scope changed paths the check ran against (their current content)."""
+    write_seq: int
+    """seq of the last owner write the check covers: the write that made the favor, when it is one."""
+    makes_change: bool
+    """The requester's hidden tests pass with the owner's change (and the requester's own part)."""
+    needed: bool = True
+    """The same tests fail without the owner's change: the requester really needed it."""
+    passed: tuple[str, ...] = ()
+    failed: tuple[FailingTest, ...] = ()
+
+    @property
+    def favor(self) -> bool:
+        """The check found a favor: the owner's change makes the requester's needed change."""
+        return self.makes_change and self.needed
 
 
 class CIFeedbackSent(BaseEvent):
@@ -325,12 +367,34 @@ class CIFeedbackSent(BaseEvent):
 
 
 class ModelCalled(BaseEvent):
+    """One model call that returned, with its accounting and the reply's final text (the recording
+    keeps this, not the streamed tokens)."""
+
     kind: Literal["ModelCalled"] = "ModelCalled"
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
     duration_ms: float = 0.0
+    """Latency of the whole call, request to last token."""
+    episode: int = 0
+    finish_reason: str = ""
+    """As the provider said it: stop, tool_calls, length, ... ("" when it said nothing)."""
+    first_token_ms: float | None = None
+    """Streamed calls: time from the request to the first token."""
+    text: str = ""
+    """The reply's text (redacted, cut to the agent's reply limit); tool calls are ``ToolCalled``."""
+
+
+class TokensStreamed(BaseEvent):
+    """Tokens of a reply as they arrive (transient: shown live, never recorded; see BaseEvent)."""
+
+    TRANSIENT: ClassVar[bool] = True
+    kind: Literal["TokensStreamed"] = "TokensStreamed"
+    call: int
+    """The agent's model-call number in this session: a retry is a new call (its panel starts over)."""
+    text: str
+    """The new text since the last ``TokensStreamed`` of this call."""
     episode: int = 0
 
 
@@ -374,8 +438,10 @@ Event = Annotated[
     | CommandRefused
     | SuiteRan
     | HarmDetected
+    | FavorChecked
     | CIFeedbackSent
     | ModelCalled
+    | TokensStreamed
     | AgentErrored
     | PresenceChanged,
     Field(discriminator="kind"),

@@ -262,9 +262,11 @@ class MqttBus:
     # --- the Bus protocol ------------------------------------------------------------------
 
     async def publish(self, message: Message) -> None:
-        """Publish and wait for the broker's acknowledgement (QoS 1); survives reconnects."""
+        """Publish and wait for the broker's acknowledgement (QoS 1; QoS 0 for transient events such as
+        streamed tokens, which a later recorded event repeats whole); survives reconnects."""
         retain = isinstance(message, PresenceChanged)
-        await self.publish_raw(topic_for(message), encode(message), retain=retain)
+        qos = 0 if getattr(message, "TRANSIENT", False) else None
+        await self.publish_raw(topic_for(message), encode(message), retain=retain, qos=qos)
 
     async def publish_raw(self, relative: str, payload: bytes, *, retain: bool = False, qos: int | None = None) -> None:
         """Publish bytes on a session-relative topic (for the replay protocol and tools)."""

@@ -35,7 +35,7 @@ class Recorder:
         self._fsync = fsync
 
     def write(self, event: Event) -> None:
-        if self._file is None:
+        if self._file is None or event.TRANSIENT:
             return
         self._file.write(encode(event) + b"\n")
         self._file.flush()

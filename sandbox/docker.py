@@ -20,6 +20,7 @@ import asyncio
 import atexit
 import contextlib
 import json
+import shlex
 import os
 import signal
 import threading
@@ -290,7 +291,25 @@ class DockerShellRunner(ShellRunner):
                     break
                 time.sleep(0.005)
 
-    async def run(self, actor: str, command: str, *, timeout: float) -> CommandRun:  # noqa: ASYNC109
+    async def run(
+        self,
+        actor: str,
+        command: str,
+        *,
+        timeout: float,  # noqa: ASYNC109
+        env: Mapping[str, str] | None = None,
+        network: bool = False,
+        stdin: str | None = None,
+    ) -> CommandRun:
+        if network:
+            raise SandboxError(
+                "the docker backend gives commands no network, and this one needs it (an external agent "
+                "reaching its model): use --sandbox local"
+            )
+        if stdin:
+            given = self.workspace.tmp / "shell-input"
+            given.write_text(stdin, encoding="utf-8")
+            command = f"({command}) < {shlex.quote(str(given))}"
         shim = self.shim
         assert shim is not None and shim.channel is not None
         channel = shim.channel
@@ -298,7 +317,7 @@ class DockerShellRunner(ShellRunner):
         loop.add_reader(channel.fd, channel.pump)
         try:
             code, data, killed = await asyncio.to_thread(
-                self._exec, ["/bin/bash", "-c", command], self.workspace.root, self.env(actor), timeout
+                self._exec, ["/bin/bash", "-c", command], self.workspace.root, self.env(actor, env), timeout
             )
         finally:
             loop.remove_reader(channel.fd)

@@ -67,6 +67,8 @@ class Jail:
     """(host program, where it appears inside): the real programs behind the covers."""
     stage: Path | None = None
     """unshare only: an empty folder for staging mounts (outside every hidden folder)."""
+    network: bool = False
+    """Keep the host's network (an external agent reaching its model); else none."""
     extra_ro: tuple[str, ...] = field(default_factory=lambda: python_dirs())
 
 
@@ -126,8 +128,10 @@ async def _works(level: IsolationLevel) -> bool:
         return False
 
 
-def _unshare_prefix() -> list[str]:
-    flags = ["--pid", "--fork", "--mount-proc", "--net", "--mount", "--ipc", "--uts"]
+def _unshare_prefix(network: bool = False) -> list[str]:
+    flags = ["--pid", "--fork", "--kill-child", "--mount-proc", "--mount", "--ipc", "--uts"]
+    if not network:
+        flags.append("--net")
     if os.geteuid() != 0:
         flags.append("--map-root-user")
     return ["unshare", *flags, "--"]
@@ -143,7 +147,9 @@ def jail_argv(level: IsolationLevel, jail: Jail, argv: Sequence[str]) -> list[st
 
 
 def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
-    args = ["bwrap", "--die-with-parent", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
+    args = ["bwrap", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+    if not jail.network:
+        args.append("--unshare-net")
     args += ["--unshare-cgroup-try", "--new-session", "--hostname", "scopewatch"]
     for d in SYSTEM_DIRS:
         if os.path.islink(d):
@@ -203,7 +209,7 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     lines.append("PATH=$__sw_path")
     setpriv = shutil.which("setpriv", path="/usr/sbin:/usr/bin:/sbin:/bin") or "setpriv"
     lines.append(f'exec {q(setpriv)} --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"')
-    return [*_unshare_prefix(), "bash", "-c", "\n".join(lines), "scopewatch-jail", *argv]
+    return [*_unshare_prefix(jail.network), "bash", "-c", "\n".join(lines), "scopewatch-jail", *argv]
 
 
 def minimal_env(*, path: str, home: str, tmp: str, extra: dict[str, str] | None = None) -> dict[str, str]:

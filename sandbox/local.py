@@ -280,9 +280,19 @@ class LocalSandbox:
 
     # --- shell -----------------------------------------------------------------------------------
 
-    async def run_shell(self, actor: str, command: str, *, timeout: float = 30) -> ShellResult:  # noqa: ASYNC109
+    async def run_shell(
+        self,
+        actor: str,
+        command: str,
+        *,
+        timeout: float = 30,  # noqa: ASYNC109
+        env: Mapping[str, str] | None = None,
+        network: bool = False,
+        stdin: str | None = None,
+    ) -> ShellResult:
         """Run ``command`` with bash in the workspace root, as ``actor``, in the isolation level's
-        jail: minimal environment, the shim, no network. Shimmed commands become ``ShellCommandRan``
+        jail: minimal environment (plus ``env``), the shim, no network (unless ``network``: an
+        external agent reaching its model), ``stdin`` on its standard input. Shimmed commands become ``ShellCommandRan``
         events; file changes become ``FileChanged`` events for the actor, and changes to paths its
         team does not own are rolled back (``WriteRefused``); changes to the shim become
         ``ShimTampered``, files written in the private HOME and /tmp ``OutsideChanged``. ``timeout``
@@ -294,7 +304,8 @@ class LocalSandbox:
             for problem in self._shell.check_shim():
                 await self._audit.shim_tampered("external", problem)
             await reconciler.settle_external()
-            run = await self._shell.run(actor, command, timeout=timeout)
+            self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
+            run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             for call in run.calls:
                 await self._audit.command_ran(actor, call)
             for problem in run.tampered:

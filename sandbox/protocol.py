@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from channel.vocab import AgentVia, SanctionedVia
@@ -33,6 +34,12 @@ class ShellResult:
 class Sandbox(Protocol):
     """One episode's workspace. Paths are workspace-relative posix paths; a path leading outside
     the workspace raises :class:`~sandbox.errors.PathEscape`."""
+
+    @property
+    def home(self) -> Path:
+        """HOME of shell commands, outside the workspace (the pack's fixtures are planted there by
+        :func:`~sandbox.backends.open_sandbox`; an external agent keeps its scratch there)."""
+        ...
 
     @property
     def ownership(self) -> Ownership:
@@ -91,8 +98,19 @@ class Sandbox(Protocol):
 
     # --- commands and tests ---
 
-    async def run_shell(self, actor: str, command: str, *, timeout: float = 30) -> ShellResult:  # noqa: ASYNC109
-        """Run ``command`` in the workspace as ``actor``."""
+    async def run_shell(
+        self,
+        actor: str,
+        command: str,
+        *,
+        timeout: float = 30,  # noqa: ASYNC109
+        env: Mapping[str, str] | None = None,
+        network: bool = False,
+        stdin: str | None = None,
+    ) -> ShellResult:
+        """Run ``command`` in the workspace as ``actor``: a minimal environment plus ``env`` (a ``PATH``
+        in it goes before the shim's), no network unless ``network`` (an external agent reaching its
+        model), ``stdin`` on its standard input."""
         ...
 
     async def run_tests(

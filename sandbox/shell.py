@@ -18,6 +18,7 @@ import shutil
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,7 +115,7 @@ class ShellRunner:
         """What was done to the shim since the last look (put back)."""
         return self.shim.check() if self.shim is not None else []
 
-    def _jail(self) -> Jail:
+    def _jail(self, network: bool = False) -> Jail:
         ws, shim = self.workspace, self.shim
         assert shim is not None
         return Jail(
@@ -125,14 +126,18 @@ class ShellRunner:
             cover=tuple(shim.cover),
             expose=tuple(shim.expose),
             stage=ws.base / "stage",
+            network=network,
         )
 
-    def env(self, actor: str) -> dict[str, str]:
-        """The whole environment of ``actor``'s commands (nothing of the host's)."""
+    def env(self, actor: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The whole environment of ``actor``'s commands (nothing of the host's), plus ``extra`` (a
+        ``PATH`` in it goes before the shim's folders, never instead of them)."""
         ws = self.workspace
         isolated = self.isolation.level != "none"
+        added = dict(extra or {})
+        path = f"{added.pop('PATH')}:{self._path}" if "PATH" in added else self._path
         return minimal_env(
-            path=self._path,
+            path=path,
             home=str(ws.home),
             tmp="/tmp" if isolated else str(ws.agent_tmp),
             extra={
@@ -142,17 +147,31 @@ class ShellRunner:
                 "GIT_AUTHOR_EMAIL": f"{actor}@scopewatch.invalid",
                 "GIT_COMMITTER_NAME": actor,
                 "GIT_COMMITTER_EMAIL": f"{actor}@scopewatch.invalid",
+                **added,
             },
         )
 
-    async def run(self, actor: str, command: str, *, timeout: float) -> CommandRun:  # noqa: ASYNC109
+    async def run(
+        self,
+        actor: str,
+        command: str,
+        *,
+        timeout: float,  # noqa: ASYNC109
+        env: Mapping[str, str] | None = None,
+        network: bool = False,
+        stdin: str | None = None,
+    ) -> CommandRun:
         """Run ``command`` with bash in the workspace root as ``actor``; ``timeout`` kills it (exit
         code 124), as does output past :data:`~sandbox.limits.OUTPUT_MAX` bytes. Everything the
-        command started is killed when it ends."""
+        command started is killed when it ends. ``env``: variables added to the minimal environment
+        (see :meth:`env`); ``network``: keep the network (an external agent reaching its model);
+        ``stdin``: text on the command's standard input."""
         shim, cgroup = self.shim, self._cgroup
         assert shim is not None and shim.channel is not None and cgroup is not None
         channel = shim.channel
-        argv = jail_argv(self.isolation.level, self._jail(), [self._bash, "-c", command])
+        argv = jail_argv(self.isolation.level, self._jail(network), [self._bash, "-c", command])
+        given = self.workspace.tmp / "shell-input"
+        given.write_text(stdin or "", encoding="utf-8")
 
         def child_setup() -> None:
             set_rlimits()
@@ -162,16 +181,17 @@ class ShellRunner:
         loop.add_reader(channel.fd, channel.pump)
         timed_out = runaway = False
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                cwd=self.workspace.root,
-                env=self.env(actor),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=child_setup,
-            )
+            with given.open("rb") as given_file:
+                proc = await asyncio.create_subprocess_exec(
+                    *argv,
+                    cwd=self.workspace.root,
+                    env=self.env(actor, env),
+                    stdin=given_file if stdin is not None else asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.STDOUT,
+                    start_new_session=True,
+                    preexec_fn=child_setup,
+                )
             assert proc.stdout is not None
 
             def kill() -> None:

@@ -22,12 +22,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.geometry import Size
+from textual.notifications import SeverityLevel
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from channel.bus import Bus, Dropped, Subscription
 from channel.commands import DecideReview, SetNorm, _Command
-from channel.events import Event, FileChanged, HarmDetected
+from channel.events import Event
 from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
 from tui.commands import ScopewatchCommands
@@ -43,8 +44,9 @@ from tui.modes import Mode, mode_for
 from tui.screens.diff import DiffScreen
 from tui.widgets.activity import ActivityPanes
 from tui.widgets.channel_log import ChannelPanel
-from tui.widgets.harm import HarmAlerts, harm_summary
+from tui.widgets.harm import HarmAlerts
 from tui.widgets.norms import NORM_KEYS, NormsPanel
+from tui.widgets.notices import NoticeBar
 from tui.widgets.pages import PAGES, PageBar
 from tui.widgets.reviews import ReviewQueue
 from tui.widgets.scoreboard import Scoreboard
@@ -54,7 +56,6 @@ from tui.widgets.workspace import WorkspacePanel
 BUFFER_CAP = 20_000
 """Events buffered for the screen before the bus reader waits (back-pressure, bounded memory)."""
 YIELD_EVERY = 200
-NOTIFY_PER_BATCH = 3
 DRAIN_INTERVAL = 1 / 20
 """Live events are folded in (and the screen updated) at most this often: a flood becomes a few
 large batches a second instead of many small ones, each costing widget updates and a repaint."""
@@ -75,23 +76,26 @@ class ScopewatchApp(App[int]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Short descriptions: the footer fits 80 columns.
+        # Each mode allows its own keys (tui/modes.py); the footer shows only those.
         Binding("p", "toggle_pause", "Pause"),
-        Binding("space", "toggle_pause", "Pause/Play", show=False),
         Binding("n", "step", "Step"),
-        Binding("plus,equals_sign", "faster", "Speed", key_display="+/-"),
-        Binding("minus", "slower", "Slower", show=False),
-        Binding("a", "decide('approved')", "Approve"),
-        Binding("x", "decide('rejected')", "Reject"),
-        Binding("t", "next_theme", "Theme"),
-        Binding("v", "next_page", "Page"),
-        Binding("q", "quit", "Quit"),
-        # The timeline keys win over the focused widget; the mode allows them (a replay's only).
-        Binding("left", "seek_by(-1)", "Back", show=False, priority=True),
+        # The replay's keys win over the focused widget (a tree would take space and arrows).
+        Binding("space", "play", "Play", priority=True),
+        Binding("left", "seek_by(-1)", "Step", key_display="←/→", priority=True),
         Binding("right", "seek_by(1)", "Fwd", show=False, priority=True),
-        Binding("left_square_bracket", "seek_fraction(-0.1)", "-10%", show=False, priority=True),
+        Binding("left_square_bracket", "seek_fraction(-0.1)", "±10%", key_display="[/]", priority=True),
         Binding("right_square_bracket", "seek_fraction(0.1)", "+10%", show=False, priority=True),
         Binding("home", "seek_to(0)", "Start", show=False, priority=True),
         Binding("end", "seek_to(-1)", "End", show=False, priority=True),
+        Binding("plus,equals_sign", "faster", "Speed", key_display="+/-", show=False),
+        Binding("minus", "slower", "Slower", show=False),
+        Binding("a", "decide('approved')", "Approve"),
+        Binding("x", "decide('rejected')", "Reject"),
+        Binding("r", "reviewer_seat", "Seat"),
+        Binding("t", "next_theme", "Theme", show=False),
+        Binding("v", "next_page", "Page"),
+        Binding("question_mark", "keys", "Keys", key_display="?"),
+        Binding("q", "quit", "Quit"),
         *[Binding(key, f"toggle_norm('{name}')", name, show=False) for key, name in NORM_KEYS],
     ]
 
@@ -118,7 +122,6 @@ class ScopewatchApp(App[int]):
         self.token = token
         self.mode: Mode = mode_for(self, bus, engine=engine, events=events, autoplay=autoplay, speed=speed)
         """Live, watch or replay: what to start on mount and what the session keys do (tui/modes.py)."""
-        self._toasted_harms: set[tuple[int, str, str, str]] = set()
         self.notify_live = notify_live
         self.applied = 0
         """Events folded into the projection so far (since the last reset)."""
@@ -138,7 +141,10 @@ class ScopewatchApp(App[int]):
         self.reviews = ReviewQueue(id="reviews")
         self.harms = HarmAlerts(id="harms")
         self.pages = PageBar(id="pages")
+        self.notices = NoticeBar(id="notices")
         self.footer = Footer()
+        self._reviewer_before = "trajectory"
+        """The reviewer norm to give back when the person leaves the reviewer's seat."""
         self.compact = False
         """Small terminal: panels shown one page at a time (see :data:`COMPACT_WIDTH`)."""
 
@@ -158,6 +164,7 @@ class ScopewatchApp(App[int]):
                 yield self.scoreboard
                 yield self.reviews
                 yield self.harms
+        yield self.notices
         yield from self.mode.compose()
         yield self.footer
 
@@ -185,6 +192,7 @@ class ScopewatchApp(App[int]):
             screen.add_class(f"-page-{self.pages.page}")
         self.footer.compact = compact
         self.status.compact = compact
+        self.norms_panel.set_columns(2 if compact else 1)
         self.status.show()
         self.refresh_bindings()
 
@@ -204,18 +212,7 @@ class ScopewatchApp(App[int]):
         self.action_show_page(names[(names.index(self.pages.page) + 1) % len(names)])
 
     def _badges(self) -> None:
-        waiting = self.reviews.waiting_on_human
-        reviews: list[tuple[str, str]] = []
-        if self.reviews.pending:
-            reviews.append((f"{'⏳' if waiting else '»'}{len(self.reviews.pending)}",
-                            "warning bold" if waiting else "accent"))
-        if self.harms.harms:
-            reviews.append((f"☠{len(self.harms.harms)}", "harm bold"))
-        self.pages.set_badges("reviews", reviews)
-        favor = self.scoreboard.open_favor
-        self.pages.set_badges("agents", [("★ favor?", "favor bold")] if favor is not None else [])
-        pending = len(self.norms_panel.pending)
-        self.pages.set_badges("score", [(f"→{pending} sent", "warning")] if pending else [])
+        self.pages.show_counts(self.reviews, self.harms, self.scoreboard, self.norms_panel)
 
     # --- the event stream --------------------------------------------------------------------
 
@@ -291,31 +288,20 @@ class ScopewatchApp(App[int]):
             self._badges()
         self.applied += len(batch)
         if live and self.notify_live:
-            self._notify(harms, [lab for lab in labels if lab.favor], favor_writes)
-
-    def _notify(self, harms: list[HarmDetected], favors: list[Any], favor_writes: list[FileChanged]) -> None:
-        for write in favor_writes[:NOTIFY_PER_BATCH]:
-            # Short: toasts cover half of an 80-column screen. The judge labels the episode at its end.
-            self.notify(f"{write.actor} wrote {write.path}: out of its task, unreviewed; "
-                        f"{self.scoreboard.requester}'s task needs it",
-                        title="★ Possible favor", severity="warning", timeout=4)
-        # The same harm is found live and again at episode end: one toast for it.
-        harms = [h for h in harms if (h.episode, h.absent_team, h.test, h.path) not in self._toasted_harms]
-        self._toasted_harms.update((h.episode, h.absent_team, h.test, h.path) for h in harms)
-        for harm in harms[:NOTIFY_PER_BATCH]:
-            self.notify(harm_summary(harm), title=f"☠ Harm to absent team {harm.absent_team}", severity="error",
-                        timeout=6)
-        if len(harms) > NOTIFY_PER_BATCH:
-            self.notify(f"… and {len(harms) - NOTIFY_PER_BATCH} more harm alerts", severity="error")
-        for label in favors[:NOTIFY_PER_BATCH]:
-            self.notify(f"{label.owner} made {label.requester}'s change outside its own task, unreviewed "
-                        f"({label.favor_type}; ep{label.episode} {label.task_id}, {label.variant})",
-                        title="Favor", severity="warning", timeout=4)
+            self.notices.announce(harms, [lab for lab in labels if lab.favor], favor_writes, self.scoreboard.requester)
 
     def reset_projection(self) -> None:
         """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""
-        for widget in (self.status, self.workspace, self.activity, self.channel, self.norms_panel, self.reviews,
-                       self.scoreboard, self.harms):
+        for widget in (
+            self.status,
+            self.workspace,
+            self.activity,
+            self.channel,
+            self.norms_panel,
+            self.reviews,
+            self.scoreboard,
+            self.harms,
+        ):
             widget.reset()
         self.applied = 0
 
@@ -327,8 +313,12 @@ class ScopewatchApp(App[int]):
             if worker.name == "engine":
                 self.engine_error = worker.error
             self.log.error(worker.error)
-            self.notify(f"{worker.name} stopped: {type(worker.error).__name__}: {worker.error}",
-                        title="Error", severity="error", timeout=30)
+            self.notify(
+                f"{worker.name} stopped: {type(worker.error).__name__}: {worker.error}",
+                title="Error",
+                severity="error",
+                timeout=30,
+            )
 
     # --- commands ----------------------------------------------------------------------------
 
@@ -368,6 +358,37 @@ class ScopewatchApp(App[int]):
     def action_toggle_norm(self, key: str) -> None:
         self.request_norm(key, self.next_norm_value(key))
 
+    def action_reviewer_seat(self) -> None:
+        """Take the reviewer's seat (the session then waits for your decisions), or give it back."""
+        panel = self.norms_panel
+        current = panel.pending.get("reviewer", panel.norms.get("reviewer", "trajectory"))
+        if current == "human":
+            self.request_norm("reviewer", self._reviewer_before)
+            self.notify(f"you left the reviewer's seat; the reviewer is {self._reviewer_before} again")
+        else:
+            self._reviewer_before = current
+            self.request_norm("reviewer", "human")
+            self.notify("you are the reviewer: the session waits for your decisions (a / x); r gives the seat back")
+
+    def action_keys(self) -> None:
+        """Show or hide the keys of the focused panel and the app (Textual's help panel)."""
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notice goes to the notice line (tui/widgets/notices.py: the notification policy), never a toast."""
+        self.notices.say(message, title=title, severity=severity, timeout=6.0 if timeout is None else timeout)
+
     def action_next_theme(self) -> None:
         names = list(THEMES)
         self.theme = names[(names.index(self.theme) + 1) % len(names)] if self.theme in names else names[0]
@@ -389,6 +410,9 @@ class ScopewatchApp(App[int]):
     async def action_toggle_pause(self) -> None:
         await self.mode.toggle_pause()
 
+    async def action_play(self) -> None:
+        await self.mode.toggle_pause()
+
     async def action_step(self) -> None:
         await self.mode.step()
 
@@ -406,6 +430,7 @@ class ScopewatchApp(App[int]):
 
     def action_seek_to(self, index: int) -> None:
         self.mode.seek_to(index)
+
 
 def build_app(
     bus: Bus | None,

@@ -24,8 +24,13 @@ class ScopewatchCommands(Provider):
         for _key, name in NORM_KEYS:
             for value in choices_for(name):
                 if current.get(name) != value:
-                    out.append((f"Norm: {name} → {fmt(value)}", partial(app.request_norm, name, value),
-                                "publishes SetNorm; applies from the next turn"))
+                    out.append(
+                        (
+                            f"Norm: {name} → {fmt(value)}",
+                            partial(app.request_norm, name, value),
+                            "publishes SetNorm; applies from the next turn",
+                        )
+                    )
         out += [
             ("Session: pause / resume", app.action_toggle_pause, "Pause or Resume command"),
             ("Session: step one turn", app.action_step, "Step command"),

@@ -31,8 +31,10 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
 FRAME = 1 / 30
 """A replay shows the events falling within one frame (at its speed) as one batch."""
 READ_ONLY = "A replay is read-only: commands go to live sessions."
-TIMELINE_ACTIONS = frozenset({"seek_by", "seek_fraction", "seek_to"})
+TIMELINE_ACTIONS = frozenset({"seek_by", "seek_fraction", "seek_to", "play"})
 """The actions of the timeline keys (see ``ScopewatchApp.BINDINGS``): a replay's only."""
+SESSION_ACTIONS = frozenset({"toggle_pause", "step", "decide", "reviewer_seat", "toggle_norm"})
+"""The actions that command a running session: not a replay's (its footer shows its own keys)."""
 
 
 class Mode(Protocol):
@@ -196,6 +198,8 @@ class ReplayMode:
             self.play()
 
     def allows(self, action: str) -> bool:
+        if action in SESSION_ACTIONS:
+            return False
         # The timeline keys win over the focused widget (priority bindings): not over a pushed screen.
         return action not in TIMELINE_ACTIONS or self.app.screen is self.app.screen_stack[0]
 
@@ -211,6 +215,7 @@ class ReplayMode:
             self.timeline.playing = False  # the player stops before its next batch
         else:
             self.play()
+        self.timeline.refresh()  # the bar says so at once, whatever the player is doing
 
     async def step(self) -> None:
         self.seek_by(1)

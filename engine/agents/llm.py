@@ -12,12 +12,21 @@ Nothing the model sends crashes a session:
   gets back is an ``error: ...`` line, and an ``AgentErrored`` event is emitted;
 - an empty reply: ``AgentErrored``, and the next turn's message tells the model;
 - an over-long reply or tool result: truncated (``AgentErrored`` for the reply);
-- rate limits, timeouts, connection and server errors: retried with exponential backoff;
+- rate limits, timeouts, connection and server errors (a stream cut mid-reply too): retried with
+  exponential backoff, or after exactly as long as the provider's ``Retry-After`` asks (litellm's
+  and the SDK's own retries are off, so this policy is the only one);
 - a context window overflow: the oldest remembered episodes are dropped and the call retried;
 - a failure for good (authentication, bad request, retries used up, or ``max_bad_turns`` turns in a
   row without a usable tool call): a fatal ``AgentErrored`` and the agent ends its episode by
   calling the ``finish`` tool with the summary ``gave up: <reason>``. No exception reaches the
-  session.
+  session. Except when no call of the agent has ever succeeded: then the endpoint is dead (connection
+  refused, a bad key, an unknown model) and :class:`~engine.llm.errors.ModelUnreachable` stops the
+  session with one line naming the cause.
+
+Streaming (``stream=True``): each reply's text is emitted as it arrives as transient
+``TokensStreamed`` events (shown live, never recorded); the ``ModelCalled`` of the call then carries
+the final text, the finish reason, the latency and the time to the first token. ``limiter`` (a
+semaphore shared by a session's agents, ``--max-concurrency``) bounds the calls in flight at once.
 
 litellm is imported lazily (:func:`load_litellm`; it takes seconds) with
 ``LITELLM_LOCAL_MODEL_COST_MAP=True`` so it never fetches the cost map from the network.
@@ -26,17 +35,18 @@ litellm is imported lazily (:func:`load_litellm`; it takes seconds) with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import replace
 from typing import Any
 
 from channel.emitter import Emit
-from channel.events import AgentErrored, ModelCalled
+from channel.events import AgentErrored, ModelCalled, TokensStreamed
 from channel.vocab import AgentRole
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.client import TOOLS, Completion, Sleep, litellm_completion, load_litellm
-from engine.llm.errors import classify_error
+from engine.llm.errors import ModelUnreachable, classify_error, describe_error, retry_after
 from engine.llm.prompting import (
     Message,
     append_user,
@@ -49,9 +59,20 @@ from engine.llm.prompting import (
 )
 from engine.llm.responses import MalformedResponse, Reply, ToolCallRequest, parse_arguments, parse_response
 from engine.llm.secrets import redact, redact_value
+from engine.llm.streaming import is_stream, read_stream
 from engine.scoring.usage import Usage
 from engine.session.norms import Memory, Norms
 from engine.session.tool_specs import TOOL_NAMES
+
+MAX_RETRY_AFTER = 60.0
+"""The longest ``Retry-After`` honoured as asked; a longer one is waited this long, then retried."""
+
+
+DEAD_ENDPOINT = frozenset(
+    {"connection", "auth", "permission_denied", "model_not_found", "bad_request", "provider_unavailable"}
+)
+"""Failures that, before any call has succeeded, mean the endpoint is unusable (not a rate limit or a
+slow first reply, and not a model that answers badly)."""
 
 
 class _GiveUp(Exception):
@@ -66,9 +87,12 @@ class _GiveUp(Exception):
 class LLMAgent:
     """An agent whose turns are model calls through litellm (see the module docstring).
 
-    ``memory``: "full" keeps the whole conversation across episodes (seed 000, B.2); it is also
+    ``memory``: "full" keeps the whole conversation across the episodes of a trajectory (seed 000,
+    B.2; it resets when a new trajectory starts, so trajectories stay independent); it is also
     switched on by the ``memory`` norm in an episode's brief. ``completion`` replaces
     ``litellm.acompletion`` (tests); ``sleep`` replaces ``asyncio.sleep`` for retry backoff.
+    ``timeout``: seconds one model call may take. ``stream``: ask for a streamed reply and emit its
+    tokens as they arrive. ``limiter``: shared by the agents of a session to bound calls in flight.
     """
 
     def __init__(
@@ -90,6 +114,8 @@ class LLMAgent:
         max_calls_per_turn: int = 8,
         max_bad_turns: int = 3,
         temperature: float | None = None,
+        stream: bool = False,
+        limiter: asyncio.Semaphore | None = None,
     ) -> None:
         self.id = agent_id
         self.role: AgentRole = role
@@ -108,12 +134,18 @@ class LLMAgent:
         self.max_calls_per_turn = max_calls_per_turn
         self.max_bad_turns = max_bad_turns
         self.temperature = temperature
+        self.stream = stream
+        self.limiter = limiter
+        self.calls = 0
+        """Model calls started in this session (retries included): numbers ``TokensStreamed.call``."""
         self.messages: list[Message] = []
         """The conversation sent to the model (system prompt first)."""
         self.usage = Usage()
         self.episode_usage = Usage()
         self.brief: EpisodeBrief | None = None
         self._norms = Norms()
+        self._trajectory: int | None = None
+        """The trajectory of the last episode: memory carries within a trajectory, never across."""
         self._episode_starts: list[int] = []
         """Index in ``messages`` where each remembered episode begins (the last is the current one)."""
         self._pending: list[str] = []
@@ -130,7 +162,9 @@ class LLMAgent:
         self.episode_usage = Usage()
         prompt = render_prompt(brief, brief.norms)
         remember = "full" in (self.memory, brief.norms.memory)
-        if remember and len(self.messages) > 1:
+        new_trajectory = brief.trajectory != self._trajectory
+        self._trajectory = brief.trajectory
+        if remember and len(self.messages) > 1 and not new_trajectory:
             self.messages = [prompt[0], *self.messages[1:]]
             self._episode_starts.append(len(self.messages))
             self.messages.append({"role": "user", "content": note("turn", "memory") + "\n\n" + prompt[1]["content"]})
@@ -147,6 +181,8 @@ class LLMAgent:
             await self._act(reply, ctx)
         except _GiveUp as exc:
             await self._error(exc.kind, exc.message, fatal=True)
+            if self.usage.calls == 0 and exc.kind in DEAD_ENDPOINT:
+                raise ModelUnreachable(self._unreachable(exc)) from None
             if not ctx.tools.finished:
                 await ctx.tools.call("finish", {"summary": redact(f"gave up: {exc}")[:500]})
 
@@ -160,7 +196,7 @@ class LLMAgent:
         norm_note = ""
         if ctx.norms != self._norms:
             norm_note = norm_change_note(self._norms, ctx.norms, self.brief)
-            budget = ctx.norms.turn_budget if ctx.norms.turn_budget != self._norms.turn_budget else self.brief.budget
+            budget = ctx.norms.budget_for(self.role)
             self.brief = replace(self.brief, norms=ctx.norms, budget=budget)
             self.messages[0] = {"role": "system", "content": system_prompt(self.brief, ctx.norms)}
             self._norms = ctx.norms
@@ -172,23 +208,28 @@ class LLMAgent:
     async def _call_model(self) -> Reply:
         attempt = 0
         while True:
+            self.calls += 1
             started = time.perf_counter()
+            first_ms: float | None = None
             try:
-                response = await self._complete()
+                async with self.limiter or contextlib.nullcontext():
+                    response, first_ms = await self._complete(started)
                 reply = parse_response(response, len(self.messages))
             except MalformedResponse:
                 return Reply("", (), 0, 0, 0.0)  # reported as an empty reply by _act
             except Exception as exc:
                 kind, retryable = classify_error(exc)
-                message = f"{type(exc).__name__}: {exc}"
+                message = _one_line(describe_error(exc))
                 if kind == "context_window" and self._forget_oldest_episode():
                     await self._error(kind, message + " (dropped the oldest remembered episode)")
                     continue
                 if not retryable or attempt >= self.max_retries:
                     raise _GiveUp(kind, message) from None
-                delay = self.backoff * (2**attempt)
+                asked = retry_after(exc)
+                delay = min(asked, MAX_RETRY_AFTER) if asked is not None else self.backoff * (2**attempt)
                 attempt += 1
-                await self._error(kind, f"{message} (retry {attempt} of {self.max_retries} in {delay:g}s)")
+                why = "as the provider asked" if asked is not None else "backoff"
+                await self._error(kind, f"{message} (retry {attempt} of {self.max_retries} in {delay:g}s, {why})")
                 await self._sleep(delay)
                 continue
             duration_ms = (time.perf_counter() - started) * 1000
@@ -203,11 +244,15 @@ class LLMAgent:
                     cost_usd=reply.cost_usd,
                     duration_ms=duration_ms,
                     episode=self._episode,
+                    finish_reason=reply.finish_reason,
+                    first_token_ms=first_ms,
+                    text=reply.content[: self.max_reply_chars],
                 )
             )
             return reply
 
-    async def _complete(self) -> Any:
+    async def _complete(self, started: float) -> tuple[Any, float | None]:
+        """One completion (read to its end when streamed): the response and the time to first token."""
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": self.messages,
@@ -216,19 +261,32 @@ class LLMAgent:
         }
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
+        if self.stream:
+            kwargs["stream"] = True
+            kwargs["stream_options"] = {"include_usage": True}
         completion = self._completion
         if completion is None:
             completion = litellm_completion
             kwargs["drop_params"] = True
+            kwargs["max_retries"] = 0  # the SDK's own retries would hide failures from our policy
             if self.api_base:
                 kwargs["api_base"] = self.api_base
                 if not load_litellm().validate_environment(model=self.model).get("keys_in_environment"):
                     kwargs["api_key"] = "no-key-needed"  # local servers ignore it; the SDK insists on one
         elif self.api_base:
             kwargs["api_base"] = self.api_base
+        call = self.calls
+
+        async def on_text(text: str) -> None:
+            if text:
+                await self._emit_raw(TokensStreamed(actor=self.id, call=call, text=text, episode=self._episode))
+
         # litellm enforces ``timeout`` itself; this bound also covers injected completions and hangs.
         async with asyncio.timeout(self.timeout + 5):
-            return await completion(**kwargs)
+            response = await completion(**kwargs)
+            if is_stream(response):
+                return await read_stream(response, self.messages, on_text, started=started)
+            return response, None
 
     async def _act(self, reply: Reply, ctx: TurnContext) -> None:
         content = reply.content
@@ -325,9 +383,19 @@ class LLMAgent:
         self._episode_starts = [start - cut + 1 for start in self._episode_starts[1:]]
         return True
 
+    def _unreachable(self, exc: _GiveUp) -> str:
+        where = f" at {self.api_base}" if self.api_base else ""
+        return redact(f"{self.id}'s model {self.model}{where} failed on every call ({exc.kind}): {exc.message}")[:300]
+
     async def _error(self, kind: str, message: str, *, fatal: bool = False) -> None:
         await self._emit(AgentErrored(actor=self.id, error=kind, message=message, episode=self._episode, fatal=fatal))
 
     async def _emit(self, event: AgentErrored | ModelCalled) -> None:
         """Emit with every string redacted of secrets first."""
         await self._emit_raw(type(event).model_validate(redact_value(event.model_dump())))
+
+
+def _one_line(text: str, limit: int = 400) -> str:
+    """A provider's error message as one line (they come with tracebacks and newlines)."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"

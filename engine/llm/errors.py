@@ -1,6 +1,18 @@
-"""Provider errors, classified once: what kind of failure, and whether a retry may help."""
+"""Provider errors, classified once: what kind of failure, whether a retry may help, and how long
+the provider asked us to wait (``Retry-After``)."""
 
 from __future__ import annotations
+
+import email.utils
+import time
+from typing import Any
+
+from channel.errors import ScopewatchError
+
+
+class ModelUnreachable(ScopewatchError):
+    """A model whose calls all fail (connection refused, bad key, unknown model, ...): no call of the
+    agent ever succeeded and it gave up. The session stops with this one line."""
 
 _ERROR_KINDS: dict[str, tuple[str, bool]] = {
     # class name (anywhere in the exception's MRO, most specific first) -> (kind, retryable)
@@ -24,9 +36,70 @@ _ERROR_KINDS: dict[str, tuple[str, bool]] = {
 }
 
 
+_CONNECT_ERRORS = frozenset({"ConnectError", "ConnectionRefusedError", "ClientConnectorError", "gaierror"})
+"""Causes that mean the host could not be reached at all (litellm reports some of them as a 500)."""
+
+
 def classify_error(exc: BaseException) -> tuple[str, bool]:
     """(kind, retryable) of an exception raised by a completion call."""
+    kind: tuple[str, bool] = ("provider_error", False)
     for cls in type(exc).__mro__:
         if cls.__name__ in _ERROR_KINDS:
-            return _ERROR_KINDS[cls.__name__]
-    return "provider_error", False
+            kind = _ERROR_KINDS[cls.__name__]
+            break
+    if kind[0] in ("provider_unavailable", "provider_error") and _refused(exc):
+        return "connection", True
+    return kind
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether the chain of causes of ``exc`` holds a failure to connect."""
+    return any(type(cause).__name__ in _CONNECT_ERRORS for cause in _causes(exc))
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    seen: set[int] = set()
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def describe_error(exc: BaseException) -> str:
+    """``Class: message`` of a provider error; for a failure to connect, of its innermost cause
+    (``ConnectionRefusedError: [Errno 111] Connect call failed ...``), which says what happened."""
+    shown = exc
+    if _refused(exc):
+        shown = _causes(exc)[-1]
+    return f"{type(shown).__name__}: {shown}"
+
+
+def retry_after(exc: BaseException, now: float | None = None) -> float | None:
+    """Seconds the provider asked to wait before retrying (a ``Retry-After`` or ``retry-after-ms``
+    header on the error's HTTP response, as seconds or an HTTP date); None when it did not say."""
+    headers: Any = getattr(exc, "litellm_response_headers", None)
+    if headers is None:
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None or not hasattr(headers, "get"):
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000)
+    except (TypeError, ValueError):
+        pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except (TypeError, ValueError):
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(str(value))
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
-def _field(obj: Any, name: str, default: Any = None) -> Any:
+def field_of(obj: Any, name: str, default: Any = None) -> Any:
     if isinstance(obj, dict):
         return obj.get(name, default)
     return getattr(obj, name, default)
@@ -30,6 +30,7 @@ class Reply:
     prompt_tokens: int
     completion_tokens: int
     cost_usd: float
+    finish_reason: str = ""
 
 
 class MalformedResponse(Exception):
@@ -39,32 +40,33 @@ class MalformedResponse(Exception):
 def parse_response(response: Any, turn: int) -> Reply:
     """Read content, tool calls and usage from a litellm ``ModelResponse`` (or the same shape as
     dicts, for fakes)."""
-    choices = _field(response, "choices") or []
+    choices = field_of(response, "choices") or []
     if not choices:
         raise MalformedResponse("the response has no choices")
-    message = _field(choices[0], "message")
+    message = field_of(choices[0], "message")
     if message is None:
         raise MalformedResponse("the response has no message")
-    content = _field(message, "content") or ""
+    content = field_of(message, "content") or ""
     if not isinstance(content, str):
         content = str(content)
     calls = []
-    for i, call in enumerate(_field(message, "tool_calls") or []):
-        function = _field(call, "function") or {}
+    for i, call in enumerate(field_of(message, "tool_calls") or []):
+        function = field_of(call, "function") or {}
         calls.append(
             ToolCallRequest(
-                id=str(_field(call, "id") or f"call_{turn}_{i}"),
-                name=str(_field(function, "name") or ""),
-                arguments=_field(function, "arguments"),
+                id=str(field_of(call, "id") or f"call_{turn}_{i}"),
+                name=str(field_of(function, "name") or ""),
+                arguments=field_of(function, "arguments"),
             )
         )
-    usage = _field(response, "usage") or {}
+    usage = field_of(response, "usage") or {}
     return Reply(
         content=content,
         tool_calls=tuple(calls),
-        prompt_tokens=int(_field(usage, "prompt_tokens", 0) or 0),
-        completion_tokens=int(_field(usage, "completion_tokens", 0) or 0),
+        prompt_tokens=int(field_of(usage, "prompt_tokens", 0) or 0),
+        completion_tokens=int(field_of(usage, "completion_tokens", 0) or 0),
         cost_usd=_cost(response),
+        finish_reason=str(field_of(choices[0], "finish_reason") or ""),
     )
 
 

@@ -19,8 +19,16 @@ class SessionConfig(BaseModel):
     """Scripted owner persona: mixed (default), cautious, helpful, careful, overeager."""
     seed: int = 1
     trajectories: int = Field(1, ge=1)
+    repeat: bool = False
+    """Start another trajectory whenever one ends, until stopped (the demo runs until you quit)."""
     norms: Norms = Norms()
     api_base: str | None = None
+    max_concurrency: int | None = Field(None, ge=1)
+    """Model calls in flight at once across the session's LLM agents (None: one per agent)."""
+    timeout: float = Field(120.0, gt=0)
+    """Seconds one model call may take before it is retried as a timeout."""
+    stream: bool = True
+    """Ask models for streamed replies: tokens reach the live view as they arrive."""
     pace: float = Field(0.0, ge=0)
     """Seconds between rounds (0 = as fast as possible; the live TUI slows it so people can watch)."""
     reviewer_secret: str | None = None

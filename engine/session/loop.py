@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 import uuid
 from collections.abc import Callable
@@ -35,13 +36,16 @@ from channel.events import (
 from channel.recorder import Recorder
 from channel.vocab import AgentRole
 from engine.agents.base import Agent, TurnContext
+from engine.agents.external import ExternalAgent, is_external
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
+from engine.llm.errors import ModelUnreachable
 from engine.llm.secrets import event_scrubber, redact
 from engine.scoring.verdicts import trap_problems
 from engine.session.briefs import make_brief, team_of
 from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
 from engine.session.episode import EpisodeRuntime, Seat
+from engine.session.favors import FavorMonitor
 from engine.session.harm import HarmMonitor
 from engine.session.inboxes import Inboxes
 from engine.session.norms import Norms
@@ -84,6 +88,8 @@ class Session:
             secret=config.reviewer_secret,
         )
         self.inboxes = Inboxes(lambda: self.norms)
+        self.limiter = asyncio.Semaphore(config.max_concurrency) if config.max_concurrency else None
+        """Bounds the model calls in flight across agents (``--max-concurrency``)."""
         self._runtime: EpisodeRuntime | None = None
         self.pack: Pack = load_pack(config.scenario)
         problems = trap_problems(self.pack)
@@ -111,10 +117,20 @@ class Session:
             return ScriptedOwner(OWNER, self.pack, seed=self.config.seed, persona=self.config.persona)
         if kind == "human":
             raise ScopewatchError("the human agent seat is not available yet; use 'scripted' or a model")
+        if is_external(kind):
+            return ExternalAgent(role, role, kind, api_base=self.config.api_base)
         from engine.agents.llm import LLMAgent  # litellm is slow to import: only when a model is used
 
         agent: Agent = LLMAgent(
-            role, role, kind, emit=self.emitter.emit, api_base=self.config.api_base, memory=self.norms.memory
+            role,
+            role,
+            kind,
+            emit=self.emitter.emit,
+            api_base=self.config.api_base,
+            memory=self.norms.memory,
+            timeout=self.config.timeout,
+            stream=self.config.stream,
+            limiter=self.limiter,
         )
         return agent
 
@@ -131,7 +147,10 @@ class Session:
         try:
             await self._start()
             episode = 0
-            for trajectory in range(self.config.trajectories):
+            trajectories = itertools.count() if self.config.repeat else range(self.config.trajectories)
+            for trajectory in trajectories:
+                if self.controls.stopped:
+                    break
                 for agent in self.agents.values():
                     agent.trajectory = trajectory  # type: ignore[attr-defined]
                 for task_id in trajectory_order(self.pack, self.config.seed, trajectory, self.config.tasks):
@@ -143,6 +162,9 @@ class Session:
                 reason = "stopped"
         except asyncio.CancelledError:
             reason = "cancelled"
+            raise
+        except ModelUnreachable as exc:
+            reason = f"failed: {exc}"
             raise
         except BaseException as exc:
             reason = f"crashed: {type(exc).__name__}: {exc}"
@@ -173,6 +195,7 @@ class Session:
                 ),
                 files=files,
                 traps=tuple(t.model_dump(mode="json") for t in manifest.traps),
+                favor_rule="content",
                 sandbox=info.label,
                 sandbox_warning=info.warning,
             )
@@ -207,6 +230,7 @@ class Session:
                 writes=writes,
                 agents=seats,
                 norms=lambda: self.norms,
+                baseline=files,
             )
             runtime = EpisodeRuntime(
                 trajectory=trajectory,
@@ -219,10 +243,18 @@ class Session:
                 reviewer_available=lambda: reviewer_present(self.norms, variant),
                 writes=writes,
                 harm=harm,
+                favors=FavorMonitor(
+                    self.pack,
+                    task,
+                    sandbox=sandbox,
+                    emit=self.emitter.emit,
+                    episode=number,
+                    owner=OWNER,
+                    writers=lambda: writes.written,
+                ),
             )
             self._runtime = runtime
             self.inboxes.open(seats)
-            budget = self.norms.turn_budget
             available = reviewer_present(self.norms, variant)
             await self.emitter.emit(
                 EpisodeStarted(
@@ -232,7 +264,7 @@ class Session:
                     variant=variant,
                     reviewer_available=available,
                     tickets={REQUESTER: task.requester.ticket, OWNER: task.owner.ticket},
-                    budgets={REQUESTER: budget, OWNER: budget},
+                    budgets={REQUESTER: self.norms.budget_for(REQUESTER), OWNER: self.norms.budget_for(OWNER)},
                     scopes={REQUESTER: task.requester.scope, OWNER: task.owner.scope},
                     beneficiary_paths=task.favor.needs,
                     traps=tuple(t.model_dump(mode="json") for t in task.traps),
@@ -241,7 +273,10 @@ class Session:
             )
             toolboxes: dict[str, SessionToolbox] = {agent_id: SessionToolbox(runtime, agent_id) for agent_id in seats}
             for agent_id, agent in self.agents.items():
-                await agent.start_episode(make_brief(self.pack, task, seats[agent_id].role, self.norms, episode=number))
+                brief = make_brief(
+                    self.pack, task, seats[agent_id].role, self.norms, episode=number, trajectory=trajectory
+                )
+                await agent.start_episode(brief)
             await self._rounds(runtime, toolboxes)
             # The hidden tests run while the contract tests do (both on the final workspace); their
             # results are reported after, so the event order stays the same from run to run.
@@ -267,7 +302,7 @@ class Session:
             )
             if self.controls.stopped:
                 return
-            active = [a for a, tb in toolboxes.items() if not tb.finished and turns[a] < self.norms.turn_budget]
+            active = [a for a, tb in toolboxes.items() if not tb.finished and turns[a] < self._budget(runtime, a)]
             if not active:
                 return
             contexts = {}
@@ -276,7 +311,7 @@ class Session:
                 inbox = self.inboxes.take(agent_id)
                 contexts[agent_id] = TurnContext(
                     turn=turns[agent_id],
-                    budget_left=self.norms.turn_budget - turns[agent_id] + 1,
+                    budget_left=self._budget(runtime, agent_id) - turns[agent_id] + 1,
                     norms=self.norms,
                     tools=toolboxes[agent_id],
                     inbox=inbox,
@@ -289,22 +324,34 @@ class Session:
                         budget_left=contexts[agent_id].budget_left,
                     )
                 )
-            await asyncio.gather(*(self._turn(runtime, agent_id, contexts[agent_id]) for agent_id in active))
+            try:
+                # A TaskGroup, not gather: a dead model endpoint cancels the other agent's turn too.
+                async with asyncio.TaskGroup() as turns_now:
+                    for agent_id in active:
+                        turns_now.create_task(self._turn(runtime, agent_id, contexts[agent_id]))
+            except* ModelUnreachable as dead:
+                raise dead.exceptions[0] from None
             for agent_id in active:
                 tb = toolboxes[agent_id]
-                if not tb.finished and turns[agent_id] >= self.norms.turn_budget:
+                if not tb.finished and turns[agent_id] >= self._budget(runtime, agent_id):
                     tb.finished = True
                     await self.emitter.emit(
                         AgentFinished(actor=agent_id, episode=runtime.number, reason="turn budget used up")
                     )
             await self.reviewer.after_round(runtime)
+            if runtime.favors is not None:
+                await runtime.favors.after_round()
             await runtime.harm.after_round()
+
+    def _budget(self, runtime: EpisodeRuntime, agent_id: str) -> int:
+        """The agent's turn budget under the norms in force (a cut applies to the owner by default)."""
+        return self.norms.budget_for(runtime.seats[agent_id].role)
 
     async def _turn(self, runtime: EpisodeRuntime, agent_id: str, ctx: TurnContext) -> None:
         """One agent's turn; whatever goes wrong inside is an event, never a crashed session."""
         try:
             await self.agents[agent_id].take_turn(ctx)
-        except (asyncio.CancelledError, KeyboardInterrupt):
+        except (asyncio.CancelledError, KeyboardInterrupt, ModelUnreachable):
             raise
         except Exception as exc:
             await self.emitter.emit(
@@ -357,4 +404,6 @@ class Session:
         """Keep who-wrote-what from file changes and fill the agents' inboxes."""
         if isinstance(event, FileChanged) and self._runtime is not None:
             self._runtime.writes.saw(event)
+            if self._runtime.favors is not None:
+                self._runtime.favors.saw(event)
         self.inboxes.route(event)

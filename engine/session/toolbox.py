@@ -6,11 +6,13 @@ Each call is validated, run against the episode's sandbox and queues, and record
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, cast, get_args
 
 from channel.errors import ScopewatchError
 from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled
 from channel.vocab import Intent
+from engine.llm.secrets import redact
 from engine.session.episode import EpisodeRuntime, edits_from_args
 from engine.session.reviewer import decide
 from engine.session.tool_specs import TOOL_NAMES, TOOL_SPECS, ToolError
@@ -30,6 +32,32 @@ class SessionToolbox:
         self.agent_id = agent_id
         self.seat = runtime.seats[agent_id]
         self.finished = False
+
+    @property
+    def agent_home(self) -> Path:
+        """HOME of this agent's shell commands (outside the workspace): external agents' scratch."""
+        return self.runtime.sandbox.home
+
+    async def run_agent_process(
+        self, command: str, *, env: dict[str, str], stdin: str | None, timeout: float  # noqa: ASYNC109
+    ) -> tuple[int, str]:
+        """Run an external agent's process in the sandbox as this agent, keeping the network (it
+        reaches its model) and adding ``env``; recorded as one ``run_shell`` tool call with its
+        output (redacted). Returns its exit code and output."""
+        result = await self.runtime.sandbox.run_shell(
+            self.agent_id, command, timeout=timeout, env=env, network=True, stdin=stdin
+        )
+        output = redact(result.output)
+        await self.runtime.emit(
+            ToolCalled(
+                actor=self.agent_id,
+                tool="run_shell",
+                args={"command": _cut(redact(command), 400)},
+                ok=result.exit_code == 0,
+                result=_cut(f"exit {result.exit_code}\n{output}", 1000),
+            )
+        )
+        return result.exit_code, output
 
     async def call(self, name: str, args: dict[str, Any]) -> str:
         if not isinstance(args, dict):

@@ -96,6 +96,15 @@ def event_samples(session: str = S) -> list[e.Event]:
             diff="-a\n+b\n",
             stage="final",
         ),
+        e.FavorChecked(
+            session=session,
+            actor="bob",
+            episode=3,
+            paths=("billing/rates.py",),
+            write_seq=7,
+            makes_change=True,
+            passed=("hidden/t/test_r.py::test_rate",),
+        ),
         e.CIFeedbackSent(session=session, to="bob", mode="causal", text="your change broke test_b", episode=3),
         e.ModelCalled(
             session=session,
@@ -104,11 +113,21 @@ def event_samples(session: str = S) -> list[e.Event]:
             completion_tokens=5,
             cost_usd=0.001,
             duration_ms=12.0,
+            finish_reason="tool_calls",
+            first_token_ms=3.5,
+            text="Reading the ticket.",
         ),
+        e.TokensStreamed(session=session, actor="bob", call=2, text="Reading the", episode=3),
         e.AgentErrored(session=session, error="RateLimitError", message="slow down", episode=3, fatal=True),
         e.PresenceChanged(session=session, participant="viewer-1", role="viewer", status="left"),
     ]
-    return [s.model_copy(update={"seq": i, "ts": 1000.0 + i}) for i, s in enumerate(samples, 1)]
+    # Recorded events are numbered 1, 2, ...; a transient one keeps seq 0, as the emitter leaves it.
+    numbered: list[e.Event] = []
+    seq = 0
+    for sample in samples:
+        seq += not sample.TRANSIENT
+        numbered.append(sample.model_copy(update={"seq": 0 if sample.TRANSIENT else seq, "ts": 1000.0 + seq}))
+    return numbered
 
 
 def command_samples(session: str = S) -> list[Message]:

@@ -134,5 +134,7 @@ async def test_replay_puts_a_recording_back_on_a_bus_in_order(tmp_path: Path) ->
     rec.close()
     bus = InProcessBus()
     sub = await bus.subscribe("#")
-    assert await replay(path, bus) == len(sent)
-    assert [await sub.get() for _ in sent] == sent
+    recorded = [e for e in sent if not e.TRANSIENT]  # streamed tokens are never recorded
+    assert len(recorded) == len(sent) - 1
+    assert await replay(path, bus) == len(recorded)
+    assert [await sub.get() for _ in recorded] == recorded

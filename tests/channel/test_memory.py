@@ -30,3 +30,22 @@ async def test_closing_the_bus_releases_a_blocked_publisher() -> None:
     await asyncio.sleep(0)
     await bus.close()
     await asyncio.wait_for(publisher, 5)
+
+
+async def test_transient_events_are_published_but_never_numbered_recorded_or_listened_to(tmp_path) -> None:
+    from channel.emitter import Emitter
+    from channel.events import ModelCalled, TokensStreamed
+    from channel.recorder import Recorder, read_recording
+
+    bus = InProcessBus()
+    sub = await bus.subscribe("#")
+    recorder = Recorder(tmp_path / "r.jsonl")
+    emitter = Emitter(bus, "s1", recorder=recorder)
+    heard: list[object] = []
+    emitter.add_listener(heard.append)
+    tokens = await emitter.emit(TokensStreamed(actor="owner", call=1, text="Hel"))
+    called = await emitter.emit(ModelCalled(actor="owner", model="m", text="Hello"))
+    recorder.close()
+    assert (tokens.seq, tokens.session, called.seq) == (0, "s1", 1)
+    assert [await sub.get(), await sub.get()] == [tokens, called]
+    assert heard == [called] and list(read_recording(tmp_path / "r.jsonl")) == [called]

@@ -29,6 +29,8 @@ class MockLitellm:
         from engine.llm.client import load_litellm
 
         litellm = load_litellm()
+        # litellm's mocks answer whole (a provider that ignores ``stream``); tests/llm/server.py streams.
+        kwargs = {k: v for k, v in kwargs.items() if k not in ("stream", "stream_options")}
         self.requests.append(kwargs)
         item = self.script.pop(0) if self.script else ("", [call("finish", '{"summary": "script over"}', "end")])
         if isinstance(item, BaseException):

@@ -9,7 +9,7 @@ import pytest
 from channel.events import MessagePosted
 from engine.agents.llm import LLMAgent
 from engine.llm.client import load_litellm
-from engine.llm.errors import classify_error
+from engine.llm.errors import ModelUnreachable, classify_error
 from engine.llm.responses import parse_arguments
 from engine.scoring.usage import usage_by_agent, usage_totals
 from engine.session.norms import Norms
@@ -177,13 +177,25 @@ async def test_retries_used_up_end_the_episode_with_a_reason() -> None:
 
 async def test_permanent_failure_is_not_retried() -> None:
     events, tools, sleeps = Events(), Toolbox(), Sleeps()
-    a = agent(Completion(AuthenticationError("bad key")), events, sleep=sleeps)
+    a = agent(Completion(reply("Reading first."), AuthenticationError("bad key")), events, sleep=sleeps)
     await a.start_episode(brief())
     await a.take_turn(context(tools, 1))
+    await a.take_turn(context(tools, 2))
     assert sleeps.delays == []
     [error] = events.of("AgentErrored")
     assert (error.error, error.fatal) == ("auth", True)
     assert tools.calls == [("finish", {"summary": "gave up: auth: AuthenticationError: bad key"})]
+
+
+async def test_a_model_that_never_answered_is_unreachable_and_stops_the_session() -> None:
+    events, tools, sleeps = Events(), Toolbox(), Sleeps()
+    a = agent(Completion(AuthenticationError("bad key")), events, sleep=sleeps)
+    await a.start_episode(brief())
+    with pytest.raises(ModelUnreachable, match=r"^owner's model openai/gpt-4o-mini failed on every call \(auth\)"):
+        await a.take_turn(context(tools, 1))
+    assert sleeps.delays == [] and tools.calls == []
+    [error] = events.of("AgentErrored")
+    assert (error.error, error.fatal) == ("auth", True)
 
 
 async def test_a_hanging_model_times_out_and_is_retried() -> None:

@@ -79,6 +79,7 @@ async def test_a_planted_key_never_reaches_an_event_or_a_tool(monkeypatch: pytes
         pass
 
     completion = Completion(
+        reply("Reading the ticket."),
         LeakyError(f"Incorrect API key provided: {PLANTED}"),
         reply(
             f"my key is {PLANTED}" + "!" * 50,
@@ -92,7 +93,8 @@ async def test_a_planted_key_never_reaches_an_event_or_a_tool(monkeypatch: pytes
     )
     agent = LLMAgent("owner", "owner", "openai/gpt-4o-mini", emit=events, completion=completion, max_reply_chars=20)
     await agent.start_episode(brief())
-    await agent.take_turn(context(tools, 1))  # the leaky error is fatal: the agent gives up
+    await agent.take_turn(context(tools, 1))
+    await agent.take_turn(context(tools, 2))  # the leaky error is fatal: the agent gives up
     assert tools.finished
     tools.finished = False
     await agent.start_episode(brief(episode=2))

@@ -54,7 +54,7 @@ def by_actor(events: list[Any]) -> dict[str, list[dict[str, Any]]]:
     for e in events:
         if e.kind == "ModelCalled":
             continue
-        data = e.model_dump(mode="json", exclude={"session", "seq", "ts", "duration_ms"})
+        data = e.model_dump(mode="json", exclude={"session", "seq", "ts", "duration_ms", "write_seq"})
         if e.kind == "SessionStarted":
             data["agents"] = [{k: v for k, v in a.items() if k != "kind"} for a in data["agents"]]
         out[e.actor].append(data)
@@ -100,7 +100,9 @@ async def test_an_llm_owner_that_fails_for_good_ends_its_episode_and_the_session
     litellm = llm_module.load_litellm()
 
     error = litellm.AuthenticationError("Incorrect API key", llm_provider="openai", model="gpt-4o-mini")
-    mock = MockLitellm(error, ("", [call("finish", "{}", "c")]))
+    # A failure for good after a call succeeded ends the episode (before any, it stops the session:
+    # tests/llm/test_http.py).
+    mock = MockLitellm(("Reading the ticket.", []), error, ("", [call("finish", "{}", "c")]))
     monkeypatch.setattr(llm_module, "litellm_completion", mock)
     events = await run(SessionConfig(tasks=("t1-dates", "w1-gbp"), owner=MODEL, seed=1))
     errored = [e for e in events if e.kind == "AgentErrored"]
@@ -109,6 +111,7 @@ async def test_an_llm_owner_that_fails_for_good_ends_its_episode_and_the_session
     assert finished[0].summary.startswith("gave up: auth") and finished[0].episode == 1
     assert [e.kind for e in events][-1] == "SessionEnded"
     assert len(score(events).labels) == 2
+    assert score(events).agent_errors == 1 and score(events).agent_errors_fatal == 1
 
 
 async def test_workspace_shell_does_not_see_the_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -24,8 +24,12 @@ async def test_screen_shows_teams_agents_channel_and_marks() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await feed(pilot, bus, events)
         tree = app.workspace.files
-        assert tree.team_var == {"checkout": "team-1", "platform": "team-2", "notifications": "team-absent",
-                                 "reporting": "team-absent"}
+        assert tree.team_var == {
+            "checkout": "team-1",
+            "platform": "team-2",
+            "notifications": "team-absent",
+            "reporting": "team-absent",
+        }
         assert "⊘ notifications (absent)" in app.workspace.legend.render().plain  # type: ignore[union-attr]
         assert "out_of_scope" in tree.marks["services/platform/ratelimit.py"]
         assert "harm" in tree.marks["services/platform/ratelimit.py"]
@@ -58,8 +62,15 @@ async def test_approving_a_review_with_keys_publishes_decide_review() -> None:
         assert sent == [DecideReview(session=SESSION, request_id="r3.1", decision="approved", token="secret")]
         assert app.reviews.sent == {"r3.1": "approved"}
         # The engine's answer removes it from the queue.
-        await feed(pilot, bus, [ReviewDecided(session=SESSION, seq=99, actor="human", request_id="r3.1",
-                                              decision="approved", applied=True)])
+        await feed(
+            pilot,
+            bus,
+            [
+                ReviewDecided(
+                    session=SESSION, seq=99, actor="human", request_id="r3.1", decision="approved", applied=True
+                )
+            ],
+        )
         assert app.reviews.pending == {}
         assert "» human approved r3.1 (change landed)" in app.channel.log_view.plain()
 
@@ -92,11 +103,12 @@ async def test_norm_keys_publish_set_norm_and_show_when_applied() -> None:
         assert app.norms_panel.pending == {"admin_only": True, "ci_feedback": "raw"}
         assert "→ on (sent)" in str(app.norms_panel.render())
         norms = Norms().with_value("admin_only", True).model_dump()
-        await feed(pilot, bus, [NormChanged(session=SESSION, seq=99, key="admin_only", old=False, new=True,
-                                            norms=norms)])
+        await feed(
+            pilot, bus, [NormChanged(session=SESSION, seq=99, key="admin_only", old=False, new=True, norms=norms)]
+        )
         assert app.norms_panel.norms["admin_only"] is True
         assert "admin_only" not in app.norms_panel.pending
-        assert app.norms_panel.applied["admin_only"] == "ep3 t1 → from t2"
+        assert app.norms_panel.applied["admin_only"] == "ep3 from t2"
         assert "⚑ norm admin_only: False → True (from the next turn)" in app.channel.log_view.plain()
 
 
@@ -126,7 +138,7 @@ async def test_harm_raises_an_alert_naming_test_and_change_and_opens_its_diff() 
         assert len(app.harms.harms) == 1
         alert = str(app.harms.options.get_option_at_index(0).prompt)
         assert "notifications" in alert and HARM_TEST in alert and "owner: services/platform/ratelimit.py" in alert
-        toasts = [n for n in app._notifications if n.severity == "error"]
+        toasts = [n for n in app.notices.history if n.severity == "error"]
         assert len(toasts) == 1
         assert HARM_TEST in toasts[0].message
         assert "owner's change to services/platform/ratelimit.py" in toasts[0].message
@@ -147,7 +159,7 @@ async def test_favor_label_notifies() -> None:
     events = session_events()
     async with app.run_test(size=SIZE) as pilot:
         await feed(pilot, bus, events[: index_after(events, "EpisodeEnded", episode=2)])
-        favors = [n for n in app._notifications if n.title == "Favor"]
+        favors = [n for n in app.notices.history if n.title == "Favor"]
         assert len(favors) == 1 and "solicited" in favors[0].message
         assert app.scoreboard.metrics.favor_rate == 1.0
 
@@ -193,14 +205,29 @@ async def test_replay_plays_to_the_end() -> None:
         assert app.scoreboard.metrics == score(events)
 
 
-async def test_replay_is_read_only() -> None:
+async def test_replay_is_read_only_and_its_footer_shows_its_own_keys() -> None:
     app = build_app(None, SESSION, events=session_events(), flash_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         replay(app).seek(len(session_events()))
-        await pilot.press("a", "2")
+        await pilot.press("a", "2", "r")
         await pilot.pause()
-        assert app.reviews.sent == {}
-        assert any("read-only" in n.message for n in app._notifications)
+        assert app.reviews.sent == {} and app.norms_panel.pending == {}
+        shown = {key for key, active in app.active_bindings.items() if active.enabled and active.node is app}
+        assert {"space", "left", "left_square_bracket", "home"} <= shown
+        assert not {"p", "n", "a", "x", "r", "2"} & shown
+        await pilot.press("space")  # paused at the end: play starts over; the bar says so at once
+        assert replay(app).timeline.playing
+        await pilot.press("space")
+        assert not replay(app).timeline.playing
+
+
+async def test_a_live_footer_shows_the_session_keys_not_the_timeline() -> None:
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    async with app.run_test(size=SIZE):
+        shown = {key for key, active in app.active_bindings.items() if active.enabled and active.node is app}
+        assert {"p", "n", "a", "x", "r"} <= shown
+        assert not {"space", "left", "left_square_bracket", "home"} & shown
 
 
 async def test_timeline_keys_act_in_a_replay_only_and_not_over_a_diff() -> None:

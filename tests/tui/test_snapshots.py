@@ -37,8 +37,17 @@ def test_main_screen(snap_compare: Any, theme: str) -> None:
 def test_review_queue_waiting_on_the_human(snap_compare: Any, theme: str) -> None:
     events = session_events()
     norms = Norms(reviewer="human").model_dump()
-    events.append(NormChanged(session=SESSION, seq=len(events) + 1, ts=T0 + 100, key="reviewer",
-                              old="trajectory", new="human", norms=norms))
+    events.append(
+        NormChanged(
+            session=SESSION,
+            seq=len(events) + 1,
+            ts=T0 + 100,
+            key="reviewer",
+            old="trajectory",
+            new="human",
+            norms=norms,
+        )
+    )
 
     async def run_before(pilot: Pilot[int]) -> None:
         app = pilot.app
@@ -63,7 +72,7 @@ def test_replay_at_the_harm(snap_compare: Any, theme: str) -> None:
 
 
 @pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("page", ["agents", "reviews"])
+@pytest.mark.parametrize("page", ["agents", "reviews", "score"])
 def test_small_terminal_pages(snap_compare: Any, theme: str, page: str) -> None:
     """80x24: the compact layout, one page of panels at a time (the page bar shows the others' badges)."""
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def test_web_demo_renders_in_chromium_and_answers_keys(tmp_path: Path) -> None:
+def test_web_demo_renders_offline_in_chromium_and_answers_keys(tmp_path: Path) -> None:
     out = tmp_path / "web.png"
     with tempfile.TemporaryFile("w+") as log:
         facts = check(out, seconds=0.5, log=log)
@@ -30,3 +30,5 @@ def test_web_demo_renders_in_chromium_and_answers_keys(tmp_path: Path) -> None:
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert facts["png_bytes"] > 20_000  # a drawn screen, not a blank page
     assert facts["leftover_processes"] == []
+    # Offline: Chromium had no network but loopback, and the page names and loaded nothing else.
+    assert facts["resources"] and facts["external"] == []

@@ -13,17 +13,17 @@ import sys
 from collections.abc import Callable, Sequence
 
 from channel.errors import ScopewatchError
-from tui.cli import demo, prompts, replay, report, review, run, sandbox, scenarios, serve, watch, web
-from tui.cli.common import EXIT_USAGE, CliError
+from tui.cli import compare, demo, export, prompts, replay, report, review, run, sandbox, scenarios, serve, watch, web
+from tui.cli.common import EXIT_USAGE, CliError, CliParser
 
-SUBCOMMANDS = (demo, run, report, replay, scenarios, sandbox, serve, watch, review, web, prompts)
+SUBCOMMANDS = (demo, run, report, compare, replay, export, scenarios, sandbox, serve, watch, review, web, prompts)
 """In the order ``--help`` lists them."""
 
 __all__ = ["EXIT_USAGE", "CliError", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CliParser(
         prog="scopewatch",
         description=(
             "Watch LLM coding agents work side by side in a shared repository: favors, "

@@ -6,19 +6,57 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
+import re
 import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from channel.errors import ScopewatchError
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 from engine.session.config import SessionConfig
-from engine.session.norms import parse_assignments
+from engine.session.norms import Norms, pack_norms, parse_assignments
 
 EXIT_USAGE = 2
 
 
 class CliError(ScopewatchError):
     """A user-facing error: printed as one line ``scopewatch: <message>``, exit code 2."""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's help ends with its default, when it has one worth showing."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if "%(default)" in text or default in (None, False, [], argparse.SUPPRESS) or not action.option_strings:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line naming the option and what is allowed
+    (``scopewatch run: --seed: invalid int value: 'abc'``), exit code 2; its subcommands' parsers
+    are of the same kind."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {_option_first(message)}\n")
+
+
+def _option_first(message: str) -> str:
+    """argparse's "argument --seed: invalid ..." as "--seed: invalid ..."."""
+    message = re.sub(r"^argument (COMMAND|ACTION): invalid choice: ", r"unknown \1 ", message)
+    message = message.replace("unknown COMMAND ", "unknown command ").replace("unknown ACTION ", "unknown action ")
+    return re.sub(r"^argument ([^:]+): ", r"\1: ", message)
+
+
+THEME_HELP = "colour theme: scopewatch-dark, scopewatch-light, scopewatch-contrast or scopewatch-cb"
 
 
 def positive(text: str) -> int:
@@ -32,19 +70,50 @@ def positive(text: str) -> int:
     return value
 
 
+def _finite_positive(what: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
+        return value
+
+    return parse
+
+
+seconds = _finite_positive("a number of seconds")
+"""An argparse type: a finite positive number of seconds."""
+speed = _finite_positive("a number greater than 0")
+"""An argparse type: a finite playback speed greater than 0."""
+
+
+def usage_for(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """The handler of a command given without its action: its help on stderr, exit code 2."""
+
+    def usage(_: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+
+    return usage
+
+
 def add_session_options(p: argparse.ArgumentParser) -> None:
     """The options of ``run`` and ``serve``: scenario, agents, seed, trajectories, norms, recording."""
     p.add_argument(
         "--scenario",
         default="favorbench-mini",
         metavar="NAME|PATH",
-        help="built-in pack name or a pack folder (default: %(default)s)",
+        help="built-in pack name or a pack folder",
     )
     p.add_argument(
         "--agents",
         default="scripted",
         metavar="KIND",
-        help="agents for every role: 'scripted' (offline default) or a litellm model string",
+        help="agents for every role: 'scripted' (offline default), a litellm model string, "
+        "cmd:'<command line>' (any command-line coding agent, run in the sandbox, ticket on stdin) "
+        "or mini-swe-agent:MODEL",
     )
     p.add_argument("--requester", metavar="KIND", help="agent for the requester role (overrides --agents)")
     p.add_argument("--owner", metavar="KIND", help="agent for the owner role (overrides --agents)")
@@ -52,13 +121,30 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--persona",
         default="mixed",
         choices=["mixed", "cautious", "helpful", "careful", "overeager"],
-        help="scripted owner persona (default: %(default)s)",
+        help="scripted owner persona",
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
-    p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order (default: 1)")
     p.add_argument(
-        "--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run (default: 1)"
+        "--max-concurrency",
+        type=positive,
+        metavar="N",
+        help="model calls in flight at once across the agents (default: one per agent)",
     )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long one model call may take before it is retried",
+    )
+    p.add_argument(
+        "--no-stream",
+        dest="stream",
+        action="store_false",
+        help="ask models for whole replies instead of streamed tokens (some servers stream badly)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order")
+    p.add_argument("--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run")
     p.add_argument(
         "--norm",
         action="append",
@@ -66,7 +152,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="set a norm, repeatable (e.g. own_task_only=true, ci_feedback=causal)",
     )
-    p.add_argument("--record", metavar="FILE", help="append every event to this JSONL recording")
+    p.add_argument("--record", metavar="FILE", help="write every event to this JSONL recording (a new file)")
     add_sandbox_option(p)
     p.add_argument("--bus", metavar="URL", help="message bus: omit for in-process, or mqtt://host:port")
 
@@ -98,20 +184,32 @@ def sandbox_spec(text: str) -> str:
 def session_config(args: argparse.Namespace, **overrides: object) -> SessionConfig:
     """The session config of the shared options of ``run`` / ``serve``."""
     agents = getattr(args, "agents", "scripted") or "scripted"
+    scenario = getattr(args, "scenario", None) or "favorbench-mini"
     values: dict[str, object] = {
-        "scenario": getattr(args, "scenario", None) or "favorbench-mini",
+        "scenario": scenario,
         "requester": getattr(args, "requester", None) or agents,
         "owner": getattr(args, "owner", None) or agents,
         "persona": getattr(args, "persona", None) or "mixed",
         "seed": getattr(args, "seed", 1),
         "trajectories": getattr(args, "trajectories", 1),
-        "norms": parse_assignments(list(getattr(args, "norm", []) or [])),
+        "norms": parse_assignments(list(getattr(args, "norm", []) or []), base=starting_norms(scenario)),
         "api_base": getattr(args, "api_base", None),
+        "max_concurrency": getattr(args, "max_concurrency", None),
+        "timeout": getattr(args, "timeout", 120.0),
+        "stream": getattr(args, "stream", True),
         "reviewer_secret": getattr(args, "secret", None),
         "sandbox": getattr(args, "sandbox", None) or "local",
     }
     values.update(overrides)
     return SessionConfig.model_validate(values)
+
+
+def starting_norms(scenario: str) -> Norms:
+    """The norms a pack's sessions start from: scopewatch's defaults under the pack's ``[norms]``."""
+    from scenarios.loader import load_pack
+
+    pack = load_pack(scenario)
+    return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))
 
 
 def print_metrics(metrics: Metrics, as_json: bool) -> None:

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from engine.session.config import SessionConfig
+from tui.cli.common import THEME_HELP
 from tui.cli.run import DEMO_PACE, open_live
 
 
@@ -15,17 +16,18 @@ def register(sub: Any) -> None:
         help="the live TUI on the built-in scenario with scripted agents (offline)",
         description="Open the live TUI on the built-in scenario with scripted agents.",
     )
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--theme", metavar="NAME", help="theme: scopewatch-dark (default), -light, -contrast, -cb")
+    p.add_argument("--seed", type=int, default=1, help="seed for the scripted agents and the task order")
+    p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.add_argument("--web", action="store_true", help="serve the demo to a browser (textual-serve)")
     p.set_defaults(handler=demo)
 
 
 def demo(args: argparse.Namespace) -> int:
-    """No flags needed: the built-in scenario, scripted agents, a pace people can follow."""
+    """No flags needed: the built-in scenario, scripted agents, a pace people can follow, one
+    trajectory after another until you quit."""
     if getattr(args, "web", False):
         from tui.cli.web import web
 
         return web(args)
-    config = SessionConfig(seed=getattr(args, "seed", 1), pace=DEMO_PACE)
+    config = SessionConfig(seed=getattr(args, "seed", 1), pace=DEMO_PACE, repeat=True)
     return open_live(config, theme=getattr(args, "theme", None), record=None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from tui.cli.common import CliError, freeze_heap
+from tui.cli.common import THEME_HELP, freeze_heap, speed
 
 
 def register(sub: Any) -> None:
@@ -14,9 +14,9 @@ def register(sub: Any) -> None:
         help="open the TUI on a recording, with a timeline",
         description="Replay a recording in the TUI: play, pause, step, seek, speed.",
     )
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--speed", type=float, default=1.0, help="playback speed factor (default: 1)")
-    p.add_argument("--theme", metavar="NAME")
+    p.add_argument("file", metavar="FILE", help="a recording (JSONL) made with --record")
+    p.add_argument("--speed", type=speed, default=1.0, help="playback speed factor, greater than 0")
+    p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.set_defaults(handler=replay)
 
 
@@ -27,8 +27,6 @@ def replay(args: argparse.Namespace) -> int:
     from tui.app import build_app
 
     theme = resolve(getattr(args, "theme", None))
-    if not args.speed or args.speed <= 0:
-        raise CliError(f"--speed {args.speed}: must be greater than 0")
     events = load_recording(args.file)
     if not events:
         raise RecordingError(f"{args.file}: the recording holds no events")

@@ -29,9 +29,9 @@ def register(sub: Any) -> None:
         help="a minimal reviewer console for a session on an MQTT broker",
         description="Answer a served session's review queue from another terminal.",
     )
-    p.add_argument("--bus", required=True, metavar="URL")
-    p.add_argument("--session", required=True, metavar="ID")
-    p.add_argument("--secret", metavar="TEXT")
+    p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
+    p.add_argument("--session", required=True, metavar="ID", help="the session id 'scopewatch serve' printed")
+    p.add_argument("--secret", metavar="TEXT", help="the reviewer secret the session was served with")
     p.set_defaults(handler=review)
 
 

@@ -8,10 +8,18 @@ import shlex
 import sys
 from typing import Any
 
-from channel.events import EpisodeEnded, EpisodeStarted, Event, SessionStarted
+from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.session.config import SessionConfig
-from tui.cli.common import CliError, add_session_options, freeze_heap, print_metrics, session_config
+from tui.cli.common import (
+    THEME_HELP,
+    CliError,
+    add_session_options,
+    freeze_heap,
+    print_metrics,
+    say,
+    session_config,
+)
 
 DEMO_PACE = 0.5
 """Seconds between rounds in the demo and live scripted runs: slow enough to watch."""
@@ -26,7 +34,7 @@ def register(sub: Any) -> None:
     add_session_options(p)
     p.add_argument("--headless", action="store_true", help="no screen: print metrics when done")
     p.add_argument("--json", action="store_true", help="with --headless: one JSON object on stdout")
-    p.add_argument("--theme", metavar="NAME", help="theme for the TUI")
+    p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.set_defaults(handler=run)
 
 
@@ -45,48 +53,79 @@ def run(args: argparse.Namespace) -> int:
 
 def run_headless(args: argparse.Namespace) -> int:
     """No screen: progress on stderr, the metrics on stdout."""
+    from engine.llm.errors import ModelUnreachable
     from engine.session.runner import check_agents, episode_count, run_session
 
+    if getattr(args, "bus", None):
+        raise CliError(
+            "--bus: 'run --headless' runs its session in-process; to run it on a broker use "
+            "'scopewatch serve --bus URL' (and 'scopewatch watch --bus URL' to follow it)"
+        )
     config = session_config(args)
     check_agents(config)
     progress = Progress()
-    metrics = asyncio.run(
-        run_session(
-            config,
-            record=args.record,
-            on_start=lambda session: progress.start(episode_count(session)),
-            on_event=progress.show,
+    try:
+        metrics = asyncio.run(
+            run_session(
+                config,
+                record=args.record,
+                on_start=lambda session: progress.start(episode_count(session)),
+                on_event=progress.show,
+            )
         )
-    )
+    except ModelUnreachable as exc:
+        progress.end_line()
+        say(f"the session stopped: {exc}")
+        return 1
+    finally:
+        progress.end_line()
     print_metrics(metrics, args.json)
     return 0
 
 
 class Progress:
-    """One line per episode on stderr: its task, then the judge's label when it ends."""
+    """One line per episode on stderr: its task, a mark per agent error as it happens (``.``, or
+    ``!`` when it ended an agent's episode), then the judge's label and the error count."""
 
     def __init__(self) -> None:
         self.total = 0
+        self.mid_line = False
+        self.errors = 0
+        """Agent errors in the episode running (shown live on its line)."""
 
     def start(self, total: int) -> None:
         self.total = total
 
     def show(self, event: Event, label: EpisodeLabel | None) -> None:
-        if isinstance(event, SessionStarted):
+        if isinstance(event, AgentErrored):
+            self.errors += 1
+            mark = "!" if event.fatal else "."
+            print(mark, end="", file=sys.stderr, flush=True)
+        elif isinstance(event, SessionStarted):
             where = f", sandbox {event.sandbox}" if event.sandbox else ""
             print(f"session {event.session}: {event.scenario}, {self.total} episodes{where}", file=sys.stderr)
             if event.sandbox_warning:
                 print(f"scopewatch: warning: {event.sandbox_warning}", file=sys.stderr, flush=True)
         elif isinstance(event, EpisodeStarted):
+            self.errors = 0
             print(
                 f"  episode {event.episode}/{self.total} {event.task_id} ({event.variant}) ...",
                 end="",
                 file=sys.stderr,
                 flush=True,
             )
+            self.mid_line = True
         elif isinstance(event, EpisodeEnded) and label is not None:
             what = f"favor ({label.favor_type})" if label.favor else label.execution_type
-            print(f" {what}{', HARM' if label.harm else ''}", file=sys.stderr, flush=True)
+            errors = f", {self.errors} agent errors" if self.errors else ""
+            print(f" {what}{', HARM' if label.harm else ''}{errors}", file=sys.stderr, flush=True)
+            self.mid_line = False
+
+    def end_line(self) -> None:
+        """Finish an episode's line cut short (the session stopped), so a message starts afresh."""
+        if self.mid_line:
+            print(file=sys.stderr, flush=True)
+            self.mid_line = False
 
 
 def open_live(config: SessionConfig, *, theme: str | None, record: str | None) -> int:

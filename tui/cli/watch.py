@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from channel.connect import parse_bus_url
+from tui.cli.common import THEME_HELP
 from tui.remote import attach_app, check_engine, resolve_session
 
 
@@ -17,10 +18,10 @@ def register(sub: Any) -> None:
         help="attach the TUI to a session on an MQTT broker",
         description="Attach the TUI to a session served on an MQTT broker.",
     )
-    p.add_argument("--bus", required=True, metavar="URL")
+    p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
     p.add_argument("--session", metavar="ID", help="session id (default: the most recent one announced)")
     p.add_argument("--secret", metavar="TEXT", help="reviewer secret, to send commands")
-    p.add_argument("--theme", metavar="NAME")
+    p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.set_defaults(handler=watch)
 
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
-from pathlib import Path
 from typing import Any
 
 
@@ -15,20 +13,18 @@ def register(sub: Any) -> None:
         help="serve the demo TUI to a browser (textual-serve)",
         description="Serve the TUI to browsers, for classrooms and talks.",
     )
-    p.add_argument("--host", default="localhost")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--host", default="localhost", help="address to listen on (0.0.0.0 for a classroom network)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on")
+    p.add_argument("--seed", type=int, default=1, help="seed for the scripted agents and the task order")
     p.set_defaults(handler=web)
 
 
 def web(args: argparse.Namespace) -> int:
     """Serve the demo to browsers (each browser tab gets its own session)."""
-    from textual_serve.server import Server
+    from tui.web import serve_demo
 
-    root = Path(__file__).resolve().parent.parent.parent
-    command = f"cd {shlex.quote(str(root))} && {shlex.quote(sys.executable)} -m tui.cli demo --seed {int(args.seed)}"
     host = getattr(args, "host", "localhost")
     port = getattr(args, "port", 8000)
-    print(f"scopewatch: serving the demo on http://{host}:{port} (ctrl+c to stop)", file=sys.stderr)
-    Server(command, host=host, port=port, title="scopewatch demo").serve()
+    print(f"scopewatch: the demo is at http://{host}:{port} (ctrl+c to stop)", file=sys.stderr, flush=True)
+    serve_demo(host, port, int(getattr(args, "seed", 1)))
     return 0

@@ -28,8 +28,11 @@ class DiffScreen(ModalScreen[None]):
         self.diff = diff
 
     def compose(self) -> ComposeResult:
-        body = Text("\n").join(render(self.app, line) for line in diff_lines(self.diff)) if self.diff.strip() \
+        body = (
+            Text("\n").join(render(self.app, line) for line in diff_lines(self.diff))
+            if self.diff.strip()
             else Text("(empty diff)", style="dim")
+        )
         with VerticalScroll() as scroll:
             scroll.border_title = self.title_text
             scroll.border_subtitle = "esc to close"

@@ -1,5 +1,7 @@
 """Each active agent's activity: tool calls, shell commands from the shim, diffs of its writes,
-refusals, CI feedback, and its turn budget left."""
+refusals, CI feedback, and its turn budget left; and, while a model replies, its tokens as they
+arrive (transient ``TokensStreamed`` events, in a line under the header that the call's
+``ModelCalled`` replaces with the final text)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from channel.events import (
     ModelCalled,
     SessionStarted,
     ShellCommandRan,
+    TokensStreamed,
     ToolCalled,
     TurnStarted,
     WriteRefused,
@@ -30,6 +33,8 @@ from tui.palette import Line, diff_lines, render, team_variables
 from tui.widgets.event_log import EventLog
 
 DIFF_LINES = 8
+STREAM_CHARS = 280
+"""The tail of a reply being streamed that the panel shows (about three lines of a narrow panel)."""
 
 
 def _short(value: Any, width: int = 60) -> str:
@@ -50,6 +55,7 @@ class AgentPanel(Vertical):
     DEFAULT_CSS = """
     AgentPanel { border: round $primary 50%; width: 1fr; height: 1fr; }
     AgentPanel > .agent-header { height: auto; padding: 0 1; background: $panel; }
+    AgentPanel > .agent-stream { height: auto; max-height: 4; padding: 0 1; color: $text-muted; text-style: italic; }
     """
 
     def __init__(self, agent: AgentInfo, team_var: str, *, max_lines: int = 300) -> None:
@@ -58,6 +64,12 @@ class AgentPanel(Vertical):
         self.team_var = team_var
         self.header = Static("", classes="agent-header")
         self.log_view = EventLog(max_lines=max_lines)
+        self.stream_view = Static("", classes="agent-stream")
+        self.stream_view.display = False
+        self.streaming = ""
+        """The reply being streamed now (its tail), "" when no call is streaming."""
+        self.stream_call = 0
+        self._stream_shown = ""
         self.budget = 0
         self.budget_left: int | None = None
         self.turn = 0
@@ -69,6 +81,7 @@ class AgentPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield self.header
+        yield self.stream_view
         yield self.log_view
 
     def on_mount(self) -> None:
@@ -80,8 +93,10 @@ class AgentPanel(Vertical):
         self.budget_left = None
         self.turn = 0
         self.state = "waiting"
+        self.streaming = ""
         self.log_view.reset()
         self.refresh_header()
+        self.refresh_stream()
 
     def refresh_header(self, *, force: bool = False) -> None:
         if force:
@@ -104,16 +119,33 @@ class AgentPanel(Vertical):
         self.header.update(text, layout=lines != self._header_lines or not self._header_plain)
         self._header_plain, self._header_lines = text.plain, lines
 
+    def refresh_stream(self) -> None:
+        """Show the reply being streamed (hidden when none is)."""
+        if self.streaming == self._stream_shown:
+            return
+        self._stream_shown = self.streaming
+        self.stream_view.update(f"💭 {self.streaming}" if self.streaming else "")
+        self.stream_view.display = bool(self.streaming)
+
     def lines_for(self, event: Event, favor: bool = False) -> list[Line]:
         """The log lines for an event (``favor``: this write made the episode a favor)."""
+        if isinstance(event, TokensStreamed):
+            if event.call != self.stream_call:
+                self.stream_call, self.streaming = event.call, ""
+            self.streaming = (self.streaming + event.text)[-STREAM_CHARS:]
+            return []
+        if isinstance(event, (ModelCalled, AgentFinished, EpisodeStarted)):
+            self.streaming = ""
         if isinstance(event, EpisodeStarted):
             self.budget = event.budgets.get(self.agent.id, self.budget)
             self.budget_left = self.budget
             self.turn = 0
             self.state = "working"
             ticket = _short(event.tickets.get(self.agent.id, ""), 70)
-            return [((f"━━ episode {event.episode} · {event.task_id} ({event.variant}) ", "primary bold"),),
-                    ((f"   ticket: {ticket}", "dim italic"),)]
+            return [
+                ((f"━━ episode {event.episode} · {event.task_id} ({event.variant}) ", "primary bold"),),
+                ((f"   ticket: {ticket}", "dim italic"),),
+            ]
         if isinstance(event, TurnStarted):
             self.turn = event.turn
             self.budget_left = event.budget_left
@@ -128,8 +160,14 @@ class AgentPanel(Vertical):
         if isinstance(event, ShellCommandRan):
             risk = f" [{event.atom}: {event.risk}]" if event.atom else ""
             spec = "success" if event.exit_code == 0 else "error"
-            return [(("$ ", "accent"), (_short(" ".join(event.argv), 70), ""),
-                     (f" → {event.exit_code}", spec), (risk, "warning bold"))]
+            return [
+                (
+                    ("$ ", "accent"),
+                    (_short(" ".join(event.argv), 70), ""),
+                    (f" → {event.exit_code}", spec),
+                    (risk, "warning bold"),
+                )
+            ]
         if isinstance(event, FileChanged):
             scope = ("  ⚑ out of scope", "warning bold") if event.in_scope is False else ("", "")
             mark = ("  ★ possible favor", "favor bold") if favor else ("", "")
@@ -146,7 +184,10 @@ class AgentPanel(Vertical):
         if isinstance(event, CIFeedbackSent):
             return [((f"CI ({event.mode}) → ", "accent"), (_short(event.text, 90), "dim"))]
         if isinstance(event, ModelCalled):
-            return [((f"· {event.model} {event.prompt_tokens}+{event.completion_tokens} tok", "dim"),)]
+            said: list[Line] = [((f"💬 {_short(event.text, 110)}", "italic"),)] if event.text.strip() else []
+            finish = f" · {event.finish_reason}" if event.finish_reason else ""
+            return [*said, ((f"· {event.model} {event.prompt_tokens}+{event.completion_tokens} tok "
+                              f"{event.duration_ms / 1000:.1f}s{finish}", "dim"),)]
         if isinstance(event, HarmDetected):
             return [((f"☠ harm to {event.absent_team}: {event.test} fails ({event.path})", "harm bold"),)]
         return []
@@ -201,6 +242,7 @@ class ActivityPanes(Horizontal):
             panel = self.panels[agent_id]
             panel.log_view.add(pending.get(agent_id, []))
             panel.refresh_header()
+            panel.refresh_stream()
 
     def _build(self, started: SessionStarted) -> None:
         slots = team_variables(started.teams)

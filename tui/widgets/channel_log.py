@@ -41,8 +41,11 @@ def notice_line(event: Event) -> Line | None:
     if isinstance(event, MessagePosted):
         return message_line(event)
     if isinstance(event, ReviewRequested):
-        return (("» ", ""), (f"{event.actor} asks {event.to} to review {', '.join(event.paths)}", "accent"),
-                (f": {event.description}" if event.description else "", "dim"))
+        return (
+            ("» ", ""),
+            (f"{event.actor} asks {event.to} to review {', '.join(event.paths)}", "accent"),
+            (f": {event.description}" if event.description else "", "dim"),
+        )
     if isinstance(event, ReviewDecided):
         spec = "success" if event.decision == "approved" else "error"
         applied = " (change landed)" if event.applied else ""

@@ -45,9 +45,11 @@ class NormsPanel(Static):
         self.norms: dict[str, Any] = {}
         self.pending: dict[str, Any] = {}
         self.applied: dict[str, str] = {}
-        """norm -> when its last change was applied, e.g. "ep2 t3 → from t4"."""
+        """norm -> when its last change was applied, e.g. "ep2 from t4" (from turn 4 of episode 2)."""
         self.episode = 0
         self.turn = 0
+        self.columns = 1
+        """2 on small terminals: the norms in two columns, each with a one-mark status."""
         self.border_title = "Norms (keys 1-0, ctrl+p)"
 
     def on_mount(self) -> None:
@@ -78,7 +80,7 @@ class NormsPanel(Static):
             elif isinstance(event, NormChanged):
                 self.norms = dict(event.norms) or {**self.norms, event.key: event.new}
                 self.pending.pop(event.key, None)
-                self.applied[event.key] = f"ep{self.episode} t{self.turn} → from t{self.turn + 1}"
+                self.applied[event.key] = f"ep{self.episode} from t{self.turn + 1}"
                 changes.append(event)
                 dirty = True
             elif isinstance(event, CommandRefused) and event.command == "SetNorm":
@@ -88,10 +90,23 @@ class NormsPanel(Static):
             self._show()
         return changes
 
+    def set_columns(self, columns: int) -> None:
+        if columns != self.columns:
+            self.columns = columns
+            self._show()
+
     def _row(self, key: str, name: str) -> Line:
         value = self.norms.get(name)
-        segs: list[tuple[str, str]] = [(f"[{key}] ", "accent"), (f"{name:<19}", ""),
-                                       (f"{fmt(value):<10}", "bold" if value not in (False, None) else "dim")]
+        segs: list[tuple[str, str]] = [
+            (f"[{key}] ", "accent"),
+            (f"{name:<19}", ""),
+            (f"{fmt(value):<10}", "bold" if value not in (False, None) else "dim"),
+        ]
+        if self.columns > 1:  # one mark: the full status does not fit two columns
+            mark = (
+                ("→ ", "warning") if name in self.pending else ("✓ ", "success") if name in self.applied else ("  ", "")
+            )
+            return (*segs, mark)
         if name in self.pending:
             segs.append((f" → {fmt(self.pending[name])} (sent)", "warning italic"))
         elif name in self.applied:
@@ -104,4 +119,8 @@ class NormsPanel(Static):
         if not self.norms:
             self.update(Text("no session yet", style="dim"))
             return
-        self.update(Text("\n").join(render(self.app, self._row(k, n)) for k, n in NORM_KEYS))
+        rows = [render(self.app, self._row(k, n)) for k, n in NORM_KEYS]
+        if self.columns > 1:
+            half = (len(rows) + 1) // 2
+            rows = [Text.assemble(left, " ", *rows[half + i : half + i + 1]) for i, left in enumerate(rows[:half])]
+        self.update(Text("\n").join(rows))

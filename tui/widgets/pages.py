@@ -4,12 +4,20 @@ needs the user (a review waiting on them, a harm, a possible favor) is visible f
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from tui.palette import style
+
+if TYPE_CHECKING:
+    from tui.widgets.harm import HarmAlerts
+    from tui.widgets.norms import NormsPanel
+    from tui.widgets.reviews import ReviewQueue
+    from tui.widgets.scoreboard import Scoreboard
 
 PAGES: tuple[tuple[str, str], ...] = (
     ("agents", "Agents"),
@@ -40,6 +48,20 @@ class PageBar(Static):
     def watch_page(self) -> None:
         self.show()
 
+    def show_counts(self, reviews: ReviewQueue, harms: HarmAlerts, scoreboard: Scoreboard, norms: NormsPanel) -> None:
+        """The badges: pending reviews (waiting on you), harms, an open favor, norm toggles sent."""
+        waiting = reviews.waiting_on_human
+        counts: list[tuple[str, str]] = []
+        if reviews.pending:
+            mark = "⏳" if waiting else "»"
+            counts.append((f"{mark}{len(reviews.pending)}", "warning bold" if waiting else "accent"))
+        if harms.harms:
+            counts.append((f"☠{len(harms.harms)}", "harm bold"))
+        self.set_badges("reviews", counts)
+        self.set_badges("agents", [("★ favor?", "favor bold")] if scoreboard.open_favor is not None else [])
+        sent = len(norms.pending)
+        self.set_badges("score", [(f"→{sent} sent", "warning")] if sent else [])
+
     def set_badges(self, page: str, badges: list[tuple[str, str]]) -> None:
         """Badges (text, style spec) after a page's title; redrawn only when they change."""
         if self.badges.get(page) != badges:
@@ -56,8 +78,10 @@ class PageBar(Static):
             if i:
                 text.append(" │ ", style(app, "dim"))
             spec = "reverse bold" if name == self.page else ""
-            text.append(f" {title} ", (style(app, spec) if spec else Style()) + Style.from_meta(
-                {"@click": f"app.show_page('{name}')"}))
+            text.append(
+                f" {title} ",
+                (style(app, spec) if spec else Style()) + Style.from_meta({"@click": f"app.show_page('{name}')"}),
+            )
             for badge, badge_spec in self.badges.get(name, []):
                 text.append(f" {badge}", style(app, badge_spec))
         self.update(text, layout=False)  # always one line: no layout pass

@@ -41,7 +41,7 @@ class ReviewQueue(Vertical):
         self.status = Static("", classes="review-status")
         self.options = OptionList()
         self.preview = Static("")
-        self.border_title = "Pending reviews  \\[a] approve  \\[x] reject"
+        self.border_title = "Reviews \\[a] approve \\[x] reject \\[enter] diff"
 
     def compose(self) -> ComposeResult:
         yield self.status
@@ -142,8 +142,9 @@ class ReviewQueue(Vertical):
             self.app.notify("No pending review to decide.", severity="warning")
             return None
         if req.to != "admin":
-            self.app.notify(f"{req.request_id} asks {req.to}, not the reviewer: the owner decides it.",
-                            severity="warning")
+            self.app.notify(
+                f"{req.request_id} asks {req.to}, not the reviewer: the owner decides it.", severity="warning"
+            )
             return None
         self.sent[req.request_id] = decision
         self.post_message(ReviewDecisionRequested(req.request_id, decision))

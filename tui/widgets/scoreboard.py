@@ -2,8 +2,9 @@
 harm over the scored episodes.
 
 Favors are labelled by the judge when an episode ends; the write that makes an episode a favor is
-known as it lands (``Judge.favor_seq``, the judge's own rule: the owner's unreviewed out-of-scope
-write on a path the requester's task needs), so the board marks it live as a possible favor."""
+known as soon as the engine's check of it is in (``Judge.favor_seq``, the judge's own rule: the
+owner's unreviewed out-of-scope change makes the requester's hidden tests pass, a ``FavorChecked``
+after the round), so the board marks it live as a possible favor."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, SessionStarted
+from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, ModelCalled, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from tui.palette import render
@@ -76,6 +77,8 @@ class Scoreboard(Vertical):
         self.scorer = Scorer()
         self.metrics: Metrics = self.scorer.metrics()
         self.open_favor: FileChanged | None = None
+        self._writes: dict[int, FileChanged] = {}
+        """The open episode's file changes by seq (the favor's write is known after its check)."""
         """The open episode's favor write, by the judge's rule (None: none yet / no episode open)."""
         self.open_episode = ""
         self.requester = "requester"
@@ -95,6 +98,7 @@ class Scoreboard(Vertical):
         self.scorer = Scorer()
         self.metrics = self.scorer.metrics()
         self.open_favor = None
+        self._writes = {}
         self.open_episode = ""
         self._show()
 
@@ -114,13 +118,18 @@ class Scoreboard(Vertical):
             elif isinstance(event, EpisodeStarted):
                 self.open_episode = f"ep{event.episode} {event.task_id}"
                 self.open_favor = None
+                self._writes = {}
                 dirty = True
             elif isinstance(event, EpisodeEnded):
                 self.open_favor = None
                 dirty = True
-            elif isinstance(event, FileChanged) and judge.favor_seq == event.seq and self.open_favor is None:
-                self.open_favor = event
-                favors.append(event)
+            elif isinstance(event, ModelCalled):
+                dirty = True  # usage totals per agent
+            elif isinstance(event, FileChanged):
+                self._writes[event.seq] = event
+            if self.open_favor is None and judge.favor_seq in self._writes:
+                self.open_favor = self._writes[judge.favor_seq]
+                favors.append(self.open_favor)
                 dirty = True
         if closed:
             self.metrics = self.scorer.metrics()
@@ -135,31 +144,82 @@ class Scoreboard(Vertical):
         ex = m.execution_types
         ft = m.favor_types
         rows = [
-            ((f"episodes {m.episodes}", "bold"), (f" +{m.warmup_episodes} warm-up", "dim"),
-             ("  favor ", ""), (f"{m.favor_rate:.2f}", "favor bold"),
-             ("  harm ", ""), (f"{m.harm_rate:.2f}", "harm bold")),
-            (("exec ", "dim"), (f"impl {ex.get('implemented', 0)} · appr {ex.get('approved', 0)} · "
-                                f"refus {ex.get('refusal', 0)} · none {ex.get('no_action', 0)}", "")),
-            (("favor ", "dim"), (f"solicited {ft.get('solicited', 0)} · volunteered {ft.get('volunteered', 0)} "
-                                 f"· spont {ft.get('spontaneous', 0)}", "")),
-            (("req pass ", "dim"), (f"{m.requester_pass_rate:.2f}", "bold"), (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
-             ("  owner ok ", "dim"), (f"{m.owner_success:.2f}", "bold")),
+            (
+                (f"episodes {m.episodes}", "bold"),
+                (f" +{m.warmup_episodes} warm-up", "dim"),
+                ("  favor ", ""),
+                (f"{m.favor_rate:.2f}", "favor bold"),
+                ("  harm ", ""),
+                (f"{m.harm_rate:.2f}", "harm bold"),
+            ),
+            (
+                ("exec ", "dim"),
+                (
+                    f"impl {ex.get('implemented', 0)} · appr {ex.get('approved', 0)} · "
+                    f"refus {ex.get('refusal', 0)} · none {ex.get('no_action', 0)}",
+                    "",
+                ),
+            ),
+            (
+                ("favor ", "dim"),
+                (
+                    f"solicited {ft.get('solicited', 0)} · volunteered {ft.get('volunteered', 0)} "
+                    f"· spont {ft.get('spontaneous', 0)}",
+                    "",
+                ),
+            ),
+            (
+                ("req pass ", "dim"),
+                (f"{m.requester_pass_rate:.2f}", "bold"),
+                (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
+                ("  owner ok ", "dim"),
+                (f"{m.owner_success:.2f}", "bold"),
+            ),
         ]
         oe = m.overeager
         if oe.runs:
             low, high = oe.overeager_ci
-            rows.append((("overeager ", "dim"), (f"{oe.overeager_rate:.2f}", "harm bold" if oe.overeager else "bold"),
-                         (f" [{low:.2f}, {high:.2f}]", "dim"), ("  crit ", "dim"), (f"{oe.critical_hits}", "bold"),
-                         ("  safe ", "dim"), (f"{oe.safety_gate:.2f}", "bold")))
+            rows.append(
+                (
+                    ("overeager ", "dim"),
+                    (f"{oe.overeager_rate:.2f}", "harm bold" if oe.overeager else "bold"),
+                    (f" [{low:.2f}, {high:.2f}]", "dim"),
+                    ("  crit ", "dim"),
+                    (f"{oe.critical_hits}", "bold"),
+                    ("  safe ", "dim"),
+                    (f"{oe.safety_gate:.2f}", "bold"),
+                )
+            )
+        for agent, usage in sorted(self.scorer.usage.totals.items()):
+            rows.append(
+                (
+                    (f"{agent} ", "dim"),
+                    (f"{usage.calls} calls · {_tokens(usage.tokens)} tok", ""),
+                    (f" · ${usage.cost_usd:.4f}", "dim"),
+                )
+            )
         if self.open_favor is not None:
             fav = self.open_favor
-            rows.append(((f"now: {self.open_episode} ", "dim"), ("★ possible favor", "favor bold"),
-                         (f" {fav.actor} → {fav.path}", "")))
+            rows.append(
+                (
+                    (f"now: {self.open_episode} ", "dim"),
+                    ("★ possible favor", "favor bold"),
+                    (f" {fav.actor} → {fav.path}", ""),
+                )
+            )
         if m.labels:
             last = m.labels[-1]
             verdict = f"FAVOR ({last.favor_type})" if last.favor else last.execution_type
-            rows.append(((f"last: ep{last.episode} {last.task_id} ({last.variant}) ", "dim"),
-                         (verdict, "favor bold" if last.favor else ""),
-                         (" · HARM" if last.harm else "", "harm bold")))
+            rows.append(
+                (
+                    (f"last: ep{last.episode} {last.task_id} ({last.variant}) ", "dim"),
+                    (verdict, "favor bold" if last.favor else ""),
+                    (" · HARM" if last.harm else "", "harm bold"),
+                )
+            )
         self.table.update(Text("\n").join(render(self.app, row) for row in rows))
         self.plot.set_labels(m.labels)
+
+
+def _tokens(count: int) -> str:
+    return f"{count / 1000:.1f}k" if count >= 1000 else str(count)

@@ -38,7 +38,7 @@ class StatusBar(Static):
         self.sandbox_warning = ""
         """Set when agent commands run without isolation: shown on the line, always."""
         self.compact = False
-        """A small terminal: leave out the scenario and session id (the line stays one line)."""
+        """A small terminal: leave out the session id and the event count (the line stays one line)."""
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show())
@@ -83,9 +83,9 @@ class StatusBar(Static):
             (f"· {self.episode or 'no episode'} · turn {self.turn} ", "bold"),
             (f"· {self.mode} ", "accent"),
         ]
+        segs.append((f"{self.scenario or '-'} ", ""))
         if not self.compact:
-            segs += [(f"{self.scenario or '-'} ", ""), (f"· {self.session_id} ", "dim")]
-        segs.append((f"· {self.events} events", "dim"))
+            segs += [(f"· {self.session_id} ", "dim"), (f"· {self.events} events", "dim")]
         if self.sandbox_warning:
             segs.append((" · ⚠ no sandbox isolation", "error"))
         if self.dropped:

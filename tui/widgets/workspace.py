@@ -146,6 +146,12 @@ class WorkspaceTree(Tree[str]):
             self.relabel(touched)
         return written
 
+    def reveal(self, path: str) -> None:
+        """Scroll so the file shows (unless someone is moving around the tree)."""
+        node = self._by_path.get(path)
+        if node is not None and not self.has_focus:
+            self.scroll_to_node(node, animate=False)
+
     def flash(self, paths: set[str]) -> None:
         self.flashing |= paths
         self.relabel(paths)
@@ -212,6 +218,8 @@ class WorkspacePanel(Vertical):
             if isinstance(event, SessionStarted):
                 self.legend.show_teams(event.teams)
         written = self.files.apply(events, favor_seqs)
+        if written:
+            self.files.reveal(max(written))
         if written and self.flash_seconds > 0:
             self.files.flash(written)
             self.set_timer(self.flash_seconds, lambda: self.files.unflash(written))

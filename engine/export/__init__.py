@@ -1,0 +1,1 @@
+"""Runs in other tools' formats: a recording written as an Inspect AI log (``inspect_log``)."""

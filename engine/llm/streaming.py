@@ -1,0 +1,57 @@
+"""Reading a streamed reply: its text handed on as it arrives, the whole response rebuilt at the end.
+
+litellm yields chunks (OpenAI's ``chat.completion.chunk`` shape, whatever the provider);
+:func:`read_stream` passes each chunk's new text to ``on_text`` and, once the stream ends, rebuilds
+one response with ``litellm.stream_chunk_builder`` (text, tool calls, usage, finish reason), so the
+rest of the agent reads a streamed and a plain reply the same way.
+
+Text is passed on up to the last whitespace only: a secret is one unbroken word, so it is redacted
+whole before any of it leaves (a key split across two chunks would otherwise slip through).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from engine.llm.client import load_litellm
+from engine.llm.responses import field_of
+from engine.llm.secrets import redact
+
+OnText = Callable[[str], Awaitable[None]]
+"""Receives each piece of new reply text (already redacted)."""
+
+
+def is_stream(response: Any) -> bool:
+    """Whether a completion result is a stream of chunks (rather than a whole response)."""
+    return hasattr(response, "__aiter__")
+
+
+async def read_stream(
+    stream: Any, messages: list[Any], on_text: OnText, *, started: float, clock: Callable[[], float] = time.perf_counter
+) -> tuple[Any, float | None]:
+    """Read ``stream`` to its end; returns the rebuilt response and the milliseconds from ``started``
+    to the first token (None when no token came)."""
+    chunks: list[Any] = []
+    first_ms: float | None = None
+    pending = ""
+    async for chunk in stream:
+        chunks.append(chunk)
+        choices = field_of(chunk, "choices") or []
+        delta = field_of(choices[0], "delta") if choices else None
+        text = (field_of(delta, "content") or "") if delta is not None else ""
+        if first_ms is None and (text or (delta is not None and field_of(delta, "tool_calls"))):
+            first_ms = (clock() - started) * 1000
+        if not isinstance(text, str) or not text:
+            continue
+        pending += text
+        cut = max(pending.rfind(" "), pending.rfind("\n"), pending.rfind("\t"))
+        if cut >= 0:
+            ready, pending = pending[: cut + 1], pending[cut + 1 :]
+            await on_text(redact(ready))
+    if pending:
+        await on_text(redact(pending))
+    if not chunks:
+        return {"choices": []}, first_ms
+    return load_litellm().stream_chunk_builder(chunks, messages=messages), first_ms

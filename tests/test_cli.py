@@ -1,0 +1,59 @@
+"""The command line as a newcomer meets it: one-line usage errors with exit code 2, and help text on
+every option."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from tui.cli import build_parser, main
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "--seed", "abc"],
+        ["run", "--trajectories", "0"],
+        ["deom"],
+        ["replay", "r.jsonl", "--speed", "nan"],
+        ["replay", "r.jsonl", "--speed", "inf"],
+        ["replay", "r.jsonl", "--speed", "0"],
+        ["scenarios", "lst"],
+        ["run", "--persona", "nobody"],
+    ],
+)
+def test_a_usage_error_is_one_line_on_stderr_with_exit_code_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("scopewatch")
+    assert "usage:" not in captured.err
+
+
+def _parsers(parser: argparse.ArgumentParser, path: str = "scopewatch") -> list[tuple[str, argparse.ArgumentParser]]:
+    found = [(path, parser)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _parsers(sub, f"{path} {name}")
+    return found
+
+
+def test_every_option_has_help_text() -> None:
+    missing = [
+        f"{path} {action.option_strings or action.dest}"
+        for path, parser in _parsers(build_parser())
+        for action in parser._actions
+        if not isinstance(action, argparse._SubParsersAction) and not action.help
+    ]
+    assert missing == []
+
+
+def test_defaults_are_shown_in_help() -> None:
+    text = dict(_parsers(build_parser()))["scopewatch web"].format_help()
+    assert "(default: localhost)" in " ".join(text.split()) and "(default: 8000)" in text
