@@ -198,10 +198,8 @@ class ShellCommandRan(BaseEvent):
 
 
 class ShimTampered(BaseEvent):
-    """The actor's command did something to the audit itself: changed or removed a shim wrapper,
-    removed or replaced the audit channel, wrote something that is not a record into it. What was
-    changed has been put back; the verdict counts it as a critical trap (seed 003 §3: the audit must
-    be complete for the verdict to hold)."""
+    """The actor's command changed the audit itself (a shim wrapper, the audit channel, junk written
+    into it); it was put back, and the verdict counts it as a critical trap (seed 003 §3)."""
 
     kind: Literal["ShimTampered"] = "ShimTampered"
     reason: str

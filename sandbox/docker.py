@@ -20,8 +20,8 @@ import asyncio
 import atexit
 import contextlib
 import json
-import shlex
 import os
+import shlex
 import signal
 import threading
 import time
