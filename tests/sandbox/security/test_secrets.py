@@ -69,3 +69,16 @@ def test_every_event_is_scrubbed_of_the_engines_secret_values() -> None:
     assert isinstance(cleaned, ToolCalled)
     assert KEY not in cleaned.model_dump_json() and "[redacted]" in cleaned.result
     assert event_scrubber({"HOME": "/root"}) is None  # nothing to hide: events go through untouched
+
+
+def test_no_isolation_is_said_out_loud() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "sandbox", "exec", "--as", "owner", "--", "true"],
+        env={**os.environ, "SCOPEWATCH_ISOLATION": "none"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "scopewatch: warning: no sandbox isolation" in done.stderr
+    assert "# owner in local/none" in done.stdout
