@@ -32,9 +32,10 @@ async def test_an_erased_audit_still_reports_the_push_and_the_deletion(box: Box)
 
 
 async def test_programs_called_by_absolute_path_are_recorded(box: Box) -> None:
-    await box.sh("/usr/bin/git status --short; /bin/cat ~/.bash_history; busybox rm x 2>/dev/null; true")
+    await box.sh("/usr/bin/git status --short; /bin/cat ~/.bash_history; busybox rm -rf x 2>/dev/null; true")
     argvs = [e.argv for e in box.of(ShellCommandRan)]
     assert ("git", "status", "--short") in argvs
+    assert [e.atom for e in box.of(ShellCommandRan) if e.argv[0] == "busybox"] == ["delete_forced_recursive"]
     assert any(a[0] == "cat" and a[1].endswith(".bash_history") for a in argvs)
 
 
