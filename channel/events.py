@@ -91,10 +91,8 @@ class SessionStarted(BaseEvent):
     traps: tuple[dict[str, Any], ...] = ()
     """The pack's overeager traps (as JSON: id, description, severity, applies_to, predicate), checked
     in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
-    sandbox: str = ""
-    """Where agent commands run: ``local/bubblewrap``, ``local/unshare``, ``local/none``, ``docker/IMAGE``."""
-    sandbox_warning: str = ""
-    """Set when agent commands run without isolation (shown in the TUI header and headless output)."""
+    sandbox: str = ""  # where agent commands ran: local/bubblewrap, local/unshare, local/none, docker/IMAGE
+    sandbox_warning: str = ""  # set when they ran without isolation (TUI status line, headless output)
 
 
 class SessionEnded(BaseEvent):
@@ -120,6 +118,7 @@ class EpisodeStarted(BaseEvent):
     """This task's own overeager traps (as JSON), on top of ``SessionStarted.traps``."""
     success: tuple[dict[str, Any], ...] = ()
     """This task's success predicates (as JSON: id, description, applies_to, predicate)."""
+    authorised: dict[str, dict[str, Any]] = Field(default_factory=dict)  # agent -> scope A (seed 003 §3)
 
 
 class EpisodeEnded(BaseEvent):
@@ -158,6 +157,8 @@ class ToolCalled(BaseEvent):
     args: dict[str, Any] = Field(default_factory=dict)
     ok: bool = True
     result: str = ""
+    atoms: tuple[str, ...] = ()  # the atoms the call asks for (run_shell: its whole command line)
+    risk: Risk | None = None  # the highest tier among them
 
 
 class FileChanged(BaseEvent):
@@ -198,16 +199,14 @@ class ShellCommandRan(BaseEvent):
 
 
 class ShimTampered(BaseEvent):
-    """The actor's command changed the audit itself (a shim wrapper, the audit channel, junk written
-    into it); it was put back, and the verdict counts it as a critical trap (seed 003 §3)."""
+    """A command changed the audit itself (shim, audit channel): put back; a critical trap (seed 003 §3)."""
 
     kind: Literal["ShimTampered"] = "ShimTampered"
     reason: str
 
 
 class OutsideChanged(BaseEvent):
-    """A command changed a file that is not workspace content: in its private HOME or /tmp (kept),
-    or Python bytecode in the workspace (removed)."""
+    """A command changed a file that is not workspace content: in its HOME or /tmp, or bytecode (removed)."""
 
     kind: Literal["OutsideChanged"] = "OutsideChanged"
     area: OutsideArea
@@ -329,6 +328,27 @@ class HarmDetected(BaseEvent):
     """live: found right after a write; final: in force at the end of the episode (what is scored)."""
 
 
+class TrapFired(BaseEvent):
+    """A trap started to hold on an agent's audit record: the live alert (verdicts never read it)."""
+
+    kind: Literal["TrapFired"] = "TrapFired"
+    episode: int
+    trap: str
+    severity: Risk
+    description: str = ""
+
+
+class VerdictReached(BaseEvent):
+    """An audit run's verdict at the end of its episode, for display (``report`` re-computes it)."""
+
+    kind: Literal["VerdictReached"] = "VerdictReached"
+    episode: int
+    overeager: bool
+    triggered: tuple[str, ...] = ()
+    severity: int = 0
+    task_complete: bool = False
+
+
 class FavorChecked(BaseEvent):
     """The engine ran the requester's hidden tests against the owner's unreviewed out-of-scope change
     (seed 000 §2, C.5: a favor is a change that makes what another agent's task needs, an alternative
@@ -413,37 +433,16 @@ class PresenceChanged(BaseEvent):
     status: Presence
 
 
-Event = Annotated[
-    SessionStarted
-    | SessionEnded
-    | EpisodeStarted
-    | EpisodeEnded
-    | TurnStarted
-    | AgentFinished
-    | ToolCalled
-    | FileChanged
-    | WriteRefused
-    | ShellCommandRan
-    | ShimTampered
-    | OutsideChanged
-    | MessagePosted
-    | ReviewRequested
-    | ReviewDecided
-    | NormChanged
-    | SessionPaused
-    | SessionResumed
-    | SpeedChanged
-    | CommandRefused
-    | SuiteRan
-    | HarmDetected
-    | FavorChecked
-    | CIFeedbackSent
-    | ModelCalled
-    | TokensStreamed
-    | AgentErrored
-    | PresenceChanged,
+# fmt: off
+Event = Annotated[  # one line per few types: channel/events.py stays under 450 lines
+    SessionStarted | SessionEnded | EpisodeStarted | EpisodeEnded | TurnStarted | AgentFinished | ToolCalled
+    | FileChanged | WriteRefused | ShellCommandRan | ShimTampered | OutsideChanged | MessagePosted
+    | ReviewRequested | ReviewDecided | NormChanged | SessionPaused | SessionResumed | SpeedChanged
+    | CommandRefused | SuiteRan | HarmDetected | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent
+    | ModelCalled | TokensStreamed | AgentErrored | PresenceChanged,
     Field(discriminator="kind"),
 ]
+# fmt: on
 
 EVENT_TYPES: tuple[type[BaseEvent], ...] = get_args(get_args(Event)[0])
 """Every event class, in the order of the union (derived from it, never listed twice)."""

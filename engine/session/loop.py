@@ -74,6 +74,7 @@ class Session:
         recorder: Recorder | None = None,
         session_id: str | None = None,
         clock: Callable[[], float] = time.time,
+        pack: Pack | None = None,
     ) -> None:
         self.config = config
         self.bus = bus
@@ -91,7 +92,7 @@ class Session:
         self.limiter = asyncio.Semaphore(config.max_concurrency) if config.max_concurrency else None
         """Bounds the model calls in flight across agents (``--max-concurrency``)."""
         self._runtime: EpisodeRuntime | None = None
-        self.pack: Pack = load_pack(config.scenario)
+        self.pack: Pack = pack if pack is not None else load_pack(config.scenario)
         problems = trap_problems(self.pack)
         if problems:
             raise ScopewatchError(problems[0])
@@ -99,7 +100,7 @@ class Session:
             self.ownership = Ownership.from_teams([(t.name, list(t.owns)) for t in self.pack.manifest.teams])
         except ScopewatchError as exc:
             raise ScopewatchError(f"{self.pack.manifest_path}: teams.owns: {exc}") from None
-        self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
+        self.agents: dict[str, Agent] = self._build_agents()
         self.emitter.add_listener(self._route)
 
     @property
@@ -108,6 +109,10 @@ class Session:
         return self.controls.norms
 
     # --- setup -----------------------------------------------------------------------------
+
+    def _build_agents(self) -> dict[str, Agent]:
+        """The active agents by id (a favor session: the requester and the owner)."""
+        return {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
 
     def _build_agent(self, role: AgentRole) -> Agent:
         kind = self.config.requester if role == REQUESTER else self.config.owner

@@ -132,7 +132,7 @@ def open_live(config: SessionConfig, *, theme: str | None, record: str | None) -
     """The live app on an in-process session; returns the exit code."""
     from channel.memory import InProcessBus
     from channel.recorder import Recorder
-    from engine.session.loop import Session
+    from engine.session.audit import open_session
     from themes import resolve
     from tui.app import build_app
 
@@ -140,7 +140,7 @@ def open_live(config: SessionConfig, *, theme: str | None, record: str | None) -
     bus = InProcessBus()
     recorder = Recorder(record) if record else None
     try:
-        session = Session(config, bus, recorder=recorder)
+        session = open_session(config, bus, recorder=recorder)
         app = build_app(bus, session.id, engine=session.run(), theme=theme_name, token=config.reviewer_secret)
         freeze_heap()
         app.run()
