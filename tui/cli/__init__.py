@@ -31,7 +31,22 @@ from tui.cli import (
 )
 from tui.cli.common import EXIT_USAGE, CliError, CliParser
 
-SUBCOMMANDS = (demo, run, report, compare, replay, export, scenarios, audit, sandbox, serve, watch, review, web, prompts)
+SUBCOMMANDS = (
+    demo,
+    run,
+    report,
+    compare,
+    replay,
+    export,
+    scenarios,
+    audit,
+    sandbox,
+    serve,
+    watch,
+    review,
+    web,
+    prompts,
+)
 """In the order ``--help`` lists them."""
 
 __all__ = ["EXIT_USAGE", "CliError", "build_parser", "main"]
