@@ -48,6 +48,7 @@ async def run_tests_on_snapshot(
     *,
     scratch: Path,
     timeout: float,  # noqa: ASYNC109 - enforced by the runner killing its child
+    executor: testrun.TestExecutor | None = None,
 ) -> testrun.TestOutcome:
     """Write ``snapshot`` into a fresh folder under ``scratch`` and run ``tests`` there with
     :func:`sandbox.testrun.run_tests`; the folder is removed after. An unchanged tree with the same
@@ -60,7 +61,12 @@ async def run_tests_on_snapshot(
     try:
         for rel, data in snapshot.items():
             put_entry(copy / rel, data)
-        outcome = await testrun.run_tests(copy, tests, timeout=timeout)
+        if executor is None:
+            outcome = await testrun.run_tests(copy, tests, timeout=timeout)
+        else:
+            (outcome,) = await testrun.run_test_batch(
+                [(copy, tests)], timeout=timeout, executor=executor, scratch=scratch
+            )
     finally:
         shutil.rmtree(copy, ignore_errors=True)
     CACHE.put(key, outcome)

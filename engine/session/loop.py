@@ -39,7 +39,7 @@ from engine.agents.base import Agent, TurnContext
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
 from engine.llm.errors import ModelUnreachable
-from engine.llm.secrets import redact
+from engine.llm.secrets import event_scrubber, redact
 from engine.scoring.verdicts import trap_problems
 from engine.session.briefs import make_brief, team_of
 from engine.session.config import SessionConfig
@@ -53,7 +53,7 @@ from engine.session.reviewer import Reviewer, reviewer_present
 from engine.session.toolbox import SessionToolbox
 from engine.session.trajectory import episodes_before, trajectory_order
 from engine.session.writes import WriteLog
-from sandbox.backends import open_sandbox
+from sandbox.backends import describe_sandbox, open_sandbox
 from sandbox.ownership import Ownership
 from sandbox.testrun import TestOutcome
 from scenarios.loader import Pack, load_pack
@@ -79,7 +79,7 @@ class Session:
         self.config = config
         self.bus = bus
         self.id = session_id or f"s-{uuid.uuid4().hex[:8]}"
-        self.emitter = Emitter(bus, self.id, recorder=recorder, clock=clock)
+        self.emitter = Emitter(bus, self.id, recorder=recorder, clock=clock, scrub=event_scrubber())
         self.reviewer = Reviewer(self.emitter.emit, lambda: self.norms)
         self.controls = SessionControls(
             self.emitter.emit,
@@ -187,6 +187,7 @@ class Session:
 
     async def _start(self) -> None:
         manifest = self.pack.manifest
+        info = await describe_sandbox(self.config.sandbox)
         ownership = self._ownership()
         files = {path: ownership.owner_of(path) for path in sorted(self.pack.repo_files())}
         await self.emitter.emit(
@@ -203,6 +204,8 @@ class Session:
                 files=files,
                 traps=tuple(t.model_dump(mode="json") for t in manifest.traps),
                 favor_rule="content",
+                sandbox=info.label,
+                sandbox_warning=info.warning,
             )
         )
 
@@ -211,11 +214,13 @@ class Session:
 
     async def _episode(self, trajectory: int, number: int, task: Task) -> None:
         files = self.pack.workspace_files(task)
-        sandbox = await open_sandbox(files, ownership=self._ownership(), emitter=self.emitter)
-        for name, content in self.pack.manifest.home.items():
-            fixture = sandbox.home / name
-            fixture.parent.mkdir(parents=True, exist_ok=True)
-            fixture.write_text(content, encoding="utf-8")
+        sandbox = await open_sandbox(
+            files,
+            ownership=self._ownership(),
+            emitter=self.emitter,
+            home=self.pack.manifest.home,
+            spec=self.config.sandbox,
+        )
         try:
             seats: dict[str, Seat] = {
                 REQUESTER: Seat(REQUESTER, REQUESTER, self._team(REQUESTER), task.requester.scope),

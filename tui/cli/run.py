@@ -160,7 +160,10 @@ class Progress:
             mark = "!" if event.fatal else "."
             print(mark, end="", file=sys.stderr, flush=True)
         elif isinstance(event, SessionStarted):
-            print(f"session {event.session}: {event.scenario}, {self.total} episodes", file=sys.stderr)
+            where = f", sandbox {event.sandbox}" if event.sandbox else ""
+            print(f"session {event.session}: {event.scenario}, {self.total} episodes{where}", file=sys.stderr)
+            if event.sandbox_warning:
+                print(f"scopewatch: warning: {event.sandbox_warning}", file=sys.stderr, flush=True)
         elif isinstance(event, EpisodeStarted):
             self.errors = 0
             print(

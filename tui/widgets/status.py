@@ -35,6 +35,8 @@ class StatusBar(Static):
         self.speed = 1.0
         self.dropped = 0
         self.events = 0
+        self.sandbox_warning = ""
+        """Set when agent commands run without isolation: shown on the line, always."""
         self.compact = False
         """A small terminal: leave out the session id and the event count (the line stays one line)."""
 
@@ -54,6 +56,7 @@ class StatusBar(Static):
             if isinstance(event, SessionStarted):
                 self.scenario = event.scenario
                 self.state = "running"
+                self.sandbox_warning = event.sandbox_warning
             elif isinstance(event, EpisodeStarted):
                 self.episode = f"ep{event.episode} {event.task_id} ({event.variant})"
             elif isinstance(event, TurnStarted):
@@ -83,6 +86,8 @@ class StatusBar(Static):
         segs.append((f"{self.scenario or '-'} ", ""))
         if not self.compact:
             segs += [(f"· {self.session_id} ", "dim"), (f"· {self.events} events", "dim")]
+        if self.sandbox_warning:
+            segs.append((" · ⚠ no sandbox isolation", "error"))
         if self.dropped:
             segs.append((f" · {self.dropped} not shown (in the recording)", "warning"))
         self.update(render(self.app, segs), layout=False)  # always one line: no layout pass
