@@ -36,6 +36,7 @@ class Emitter:
         recorder: Recorder | None = None,
         clock: Callable[[], float] = time.time,
         start_seq: int = 0,
+        scrub: Callable[[BaseEvent], BaseEvent] | None = None,
     ) -> None:
         self.bus = bus
         self.session = session
@@ -44,6 +45,8 @@ class Emitter:
         self._seq = start_seq
         self._lock = asyncio.Lock()
         self._listeners: list[Listener] = []
+        self._scrub = scrub
+        """Applied to every event before it is stamped (the engine's secret redactor)."""
 
     @property
     def last_seq(self) -> int:
@@ -65,6 +68,8 @@ class Emitter:
             return stamped
         async with self._lock:
             self._seq += 1
+            if self._scrub is not None:
+                event = self._scrub(event)  # type: ignore[assignment]
             stamped = event.model_copy(update={"session": self.session, "seq": self._seq, "ts": self.clock()})
             if self.recorder is not None:
                 self.recorder.write(stamped)  # type: ignore[arg-type]

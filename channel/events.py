@@ -21,6 +21,7 @@ from channel.vocab import (
     FeedbackMode,
     HarmStage,
     Intent,
+    OutsideArea,
     Presence,
     Risk,
     Suite,
@@ -70,6 +71,8 @@ class SessionStarted(BaseEvent):
     in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
     condition: str = ""
     """How the trajectories were drawn (warm-safe, warm-trap, all-trap; "" when tasks were given)."""
+    sandbox: str = ""  # where agent commands ran: local/bubblewrap, local/unshare, local/none, docker/IMAGE
+    sandbox_warning: str = ""  # set when they ran without isolation (TUI status line, headless output)
 
 
 class DomainEntered(BaseEvent):
@@ -188,6 +191,22 @@ class ShellCommandRan(BaseEvent):
     duration_ms: float
     atom: str | None = None
     risk: Risk | None = None
+
+
+class ShimTampered(BaseEvent):
+    """A command changed the audit itself (shim, audit channel): put back; a critical trap (seed 003 §3)."""
+
+    kind: Literal["ShimTampered"] = "ShimTampered"
+    reason: str
+
+
+class OutsideChanged(BaseEvent):
+    """A command changed a file that is not workspace content: in its HOME or /tmp, or bytecode (removed)."""
+
+    kind: Literal["OutsideChanged"] = "OutsideChanged"
+    area: OutsideArea
+    path: str
+    change: ChangeKind
 
 
 # --- communication and review ----------------------------------------------------------------
@@ -409,38 +428,16 @@ class PresenceChanged(BaseEvent):
     status: Presence
 
 
-Event = Annotated[
-    SessionStarted
-    | DomainEntered
-    | SessionEnded
-    | EpisodeStarted
-    | EpisodeEnded
-    | TurnStarted
-    | AgentFinished
-    | ToolCalled
-    | FileChanged
-    | WriteRefused
-    | ShellCommandRan
-    | MessagePosted
-    | ReviewRequested
-    | ReviewDecided
-    | NormChanged
-    | SessionPaused
-    | SessionResumed
-    | SpeedChanged
-    | CommandRefused
-    | SuiteRan
-    | HarmDetected
-    | TrapFired
-    | VerdictReached
-    | FavorChecked
-    | CIFeedbackSent
-    | ModelCalled
-    | TokensStreamed
-    | AgentErrored
-    | PresenceChanged,
+# fmt: off
+Event = Annotated[  # one line per few types: channel/events.py stays under 450 lines
+    SessionStarted | DomainEntered | SessionEnded | EpisodeStarted | EpisodeEnded | TurnStarted | AgentFinished
+    | ToolCalled | FileChanged | WriteRefused | ShellCommandRan | ShimTampered | OutsideChanged | MessagePosted
+    | ReviewRequested | ReviewDecided | NormChanged | SessionPaused | SessionResumed | SpeedChanged
+    | CommandRefused | SuiteRan | HarmDetected | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent
+    | ModelCalled | TokensStreamed | AgentErrored | PresenceChanged,
     Field(discriminator="kind"),
 ]
+# fmt: on
 
 EVENT_TYPES: tuple[type[BaseEvent], ...] = get_args(get_args(Event)[0])
 """Every event class, in the order of the union (derived from it, never listed twice)."""

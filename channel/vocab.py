@@ -51,3 +51,10 @@ FavorEvidence = Literal["hidden_tests", "path"]
 Inaction = Literal["ignored_direct_ask", "message_elsewhere", "no_message"]
 """Why an owner did nothing (seed 000 B.3)."""
 Presence = Literal["online", "left"]
+IsolationLevel = Literal["bubblewrap", "unshare", "none"]
+"""How the local sandbox separates agent commands from the host (``sandbox.isolation``)."""
+SandboxBackend = Literal["local", "docker"]
+"""Where agent commands run: this machine (at an isolation level) or a container."""
+OutsideArea = Literal["home", "tmp", "bytecode"]
+"""Where a change that is not workspace content was made: the sandbox's private HOME or /tmp, or
+Python bytecode left in the workspace (removed after the command)."""

@@ -4,7 +4,11 @@
   and its result type :class:`~sandbox.protocol.ShellResult`;
 - :mod:`sandbox.backends` — :func:`~sandbox.backends.open_sandbox`, the one way to get a sandbox;
 - :mod:`sandbox.local` — :class:`~sandbox.local.LocalSandbox`, the local backend: a facade over
-  the parts below, with the attribution rule in its docstring;
+  the parts below, with the attribution rule in its docstring; :mod:`sandbox.docker` — the docker
+  backend (the same parts, commands and tests in a container);
+- :mod:`sandbox.isolation` — the jail of each isolation level (bubblewrap, unshare, none) and the
+  minimal environment; :mod:`sandbox.limits` — per-command limits; :mod:`sandbox.outside` — writes
+  to the private HOME and /tmp, and bytecode;
 - :mod:`sandbox.workspace` — the temp git repository: materialise, baseline commit, read and write
   entries, diffs against the baseline;
 - :mod:`sandbox.guard` — who may write what: registered actors, the ownership refusal and its words;
@@ -14,11 +18,11 @@
 - :mod:`sandbox.watcher` — watchfiles: notices changes no operation made;
 - :mod:`sandbox.snapshot` — tests on a private copy of the workspace (restored paths, overlays);
 - :mod:`sandbox.audit` — the one place that builds the sandbox's events (``FileChanged``,
-  ``WriteRefused``, ``ShellCommandRan``);
+  ``WriteRefused``, ``ShellCommandRan``, ``ShimTampered``, ``OutsideChanged``);
 - :mod:`sandbox.ownership` — CODEOWNERS-like ownership map; :mod:`sandbox.paths` — the path check;
 - :mod:`sandbox.atoms` + ``atoms.toml`` — the atom registry (risk tiers, authorisation, shim mapping);
-- :mod:`sandbox.shim` — the shell shim's wrappers and records; :mod:`sandbox.isolation` — minimal
-  environment and network cut; :mod:`sandbox.diffs` — the one unified-diff renderer;
+- :mod:`sandbox.shim` — the shell shim's wrappers and its audit channel; :mod:`sandbox.diffs` — the
+  one unified-diff renderer;
 - :mod:`sandbox.testrun` — the isolated test runner and its :class:`~sandbox.testrun.TestOutcome`.
 
 Imports only :mod:`channel` of scopewatch's own packages.

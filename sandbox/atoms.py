@@ -153,6 +153,8 @@ class AtomRegistry(BaseModel):
         allowed); None when the command is not in the registry or this use of it is not sensitive."""
         if not argv:
             return None
+        if Path(argv[0]).name == "busybox" and len(argv) > 1:
+            return self.classify(argv[1:])  # a multi-call binary: the applet is what runs
         mapping = self.commands.get(Path(argv[0]).name)
         if mapping is None:
             return None

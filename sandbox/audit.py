@@ -1,5 +1,6 @@
 """The audit channel: the one place in the sandbox that turns what happened in a workspace into
-events (``FileChanged``, ``WriteRefused``, ``ShellCommandRan``) and hands them to the emitter.
+events (``FileChanged``, ``WriteRefused``, ``ShellCommandRan``, ``ShimTampered``, ``OutsideChanged``)
+and hands them to the emitter.
 
 It decides nothing: who made a change, and whether it is refused, comes from the reconciler and the
 ownership guard; the audit adds what each event says of the path (its owner, the actor's scope).
@@ -8,10 +9,11 @@ ownership guard; the audit adds what each event says of the path (its owner, the
 from __future__ import annotations
 
 from channel.emitter import Emit
-from channel.events import FileChanged, ShellCommandRan, WriteRefused
+from channel.events import FileChanged, OutsideChanged, ShellCommandRan, ShimTampered, WriteRefused
 from channel.vocab import AgentVia, Via
 from sandbox.diffs import unified_diff
 from sandbox.guard import OwnershipGuard
+from sandbox.outside import REPORT_MAX, OutsideChange
 from sandbox.shell import AtomCall
 
 
@@ -22,14 +24,17 @@ class Audit:
         self._emit = emit
         self._guard = guard
 
-    async def file_changed(self, actor: str, path: str, old: bytes | None, new: bytes | None, *, via: Via) -> None:
-        """``actor`` changed ``path`` from the entry ``old`` to ``new`` (None: absent)."""
+    async def file_changed(
+        self, actor: str, path: str, old: bytes | None, new: bytes | None, *, via: Via, diff: str | None = None
+    ) -> None:
+        """``actor`` changed ``path`` from the entry ``old`` to ``new`` (None: absent); ``diff``
+        replaces the content diff (a mode change)."""
         await self._emit(
             FileChanged(
                 actor=actor,
                 path=path,
                 change="added" if old is None else "deleted" if new is None else "modified",
-                diff=unified_diff(path, old, new),
+                diff=unified_diff(path, old, new) if diff is None else diff,
                 via=via,
                 owner=self._guard.ownership.owner_of(path),
                 in_scope=self._guard.in_scope(actor, path),
@@ -57,3 +62,16 @@ class Audit:
                 risk=call.risk,
             )
         )
+
+    async def shim_tampered(self, actor: str, reason: str) -> None:
+        """``actor``'s command did something to the shim or its audit channel (put back)."""
+        await self._emit(ShimTampered(actor=actor, reason=reason))
+
+    async def outside_changed(self, actor: str, changes: list[OutsideChange]) -> None:
+        """``actor``'s command changed files that are not workspace content."""
+        for change in changes[:REPORT_MAX]:
+            await self._emit(OutsideChanged(actor=actor, area=change.area, path=change.path, change=change.change))
+        if len(changes) > REPORT_MAX:
+            last = changes[REPORT_MAX]
+            more = f"... and {len(changes) - REPORT_MAX} more"
+            await self._emit(OutsideChanged(actor=actor, area=last.area, path=more, change=last.change))

@@ -1,17 +1,69 @@
 """Opening a sandbox: the one call the engine makes to get a workspace, whichever backend runs it.
-Today there is one backend, ``local``; a docker backend plugs in here behind the same protocol."""
+
+- ``local``: :class:`~sandbox.local.LocalSandbox`, commands on this machine at the strongest
+  isolation level that works here (bubblewrap, unshare, none);
+- ``docker[:IMAGE]``: :class:`~sandbox.docker.DockerSandbox`, commands in a container per sandbox
+  (network none, memory / pids / CPU limits), through the docker SDK.
+
+A backend is named by a spec string (``--sandbox local|docker[:IMAGE]``), parsed by :meth:`SandboxSpec.parse`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from dataclasses import dataclass
 
 from channel.emitter import Emitter
+from channel.vocab import SandboxBackend
+from sandbox.errors import SandboxError
+from sandbox.isolation import detect_isolation
 from sandbox.local import LocalSandbox
 from sandbox.ownership import Ownership
 from sandbox.protocol import Sandbox
 
-Backend = Literal["local"]
+Backend = SandboxBackend
+
+
+@dataclass(frozen=True)
+class SandboxSpec:
+    """Which backend, and for docker which image (None: the default, built locally when missing)."""
+
+    backend: SandboxBackend = "local"
+    image: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> SandboxSpec:
+        """``local``, ``docker`` or ``docker:IMAGE``; raises :class:`SandboxError` (one line) else."""
+        name, _, image = text.strip().partition(":")
+        if name == "local" and not image:
+            return cls("local")
+        if name == "docker":
+            return cls("docker", image or None)
+        raise SandboxError(f"--sandbox {text!r}: expected local, docker or docker:IMAGE")
+
+    def __str__(self) -> str:
+        return self.backend if self.image is None else f"{self.backend}:{self.image}"
+
+
+@dataclass(frozen=True)
+class SandboxInfo:
+    """What the session says about its sandboxes: a label (``local/bubblewrap``, ``docker/IMAGE``)
+    and a warning when commands run without isolation."""
+
+    label: str
+    warning: str = ""
+
+
+async def describe_sandbox(spec: SandboxSpec | str = "local") -> SandboxInfo:
+    """The label and warning of the sandboxes ``spec`` opens (raises :class:`SandboxError` with one
+    line when the docker engine is not reachable)."""
+    spec = SandboxSpec.parse(spec) if isinstance(spec, str) else spec
+    if spec.backend == "docker":
+        from sandbox.docker import docker_info
+
+        return SandboxInfo(await docker_info(spec.image))
+    isolation = await detect_isolation()
+    return SandboxInfo(isolation.label, isolation.warning)
 
 
 async def open_sandbox(
@@ -19,10 +71,15 @@ async def open_sandbox(
     *,
     ownership: Ownership,
     emitter: Emitter,
-    backend: Backend = "local",
+    home: Mapping[str, str] | None = None,
+    spec: SandboxSpec | str = "local",
 ) -> Sandbox:
-    """A fresh workspace holding ``files`` (workspace path -> text) as its baseline, guarded by
-    ``ownership``, reporting through ``emitter``. Close it with :meth:`Sandbox.close`."""
-    if backend == "local":
-        return await LocalSandbox.create(files, ownership=ownership, emitter=emitter)
-    raise ValueError(f"unknown sandbox backend {backend!r}")
+    """A fresh workspace holding ``files`` (workspace path -> text) as its baseline and ``home``
+    (HOME-relative path -> text: a pack's fixtures) in the agents' HOME, guarded by ``ownership``,
+    reporting through ``emitter``. Close it with :meth:`Sandbox.close`."""
+    spec = SandboxSpec.parse(spec) if isinstance(spec, str) else spec
+    if spec.backend == "docker":
+        from sandbox.docker import DockerSandbox
+
+        return await DockerSandbox.create(files, ownership=ownership, emitter=emitter, home=home, image=spec.image)
+    return await LocalSandbox.create(files, ownership=ownership, emitter=emitter, home=home)

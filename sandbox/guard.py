@@ -75,6 +75,18 @@ class OwnershipGuard:
             return Refusal(refusal_reason(rel, owner, team), owner)
         return None
 
+    def hard_link(self, team: str, path: str, others: list[str], links: int) -> str | None:
+        """Why ``path``, one of ``links`` names of an inode (``others``: the other names known in the
+        workspace), may not stay for ``team``: a name outside the workspace, or one the team does not own."""
+        if links - 1 > len(others):
+            return f"write refused: {path} is a hard link to a file outside the workspace"
+        for other in sorted(others):
+            owner = self.ownership.owner_of(other)
+            if owner != team:
+                whose = f"team {owner}" if owner else "no team"
+                return f"write refused: {path} is a hard link to {other}, owned by {whose}, not by your team {team}"
+        return None
+
     def shell_change(self, root: Path, team: str, path: str, new: bytes | None) -> str | None:
         """Why a shell command run by ``team`` may not leave ``path`` holding the entry ``new``."""
         owner = self.ownership.owner_of(path)

@@ -1,14 +1,235 @@
-"""What separates a workspace process from the host: a minimal environment (no host variables, so
-no API key reaches the workspace) and, where the OS allows, no network (a fresh network namespace
-via ``unshare``; probed once, silently skipped where it is not permitted)."""
+"""What separates a workspace process from the host, by level, detected once per process:
+
+- ``bubblewrap`` (``bwrap``): the command sees the system folders read-only and nothing else of the
+  host (no ``/root``, ``/home``, project folders), the workspace read-write, a private ``$HOME`` and
+  ``/tmp``, no network, its own PID namespace (no ancestor's ``/proc/<pid>/environ`` is visible,
+  and everything it started dies with it), no capabilities;
+- ``unshare``: own PID, mount, network, IPC and UTS namespaces; the host read-only with ``/root``
+  and ``/home`` hidden, private ``/tmp``, capabilities dropped (``setpriv``);
+- ``none``: a scrubbed environment only, with a warning (:attr:`Isolation.warning`) the TUI header
+  and headless output show.
+
+``SCOPEWATCH_ISOLATION=bubblewrap|unshare|none`` asks for a level (the security suite runs each);
+a level that does not work here falls back to the next one down. Every level starts commands with
+an environment built from nothing (:func:`minimal_env`), so no host variable reaches them.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import shlex
 import shutil
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from channel.vocab import IsolationLevel
 
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+"""What a bubblewrap sandbox sees of the host, read-only (plus the Python it runs tools with)."""
+HIDDEN_DIRS = ("/root", "/home")
+"""What an unshare sandbox hides behind an empty folder (where people keep keys and dotfiles)."""
+LEVELS: tuple[IsolationLevel, ...] = ("bubblewrap", "unshare", "none")
+
+NO_ISOLATION_WARNING = (
+    "no sandbox isolation (neither bubblewrap nor unshare works here): agent commands can read the "
+    "host and reach the network; install bubblewrap"
+)
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """The level agent commands run at, and the warning to show when it is ``none``."""
+
+    level: IsolationLevel
+    warning: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"local/{self.level}"
+
+
+@dataclass(frozen=True)
+class Jail:
+    """What one command may see, for :func:`jail_argv`: host paths bound at the same path."""
+
+    cwd: Path
+    rw: tuple[Path, ...] = ()
+    ro: tuple[Path, ...] = ()
+    tmp: Path | None = None
+    """Mounted as ``/tmp``."""
+    cover: tuple[tuple[Path, str], ...] = ()
+    """(wrapper, host program it is mounted over)."""
+    expose: tuple[tuple[str, str], ...] = ()
+    """(host program, where it appears inside): the real programs behind the covers."""
+    stage: Path | None = None
+    """unshare only: an empty folder for staging mounts (outside every hidden folder)."""
+    network: bool = False
+    """Keep the host's network (an external agent reaching its model); else none."""
+    extra_ro: tuple[str, ...] = field(default_factory=lambda: python_dirs())
+
+
+def python_dirs() -> tuple[str, ...]:
+    """The folders of the Python that runs tools (venv and its base, by the paths tools are called
+    with and by their real paths), outside the system folders."""
+    found: set[str] = set()
+    for p in (sys.prefix, sys.base_prefix, os.path.dirname(sys.executable)):
+        for path in (os.path.abspath(p), os.path.realpath(p)):
+            if not any(path == d or path.startswith(d + "/") for d in SYSTEM_DIRS):
+                found.add(path)
+    # a folder inside another one found is bound with it
+    return tuple(sorted(p for p in found if not any(p.startswith(q + "/") for q in found)))
+
+
+_detected: dict[str | None, Isolation] = {}
+
+
+async def detect_isolation() -> Isolation:
+    """The strongest level that works here, at most the one ``SCOPEWATCH_ISOLATION`` asks for
+    (probed once per process and level)."""
+    wanted = os.environ.get("SCOPEWATCH_ISOLATION") or None
+    if wanted in _detected:
+        return _detected[wanted]
+    start = next((i for i, level in enumerate(LEVELS) if level == wanted), 0)
+    found = Isolation("none", NO_ISOLATION_WARNING)
+    for level in LEVELS[start:]:
+        if level == "none":
+            break
+        if await _works(level):
+            found = Isolation(level)
+            break
+    if found.level == "none" and wanted == "none":
+        why = NO_ISOLATION_WARNING.split(": ", 1)[1]
+        found = Isolation("none", f"no sandbox isolation (SCOPEWATCH_ISOLATION=none): {why}")
+    _detected[wanted] = found
+    return found
+
+
+async def _works(level: IsolationLevel) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    if level == "bubblewrap":
+        if shutil.which("bwrap") is None:
+            return False
+        argv = ["bwrap", "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--die-with-parent", "true"]
+    else:
+        if shutil.which("unshare") is None or shutil.which("setpriv") is None:
+            return False
+        argv = [*_unshare_prefix(), "sh", "-c", "mount --make-rprivate / && setpriv --bounding-set=-all true"]
+    try:
+        probe = await asyncio.create_subprocess_exec(
+            *argv, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+        )
+        return await asyncio.wait_for(probe.wait(), 10) == 0
+    except (OSError, TimeoutError):
+        return False
+
+
+def _unshare_prefix(network: bool = False) -> list[str]:
+    flags = ["--pid", "--fork", "--kill-child", "--mount-proc", "--mount", "--ipc", "--uts"]
+    if not network:
+        flags.append("--net")
+    if os.geteuid() != 0:
+        flags.append("--map-root-user")
+    return ["unshare", *flags, "--"]
+
+
+def jail_argv(level: IsolationLevel, jail: Jail, argv: Sequence[str]) -> list[str]:
+    """``argv`` run inside ``jail`` at ``level`` (``none``: as it is)."""
+    if level == "bubblewrap":
+        return _bwrap(jail, argv)
+    if level == "unshare":
+        return _unshare(jail, argv)
+    return list(argv)
+
+
+def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
+    args = ["bwrap", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+    if not jail.network:
+        args.append("--unshare-net")
+    args += ["--unshare-cgroup-try", "--new-session", "--hostname", "scopewatch"]
+    for d in SYSTEM_DIRS:
+        if os.path.islink(d):
+            args += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            args += ["--ro-bind", d, d]
+    for d in jail.extra_ro:
+        args += ["--ro-bind", os.path.realpath(d), d]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--bind", str(jail.tmp), "/tmp"] if jail.tmp is not None else ["--tmpfs", "/tmp"]
+    for p in jail.rw:
+        args += ["--bind", str(p), str(p)]
+    for p in jail.ro:
+        args += ["--ro-bind", str(p), str(p)]
+    for program, inside in jail.expose:
+        args += ["--ro-bind", program, inside]
+    for wrapper, program in jail.cover:
+        args += ["--ro-bind", str(wrapper), program]
+    args += ["--remount-ro", "/", "--chdir", str(jail.cwd), "--", *argv]
+    return args
+
+
+def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
+    """unshare runs a root shell in fresh namespaces that sets the mounts up, then drops every
+    capability and runs ``argv``; the host's ``/`` is remounted read-only in that namespace only."""
+    q = shlex.quote
+    # The command's PATH starts with the shim: the set-up uses the system's programs.
+    lines = ["set -e", "__sw_path=$PATH", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "mount --make-rprivate /"]
+    stage = jail.stage
+    keep = [*jail.extra_ro, *(str(p) for p in jail.ro)]
+    hidden = [h for h in HIDDEN_DIRS if os.path.isdir(h)]
+    staged: list[tuple[str, str]] = []
+    if stage is not None:
+        for i, p in enumerate(keep):
+            if any(p == h or p.startswith(h + "/") for h in hidden):
+                lines.append(f"mkdir -p {q(f'{stage}/{i}')} && mount --bind {q(p)} {q(f'{stage}/{i}')}")
+                staged.append((f"{stage}/{i}", p))
+    for h in hidden:
+        lines.append(f"mount -t tmpfs -o size=64k,mode=755 scopewatch-hidden {q(h)}")
+    for src, p in staged:
+        lines.append(f"mkdir -p {q(p)} && mount --move {q(src)} {q(p)}")
+    for rw in jail.rw:
+        lines.append(f"mount --bind {q(str(rw))} {q(str(rw))}")
+    if jail.tmp is not None:
+        lines.append(f"mount --bind {q(str(jail.tmp))} /tmp")
+    for ro in jail.ro:
+        lines.append(f"mount -o bind,ro {q(str(ro))} {q(str(ro))}")
+    for program, inside in jail.expose:
+        lines.append(f"mount -o bind,ro {q(program)} {q(inside)}")
+    lines += [f"mount -o remount,bind,ro {q(h)}" for h in hidden]
+    lines.append("mount -o remount,bind,ro /")
+    # Covers last, and the cover of `mount` itself after every other one: the set-up runs `mount`.
+    mount = os.path.realpath(shutil.which("mount", path="/usr/sbin:/usr/bin:/sbin:/bin") or "/usr/bin/mount")
+    for wrapper, program in sorted(jail.cover, key=lambda c: c[1] == mount):
+        lines.append(f"mount -o bind,ro {q(str(wrapper))} {q(program)}")
+    lines.append(f"cd {q(str(jail.cwd))}")
+    lines.append("PATH=$__sw_path")
+    setpriv = shutil.which("setpriv", path="/usr/sbin:/usr/bin:/sbin:/bin") or "setpriv"
+    lines.append(f'exec {q(setpriv)} --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"')
+    return [*_unshare_prefix(jail.network), "bash", "-c", "\n".join(lines), "scopewatch-jail", *argv]
+
+
+def minimal_env(*, path: str, home: str, tmp: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """An environment built from nothing: only these variables, never the host's."""
+    env = {
+        "PATH": path,
+        "HOME": home,
+        "TMPDIR": tmp,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": "dumb",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0",
+        "NO_PROXY": "*",
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    env.update(extra or {})
+    return env
+
 
 _netns: tuple[str, ...] | None = None
 
@@ -32,22 +253,3 @@ async def network_cut_prefix() -> tuple[str, ...]:
                 except (OSError, TimeoutError):
                     continue
     return _netns
-
-
-def minimal_env(*, path: str, home: str, tmp: str, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """An environment built from nothing: only these variables, never the host's."""
-    env = {
-        "PATH": path,
-        "HOME": home,
-        "TMPDIR": tmp,
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "TERM": "dumb",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONHASHSEED": "0",
-        "NO_PROXY": "*",
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-    env.update(extra or {})
-    return env

@@ -22,10 +22,11 @@ to such a path is put back to its pre-command content and reported (``WriteRefus
 :mod:`~sandbox.reconcile` (cache and attribution), :mod:`~sandbox.watcher`, :mod:`~sandbox.snapshot`
 (tests) and :mod:`~sandbox.audit` (the events).
 
-Limits of the local backend: it is not a security boundary against a hostile program. A shell
-command can bypass the shim with an absolute program path (its file changes are still seen and
-guarded) and can write outside the workspace (not seen). The network is cut with ``unshare`` only
-where the OS permits it. The docker backend is the isolating one.
+Shell commands run inside the jail of the isolation level detected here (:mod:`sandbox.isolation`:
+bubblewrap, else unshare, else none with a warning); the shim reports through an audit channel the
+command cannot erase (:mod:`sandbox.shim`), and what a command did to the shim is reported as
+``ShimTampered``; files it wrote in its private HOME and /tmp, and bytecode it left in the workspace,
+as ``OutsideChanged`` (:mod:`sandbox.outside`). What each level isolates is in the README's table.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from sandbox.audit import Audit
 from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
 from sandbox.guard import OwnershipGuard
+from sandbox.isolation import Isolation
+from sandbox.outside import OutsideWatch
 from sandbox.ownership import Ownership
 from sandbox.paths import normalise, resolve_inside
 from sandbox.protocol import ShellResult
@@ -58,7 +61,15 @@ class LocalSandbox:
     scenario's files, plus the shell shim, the watcher and the ownership guard. Build it with
     :meth:`create`; end it with :meth:`close`."""
 
-    def __init__(self, workspace: Workspace, *, ownership: Ownership, emit: Emit, registry: AtomRegistry) -> None:
+    def __init__(
+        self,
+        workspace: Workspace,
+        *,
+        ownership: Ownership,
+        emit: Emit,
+        registry: AtomRegistry,
+        shell: type[ShellRunner] = ShellRunner,
+    ) -> None:
         self.root = workspace.root
         self.home = workspace.home
         """HOME of shell commands (outside the workspace; scenarios may plant fixtures here)."""
@@ -67,7 +78,8 @@ class LocalSandbox:
         self._guard = OwnershipGuard(ownership)
         self._audit = Audit(emit, self._guard)
         self._reconciler = Reconciler(workspace, self._guard, self._audit)
-        self._shell = ShellRunner(workspace, registry)
+        self._shell = shell(workspace, registry)
+        self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
         self._watcher: Watcher | None = None
         self._closed = False
 
@@ -80,21 +92,37 @@ class LocalSandbox:
         *,
         ownership: Ownership,
         emitter: Emitter,
+        home: Mapping[str, str] | None = None,
         root: Path | None = None,
         watch: bool = True,
         registry: AtomRegistry | None = None,
+        isolation: Isolation | None = None,
         watch_timing: tuple[int, int] = (WATCH_DEBOUNCE_MS, WATCH_STEP_MS),
     ) -> LocalSandbox:
         """Materialise ``files`` (workspace path -> content) into a fresh git repository with one
-        baseline commit, install the shell shim and (``watch=True``) start the watcher.
+        baseline commit, plant ``home`` (HOME-relative path -> content), install the shell shim and
+        (``watch=True``) start the watcher. ``isolation`` is detected unless given.
         ``watch_timing`` is watchfiles' (debounce, step) in ms; the default is tuned for a live view."""
         workspace = Workspace.make(root)
         sb = cls(workspace, ownership=ownership, emit=emitter.emit, registry=registry or default_registry())
+        await sb._open(files, home, isolation, watch, watch_timing)
+        return sb
+
+    async def _open(
+        self,
+        files: Mapping[str, str],
+        home: Mapping[str, str] | None,
+        isolation: Isolation | None,
+        watch: bool,
+        watch_timing: tuple[int, int],
+    ) -> None:
+        sb, workspace = self, self._workspace
         try:
             workspace.materialise(files)
+            workspace.plant_home(home or {})
             sb._reconciler.load()
-            sb._shell.prepare()
-            await sb._shell.cut_network()
+            sb._outside.load()
+            await sb._shell.prepare(isolation)
             # git writes only into .git, which the watcher ignores: both can start at once.
             await asyncio.gather(
                 workspace.git_baseline(), sb._start_watcher(*watch_timing) if watch else asyncio.sleep(0)
@@ -102,7 +130,6 @@ class LocalSandbox:
         except BaseException:
             await sb.close()
             raise
-        return sb
 
     async def _start_watcher(self, debounce_ms: int, step_ms: int) -> None:
         probe = self._workspace.base / "probe"
@@ -122,6 +149,7 @@ class LocalSandbox:
             if self._watcher is not None:
                 await self._watcher.stop()
         finally:
+            self._shell.close()
             await asyncio.to_thread(self._workspace.remove)
 
     async def __aenter__(self) -> LocalSandbox:
@@ -129,6 +157,16 @@ class LocalSandbox:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    @property
+    def isolation(self) -> Isolation:
+        """The isolation level agent commands run at."""
+        return self._shell.isolation
+
+    @property
+    def label(self) -> str:
+        """Where agent commands run (``local/bubblewrap``, ``docker/IMAGE``, ...)."""
+        return self._shell.label
 
     # --- actors ----------------------------------------------------------------------------------
 
@@ -252,21 +290,29 @@ class LocalSandbox:
         network: bool = False,
         stdin: str | None = None,
     ) -> ShellResult:
-        """Run ``command`` with bash in the workspace root, as ``actor``: minimal environment (plus
-        ``env``), shim first on PATH, network cut where possible (unless ``network``), ``stdin`` on
-        its standard input. Shimmed commands become ``ShellCommandRan``
+        """Run ``command`` with bash in the workspace root, as ``actor``, in the isolation level's
+        jail: minimal environment (plus ``env``), the shim, no network (unless ``network``: an
+        external agent reaching its model), ``stdin`` on its standard input. Shimmed commands become ``ShellCommandRan``
         events; file changes become ``FileChanged`` events for the actor, and changes to paths its
-        team does not own are rolled back (``WriteRefused``). ``timeout`` kills the whole process
-        group (exit code 124)."""
+        team does not own are rolled back (``WriteRefused``); changes to the shim become
+        ``ShimTampered``, files written in the private HOME and /tmp ``OutsideChanged``. ``timeout``
+        kills everything the command started (exit code 124)."""
         team = self._guard.team_of(actor)
         reconciler = self._reconciler
         async with reconciler.lock:
-            self._shell.relink_shim()
             # Whatever changed while no operation ran is not this actor's doing.
+            for problem in self._shell.check_shim():
+                await self._audit.shim_tampered("external", problem)
             await reconciler.settle_external()
+            self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             for call in run.calls:
                 await self._audit.command_ran(actor, call)
+            for problem in run.tampered:
+                await self._audit.shim_tampered(actor, problem)
+            outside = self._outside.changes()
+            if outside:
+                await self._audit.outside_changed(actor, outside)
             rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)
         output = run.output
         for path, reason in rolled_back:
@@ -292,4 +338,6 @@ class LocalSandbox:
             await self._reconciler.settle_external()
             known = self._reconciler.snapshot()
         snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
-        return await run_tests_on_snapshot(snapshot, tests, scratch=self._workspace.tmp, timeout=timeout)
+        return await run_tests_on_snapshot(
+            snapshot, tests, scratch=self._workspace.tmp, timeout=timeout, executor=self._shell.test_executor()
+        )

@@ -1,9 +1,12 @@
-"""Shell commands in the workspace: bash with the shim first on PATH, a minimal environment, the
-network cut where the OS permits it, a timeout that kills the whole process group; and the shim's
-records of sensitive commands, classified as atoms.
+"""Shell commands in the workspace: bash with the shim, a minimal environment, inside the jail of
+the isolation level (:mod:`sandbox.isolation`), with per-command limits (:mod:`sandbox.limits`: a
+timeout, processes, file size, output); and the shim's records of sensitive commands, classified as
+atoms.
 
 Commands run one at a time (the caller holds the sandbox's lock), so every record the shim wrote
-during a command is that command's actor's, whatever the command set ``SCOPEWATCH_ACTOR`` to.
+during a command is that command's actor's, whatever the command set ``SCOPEWATCH_ACTOR`` to. When
+a command returns, everything it started is killed: its PID namespace ends with it (bubblewrap,
+unshare), and every process left in its cgroup or process group is killed (all levels).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 import shutil
 import signal
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +25,10 @@ from pathlib import Path
 from channel.vocab import Risk
 from sandbox.atoms import AtomRegistry
 from sandbox.errors import SandboxError
-from sandbox.isolation import SYSTEM_PATH, minimal_env, network_cut_prefix
-from sandbox.shim import collect_records, link_shim
+from sandbox.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
+from sandbox.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
+from sandbox.shim import Shim, ShimRecord
+from sandbox.testrun import TestExecutor
 from sandbox.workspace import Workspace, as_text
 
 OUTPUT_LIMIT = 64_000
@@ -50,6 +56,8 @@ class CommandRun:
     output: str
     timed_out: bool
     calls: tuple[AtomCall, ...]
+    tampered: tuple[str, ...] = ()
+    """What the command did to the shim or its audit channel (each already put back)."""
 
 
 def clip(output: str) -> str:
@@ -63,34 +71,85 @@ def clip(output: str) -> str:
 class ShellRunner:
     """Runs commands in one workspace. Call :meth:`prepare` once before :meth:`run`."""
 
-    def __init__(self, workspace: Workspace, registry: AtomRegistry) -> None:
+    def __init__(self, workspace: Workspace, registry: AtomRegistry, isolation: Isolation | None = None) -> None:
         self.workspace = workspace
         self.registry = registry
-        self.netcut: tuple[str, ...] = ()
-        """The argv prefix that cuts the network (empty where the OS does not permit it)."""
-        self._log_dir = workspace.base / "shimlog"
+        self.isolation = isolation or Isolation("none")
+        self.shim: Shim | None = None
+        self._cgroup: PidsCgroup | None = None
         self._path = ""
         self._search = SYSTEM_PATH
         self._bash = "bash"
 
-    def prepare(self) -> None:
-        """Link the shim and find bash (raises :class:`SandboxError` without it)."""
+    async def prepare(self, isolation: Isolation | None = None) -> None:
+        """Pick the isolation level (detected unless given), install the shim, find bash (raises
+        :class:`SandboxError` without it)."""
+        self.isolation = isolation or await detect_isolation()
         tools = os.path.dirname(sys.executable)
         self._search = SYSTEM_PATH if tools in SYSTEM_PATH.split(":") else f"{tools}:{SYSTEM_PATH}"
-        shim_dir, self._log_dir = link_shim(self.workspace.base, self.registry.shimmed_commands, self._search)
-        self._path = f"{shim_dir}:{self._search}"
+        covering = self.isolation.level != "none"
+        self.shim = Shim(self.workspace.base, self.registry.shimmed_commands, self._search, covering=covering)
+        self.shim.install()
+        self._path = f"{self.shim.dir}:{self._search}"
         bash = shutil.which("bash", path=SYSTEM_PATH)
         if bash is None:
             raise SandboxError("bash is not installed: the sandbox runs shell commands with it")
         self._bash = bash
+        self._cgroup = PidsCgroup()
 
-    async def cut_network(self) -> None:
-        """Probe (once per process) how to run commands without network."""
-        self.netcut = await network_cut_prefix()
+    @property
+    def label(self) -> str:
+        return self.isolation.label
 
-    def relink_shim(self) -> None:
-        """Put the shim back in place if a command removed it."""
-        link_shim(self.workspace.base, self.registry.shimmed_commands, self._search)
+    def test_executor(self) -> TestExecutor | None:
+        """Where tests run, when not on this machine (None: :mod:`sandbox.testrun` jails them here)."""
+        return None
+
+    def close(self) -> None:
+        if self.shim is not None:
+            self.shim.close()
+        if self._cgroup is not None:
+            self._cgroup.close()
+
+    def check_shim(self) -> list[str]:
+        """What was done to the shim since the last look (put back)."""
+        return self.shim.check() if self.shim is not None else []
+
+    def _jail(self, network: bool = False) -> Jail:
+        ws, shim = self.workspace, self.shim
+        assert shim is not None
+        return Jail(
+            cwd=ws.root,
+            rw=(ws.root, ws.home),
+            ro=(shim.dir, shim.audit_dir),
+            tmp=ws.agent_tmp,
+            cover=tuple(shim.cover),
+            expose=tuple(shim.expose),
+            stage=ws.base / "stage",
+            network=network,
+        )
+
+    def env(self, actor: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The whole environment of ``actor``'s commands (nothing of the host's), plus ``extra`` (a
+        ``PATH`` in it goes before the shim's folders, never instead of them)."""
+        ws = self.workspace
+        isolated = self.isolation.level != "none"
+        added = dict(extra or {})
+        path = f"{added.pop('PATH')}:{self._path}" if "PATH" in added else self._path
+        return minimal_env(
+            path=path,
+            home=str(ws.home),
+            tmp="/tmp" if isolated else str(ws.agent_tmp),
+            extra={
+                "SCOPEWATCH_ACTOR": actor,
+                "SCOPEWATCH_WORKSPACE": str(ws.root),
+                "GIT_AUTHOR_NAME": actor,
+                "GIT_AUTHOR_EMAIL": f"{actor}@scopewatch.invalid",
+                "GIT_COMMITTER_NAME": actor,
+                "GIT_COMMITTER_EMAIL": f"{actor}@scopewatch.invalid",
+                **added,
+            },
+        )
 
     async def run(
         self,
@@ -102,66 +161,74 @@ class ShellRunner:
         network: bool = False,
         stdin: str | None = None,
     ) -> CommandRun:
-        """Run ``command`` with bash in the workspace root as ``actor``; ``timeout`` kills the whole
-        process group (exit code 124). Background leftovers are killed when the command ends.
-        ``env``: variables added to the minimal environment (a ``PATH`` given goes before the shim's
-        folders, never instead of them); ``network``: keep the network (an external agent reaching
-        its model); ``stdin``: text on the command's standard input."""
-        ws = self.workspace
-        out_path = ws.tmp / "shell-output"
-        extra = dict(env or {})
-        path = f"{extra.pop('PATH')}:{self._path}" if "PATH" in extra else self._path
-        in_path = ws.tmp / "shell-input"
-        in_path.write_text(stdin or "", encoding="utf-8")
-        environment = minimal_env(
-            path=path,
-            home=str(ws.home),
-            tmp=str(ws.tmp),
-            extra={
-                "SCOPEWATCH_ACTOR": actor,
-                "SCOPEWATCH_SHIM_LOG": str(self._log_dir),
-                "SCOPEWATCH_WORKSPACE": str(ws.root),
-                "GIT_AUTHOR_NAME": actor,
-                "GIT_AUTHOR_EMAIL": f"{actor}@scopewatch.invalid",
-                "GIT_COMMITTER_NAME": actor,
-                "GIT_COMMITTER_EMAIL": f"{actor}@scopewatch.invalid",
-                **extra,
-            },
-        )
-        timed_out = False
-        with out_path.open("wb") as out, in_path.open("rb") as given:
-            proc = await asyncio.create_subprocess_exec(
-                *(() if network else self.netcut),
-                self._bash,
-                "-c",
-                command,
-                cwd=ws.root,
-                env=environment,
-                stdin=given if stdin is not None else asyncio.subprocess.DEVNULL,
-                stdout=out,
-                stderr=asyncio.subprocess.STDOUT,
-                start_new_session=True,
-            )
+        """Run ``command`` with bash in the workspace root as ``actor``; ``timeout`` kills it (exit
+        code 124), as does output past :data:`~sandbox.limits.OUTPUT_MAX` bytes. Everything the
+        command started is killed when it ends. ``env``: variables added to the minimal environment
+        (see :meth:`env`); ``network``: keep the network (an external agent reaching its model);
+        ``stdin``: text on the command's standard input."""
+        shim, cgroup = self.shim, self._cgroup
+        assert shim is not None and shim.channel is not None and cgroup is not None
+        channel = shim.channel
+        argv = jail_argv(self.isolation.level, self._jail(network), [self._bash, "-c", command])
+        given = self.workspace.tmp / "shell-input"
+        given.write_text(stdin or "", encoding="utf-8")
+
+        def child_setup() -> None:
+            set_rlimits()
+            cgroup.add(os.getpid())
+
+        loop = asyncio.get_running_loop()
+        loop.add_reader(channel.fd, channel.pump)
+        timed_out = runaway = False
+        try:
+            with given.open("rb") as given_file:
+                proc = await asyncio.create_subprocess_exec(
+                    *argv,
+                    cwd=self.workspace.root,
+                    env=self.env(actor, env),
+                    stdin=given_file if stdin is not None else asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.STDOUT,
+                    start_new_session=True,
+                    preexec_fn=child_setup,
+                )
+            assert proc.stdout is not None
+
+            def kill() -> None:
+                nonlocal runaway
+                runaway = True
+                _kill_all(proc.pid, cgroup)
+
+            reader = asyncio.ensure_future(read_capped(proc.stdout, kill))
             try:
                 exit_code = await asyncio.wait_for(proc.wait(), timeout)
             except TimeoutError:
                 timed_out = True
                 exit_code = 124
             finally:
-                # Background leftovers would keep writing after the command and be misattributed.
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
+                # Leftovers (daemons) would keep writing after the command and be misattributed.
+                _kill_all(proc.pid, cgroup)
                 await proc.wait()
-        output = as_text(out_path.read_bytes())
-        out_path.unlink(missing_ok=True)
-        in_path.unlink(missing_ok=True)
+                try:
+                    data, _ = await asyncio.wait_for(asyncio.shield(reader), 5)
+                except TimeoutError:
+                    reader.cancel()
+                    data = b""
+        finally:
+            loop.remove_reader(channel.fd)
+        output = as_text(data)
         if timed_out:
             output += f"\n[scopewatch] command timed out after {timeout:g} s and was killed\n"
-        return CommandRun(exit_code, output, timed_out, self._atom_calls())
+        if runaway:
+            exit_code = exit_code if exit_code not in (0, -9) else 137
+            output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
+        records, junk = channel.records()
+        tampered = tuple(junk + shim.check())
+        return CommandRun(exit_code, output, timed_out or runaway, self._atom_calls(records), tampered)
 
-    def _atom_calls(self) -> tuple[AtomCall, ...]:
+    def _atom_calls(self, records: list[ShimRecord]) -> tuple[AtomCall, ...]:
         calls: list[AtomCall] = []
-        for record in collect_records(self._log_dir):
+        for record in records:
             kind = self.registry.classify(record.argv)
             if kind is None:
                 continue
@@ -182,3 +249,17 @@ class ShellRunner:
             return Path(cwd).resolve().relative_to(self.workspace.root).as_posix()
         except (ValueError, OSError):
             return cwd
+
+
+def _kill_all(pid: int, cgroup: PidsCgroup) -> None:
+    """SIGKILL the command's process group and every process left in its cgroup."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    for _ in range(20):
+        left = cgroup.pids()
+        if not left:
+            return
+        for other in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(other, signal.SIGKILL)
+        time.sleep(0.002)

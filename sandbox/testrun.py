@@ -9,7 +9,9 @@ fresh ``python -I -B`` subprocess:
 - test files written to a temp dir OUTSIDE the workspace, no bytecode written, so the workspace is
   left exactly as it was (an agent never sees the hidden tests);
 - no network (a network namespace where the OS allows, plus a socket fence in the child) and a
-  minimal environment (no host API keys or proxies reach the tests).
+  minimal environment (no host API keys or proxies reach the tests);
+- inside the same jail as agent commands (:mod:`sandbox.isolation`): the tests import modules an
+  agent wrote, so they must not see the engine's process (its environment) or the host either.
 
 A raise is a failure whose ``last_line`` is the traceback's last line (``AssertionError: expected 5,
 got 30``). A timeout or crash of the subprocess never raises: the first test without a result fails with
@@ -29,13 +31,14 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict
 
 from channel.events import FailingTest
-from sandbox.isolation import SYSTEM_PATH, minimal_env, network_cut_prefix
+from sandbox import warm
+from sandbox.isolation import SYSTEM_PATH, Jail, detect_isolation, jail_argv, minimal_env, network_cut_prefix
 
 _DRIVER = Path(__file__).with_name("_testdriver.py")
 
@@ -116,23 +119,41 @@ async def run_tests(
     return outcome
 
 
+TestExecutor = Callable[[Sequence[str], Path, float], Awaitable[tuple[int | None, str]]]
+"""Runs the driver (``argv``, ``python3`` first) in a folder within a time budget somewhere else (a
+container): returns the exit code (None: killed at the timeout) and the end of its output."""
+
+
 async def run_test_batch(
     runs: Sequence[tuple[Path, Mapping[str, str]]],
     *,
     timeout: float = 60,  # noqa: ASYNC109 - the budget is enforced by killing the child, not by cancelling
     test_timeout: float | None = None,
+    executor: TestExecutor | None = None,
+    scratch: Path | None = None,
 ) -> list[TestOutcome]:
     """Several ``(workspace, tests)`` runs, one after the other in ONE subprocess (saves an interpreter
     start per run; the workspace's modules are dropped between runs). ``timeout`` is for the batch;
     ``test_timeout`` (seconds) limits each test (and each test file's import): a test past it fails with
-    a ``last_line`` starting ``TimeoutError: hung``, and the run goes on with the next test."""
-    tmp = Path(tempfile.mkdtemp(prefix="scopewatch-tests-", dir=scratch_root()))
+    a ``last_line`` starting ``TimeoutError: hung``, and the run goes on with the next test.
+    With an ``executor`` the driver runs there, its files under ``scratch`` (a folder it sees)."""
+    tmp = Path(tempfile.mkdtemp(prefix="scopewatch-tests-", dir=scratch or scratch_root()))
     try:
         batch = [_prepare(index, workspace, tests, tmp) for index, (workspace, tests) in enumerate(runs)]
-        netns = await network_cut_prefix()
+        level = (await detect_isolation()).level if executor is None else "none"
+        netns = await network_cut_prefix() if level == "none" and executor is None else ("jailed",)
         _write_spec(batch, tmp, fence_network=not netns, test_timeout=test_timeout)
         if any(run.files for run in batch):
-            problem = await _execute(tmp, timeout, netns)
+            argv = [sys.executable, "-I", "-B", str(_DRIVER), str(tmp / "spec.bin")]
+            if executor is not None:
+                code, tail = await executor(["python3", *argv[1:]], tmp, timeout)
+                problem = _problem(code, tail, timeout)
+            else:
+                if level == "none":
+                    problem = await _execute(tmp, timeout, [*netns, *argv], warm_netns=netns)
+                else:
+                    jail = Jail(cwd=tmp, rw=(tmp, *{run.workspace for run in batch}), ro=(_DRIVER.parent,))
+                    problem = await _execute(tmp, timeout, jail_argv(level, jail, argv))
             results = _read_results(tmp / "results.txt")
             for index, run in enumerate(batch):
                 run.record(results.get(index, {}), problem)
@@ -217,9 +238,21 @@ def _write_spec(batch: Sequence[_Run], tmp: Path, fence_network: bool, test_time
     (tmp / "spec.bin").write_bytes(marshal.dumps(spec))
 
 
-async def _execute(tmp: Path, timeout: float, netns: tuple[str, ...]) -> str | None:  # noqa: ASYNC109
-    """Run the driver; return None if it exited cleanly, else the ``last_line`` for unfinished tests."""
-    argv = (*netns, sys.executable, "-I", "-B", str(_DRIVER), str(tmp / "spec.bin"))
+async def _execute(
+    tmp: Path,
+    timeout: float,  # noqa: ASYNC109
+    argv: Sequence[str],
+    *,
+    warm_netns: tuple[str, ...] | None = None,
+) -> str | None:
+    """Run the driver; return None if it exited cleanly, else the ``last_line`` for unfinished tests.
+    With ``warm_netns`` (no jail on this machine: the tests get the same isolation either way) a warm
+    child (:mod:`sandbox.warm`) runs it when one can be had; a jailed run is always a fresh process,
+    since a warm server outside the jail would not hold the tests in it."""
+    if warm_netns is not None:
+        warm_result = await warm.execute(tmp, timeout, warm_netns)
+        if warm_result is not False:
+            return warm_result if isinstance(warm_result, str) else None
     proc = await asyncio.create_subprocess_exec(
         *argv,
         cwd=tmp,
@@ -239,18 +272,26 @@ async def _execute(tmp: Path, timeout: float, netns: tuple[str, ...]) -> str | N
             del tail[:-4096]
 
     reader = asyncio.ensure_future(drain(proc.stdout))
+    code: int | None = None
     try:
         code = await asyncio.wait_for(proc.wait(), timeout)
     except TimeoutError:
-        return f"TimeoutError: test run killed after {timeout:g} s"
+        pass
     finally:
         _kill_group(proc)
         await proc.wait()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(reader, 5)
+    return _problem(code, tail.decode("utf-8", "replace"), timeout)
+
+
+def _problem(code: int | None, tail: str, timeout: float) -> str | None:
+    """None for a clean exit, else the ``last_line`` of the tests that have no result."""
+    if code is None:
+        return f"TimeoutError: test run killed after {timeout:g} s"
     if code == 0:
         return None
-    lines = [line for line in tail.decode("utf-8", "replace").splitlines() if line.strip()]
+    lines = [line for line in tail.splitlines() if line.strip()]
     detail = f": {lines[-1].strip()}" if lines else ""
     return f"test process crashed (exit code {code}){detail}"
 

@@ -1,8 +1,10 @@
 """The workspace on disk: one episode's files in a temp git repository with one baseline commit.
 
-The sandbox's private folder (``base``) holds ``workspace/`` (the repository, unless a root was
-given), ``home/`` (HOME of shell commands) and ``tmp/`` (their TMPDIR, and git's empty template);
-the shell adds ``shim/`` and ``shimlog/``, the watcher ``probe/``.
+The sandbox's private folder (``base``, under ``$SCOPEWATCH_SANDBOX_DIR`` or ``/var/tmp``: not under
+``/tmp``, which commands get a private one of) holds ``workspace/`` (the repository, unless a root
+was given), ``home/`` (HOME of shell commands), ``agent-tmp/`` (their ``/tmp``) and ``tmp/`` (the
+engine's scratch: git's empty template, test snapshots); the shell adds ``shim/``, ``real/`` and
+``audit/``, the watcher ``probe/``.
 
 An *entry* is what the sandbox knows of a path: a file's bytes, a symlink as
 :func:`~sandbox.diffs.link_entry`, or None when the path is absent. This module reads and writes
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -48,8 +51,18 @@ def read_entry(path: Path) -> bytes | None:
     return None
 
 
+def sandbox_parent() -> str | None:
+    """Where sandboxes' private folders go: ``$SCOPEWATCH_SANDBOX_DIR``, else ``/var/tmp`` when it
+    is a writable folder, else the system default."""
+    configured = os.environ.get("SCOPEWATCH_SANDBOX_DIR")
+    if configured:
+        return configured
+    return "/var/tmp" if os.path.isdir("/var/tmp") and os.access("/var/tmp", os.W_OK | os.X_OK) else None
+
+
 def put_entry(path: Path, data: bytes | None) -> None:
-    """Make ``path`` hold ``data`` (None: remove it); symlink entries become symlinks."""
+    """Make ``path`` hold ``data`` (None: remove it); symlink entries become symlinks. A file that
+    shares its inode with another name (a hard link) is replaced, never written through."""
     if path.is_symlink() or (data is None and path.exists()):
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
@@ -62,6 +75,16 @@ def put_entry(path: Path, data: bytes | None) -> None:
         shutil.rmtree(path)
     if data.startswith(LINK_MARK):
         os.symlink(data[len(LINK_MARK) :].decode("utf-8", "surrogateescape"), path)
+        return
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and st.st_nlink > 1:
+        fresh = path.with_name(f".{path.name}.scopewatch-new")
+        fresh.write_bytes(data)
+        os.chmod(fresh, stat.S_IMODE(st.st_mode))
+        os.replace(fresh, path)
     else:
         path.write_bytes(data)
 
@@ -103,6 +126,7 @@ class Workspace:
         self.root = root
         self.home = base / "home"
         self.tmp = base / "tmp"
+        self.agent_tmp = base / "agent-tmp"
         self.baseline: dict[str, bytes] = {}
         """Workspace path -> content in the baseline commit."""
 
@@ -112,11 +136,11 @@ class Workspace:
         unless given; a given one must be empty)."""
         if root is not None and root.exists() and any(root.iterdir()):
             raise SandboxError(f"{root}: the workspace folder must be empty")
-        base = Path(tempfile.mkdtemp(prefix="scopewatch-sandbox-")).resolve()
+        base = Path(tempfile.mkdtemp(prefix="scopewatch-sandbox-", dir=sandbox_parent())).resolve()
         workspace = base / "workspace" if root is None else root
         workspace.mkdir(parents=True, exist_ok=True)
         made = cls(base, workspace.resolve())
-        for d in (made.home, made.tmp):
+        for d in (made.home, made.tmp, made.agent_tmp):
             d.mkdir(parents=True, exist_ok=True)
         return made
 
@@ -125,6 +149,17 @@ class Workspace:
         shutil.rmtree(self.base, True)
 
     # --- the baseline ----------------------------------------------------------------------------
+
+    def plant_home(self, files: Mapping[str, str]) -> None:
+        """Write fixture files (HOME-relative path -> text) into the agents' HOME."""
+        for raw, content in files.items():
+            try:
+                rel = normalise(raw)
+            except PathEscape as exc:
+                raise SandboxError(f"home: {exc}") from None
+            target = self.home / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content, encoding="utf-8")
 
     def materialise(self, files: Mapping[str, str]) -> None:
         """Write ``files`` (workspace path -> text) and keep them as the baseline."""

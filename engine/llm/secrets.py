@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from channel.errors import ScopewatchError
+from channel.events import BaseEvent
 
 SECRET_NAME = re.compile(r"(API_?KEY|_KEY$|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|_AUTH$)", re.IGNORECASE)
 """Environment variable names whose values are treated as secrets."""
@@ -76,6 +77,38 @@ def redact_value(value: Any, env: Mapping[str, str] | None = None) -> Any:
     if isinstance(value, tuple):
         return tuple(redact_value(v, env) for v in value)
     return value
+
+
+def event_scrubber(env: Mapping[str, str] | None = None) -> Callable[[BaseEvent], BaseEvent] | None:
+    """For :class:`channel.emitter.Emitter`: every event with each secret value this process holds
+    (its secret-named environment variables) replaced by ``[redacted]``, whichever tool printed it;
+    None when there is no secret to hide. Key *shapes* are left alone here (a pack may plant fake
+    keys as bait, and the audit must show them); the LLM agent redacts those too."""
+    values = [value for _, value in secret_values(env)]
+    if not values:
+        return None
+
+    def clean(text: str) -> str:
+        for value in values:
+            if value in text:
+                text = text.replace(value, REDACTED)
+        return text
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return clean(value)
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return type(value)(walk(v) for v in value)
+        return value
+
+    def scrub(event: BaseEvent) -> BaseEvent:
+        raw = event.model_dump()
+        cleaned = walk(raw)
+        return event if cleaned == raw else type(event).model_validate(cleaned)
+
+    return scrub
 
 
 def scrubbed_env(env: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -46,7 +46,7 @@ from engine.session.loop import Session
 from engine.session.tool_specs import TOOL_SPECS
 from engine.session.toolbox import SessionToolbox
 from engine.session.writes import WriteLog
-from sandbox.backends import open_sandbox
+from sandbox.backends import describe_sandbox, open_sandbox
 from scenarios.loader import Pack
 from scenarios.manifest import Agents, Favor, Manifest, Role, Task, Team
 from scenarios.overeager.schema import AuditScenario
@@ -191,6 +191,7 @@ class AuditSession(Session):
                 )
 
     async def _start(self) -> None:
+        info = await describe_sandbox(self.config.sandbox)
         await self.emitter.emit(
             SessionStarted(
                 scenario="overeager-gen" if len(self.scenarios) != 1 else next(iter(self.scenarios)),
@@ -201,16 +202,16 @@ class AuditSession(Session):
                 files=dict.fromkeys(sorted(next(iter(self.scenarios.values())).files), TEAM)
                 if len(self.scenarios) == 1
                 else {},
+                sandbox=info.label,
+                sandbox_warning=info.warning,
             )
         )
 
     async def _episode(self, trajectory: int, number: int, task: Task) -> None:
         scenario = self.scenarios[task.id]
-        sandbox = await open_sandbox(scenario.files, ownership=self.ownership, emitter=self.emitter)
-        for name, content in scenario.home.items():
-            fixture = sandbox.home / name
-            fixture.parent.mkdir(parents=True, exist_ok=True)
-            fixture.write_text(content, encoding="utf-8")
+        sandbox = await open_sandbox(
+            scenario.files, ownership=self.ownership, emitter=self.emitter, home=scenario.home, spec=self.config.sandbox
+        )
         try:
             seat = Seat(AGENT, "owner", TEAM, scenario.authorised.write)
             sandbox.register_actor(AGENT, TEAM, seat.scope)

@@ -36,5 +36,8 @@ class SessionConfig(BaseModel):
     """Seconds between rounds (0 = as fast as possible; the live TUI slows it so people can watch)."""
     reviewer_secret: str | None = None
     """When set, commands must carry this token (remote reviewers)."""
+    sandbox: str = "local"
+    """Where agent commands run: ``local`` (this machine, isolated as well as it allows) or
+    ``docker[:IMAGE]`` (a container per sandbox)."""
     tasks: tuple[str, ...] = ()
     """Run these task ids in this order instead of the pack's trajectory (tests, demos)."""

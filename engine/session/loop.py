@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from channel.bus import Bus
 from channel.emitter import Emitter
@@ -30,7 +30,6 @@ from channel.events import (
     SessionEnded,
     SessionStarted,
     SuiteRan,
-    TeamInfo,
     TurnStarted,
 )
 from channel.recorder import Recorder
@@ -39,8 +38,7 @@ from engine.agents.base import Agent, TurnContext
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
 from engine.llm.errors import ModelUnreachable
-from engine.llm.secrets import redact
-from engine.scoring.verdicts import trap_problems
+from engine.llm.secrets import event_scrubber, redact
 from engine.session.briefs import make_brief, team_of
 from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
@@ -49,11 +47,12 @@ from engine.session.favors import FavorMonitor
 from engine.session.harm import HarmMonitor
 from engine.session.inboxes import Inboxes
 from engine.session.norms import Norms
+from engine.session.packs import checked_ownerships, pack_shape
 from engine.session.reviewer import Reviewer, reviewer_present
 from engine.session.toolbox import SessionToolbox
-from engine.session.trajectory import TrajectoryPlan, iter_trajectories, plan_trajectories
+from engine.session.trajectory import TrajectoryPlan, episodes_before, iter_trajectories, plan_trajectories
 from engine.session.writes import WriteLog
-from sandbox.backends import open_sandbox
+from sandbox.backends import describe_sandbox, open_sandbox
 from sandbox.ownership import Ownership
 from sandbox.testrun import TestOutcome
 from scenarios.loader import Pack
@@ -80,7 +79,7 @@ class Session:
         self.config = config
         self.bus = bus
         self.id = session_id or f"s-{uuid.uuid4().hex[:8]}"
-        self.emitter = Emitter(bus, self.id, recorder=recorder, clock=clock)
+        self.emitter = Emitter(bus, self.id, recorder=recorder, clock=clock, scrub=event_scrubber())
         self.reviewer = Reviewer(self.emitter.emit, lambda: self.norms)
         self.controls = SessionControls(
             self.emitter.emit,
@@ -97,16 +96,7 @@ class Session:
         self.plans: list[TrajectoryPlan] = plan_trajectories(
             self.suite, condition=config.condition, seed=config.seed, count=config.trajectories, tasks=config.tasks
         )
-        self._ownerships: dict[str, Ownership] = {}
-        for pack in dict.fromkeys(plan.pack for plan in self.plans):
-            problems = trap_problems(pack)
-            if problems:
-                raise ScopewatchError(problems[0])
-            try:
-                teams = [(t.name, list(t.owns)) for t in pack.manifest.teams]
-                self._ownerships[pack.name] = Ownership.from_teams(teams)
-            except ScopewatchError as exc:
-                raise ScopewatchError(f"{pack.manifest_path}: teams.owns: {exc}") from None
+        self._ownerships = checked_ownerships(dict.fromkeys(plan.pack for plan in self.plans))
         self.pack: Pack = self.plans[0].pack
         """The pack the current (or first) trajectory runs in."""
         self.agents: dict[str, Agent] = self._build_agents()
@@ -153,8 +143,9 @@ class Session:
 
     # --- run -------------------------------------------------------------------------------
 
-    async def run(self) -> None:
-        """Run every trajectory, answering commands from the bus between rounds."""
+    async def run(self, only: Sequence[int] | None = None) -> None:
+        """Run every trajectory (or ``only`` these, numbered as in the whole session: a unit of a
+        parallel batch), answering commands from the bus between rounds."""
         commands = await self.bus.subscribe("cmd/#")
         listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
         reason = "completed"
@@ -162,11 +153,14 @@ class Session:
             await self._start()
             episode = 0
             plans = self._trajectories() if self.config.repeat else iter(self.plans)
-            for plan in plans:
+            for plan in plans if only is None else (self.plans[t] for t in only):
+                if only is not None:
+                    episode = episodes_before(self.plans, plan.number)
                 if self.controls.stopped:
                     break
-                if plan.pack is not self.pack:
-                    await self._enter(plan.pack)
+                # The stream is in the previous trajectory's pack (a batch unit's too, once merged).
+                before = self.plans[plan.number - 1].pack if only is not None and plan.number > 0 else self.pack
+                await self._enter(plan.pack, announce=plan.pack is not before)
                 for agent in self.agents.values():
                     agent.trajectory = plan.number  # type: ignore[attr-defined]
                 for task_id in plan.tasks:
@@ -194,23 +188,13 @@ class Session:
                 await asyncio.shield(self.emitter.emit(SessionEnded(reason=reason)))
 
     def _shape(self) -> dict[str, object]:
-        """The current pack as the stream describes it: teams, agents, files by owner, traps."""
-        manifest = self.pack.manifest
-        ownership = self._ownership()
-        return {
-            "scenario": manifest.name,
-            "teams": tuple(
-                TeamInfo(name=t.name, absent=t.absent, patterns=t.owns, consumes=t.consumes) for t in manifest.teams
-            ),
-            "agents": tuple(
-                AgentInfo(id=a.id, role=a.role, team=self._team(a.role), kind=a.kind) for a in self.agents.values()
-            ),
-            "files": {path: ownership.owner_of(path) for path in sorted(self.pack.repo_files())},
-            "traps": tuple(t.model_dump(mode="json") for t in manifest.traps),
-        }
+        """The current pack as the stream describes it (``SessionStarted``, ``DomainEntered``)."""
+        agents = (AgentInfo(id=a.id, role=a.role, team=self._team(a.role), kind=a.kind) for a in self.agents.values())
+        return pack_shape(self.pack, self._ownership(), agents)
 
     async def _start(self) -> None:
         condition = "" if self.config.tasks else self.config.condition
+        info = await describe_sandbox(self.config.sandbox)
         await self.emitter.emit(
             SessionStarted.model_validate(
                 {
@@ -219,6 +203,8 @@ class Session:
                     "norms": self.norms.model_dump(),
                     "condition": condition,
                     "favor_rule": "content",
+                    "sandbox": info.label,
+                    "sandbox_warning": info.warning,
                 }
             )
         )
@@ -228,13 +214,15 @@ class Session:
         config = self.config
         return iter_trajectories(self.suite, condition=config.condition, seed=config.seed, tasks=config.tasks)
 
-    async def _enter(self, pack: Pack) -> None:
-        """Move on to another pack of the suite (a FavorBench domain) for the next trajectory."""
+    async def _enter(self, pack: Pack, *, announce: bool) -> None:
+        """Run the next trajectory in ``pack`` (a FavorBench domain); ``announce``: the stream was in
+        another pack, so say so (``DomainEntered``)."""
         self.pack = pack
         for agent in self.agents.values():
             if isinstance(agent, ScriptedRequester | ScriptedOwner):
                 agent.pack = pack
-        await self.emitter.emit(DomainEntered.model_validate(self._shape()))
+        if announce:
+            await self.emitter.emit(DomainEntered.model_validate(self._shape()))
 
     @property
     def ownership(self) -> Ownership:
@@ -246,11 +234,13 @@ class Session:
 
     async def _episode(self, trajectory: int, number: int, task: Task) -> None:
         files = self.pack.workspace_files(task)
-        sandbox = await open_sandbox(files, ownership=self._ownership(), emitter=self.emitter)
-        for name, content in self.pack.manifest.home.items():
-            fixture = sandbox.home / name
-            fixture.parent.mkdir(parents=True, exist_ok=True)
-            fixture.write_text(content, encoding="utf-8")
+        sandbox = await open_sandbox(
+            files,
+            ownership=self._ownership(),
+            emitter=self.emitter,
+            home=self.pack.manifest.home,
+            spec=self.config.sandbox,
+        )
         try:
             seats: dict[str, Seat] = {
                 REQUESTER: Seat(REQUESTER, REQUESTER, self._team(REQUESTER), task.requester.scope),

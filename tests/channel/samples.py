@@ -66,6 +66,8 @@ def event_samples(session: str = S) -> list[e.Event]:
             atom="delete",
             risk="high",
         ),
+        e.ShimTampered(session=session, actor="owner", reason="shim wrappers changed or removed: rm"),
+        e.OutsideChanged(session=session, actor="owner", area="home", path=".bashrc", change="added"),
         e.MessagePosted(session=session, text="could you add it? ünïcødé ✓", to="bob", intent="request", asks="bob"),
         e.ReviewRequested(
             session=session,

@@ -285,3 +285,14 @@ async def test_themes_switch_at_runtime_and_define_team_colours() -> None:
         app.theme = "nord"
         await pilot.pause()
         assert "team-1" in app.theme_variables
+
+
+async def test_a_session_without_sandbox_isolation_says_so_on_the_status_line() -> None:
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    events = session_events()
+    started = events[0].model_copy(update={"sandbox": "local/none", "sandbox_warning": "no sandbox isolation"})
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, [started])
+        assert "⚠ no sandbox isolation" in app.status.render().plain  # type: ignore[union-attr]
+        assert app.status.sandbox_warning == "no sandbox isolation"

@@ -161,7 +161,32 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         help="set a norm, repeatable (e.g. own_task_only=true, ci_feedback=causal)",
     )
     p.add_argument("--record", metavar="FILE", help="write every event to this JSONL recording (a new file)")
+    add_sandbox_option(p)
     p.add_argument("--bus", metavar="URL", help="message bus: omit for in-process, or mqtt://host:port")
+
+
+def add_sandbox_option(p: argparse.ArgumentParser) -> None:
+    """``--sandbox local|docker[:IMAGE]``: where agent commands run."""
+    p.add_argument(
+        "--sandbox",
+        default="local",
+        type=sandbox_spec,
+        metavar="local|docker[:IMAGE]",
+        help=(
+            "where agent commands run: local (this machine, isolated with bubblewrap, else unshare) or "
+            "docker[:IMAGE] (a container per workspace; default image built locally) (default: %(default)s)"
+        ),
+    )
+
+
+def sandbox_spec(text: str) -> str:
+    """An argparse type: a sandbox spec (``local``, ``docker``, ``docker:IMAGE``)."""
+    from sandbox.backends import SandboxSpec
+
+    try:
+        return str(SandboxSpec.parse(text))
+    except ScopewatchError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def session_config(args: argparse.Namespace, **overrides: object) -> SessionConfig:
@@ -182,6 +207,7 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "timeout": getattr(args, "timeout", 120.0),
         "stream": getattr(args, "stream", True),
         "reviewer_secret": getattr(args, "secret", None),
+        "sandbox": getattr(args, "sandbox", None) or "local",
     }
     values.update(overrides)
     return SessionConfig.model_validate(values)

@@ -36,6 +36,8 @@ class StatusBar(Static):
         self.speed = 1.0
         self.dropped = 0
         self.events = 0
+        self.sandbox_warning = ""
+        """Set when agent commands run without isolation: shown on the line, always."""
         self.compact = False
         """A small terminal: leave out the session id and the event count (the line stays one line)."""
 
@@ -55,6 +57,7 @@ class StatusBar(Static):
             if isinstance(event, SessionStarted):
                 self.scenario = event.scenario
                 self.state = "running"
+                self.sandbox_warning = event.sandbox_warning
             elif isinstance(event, DomainEntered):
                 self.scenario = event.scenario
             elif isinstance(event, EpisodeStarted):
@@ -86,6 +89,8 @@ class StatusBar(Static):
         segs.append((f"{self.scenario or '-'} ", ""))
         if not self.compact:
             segs += [(f"· {self.session_id} ", "dim"), (f"· {self.events} events", "dim")]
+        if self.sandbox_warning:
+            segs.append((" · ⚠ no sandbox isolation", "error"))
         if self.dropped:
             segs.append((f" · {self.dropped} not shown (in the recording)", "warning"))
         self.update(render(self.app, segs), layout=False)  # always one line: no layout pass

@@ -1,0 +1,105 @@
+"""Per-command overhead of each sandbox backend against a bare subprocess.
+
+One shell command (``git status --short``, shimmed: it is recorded) is run N times:
+
+- ``bare``: ``bash -c`` as a plain subprocess in the workspace (no shim, no jail, no reconcile);
+- ``local/<level>``: ``LocalSandbox.run_shell`` at each isolation level that works here (the jail,
+  the shim and its audit channel, the shim check, the reconcile and the events);
+- ``docker``: ``DockerSandbox.run_shell`` (a ``docker exec`` in the sandbox's container), when an
+  engine is reachable and the image is there.
+
+Rounds alternate between the variants so machine load hits them alike; the table gives the median
+per-command time and the ratio to ``bare``.
+
+    python bench/sandbox_overhead.py [--commands 30] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from channel.emitter import Emitter
+from channel.memory import InProcessBus
+from sandbox.errors import SandboxError
+from sandbox.isolation import Isolation, _works
+from sandbox.local import LocalSandbox
+from sandbox.ownership import Ownership
+
+FILES = {f"src/module_{i}.py": f"VALUE = {i}\n" for i in range(50)}
+COMMAND = "git status --short"
+
+
+async def bare(root: Path, n: int) -> float:
+    start = time.perf_counter()
+    for _ in range(n):
+        proc = await asyncio.create_subprocess_exec(
+            "bash", "-c", COMMAND, cwd=root, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        )
+        await proc.communicate()
+    return (time.perf_counter() - start) / n
+
+
+async def sandboxed(sb: LocalSandbox, n: int) -> float:
+    start = time.perf_counter()
+    for _ in range(n):
+        await sb.run_shell("dev", COMMAND)
+    return (time.perf_counter() - start) / n
+
+
+async def open_variants(bus: InProcessBus) -> dict[str, LocalSandbox]:
+    ownership = Ownership.from_teams([("dev", ["**"])])
+    found: dict[str, LocalSandbox] = {}
+    for level in ("bubblewrap", "unshare", "none"):
+        if level == "none" or await _works(level):  # type: ignore[arg-type]
+            sb = await LocalSandbox.create(
+                FILES, ownership=ownership, emitter=Emitter(bus, level), isolation=Isolation(level)  # type: ignore[arg-type]
+            )
+            found[f"local/{level}"] = sb
+    try:
+        from sandbox.docker import DockerSandbox
+
+        found["docker"] = await DockerSandbox.create(FILES, ownership=ownership, emitter=Emitter(bus, "docker"))
+    except SandboxError as exc:
+        print(f"docker: skipped ({exc})", file=sys.stderr)
+    for sb in found.values():
+        sb.register_actor("dev", "dev")
+    return found
+
+
+async def main(commands: int, rounds: int) -> None:
+    bus = InProcessBus()
+    sub = await bus.subscribe("events/#")
+    variants = await open_variants(bus)
+    root = next(iter(variants.values())).root
+    times: dict[str, list[float]] = {"bare": [], **{name: [] for name in variants}}
+    try:
+        for _ in range(rounds):
+            times["bare"].append(await bare(root, commands))
+            for name, sb in variants.items():
+                times[name].append(await sandboxed(sb, commands))
+                while len(sub):  # type: ignore[arg-type]
+                    await sub.get()
+    finally:
+        for sb in variants.values():
+            await sb.close()
+        await bus.close()
+    base = statistics.median(times["bare"])
+    print(f"{'variant':<18} {'ms/command':>11} {'x bare':>7}")
+    for name, samples in times.items():
+        median = statistics.median(samples)
+        print(f"{name:<18} {median * 1000:>11.1f} {median / base:>7.1f}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    asyncio.run(main(args.commands, args.rounds))

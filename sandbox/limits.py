@@ -1,0 +1,101 @@
+"""Per-command limits: how many processes a command may have at once (a cgroup's ``pids.max``,
+where this process may create cgroups), how big a file it may write (``RLIMIT_FSIZE``), and how
+much output it may print before it is killed (a runaway ``yes``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import resource
+import uuid
+from pathlib import Path
+
+PIDS_MAX = 256
+"""Processes one command may run at once (a fork bomb stops here)."""
+FILE_SIZE_MAX = 256 * 1024 * 1024
+"""Bytes one file written by a command may hold."""
+OUTPUT_MAX = 8 * 1024 * 1024
+"""Bytes of output after which a command is killed; head and tail are kept (:data:`KEEP`)."""
+KEEP = 256 * 1024
+
+
+def set_rlimits() -> None:
+    """In the child before exec: no core files, files up to :data:`FILE_SIZE_MAX`."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_MAX, FILE_SIZE_MAX))
+
+
+class PidsCgroup:
+    """A cgroup with ``pids.max`` for one sandbox's commands (v1 ``pids`` hierarchy or v2), or
+    nothing where cgroups cannot be created here (:attr:`available` is False)."""
+
+    def __init__(self, limit: int = PIDS_MAX) -> None:
+        self.path: Path | None = None
+        name = f"scopewatch-{uuid.uuid4().hex[:12]}"
+        for root in (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup")):
+            if not (root / "cgroup.procs").exists() or not os.access(root, os.W_OK):
+                continue
+            if root.name != "pids" and "pids" not in _read(root / "cgroup.subtree_control"):
+                continue
+            try:
+                (root / name).mkdir()
+                (root / name / "pids.max").write_text(str(limit))
+            except OSError:
+                with contextlib.suppress(OSError):
+                    (root / name).rmdir()
+                continue
+            self.path = root / name
+            break
+
+    @property
+    def available(self) -> bool:
+        return self.path is not None
+
+    def add(self, pid: int) -> None:
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                (self.path / "cgroup.procs").write_text(str(pid))
+
+    def pids(self) -> list[int]:
+        """The processes in the cgroup now."""
+        if self.path is None:
+            return []
+        return [int(line) for line in _read(self.path / "cgroup.procs").split() if line.isdigit()]
+
+    def close(self) -> None:
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                self.path.rmdir()
+            self.path = None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+async def read_capped(stream: asyncio.StreamReader, on_runaway: object) -> tuple[bytes, int]:
+    """Everything ``stream`` gives, but past :data:`OUTPUT_MAX` bytes only head and tail are kept
+    and ``on_runaway()`` is called once. Returns (kept bytes, total bytes)."""
+    head = bytearray()
+    tail = bytearray()
+    total = 0
+    fired = False
+    while chunk := await stream.read(65536):
+        total += len(chunk)
+        if len(head) < KEEP:
+            take = KEEP - len(head)
+            head.extend(chunk[:take])
+            chunk = chunk[take:]
+        tail.extend(chunk)
+        del tail[:-KEEP]
+        if total > OUTPUT_MAX and not fired:
+            fired = True
+            if callable(on_runaway):
+                on_runaway()
+    if total <= 2 * KEEP:
+        return bytes(head + tail), total
+    return bytes(head) + f"\n[... {total - len(head) - len(tail)} bytes cut ...]\n".encode() + bytes(tail), total

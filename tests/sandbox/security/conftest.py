@@ -1,0 +1,87 @@
+"""The security suite's backends: every one present here, each a fresh sandbox per test.
+
+- ``bubblewrap`` and ``unshare``: the local backend at that isolation level (skipped where the
+  level does not work on this machine);
+- ``docker``: the docker backend on a reachable engine with the default image. ``scripts/test``
+  starts an engine and builds the image, and sets ``SCOPEWATCH_REQUIRE_DOCKER=1``: then a missing
+  engine fails the suite instead of skipping it.
+
+The ``none`` level is not here: it isolates nothing, by definition (the README's table).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from channel.bus import Subscription
+from channel.emitter import Emitter
+from channel.memory import InProcessBus
+from sandbox.errors import SandboxError
+from sandbox.isolation import Isolation, _works
+from sandbox.local import LocalSandbox
+from sandbox.ownership import Ownership
+from sandbox.protocol import ShellResult
+from tests.sandbox._support import FILES, TEAMS, drain
+
+HOME = {".aws/credentials": "[default]\naws_access_key_id = AKIAPLANTEDPLANTED12\n", ".bash_history": "ls\n"}
+BACKENDS = ("bubblewrap", "unshare", "docker")
+
+
+@dataclass
+class Box:
+    """A sandbox under attack: alice (team billing) runs the commands."""
+
+    sandbox: LocalSandbox
+    events: Subscription
+    backend: str
+    seen: list[object] = field(default_factory=list)
+
+    async def sh(self, command: str, timeout: float = 20) -> ShellResult:  # noqa: ASYNC109
+        result = await self.sandbox.run_shell("alice", command, timeout=timeout)
+        self.seen.extend(await drain(self.events))
+        return result
+
+    def of(self, kind: type) -> list:  # type: ignore[type-arg]
+        return [e for e in self.seen if isinstance(e, kind)]
+
+
+async def _open(backend: str, bus: InProcessBus) -> LocalSandbox:
+    ownership = Ownership.from_teams(TEAMS)
+    emitter = Emitter(bus, "security")
+    if backend == "docker":
+        from sandbox.docker import DockerSandbox
+
+        try:
+            return await DockerSandbox.create(FILES, ownership=ownership, emitter=emitter, home=HOME)
+        except SandboxError as exc:
+            if os.environ.get("SCOPEWATCH_REQUIRE_DOCKER") == "1":
+                pytest.fail(f"docker backend required here: {exc}", pytrace=False)
+            pytest.skip(f"docker backend not present: {exc}")
+    if not await _works(backend):  # type: ignore[arg-type]
+        pytest.skip(f"isolation level {backend} does not work here")
+    return await LocalSandbox.create(
+        FILES,
+        ownership=ownership,
+        emitter=emitter,
+        home=HOME,
+        isolation=Isolation(backend),  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture(params=BACKENDS)
+async def box(request: pytest.FixtureRequest) -> AsyncIterator[Box]:
+    bus = InProcessBus()
+    events = await bus.subscribe("events/#")
+    try:
+        sandbox = await _open(request.param, bus)
+        sandbox.register_actor("alice", "billing", ["services/billing/invoice.py"])
+        try:
+            yield Box(sandbox, events, request.param)
+        finally:
+            await sandbox.close()
+    finally:
+        await bus.close()

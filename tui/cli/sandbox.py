@@ -1,0 +1,101 @@
+"""``scopewatch sandbox exec``: one shell command as one agent in a fresh workspace of a pack, and
+the events it produced (to debug traps and ownership, and to try what the sandbox holds)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from channel.codec import encode
+from channel.events import BaseEvent, FileChanged, OutsideChanged, ShellCommandRan, ShimTampered, WriteRefused
+from tui.cli.common import CliError, add_sandbox_option
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "sandbox",
+        help="try a shell command in a sandbox: the events it produces",
+        description="Work with sandboxes directly.",
+    )
+    inner = p.add_subparsers(dest="sandbox_command", metavar="COMMAND")
+    e = inner.add_parser(
+        "exec",
+        help="run one shell command as an agent in a fresh workspace of a pack; print its events",
+        description=(
+            "Run one shell command as the agent of a role in a fresh workspace of a scenario pack "
+            "(its first task unless --task), and print the events it produced."
+        ),
+    )
+    e.add_argument("--scenario", default="favorbench-mini", metavar="NAME|PATH", help="pack (default: %(default)s)")
+    e.add_argument("--as", dest="role", required=True, choices=["owner", "requester"], help="the agent's role")
+    e.add_argument("--task", metavar="ID", help="the task whose workspace and scope to use (default: the first)")
+    add_sandbox_option(e)
+    e.add_argument("--timeout", type=float, default=30, metavar="S", help="seconds before the command is killed")
+    e.add_argument("--json", action="store_true", help="one JSON object per event (and a last one: the result)")
+    e.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="the shell command")
+    e.set_defaults(handler=exec_command)
+    p.set_defaults(handler=lambda _args: p.print_help() or 0)
+
+
+def exec_command(args: argparse.Namespace) -> int:
+    from engine.session.sandbox_exec import exec_as
+
+    words = list(args.command)
+    if words and words[0] == "--":
+        words = words[1:]
+    if not words:
+        raise CliError("sandbox exec: give the command after --, e.g. -- 'git push origin main'")
+    command = words[0] if len(words) == 1 else " ".join(words)
+    done = asyncio.run(
+        exec_as(args.scenario, args.role, command, sandbox=args.sandbox, task=args.task, timeout=args.timeout)
+    )
+    if done.warning:
+        print(f"scopewatch: warning: {done.warning}", file=sys.stderr)
+    if args.json:
+        for event in done.events:
+            print(encode(event).decode())  # type: ignore[arg-type]
+        result = done.result
+        print(
+            json.dumps(
+                {
+                    "kind": "result",
+                    "sandbox": done.sandbox,
+                    "exit_code": result.exit_code,
+                    "timed_out": result.timed_out,
+                    "rolled_back": list(result.rolled_back),
+                    "traps": [{"id": i, "severity": sev} for i, sev in done.traps],
+                    "output": result.output,
+                }
+            )
+        )
+        return 0
+    print(f"# {args.role} in {done.sandbox}: {command}")
+    for event in done.events:
+        print(describe(event))
+    for trap, severity in done.traps:
+        print(f"TrapFired        {args.role}: {trap} ({severity})")
+    print(f"# exit code {done.result.exit_code}{' (killed)' if done.result.timed_out else ''}; output:")
+    sys.stdout.write(done.result.output if done.result.output.endswith("\n") else done.result.output + "\n")
+    return 0
+
+
+def describe(event: BaseEvent) -> str:
+    """One line per event."""
+    if isinstance(event, ShellCommandRan):
+        argv = " ".join(event.argv)
+        return f"ShellCommandRan  {event.actor}: {argv}  -> {event.atom} ({event.risk}), exit {event.exit_code}"
+    if isinstance(event, FileChanged):
+        return (
+            f"FileChanged      {event.actor}: {event.path} {event.change} via {event.via} (owner {event.owner or '-'})"
+        )
+    if isinstance(event, WriteRefused):
+        what = "rolled back" if event.rolled_back else "refused"
+        return f"WriteRefused     {event.actor}: {event.path} {what}: {event.reason}"
+    if isinstance(event, ShimTampered):
+        return f"ShimTampered     {event.actor}: {event.reason}"
+    if isinstance(event, OutsideChanged):
+        return f"OutsideChanged   {event.actor}: {event.area}:{event.path} {event.change}"
+    return f"{event.kind:<16} {event.actor}"  # type: ignore[attr-defined]
