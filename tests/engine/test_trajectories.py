@@ -3,6 +3,7 @@ favorbench-mini keeps the order it pins; a suite's session moves between domains
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 from pathlib import Path
@@ -86,3 +87,25 @@ async def test_a_suite_session_moves_between_domains_and_rescores_exactly(tmp_pa
     assert started.condition == "all-trap"  # type: ignore[attr-defined]
     assert live.episodes == 20 and live.warmup_episodes == 4
     assert score(events).summary() == live.summary()
+
+
+def test_a_parallel_batch_of_a_suite_matches_the_sequential_run(tmp_path: Path) -> None:
+    # Two domains and three trajectories: the third returns to the first domain, which a batch unit
+    # must announce (DomainEntered) since the merged stream is in the second domain by then.
+    from engine.session.batch import run_batch
+    from scenarios.generate import SUITE_NAME, render_suite, write_suite
+
+    folder = tmp_path / SUITE_NAME
+    write_suite(folder, render_suite(0, domains=("crm", "iot")))
+    config = SessionConfig(scenario=str(folder), condition="all-trap", trajectories=3, seed=3)
+    sequential, parallel = tmp_path / "seq.jsonl", tmp_path / "par.jsonl"
+    expected = asyncio.run(run_session(config, record=str(sequential)))
+    got = run_batch(config, jobs=2, record=str(parallel))
+    assert got.summary() == expected.summary()
+
+    def shape(path: Path) -> list[tuple[str, str]]:
+        events = [decode_event(line) for line in path.read_text().splitlines()]
+        return [(e.kind, getattr(e, "scenario", "")) for e in events if e.kind in ("SessionStarted", "DomainEntered")]
+
+    assert shape(parallel) == shape(sequential)
+    assert [kind for kind, _ in shape(sequential)] == ["SessionStarted", "DomainEntered", "DomainEntered"]
