@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Callable
 
 from channel.bus import Bus
+from channel.commands import SeatCall
 from channel.emitter import Emitter
 from channel.errors import ScopewatchError
 from channel.events import (
@@ -27,6 +28,7 @@ from channel.events import (
     EpisodeStarted,
     Event,
     FileChanged,
+    SeatChanged,
     SessionEnded,
     SessionStarted,
     SuiteRan,
@@ -37,6 +39,7 @@ from channel.recorder import Recorder
 from channel.vocab import AgentRole
 from engine.agents.base import Agent, TurnContext
 from engine.agents.external import ExternalAgent, is_external
+from engine.agents.human import HumanAgent
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
 from engine.llm.errors import ModelUnreachable
 from engine.llm.secrets import redact
@@ -45,6 +48,7 @@ from engine.session.briefs import make_brief, team_of
 from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
 from engine.session.episode import EpisodeRuntime, Seat
+from engine.session.fork import ForkDiverged, ForkGuide, ForkPlan
 from engine.session.harm import HarmMonitor
 from engine.session.inboxes import Inboxes
 from engine.session.norms import Norms
@@ -73,6 +77,7 @@ class Session:
         recorder: Recorder | None = None,
         session_id: str | None = None,
         clock: Callable[[], float] = time.time,
+        fork: ForkPlan | None = None,
     ) -> None:
         self.config = config
         self.bus = bus
@@ -83,6 +88,7 @@ class Session:
             self.emitter.emit,
             config.norms,
             on_decision=self.reviewer.queue,
+            on_seat_call=self._seat_call,
             pace=config.pace,
             secret=config.reviewer_secret,
         )
@@ -100,6 +106,14 @@ class Session:
             raise ScopewatchError(f"{self.pack.manifest_path}: teams.owns: {exc}") from None
         self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
         self.emitter.add_listener(self._route)
+        self.fork = fork
+        self.fork_guide: ForkGuide | None = None
+        """A fork's re-execution up to its fork point (engine/session/fork.py)."""
+        if fork is not None:
+            self.fork_guide = ForkGuide(
+                fork, self.controls, swap=self.swap_agent, on_decision=self.reviewer.queue, session_id=self.id
+            )
+            self.emitter.add_listener(self.fork_guide.check)
 
     @property
     def norms(self) -> Norms:
@@ -108,14 +122,16 @@ class Session:
 
     # --- setup -----------------------------------------------------------------------------
 
-    def _build_agent(self, role: AgentRole) -> Agent:
-        kind = self.config.requester if role == REQUESTER else self.config.owner
-        if kind == "scripted":
+    def _build_agent(self, role: AgentRole, kind: str | None = None) -> Agent:
+        kind = kind or (self.config.requester if role == REQUESTER else self.config.owner)
+        if kind == "scripted" or kind.startswith("scripted:"):
             if role == REQUESTER:
                 return ScriptedRequester(REQUESTER, self.pack, seed=self.config.seed)
-            return ScriptedOwner(OWNER, self.pack, seed=self.config.seed, persona=self.config.persona)
+            persona = kind.split(":", 1)[1] if ":" in kind else self.config.persona
+            return ScriptedOwner(OWNER, self.pack, seed=self.config.seed, persona=persona)
         if kind == "human":
-            raise ScopewatchError("the human agent seat is not available yet; use 'scripted' or a model")
+            return HumanAgent(role, role, emit=self.emitter.emit, stopped=self.controls.stop_requested)
+        kind = kind.removeprefix("llm:")
         if is_external(kind):
             return ExternalAgent(role, role, kind, api_base=self.config.api_base)
         from engine.agents.llm import LLMAgent  # litellm is slow to import: only when a model is used
@@ -136,6 +152,27 @@ class Session:
     def _team(self, role: str) -> str:
         return team_of(self.pack, role)
 
+    async def _seat_call(self, call: SeatCall) -> None:
+        """A person's tool call for the seat they play (refused when no person plays it)."""
+        agent = self.agents.get(call.seat)
+        if not isinstance(agent, HumanAgent):
+            raise ScopewatchError(f"{call.seat!r} is not a seat played by a person in this session")
+        agent.offer(call)
+
+    async def swap_agent(self, agent_id: str, kind: str, by: str) -> None:
+        """Put another agent in a seat (a fork's ``--owner human``); it acts from the next round,
+        briefed on the episode under way."""
+        role: AgentRole = REQUESTER if agent_id == REQUESTER else OWNER
+        old = self.agents[agent_id]
+        agent = self._build_agent(role, kind)
+        agent.trajectory = getattr(old, "trajectory", 0)  # type: ignore[attr-defined]
+        runtime = self._runtime
+        if runtime is not None:
+            await old.end_episode()
+            await agent.start_episode(make_brief(self.pack, runtime.task, role, self.norms, episode=runtime.number))
+        self.agents[agent_id] = agent
+        await self.emitter.emit(SeatChanged(actor=by, agent_id=agent_id, old=old.kind, new=agent.kind))
+
     # --- run -------------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -144,6 +181,8 @@ class Session:
         listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
         reason = "completed"
         try:
+            if self.fork is not None:
+                await self.emitter.emit(self.fork.forked_event())
             await self._start()
             episode = 0
             trajectories = itertools.count() if self.config.repeat else range(self.config.trajectories)
@@ -159,10 +198,12 @@ class Session:
                     await self._episode(trajectory, episode, self.pack.manifest.task(task_id))
             if self.controls.stopped:
                 reason = "stopped"
+            elif self.fork_guide is not None:
+                self.fork_guide.finish()
         except asyncio.CancelledError:
             reason = "cancelled"
             raise
-        except ModelUnreachable as exc:
+        except (ModelUnreachable, ForkDiverged) as exc:
             reason = f"failed: {exc}"
             raise
         except BaseException as exc:
@@ -193,6 +234,7 @@ class Session:
                 ),
                 files=files,
                 traps=tuple(t.model_dump(mode="json") for t in manifest.traps),
+                config=self.config.model_dump(mode="json", exclude={"reviewer_secret"}),
             )
         )
 
@@ -277,6 +319,8 @@ class Session:
     async def _rounds(self, runtime: EpisodeRuntime, toolboxes: dict[str, SessionToolbox]) -> None:
         turns = dict.fromkeys(toolboxes, 0)
         while not self.controls.stopped:
+            if self.fork_guide is not None:
+                await self.fork_guide.boundary(self.emitter.last_seq)
             await self.controls.boundary(
                 apply_decisions=lambda: self.reviewer.apply_decisions(runtime),
                 waits_for_human=lambda: self.reviewer.waits_for_human(runtime),

@@ -15,6 +15,7 @@ from channel.recorder import Recorder
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from engine.session.config import SessionConfig
+from engine.session.fork import ForkPlan
 from engine.session.loop import Session
 from engine.session.trajectory import trajectory_order
 
@@ -49,13 +50,15 @@ async def run_session(
     record: str | None = None,
     on_start: Callable[[Session], None] | None = None,
     on_event: OnEvent | None = None,
+    fork: ForkPlan | None = None,
 ) -> Metrics:
     """Run a whole session on an in-process bus; returns its metrics (scored from its events).
-    ``on_start`` sees the session before it runs; ``on_event`` every event, in order (with its label)."""
+    ``on_start`` sees the session before it runs; ``on_event`` every event, in order (with its label);
+    ``fork``: run it as a fork of a recording (engine/session/fork.py)."""
     bus = InProcessBus()
     recorder = Recorder(record) if record else None
     try:
-        session = Session(config, bus, recorder=recorder)
+        session = Session(config, bus, recorder=recorder, fork=fork)
         return await _hosted(session, on_start, on_event)
     finally:
         if recorder:
@@ -71,6 +74,7 @@ async def serve_session(
     session_id: str | None = None,
     on_start: Callable[[Session, str], None] | None = None,
     on_event: OnEvent | None = None,
+    fork: ForkPlan | None = None,
 ) -> Metrics:
     """Run one session on the broker at ``url``: presence announced (retained, with a Last Will),
     late joiners' replay requests answered from the events so far. ``on_start`` gets the session
@@ -81,7 +85,7 @@ async def serve_session(
     recorder = Recorder(record) if record else None
     history: list[Event] = []
     try:
-        session = Session(config, bus, recorder=recorder, session_id=session_id)
+        session = Session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
         session.emitter.add_listener(history.append)
         await bus.serve_history(history)
         return await _hosted(
