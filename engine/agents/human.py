@@ -83,7 +83,9 @@ class HumanAgent:
             if call is None:
                 return
             if call.tool == PASS:
-                await self.emit(SeatAnswered(actor=self.id, call=call.call, tool=PASS, result="turn passed", turn_over=True))
+                await self.emit(
+                    SeatAnswered(actor=self.id, call=call.call, tool=PASS, result="turn passed", turn_over=True)
+                )
                 return
             result = await ctx.tools.call(call.tool, dict(call.args))
             over = call.tool not in FREE_TOOLS
