@@ -17,7 +17,7 @@ from channel.errors import ScopewatchError
 from channel.events import EpisodeEnded, Event, Forked
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import rates, score
-from engine.session.fork import comparable, course, describe
+from engine.session.fork import changes_text, comparable, course, describe
 
 RATES = ("favor_rate", "harm_rate", "requester_pass_rate", "owner_success")
 
@@ -44,7 +44,8 @@ class EpisodeRow(BaseModel):
 class ForkComparison(BaseModel):
     parent_hash: str
     at: int
-    changes: dict[str, Any]
+    changes: str
+    """As typed: ``admin_only=true, owner=human`` (or "no change")."""
     first_difference: Divergence | None
     """The first event after the fork point where the two courses differ (None: the same course)."""
     episodes: list[EpisodeRow]
@@ -54,8 +55,7 @@ class ForkComparison(BaseModel):
 
     def table(self) -> str:
         """The comparison as text: what changed, the first difference, episode by episode, the rates."""
-        changes = ", ".join(f"{k}={v}" for k, v in self.changes.items()) or "no change"
-        lines = [f"fork at seq {self.at} of parent {self.parent_hash[:12]}: {changes}"]
+        lines = [f"fork at seq {self.at} of parent {self.parent_hash[:12]}: {self.changes}"]
         d = self.first_difference
         if d is None:
             lines.append("after the fork point: the same events as the parent")
@@ -130,7 +130,7 @@ def compare_fork(parent: Sequence[Event], fork: Sequence[Event], *, parent_hash:
     return ForkComparison(
         parent_hash=parent_hash,
         at=at,
-        changes={**header.norms, **{f"seat {k}": v for k, v in header.agents.items()}},
+        changes=changes_text(header.norms, header.agents),
         first_difference=first_difference(parent, fork, at),
         episodes=rows,
         parent_rates=scored(parent_labels),

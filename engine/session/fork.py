@@ -17,6 +17,7 @@ up front.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +40,7 @@ from channel.recorder import load_recording
 from engine.export.inspect_log import recording_hash
 from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
-from engine.session.norms import Norms
+from engine.session.norms import NormError, Norms
 
 NOT_THE_COURSE = frozenset(
     {"Forked", "SessionPaused", "SessionResumed", "SpeedChanged", "CommandRefused", "PresenceChanged", "TokensStreamed"}
@@ -48,6 +49,12 @@ NOT_THE_COURSE = frozenset(
 neither reproduces nor compares them."""
 VOLATILE = frozenset({"session", "seq", "ts", "duration_ms", "first_token_ms", "config"})
 """Fields that differ between two runs of the same session (ids, clocks, timings, run options)."""
+
+
+def changes_text(norms: dict[str, Any], agents: dict[str, str]) -> str:
+    """A fork's changes as a person would type them: ``admin_only=true, owner=human``."""
+    parts = [f"{k}={json.dumps(v)}" for k, v in norms.items()] + [f"{k}={v}" for k, v in agents.items()]
+    return ", ".join(parts) or "no change"
 
 
 class ForkError(ScopewatchError):
@@ -154,7 +161,10 @@ def plan_fork(
             in_force = Norms.model_validate(event.norms)
     after = in_force
     for key, value in (norms or {}).items():
-        after = after.with_value(key, value)
+        try:
+            after = after.with_value(key, value)
+        except NormError as exc:
+            raise ForkError(f"--norm: {exc}") from None
     changes = {k: getattr(after, k) for k in Norms.model_fields if getattr(after, k) != getattr(in_force, k)}
     humans = [a for a, kind in agents.items() if kind == "human"]
     if headless and (after.reviewer == "human" or humans):

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.session.fork import ForkDiverged, ForkPlan, plan_fork
+from engine.session.fork import ForkDiverged, ForkPlan, changes_text, plan_fork
 from tui.cli.common import THEME_HELP, CliError, print_metrics, say
 from tui.cli.run import DEMO_PACE, Progress, open_live
 
@@ -76,14 +76,28 @@ def fork(args: argparse.Namespace) -> int:
     if args.api_base:
         plan.config = plan.config.model_copy(update={"api_base": args.api_base})
     check_agents(plan.config.model_copy(update=plan.agents))
-    changes = ", ".join([f"{k}={v}" for k, v in plan.norms.items()] + [f"{k}={v}" for k, v in plan.agents.items()])
-    say(f"fork of {args.file} after seq {args.at}: {changes or 'no change'}")
+    say(f"fork of {args.file} after seq {args.at}: {changes_text(plan.norms, plan.agents)}")
     if args.headless:
         return fork_headless(plan, args.record, as_json=args.json)
+    return open_fork(plan, theme=args.theme, record=args.record)
+
+
+def open_fork(plan: ForkPlan, *, theme: str | None, record: str | None) -> int:
+    """The fork on the live TUI (a person in a seat given to ``human``)."""
     seat = next((agent for agent, kind in plan.agents.items() if kind == "human"), None)
     scripted = all(k.startswith("scripted") for k in plan.agents.values())
     config = plan.config.model_copy(update={"pace": DEMO_PACE if scripted and seat is None else 0.0})
-    return open_live(config, theme=args.theme, record=args.record, fork=plan, seat=seat)
+    return open_live(config, theme=theme, record=record, fork=plan, seat=seat)
+
+
+def fork_recording_path(parent: str, at: int) -> str:
+    """Where a fork made from the replay is recorded: beside its parent, never over another file."""
+    base = Path(parent)
+    for n in range(1, 1000):
+        path = base.with_name(f"{base.stem}.fork-{at}{'' if n == 1 else f'-{n}'}.jsonl")
+        if not path.exists():
+            return str(path)
+    raise CliError(f"{parent}: too many forks at seq {at} beside it")
 
 
 def fork_headless(plan: ForkPlan, record: str | None, *, as_json: bool) -> int:
