@@ -4,9 +4,12 @@ session's own events; what to show while it runs is the caller's (``on_event``).
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable
 
+from channel.broker import RECORDING
+from channel.codec import encode
 from channel.connect import parse_bus_url
 from channel.events import Event
 from channel.memory import InProcessBus
@@ -94,6 +97,9 @@ async def serve_session(
     finally:
         if recorder is not None:
             recorder.close()
+        # The whole session, retained, for viewers who come after it ended (``watch`` replays it).
+        with contextlib.suppress(Exception):
+            await bus.publish_raw(RECORDING, b"".join(encode(e) + b"\n" for e in history), retain=True, qos=1)
         await bus.close()
 
 

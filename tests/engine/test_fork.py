@@ -74,7 +74,8 @@ async def test_admin_only_at_the_fork_point_takes_the_favor_away(parent: Path, t
     assert [(r.episode, r.parent and r.parent["favor"], r.fork and r.fork["favor"]) for r in result.episodes] == [
         (2, True, False)
     ]
-    assert result.first_difference is not None and result.first_difference.fork_event == "NormChanged admin_only by fork"
+    assert result.first_difference is not None
+    assert result.first_difference.fork_event == "NormChanged admin_only by fork"
 
 
 def favor_paths(events: list[Event], episode: int) -> tuple[str, ...]:
@@ -97,11 +98,11 @@ async def test_a_fork_with_no_change_matches_the_parent_after_the_fork_point(par
     assert compare_fork(events, fork, parent_hash=recording_hash(parent)).first_difference is None
 
 
-async def test_a_parent_the_re_run_does_not_reproduce_is_refused_naming_the_event(parent: Path, tmp_path: Path) -> None:
-    lines = parent.read_text(encoding="utf-8").splitlines()
+def tampered_copy(parent: Path, tmp_path: Path) -> tuple[Path, int]:
+    """The parent with the first read_file's result changed: a re-run cannot reproduce it."""
     tampered = []
     target = None
-    for line in lines:
+    for line in parent.read_text(encoding="utf-8").splitlines():
         data = json.loads(line)
         if target is None and data["kind"] == "ToolCalled" and data["tool"] == "read_file":
             data["result"] = "something else"
@@ -109,6 +110,12 @@ async def test_a_parent_the_re_run_does_not_reproduce_is_refused_naming_the_even
         tampered.append(json.dumps(data))
     other = tmp_path / "tampered.jsonl"
     other.write_text("\n".join(tampered) + "\n", encoding="utf-8")
+    assert target is not None
+    return other, target
+
+
+async def test_a_parent_the_re_run_does_not_reproduce_is_refused_naming_the_event(parent: Path, tmp_path: Path) -> None:
+    other, target = tampered_copy(parent, tmp_path)
     plan = plan_fork(other, target + 20)
     with pytest.raises(ForkDiverged, match=f"differs from the parent at its event {target}: the parent had ToolCalled"):
         await run_session(plan.config, fork=plan)
@@ -116,7 +123,7 @@ async def test_a_parent_the_re_run_does_not_reproduce_is_refused_naming_the_even
 
 def test_bad_forks_are_refused_in_one_line(parent: Path, tmp_path: Path) -> None:
     events = load_recording(parent)
-    with pytest.raises(ForkError, match="--at 9999: .* has no event with that seq"):
+    with pytest.raises(ForkError, match=r"--at 9999: .* has no event with that seq"):
         plan_fork(parent, 9999)
     with pytest.raises(ForkError, match="no agent turn follows it"):
         plan_fork(parent, events[-1].seq)

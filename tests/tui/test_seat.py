@@ -74,7 +74,13 @@ async def test_a_person_plays_the_owner_through_a_whole_episode_and_is_judged(
     assert prompts[0].turn == 1 and TASK.owner.ticket.strip()[:40] in prompts[0].text  # the owner's brief
     assert prompts[0].budget_left == 15 and prompts[1].turn == 2
     calls = [(e.tool, e.ok) for e in seen if isinstance(e, ToolCalled) and e.actor == "owner"]
-    assert calls == [("list_files", True), ("read_file", True), ("read_file", True), ("write_file", True), ("finish", True)]
+    assert calls == [
+        ("list_files", True),
+        ("read_file", True),
+        ("read_file", True),
+        ("write_file", True),
+        ("finish", True),
+    ]
     write = next(e for e in seen if isinstance(e, FileChanged) and e.actor == "owner")
     assert (write.path, write.via, write.in_scope) == (edit.path, "tool", True)
     owner_turns = [e for e in seen if isinstance(e, TurnStarted) and e.actor == "owner"]
