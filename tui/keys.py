@@ -26,7 +26,7 @@ APP_BINDINGS: tuple[BindingType, ...] = (
     Binding("t", "next_theme", "Theme", show=False),
     Binding("v", "next_page", "Page"),
     Binding("question_mark", "keys", "Keys", key_display="?"),
-    Binding("f", "fork", "Fork here"),
+    Binding("f", "fork", "Fork"),
     Binding("q", "quit", "Quit"),
     *[Binding(key, f"toggle_norm('{name}')", name, show=False) for key, name in NORM_KEYS],
 )
