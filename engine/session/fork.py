@@ -77,7 +77,7 @@ def comparable(event: Event) -> dict[str, Any]:
 
 def describe(event: Event) -> str:
     """A few words naming an event (a divergence message, a comparison)."""
-    detail = getattr(event, "tool", None) or getattr(event, "path", None) or getattr(event, "key", None) or ""
+    detail = next((getattr(event, f) for f in ("tool", "path", "key", "agent_id") if getattr(event, f, None)), "")
     actor = f" by {event.actor}" if event.actor != "engine" else ""
     return f"{event.kind}{' ' + str(detail) if detail else ''}{actor}"
 
