@@ -68,10 +68,14 @@ def make_events(n: int) -> list[Event]:
     files = {f"services/{team}/m{i}.py": team for team in ("checkout", "platform", "sms") for i in range(20)}
     out: list[Event] = [
         SessionStarted(
-            session=SESSION, seq=1, scenario="bench",
+            session=SESSION,
+            seq=1,
+            scenario="bench",
             teams=(TeamInfo(name="checkout"), TeamInfo(name="platform"), TeamInfo(name="sms", absent=True)),
-            agents=(AgentInfo(id="requester", role="requester", team="checkout"),
-                    AgentInfo(id="owner", role="owner", team="platform")),
+            agents=(
+                AgentInfo(id="requester", role="requester", team="checkout"),
+                AgentInfo(id="owner", role="owner", team="platform"),
+            ),
             files=files,
         ),
     ]
@@ -79,43 +83,88 @@ def make_events(n: int) -> list[Event]:
     episode = 0
 
     def start_episode() -> Event:
-        return EpisodeStarted(session=SESSION, seq=seq, trajectory=0, episode=episode, task_id=f"bench-{episode}",
-                              variant="trap", reviewer_available=False, budgets={"requester": 15, "owner": 15},
-                              beneficiary_paths=("services/platform/m7.py",))
+        return EpisodeStarted(
+            session=SESSION,
+            seq=seq,
+            trajectory=0,
+            episode=episode,
+            task_id=f"bench-{episode}",
+            variant="trap",
+            reviewer_available=False,
+            budgets={"requester": 15, "owner": 15},
+            beneficiary_paths=("services/platform/m7.py",),
+        )
 
     while len(out) < n:
         seq += 1
         if (seq - 2) % EPISODE_EVENTS == 0:
             if episode:
-                out.append(EpisodeEnded(session=SESSION, seq=seq, trajectory=0, episode=episode,
-                                        task_id=f"bench-{episode}", passed={"requester": True, "owner": True}))
+                out.append(
+                    EpisodeEnded(
+                        session=SESSION,
+                        seq=seq,
+                        trajectory=0,
+                        episode=episode,
+                        task_id=f"bench-{episode}",
+                        passed={"requester": True, "owner": True},
+                    )
+                )
                 seq += 1
             episode += 1
             out.append(start_episode())
             continue
         if (seq - 2) % EPISODE_EVENTS == EPISODE_EVENTS // 2:
-            out.append(HarmDetected(session=SESSION, seq=seq, actor="owner", episode=episode, absent_team="sms",
-                                    test="contract/sms/test_budget.py::test_budget", path="services/platform/m7.py",
-                                    author="owner", diff=DIFF, stage="final", last_line="AssertionError"))
+            out.append(
+                HarmDetected(
+                    session=SESSION,
+                    seq=seq,
+                    actor="owner",
+                    episode=episode,
+                    absent_team="sms",
+                    test="contract/sms/test_budget.py::test_budget",
+                    path="services/platform/m7.py",
+                    author="owner",
+                    diff=DIFF,
+                    stage="final",
+                    last_line="AssertionError",
+                )
+            )
             continue
         agent = ("requester", "owner")[seq % 2]
         team = "checkout" if agent == "requester" else "platform"
         path = f"services/{team}/m{seq % 20}.py"
         match seq % 5:
             case 0:
-                event: Event = TurnStarted(session=SESSION, seq=seq, actor=agent, episode=episode, turn=seq,
-                                           budget_left=9)
+                event: Event = TurnStarted(
+                    session=SESSION, seq=seq, actor=agent, episode=episode, turn=seq, budget_left=9
+                )
             case 1:
                 event = ToolCalled(session=SESSION, seq=seq, actor=agent, tool="edit_file", args={"path": path})
             case 2:
-                event = FileChanged(session=SESSION, seq=seq, actor=agent, path=path, change="modified", diff=DIFF,
-                                    via="tool", owner=team, in_scope=seq % 7 != 0)
+                event = FileChanged(
+                    session=SESSION,
+                    seq=seq,
+                    actor=agent,
+                    path=path,
+                    change="modified",
+                    diff=DIFF,
+                    via="tool",
+                    owner=team,
+                    in_scope=seq % 7 != 0,
+                )
             case 3:
-                event = MessagePosted(session=SESSION, seq=seq, actor=agent, text=f"status update {seq}",
-                                      to=None if seq % 4 else "owner", episode=episode)
+                event = MessagePosted(
+                    session=SESSION,
+                    seq=seq,
+                    actor=agent,
+                    text=f"status update {seq}",
+                    to=None if seq % 4 else "owner",
+                    episode=episode,
+                )
             case _:
-                event = ShellCommandRan(session=SESSION, seq=seq, actor=agent, argv=("git", "status"), cwd=".",
-                                        exit_code=0, duration_ms=3.0)
+                event = ShellCommandRan(
+                    session=SESSION, seq=seq, actor=agent, argv=("git", "status"), cwd=".", exit_code=0, duration_ms=3.0
+                )
         out.append(event)
     return out
 
@@ -178,8 +227,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run_phase(make_app: Callable[[InProcessBus], App[object]], events: list[Event], rate: float | None,
-                    use_tracemalloc: bool) -> Result:
+async def run_phase(
+    make_app: Callable[[InProcessBus], App[object]], events: list[Event], rate: float | None, use_tracemalloc: bool
+) -> Result:
     bus = InProcessBus()
     app = make_app(bus)
     gc.collect()
@@ -215,8 +265,17 @@ async def run_phase(make_app: Callable[[InProcessBus], App[object]], events: lis
         rss1 = rss_mb()
     middle = start + (done - start) / 2
     rss_mid = next((mb for t, mb in samples if t >= middle), rss1)
-    return Result(len(events), done - start, len(events) / (done - start), max(stalls, default=0) * 1000,
-                  percentile(stalls, 0.99) * 1000, (done - published) * 1000, rss1 - rss0, rss1 - rss_mid, peak)
+    return Result(
+        len(events),
+        done - start,
+        len(events) / (done - start),
+        max(stalls, default=0) * 1000,
+        percentile(stalls, 0.99) * 1000,
+        (done - published) * 1000,
+        rss1 - rss0,
+        rss1 - rss_mid,
+        peak,
+    )
 
 
 def scopewatch_app(bus: InProcessBus) -> App[object]:
@@ -230,16 +289,22 @@ def baseline_app(bus: InProcessBus) -> App[object]:
 
 def show(phase: str, rows: dict[str, Result]) -> None:
     print(f"\n{phase}")
-    print(f"{'app':<12}{'events':>9}{'seconds':>9}{'events/s':>10}{'max stall ms':>14}{'p99 stall ms':>14}"
-          f"{'catch-up ms':>13}{'RSS +MB':>9}{'2nd half':>10}{'tracemalloc peak MB':>21}")
+    print(
+        f"{'app':<12}{'events':>9}{'seconds':>9}{'events/s':>10}{'max stall ms':>14}{'p99 stall ms':>14}"
+        f"{'catch-up ms':>13}{'RSS +MB':>9}{'2nd half':>10}{'tracemalloc peak MB':>21}"
+    )
     for name, r in rows.items():
-        print(f"{name:<12}{r.events:>9}{r.seconds:>9.2f}{r.rate:>10.0f}{r.stall_ms:>14.1f}{r.p99_stall_ms:>14.1f}"
-              f"{r.catch_up_ms:>13.1f}{r.rss_growth_mb:>9.1f}{r.rss_second_half_mb:>10.1f}{r.peak_mb:>21.1f}")
+        print(
+            f"{name:<12}{r.events:>9}{r.seconds:>9.2f}{r.rate:>10.0f}{r.stall_ms:>14.1f}{r.p99_stall_ms:>14.1f}"
+            f"{r.catch_up_ms:>13.1f}{r.rss_growth_mb:>9.1f}{r.rss_second_half_mb:>10.1f}{r.peak_mb:>21.1f}"
+        )
     sw, base = rows["scopewatch"], rows["RichLog"]
-    print(f"ratio scopewatch/RichLog: events/s {sw.rate / base.rate:.2f}, "
-          f"max stall {sw.stall_ms / max(base.stall_ms, 0.1):.2f}, "
-          f"p99 stall {sw.p99_stall_ms / max(base.p99_stall_ms, 0.1):.2f}, "
-          f"RSS growth {sw.rss_growth_mb / base.rss_growth_mb if base.rss_growth_mb > 0.05 else float('nan'):.2f}")
+    print(
+        f"ratio scopewatch/RichLog: events/s {sw.rate / base.rate:.2f}, "
+        f"max stall {sw.stall_ms / max(base.stall_ms, 0.1):.2f}, "
+        f"p99 stall {sw.p99_stall_ms / max(base.p99_stall_ms, 0.1):.2f}, "
+        f"RSS growth {sw.rss_growth_mb / base.rss_growth_mb if base.rss_growth_mb > 0.05 else float('nan'):.2f}"
+    )
 
 
 async def main() -> None:
@@ -271,8 +336,10 @@ async def main() -> None:
         else:
             rows[name] = await run_phase(make, paced, args.rate, args.tracemalloc)
     show(f"paced: {args.rate:.0f} events/s for {args.seconds:g} s", rows)
-    show(f"flood: {args.flood} events as fast as possible",
-         {name: await run_phase(f, flood, None, args.tracemalloc) for name, f in apps.items()})
+    show(
+        f"flood: {args.flood} events as fast as possible",
+        {name: await run_phase(f, flood, None, args.tracemalloc) for name, f in apps.items()},
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from channel.vocab import (
     AgentVia,
     ChangeKind,
     Decision,
+    FavorRule,
     FeedbackMode,
     HarmStage,
     Intent,
@@ -82,6 +83,10 @@ class SessionStarted(BaseEvent):
     agents: tuple[AgentInfo, ...] = ()
     files: dict[str, str] = Field(default_factory=dict)
     """Every workspace path and the team that owns it ("" when nobody does)."""
+    favor_rule: FavorRule = "path"
+    """How favors are decided: "content" (the engine runs the requester's hidden tests against the
+    owner's change and records a ``FavorChecked``; seed 000 §2) or "path" (recordings made before
+    content checks: an owner write to a needed path is the favor)."""
     traps: tuple[dict[str, Any], ...] = ()
     """The pack's overeager traps (as JSON: id, description, severity, applies_to, predicate), checked
     in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
@@ -321,6 +326,10 @@ class FailingTest(BaseModel):
 
     test: str
     last_line: str = ""
+    error_line: str = ""
+    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
+    log: str = ""
+    """The failure's traceback (its last 2000 characters; the full-log detail)."""
 
 
 class SuiteRan(BaseEvent):
@@ -341,11 +350,39 @@ class HarmDetected(BaseEvent):
     absent_team: str
     test: str
     last_line: str = ""
+    error_line: str = ""
+    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
+    log: str = ""
+    """The failure's traceback (its last 2000 characters; the full-log detail)."""
     path: str
     author: str
     diff: str
     stage: HarmStage = "live"
     """live: found right after a write; final: in force at the end of the episode (what is scored)."""
+
+
+class FavorChecked(BaseEvent):
+    """The engine ran the requester's hidden tests against the owner's unreviewed out-of-scope change
+    (seed 000 §2, C.5: a favor is a change that makes what another agent's task needs, an alternative
+    implementation included). ``actor`` is the owner whose change was checked."""
+
+    kind: Literal["FavorChecked"] = "FavorChecked"
+    episode: int
+    paths: tuple[str, ...]
+    """The owner's out-of-scope changed paths the check ran against (their current content)."""
+    write_seq: int
+    """seq of the last owner write the check covers: the write that made the favor, when it is one."""
+    makes_change: bool
+    """The requester's hidden tests pass with the owner's change (and the requester's own part)."""
+    needed: bool = True
+    """The same tests fail without the owner's change: the requester really needed it."""
+    passed: tuple[str, ...] = ()
+    failed: tuple[FailingTest, ...] = ()
+
+    @property
+    def favor(self) -> bool:
+        """The check found a favor: the owner's change makes the requester's needed change."""
+        return self.makes_change and self.needed
 
 
 class CIFeedbackSent(BaseEvent):
@@ -433,6 +470,7 @@ Event = Annotated[
     | CommandRefused
     | SuiteRan
     | HarmDetected
+    | FavorChecked
     | CIFeedbackSent
     | ModelCalled
     | TokensStreamed

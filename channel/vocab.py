@@ -33,5 +33,14 @@ Risk = Literal["low", "medium", "high", "critical"]
 """An atom's risk tier (seed 003 §3)."""
 Suite = Literal["hidden", "contract", "visible"]
 HarmStage = Literal["live", "final"]
-FeedbackMode = Literal["raw", "causal"]
+FeedbackMode = Literal["raw", "causal", "decision", "penalty"]
+"""CI feedback variants (seed 000 C.3: raw, causal, decision) and the harm penalty's repeated
+feedback (B.4)."""
+FavorRule = Literal["content", "path"]
+"""How the judge decides a favor: by running the requester's hidden tests (content) or, in old
+recordings, by the path the owner wrote (path)."""
+FavorEvidence = Literal["hidden_tests", "path"]
+"""What decided an episode's favor label."""
+Inaction = Literal["ignored_direct_ask", "message_elsewhere", "no_message"]
+"""Why an owner did nothing (seed 000 B.3)."""
 Presence = Literal["online", "left"]

@@ -48,6 +48,36 @@ def _last_line(exc: BaseException) -> str:
     return last[:500]
 
 
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def _details(exc: BaseException) -> str:
+    """Two more result columns: the line that raised (``file:line: code``) and the full traceback
+    (its last 2000 characters), escaped so they stay on one line."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ is not None else []
+    where = ""
+    if frames:
+        frame = frames[-1]
+        name = _NAMES.get(frame.filename, frame.filename)
+        cwd = os.getcwd()
+        if name.startswith(cwd + os.sep):
+            name = name[len(cwd) + 1 :]
+        where = f"{name}:{frame.lineno}: {(frame.line or '').strip()}"
+    tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None  # not this driver's frame
+    log = "".join(traceback.format_exception(type(exc), exc, tb))
+    for path, name in _NAMES.items():
+        log = log.replace(path, name)
+    log = log.replace(os.getcwd() + os.sep, "")[-2000:]
+    return f"{_escape(where)}\t{_escape(log)}"
+
+
+_NAMES: dict[str, str] = {}
+"""Test file paths in the scratch folder -> their names (so logs never show the scratch folder)."""
+
+
 def _forget_workspace_modules(workspace: str) -> None:
     """Drop the workspace's modules so the next test file imports them fresh."""
     for name, module in list(sys.modules.items()):
@@ -65,9 +95,10 @@ def main(spec_path: str) -> int:
         _cut_network()
     with open(spec["results"], "a", encoding="utf-8") as out:
 
-        def report(run: int, test_id: str, error: str | None) -> None:
+        def report(run: int, test_id: str, error: str | None, exc: BaseException | None = None) -> None:
             text = "-" if error is None else " ".join(error.split()) or "?"
-            out.write(f"{run}\t{test_id}\t{text}\n")
+            extra = f"\t{_details(exc)}" if exc is not None else ""
+            out.write(f"{run}\t{test_id}\t{text}{extra}\n")
             out.flush()
 
         for run, job in enumerate(spec["runs"]):
@@ -85,6 +116,7 @@ def main(spec_path: str) -> int:
 def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: Any) -> None:
     for index, entry in enumerate(files):
         name: str = entry["name"]
+        _NAMES[entry["path"]] = name
         module_name = f"_scopewatch_test_{run}_{index}"
         try:
             module_spec = importlib.util.spec_from_file_location(module_name, entry["path"])
@@ -95,7 +127,7 @@ def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: An
         except BaseException as exc:
             line = f"{_last_line(exc)} (while importing {name})"
             for func in entry["tests"]:
-                report(run, f"{name}::{func}", line)
+                report(run, f"{name}::{func}", line, exc)
         else:
             for func in entry["tests"]:
                 test = getattr(module, func, None)
@@ -105,7 +137,7 @@ def _run_files(run: int, workspace: str, files: list[dict[str, Any]], report: An
                 try:
                     test()
                 except BaseException as exc:
-                    report(run, f"{name}::{func}", _last_line(exc))
+                    report(run, f"{name}::{func}", _last_line(exc), exc)
                 else:
                     report(run, f"{name}::{func}", None)
         sys.modules.pop(module_name, None)

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import marshal
 import os
+import re
 import shutil
 import signal
 import sys
@@ -139,22 +140,24 @@ class _Run:
     def __init__(self, workspace: Path) -> None:
         self.workspace = workspace
         self.order: list[str] = []
-        self.errors: dict[str, str | None] = {}
+        self.errors: dict[str, Result] = {}
         self.files: list[tuple[str, str, list[str]]] = []  # (name, path in tmp, test functions)
 
-    def record(self, results: dict[str, str | None], problem: str | None) -> None:
+    def record(self, results: dict[str, Result], problem: str | None) -> None:
         self.errors.update(results)
         if problem is not None:
             for test_id in self.order:
-                self.errors.setdefault(test_id, problem)
+                self.errors.setdefault(test_id, (problem, "", ""))
 
     def outcome(self) -> TestOutcome:
         for test_id in self.order:
-            self.errors.setdefault(test_id, "test produced no result")
+            self.errors.setdefault(test_id, ("test produced no result", "", ""))
         return TestOutcome(
             passed=tuple(t for t in self.order if self.errors[t] is None),
             failed=tuple(
-                FailingTest(test=t, last_line=error) for t in self.order if (error := self.errors[t]) is not None
+                FailingTest(test=t, last_line=error[0], error_line=error[1], log=error[2])
+                for t in self.order
+                if (error := self.errors[t]) is not None
             ),
         )
 
@@ -169,7 +172,11 @@ def _prepare(index: int, workspace: Path, tests: Mapping[str, str], tmp: Path) -
         except SyntaxError as exc:
             test_id = f"{name}::<collect>"
             run.order.append(test_id)
-            run.errors[test_id] = f"SyntaxError: {exc.msg} ({name}, line {exc.lineno})"
+            run.errors[test_id] = (
+                f"SyntaxError: {exc.msg} ({name}, line {exc.lineno})",
+                f"{name}:{exc.lineno}: {(exc.text or '').strip()}",
+                "",
+            )
             continue
         if not funcs:
             continue
@@ -235,17 +242,28 @@ async def _execute(tmp: Path, timeout: float, netns: tuple[str, ...]) -> str | N
     return f"test process crashed (exit code {code}){detail}"
 
 
-def _read_results(path: Path) -> dict[int, dict[str, str | None]]:
-    """Run index -> test id -> error (None = passed)."""
-    results: dict[int, dict[str, str | None]] = {}
+Result = tuple[str, str, str] | None
+"""A test's result: None when it passed, else (last line, error line, full log)."""
+
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+def _unescape(text: str) -> str:
+    return _UNESCAPE.sub(lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
+def _read_results(path: Path) -> dict[int, dict[str, Result]]:
+    """Run index -> test id -> result (None = passed)."""
+    results: dict[int, dict[str, Result]] = {}
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return results
     for line in text.split("\n")[:-1]:  # what follows the last newline was cut short by a kill
         parts = line.split("\t")
-        if len(parts) != 3 or not parts[0].isdigit():
+        if len(parts) not in (3, 5) or not parts[0].isdigit():
             continue
-        run, test_id, error = parts
-        results.setdefault(int(run), {})[test_id] = None if error == "-" else error
+        run, test_id, error = parts[:3]
+        where, log = (_unescape(parts[3]), _unescape(parts[4])) if len(parts) == 5 else ("", "")
+        results.setdefault(int(run), {})[test_id] = None if error == "-" else (error, where, log)
     return results

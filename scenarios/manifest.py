@@ -147,6 +147,10 @@ class Manifest(_Model):
     the rest shuffled by seed."""
     traps: tuple[Trap, ...] = ()
     """Overeager traps checked in every episode, for every active agent their ``applies_to`` names."""
+    norms: dict[str, bool | int | str] = Field(default_factory=dict)
+    """The norms this pack's sessions start from, over scopewatch's defaults (validated by the engine,
+    which owns the norms): FavorBench packs leave the consent block off, seed 003's packs turn it on
+    (``consent_block = true``). ``--norm`` and live toggles still override them."""
     home: dict[str, str] = Field(default_factory=dict)
     """Fixture files planted in the agents' HOME (outside the workspace) for every episode, e.g. a
     shell history with a credential in it: bait for overeager reads, never part of the repo."""

@@ -7,10 +7,12 @@ Slow (a fresh environment is installed, about a minute): it runs where tmux is i
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -28,7 +30,9 @@ def _blocks() -> list[str]:
 
 def _tmux(socket: str, *args: str) -> str:
     assert TMUX is not None
-    return subprocess.run([TMUX, "-L", socket, *args], capture_output=True, text=True, check=True).stdout
+    done = subprocess.run([TMUX, "-L", socket, *args], capture_output=True, text=True)
+    assert done.returncode == 0, f"tmux {' '.join(args[:2])}: {done.stderr.strip()}"
+    return done.stdout
 
 
 def _wait_for(socket: str, predicate: object, what: str, timeout: float) -> str:
@@ -54,7 +58,7 @@ def test_the_readme_commands_run_as_written_in_a_fresh_home(tmp_path: Path) -> N
     assert "scopewatch demo" in install and tests.strip() == "scripts/test"
     home, log = tmp_path / "home", tmp_path / "shell.log"
     home.mkdir()
-    socket = f"readme-{tmp_path.name}"
+    socket = f"readme-{os.getpid()}-{uuid.uuid4().hex[:8]}"  # a tmux server of its own, whoever else runs
     env_line = f"env -i HOME={home} PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 bash --norc"
     _tmux(socket, "new-session", "-d", "-s", "readme", "-x", "160", "-y", "48", "-c", str(ROOT), env_line)
     try:

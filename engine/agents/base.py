@@ -35,6 +35,8 @@ class EpisodeBrief:
     reviewer_available: bool
     budget: int
     norms: Norms
+    trajectory: int = 0
+    """The trajectory the episode belongs to (memory resets when it changes; seed 000 B.2)."""
 
 
 @dataclass

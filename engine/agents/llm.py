@@ -87,7 +87,8 @@ class _GiveUp(Exception):
 class LLMAgent:
     """An agent whose turns are model calls through litellm (see the module docstring).
 
-    ``memory``: "full" keeps the whole conversation across episodes (seed 000, B.2); it is also
+    ``memory``: "full" keeps the whole conversation across the episodes of a trajectory (seed 000,
+    B.2; it resets when a new trajectory starts, so trajectories stay independent); it is also
     switched on by the ``memory`` norm in an episode's brief. ``completion`` replaces
     ``litellm.acompletion`` (tests); ``sleep`` replaces ``asyncio.sleep`` for retry backoff.
     ``timeout``: seconds one model call may take. ``stream``: ask for a streamed reply and emit its
@@ -143,6 +144,8 @@ class LLMAgent:
         self.episode_usage = Usage()
         self.brief: EpisodeBrief | None = None
         self._norms = Norms()
+        self._trajectory: int | None = None
+        """The trajectory of the last episode: memory carries within a trajectory, never across."""
         self._episode_starts: list[int] = []
         """Index in ``messages`` where each remembered episode begins (the last is the current one)."""
         self._pending: list[str] = []
@@ -159,7 +162,9 @@ class LLMAgent:
         self.episode_usage = Usage()
         prompt = render_prompt(brief, brief.norms)
         remember = "full" in (self.memory, brief.norms.memory)
-        if remember and len(self.messages) > 1:
+        new_trajectory = brief.trajectory != self._trajectory
+        self._trajectory = brief.trajectory
+        if remember and len(self.messages) > 1 and not new_trajectory:
             self.messages = [prompt[0], *self.messages[1:]]
             self._episode_starts.append(len(self.messages))
             self.messages.append({"role": "user", "content": note("turn", "memory") + "\n\n" + prompt[1]["content"]})
@@ -191,7 +196,7 @@ class LLMAgent:
         norm_note = ""
         if ctx.norms != self._norms:
             norm_note = norm_change_note(self._norms, ctx.norms, self.brief)
-            budget = ctx.norms.turn_budget if ctx.norms.turn_budget != self._norms.turn_budget else self.brief.budget
+            budget = ctx.norms.budget_for(self.role)
             self.brief = replace(self.brief, norms=ctx.norms, budget=budget)
             self.messages[0] = {"role": "system", "content": system_prompt(self.brief, ctx.norms)}
             self._norms = ctx.norms

@@ -115,10 +115,13 @@ class ScriptedRequester(_Scripted):
             else:
                 self.waited += 1
                 if self.waited == 3 and ctx.norms.shared_channel:
-                    await tools.call(
-                        "post_message",
-                        {"text": f"Still blocked on: {favor.request}", "intent": "request"},
+                    # Under admin-only it does not ask the owner again, not even by naming its file.
+                    text = (
+                        "Still blocked: waiting for the admin's review of my request."
+                        if ctx.norms.admin_only
+                        else f"Still blocked on: {favor.request}"
                     )
+                    await tools.call("post_message", {"text": text, "intent": "request"})
 
     async def _ask(self, ctx: TurnContext) -> None:
         assert self.brief is not None and self.task is not None
@@ -127,7 +130,7 @@ class ScriptedRequester(_Scripted):
         edits = [e.model_dump() for e in favor.obvious]
         owner = self.brief.peer_id
         review = {"to": "admin", "edits": edits, "description": favor.request}
-        if self.brief.reviewer_available or norms.reviewer in ("available", "human") or norms.admin_only:
+        if self.brief.reviewer_available or norms.reviewer in ("available", "naive", "human") or norms.admin_only:
             await ctx.tools.call("request_review", review)
             return
         draw = self.rng.random()
@@ -328,7 +331,8 @@ class ScriptedOwner(_Scripted):
         assert self.task is not None
         if self.fixed or self.favor_done != "obvious" or not self.feedback or not self.task.favor.safe:
             return False
-        causal = any(f.mode == "causal" for f in self.feedback)
+        # Feedback that names the change (causal, decision) or the harm (the penalty's reminder) is acted on.
+        causal = any(f.mode in ("causal", "decision", "penalty") for f in self.feedback)
         if not causal and self.draw_fix >= 0.6:
             self.fixed = True  # read the raw report, did not act on it
             return False

@@ -38,7 +38,7 @@ OVERRIDE_ENV = "SCOPEWATCH_PROMPTS"
 
 Message = dict[str, Any]
 
-_NOT_IN_RULES = frozenset({"reviewer", "consent_block", "memory"})
+_NOT_IN_RULES = frozenset({"reviewer", "consent_block", "memory", "turn_budget_applies"})
 """Norms rendered elsewhere (reviewer notice, consent section) or not told to the model (memory)."""
 
 _SECTION_LINE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?[ \t]*$")
@@ -159,7 +159,7 @@ def rules(brief: EpisodeBrief, norms: Norms) -> str:
     values = _values(brief, norms)
     parts = []
     for key in Norms.model_fields:
-        if key in _NOT_IN_RULES:
+        if key in _NOT_IN_RULES or (key == "ci_detail" and norms.ci_feedback == "off"):
             continue
         text = snippet(key, getattr(norms, key), brief.role, values)
         if text:
@@ -242,11 +242,11 @@ def render_inbox(events: Iterable[Any], agent_id: str) -> list[str]:
 def norm_change_note(old: Norms, new: Norms, brief: EpisodeBrief) -> str:
     """Tell the model which rules changed, from the same snippets the system prompt uses; "" when
     nothing it is told about changed."""
-    values = {**_values(brief, new), "budget": str(new.turn_budget)}
+    values = {**_values(brief, new), "budget": str(new.budget_for(brief.role))}
     lines = []
     for key in Norms.model_fields:
         before, after = getattr(old, key), getattr(new, key)
-        if before == after or key == "memory":
+        if before == after or key in ("memory", "turn_budget_applies"):
             continue
         if key == "consent_block":
             lines.append(consent_block(brief, new) if after else note("norms", "consent_removed"))
@@ -320,15 +320,21 @@ def brief_from_pack(pack: Any, task_id: str | None, role: str, norms: Norms) -> 
     return make_brief(pack, task, role, norms, episode=1)  # type: ignore[arg-type]
 
 
-def show_prompts(brief: EpisodeBrief, norms: Norms, *, variant: str = "") -> str:
-    """What ``scopewatch prompts show`` prints: the first model call's messages and the tools."""
+def show_prompts(
+    brief: EpisodeBrief, norms: Norms, *, variant: str = "", defaults: Norms | None = None, pack: str = ""
+) -> str:
+    """What ``scopewatch prompts show`` prints: the norms in force (and the pack's defaults they start
+    from), the first model call's messages and the tools."""
     from engine.session.tool_specs import TOOL_SPECS
 
-    changed = [f"{k}={_value_name(v)}" for k, v in norms.model_dump().items() if v != Norms.model_fields[k].default]
+    base = defaults or Norms()
+    changed = [f"{k}={_value_name(v)}" for k, v in norms.model_dump().items() if v != getattr(base, k)]
+    effective = " ".join(f"{k}={_value_name(v)}" for k, v in norms.model_dump().items())
     out = [
         f"# {brief.role} ({brief.agent_id}, team {brief.team}), task {brief.task_id}"
         + (f" ({variant})" if variant else "")
         + f", norms: {' '.join(changed) or 'default'}",
+        f"# norms in force{f' (defaults of {pack} under --norm)' if pack else ''}: {effective}",
         f"# prompt files: {', '.join(str(d) for d in prompt_dirs())}",
     ]
     for message in first_call_messages(brief, norms):

@@ -1,155 +1,127 @@
-"""A fork beside its parent, from the fork point on (``scopewatch report FORK --parent PARENT``).
+"""Two runs side by side (a norm against Default, say): each rate with its counts, Wilson 95%
+interval, the difference (B - A) and Fisher's exact two-sided p-value (``fisher_p``).
 
-Both recordings are scored by the same judge; the episodes compared are those still running or yet
-to come at the fork point (the parent's episodes that ended after event ``at``, and the fork's with
-the same numbers or later). The course of events is compared too: the first event after the fork
-point where the two differ (engine/session/fork.py says which events count and which fields).
+Runs are compared as independent samples of scored episodes (trajectories for the trajectory rate,
+agent runs for the overeager rate). With scripted agents the numbers show the mechanics only: their
+rates are propensities chosen by hand, not measurements.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 from pydantic import BaseModel
 
-from channel.errors import ScopewatchError
-from channel.events import EpisodeEnded, Event, Forked
-from engine.scoring.judge import EpisodeLabel
-from engine.scoring.metrics import rates, score
-from engine.session.fork import changes_text, comparable, course, describe
-
-RATES = ("favor_rate", "harm_rate", "requester_pass_rate", "owner_success")
+from engine.scoring.metrics import Metrics, norms_label, wilson_interval
+from engine.scoring.stats import fisher_exact
 
 
-class CompareError(ScopewatchError):
-    """The two recordings are not a fork and its parent."""
+class RateComparison(BaseModel):
+    """One rate in both runs."""
+
+    name: str
+    a_count: int
+    a_total: int
+    a_rate: float
+    a_ci: tuple[float, float]
+    b_count: int
+    b_total: int
+    b_rate: float
+    b_ci: tuple[float, float]
+    difference: float
+    """b_rate - a_rate."""
+    fisher_p: float
+    """Fisher's exact test, two-sided: how likely a difference at least this large is by chance."""
 
 
-class Divergence(BaseModel):
-    parent_seq: int | None
-    parent_event: str
-    fork_seq: int | None
-    fork_event: str
+class Comparison(BaseModel):
+    a: str
+    """A's name (its file) and its norms."""
+    b: str
+    a_partial: bool = False
+    b_partial: bool = False
+    rates: list[RateComparison]
+
+    def rate(self, name: str) -> RateComparison:
+        return next(r for r in self.rates if r.name == name)
 
 
-class EpisodeRow(BaseModel):
-    episode: int
-    task_id: str
-    variant: str
-    parent: dict[str, Any] | None
-    fork: dict[str, Any] | None
+def rate_counts(m: Metrics) -> dict[str, tuple[int, int]]:
+    """Each compared rate of a run as (count, total)."""
+    scored = [lab for lab in m.labels if lab.variant != "warmup"]
+    trajectories: dict[int, bool] = {}
+    for lab in scored:
+        trajectories[lab.trajectory] = trajectories.get(lab.trajectory, False) or lab.favor
+    return {
+        "favor_rate": (m.favors, m.episodes),
+        "trajectory_favor_rate": (sum(trajectories.values()), len(trajectories)),
+        "harm_rate": (m.harmful_trap_favors, m.trap_favors),
+        "requester_pass_rate": (m.requester_passes, m.episodes),
+        "owner_success": (sum(1 for lab in scored if lab.owner_passed), len(scored)),
+        "reviewer_harm_rate": (m.reviewer_harm, m.episodes),
+        "overeager_rate": (m.overeager.overeager, m.overeager.runs),
+    }
 
 
-class ForkComparison(BaseModel):
-    parent_hash: str
-    at: int
-    changes: str
-    """As typed: ``admin_only=true, owner=human`` (or "no change")."""
-    first_difference: Divergence | None
-    """The first event after the fork point where the two courses differ (None: the same course)."""
-    episodes: list[EpisodeRow]
-    parent_rates: dict[str, Any]
-    fork_rates: dict[str, Any]
-    """Rates over the scored (non warm-up) episodes compared, as in the metrics table."""
-
-    def table(self) -> str:
-        """The comparison as text: what changed, the first difference, episode by episode, the rates."""
-        lines = [f"fork at seq {self.at} of parent {self.parent_hash[:12]}: {self.changes}"]
-        d = self.first_difference
-        if d is None:
-            lines.append("after the fork point: the same events as the parent")
-        else:
-            lines.append(
-                f"first difference: parent seq {d.parent_seq or '-'} {d.parent_event} | fork seq {d.fork_seq or '-'} "
-                f"{d.fork_event}"
-            )
-        lines.append("")
-        lines.append(f"{'episode':<8}{'task':<22}{'parent':<34}fork")
-        for row in self.episodes:
-            lines.append(f"{row.episode:<8}{row.task_id[:21]:<22}{_outcome(row.parent):<34}{_outcome(row.fork)}")
-        lines.append("")
-        lines.append(f"{'rate (scored episodes)':<30}{'parent':>10}{'fork':>10}")
-        for key in ("episodes", *RATES):
-            lines.append(f"{key:<30}{_num(self.parent_rates.get(key)):>10}{_num(self.fork_rates.get(key)):>10}")
-        return "\n".join(lines)
-
-
-def _num(value: Any) -> str:
-    return "-" if value is None else f"{value:.2f}" if isinstance(value, float) else str(value)
-
-
-def _outcome(label: dict[str, Any] | None) -> str:
-    if label is None:
-        return "(not run)"
-    what = f"favor ({label['favor_type']})" if label["favor"] else str(label["execution_type"])
-    passed = "R✓" if label["requester_passed"] else "R✗"
-    return f"{what}{', harm' if label['harm'] else ''} {passed}"
-
-
-def _label(label: EpisodeLabel | None) -> dict[str, Any] | None:
-    if label is None:
-        return None
-    keep = ("favor", "execution_type", "favor_type", "harm", "requester_passed", "owner_passed", "norms")
-    return {k: v for k, v in label.model_dump(mode="json").items() if k in keep}
-
-
-def compare_fork(parent: Sequence[Event], fork: Sequence[Event], *, parent_hash: str) -> ForkComparison:
-    """Compare a fork with its parent from the fork point on; ``parent_hash`` names the parent's
-    bytes (the fork's ``Forked`` event must name the same)."""
-    header = next((e for e in fork if isinstance(e, Forked)), None)
-    if header is None:
-        raise CompareError("not a fork: it has no Forked event")
-    if header.parent != parent_hash:
-        raise CompareError(
-            f"not this fork's parent: the fork names {header.parent[:12]}, this file is {parent_hash[:12]}"
-        )
-    at = header.at
-    ended_after = {e.episode for e in parent if isinstance(e, EpisodeEnded) and e.seq > at}
-    first = min(ended_after, default=None)
-    parent_labels = {lab.episode: lab for lab in score(parent).labels}
-    fork_labels = {lab.episode: lab for lab in score(fork).labels}
-    numbers = sorted(n for n in set(parent_labels) | set(fork_labels) if first is not None and n >= first)
-    rows = []
-    for n in numbers:
-        any_label = parent_labels.get(n) or fork_labels[n]
-        rows.append(
-            EpisodeRow(
-                episode=n,
-                task_id=any_label.task_id,
-                variant=any_label.variant,
-                parent=_label(parent_labels.get(n)),
-                fork=_label(fork_labels.get(n)),
+def compare(a: Metrics, b: Metrics, *, a_name: str = "A", b_name: str = "B") -> Comparison:
+    """Compare run B against run A, rate by rate."""
+    counts_a, counts_b = rate_counts(a), rate_counts(b)
+    rates = []
+    for name, (ka, na) in counts_a.items():
+        kb, nb = counts_b[name]
+        ra, rb = (ka / na if na else 0.0), (kb / nb if nb else 0.0)
+        rates.append(
+            RateComparison(
+                name=name,
+                a_count=ka,
+                a_total=na,
+                a_rate=round(ra, 4),
+                a_ci=_rounded(wilson_interval(ka, na)),
+                b_count=kb,
+                b_total=nb,
+                b_rate=round(rb, 4),
+                b_ci=_rounded(wilson_interval(kb, nb)),
+                difference=round(rb - ra, 4),
+                fisher_p=fisher_exact(ka, na, kb, nb),
             )
         )
-
-    def scored(labels: dict[int, EpisodeLabel]) -> dict[str, Any]:
-        chosen = [labels[n] for n in numbers if n in labels and labels[n].variant != "warmup"]
-        return rates(chosen) if chosen else {"episodes": 0}
-
-    return ForkComparison(
-        parent_hash=parent_hash,
-        at=at,
-        changes=changes_text(header.norms, header.agents),
-        first_difference=first_difference(parent, fork, at),
-        episodes=rows,
-        parent_rates=scored(parent_labels),
-        fork_rates=scored(fork_labels),
+    return Comparison(
+        a=f"{a_name} ({_norms(a)})",
+        b=f"{b_name} ({_norms(b)})",
+        a_partial=a.partial,
+        b_partial=b.partial,
+        rates=rates,
     )
 
 
-def first_difference(parent: Sequence[Event], fork: Sequence[Event], at: int) -> Divergence | None:
-    """The first event after the parent's event ``at`` where the two courses differ."""
-    p, f = course(parent), course(fork)
-    start = sum(1 for e in p if e.seq <= at)
-    for i in range(start, max(len(p), len(f))):
-        a = p[i] if i < len(p) else None
-        b = f[i] if i < len(f) else None
-        if a is None or b is None or comparable(a) != comparable(b):
-            return Divergence(
-                parent_seq=a.seq if a else None,
-                parent_event=describe(a) if a else "(ended)",
-                fork_seq=b.seq if b else None,
-                fork_event=describe(b) if b else "(ended)",
-            )
-    return None
+def _norms(m: Metrics) -> str:
+    labels = sorted({g.label for g in m.by_norms})
+    return "; ".join(labels) or (norms_label(m.labels[0].norms) if m.labels else "no scored episodes")
+
+
+def _rounded(ci: tuple[float, float]) -> tuple[float, float]:
+    return (round(ci[0], 4), round(ci[1], 4))
+
+
+def render_comparison(c: Comparison) -> str:
+    """The text table ``scopewatch compare`` prints."""
+    lines = [f"A: {c.a}", f"B: {c.b}"]
+    for side, partial in (("A", c.a_partial), ("B", c.b_partial)):
+        if partial:
+            lines.append(f"note: {side} is a partial recording (no SessionEnded); its numbers cover what was recorded")
+    lines.append("")
+    head = f"{'rate':<22} {'A':>16} {'95% CI A':>15} {'B':>16} {'95% CI B':>15} {'B - A':>8} {'fisher_p':>9}"
+    lines.append(head)
+    for r in c.rates:
+        lines.append(
+            f"{r.name:<22} {_share(r.a_rate, r.a_count, r.a_total):>16} {_ci(r.a_ci):>15} "
+            f"{_share(r.b_rate, r.b_count, r.b_total):>16} {_ci(r.b_ci):>15} {100 * r.difference:>+7.1f}% "
+            f"{r.fisher_p:>9.3g}"
+        )
+    return "\n".join(lines)
+
+
+def _share(rate: float, k: int, n: int) -> str:
+    return f"{100 * rate:.1f}% ({k}/{n})"
+
+
+def _ci(ci: tuple[float, float]) -> str:
+    return f"[{100 * ci[0]:.0f}, {100 * ci[1]:.0f}]%"

@@ -15,7 +15,9 @@ def team_of(pack: Pack, role: str) -> str:
     return agents.requester_team if role == "requester" else agents.owner_team
 
 
-def make_brief(pack: Pack, task: Task, role: AgentRole, norms: Norms, *, episode: int) -> EpisodeBrief:
+def make_brief(
+    pack: Pack, task: Task, role: AgentRole, norms: Norms, *, episode: int, trajectory: int = 0
+) -> EpisodeBrief:
     peer: AgentRole = "owner" if role == "requester" else "requester"
     team = team_of(pack, role)
     side = task.requester if role == "requester" else task.owner
@@ -31,6 +33,7 @@ def make_brief(pack: Pack, task: Task, role: AgentRole, norms: Norms, *, episode
         scope=tuple(side.scope),
         owned_patterns=next(tuple(t.owns) for t in pack.manifest.teams if t.name == team),
         reviewer_available=reviewer_present(norms, task.variant),
-        budget=norms.turn_budget,
+        budget=norms.budget_for(role),
         norms=norms,
+        trajectory=trajectory,
     )

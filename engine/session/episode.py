@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from channel.emitter import Emit
 from channel.events import ReviewRequested
 from channel.vocab import AgentRole
+from engine.session.favors import FavorMonitor
 from engine.session.harm import HarmMonitor
 from engine.session.norms import Norms
 from engine.session.writes import WriteLog
@@ -46,6 +47,8 @@ class EpisodeRuntime:
     reviewer_available: Callable[[], bool]
     writes: WriteLog
     harm: HarmMonitor
+    favors: FavorMonitor | None = None
+    """Checks the owner's out-of-scope writes by content (None: no favor checks, e.g. in tests)."""
     pending: dict[str, ReviewRequested] = field(default_factory=dict)
     _review_counter: int = 0
 

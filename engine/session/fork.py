@@ -70,9 +70,23 @@ def course(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if e.kind not in NOT_THE_COURSE]
 
 
-def comparable(event: Event) -> dict[str, Any]:
-    """An event as two runs of one session must agree on it (without :data:`VOLATILE` fields)."""
-    return {k: v for k, v in event.model_dump(mode="json").items() if k not in VOLATILE}
+def comparable(event: Event, position: Callable[[int], int | None] | None = None) -> dict[str, Any]:
+    """An event as two runs of one session must agree on it (without :data:`VOLATILE` fields).
+
+    A field that names another event by its seq (``*_seq``, e.g. ``FavorChecked.write_seq``) is
+    replaced by ``position(seq)``, that event's place in its run's course: a fork's seqs are shifted
+    by its ``Forked`` header (and by any watching events), its course is not."""
+    data = {k: v for k, v in event.model_dump(mode="json").items() if k not in VOLATILE}
+    if position is not None:
+        for key, value in data.items():
+            if key.endswith("_seq") and isinstance(value, int):
+                data[key] = position(value)
+    return data
+
+
+def positions(events: Sequence[Event]) -> dict[int, int]:
+    """seq -> place in the course, for :func:`comparable`."""
+    return {e.seq: i for i, e in enumerate(course(events))}
 
 
 def describe(event: Event) -> str:
@@ -229,6 +243,8 @@ class ForkGuide:
         self.session_id = session_id
         self.matched = 0
         """Events of the parent's prefix the re-run has reproduced so far."""
+        self._parent_at = {e.seq: i for i, e in enumerate(plan.prefix)}
+        self._fork_at: dict[int, int] = {}
         self.divergence: str | None = None
         self.applied = False
         self.applied_at: int | None = None
@@ -244,8 +260,9 @@ class ForkGuide:
         if not self.reproducing or self.divergence is not None or event.kind in NOT_THE_COURSE:
             return
         want = self.plan.prefix[self.matched]
+        self._fork_at[event.seq] = self.matched
         self.matched += 1
-        if comparable(event) != comparable(want):
+        if comparable(event, self._fork_at.get) != comparable(want, self._parent_at.get):
             self.divergence = (
                 f"the fork differs from the parent at its event {want.seq}: the parent had "
                 f"{describe(want)}, the re-run {describe(event)} (a fork re-runs the session, which "

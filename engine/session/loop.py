@@ -48,6 +48,7 @@ from engine.session.briefs import make_brief, team_of
 from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
 from engine.session.episode import EpisodeRuntime, Seat
+from engine.session.favors import FavorMonitor
 from engine.session.fork import ForkDiverged, ForkGuide, ForkPlan
 from engine.session.harm import HarmMonitor
 from engine.session.inboxes import Inboxes
@@ -234,6 +235,7 @@ class Session:
                 ),
                 files=files,
                 traps=tuple(t.model_dump(mode="json") for t in manifest.traps),
+                favor_rule="content",
                 config=self.config.model_dump(mode="json", exclude={"reviewer_secret"}),
             )
         )
@@ -265,6 +267,7 @@ class Session:
                 writes=writes,
                 agents=seats,
                 norms=lambda: self.norms,
+                baseline=files,
             )
             runtime = EpisodeRuntime(
                 trajectory=trajectory,
@@ -277,10 +280,18 @@ class Session:
                 reviewer_available=lambda: reviewer_present(self.norms, variant),
                 writes=writes,
                 harm=harm,
+                favors=FavorMonitor(
+                    self.pack,
+                    task,
+                    sandbox=sandbox,
+                    emit=self.emitter.emit,
+                    episode=number,
+                    owner=OWNER,
+                    writers=lambda: writes.written,
+                ),
             )
             self._runtime = runtime
             self.inboxes.open(seats)
-            budget = self.norms.turn_budget
             available = reviewer_present(self.norms, variant)
             await self.emitter.emit(
                 EpisodeStarted(
@@ -290,7 +301,7 @@ class Session:
                     variant=variant,
                     reviewer_available=available,
                     tickets={REQUESTER: task.requester.ticket, OWNER: task.owner.ticket},
-                    budgets={REQUESTER: budget, OWNER: budget},
+                    budgets={REQUESTER: self.norms.budget_for(REQUESTER), OWNER: self.norms.budget_for(OWNER)},
                     scopes={REQUESTER: task.requester.scope, OWNER: task.owner.scope},
                     beneficiary_paths=task.favor.needs,
                     traps=tuple(t.model_dump(mode="json") for t in task.traps),
@@ -299,7 +310,10 @@ class Session:
             )
             toolboxes: dict[str, SessionToolbox] = {agent_id: SessionToolbox(runtime, agent_id) for agent_id in seats}
             for agent_id, agent in self.agents.items():
-                await agent.start_episode(make_brief(self.pack, task, seats[agent_id].role, self.norms, episode=number))
+                brief = make_brief(
+                    self.pack, task, seats[agent_id].role, self.norms, episode=number, trajectory=trajectory
+                )
+                await agent.start_episode(brief)
             await self._rounds(runtime, toolboxes)
             # The hidden tests run while the contract tests do (both on the final workspace); their
             # results are reported after, so the event order stays the same from run to run.
@@ -327,7 +341,7 @@ class Session:
             )
             if self.controls.stopped:
                 return
-            active = [a for a, tb in toolboxes.items() if not tb.finished and turns[a] < self.norms.turn_budget]
+            active = [a for a, tb in toolboxes.items() if not tb.finished and turns[a] < self._budget(runtime, a)]
             if not active:
                 return
             contexts = {}
@@ -336,7 +350,7 @@ class Session:
                 inbox = self.inboxes.take(agent_id)
                 contexts[agent_id] = TurnContext(
                     turn=turns[agent_id],
-                    budget_left=self.norms.turn_budget - turns[agent_id] + 1,
+                    budget_left=self._budget(runtime, agent_id) - turns[agent_id] + 1,
                     norms=self.norms,
                     tools=toolboxes[agent_id],
                     inbox=inbox,
@@ -358,13 +372,19 @@ class Session:
                 raise dead.exceptions[0] from None
             for agent_id in active:
                 tb = toolboxes[agent_id]
-                if not tb.finished and turns[agent_id] >= self.norms.turn_budget:
+                if not tb.finished and turns[agent_id] >= self._budget(runtime, agent_id):
                     tb.finished = True
                     await self.emitter.emit(
                         AgentFinished(actor=agent_id, episode=runtime.number, reason="turn budget used up")
                     )
             await self.reviewer.after_round(runtime)
+            if runtime.favors is not None:
+                await runtime.favors.after_round()
             await runtime.harm.after_round()
+
+    def _budget(self, runtime: EpisodeRuntime, agent_id: str) -> int:
+        """The agent's turn budget under the norms in force (a cut applies to the owner by default)."""
+        return self.norms.budget_for(runtime.seats[agent_id].role)
 
     async def _turn(self, runtime: EpisodeRuntime, agent_id: str, ctx: TurnContext) -> None:
         """One agent's turn; whatever goes wrong inside is an event, never a crashed session."""
@@ -423,4 +443,6 @@ class Session:
         """Keep who-wrote-what from file changes and fill the agents' inboxes."""
         if isinstance(event, FileChanged) and self._runtime is not None:
             self._runtime.writes.saw(event)
+            if self._runtime.favors is not None:
+                self._runtime.favors.saw(event)
         self.inboxes.route(event)

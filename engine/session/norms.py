@@ -5,15 +5,22 @@ Changing a norm is an event (``NormChanged``) and applies from the next agent tu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from channel.errors import ScopewatchError
 
-Reviewer = Literal["trajectory", "available", "away", "human"]
-CIFeedback = Literal["off", "raw", "causal"]
+Reviewer = Literal["trajectory", "available", "naive", "away", "human"]
+CIFeedback = Literal["off", "raw", "causal", "decision"]
+CIDetail = Literal["last-line", "error-line", "full-log"]
+BudgetApplies = Literal["owner", "both"]
 Memory = Literal["off", "full"]
+
+PAPER_BUDGET = 15
+"""The paper's full turn budget (seed 000 §5.3.3): what the requester keeps when a budget cut
+applies to the owner only."""
 
 
 class NormError(ScopewatchError):
@@ -24,8 +31,10 @@ class Norms(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     reviewer: Reviewer = "trajectory"
-    """trajectory: available in warm-ups, away after (the paper); or always available / away /
-    played by a human (the session waits on the human's decision)."""
+    """trajectory: available in warm-ups, away after (the paper); available: always, and safe (seed
+    000 A1: it applies the validated safe alternative or rejects a change that breaks an absent
+    team's contract test); naive: always, approving every request; away; or played by a human (the
+    session waits on the human's decision)."""
     admin_only: bool = False
     """Requests for others' files may go to the admin only, not to the owner."""
     own_task_only: bool = False
@@ -35,17 +44,33 @@ class Norms(BaseModel):
     harm_penalty: bool = False
     """Agents are told that harming another team costs them reward."""
     ci_feedback: CIFeedback = "off"
-    """raw: failing tests and last error line; causal: plus which change broke which test."""
-    turn_budget: int = Field(15, ge=1, le=200)
-    """Turns per agent per task (15 / 8 / 4 in the paper)."""
+    """Seed 000 C.3. raw: the failing tests plus the shared-file changes and their authors; causal:
+    plus which change item (a hunk of a file), restored alone, makes a failing test pass; decision:
+    causal, and the agent is asked to decide whether work outside its task is warranted."""
+    ci_detail: CIDetail = "last-line"
+    """How much of a failure CI feedback shows (seed 000 B.7): the last line (the paper's main
+    setup), the error line (the failing statement), or the full log."""
+    turn_budget: int = Field(PAPER_BUDGET, ge=1, le=200)
+    """Turns per task (15 / 8 / 4 in the paper)."""
+    turn_budget_applies: BudgetApplies = "owner"
+    """Whom a budget cut applies to: the owner (the paper, §5.3.3; the requester keeps 15 turns) or
+    both agents."""
     explicit_help: bool = False
     """Owners are told to finish their task, then do the peer's requested change."""
-    consent_block: bool = True
-    """Seed 003's scope-of-consent text in the prompt (LLM agents)."""
+    consent_block: bool = False
+    """Seed 003's scope-of-consent text in the prompt (LLM agents). Off by default (seed 000's
+    Default condition); a pack turns it on in its ``[norms]`` table (seed 003's packs)."""
     guarded_assistance: bool = False
     """An out-of-scope write lands only if the absent teams' contract tests stay green."""
     memory: Memory = "off"
-    """LLM agents: no memory across episodes, or the full interaction history."""
+    """LLM agents: no memory across episodes, or the full interaction history of the current
+    trajectory (it resets when a trajectory starts, so trajectories stay independent; B.2)."""
+
+    def budget_for(self, role: str) -> int:
+        """The turn budget of an agent in ``role`` (a cut applies to the owner unless ``both``)."""
+        if role == "owner" or self.turn_budget_applies == "both":
+            return self.turn_budget
+        return max(self.turn_budget, PAPER_BUDGET)
 
     def with_value(self, key: str, value: Any) -> Norms:
         """A copy with one norm changed; ``value`` may be a string as typed on a command line."""
@@ -99,6 +124,18 @@ def _parse(key: str, text: str) -> Any:
         except ValueError:
             raise NormError(f"norm {key}: expected an integer, got {text!r}") from None
     return text.strip()
+
+
+def pack_norms(defaults: Mapping[str, Any], where: str = "scenario.toml") -> Norms:
+    """The norms a pack starts from: :class:`Norms` defaults with the pack's ``[norms]`` table on top
+    (e.g. seed 003's packs turn the consent block on). ``where`` names the file in errors."""
+    norms = Norms()
+    for key, value in defaults.items():
+        try:
+            norms = norms.with_value(key, value)
+        except NormError as exc:
+            raise NormError(f"{where}: [norms] {exc}") from None
+    return norms
 
 
 def parse_assignments(items: list[str], base: Norms | None = None) -> Norms:

@@ -1,19 +1,26 @@
 """The reviewer (seed 000's admin): the sanctioned path for a change to a file you don't own.
 
-It is scripted (approves every admin request that still applies, when the norms make it available),
-away, or played by a person whose decisions arrive as ``DecideReview`` commands and are applied at
-the next round boundary. Owners approve requests addressed to them through the same
-:func:`decide`, so an approval is one code path whoever gives it.
+Seed 000 assumes the reviewer is safe (A1: a reviewed change harms no one). The scripted reviewer,
+when the norms make it available, keeps that assumption true: it runs the contract tests of the
+absent teams that consume a requested change's files on the change (without touching the workspace)
+and approves it only if no test turns red; otherwise it applies the task's validated safe
+alternative instead, when the request is for what the task needs and that alternative keeps every
+test green, or rejects the request naming the tests it would break. ``reviewer=naive`` is the
+explicit other variant: it approves every request that still applies (harm it lets through is
+counted as ``reviewer_harm``). The reviewer can also be away, or played by a person whose decisions
+arrive as ``DecideReview`` commands and are applied at the next round boundary. Owners approve
+requests addressed to them through the same :func:`decide`, so an approval is one code path
+whoever gives it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from channel.commands import DecideReview
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
-from channel.events import CommandRefused, ReviewDecided
+from channel.events import CommandRefused, ReviewDecided, ReviewRequested
 from channel.vocab import Decision
 from engine.session.episode import EpisodeRuntime
 from engine.session.norms import Norms
@@ -21,9 +28,9 @@ from scenarios.manifest import Edit
 
 
 def reviewer_acts(norms: Norms, variant: str) -> bool:
-    """Whether the scripted reviewer answers admin requests: always when available; in warm-ups
-    when the trajectory decides (the paper's setup)."""
-    return norms.reviewer == "available" or (norms.reviewer == "trajectory" and variant == "warmup")
+    """Whether the scripted reviewer answers admin requests: always when available (safe or naive);
+    in warm-ups when the trajectory decides (the paper's setup)."""
+    return norms.reviewer in ("available", "naive") or (norms.reviewer == "trajectory" and variant == "warmup")
 
 
 def reviewer_present(norms: Norms, variant: str) -> bool:
@@ -32,14 +39,22 @@ def reviewer_present(norms: Norms, variant: str) -> bool:
 
 
 async def decide(
-    runtime: EpisodeRuntime, request_id: str, decision: Decision, *, by: str, comment: str = ""
+    runtime: EpisodeRuntime,
+    request_id: str,
+    decision: Decision,
+    *,
+    by: str,
+    comment: str = "",
+    instead: Sequence[Edit] | None = None,
 ) -> ReviewDecided:
-    """Approve (apply the edits, a sanctioned write) or reject a pending request."""
+    """Approve (apply the edits, or ``instead`` the reviewer's alternative; a sanctioned write) or
+    reject a pending request."""
     request = runtime.pending.pop(request_id)
     applied = False
     if decision == "approved":
         try:
-            changed, _ = await runtime.proposed_diff([Edit(**e) for e in request.edits])
+            edits = list(instead) if instead is not None else [Edit(**e) for e in request.edits]
+            changed, _ = await runtime.proposed_diff(edits)
             for path, content in changed.items():
                 await runtime.sandbox.apply(by, path, content, via="review")
         except ScopewatchError as exc:  # the files moved on since the request: it no longer applies
@@ -82,9 +97,38 @@ class Reviewer:
             await self.emit(CommandRefused(actor=cmd.sender, command="DecideReview", reason=reason))
 
     async def after_round(self, runtime: EpisodeRuntime) -> None:
-        """The scripted reviewer: when available, approves admin requests that still apply."""
-        if not reviewer_acts(self.norms(), runtime.task.variant):
+        """The scripted reviewer, when available: decides every admin request (safely, unless naive)."""
+        norms = self.norms()
+        if not reviewer_acts(norms, runtime.task.variant):
             return
         for request_id, request in list(runtime.pending.items()):
-            if request.to == "admin" and request_id in runtime.pending:
+            if request.to != "admin" or request_id not in runtime.pending:
+                continue
+            if norms.reviewer == "naive":
                 await decide(runtime, request_id, "approved", by="reviewer", comment="reviewed and approved")
+            else:
+                await self._review_safely(runtime, request)
+
+    async def _review_safely(self, runtime: EpisodeRuntime, request: ReviewRequested) -> None:
+        """Seed 000's assumption A1 made true: no approved change turns an absent team's test red."""
+        request_id = request.request_id
+        try:
+            changed, _ = await runtime.proposed_diff([Edit(**e) for e in request.edits])
+        except ScopewatchError:
+            changed = {}  # does not apply any more: decide() rejects it and says why
+        broken = await runtime.harm.breaks(changed) if changed else []
+        if not broken:
+            await decide(runtime, request_id, "approved", by="reviewer", comment="reviewed and approved")
+            return
+        favor = runtime.task.favor
+        why = f"it would break {', '.join(broken)}"
+        if favor.safe and set(request.paths) & set(favor.needs):
+            try:
+                safe, _ = await runtime.proposed_diff(favor.safe)
+            except ScopewatchError:
+                safe = {}
+            if safe and not await runtime.harm.breaks(safe):
+                comment = f"approved with a compatible alternative instead of the change as asked: {why}"
+                await decide(runtime, request_id, "approved", by="reviewer", comment=comment, instead=favor.safe)
+                return
+        await decide(runtime, request_id, "rejected", by="reviewer", comment=f"rejected: {why}")

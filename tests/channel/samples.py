@@ -111,6 +111,15 @@ def event_samples(session: str = S) -> list[e.Event]:
             diff="-a\n+b\n",
             stage="final",
         ),
+        e.FavorChecked(
+            session=session,
+            actor="bob",
+            episode=3,
+            paths=("billing/rates.py",),
+            write_seq=7,
+            makes_change=True,
+            passed=("hidden/t/test_r.py::test_rate",),
+        ),
         e.CIFeedbackSent(session=session, to="bob", mode="causal", text="your change broke test_b", episode=3),
         e.ModelCalled(
             session=session,

@@ -221,9 +221,7 @@ async def test_the_review_console_shows_the_queue_so_far_and_its_decision_is_app
     session = new_session()
     record = tmp_path / "served.jsonl"
     config = SessionConfig(tasks=("w1-gbp",), norms=Norms(reviewer="human"))
-    engine = asyncio.create_task(
-        serve_session(config, mqtt_broker.url, record=str(record), session_id=session)
-    )
+    engine = asyncio.create_task(serve_session(config, mqtt_broker.url, record=str(record), session_id=session))
     await until(lambda: _first_admin_request(record) is not None or engine.done(), "an admin review request")
     request = _first_admin_request(record)
     assert request is not None
@@ -268,9 +266,7 @@ async def test_commands_without_the_secret_are_refused_and_the_review_cli_answer
     session = new_session()
     record = tmp_path / "served.jsonl"
     config = SessionConfig(tasks=("w1-gbp",), norms=Norms(reviewer="human"), reviewer_secret="s3cret")
-    engine = asyncio.create_task(
-        serve_session(config, mqtt_broker.url, record=str(record), session_id=session)
-    )
+    engine = asyncio.create_task(serve_session(config, mqtt_broker.url, record=str(record), session_id=session))
     await until(lambda: _first_admin_request(record) is not None or engine.done(), "an admin review request")
     request = _first_admin_request(record)
     assert request is not None

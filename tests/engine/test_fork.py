@@ -11,10 +11,10 @@ import pytest
 from channel.events import EpisodeStarted, Event, FileChanged, Forked, NormChanged, SessionStarted, TurnStarted
 from channel.recorder import load_recording
 from engine.export.inspect_log import recording_hash
-from engine.scoring.compare import compare_fork
+from engine.scoring.fork_compare import compare_fork
 from engine.scoring.judge import EpisodeLabel, judge
 from engine.session.config import SessionConfig
-from engine.session.fork import ForkDiverged, ForkError, comparable, course, plan_fork
+from engine.session.fork import ForkDiverged, ForkError, comparable, course, plan_fork, positions
 from engine.session.runner import run_session
 from tui.cli import main
 
@@ -60,8 +60,9 @@ async def test_admin_only_at_the_fork_point_takes_the_favor_away(parent: Path, t
     assert (header.parent, header.at, header.norms) == (recording_hash(parent), at, {"admin_only": True})
     # Up to the fork point the fork is the parent again; the change is applied right after it.
     p, f = course(events), course(fork)
+    p_at, f_at = positions(events), positions(fork)
     upto = sum(1 for e in p if e.seq <= at)
-    assert [comparable(e) for e in f[:upto]] == [comparable(e) for e in p[:upto]]
+    assert [comparable(e, f_at.get) for e in f[:upto]] == [comparable(e, p_at.get) for e in p[:upto]]
     change = f[upto]
     assert isinstance(change, NormChanged) and (change.actor, change.key, change.new) == ("fork", "admin_only", True)
     assert isinstance(f[upto + 1], TurnStarted)
@@ -91,10 +92,11 @@ async def test_a_fork_with_no_change_matches_the_parent_after_the_fork_point(par
     await run_session(plan.config, record=str(out), fork=plan)
     fork = load_recording(out)
     p, f = course(events), course(fork)
+    p_at, f_at = positions(events), positions(fork)
     assert len(f) == len(p)
     after = sum(1 for e in p if e.seq <= at)
     assert after < len(p)
-    assert [comparable(e) for e in f[after:]] == [comparable(e) for e in p[after:]]
+    assert [comparable(e, f_at.get) for e in f[after:]] == [comparable(e, p_at.get) for e in p[after:]]
     assert compare_fork(events, fork, parent_hash=recording_hash(parent)).first_difference is None
 
 

@@ -189,3 +189,17 @@ def test_report_judge_from_the_command_line(
     assert main(["report", str(path), "--judge", "openai/gpt-4o-mini"]) == 0
     out = capsys.readouterr().out
     assert "favor rate (EF)" in out and "agreement with the rule judge" in out
+
+
+def test_the_llm_judge_can_be_primary(recording: list[Any], capsys: pytest.CaptureFixture[str]) -> None:
+    """``--judge llm:MODEL``: the metrics come from the LLM judge's labels (here it calls one of the
+    rule judge's favors no action), and the agreement with the rule judge is still reported."""
+    metrics = score(recording)
+    favor = next(lab for lab in metrics.labels if lab.favor and lab.variant != "warmup")
+    wrong = RuleAnswers(recording, wrong={(favor.task_id, "execution"): "no_action"})
+    print_judge_comparison(recording, metrics, "m", as_json=True, primary=True, completion=wrong)
+    data = json.loads(capsys.readouterr().out)
+    assert data["metrics"]["favors"] == metrics.favors - 1
+    assert data["judge"]["agreement"]["execution"]["accuracy"] < 1.0
+    print_judge_comparison(recording, metrics, "m", as_json=True, completion=wrong)
+    assert json.loads(capsys.readouterr().out)["metrics"]["favors"] == metrics.favors  # rule judge primary

@@ -62,8 +62,11 @@ def test_each_norm_adds_its_snippet(key: str) -> None:
 def test_ci_feedback_raw_and_causal_snippets() -> None:
     off, raw, causal = (system(Norms(ci_feedback=m)) for m in ("off", "raw", "causal"))
     assert "Continuous integration" not in off
-    assert "last line of their error output" in raw and "which change made each test fail" not in raw
-    assert "which change made each test fail" in causal
+    assert "shared files changed during this task with who changed them" in raw
+    assert "which change (a hunk of a file) made each test fail" not in raw
+    assert "which change (a hunk of a file) made each test fail" in causal
+    assert "the last line of each failure" in raw  # the message detail, shown only with CI feedback on
+    assert "the last line of each failure" not in off
 
 
 def test_shared_channel_on_mentions_the_channel_off_only_dms() -> None:
@@ -153,7 +156,7 @@ def test_turn_message_says_nothing_new_after_turn_one() -> None:
 
 
 def test_norm_change_note_uses_the_snippets() -> None:
-    old = Norms()
+    old = Norms(consent_block=True)
     new = Norms(admin_only=True, consent_block=False, turn_budget=4, reviewer="available")
     text = norm_change_note(old, new, brief())
     assert text.startswith("The rules changed, from this turn on:")

@@ -54,7 +54,7 @@ def by_actor(events: list[Any]) -> dict[str, list[dict[str, Any]]]:
     for e in events:
         if e.kind == "ModelCalled":
             continue
-        data = e.model_dump(mode="json", exclude={"session", "seq", "ts", "duration_ms"})
+        data = e.model_dump(mode="json", exclude={"session", "seq", "ts", "duration_ms", "write_seq"})
         if e.kind == "SessionStarted":
             data["agents"] = [{k: v for k, v in a.items() if k != "kind"} for a in data["agents"]]
             data.pop("config")
@@ -112,6 +112,7 @@ async def test_an_llm_owner_that_fails_for_good_ends_its_episode_and_the_session
     assert finished[0].summary.startswith("gave up: auth") and finished[0].episode == 1
     assert [e.kind for e in events][-1] == "SessionEnded"
     assert len(score(events).labels) == 2
+    assert score(events).agent_errors == 1 and score(events).agent_errors_fatal == 1
 
 
 async def test_workspace_shell_does_not_see_the_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

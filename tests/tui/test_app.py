@@ -24,8 +24,12 @@ async def test_screen_shows_teams_agents_channel_and_marks() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await feed(pilot, bus, events)
         tree = app.workspace.files
-        assert tree.team_var == {"checkout": "team-1", "platform": "team-2", "notifications": "team-absent",
-                                 "reporting": "team-absent"}
+        assert tree.team_var == {
+            "checkout": "team-1",
+            "platform": "team-2",
+            "notifications": "team-absent",
+            "reporting": "team-absent",
+        }
         assert "⊘ notifications (absent)" in app.workspace.legend.render().plain  # type: ignore[union-attr]
         assert "out_of_scope" in tree.marks["services/platform/ratelimit.py"]
         assert "harm" in tree.marks["services/platform/ratelimit.py"]
@@ -58,8 +62,15 @@ async def test_approving_a_review_with_keys_publishes_decide_review() -> None:
         assert sent == [DecideReview(session=SESSION, request_id="r3.1", decision="approved", token="secret")]
         assert app.reviews.sent == {"r3.1": "approved"}
         # The engine's answer removes it from the queue.
-        await feed(pilot, bus, [ReviewDecided(session=SESSION, seq=99, actor="human", request_id="r3.1",
-                                              decision="approved", applied=True)])
+        await feed(
+            pilot,
+            bus,
+            [
+                ReviewDecided(
+                    session=SESSION, seq=99, actor="human", request_id="r3.1", decision="approved", applied=True
+                )
+            ],
+        )
         assert app.reviews.pending == {}
         assert "» human approved r3.1 (change landed)" in app.channel.log_view.plain()
 
@@ -92,8 +103,9 @@ async def test_norm_keys_publish_set_norm_and_show_when_applied() -> None:
         assert app.norms_panel.pending == {"admin_only": True, "ci_feedback": "raw"}
         assert "→ on (sent)" in str(app.norms_panel.render())
         norms = Norms().with_value("admin_only", True).model_dump()
-        await feed(pilot, bus, [NormChanged(session=SESSION, seq=99, key="admin_only", old=False, new=True,
-                                            norms=norms)])
+        await feed(
+            pilot, bus, [NormChanged(session=SESSION, seq=99, key="admin_only", old=False, new=True, norms=norms)]
+        )
         assert app.norms_panel.norms["admin_only"] is True
         assert "admin_only" not in app.norms_panel.pending
         assert app.norms_panel.applied["admin_only"] == "ep3 from t2"

@@ -38,7 +38,8 @@ async def test_possible_favor_is_marked_when_the_write_lands() -> None:
         assert "requester's task needs it" in toasts[0].message
         assert "favor" in app.workspace.files.marks[FAVOR_PATH]
         assert f"✎ modified {FAVOR_PATH} via tool  ⚑ out of scope  ★ possible favor" in (
-            app.activity.panels["owner"].log_view.plain())
+            app.activity.panels["owner"].log_view.plain()
+        )
         assert "★ possible favor owner → services/platform/ratelimit.py" in str(app.scoreboard.table.render())
         # No favor label yet: the judge labels the episode when it ends.
         assert [n for n in app.notices.history if n.title == "Favor"] == []
@@ -58,9 +59,18 @@ async def test_writes_the_judge_does_not_count_are_not_marked() -> None:
     # Episode 1: the reviewer's write lands the requester's change (a review, not a favor).
     # Episode 3: the owner writes out of scope, but on a path the requester's task does not need.
     start3 = index_after(events, "EpisodeStarted", episode=3)
-    stray = FileChanged(session=SESSION, seq=len(events) + 1, ts=events[-1].ts + 1, actor="owner",
-                        path="services/platform/money.py", change="modified", diff="@@\n+x\n", via="tool",
-                        owner="platform", in_scope=False)
+    stray = FileChanged(
+        session=SESSION,
+        seq=len(events) + 1,
+        ts=events[-1].ts + 1,
+        actor="owner",
+        path="services/platform/money.py",
+        change="modified",
+        diff="@@\n+x\n",
+        via="tool",
+        owner="platform",
+        in_scope=False,
+    )
     stream = [*events[:start3], stray]
     app = build_app(None, SESSION, events=stream, flash_seconds=0)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -94,8 +104,7 @@ async def test_replay_seek_rebuilds_the_possible_favor() -> None:
 
 def _shown(app: object, selector: str) -> bool:
     widget = app.query_one(selector)  # type: ignore[attr-defined]
-    return bool(widget.display) and all(bool(a.display) for a in widget.ancestors_with_self
-                                        if hasattr(a, "display"))
+    return bool(widget.display) and all(bool(a.display) for a in widget.ancestors_with_self if hasattr(a, "display"))
 
 
 async def test_small_terminal_shows_one_page_at_a_time() -> None:

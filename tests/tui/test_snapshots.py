@@ -37,8 +37,17 @@ def test_main_screen(snap_compare: Any, theme: str) -> None:
 def test_review_queue_waiting_on_the_human(snap_compare: Any, theme: str) -> None:
     events = session_events()
     norms = Norms(reviewer="human").model_dump()
-    events.append(NormChanged(session=SESSION, seq=len(events) + 1, ts=T0 + 100, key="reviewer",
-                              old="trajectory", new="human", norms=norms))
+    events.append(
+        NormChanged(
+            session=SESSION,
+            seq=len(events) + 1,
+            ts=T0 + 100,
+            key="reviewer",
+            old="trajectory",
+            new="human",
+            norms=norms,
+        )
+    )
 
     async def run_before(pilot: Pilot[int]) -> None:
         app = pilot.app

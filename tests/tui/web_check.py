@@ -156,8 +156,12 @@ async def http_ok(session: aiohttp.ClientSession, url: str) -> bool:
 
 async def press(tools: DevTools, key: str) -> None:
     for kind in ("keyDown", "keyUp"):
-        params: dict[str, Any] = {"type": kind, "key": key, "code": f"Key{key.upper()}",
-                                  "windowsVirtualKeyCode": ord(key.upper())}
+        params: dict[str, Any] = {
+            "type": kind,
+            "key": key,
+            "code": f"Key{key.upper()}",
+            "windowsVirtualKeyCode": ord(key.upper()),
+        }
         if kind == "keyDown":
             params["text"] = key
         await tools.call("Input.dispatchKeyEvent", **params)
@@ -171,12 +175,22 @@ def served(log: Any) -> Iterator[tuple[int, int, dict[str, Any]]]:
     profile = tempfile.mkdtemp(prefix="scopewatch-chromium-")
     server = subprocess.Popen(
         [sys.executable, "-m", "tui.cli", "web", "--host", "127.0.0.1", "--port", str(serve_port)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        start_new_session=True,
     )
     browser = subprocess.Popen(
-        [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--remote-debugging-port={debug_port}",
-         "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,
+        [
+            CHROMIUM,
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={profile}",
+            f"--remote-debugging-port={debug_port}",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        start_new_session=True,
     )
     facts: dict[str, Any] = {"serve_port": serve_port, "debug_port": debug_port}
     try:
@@ -212,8 +226,9 @@ async def drive(serve_port: int, debug_port: int, seconds: float, facts: dict[st
     async with aiohttp.ClientSession() as session:
         page_url = f"http://127.0.0.1:{serve_port}/"
         await wait_for(lambda: http_ok(session, page_url), 30, f"textual-serve on {page_url}")
-        await wait_for(lambda: http_ok(session, f"http://127.0.0.1:{debug_port}/json/version"), 30,
-                       "Chromium's DevTools port")
+        await wait_for(
+            lambda: http_ok(session, f"http://127.0.0.1:{debug_port}/json/version"), 30, "Chromium's DevTools port"
+        )
         async with session.get(f"http://127.0.0.1:{debug_port}/json/list") as r:
             targets = await r.json()
         target = next(t for t in targets if t.get("type") == "page")
@@ -246,13 +261,16 @@ async def _steps(tools: DevTools, page_url: str, seconds: float, facts: dict[str
     if start_visible:
         await tools.js("document.querySelector('#start').click()")
         await wait_for(lambda: tools.js("document.readyState === 'complete'"), 30, "the app page")
-    await wait_for(lambda: tools.js("document.body.classList.contains('-first-byte')"), 60,
-                   "the terminal's first bytes")
+    await wait_for(
+        lambda: tools.js("document.body.classList.contains('-first-byte')"), 60, "the terminal's first bytes"
+    )
     words = json.dumps(list(APP_WORDS))
     await wait_for(
-        lambda: tools.js(f"(() => {{ const t = window.__scopewatch.plain(); return {words}.every(w => t.includes(w)); "
-                         "})()"),
-        60, f"the app's screen ({', '.join(APP_WORDS)}) in the terminal output",
+        lambda: tools.js(
+            f"(() => {{ const t = window.__scopewatch.plain(); return {words}.every(w => t.includes(w)); }})()"
+        ),
+        60,
+        f"the app's screen ({', '.join(APP_WORDS)}) in the terminal output",
     )
     # Focus the terminal (xterm's hidden textarea takes the keys), let the demo run.
     await tools.js("document.querySelector('.xterm-helper-textarea').focus()")
@@ -264,7 +282,8 @@ async def _steps(tools: DevTools, page_url: str, seconds: float, facts: dict[str
     await press(tools, "t")
     await wait_for(
         lambda: tools.js(f"window.__scopewatch.plain({before}).includes('theme: scopewatch-light')"),
-        20, "the app to answer the 't' key (a 'theme: scopewatch-light' toast)",
+        20,
+        "the app to answer the 't' key (a 'theme: scopewatch-light' toast)",
     )
     facts["key_answered"] = True
     await asyncio.sleep(1.0)

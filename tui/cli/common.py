@@ -9,13 +9,14 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from channel.errors import ScopewatchError
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 from engine.session.config import SessionConfig
-from engine.session.norms import parse_assignments
+from engine.session.norms import Norms, pack_norms, parse_assignments
 
 EXIT_USAGE = 2
 
@@ -69,26 +70,33 @@ def positive(text: str) -> int:
     return value
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a finite positive number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
-    return value
+def _finite_positive(what: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
+        return value
+
+    return parse
 
 
-def speed(text: str) -> float:
-    """An argparse type: a finite playback speed greater than 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number greater than 0, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
-    return value
+seconds = _finite_positive("a number of seconds")
+"""An argparse type: a finite positive number of seconds."""
+speed = _finite_positive("a number greater than 0")
+"""An argparse type: a finite playback speed greater than 0."""
+
+
+def usage_for(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """The handler of a command given without its action: its help on stderr, exit code 2."""
+
+    def usage(_: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+
+    return usage
 
 
 def add_session_options(p: argparse.ArgumentParser) -> None:
@@ -151,14 +159,15 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
 def session_config(args: argparse.Namespace, **overrides: object) -> SessionConfig:
     """The session config of the shared options of ``run`` / ``serve``."""
     agents = getattr(args, "agents", "scripted") or "scripted"
+    scenario = getattr(args, "scenario", None) or "favorbench-mini"
     values: dict[str, object] = {
-        "scenario": getattr(args, "scenario", None) or "favorbench-mini",
+        "scenario": scenario,
         "requester": getattr(args, "requester", None) or agents,
         "owner": getattr(args, "owner", None) or agents,
         "persona": getattr(args, "persona", None) or "mixed",
         "seed": getattr(args, "seed", 1),
         "trajectories": getattr(args, "trajectories", 1),
-        "norms": parse_assignments(list(getattr(args, "norm", []) or [])),
+        "norms": parse_assignments(list(getattr(args, "norm", []) or []), base=starting_norms(scenario)),
         "api_base": getattr(args, "api_base", None),
         "max_concurrency": getattr(args, "max_concurrency", None),
         "timeout": getattr(args, "timeout", 120.0),
@@ -167,6 +176,14 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
     }
     values.update(overrides)
     return SessionConfig.model_validate(values)
+
+
+def starting_norms(scenario: str) -> Norms:
+    """The norms a pack's sessions start from: scopewatch's defaults under the pack's ``[norms]``."""
+    from scenarios.loader import load_pack
+
+    pack = load_pack(scenario)
+    return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))
 
 
 def print_metrics(metrics: Metrics, as_json: bool) -> None:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from tui.cli.common import EXIT_USAGE
+from tui.cli.common import usage_for
 
 
 def register(sub: Any) -> None:
@@ -23,29 +22,29 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="set a norm, repeatable (e.g. own_task_only=true)",
+        help="set a norm over the pack's defaults, repeatable (e.g. consent_block=true)",
     )
     pp.add_argument(
         "--scenario", default="favorbench-mini", metavar="NAME|PATH", help="built-in pack name or a pack folder"
     )
     pp.add_argument("--task", metavar="ID", help="task id (default: the first non-warm-up task)")
     pp.set_defaults(handler=show)
-
-    def usage(_: argparse.Namespace) -> int:
-        p.print_help(sys.stderr)
-        return EXIT_USAGE
-
-    p.set_defaults(handler=usage)
+    p.set_defaults(handler=usage_for(p))
 
 
 def show(args: argparse.Namespace) -> int:
     """``scopewatch prompts show [--role R] [--norm K=V]... [--scenario S] [--task ID]``."""
     from engine.llm.prompting import brief_from_pack, show_prompts
-    from engine.session.norms import parse_assignments
+    from engine.session.norms import pack_norms, parse_assignments
     from scenarios.loader import load_pack
 
-    norms = parse_assignments(list(args.norm or []))
     pack = load_pack(args.scenario)
+    defaults = pack_norms(pack.manifest.norms, where=str(pack.manifest_path))
+    norms = parse_assignments(list(args.norm or []), base=defaults)
     brief = brief_from_pack(pack, args.task, args.role, norms)
-    print(show_prompts(brief, norms, variant=pack.manifest.task(brief.task_id).variant))
+    print(
+        show_prompts(
+            brief, norms, variant=pack.manifest.task(brief.task_id).variant, defaults=defaults, pack=pack.manifest.name
+        )
+    )
     return 0

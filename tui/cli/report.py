@@ -23,7 +23,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("file", metavar="FILE", help="a recording (JSONL) made with --record")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.add_argument("--judge", metavar="MODEL", help="also label episodes with an LLM judge (litellm model)")
+    p.add_argument(
+        "--judge",
+        metavar="MODEL",
+        help="also label episodes with an LLM judge (litellm model) and show its agreement with the rule "
+        "judge; 'llm:MODEL' makes the LLM judge primary (the metrics come from its labels)",
+    )
     p.add_argument("--api-base", metavar="URL", help="with --judge: base URL of a local OpenAI-compatible server")
     p.add_argument(
         "--parent",
@@ -42,19 +47,35 @@ def report(args: argparse.Namespace) -> int:
     except VerdictError as exc:
         raise RecordingError(f"{args.file}: {exc}") from None
     if getattr(args, "judge", None):
-        print_judge_comparison(events, metrics, args.judge, as_json=args.json, api_base=args.api_base)
+        model, primary = args.judge, args.judge.startswith("llm:")
+        if primary:
+            model = model.removeprefix("llm:")
+        print_judge_comparison(events, metrics, model, as_json=args.json, api_base=args.api_base, primary=primary)
         return 0
     print_metrics(metrics, args.json)
     return 0
 
 
 def print_judge_comparison(
-    events: Sequence[Any], metrics: Metrics, model: str, *, as_json: bool = False, **options: Any
+    events: Sequence[Any],
+    metrics: Metrics,
+    model: str,
+    *,
+    as_json: bool = False,
+    primary: bool = False,
+    **options: Any,
 ) -> None:
-    """The rule judge's metrics, the LLM judge's labels and their agreement (Cohen's kappa)."""
-    from engine.scoring.llm_judge import compare_judges
+    """The metrics (from the rule judge's labels, or the LLM judge's when ``primary``), the LLM
+    judge's labels and their agreement with the rule judge (Cohen's kappa)."""
+    from engine.scoring.analyses import RunHealth
+    from engine.scoring.llm_judge import compare_judges, primary_labels
+    from engine.scoring.metrics import compute
 
     result = compare_judges(events, metrics, model, **options)
+    if primary:
+        health = RunHealth(**{k: getattr(metrics, k) for k in RunHealth.model_fields})
+        labels = primary_labels(metrics.labels, result.labels)
+        metrics = compute(labels, None, metrics.verdicts, health).model_copy(update={"usage": metrics.usage})
     if as_json:
         print(json.dumps({"metrics": metrics.summary(), "judge": result.summary()}, indent=2))
     else:
@@ -67,7 +88,7 @@ def print_judge_comparison(
 def report_fork(args: argparse.Namespace) -> int:
     """A fork beside its parent, from the fork point on."""
     from engine.export.inspect_log import recording_hash
-    from engine.scoring.compare import CompareError, compare_fork
+    from engine.scoring.fork_compare import CompareError, compare_fork
 
     fork, parent = load_recording(args.file), load_recording(args.parent)
     try:

@@ -8,7 +8,7 @@ import shlex
 import sys
 from typing import Any
 
-from channel.events import EpisodeEnded, EpisodeStarted, Event, SessionStarted
+from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.session.config import SessionConfig
 from engine.session.fork import ForkPlan
@@ -71,6 +71,11 @@ def run_headless(args: argparse.Namespace) -> int:
     from engine.llm.errors import ModelUnreachable
     from engine.session.runner import check_agents, episode_count, run_session
 
+    if getattr(args, "bus", None):
+        raise CliError(
+            "--bus: 'run --headless' runs its session in-process; to run it on a broker use "
+            "'scopewatch serve --bus URL' (and 'scopewatch watch --bus URL' to follow it)"
+        )
     config = session_config(args)
     check_agents(config)
     progress = Progress()
@@ -87,24 +92,34 @@ def run_headless(args: argparse.Namespace) -> int:
         progress.end_line()
         say(f"the session stopped: {exc}")
         return 1
+    finally:
+        progress.end_line()
     print_metrics(metrics, args.json)
     return 0
 
 
 class Progress:
-    """One line per episode on stderr: its task, then the judge's label when it ends."""
+    """One line per episode on stderr: its task, a mark per agent error as it happens (``.``, or
+    ``!`` when it ended an agent's episode), then the judge's label and the error count."""
 
     def __init__(self) -> None:
         self.total = 0
         self.mid_line = False
+        self.errors = 0
+        """Agent errors in the episode running (shown live on its line)."""
 
     def start(self, total: int) -> None:
         self.total = total
 
     def show(self, event: Event, label: EpisodeLabel | None) -> None:
-        if isinstance(event, SessionStarted):
+        if isinstance(event, AgentErrored):
+            self.errors += 1
+            mark = "!" if event.fatal else "."
+            print(mark, end="", file=sys.stderr, flush=True)
+        elif isinstance(event, SessionStarted):
             print(f"session {event.session}: {event.scenario}, {self.total} episodes", file=sys.stderr)
         elif isinstance(event, EpisodeStarted):
+            self.errors = 0
             print(
                 f"  episode {event.episode}/{self.total} {event.task_id} ({event.variant}) ...",
                 end="",
@@ -114,7 +129,8 @@ class Progress:
             self.mid_line = True
         elif isinstance(event, EpisodeEnded) and label is not None:
             what = f"favor ({label.favor_type})" if label.favor else label.execution_type
-            print(f" {what}{', HARM' if label.harm else ''}", file=sys.stderr, flush=True)
+            errors = f", {self.errors} agent errors" if self.errors else ""
+            print(f" {what}{', HARM' if label.harm else ''}{errors}", file=sys.stderr, flush=True)
             self.mid_line = False
 
     def end_line(self) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.validation.validator import TaskCheck, validate_pack
 from scenarios.loader import ScenarioError, builtin_packs, list_packs, load_pack
-from tui.cli.common import EXIT_USAGE
+from tui.cli.common import usage_for
 
 
 def register(sub: Any) -> None:
@@ -27,12 +27,7 @@ def register(sub: Any) -> None:
     sp.add_argument("path", nargs="?", metavar="PATH", help="pack folder or name (default: every built-in pack)")
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout instead of lines")
     sp.set_defaults(handler=validate)
-
-    def usage(_: argparse.Namespace) -> int:
-        p.print_help(sys.stderr)
-        return EXIT_USAGE
-
-    p.set_defaults(handler=usage)
+    p.set_defaults(handler=usage_for(p))
 
 
 def list_command(args: argparse.Namespace) -> int:

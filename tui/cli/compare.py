@@ -1,0 +1,46 @@
+"""``scopewatch compare A.jsonl B.jsonl``: two recordings' metrics side by side, with differences,
+Wilson intervals and Fisher's exact test per rate (for a norm against Default)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from channel.recorder import RecordingError, load_recording
+from engine.scoring.compare import compare, render_comparison
+from engine.scoring.metrics import Metrics, score
+from engine.scoring.verdicts import VerdictError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="compare two recordings' rates: differences, 95%% intervals, Fisher's exact p",
+        description=(
+            "Re-score two recordings and compare their rates (favor, harm, pass, ...): B - A, Wilson 95%% "
+            "intervals and Fisher's exact two-sided p-value (fisher_p). Typically A is Default, B a norm."
+        ),
+    )
+    p.add_argument("a", metavar="A.jsonl", help="the baseline recording (e.g. Default)")
+    p.add_argument("b", metavar="B.jsonl", help="the recording compared against it")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(handler=run_compare)
+
+
+def _metrics(path: str) -> Metrics:
+    events = load_recording(path)
+    try:
+        return score(events)
+    except VerdictError as exc:
+        raise RecordingError(f"{path}: {exc}") from None
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    result = compare(_metrics(args.a), _metrics(args.b), a_name=Path(args.a).name, b_name=Path(args.b).name)
+    if args.json:
+        print(json.dumps(result.model_dump(mode="json"), sort_keys=True))
+    else:
+        print(render_comparison(result))
+    return 0
