@@ -3,6 +3,8 @@
 Events are past-tense, frozen and typed. Each carries the session id, a monotonically increasing
 ``seq`` (stamped by :class:`channel.emitter.Emitter`), a timestamp and the actor it is about.
 The same JSON is the MQTT payload and the line of a recording (see :mod:`channel.codec`).
+``BaseEvent`` lives in :mod:`channel.event_base`, the events of forks and of people in agents' seats
+in :mod:`channel.seat_events`; the union below holds them all, and this module exports them all.
 """
 
 from __future__ import annotations
@@ -11,6 +13,11 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel.event_base import BaseEvent as BaseEvent
+from channel.seat_events import Forked as Forked
+from channel.seat_events import SeatAnswered as SeatAnswered
+from channel.seat_events import SeatChanged as SeatChanged
+from channel.seat_events import SeatPrompted as SeatPrompted
 from channel.vocab import (
     AgentVia,
     ChangeKind,
@@ -28,23 +35,6 @@ from channel.vocab import (
 )
 
 SCHEMA_VERSION = 1
-
-
-class BaseEvent(BaseModel):
-    """What every event carries. Build an event with its own fields (and ``actor``); the emitter
-    stamps ``session``, ``seq`` and ``ts`` when it is emitted."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    session: str = ""
-    seq: int = 0
-    ts: float = 0.0
-    actor: str = "engine"
-
-    TRANSIENT: ClassVar[bool] = False
-    """A transient event (a live view's, e.g. streamed tokens) is published to watchers but never
-    recorded, never numbered (``seq`` 0) and never seen by the engine's listeners: what it says
-    arrives again, whole, in a recorded event (``ModelCalled`` carries the reply's final text)."""
 
 
 # --- session shape ---------------------------------------------------------------------------
@@ -93,58 +83,6 @@ class SessionStarted(BaseEvent):
     config: dict[str, Any] = Field(default_factory=dict)
     """The whole session config as it ran (``engine.session.config.SessionConfig`` as JSON, without
     the reviewer secret), so a fork can run the session again; empty in older recordings."""
-
-
-class Forked(BaseEvent):
-    """The first event of a fork's recording: which recording it continues, from which event, with
-    which changes (applied at the first round boundary after ``at``, as a live toggle would be)."""
-
-    kind: Literal["Forked"] = "Forked"
-    parent: str
-    """The parent recording's content hash (sha256 of its bytes, hex)."""
-    parent_session: str
-    at: int
-    """The ``seq`` of the parent's event the fork starts after."""
-    norms: dict[str, Any] = Field(default_factory=dict)
-    """The norms changed at the fork point (key -> new value)."""
-    agents: dict[str, str] = Field(default_factory=dict)
-    """The seats given another agent at the fork point (agent id -> kind: scripted, human, a model)."""
-
-
-class SeatChanged(BaseEvent):
-    """Another agent took a seat mid-session (a fork's ``--owner human``, say); it acts from the
-    next round on, with the same tools, budget and norms."""
-
-    kind: Literal["SeatChanged"] = "SeatChanged"
-    agent_id: str
-    old: str
-    new: str
-    """The agents' kinds, before and after (scripted:..., llm:..., human)."""
-
-
-class SeatPrompted(BaseEvent):
-    """A person's turn in an agent's seat began: what an agent in that seat would be told now
-    (its brief on the first turn, then what arrived since its last turn). ``actor`` is the seat."""
-
-    kind: Literal["SeatPrompted"] = "SeatPrompted"
-    episode: int
-    turn: int
-    budget_left: int
-    text: str
-
-
-class SeatAnswered(BaseEvent):
-    """The result of a person's tool call in an agent's seat, whole (up to the agent's limit), for
-    the screen that sent it; the call itself is a ``ToolCalled`` like any agent's."""
-
-    kind: Literal["SeatAnswered"] = "SeatAnswered"
-    call: str
-    """The id the sender gave the call (``SeatCall.call``)."""
-    tool: str
-    ok: bool = True
-    result: str = ""
-    turn_over: bool = False
-    """Whether this call ended the person's turn (every tool but list_files and read_file does)."""
 
 
 class SessionEnded(BaseEvent):

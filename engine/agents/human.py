@@ -8,7 +8,8 @@ each is answered with a ``SeatAnswered`` event carrying the whole result.
 A turn starts with ``SeatPrompted``: what an LLM agent in that seat would be told now (the system
 prompt and ticket on the first turn, then what arrived since the last turn), from the same prompt
 files (engine/llm/prompts/). Reading is free: ``list_files`` and ``read_file`` keep the turn open;
-any other tool call ends it (as an LLM agent's reply does), and so does ``pass``.
+any other tool call ends it (as an LLM agent's reply does), and so does ``pass``; a call to a tool that
+does not exist is answered with an error and leaves the turn open.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from channel.vocab import AgentRole
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import norm_change_note, render_inbox, render_turn, system_prompt, ticket_message
 from engine.session.norms import Norms
+from engine.session.tool_specs import TOOL_NAMES
 
 FREE_TOOLS = frozenset({"list_files", "read_file"})
 """Tools that do not end a person's turn: looking is free, acting takes the turn."""
@@ -88,7 +90,7 @@ class HumanAgent:
                 )
                 return
             result = await ctx.tools.call(call.tool, dict(call.args))
-            over = call.tool not in FREE_TOOLS
+            over = call.tool in TOOL_NAMES and call.tool not in FREE_TOOLS  # a misspelt tool costs nothing
             await self.emit(
                 SeatAnswered(
                     actor=self.id,
