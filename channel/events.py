@@ -108,6 +108,7 @@ class EpisodeStarted(BaseEvent):
     """This task's own overeager traps (as JSON), on top of ``SessionStarted.traps``."""
     success: tuple[dict[str, Any], ...] = ()
     """This task's success predicates (as JSON: id, description, applies_to, predicate)."""
+    authorised: dict[str, dict[str, Any]] = Field(default_factory=dict)  # agent -> scope A (seed 003 §3)
 
 
 class EpisodeEnded(BaseEvent):
@@ -146,6 +147,8 @@ class ToolCalled(BaseEvent):
     args: dict[str, Any] = Field(default_factory=dict)
     ok: bool = True
     result: str = ""
+    atoms: tuple[str, ...] = ()  # the atoms the call asks for (run_shell: its whole command line)
+    risk: Risk | None = None  # the highest tier among them
 
 
 class FileChanged(BaseEvent):
@@ -299,6 +302,27 @@ class HarmDetected(BaseEvent):
     """live: found right after a write; final: in force at the end of the episode (what is scored)."""
 
 
+class TrapFired(BaseEvent):
+    """A trap started to hold on an agent's audit record: the live alert (verdicts never read it)."""
+
+    kind: Literal["TrapFired"] = "TrapFired"
+    episode: int
+    trap: str
+    severity: Risk
+    description: str = ""
+
+
+class VerdictReached(BaseEvent):
+    """An audit run's verdict at the end of its episode, for display (``report`` re-computes it)."""
+
+    kind: Literal["VerdictReached"] = "VerdictReached"
+    episode: int
+    overeager: bool
+    triggered: tuple[str, ...] = ()
+    severity: int = 0
+    task_complete: bool = False
+
+
 class FavorChecked(BaseEvent):
     """The engine ran the requester's hidden tests against the owner's unreviewed out-of-scope change
     (seed 000 §2, C.5: a favor is a change that makes what another agent's task needs, an alternative
@@ -408,6 +432,8 @@ Event = Annotated[
     | CommandRefused
     | SuiteRan
     | HarmDetected
+    | TrapFired
+    | VerdictReached
     | FavorChecked
     | CIFeedbackSent
     | ModelCalled

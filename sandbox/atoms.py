@@ -95,6 +95,8 @@ class AtomRegistry(BaseModel):
     categories: tuple[str, ...]
     atom: tuple[Atom, ...] = Field(min_length=1)
     commands: dict[str, CommandMap] = Field(default_factory=dict)
+    tools: dict[str, CommandMap] = Field(default_factory=dict)
+    """Agent tools -> atoms (rules see the call's ``path``); ``run_shell`` is read as a command line."""
 
     @model_validator(mode="after")
     def _consistent(self) -> AtomRegistry:
@@ -111,6 +113,10 @@ class AtomRegistry(BaseModel):
             for atom in [mapping.default, *(r.atom for r in mapping.rule)]:
                 if atom is not None and atom not in names:
                     raise ValueError(f"commands.{command}: unknown atom {atom!r}")
+        for tool, mapping in self.tools.items():
+            for atom in [mapping.default, *(r.atom for r in mapping.rule)]:
+                if atom is not None and atom not in names:
+                    raise ValueError(f"tools.{tool}: unknown atom {atom!r}")
         return self
 
     @classmethod
@@ -150,12 +156,28 @@ class AtomRegistry(BaseModel):
         mapping = self.commands.get(Path(argv[0]).name)
         if mapping is None:
             return None
-        args = list(argv[1:])
+        return self._apply(mapping, list(argv[1:]))
+
+    def classify_tool(self, tool: str, path: str = "") -> Classification | None:
+        """The atom of an agent tool call other than ``run_shell`` (rules see its ``path``); None when
+        the tool is not mapped or this use of it is not an action worth an atom (a plain read)."""
+        mapping = self.tools.get(tool)
+        return None if mapping is None else self._apply(mapping, [path] if path else [])
+
+    def _apply(self, mapping: CommandMap, args: list[str]) -> Classification | None:
         name = next((r.atom for r in mapping.rule if r.matches(args)), mapping.default)
         if name is None:
             return None
         a = self.get(name)
         return Classification(atom=a.name, category=a.category, risk=a.risk, needs_authorisation=a.needs_authorisation)
+
+    def reachable_atoms(self) -> frozenset[str]:
+        """Atoms some audit channel can report: a command or tool rule names them, or the command-line
+        reader makes them (``download_and_execute``, ``run_code``, ``privilege_escalation``)."""
+        found = {"download_and_execute", "run_code", "privilege_escalation"}
+        for mapping in [*self.commands.values(), *self.tools.values()]:
+            found.update(a for a in [mapping.default, *(r.atom for r in mapping.rule)] if a is not None)
+        return frozenset(found & {a.name for a in self.atom})
 
 
 @cache

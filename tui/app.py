@@ -274,7 +274,7 @@ class ScopewatchApp(App[int]):
             self._badges()
         self.applied += len(batch)
         if live and self.notify_live:
-            self.notices.announce(harms, [lab for lab in labels if lab.favor], favor_writes, self.scoreboard.requester)
+            self.notices.announce(harms, [x for x in labels if x.favor], favor_writes, self.scoreboard.requester, batch)
 
     def reset_projection(self) -> None:
         """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""

@@ -44,7 +44,9 @@ PERSONAS = {
     "helpful": Persona("helpful", favor=1.0, safe=0.0, spontaneous=0.15),
     "careful": Persona("careful", favor=1.0, safe=1.0, spontaneous=0.05),
     "overeager": Persona("overeager", favor=1.0, safe=0.0, spontaneous=0.15, tidy=True),
+    "moderate": Persona("moderate", favor=1.0, safe=0.0, spontaneous=0.15),
 }
+"""``moderate`` is seed 003's middle profile in a favor session (it acts like ``helpful``)."""
 
 
 def _rng(seed: int, brief: EpisodeBrief, trajectory: int) -> random.Random:

@@ -21,7 +21,7 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channel.commands import DecideReview
 from channel.errors import ScopewatchError
@@ -41,6 +41,9 @@ from engine.export.inspect_log import recording_hash
 from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
 from engine.session.norms import NormError, Norms
+
+if TYPE_CHECKING:
+    from engine.session.loop import Session
 
 NOT_THE_COURSE = frozenset(
     {"Forked", "SessionPaused", "SessionResumed", "SpeedChanged", "CommandRefused", "PresenceChanged", "TokensStreamed"}
@@ -251,6 +254,15 @@ class ForkGuide:
         """The fork's seq of the last event before the changes were applied."""
         self._pace = controls.pace
         controls.pace = 0.0  # the re-run goes as fast as it can; the pace returns at the fork point
+
+    @classmethod
+    def attach(cls, plan: ForkPlan, session: Session) -> ForkGuide:
+        """A guide for ``session``'s re-execution, reading every event it emits."""
+        guide = cls(
+            plan, session.controls, swap=session.swap_agent, on_decision=session.reviewer.queue, session_id=session.id
+        )
+        session.emitter.add_listener(guide.check)
+        return guide
 
     @property
     def reproducing(self) -> bool:

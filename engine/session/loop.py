@@ -79,6 +79,7 @@ class Session:
         session_id: str | None = None,
         clock: Callable[[], float] = time.time,
         fork: ForkPlan | None = None,
+        pack: Pack | None = None,
     ) -> None:
         self.config = config
         self.bus = bus
@@ -97,7 +98,7 @@ class Session:
         self.limiter = asyncio.Semaphore(config.max_concurrency) if config.max_concurrency else None
         """Bounds the model calls in flight across agents (``--max-concurrency``)."""
         self._runtime: EpisodeRuntime | None = None
-        self.pack: Pack = load_pack(config.scenario)
+        self.pack: Pack = pack if pack is not None else load_pack(config.scenario)
         problems = trap_problems(self.pack)
         if problems:
             raise ScopewatchError(problems[0])
@@ -105,16 +106,11 @@ class Session:
             self.ownership = Ownership.from_teams([(t.name, list(t.owns)) for t in self.pack.manifest.teams])
         except ScopewatchError as exc:
             raise ScopewatchError(f"{self.pack.manifest_path}: teams.owns: {exc}") from None
-        self.agents: dict[str, Agent] = {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
+        self.agents: dict[str, Agent] = self._build_agents()
         self.emitter.add_listener(self._route)
         self.fork = fork
-        self.fork_guide: ForkGuide | None = None
+        self.fork_guide = None if fork is None else ForkGuide.attach(fork, self)
         """A fork's re-execution up to its fork point (engine/session/fork.py)."""
-        if fork is not None:
-            self.fork_guide = ForkGuide(
-                fork, self.controls, swap=self.swap_agent, on_decision=self.reviewer.queue, session_id=self.id
-            )
-            self.emitter.add_listener(self.fork_guide.check)
 
     @property
     def norms(self) -> Norms:
@@ -122,6 +118,10 @@ class Session:
         return self.controls.norms
 
     # --- setup -----------------------------------------------------------------------------
+
+    def _build_agents(self) -> dict[str, Agent]:
+        """The active agents by id (a favor session: the requester and the owner)."""
+        return {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
 
     def _build_agent(self, role: AgentRole, kind: str | None = None) -> Agent:
         kind = kind or (self.config.requester if role == REQUESTER else self.config.owner)

@@ -17,6 +17,7 @@ from channel.mqtt import MqttBus
 from channel.recorder import Recorder
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
+from engine.session.audit import open_session
 from engine.session.config import SessionConfig
 from engine.session.fork import ForkPlan
 from engine.session.loop import Session
@@ -61,7 +62,7 @@ async def run_session(
     bus = InProcessBus()
     recorder = Recorder(record) if record else None
     try:
-        session = Session(config, bus, recorder=recorder, fork=fork)
+        session = open_session(config, bus, recorder=recorder, fork=fork)
         return await _hosted(session, on_start, on_event)
     finally:
         if recorder:
@@ -88,7 +89,7 @@ async def serve_session(
     recorder = Recorder(record) if record else None
     history: list[Event] = []
     try:
-        session = Session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
+        session = open_session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
         session.emitter.add_listener(history.append)
         await bus.serve_history(history)
         return await _hosted(

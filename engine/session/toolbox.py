@@ -7,15 +7,17 @@ Each call is validated, run against the episode's sandbox and queues, and record
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, cast, get_args
+from typing import Any, ClassVar, cast, get_args
 
 from channel.errors import ScopewatchError
 from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled
-from channel.vocab import Intent
+from channel.vocab import Intent, Risk
 from engine.llm.secrets import redact
 from engine.session.episode import EpisodeRuntime, edits_from_args
 from engine.session.reviewer import decide
-from engine.session.tool_specs import TOOL_NAMES, TOOL_SPECS, ToolError
+from engine.session.tool_specs import TOOL_SPECS, ToolError
+from sandbox.atoms import default_registry
+from sandbox.commandline import classify_tool_call
 from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape
 from sandbox.paths import normalise
@@ -26,6 +28,9 @@ MAX_RESULT = 4000
 
 class SessionToolbox:
     """Tools bound to one agent for one episode."""
+
+    specs: ClassVar[list[dict[str, Any]]] = TOOL_SPECS
+    """The tools this toolbox offers (a session variant may add some, like ``ask_user``)."""
 
     def __init__(self, runtime: EpisodeRuntime, agent_id: str) -> None:
         self.runtime = runtime
@@ -48,6 +53,7 @@ class SessionToolbox:
             self.agent_id, command, timeout=timeout, env=env, network=True, stdin=stdin
         )
         output = redact(result.output)
+        atoms = classify_tool_call(default_registry(), "run_shell", {"command": command})
         await self.runtime.emit(
             ToolCalled(
                 actor=self.agent_id,
@@ -55,6 +61,8 @@ class SessionToolbox:
                 args={"command": _cut(redact(command), 400)},
                 ok=result.exit_code == 0,
                 result=_cut(f"exit {result.exit_code}\n{output}", 1000),
+                atoms=tuple(a.atom for a in atoms),
+                risk=_highest([a.risk for a in atoms]),
             )
         )
         return result.exit_code, output
@@ -65,12 +73,13 @@ class SessionToolbox:
         args = {k: v for k, v in args.items() if v is not None}  # a null argument is a missing one
         ok = True
         try:
-            if name not in TOOL_NAMES:
-                raise ToolError(f"unknown tool {name!r}; tools: {', '.join(sorted(TOOL_NAMES))}")
+            params = {spec["name"]: spec["parameters"] for spec in self.specs}
+            if name not in params:
+                raise ToolError(f"unknown tool {name!r}; tools: {', '.join(sorted(params))}")
             if self.finished:
                 raise ToolError("you already finished this episode")
-            _check_required(name, args)
-            result = await getattr(self, f"_{name}")(**_known_args(name, args))
+            _check_required(name, args, params[name])
+            result = await getattr(self, f"_{name}")(**_known_args(args, params[name]))
         except (ToolError, ScopewatchError, ValueError) as exc:
             ok, result = False, f"error: {exc}"
         except TypeError as exc:
@@ -78,6 +87,8 @@ class SessionToolbox:
         except Exception as exc:  # whatever an agent sends, the session goes on
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
         result = _cut(result)
+        atoms = classify_tool_call(default_registry(), name, args)
+        risk = _highest([a.risk for a in atoms])
         await self.runtime.emit(
             ToolCalled(
                 actor=self.agent_id,
@@ -85,6 +96,8 @@ class SessionToolbox:
                 args={k: _cut(str(v), 400) for k, v in args.items()},
                 ok=ok,
                 result=_cut(result, 1000),
+                atoms=tuple(a.atom for a in atoms),
+                risk=risk,
             )
         )
         return result
@@ -239,18 +252,27 @@ class SessionToolbox:
         return "finished"
 
 
-_PARAMS = {spec["name"]: spec["parameters"] for spec in TOOL_SPECS}
+RISK_RANK: dict[Risk, int] = {"low": 0, "medium": 1, "high": 2, "critical": 3}
 
 
-def _check_required(name: str, args: dict[str, Any]) -> None:
-    missing = [k for k in _PARAMS[name].get("required", []) if k not in args]
+def _highest(risks: list[Risk]) -> Risk | None:
+    """The highest of some risk tiers (None for none)."""
+    top: Risk | None = None
+    for r in risks:
+        if top is None or RISK_RANK[r] > RISK_RANK[top]:
+            top = r
+    return top
+
+
+def _check_required(name: str, args: dict[str, Any], params: dict[str, Any]) -> None:
+    missing = [k for k in params.get("required", []) if k not in args]
     if missing:
         raise ToolError(f"{name} needs {', '.join(missing)}")
 
 
-def _known_args(name: str, args: dict[str, Any]) -> dict[str, Any]:
+def _known_args(args: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
     """Drop arguments the tool does not take (models invent some); strings where strings are due."""
-    props = _PARAMS[name].get("properties", {})
+    props = params.get("properties", {})
     out: dict[str, Any] = {}
     for key, value in args.items():
         if key in props:

@@ -111,6 +111,8 @@ def event_samples(session: str = S) -> list[e.Event]:
             diff="-a\n+b\n",
             stage="final",
         ),
+        e.TrapFired(session=session, actor="bob", episode=3, trap="rm-backup", severity="critical", description="x"),
+        e.VerdictReached(session=session, actor="bob", episode=3, overeager=True, triggered=("rm-backup",), severity=8),
         e.FavorChecked(
             session=session,
             actor="bob",

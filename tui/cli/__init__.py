@@ -13,10 +13,25 @@ import sys
 from collections.abc import Callable, Sequence
 
 from channel.errors import ScopewatchError
-from tui.cli import compare, demo, export, fork, prompts, replay, report, review, run, scenarios, serve, watch, web
+from tui.cli import (
+    audit,
+    compare,
+    demo,
+    export,
+    fork,
+    prompts,
+    replay,
+    report,
+    review,
+    run,
+    scenarios,
+    serve,
+    watch,
+    web,
+)
 from tui.cli.common import EXIT_USAGE, CliError, CliParser
 
-SUBCOMMANDS = (demo, run, fork, report, compare, replay, export, scenarios, serve, watch, review, web, prompts)
+SUBCOMMANDS = (demo, run, fork, report, compare, replay, export, scenarios, audit, serve, watch, review, web, prompts)
 """In the order ``--help`` lists them."""
 
 __all__ = ["EXIT_USAGE", "CliError", "build_parser", "main"]

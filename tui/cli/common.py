@@ -105,7 +105,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--scenario",
         default="favorbench-mini",
         metavar="NAME|PATH",
-        help="built-in pack name or a pack folder",
+        help="built-in pack name, a pack folder, or an audit scenario id (scopewatch audit list)",
     )
     p.add_argument(
         "--agents",
@@ -120,8 +120,8 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--persona",
         default="mixed",
-        choices=["mixed", "cautious", "helpful", "careful", "overeager"],
-        help="scripted owner persona",
+        choices=["mixed", "cautious", "helpful", "careful", "overeager", "moderate"],
+        help="scripted owner persona; on an audit scenario, the profile (cautious, overeager, else moderate)",
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
     p.add_argument(

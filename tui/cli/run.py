@@ -152,7 +152,7 @@ def open_live(
     agent's ``seat``); returns the exit code."""
     from channel.memory import InProcessBus
     from channel.recorder import Recorder
-    from engine.session.loop import Session
+    from engine.session.audit import open_session
     from themes import resolve
     from tui.app import build_app
 
@@ -160,7 +160,7 @@ def open_live(
     bus = InProcessBus()
     recorder = Recorder(record) if record else None
     try:
-        session = Session(config, bus, recorder=recorder, fork=fork)
+        session = open_session(config, bus, recorder=recorder, fork=fork)
         app = build_app(
             bus, session.id, engine=session.run(), theme=theme_name, token=config.reviewer_secret, seat=seat
         )

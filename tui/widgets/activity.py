@@ -26,7 +26,9 @@ from channel.events import (
     ShellCommandRan,
     TokensStreamed,
     ToolCalled,
+    TrapFired,
     TurnStarted,
+    VerdictReached,
     WriteRefused,
 )
 from tui.palette import Line, diff_lines, render, team_variables
@@ -152,8 +154,12 @@ class AgentPanel(Vertical):
             return []
         if isinstance(event, ToolCalled):
             ok = ("✓", "success") if event.ok else ("✗", "error")
-            line: Line = ((f"⚙ {event.tool} ", "bold"), (_tool_args(event.args), ""), (" ", ""), ok)
+            atoms = f" [{', '.join(event.atoms)}: {event.risk}]" if event.atoms else ""
+            line: Line = ((f"⚙ {event.tool} ", "bold"), (_tool_args(event.args), ""), (" ", ""), ok,
+                          (atoms, "warning" if event.risk in ("high", "critical") else "dim"))
             out = [line]
+            if event.tool == "ask_user" and event.ok:
+                out.append(((f"   user: {_short(event.result, 80)}", "accent"),))
             if not event.ok and event.result:
                 out.append(((f"   {_short(event.result, 90)}", "error dim"),))
             return out
@@ -190,6 +196,14 @@ class AgentPanel(Vertical):
                               f"{event.duration_ms / 1000:.1f}s{finish}", "dim"),)]
         if isinstance(event, HarmDetected):
             return [((f"☠ harm to {event.absent_team}: {event.test} fails ({event.path})", "harm bold"),)]
+        if isinstance(event, TrapFired):
+            return [((f"⚠ trap {event.trap} [{event.severity}]: {_short(event.description, 70)}", "harm bold"),)]
+        if isinstance(event, VerdictReached):
+            verdict = "OVEREAGER" if event.overeager else "not overeager"
+            done = "task complete" if event.task_complete else "task incomplete"
+            fired = f" · traps {', '.join(event.triggered)}" if event.triggered else ""
+            return [((f"⚖ verdict: {verdict} · {done} · severity {event.severity}{fired}",
+                      "harm bold" if event.overeager else "success bold"),)]
         return []
 
 

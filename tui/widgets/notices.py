@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from channel.events import FileChanged, HarmDetected
+from channel.events import Event, FileChanged, HarmDetected, TrapFired
 from engine.scoring.judge import EpisodeLabel
 from tui.palette import render
 from tui.widgets.harm import harm_summary
@@ -83,9 +83,14 @@ class NoticeBar(Static):
         favors: Sequence[EpisodeLabel],
         favor_writes: Sequence[FileChanged],
         requester: str,
+        batch: Sequence[Event] = (),
     ) -> None:
         """What a live batch brought that deserves a word: possible favors as they are written, harms
-        (once each: found live and again at episode end), favors the judge labelled."""
+        (once each: found live and again at episode end), favors the judge labelled, traps as they
+        fire (audit runs)."""
+        for trap in (e for e in batch if isinstance(e, TrapFired)):
+            title = f"⚠ Trap {trap.trap} ({trap.severity})"
+            self.say(f"{trap.actor}: {trap.description}", title=title, severity="error")
         for write in favor_writes:
             self.say(
                 f"{write.actor} wrote {write.path}: out of its task, unreviewed; {requester}'s task needs it",
