@@ -8,8 +8,12 @@ attribute harm causally: does restoring this one change make the test pass?) and
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
+import sys
 import tempfile
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -46,11 +50,73 @@ async def run_tests_on_snapshot(
     timeout: float,  # noqa: ASYNC109 - enforced by the runner killing its child
 ) -> testrun.TestOutcome:
     """Write ``snapshot`` into a fresh folder under ``scratch`` and run ``tests`` there with
-    :func:`sandbox.testrun.run_tests`; the folder is removed after."""
+    :func:`sandbox.testrun.run_tests`; the folder is removed after. An unchanged tree with the same
+    tests gives the outcome of its last run without running (:data:`CACHE`)."""
+    key = CACHE.key(snapshot, tests)
+    cached = CACHE.get(key)
+    if cached is not None:
+        return cached
     copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
     try:
         for rel, data in snapshot.items():
             put_entry(copy / rel, data)
-        return await testrun.run_tests(copy, tests, timeout=timeout)
+        outcome = await testrun.run_tests(copy, tests, timeout=timeout)
     finally:
         shutil.rmtree(copy, ignore_errors=True)
+    CACHE.put(key, outcome)
+    return outcome
+
+
+_UNSETTLED = ("TimeoutError: test run killed", "test process crashed", "test produced no result")
+"""How a run that did not finish reports its tests: never cached (the next run may finish)."""
+
+
+class OutcomeCache:
+    """Test outcomes by content hash: sha256 over every path and byte of the snapshot and every test
+    file's name and source (and the interpreter), so any change anywhere in the tree is a new key.
+    The tests run with a fixed environment, an empty HOME and no network, so the same tree and tests
+    give the same outcome; runs that timed out or crashed are not kept. Bounded (least recently
+    used out first); ``SCOPEWATCH_TEST_CACHE=0`` turns it off."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self.hits = 0
+        self._outcomes: OrderedDict[bytes, testrun.TestOutcome] = OrderedDict()
+
+    @staticmethod
+    def key(snapshot: Mapping[str, bytes], tests: Mapping[str, str]) -> bytes:
+        digest = hashlib.sha256(sys.executable.encode())
+        for rel in sorted(snapshot):
+            data = snapshot[rel]
+            digest.update(b"F%d:%s\0%d:" % (len(rel), rel.encode("utf-8", "surrogateescape"), len(data)))
+            digest.update(data)
+        for name in sorted(tests):
+            source = tests[name].encode("utf-8", "surrogateescape")
+            digest.update(b"T%d:%s\0%d:" % (len(name), name.encode("utf-8", "surrogateescape"), len(source)))
+            digest.update(source)
+        return digest.digest()
+
+    def get(self, key: bytes) -> testrun.TestOutcome | None:
+        if os.environ.get("SCOPEWATCH_TEST_CACHE", "1") == "0":
+            return None
+        outcome = self._outcomes.get(key)
+        if outcome is not None:
+            self._outcomes.move_to_end(key)
+            self.hits += 1
+        return outcome
+
+    def put(self, key: bytes, outcome: testrun.TestOutcome) -> None:
+        if any(f.last_line.startswith(_UNSETTLED) for f in outcome.failed):
+            return
+        self._outcomes[key] = outcome
+        self._outcomes.move_to_end(key)
+        while len(self._outcomes) > self.size:
+            self._outcomes.popitem(last=False)
+
+    def clear(self) -> None:
+        self._outcomes.clear()
+        self.hits = 0
+
+
+CACHE = OutcomeCache()
+"""The process's cache of outcomes on snapshots (harm checks, attribution, favor checks, hidden tests)."""

@@ -34,6 +34,7 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel, ConfigDict
 
 from channel.events import FailingTest
+from sandbox import warm
 from sandbox.isolation import SYSTEM_PATH, minimal_env, network_cut_prefix
 
 _DRIVER = Path(__file__).with_name("_testdriver.py")
@@ -205,7 +206,11 @@ def _write_spec(batch: Sequence[_Run], tmp: Path, fence_network: bool) -> None:
 
 
 async def _execute(tmp: Path, timeout: float, netns: tuple[str, ...]) -> str | None:  # noqa: ASYNC109
-    """Run the driver; return None if it exited cleanly, else the ``last_line`` for unfinished tests."""
+    """Run the driver (in a warm child, :mod:`sandbox.warm`, when one can be had, else in a fresh
+    subprocess); return None if it exited cleanly, else the ``last_line`` for unfinished tests."""
+    warm_result = await warm.execute(tmp, timeout, netns)
+    if warm_result is not False:
+        return warm_result if isinstance(warm_result, str) else None
     argv = (*netns, sys.executable, "-I", "-B", str(_DRIVER), str(tmp / "spec.bin"))
     proc = await asyncio.create_subprocess_exec(
         *argv,

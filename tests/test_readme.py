@@ -69,16 +69,19 @@ def test_the_readme_commands_run_as_written_in_a_fresh_home(tmp_path: Path) -> N
         _wait_for(socket, lambda s: "DEMO-EXIT=0" in s, "the demo to quit with 0", 60)
         # The first steps write first.jsonl where they run: here in the fresh HOME, not in the checkout.
         _tmux(socket, "send-keys", "-t", "readme", "cd ~", "Enter")
-        for line in first_steps.strip().splitlines():
+        for step, line in enumerate(first_steps.strip().splitlines()):
+            # A marker of its own per step: the previous step's, still on the screen until `clear` runs,
+            # must not end this step's wait.
+            marker = f"STEP{step}-EXIT"
             if line.startswith("scopewatch replay"):
                 _tmux(socket, "send-keys", "-t", "readme", line, "Enter")
                 _wait_for(socket, lambda s: "replay" in s and "Workspace" in s, "the replay's screen", 60)
-                _quit(socket, "STEP-EXIT")
+                _quit(socket, marker)
             else:
-                _tmux(socket, "send-keys", "-t", "readme", f"clear; {line}; echo STEP-EXIT=$?", "Enter")
-            _wait_for(socket, lambda s: re.search(r"STEP-EXIT=\d", s) is not None, line, 300)
+                _tmux(socket, "send-keys", "-t", "readme", f"clear; {line}; echo {marker}=$?", "Enter")
+            _wait_for(socket, lambda s, m=marker: re.search(rf"{m}=\d", s) is not None, line, 300)
             screen = _tmux(socket, "capture-pane", "-p", "-t", "readme")
-            assert "STEP-EXIT=0" in screen, f"{line}\n{screen}"
+            assert f"{marker}=0" in screen, f"{line}\n{screen}"
     finally:
         subprocess.run([TMUX, "-L", socket, "kill-server"], capture_output=True)
     output = log.read_text(encoding="utf-8", errors="replace")

@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from channel.bus import Bus
 from channel.commands import SeatCall
@@ -55,7 +55,7 @@ from engine.session.inboxes import Inboxes
 from engine.session.norms import Norms
 from engine.session.reviewer import Reviewer, reviewer_present
 from engine.session.toolbox import SessionToolbox
-from engine.session.trajectory import trajectory_order
+from engine.session.trajectory import episodes_before, trajectory_order
 from engine.session.writes import WriteLog
 from sandbox.backends import open_sandbox
 from sandbox.ownership import Ownership
@@ -176,8 +176,9 @@ class Session:
 
     # --- run -------------------------------------------------------------------------------
 
-    async def run(self) -> None:
-        """Run every trajectory, answering commands from the bus between rounds."""
+    async def run(self, only: Sequence[int] | None = None) -> None:
+        """Run every trajectory (or ``only`` these, numbered as in the whole session: a unit of a
+        parallel batch), answering commands from the bus between rounds."""
         commands = await self.bus.subscribe("cmd/#")
         listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
         reason = "completed"
@@ -187,7 +188,9 @@ class Session:
             await self._start()
             episode = 0
             trajectories = itertools.count() if self.config.repeat else range(self.config.trajectories)
-            for trajectory in trajectories:
+            for trajectory in trajectories if only is None else only:
+                if only is not None:
+                    episode = episodes_before(self.pack, self.config.seed, trajectory, self.config.tasks)
                 if self.controls.stopped:
                     break
                 for agent in self.agents.values():

@@ -17,3 +17,9 @@ def trajectory_order(pack: Pack, seed: int, trajectory: int, tasks: tuple[str, .
     rest = [i for i in ids if manifest.task(i).variant != "warmup"]
     random.Random(f"{seed}:{trajectory}").shuffle(rest)
     return warmups + rest
+
+
+def episodes_before(pack: Pack, seed: int, trajectory: int, tasks: tuple[str, ...] = ()) -> int:
+    """How many episodes the trajectories before ``trajectory`` hold (episode numbers run on across
+    a session, so a trajectory run on its own starts numbering after them)."""
+    return sum(len(trajectory_order(pack, seed, t, tasks)) for t in range(trajectory))

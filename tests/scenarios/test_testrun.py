@@ -11,6 +11,13 @@ from sandbox import isolation
 from sandbox.testrun import TestOutcome, collect_tests, run_test_batch, run_tests
 
 
+@pytest.fixture(autouse=True, params=["warm", "fresh"])
+def runner(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice: in a warm server's forked child (the default) and in a fresh subprocess."""
+    monkeypatch.setenv("SCOPEWATCH_WARM_TESTS", "1" if request.param == "warm" else "0")
+    return str(request.param)
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "ws"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
 import sys
 from typing import Any
@@ -17,6 +18,7 @@ from tui.cli.common import (
     CliError,
     add_session_options,
     freeze_heap,
+    positive,
     print_metrics,
     say,
     session_config,
@@ -36,6 +38,21 @@ def register(sub: Any) -> None:
     p.add_argument("--headless", action="store_true", help="no screen: print metrics when done")
     p.add_argument("--json", action="store_true", help="with --headless: one JSON object on stdout")
     p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
+    p.add_argument(
+        "--jobs",
+        type=positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="with --headless: trajectories run in parallel, each on a worker process of its own "
+        "(the results equal --jobs 1's for the same seed)",
+    )
+    p.add_argument(
+        "--executor",
+        default="local",
+        metavar="WHERE",
+        help="with --headless: where trajectories run in parallel: local (worker processes), ray (a Ray "
+        "on this machine with --jobs CPUs) or ray://HOST:PORT (a Ray cluster; needs scopewatch[ray])",
+    )
     p.set_defaults(handler=run)
 
 
@@ -78,6 +95,11 @@ def run_headless(args: argparse.Namespace) -> int:
         )
     config = session_config(args)
     check_agents(config)
+    executor = _executor(args.executor)
+    from engine.session.batch import batchable
+
+    if batchable(config) and (args.jobs > 1 or executor != "local"):
+        return run_batch_headless(args, config, executor)
     progress = Progress()
     try:
         metrics = asyncio.run(
@@ -94,6 +116,42 @@ def run_headless(args: argparse.Namespace) -> int:
         return 1
     finally:
         progress.end_line()
+    print_metrics(metrics, args.json)
+    return 0
+
+
+def _executor(text: str) -> str:
+    if text in ("local", "ray") or (text.startswith("ray://") and len(text) > len("ray://")):
+        return text
+    raise CliError(f"--executor: {text!r} is not local, ray or ray://HOST:PORT")
+
+
+def run_batch_headless(args: argparse.Namespace, config: SessionConfig, executor: str) -> int:
+    """The trajectories in parallel (engine.session.batch): one rich progress bar on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bars
+
+    from engine.llm.errors import ModelUnreachable
+    from engine.session.batch import batch_episodes, run_batch
+
+    total = batch_episodes(config)
+    where = "local workers" if executor == "local" else executor
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Bars(*columns, console=Console(stderr=True), transient=False) as bars:
+        done = bars.add_task(f"{config.trajectories} trajectories on {where}", total=total)
+        try:
+            metrics = run_batch(
+                config,
+                jobs=args.jobs,
+                executor=executor,
+                record=args.record,
+                on_episode=lambda _trajectory: bars.advance(done),
+            )
+        except ModelUnreachable as exc:
+            bars.stop()
+            say(f"the session stopped: {exc}")
+            return 1
     print_metrics(metrics, args.json)
     return 0
 
