@@ -161,14 +161,12 @@ class Session:
         agent.offer(call)
 
     async def swap_agent(self, agent_id: str, kind: str, by: str) -> None:
-        """Put another agent in a seat (a fork's ``--owner human``); it acts from the next round,
-        briefed on the episode under way."""
+        """Put another agent in a seat (a fork's ``--owner human``), briefed on the episode under way."""
         role: AgentRole = REQUESTER if agent_id == REQUESTER else OWNER
         old = self.agents[agent_id]
         agent = self._build_agent(role, kind)
         agent.trajectory = getattr(old, "trajectory", 0)  # type: ignore[attr-defined]
-        runtime = self._runtime
-        if runtime is not None:
+        if (runtime := self._runtime) is not None:
             await old.end_episode()
             await agent.start_episode(make_brief(self.pack, runtime.task, role, self.norms, episode=runtime.number))
         self.agents[agent_id] = agent
