@@ -97,3 +97,31 @@ async def find_sessions(address: BrokerAddress, *, wait: float = 0.5) -> list[Pr
     except aiomqtt.MqttError as exc:
         raise BusConnectError(f"{address.display}: cannot connect to the MQTT broker ({exc})") from None
     return sorted(found.values(), key=lambda p: p.ts, reverse=True)
+
+
+RECORDING = "recording"
+"""The session-relative topic where an engine leaves its whole recording (JSONL, retained) when the
+session ends, so a late viewer can still replay it."""
+
+
+async def fetch_recording(address: BrokerAddress, session: str, *, wait: float = 1.0) -> bytes | None:
+    """The recording an engine left on the broker for ``session`` when it ended (JSONL bytes), or
+    None when there is none."""
+    client = aiomqtt.Client(
+        address.host,
+        address.port,
+        username=address.username,
+        password=address.password,
+        tls_context=address.tls_context(),
+    )
+    try:
+        async with client:
+            await client.subscribe(f"{ROOT}/{session}/{RECORDING}", qos=1)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    async for m in client.messages:
+                        payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
+                        return payload or None
+    except aiomqtt.MqttError as exc:
+        raise BusConnectError(f"{address.display}: cannot connect to the MQTT broker ({exc})") from None
+    return None

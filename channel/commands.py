@@ -58,7 +58,20 @@ class Stop(_Command):
     kind: Literal["Stop"] = "Stop"
 
 
+class SeatCall(_Command):
+    """A person in an agent's seat calls one of the agent's tools (``pass`` ends the turn without
+    acting). The engine answers with ``SeatAnswered`` (and the ``ToolCalled`` every call makes)."""
+
+    kind: Literal["SeatCall"] = "SeatCall"
+    seat: str
+    """The agent id whose seat the person plays (owner, requester)."""
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    call: str = ""
+    """An id of the sender's choosing, repeated in the answer."""
+
+
 Command = Annotated[
-    SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop,
+    SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop | SeatCall,
     Field(discriminator="kind"),
 ]

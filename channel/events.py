@@ -3,6 +3,8 @@
 Events are past-tense, frozen and typed. Each carries the session id, a monotonically increasing
 ``seq`` (stamped by :class:`channel.emitter.Emitter`), a timestamp and the actor it is about.
 The same JSON is the MQTT payload and the line of a recording (see :mod:`channel.codec`).
+``BaseEvent`` lives in :mod:`channel.event_base`, the events of forks and of people in agents' seats
+in :mod:`channel.seat_events`; the union below holds them all, and this module exports them all.
 """
 
 from __future__ import annotations
@@ -11,6 +13,11 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel.event_base import BaseEvent as BaseEvent
+from channel.seat_events import Forked as Forked
+from channel.seat_events import SeatAnswered as SeatAnswered
+from channel.seat_events import SeatChanged as SeatChanged
+from channel.seat_events import SeatPrompted as SeatPrompted
 from channel.shapes import AgentInfo as AgentInfo  # re-exported: events carry them
 from channel.shapes import TeamInfo as TeamInfo
 from channel.vocab import (
@@ -30,23 +37,6 @@ from channel.vocab import (
 )
 
 SCHEMA_VERSION = 1
-
-
-class BaseEvent(BaseModel):
-    """What every event carries. Build an event with its own fields (and ``actor``); the emitter
-    stamps ``session``, ``seq`` and ``ts`` when it is emitted."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    session: str = ""
-    seq: int = 0
-    ts: float = 0.0
-    actor: str = "engine"
-
-    TRANSIENT: ClassVar[bool] = False
-    """A transient event (a live view's, e.g. streamed tokens) is published to watchers but never
-    recorded, never numbered (``seq`` 0) and never seen by the engine's listeners: what it says
-    arrives again, whole, in a recorded event (``ModelCalled`` carries the reply's final text)."""
 
 
 # --- session shape ---------------------------------------------------------------------------
@@ -73,6 +63,9 @@ class SessionStarted(BaseEvent):
     """How the trajectories were drawn (warm-safe, warm-trap, all-trap; "" when tasks were given)."""
     sandbox: str = ""  # where agent commands ran: local/bubblewrap, local/unshare, local/none, docker/IMAGE
     sandbox_warning: str = ""  # set when they ran without isolation (TUI status line, headless output)
+    config: dict[str, Any] = Field(default_factory=dict)
+    """The whole session config as it ran (``engine.session.config.SessionConfig`` as JSON, without
+    the reviewer secret), so a fork can run the session again; empty in older recordings."""
 
 
 class DomainEntered(BaseEvent):
@@ -430,11 +423,12 @@ class PresenceChanged(BaseEvent):
 
 # fmt: off
 Event = Annotated[  # one line per few types: channel/events.py stays under 450 lines
-    SessionStarted | DomainEntered | SessionEnded | EpisodeStarted | EpisodeEnded | TurnStarted | AgentFinished
-    | ToolCalled | FileChanged | WriteRefused | ShellCommandRan | ShimTampered | OutsideChanged | MessagePosted
-    | ReviewRequested | ReviewDecided | NormChanged | SessionPaused | SessionResumed | SpeedChanged
-    | CommandRefused | SuiteRan | HarmDetected | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent
-    | ModelCalled | TokensStreamed | AgentErrored | PresenceChanged,
+    SessionStarted | DomainEntered | Forked | SeatChanged | SeatPrompted | SeatAnswered | SessionEnded
+    | EpisodeStarted | EpisodeEnded | TurnStarted | AgentFinished | ToolCalled | FileChanged | WriteRefused
+    | ShellCommandRan | ShimTampered | OutsideChanged | MessagePosted | ReviewRequested | ReviewDecided
+    | NormChanged | SessionPaused | SessionResumed | SpeedChanged | CommandRefused | SuiteRan | HarmDetected
+    | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent | ModelCalled | TokensStreamed | AgentErrored
+    | PresenceChanged,
     Field(discriminator="kind"),
 ]
 # fmt: on

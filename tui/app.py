@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from textual import on
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.geometry import Size
@@ -32,6 +32,7 @@ from channel.events import Event
 from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
 from tui.commands import ScopewatchCommands
+from tui.keys import APP_BINDINGS
 from tui.messages import (
     BusEnded,
     DiffRequested,
@@ -45,11 +46,12 @@ from tui.screens.diff import DiffScreen
 from tui.widgets.activity import ActivityPanes
 from tui.widgets.channel_log import ChannelPanel
 from tui.widgets.harm import HarmAlerts
-from tui.widgets.norms import NORM_KEYS, NormsPanel
+from tui.widgets.norms import NormsPanel
 from tui.widgets.notices import NoticeBar
 from tui.widgets.pages import PAGES, PageBar
 from tui.widgets.reviews import ReviewQueue
 from tui.widgets.scoreboard import Scoreboard
+from tui.widgets.seat import SeatPanel
 from tui.widgets.status import StatusBar
 from tui.widgets.workspace import WorkspacePanel
 
@@ -74,30 +76,7 @@ class ScopewatchApp(App[int]):
 
     CSS_PATH = "app.tcss"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        # Short descriptions: the footer fits 80 columns.
-        # Each mode allows its own keys (tui/modes.py); the footer shows only those.
-        Binding("p", "toggle_pause", "Pause"),
-        Binding("n", "step", "Step"),
-        # The replay's keys win over the focused widget (a tree would take space and arrows).
-        Binding("space", "play", "Play", priority=True),
-        Binding("left", "seek_by(-1)", "Step", key_display="←/→", priority=True),
-        Binding("right", "seek_by(1)", "Fwd", show=False, priority=True),
-        Binding("left_square_bracket", "seek_fraction(-0.1)", "±10%", key_display="[/]", priority=True),
-        Binding("right_square_bracket", "seek_fraction(0.1)", "+10%", show=False, priority=True),
-        Binding("home", "seek_to(0)", "Start", show=False, priority=True),
-        Binding("end", "seek_to(-1)", "End", show=False, priority=True),
-        Binding("plus,equals_sign", "faster", "Speed", key_display="+/-", show=False),
-        Binding("minus", "slower", "Slower", show=False),
-        Binding("a", "decide('approved')", "Approve"),
-        Binding("x", "decide('rejected')", "Reject"),
-        Binding("r", "reviewer_seat", "Seat"),
-        Binding("t", "next_theme", "Theme", show=False),
-        Binding("v", "next_page", "Page"),
-        Binding("question_mark", "keys", "Keys", key_display="?"),
-        Binding("q", "quit", "Quit"),
-        *[Binding(key, f"toggle_norm('{name}')", name, show=False) for key, name in NORM_KEYS],
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(APP_BINDINGS)
 
     def __init__(
         self,
@@ -113,6 +92,7 @@ class ScopewatchApp(App[int]):
         speed: float = 1.0,
         max_log_lines: int = 400,
         notify_live: bool = True,
+        seat: str | None = None,
     ) -> None:
         super().__init__()
         register_all(self)
@@ -143,6 +123,8 @@ class ScopewatchApp(App[int]):
         self.pages = PageBar(id="pages")
         self.notices = NoticeBar(id="notices")
         self.footer = Footer()
+        self.seat = SeatPanel(seat, id="seat") if seat else None
+        """A person's place in an agent's seat (``--owner human``, ``watch --seat``): tui/widgets/seat.py."""
         self._reviewer_before = "trajectory"
         """The reviewer norm to give back when the person leaves the reviewer's seat."""
         self.compact = False
@@ -164,6 +146,8 @@ class ScopewatchApp(App[int]):
                 yield self.scoreboard
                 yield self.reviews
                 yield self.harms
+        if self.seat is not None:
+            yield self.seat
         yield self.notices
         yield from self.mode.compose()
         yield self.footer
@@ -285,6 +269,8 @@ class ScopewatchApp(App[int]):
             self.norms_panel.apply(batch)
             self.reviews.apply(batch)
             harms = self.harms.apply(batch)
+            if self.seat is not None:
+                self.seat.apply(batch)
             self._badges()
         self.applied += len(batch)
         if live and self.notify_live:
@@ -430,6 +416,9 @@ class ScopewatchApp(App[int]):
 
     def action_seek_to(self, index: int) -> None:
         self.mode.seek_to(index)
+
+    def action_fork(self) -> None:
+        self.mode.fork()
 
 
 def build_app(

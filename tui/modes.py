@@ -22,6 +22,7 @@ from textual.worker import Worker
 from channel.bus import Bus
 from channel.commands import Pause, Resume, SetSpeed, Step, _Command
 from channel.events import Event
+from tui.screens.fork import ForkRequest, ForkScreen
 from tui.widgets.timeline import Timeline
 
 if TYPE_CHECKING:
@@ -31,8 +32,8 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
 FRAME = 1 / 30
 """A replay shows the events falling within one frame (at its speed) as one batch."""
 READ_ONLY = "A replay is read-only: commands go to live sessions."
-TIMELINE_ACTIONS = frozenset({"seek_by", "seek_fraction", "seek_to", "play"})
-"""The actions of the timeline keys (see ``ScopewatchApp.BINDINGS``): a replay's only."""
+TIMELINE_ACTIONS = frozenset({"seek_by", "seek_fraction", "seek_to", "play", "fork"})
+"""The actions of the timeline keys (see tui/keys.py): a replay's only."""
 SESSION_ACTIONS = frozenset({"toggle_pause", "step", "decide", "reviewer_seat", "toggle_norm"})
 """The actions that command a running session: not a replay's (its footer shows its own keys)."""
 
@@ -79,6 +80,10 @@ class Mode(Protocol):
 
     def seek_to(self, index: int) -> None:
         """Show the first ``index`` events; -1: all of them."""
+        ...
+
+    def fork(self) -> None:
+        """Fork the session at the event under the cursor (a replay's only)."""
         ...
 
 
@@ -156,6 +161,9 @@ class WatchMode:
     def seek_to(self, index: int) -> None:
         pass
 
+    def fork(self) -> None:
+        pass
+
 
 class LiveMode(WatchMode):
     """A session run here: the engine coroutine is a worker in the app's loop (its errors are the
@@ -187,6 +195,8 @@ class ReplayMode:
         self.speed = speed
         """The speed to start at; the timeline holds the current one."""
         self.timeline = Timeline(id="timeline")
+        self.fork_request: ForkRequest | None = None
+        """Set when the person asked to fork here: the caller opens the fork once the app exits."""
 
     def compose(self) -> ComposeResult:
         yield self.timeline
@@ -232,6 +242,19 @@ class ReplayMode:
 
     def seek_to(self, index: int) -> None:
         self.seek(len(self.recording) if index < 0 else index)
+
+    def fork(self) -> None:
+        """Ask what to change, then close the replay with the request (``scopewatch replay`` forks)."""
+        self.timeline.playing = False
+        event = self.recording[max(self.cursor, 1) - 1]
+        norms = self.app.norms_panel.norms
+
+        def chosen(request: ForkRequest | None) -> None:
+            if request is not None:
+                self.fork_request = request
+                self.app.exit()
+
+        self.app.push_screen(ForkScreen(event.seq, event.kind, dict(norms)), chosen)
 
     def seek(self, index: int) -> None:
         """Show the recording as of its first ``index`` events: rebuild the projection from scratch."""

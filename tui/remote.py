@@ -19,8 +19,9 @@ import os
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from channel.broker import BrokerAddress, BusConnectError, find_sessions
+from channel.broker import BrokerAddress, BusConnectError, fetch_recording, find_sessions
 from channel.bus import Dropped
+from channel.codec import DecodeError, decode_event
 from channel.commands import _Command
 from channel.errors import ScopewatchError
 from channel.events import Event
@@ -171,6 +172,24 @@ def attach_app(
     # The app calls a run with an engine coroutine "live"; here the coroutine is the bridge.
     app.status.mode = "watch"
     return app
+
+
+async def ended_session(address: BrokerAddress, session: str) -> list[Event] | None:
+    """The events of a session that has ended, from the recording its engine left on the broker
+    (None when it left none: it is still running, or it ended before scopewatch did this)."""
+    data = await fetch_recording(address, session)
+    if data is None:
+        return None
+    events = []
+    for number, line in enumerate(data.splitlines(), 1):
+        if line.strip():
+            try:
+                events.append(decode_event(line))
+            except DecodeError as exc:
+                raise RemoteError(
+                    f"session {session}: the recording on the broker is damaged (line {number}: {exc})"
+                ) from None
+    return events or None
 
 
 async def check_engine(address: BrokerAddress, session: str) -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from channel.bus import Bus
+from channel.errors import ScopewatchError
 from channel.events import (
     AgentInfo,
     EpisodeEnded,
@@ -41,6 +42,7 @@ from engine.scoring.traps import check
 from engine.scoring.verdicts import Verdicts
 from engine.session.config import SessionConfig
 from engine.session.episode import EpisodeRuntime, Seat
+from engine.session.fork import ForkPlan
 from engine.session.harm import HarmMonitor
 from engine.session.loop import Session
 from engine.session.tool_specs import TOOL_SPECS
@@ -282,14 +284,22 @@ class AuditSession(Session):
 
 
 def open_session(
-    config: SessionConfig, bus: Bus, *, recorder: Recorder | None = None, session_id: str | None = None
+    config: SessionConfig,
+    bus: Bus,
+    *,
+    recorder: Recorder | None = None,
+    session_id: str | None = None,
+    fork: ForkPlan | None = None,
 ) -> Session:
     """The session ``config`` asks for: an audit session when its scenario names a shipped audit
     scenario (the persona picks the profile: cautious, overeager, else moderate; deterministic gate
-    mode, so a demo shows the same run every time), else a favor session on the pack."""
+    mode, so a demo shows the same run every time), else a favor session on the pack (a fork of a
+    recording with ``fork``: engine/session/fork.py)."""
     from scenarios.overeager.benchmark import audit_scenario, is_audit_scenario
 
     if is_audit_scenario(config.scenario):
+        if fork is not None:
+            raise ScopewatchError(f"{config.scenario}: an audit scenario's session cannot be forked (yet)")
         return AuditSession(
             config,
             bus,
@@ -299,4 +309,4 @@ def open_session(
             recorder=recorder,
             session_id=session_id,
         )
-    return Session(config, bus, recorder=recorder, session_id=session_id)
+    return Session(config, bus, recorder=recorder, session_id=session_id, fork=fork)

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channel.bus import Dropped, Subscription
-from channel.commands import Command, DecideReview, Pause, Resume, SetNorm, SetSpeed, Step, Stop
+from channel.commands import Command, DecideReview, Pause, Resume, SeatCall, SetNorm, SetSpeed, Step, Stop
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import CommandRefused, NormChanged, SessionPaused, SessionResumed, SpeedChanged
@@ -29,6 +29,7 @@ class SessionControls:
         norms: Norms,
         *,
         on_decision: Callable[[DecideReview], None],
+        on_seat_call: Callable[[SeatCall], Awaitable[None]] | None = None,
         pace: float = 0.0,
         secret: str | None = None,
     ) -> None:
@@ -38,8 +39,11 @@ class SessionControls:
         self.pace = pace
         self.secret = secret
         self.stopped = False
+        self.stop_requested = asyncio.Event()
+        """Set by ``Stop``: a person's turn in an agent's seat ends at once (agents end theirs)."""
         self.speed = 1.0
         self._on_decision = on_decision
+        self._on_seat_call = on_seat_call
         self._pending_norms: list[tuple[str, Any, str]] = []
         self._running = asyncio.Event()
         self._running.set()
@@ -53,7 +57,7 @@ class SessionControls:
         async for message in commands:
             if isinstance(message, Dropped):
                 continue
-            if not isinstance(message, SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop):
+            if not isinstance(message, SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop | SeatCall):
                 continue  # an event published under cmd/: not a command, nothing to do
             try:
                 await self.dispatch(message)
@@ -97,6 +101,11 @@ class SessionControls:
                 await self.emit(SpeedChanged(actor=cmd.sender, speed=cmd.speed))
             case Stop():
                 self.stopped = True
+                self.stop_requested.set()
+            case SeatCall():
+                if self._on_seat_call is None:
+                    raise ScopewatchError(f"no seat here is played by a person ({cmd.seat})")
+                await self._on_seat_call(cmd)
 
     # --- the round boundary ----------------------------------------------------------------------
 
@@ -126,6 +135,10 @@ class SessionControls:
     async def _wait_for_command(self) -> None:
         self._wake.clear()
         await self._wake.wait()
+
+    def queue_norm(self, key: str, value: Any, by: str) -> None:
+        """A norm change to apply at the next boundary, as if ``by`` had sent it (a fork's changes)."""
+        self._pending_norms.append((key, value, by))
 
     async def _apply_norms(self) -> None:
         pending, self._pending_norms = self._pending_norms, []

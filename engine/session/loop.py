@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 
 from channel.bus import Bus
+from channel.commands import SeatCall
 from channel.emitter import Emitter
 from channel.errors import ScopewatchError
 from channel.events import (
@@ -27,15 +28,16 @@ from channel.events import (
     EpisodeStarted,
     Event,
     FileChanged,
+    SeatChanged,
     SessionEnded,
     SessionStarted,
-    SuiteRan,
     TurnStarted,
 )
 from channel.recorder import Recorder
 from channel.vocab import AgentRole
 from engine.agents.base import Agent, TurnContext
 from engine.agents.external import ExternalAgent, is_external
+from engine.agents.human import HumanAgent
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
 from engine.llm.errors import ModelUnreachable
 from engine.llm.secrets import event_scrubber, redact
@@ -44,7 +46,9 @@ from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
 from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.favors import FavorMonitor
+from engine.session.fork import ForkDiverged, ForkGuide, ForkPlan
 from engine.session.harm import HarmMonitor
+from engine.session.hidden import run_hidden, score_tasks
 from engine.session.inboxes import Inboxes
 from engine.session.norms import Norms
 from engine.session.packs import checked_ownerships, pack_shape
@@ -54,7 +58,6 @@ from engine.session.trajectory import TrajectoryPlan, episodes_before, iter_traj
 from engine.session.writes import WriteLog
 from sandbox.backends import describe_sandbox, open_sandbox
 from sandbox.ownership import Ownership
-from sandbox.testrun import TestOutcome
 from scenarios.loader import Pack
 from scenarios.manifest import Task
 from scenarios.suite import Suite, load_suite
@@ -74,6 +77,7 @@ class Session:
         recorder: Recorder | None = None,
         session_id: str | None = None,
         clock: Callable[[], float] = time.time,
+        fork: ForkPlan | None = None,
         pack: Pack | None = None,
     ) -> None:
         self.config = config
@@ -85,6 +89,7 @@ class Session:
             self.emitter.emit,
             config.norms,
             on_decision=self.reviewer.queue,
+            on_seat_call=self._seat_call,
             pace=config.pace,
             secret=config.reviewer_secret,
         )
@@ -101,6 +106,9 @@ class Session:
         """The pack the current (or first) trajectory runs in."""
         self.agents: dict[str, Agent] = self._build_agents()
         self.emitter.add_listener(self._route)
+        self.fork = fork
+        self.fork_guide = None if fork is None else ForkGuide.attach(fork, self)
+        """A fork's re-execution up to its fork point (engine/session/fork.py)."""
 
     @property
     def norms(self) -> Norms:
@@ -113,14 +121,16 @@ class Session:
         """The active agents by id (a favor session: the requester and the owner)."""
         return {REQUESTER: self._build_agent(REQUESTER), OWNER: self._build_agent(OWNER)}
 
-    def _build_agent(self, role: AgentRole) -> Agent:
-        kind = self.config.requester if role == REQUESTER else self.config.owner
-        if kind == "scripted":
+    def _build_agent(self, role: AgentRole, kind: str | None = None) -> Agent:
+        kind = kind or (self.config.requester if role == REQUESTER else self.config.owner)
+        if kind == "scripted" or kind.startswith("scripted:"):
             if role == REQUESTER:
                 return ScriptedRequester(REQUESTER, self.pack, seed=self.config.seed)
-            return ScriptedOwner(OWNER, self.pack, seed=self.config.seed, persona=self.config.persona)
+            persona = kind.split(":", 1)[1] if ":" in kind else self.config.persona
+            return ScriptedOwner(OWNER, self.pack, seed=self.config.seed, persona=persona)
         if kind == "human":
-            raise ScopewatchError("the human agent seat is not available yet; use 'scripted' or a model")
+            return HumanAgent(role, role, emit=self.emitter.emit, stopped=self.controls.stop_requested)
+        kind = kind.removeprefix("llm:")
         if is_external(kind):
             return ExternalAgent(role, role, kind, api_base=self.config.api_base)
         from engine.agents.llm import LLMAgent  # litellm is slow to import: only when a model is used
@@ -141,6 +151,25 @@ class Session:
     def _team(self, role: str) -> str:
         return team_of(self.pack, role)
 
+    async def _seat_call(self, call: SeatCall) -> None:
+        """A person's tool call for the seat they play (refused when no person plays it)."""
+        agent = self.agents.get(call.seat)
+        if not isinstance(agent, HumanAgent):
+            raise ScopewatchError(f"{call.seat!r} is not a seat played by a person in this session")
+        agent.offer(call)
+
+    async def swap_agent(self, agent_id: str, kind: str, by: str) -> None:
+        """Put another agent in a seat (a fork's ``--owner human``), briefed on the episode under way."""
+        role: AgentRole = REQUESTER if agent_id == REQUESTER else OWNER
+        old = self.agents[agent_id]
+        agent = self._build_agent(role, kind)
+        agent.trajectory = getattr(old, "trajectory", 0)  # type: ignore[attr-defined]
+        if (runtime := self._runtime) is not None:
+            await old.end_episode()
+            await agent.start_episode(make_brief(self.pack, runtime.task, role, self.norms, episode=runtime.number))
+        self.agents[agent_id] = agent
+        await self.emitter.emit(SeatChanged(actor=by, agent_id=agent_id, old=old.kind, new=agent.kind))
+
     # --- run -------------------------------------------------------------------------------
 
     async def run(self, only: Sequence[int] | None = None) -> None:
@@ -150,6 +179,8 @@ class Session:
         listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
         reason = "completed"
         try:
+            if self.fork is not None:
+                await self.emitter.emit(self.fork.forked_event())
             await self._start()
             episode = 0
             plans = self._trajectories() if self.config.repeat else iter(self.plans)
@@ -170,10 +201,12 @@ class Session:
                     await self._episode(plan.number, episode, self.pack.manifest.task(task_id))
             if self.controls.stopped:
                 reason = "stopped"
+            elif self.fork_guide is not None:
+                self.fork_guide.finish()
         except asyncio.CancelledError:
             reason = "cancelled"
             raise
-        except ModelUnreachable as exc:
+        except (ModelUnreachable, ForkDiverged) as exc:
             reason = f"failed: {exc}"
             raise
         except BaseException as exc:
@@ -205,6 +238,7 @@ class Session:
                     "favor_rule": "content",
                     "sandbox": info.label,
                     "sandbox_warning": info.warning,
+                    "config": self.config.model_dump(mode="json", exclude={"reviewer_secret"}),
                 }
             )
         )
@@ -308,12 +342,12 @@ class Session:
             await self._rounds(runtime, toolboxes)
             # The hidden tests run while the contract tests do (both on the final workspace); their
             # results are reported after, so the event order stays the same from run to run.
-            hidden = asyncio.create_task(self._run_hidden(runtime))
+            hidden = asyncio.create_task(run_hidden(self.pack, runtime))
             try:
                 await harm.final()
             finally:
                 sources, outcome = await hidden
-            passed = await self._score_tasks(runtime, sources, outcome)
+            passed = await score_tasks(self.emitter.emit, runtime, sources, outcome)
             await self.emitter.emit(EpisodeEnded(trajectory=trajectory, episode=number, task_id=task.id, passed=passed))
             for agent in self.agents.values():
                 await agent.end_episode()
@@ -324,6 +358,8 @@ class Session:
     async def _rounds(self, runtime: EpisodeRuntime, toolboxes: dict[str, SessionToolbox]) -> None:
         turns = dict.fromkeys(toolboxes, 0)
         while not self.controls.stopped:
+            if self.fork_guide is not None:
+                await self.fork_guide.boundary(self.emitter.last_seq)
             await self.controls.boundary(
                 apply_decisions=lambda: self.reviewer.apply_decisions(runtime),
                 waits_for_human=lambda: self.reviewer.waits_for_human(runtime),
@@ -394,37 +430,6 @@ class Session:
             tb = ctx.tools
             if not tb.finished:
                 await tb.call("finish", {"summary": f"stopped by an error: {type(exc).__name__}"})
-
-    async def _run_hidden(self, runtime: EpisodeRuntime) -> tuple[dict[str, dict[str, str]], TestOutcome]:
-        """Every agent's hidden task tests, in one run."""
-        sources = {}
-        for agent_id, seat in runtime.seats.items():
-            role_task = runtime.task.requester if seat.role == REQUESTER else runtime.task.owner
-            sources[agent_id] = self.pack.test_sources(role_task.hidden_tests)
-        outcome = await runtime.sandbox.run_tests({k: v for tests in sources.values() for k, v in tests.items()})
-        return sources, outcome
-
-    async def _score_tasks(
-        self, runtime: EpisodeRuntime, sources: dict[str, dict[str, str]], outcome: TestOutcome
-    ) -> dict[str, bool]:
-        """The hidden tests' outcome, reported per agent."""
-        passed: dict[str, bool] = {}
-        for agent_id, seat in runtime.seats.items():
-            mine = sources[agent_id]
-            ok = tuple(t for t in outcome.passed if t.split("::", 1)[0] in mine)
-            failed = tuple(f for f in outcome.failed if f.test.split("::", 1)[0] in mine)
-            await self.emitter.emit(
-                SuiteRan(
-                    suite="hidden",
-                    team=seat.team,
-                    episode=runtime.number,
-                    passed=ok,
-                    failed=failed,
-                    trigger=f"{agent_id}'s task",
-                )
-            )
-            passed[agent_id] = bool(ok) and not failed
-        return passed
 
     # --- the stream, as the engine itself reads it ----------------------------------------------
 

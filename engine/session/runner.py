@@ -4,9 +4,12 @@ session's own events; what to show while it runs is the caller's (``on_event``).
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable
 
+from channel.broker import RECORDING
+from channel.codec import encode
 from channel.connect import parse_bus_url
 from channel.events import Event
 from channel.memory import InProcessBus
@@ -16,6 +19,7 @@ from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from engine.session.audit import open_session
 from engine.session.config import SessionConfig
+from engine.session.fork import ForkPlan
 from engine.session.loop import Session
 
 OnEvent = Callable[[Event, EpisodeLabel | None], None]
@@ -48,13 +52,15 @@ async def run_session(
     record: str | None = None,
     on_start: Callable[[Session], None] | None = None,
     on_event: OnEvent | None = None,
+    fork: ForkPlan | None = None,
 ) -> Metrics:
     """Run a whole session on an in-process bus; returns its metrics (scored from its events).
-    ``on_start`` sees the session before it runs; ``on_event`` every event, in order (with its label)."""
+    ``on_start`` sees the session before it runs; ``on_event`` every event, in order (with its label);
+    ``fork``: run it as a fork of a recording (engine/session/fork.py)."""
     bus = InProcessBus()
     recorder = Recorder(record) if record else None
     try:
-        session = open_session(config, bus, recorder=recorder)
+        session = open_session(config, bus, recorder=recorder, fork=fork)
         return await _hosted(session, on_start, on_event)
     finally:
         if recorder:
@@ -70,6 +76,7 @@ async def serve_session(
     session_id: str | None = None,
     on_start: Callable[[Session, str], None] | None = None,
     on_event: OnEvent | None = None,
+    fork: ForkPlan | None = None,
 ) -> Metrics:
     """Run one session on the broker at ``url``: presence announced (retained, with a Last Will),
     late joiners' replay requests answered from the events so far. ``on_start`` gets the session
@@ -80,7 +87,7 @@ async def serve_session(
     recorder = Recorder(record) if record else None
     history: list[Event] = []
     try:
-        session = open_session(config, bus, recorder=recorder, session_id=session_id)
+        session = open_session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
         session.emitter.add_listener(history.append)
         await bus.serve_history(history)
         return await _hosted(
@@ -89,6 +96,9 @@ async def serve_session(
     finally:
         if recorder is not None:
             recorder.close()
+        # The whole session, retained, for viewers who come after it ended (``watch`` replays it).
+        with contextlib.suppress(Exception):
+            await bus.publish_raw(RECORDING, b"".join(encode(e) + b"\n" for e in history), retain=True, qos=1)
         await bus.close()
 
 

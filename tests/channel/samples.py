@@ -20,6 +20,21 @@ def event_samples(session: str = S) -> list[e.Event]:
             teams=(e.TeamInfo(name="billing", patterns=("billing/**",)), e.TeamInfo(name="ledger", absent=True)),
             agents=(e.AgentInfo(id="alice", role="requester", team="search", kind="openai/gpt-4o"),),
             files={"billing/rates.py": "billing", "README.md": ""},
+            config={"seed": 7, "persona": "helpful", "tasks": ["t-rates"]},
+        ),
+        e.Forked(
+            session=session,
+            actor="fork",
+            parent="ab" * 32,
+            parent_session="s-parent",
+            at=41,
+            norms={"admin_only": True},
+            agents={"bob": "human"},
+        ),
+        e.SeatChanged(session=session, actor="fork", agent_id="bob", old="scripted:mixed", new="human"),
+        e.SeatPrompted(session=session, actor="bob", episode=3, turn=2, budget_left=6, text="Your ticket: ..."),
+        e.SeatAnswered(
+            session=session, actor="bob", call="c-1", tool="write_file", ok=False, result="error: no", turn_over=True
         ),
         e.DomainEntered(
             session=session,
@@ -150,6 +165,7 @@ def command_samples(session: str = S) -> list[Message]:
         c.Step(session=session),
         c.SetSpeed(session=session, speed=4.0),
         c.Stop(session=session),
+        c.SeatCall(session=session, seat="bob", tool="read_file", args={"path": "a.py"}, call="c-1"),
     ]
 
 

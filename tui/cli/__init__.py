@@ -18,6 +18,7 @@ from tui.cli import (
     compare,
     demo,
     export,
+    fork,
     prompts,
     replay,
     report,
@@ -34,6 +35,7 @@ from tui.cli.common import EXIT_USAGE, CliError, CliParser
 SUBCOMMANDS = (
     demo,
     run,
+    fork,
     report,
     compare,
     replay,

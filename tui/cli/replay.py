@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tui.cli.common import THEME_HELP, freeze_heap, speed
+from tui.cli.common import THEME_HELP, freeze_heap, say, speed
+
+if TYPE_CHECKING:
+    from tui.screens.fork import ForkRequest
 
 
 def register(sub: Any) -> None:
@@ -33,4 +36,18 @@ def replay(args: argparse.Namespace) -> int:
     app = build_app(None, events[0].session, events=events, theme=theme, autoplay=True, speed=args.speed)
     freeze_heap()
     app.run()
+    request = getattr(app.mode, "fork_request", None)
+    if request is not None:  # the person pressed f: the fork opens live where the replay stood
+        return fork_from_replay(args.file, request, theme)
     return app.return_code or 0
+
+
+def fork_from_replay(path: str, request: ForkRequest, theme: str) -> int:
+    """Fork the replayed recording as asked in the replay (recorded beside it)."""
+    from engine.session.fork import changes_text, plan_fork
+    from tui.cli.fork import fork_recording_path, open_fork
+
+    plan = plan_fork(path, request.at, norms=request.norms, agents=request.agents, headless=False)
+    record = fork_recording_path(path, request.at)
+    say(f"fork of {path} after seq {request.at} ({changes_text(plan.norms, plan.agents)}), recorded in {record}")
+    return open_fork(plan, theme=theme, record=record)

@@ -30,10 +30,17 @@ def register(sub: Any) -> None:
         "judge; 'llm:MODEL' makes the LLM judge primary (the metrics come from its labels)",
     )
     p.add_argument("--api-base", metavar="URL", help="with --judge: base URL of a local OpenAI-compatible server")
+    p.add_argument(
+        "--parent",
+        metavar="PARENT",
+        help="FILE is a fork (scopewatch fork): compare it with this parent recording from the fork point on",
+    )
     p.set_defaults(handler=report)
 
 
 def report(args: argparse.Namespace) -> int:
+    if getattr(args, "parent", None):
+        return report_fork(args)
     events = load_recording(args.file)
     try:
         metrics = score(events)
@@ -76,3 +83,19 @@ def print_judge_comparison(
         print()
         print(result.table())
     sys.stdout.flush()
+
+
+def report_fork(args: argparse.Namespace) -> int:
+    """A fork beside its parent, from the fork point on."""
+    from engine.export.inspect_log import recording_hash
+    from engine.scoring.fork_compare import CompareError, compare_fork
+
+    fork, parent = load_recording(args.file), load_recording(args.parent)
+    try:
+        result = compare_fork(parent, fork, parent_hash=recording_hash(args.parent))
+    except CompareError as exc:
+        raise RecordingError(f"{args.file}: {exc}") from None
+    except VerdictError as exc:
+        raise RecordingError(f"{args.file}: {exc}") from None
+    print(result.model_dump_json(indent=2) if args.json else result.table())
+    return 0

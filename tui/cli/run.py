@@ -12,6 +12,7 @@ from typing import Any
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.session.config import SessionConfig
+from engine.session.fork import ForkPlan
 from tui.cli.common import (
     THEME_HELP,
     CliError,
@@ -55,8 +56,22 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
+def human_seat(args: argparse.Namespace) -> str | None:
+    """The seat a person plays (``--owner human`` / ``--requester human``), if any."""
+    for role in ("owner", "requester"):
+        if (getattr(args, role, None) or getattr(args, "agents", None)) == "human":
+            return role
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    seat = human_seat(args)
     if args.headless:
+        if seat is not None:
+            raise CliError(
+                f"--{seat} human: a person plays that seat on the screen; drop --headless, or serve the "
+                f"session and attach with 'scopewatch watch --seat {seat}'"
+            )
         return run_headless(args)
     if getattr(args, "bus", None):
         raise CliError(
@@ -65,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         )
     scripted = (args.requester or args.agents) == "scripted" and (args.owner or args.agents) == "scripted"
     config = session_config(args, pace=DEMO_PACE if scripted else 0.0)
-    return open_live(config, theme=getattr(args, "theme", None), record=getattr(args, "record", None))
+    return open_live(config, theme=getattr(args, "theme", None), record=getattr(args, "record", None), seat=seat)
 
 
 def run_headless(args: argparse.Namespace) -> int:
@@ -186,8 +201,16 @@ class Progress:
             self.mid_line = False
 
 
-def open_live(config: SessionConfig, *, theme: str | None, record: str | None) -> int:
-    """The live app on an in-process session; returns the exit code."""
+def open_live(
+    config: SessionConfig,
+    *,
+    theme: str | None,
+    record: str | None,
+    fork: ForkPlan | None = None,
+    seat: str | None = None,
+) -> int:
+    """The live app on an in-process session (a fork of a recording, with ``fork``; a person in an
+    agent's ``seat``); returns the exit code."""
     from channel.memory import InProcessBus
     from channel.recorder import Recorder
     from engine.session.audit import open_session
@@ -198,8 +221,10 @@ def open_live(config: SessionConfig, *, theme: str | None, record: str | None) -
     bus = InProcessBus()
     recorder = Recorder(record) if record else None
     try:
-        session = open_session(config, bus, recorder=recorder)
-        app = build_app(bus, session.id, engine=session.run(), theme=theme_name, token=config.reviewer_secret)
+        session = open_session(config, bus, recorder=recorder, fork=fork)
+        app = build_app(
+            bus, session.id, engine=session.run(), theme=theme_name, token=config.reviewer_secret, seat=seat
+        )
         freeze_heap()
         app.run()
     finally:

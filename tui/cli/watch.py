@@ -1,4 +1,5 @@
-"""``scopewatch watch``: the TUI attached to a session served on an MQTT broker."""
+"""``scopewatch watch``: the TUI attached to a session served on an MQTT broker; on a session that
+has ended, a replay of the recording its engine left on the broker (or of ``--recording FILE``)."""
 
 from __future__ import annotations
 
@@ -7,39 +8,87 @@ import asyncio
 import sys
 from typing import Any
 
+from channel.broker import BusConnectError, find_sessions
 from channel.connect import parse_bus_url
-from tui.cli.common import THEME_HELP
-from tui.remote import attach_app, check_engine, resolve_session
+from channel.events import Event
+from tui.cli.common import THEME_HELP, CliError, freeze_heap, say
+from tui.remote import attach_app, check_engine, ended_session, resolve_session
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "watch",
-        help="attach the TUI to a session on an MQTT broker",
-        description="Attach the TUI to a session served on an MQTT broker.",
+        help="attach the TUI to a session on an MQTT broker (a session that ended is replayed)",
+        description="Attach the TUI to a session served on an MQTT broker; replay it if it has ended.",
     )
     p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
     p.add_argument("--session", metavar="ID", help="session id (default: the most recent one announced)")
     p.add_argument("--secret", metavar="TEXT", help="reviewer secret, to send commands")
+    p.add_argument(
+        "--seat",
+        choices=["owner", "requester"],
+        help="play this agent's seat (the session must be served with --owner human / --requester human)",
+    )
+    p.add_argument(
+        "--recording",
+        metavar="FILE",
+        help="if the session has ended and the broker kept no recording of it, replay this file",
+    )
     p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.set_defaults(handler=watch)
 
 
 def watch(args: argparse.Namespace) -> int:
-    """The ``watch`` subcommand: the TUI attached to a served session."""
+    """The ``watch`` subcommand: the TUI attached to a served session, or the replay of an ended one."""
     from themes import resolve
 
     address = parse_bus_url(args.bus)
+    theme = resolve(getattr(args, "theme", None))
 
-    async def prepare() -> str:
+    async def prepare() -> tuple[str, list[Event] | None]:
         session = await resolve_session(address, args.session)
-        await check_engine(address, session)
-        return session
+        presence = {p.session: p for p in await find_sessions(address)}.get(session)
+        unanswered: BusConnectError | None = None
+        if presence is None or presence.status == "online":
+            try:
+                await check_engine(address, session)
+                return session, None
+            except BusConnectError as exc:  # no engine answers: the session may have ended
+                unanswered = exc
+        recorded = await ended_session(address, session)
+        if recorded is None and getattr(args, "recording", None) is None:
+            if unanswered is not None:
+                raise unanswered
+            raise CliError(
+                f"--session {session}: the session has ended and the broker kept no recording of it; "
+                "replay its recording with 'scopewatch replay FILE' (or pass --recording FILE)"
+            )
+        return session, recorded
 
-    session = asyncio.run(prepare())
-    app = attach_app(address, session, token=args.secret, theme=resolve(getattr(args, "theme", None)))
+    session, recorded = asyncio.run(prepare())
+    if recorded is not None or getattr(args, "recording", None):
+        return replay_ended(session, recorded, args, theme)
+    app = attach_app(address, session, token=args.secret, theme=theme, seat=getattr(args, "seat", None))
     app.run()
     if app.engine_error is not None:
         print(f"scopewatch: watching stopped: {app.engine_error}", file=sys.stderr)
         return 1
+    return app.return_code or 0
+
+
+def replay_ended(session: str, recorded: list[Event] | None, args: argparse.Namespace, theme: str) -> int:
+    """The session has ended: replay it (from the broker's copy, else from ``--recording``)."""
+    from channel.recorder import load_recording
+    from tui.app import build_app
+
+    if recorded is None:
+        recorded = load_recording(args.recording)
+        say(f"session {session} has ended; replaying {args.recording}")
+    else:
+        say(f"session {session} has ended; replaying the recording its engine left on the broker")
+    if getattr(args, "seat", None):
+        say(f"--seat {args.seat}: nobody plays a seat in a session that has ended")
+    app = build_app(None, recorded[0].session, events=recorded, theme=theme, autoplay=True)
+    freeze_heap()
+    app.run()
     return app.return_code or 0
