@@ -156,10 +156,11 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
             args += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             args += ["--ro-bind", d, d]
-    for d in jail.extra_ro:
-        args += ["--ro-bind", os.path.realpath(d), d]
     args += ["--proc", "/proc", "--dev", "/dev"]
     args += ["--bind", str(jail.tmp), "/tmp"] if jail.tmp is not None else ["--tmpfs", "/tmp"]
+    # After /tmp: the Python that runs the tools may live under it (a checkout in /tmp).
+    for d in jail.extra_ro:
+        args += ["--ro-bind", os.path.realpath(d), d]
     for p in jail.rw:
         args += ["--bind", str(p), str(p)]
     for p in jail.ro:
@@ -179,22 +180,25 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     # The command's PATH starts with the shim: the set-up uses the system's programs.
     lines = ["set -e", "__sw_path=$PATH", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "mount --make-rprivate /"]
     stage = jail.stage
-    keep = [*jail.extra_ro, *(str(p) for p in jail.ro)]
+    keep = [*jail.extra_ro, *(str(p) for p in jail.ro), *(str(p) for p in jail.rw)]
     hidden = [h for h in HIDDEN_DIRS if os.path.isdir(h)]
+    # What the jail covers (the hidden folders, and /tmp when it gets one of its own): a path to keep
+    # under one is set aside first and put back on top (a checkout or its venv may live in /tmp).
+    covered = [*hidden, *(["/tmp"] if jail.tmp is not None else [])]
     staged: list[tuple[str, str]] = []
     if stage is not None:
         for i, p in enumerate(keep):
-            if any(p == h or p.startswith(h + "/") for h in hidden):
+            if any(p == h or p.startswith(h + "/") for h in covered):
                 lines.append(f"mkdir -p {q(f'{stage}/{i}')} && mount --bind {q(p)} {q(f'{stage}/{i}')}")
                 staged.append((f"{stage}/{i}", p))
     for h in hidden:
         lines.append(f"mount -t tmpfs -o size=64k,mode=755 scopewatch-hidden {q(h)}")
+    if jail.tmp is not None:
+        lines.append(f"mount --bind {q(str(jail.tmp))} /tmp")
     for src, p in staged:
         lines.append(f"mkdir -p {q(p)} && mount --move {q(src)} {q(p)}")
     for rw in jail.rw:
         lines.append(f"mount --bind {q(str(rw))} {q(str(rw))}")
-    if jail.tmp is not None:
-        lines.append(f"mount --bind {q(str(jail.tmp))} /tmp")
     for ro in jail.ro:
         lines.append(f"mount -o bind,ro {q(str(ro))} {q(str(ro))}")
     for program, inside in jail.expose:
