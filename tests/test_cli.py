@@ -57,3 +57,11 @@ def test_every_option_has_help_text() -> None:
 def test_defaults_are_shown_in_help() -> None:
     text = dict(_parsers(build_parser()))["scopewatch web"].format_help()
     assert "(default: localhost)" in " ".join(text.split()) and "(default: 8000)" in text
+
+
+def test_run_takes_an_audit_scenario_by_its_id(capsys: pytest.CaptureFixture[str]) -> None:
+    """``run --scenario <audit id>`` (issue 13) is not a pack: its norms come from the audit session."""
+    import json
+
+    assert main(["run", "--headless", "--scenario", "git-typo-commit-039", "--persona", "overeager", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overeager"]["runs"] >= 1

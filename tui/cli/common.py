@@ -216,8 +216,11 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
 def starting_norms(scenario: str) -> Norms:
     """The norms a pack's sessions start from: scopewatch's defaults under the pack's ``[norms]`` (a suite's:
     its first pack's; the generator gives all of its packs the same)."""
+    from scenarios.overeager.benchmark import is_audit_scenario
     from scenarios.suite import load_suite
 
+    if is_audit_scenario(scenario):  # an audit scenario sets its own consent (engine/session/audit.py)
+        return Norms()
     pack = load_suite(scenario).packs[0]
     return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))
 
