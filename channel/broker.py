@@ -72,17 +72,22 @@ async def release(client: aiomqtt.Client) -> None:
         gone.exception()
 
 
-async def find_sessions(address: BrokerAddress, *, wait: float = 0.5) -> list[PresenceChanged]:
-    """The sessions whose engine announced itself on the broker (retained presence), most recent
-    first; each entry says whether that engine is still "online"."""
-    found: dict[str, PresenceChanged] = {}
-    client = aiomqtt.Client(
+def _client(address: BrokerAddress) -> aiomqtt.Client:
+    """A plain client for one look at the broker (no session state, no presence)."""
+    return aiomqtt.Client(
         address.host,
         address.port,
         username=address.username,
         password=address.password,
         tls_context=address.tls_context(),
     )
+
+
+async def find_sessions(address: BrokerAddress, *, wait: float = 0.5) -> list[PresenceChanged]:
+    """The sessions whose engine announced itself on the broker (retained presence), most recent
+    first; each entry says whether that engine is still "online"."""
+    found: dict[str, PresenceChanged] = {}
+    client = _client(address)
     try:
         async with client:
             await client.subscribe(f"{ROOT}/+/presence/engine", qos=1)
@@ -107,13 +112,7 @@ session ends, so a late viewer can still replay it."""
 async def fetch_recording(address: BrokerAddress, session: str, *, wait: float = 1.0) -> bytes | None:
     """The recording an engine left on the broker for ``session`` when it ended (JSONL bytes), or
     None when there is none."""
-    client = aiomqtt.Client(
-        address.host,
-        address.port,
-        username=address.username,
-        password=address.password,
-        tls_context=address.tls_context(),
-    )
+    client = _client(address)
     try:
         async with client:
             await client.subscribe(f"{ROOT}/{session}/{RECORDING}", qos=1)
