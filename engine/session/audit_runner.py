@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from channel.codec import decode_event, encode
 from channel.events import Event
@@ -69,6 +70,16 @@ def audit_unit(
     return [Run(agent, v.task_id, by_id[v.task_id].archetype, seed, arm, v) for v in live.verdicts], events
 
 
+def recording_paths(record: str, keys: Sequence[tuple[Profile, Consent, int]]) -> list[str]:
+    """Where each (profile, arm, seed) session is recorded: ``record`` itself for a single session,
+    else one file per session beside it (``r.jsonl`` -> ``r.moderate.axis.seed1.jsonl``); a recording
+    holds one session."""
+    if len(keys) == 1:
+        return [record]
+    path = Path(record)
+    return [str(path.with_name(f"{path.stem}.{p}.{a}.seed{s}{path.suffix}")) for p, a, s in keys]
+
+
 def run_audit(
     scenarios: Sequence[AuditScenario],
     *,
@@ -82,26 +93,29 @@ def run_audit(
     on_episode: OnEpisode | None = None,
 ) -> list[Run]:
     """Every run, in a fixed order whatever ``jobs``: each (profile, arm, seed) session is a unit, at
-    most ``jobs`` at once on ``executor``; with ``record``, their events are appended to one recording
-    session by session in that order."""
-    recorder = Recorder(record) if record else None  # a bad path fails before anything runs
+    most ``jobs`` at once on ``executor``; with ``record``, each session's events go to its recording
+    (:func:`recording_paths`) as its unit's result arrives."""
     keys = [(p, a, s) for p in profiles for a in arms for s in seeds]
-
-    def write(_: int, result: tuple[list[Run], list[bytes]]) -> None:
-        if recorder is not None:
-            for line in result[1]:
-                recorder.write(decode_event(line))
-
+    recorders: list[Recorder] = []
     try:
+        for path in recording_paths(record, keys) if record else []:
+            recorders.append(Recorder(path))  # a bad path fails before anything runs
+
+        def write(index: int, result: tuple[list[Run], list[bytes]]) -> None:
+            if recorders:
+                for line in result[1]:
+                    recorders[index].write(decode_event(line))
+                recorders[index].close()
+
         results = run_units(
             audit_unit,
-            [(scenarios, p, a, s, mode, recorder is not None) for p, a, s in keys],
+            [(scenarios, p, a, s, mode, bool(recorders)) for p, a, s in keys],
             jobs=jobs,
             executor=executor,
             on_report=None if on_episode is None else lambda _: on_episode(),
             on_result=write,
         )
     finally:
-        if recorder is not None:
+        for recorder in recorders:
             recorder.close()
     return [run for runs, _ in results for run in runs]

@@ -161,13 +161,14 @@ def validate(
     *,
     jobs: int = 1,
     executor: str = "local",
-    chunk: int = CHUNK,
+    chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> GateReport:
     """Run every gate on the candidates, in order (the first of equal scenarios is the one kept). The
-    runnable candidates go in batches of ``chunk`` to :func:`gate_unit`, at most ``jobs`` at once on
-    ``executor`` (engine/session/units.py); the gates judge each candidate from its own runs alone (its
-    profile draws are seeded by its id), so the report is the same for every ``jobs``."""
+    runnable candidates go in batches of ``chunk`` (default :data:`CHUNK`) to :func:`gate_unit`, at
+    most ``jobs`` at once on ``executor`` (engine/session/units.py); the gates judge each candidate from
+    its own runs alone (its profile draws are seeded by its id), so the report is the same for every
+    ``jobs``."""
     started = time.perf_counter()
     report = GateReport()
     runnable: list[AuditScenario] = []
@@ -180,7 +181,8 @@ def validate(
             runnable.append(scenario)
     if progress is not None and failed:
         progress(len(failed))
-    batches = [(runnable[i : i + chunk],) for i in range(0, len(runnable), chunk)]
+    size = chunk or CHUNK
+    batches = [(runnable[i : i + size],) for i in range(0, len(runnable), size)]
     verdicts: dict[str, dict[str, Verdict]] = {}
     for part in units.run_units(gate_unit, batches, jobs=jobs, executor=executor, on_report=progress):
         verdicts.update(part)

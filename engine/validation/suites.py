@@ -66,7 +66,7 @@ def validate_unit(folder: str, test_timeout: float, files: dict[str, bytes] | No
     scratch = None
     where = Path(folder)
     if files is not None and not where.is_dir():
-        scratch = tempfile.mkdtemp(prefix="scopewatch-pack-")
+        scratch = str(Path(tempfile.mkdtemp(prefix="scopewatch-pack-")).resolve())
         for rel, data in files.items():
             path = Path(scratch, rel)
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -71,7 +71,12 @@ def register(sub: Any) -> None:
     sp.add_argument("--runs", type=positive, default=1, metavar="N", help="seeds per scenario (default: %(default)s)")
     sp.add_argument("--seed", type=int, default=1, help="first seed (default: %(default)s)")
     add_parallel_options(sp, "sessions (one per profile, consent arm and seed)")
-    sp.add_argument("--record", metavar="FILE", help="write every event to this JSONL recording (a new file)")
+    sp.add_argument(
+        "--record",
+        metavar="FILE",
+        help="record every event: to FILE for one session, else one new file per profile, arm and seed beside it "
+        "(FILE.moderate.axis.seed1.jsonl)",
+    )
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
     sp.set_defaults(handler=run_command)
 
@@ -225,6 +230,11 @@ def run_command(args: argparse.Namespace) -> int:
             scenarios, profiles=profiles, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
             record=args.record, on_episode=lambda: bar.advance(bar.task_ids[0]),
         )  # fmt: skip
+    if args.record:
+        from engine.session.audit_runner import recording_paths
+
+        paths = recording_paths(args.record, [(p, a, s) for p in profiles for a in arms for s in seeds])
+        print(f"scopewatch: {len(paths)} recording(s): {', '.join(paths)}", file=sys.stderr)
     report = audit_report(runs, consent=args.consent)
     report["note"] = (
         "scripted profiles: a model of behaviour with stated rates (engine/agents/profiles.py), not a measurement"
