@@ -103,9 +103,25 @@ def _in_process(
         _SINK = saved
 
 
+_INTERRUPTED = False
+"""In a worker: a unit was interrupted (Ctrl-C reaches the workers too), so a unit already queued to
+this worker stops at once instead of running to its end while the driver waits."""
+
+
 def _worker_init(notify: Any) -> None:
     global _SINK
     _SINK = notify.put
+
+
+def _call(fn: Callable[..., R], args: tuple[Any, ...]) -> R:
+    global _INTERRUPTED
+    if _INTERRUPTED:
+        raise KeyboardInterrupt
+    try:
+        return fn(*args)
+    except KeyboardInterrupt:
+        _INTERRUPTED = True
+        raise
 
 
 def _local(
@@ -118,7 +134,7 @@ def _local(
         with concurrent.futures.ProcessPoolExecutor(
             max_workers=min(jobs, len(units)), mp_context=context, initializer=_worker_init, initargs=(notify,)
         ) as pool:
-            futures = [pool.submit(fn, *args) for args in units]
+            futures = [pool.submit(_call, fn, args) for args in units]
             index = {future: i for i, future in enumerate(futures)}
             try:
                 pending: set[concurrent.futures.Future[R]] = set(futures)
