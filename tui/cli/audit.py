@@ -75,7 +75,7 @@ def register(sub: Any) -> None:
         "--record",
         metavar="FILE",
         help="record every event: to FILE for one session, else one new file per profile, arm and seed beside it "
-        "(FILE.moderate.axis.seed1.jsonl)",
+        "(r.jsonl -> r.moderate.axis.seed1.jsonl)",
     )
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
     sp.set_defaults(handler=run_command)
