@@ -307,9 +307,13 @@ class LocalSandbox:
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             for call in run.calls:
-                await self._audit.command_ran(actor, call)
+                await self._audit.command_ran(actor, call, run.command)
+            for read in run.reads:
+                await self._audit.sensitive_read(actor, read, run.command)
             for problem in run.tampered:
                 await self._audit.shim_tampered(actor, problem)
+            for problem in run.forged:
+                await self._audit.shim_tampered(actor, problem, source="trace")
             outside = self._outside.changes()
             if outside:
                 await self._audit.outside_changed(actor, outside)
