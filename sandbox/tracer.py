@@ -35,13 +35,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from channel.vocab import IsolationLevel, Risk
+from channel.vocab import READ_ATOMS, IsolationLevel, Risk
 from sandbox.atoms import AtomRegistry
 from sandbox.isolation import SYSTEM_PATH, Jail, jail_argv
 from sandbox.shim import ShimRecord
 from sandbox.strace import Exec, ParsedTrace
 
-READ_ATOMS = ("read_secret_file", "read_shell_history", "read_ssh_keys")
 SYSCALLS = "execve,execveat,open,openat,openat2,creat,clone,clone3,fork,vfork"
 STRING_MAX = 131072
 """strace's ``-s``: the kernel's longest argument (``MAX_ARG_STRLEN``), so argv is never cut."""
@@ -144,7 +143,8 @@ class TracedRead:
 
 @dataclass(frozen=True)
 class Wrapped:
-    """A shim record the trace confirms: the pid of the wrapper that wrote it, and its parent."""
+    """A shim record the trace confirms: the pid of the program it ran (of the wrapper that wrote it
+    when no program ran), and the parent of that wrapper."""
 
     record: ShimRecord
     pid: int
@@ -184,7 +184,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     tree = _descendants(trace, root.pid)
     execs = [e for e in trace.execs if e.pid in tree and e.ts >= root.ts and e is not root]
     wrapper_of: dict[int, tuple[str, tuple[str, ...], Exec]] = {}  # pid -> (name, args, exec)
-    covered: set[int] = set()
+    real: dict[int, int] = {}  # wrapper pid -> the pid of the real program behind it
     out: list[TracedExec] = []
     ends = _ends(trace, execs)
     for e in execs:
@@ -192,11 +192,11 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         wrapped = _as_wrapper(e, ctx.wrappers)
         if wrapped is not None:
             wrapper_of[e.pid] = (*wrapped, e)
-        elif parent in wrapper_of and _runs(e, wrapper_of[parent][0]) and parent not in covered:
-            covered.add(parent)  # the real program behind the wrapper: the shim's record says it
+        elif parent in wrapper_of and _runs(e, wrapper_of[parent][0]) and parent not in real:
+            real[parent] = e.pid  # the real program behind the wrapper: the shim's record says it
         else:
             out.append(_traced(e, parent, ends, ctx))
-    matched, forged = _match(records, wrapper_of, trace)
+    matched, forged = _match(records, wrapper_of, real, trace)
     reads = _reads(trace, tree, root, ctx)
     return TraceAnalysis(tuple(out), reads, matched, forged)
 
@@ -228,11 +228,20 @@ def _ends(trace: ParsedTrace, execs: Sequence[Exec]) -> dict[int, tuple[float, i
 
 def _as_wrapper(e: Exec, wrappers: Mapping[str, str]) -> tuple[str, tuple[str, ...]] | None:
     """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``)."""
-    if e.file in wrappers:
-        return wrappers[e.file], e.argv[1:]
-    if Path(e.file).name in ("bash", "sh") and len(e.argv) > 1 and e.argv[1] in wrappers:
-        return wrappers[e.argv[1]], e.argv[2:]
+    for file in (e.file, _real(e.file)):
+        if file in wrappers:
+            return wrappers[file], e.argv[1:]
+    if Path(e.file).name in ("bash", "sh") and len(e.argv) > 1:
+        for file in (e.argv[1], _real(e.argv[1])):
+            if file in wrappers:
+                return wrappers[file], e.argv[2:]
     return None
+
+
+def _real(path: str) -> str:
+    """An absolute path with its symlinks resolved (``/bin/rm`` is ``/usr/bin/rm`` where /bin is a
+    link; the jail's system folders are the host's)."""
+    return os.path.realpath(path) if path.startswith("/") else path
 
 
 def _runs(e: Exec, name: str) -> bool:
@@ -258,9 +267,13 @@ def _traced(e: Exec, parent: int, ends: Mapping[int, tuple[float, int]], ctx: Tr
 
 
 def _match(
-    records: Sequence[ShimRecord], wrappers: Mapping[int, tuple[str, tuple[str, ...], Exec]], trace: ParsedTrace
+    records: Sequence[ShimRecord],
+    wrappers: Mapping[int, tuple[str, tuple[str, ...], Exec]],
+    real: Mapping[int, int],
+    trace: ParsedTrace,
 ) -> tuple[tuple[Wrapped, ...], tuple[ShimRecord, ...]]:
-    """Each record takes one wrapper exec with the same command and arguments; the rest are forged."""
+    """Each record takes one wrapper exec with the same command and arguments; the rest are forged.
+    A confirmed record is the real program's process (what it starts names it as parent)."""
     free = sorted(wrappers.items(), key=lambda item: item[1][2].ts)
     used: set[int] = set()
     matched: list[Wrapped] = []
@@ -278,7 +291,7 @@ def _match(
             forged.append(record)
         else:
             used.add(hit)
-            matched.append(Wrapped(record, hit, trace.parent.get(hit, 0)))
+            matched.append(Wrapped(record, real.get(hit, hit), trace.parent.get(hit, 0)))
     return tuple(matched), tuple(forged)
 
 
