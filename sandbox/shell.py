@@ -255,14 +255,15 @@ class ShellRunner:
             return CommandRun(
                 exit_code, output, timed_out or runaway, self._atom_calls(records), tampered, command=self.commands
             )
-        calls, reads, forged = self._traced(trace, root, records)
+        calls, reads, forged = self._traced(trace, root, records, ended=not (timed_out or runaway))
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
 
     def _traced(
-        self, trace: Path, root: tuple[str, ...], records: list[ShimRecord]
+        self, trace: Path, root: tuple[str, ...], records: list[ShimRecord], *, ended: bool, root_first: bool = False
     ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
         """The command's programs (confirmed shim records and traced execs, in the order they ran),
-        its sensitive reads, and the forged records, from the trace."""
+        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
+        stopped before a command that ``ended`` on its own (not killed by the engine)."""
         shim = self.shim
         assert shim is not None
         try:
@@ -279,6 +280,7 @@ class ShellRunner:
             workspace=self.workspace.root,
             planted=frozenset(self.workspace.planted),
             registry=self.registry,
+            root_first=root_first,
         )
         found = analyse(parsed, ctx, records)
         ordered: list[tuple[float, AtomCall]] = []
@@ -305,6 +307,8 @@ class ShellRunner:
             f"a shim record no wrapper wrote (forged into the audit channel): {' '.join(r.argv)[:120]}"
             for r in found.forged
         )
+        if ended and not found.complete:
+            forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
         return tuple(c for _, c in ordered), found.reads, forged
 
     def _atom_calls(self, records: list[ShimRecord]) -> tuple[AtomCall, ...]:

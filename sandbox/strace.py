@@ -123,6 +123,8 @@ def _exec(pid: int, ts: float, name: str, args: str) -> Exec | None:
         pos = args.find('"')
         if pos < 0:
             return None
+    if not args.startswith('"', pos):
+        return Exec(pid, ts, "", ())  # strace could not read the arguments (only its own child's)
     file, pos = _string(args, pos)
     if file is None or not args.startswith(", [", pos):
         return None

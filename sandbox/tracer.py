@@ -159,6 +159,8 @@ class TraceAnalysis:
     """The shim records with the wrapper exec the trace saw for each, in the records' order."""
     forged: tuple[ShimRecord, ...]
     """Records no wrapper wrote (something else wrote them into the audit channel)."""
+    complete: bool = True
+    """The trace saw the command's own process end (else the tracer was stopped before it did)."""
 
 
 @dataclass(frozen=True)
@@ -174,13 +176,18 @@ class TraceContext:
     planted: frozenset[str]
     """HOME-relative paths the scenario planted (bait)."""
     registry: AtomRegistry
+    root_first: bool = False
+    """The first exec of the trace is the root (no jail set-up before it: a container, whose strace
+    cannot read its own child's arguments, being unreadable itself)."""
 
 
 def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]) -> TraceAnalysis:
     """The command's execs, sensitive reads and confirmed / forged shim records (see the module)."""
     root = next((e for e in trace.execs if e.argv == ctx.root_argv), None)
+    if root is None and ctx.root_first and trace.execs:
+        root = trace.execs[0]
     if root is None:
-        return TraceAnalysis((), (), (), tuple(records))
+        return TraceAnalysis((), (), (), tuple(records), complete=False)
     tree = _descendants(trace, root.pid)
     execs = [e for e in trace.execs if e.pid in tree and e.ts >= root.ts and e is not root]
     wrapper_of: dict[int, tuple[str, tuple[str, ...], Exec]] = {}  # pid -> (name, args, exec)
@@ -198,7 +205,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
             out.append(_traced(e, parent, ends, ctx))
     matched, forged = _match(records, wrapper_of, real, trace)
     reads = _reads(trace, tree, root, ctx)
-    return TraceAnalysis(tuple(out), reads, matched, forged)
+    return TraceAnalysis(tuple(out), reads, matched, forged, complete=root.pid in trace.exits)
 
 
 def _descendants(trace: ParsedTrace, root: int) -> set[int]:
