@@ -60,49 +60,61 @@ class ParsedTrace:
 def parse(lines: Iterable[str]) -> ParsedTrace:
     """The facts of a trace (see the module docstring)."""
     out = ParsedTrace()
-    pending: dict[int, str] = {}
+    pending: dict[int, tuple[float, str]] = {}
     last_exec: dict[int, Exec] = {}
+    last = 0  # the pid of the last line: strace ends a vfork it left unfinished on a line of its own
     for raw in lines:
-        head = _HEAD.match(raw.rstrip("\n"))
+        line = raw.rstrip("\n")
+        head = _HEAD.match(line)
         if head is None:
-            if raw.strip():
+            if line.startswith(")") and last in pending:
+                ts, start = pending.pop(last)
+                _line(out, last_exec, pending, last, ts, start + line)
+            elif line.strip():
                 out.skipped += 1
             continue
-        pid, ts, body = int(head.group(1)), float(head.group(2)), head.group(3)
-        if body.endswith("<unfinished ...>"):
-            pending[pid] = body[: -len("<unfinished ...>")].rstrip()
-            continue
-        if body.startswith("<... "):
-            start = pending.pop(pid, None)
-            cut = body.find(" resumed>")
-            if start is None or cut < 0:
-                out.skipped += 1
-                continue
-            body = start + body[cut + len(" resumed>") :]
-        if body.startswith("+++"):
-            _exit(out, pid, ts, body)
-            continue
-        call = _CALL.match(body)
-        if call is None or call.group(3) == "?":
-            if call is None:
-                out.skipped += 1
-            continue
-        name, args, result, rest = call.group(1), call.group(2), int(call.group(3)), call.group(4)
-        if result < 0:
-            continue
-        if name in ("execve", "execveat"):
-            exec_ = _exec(pid, ts, name, args)
-            if exec_ is None:
-                out.skipped += 1
-            else:
-                out.execs.append(exec_)
-                last_exec[pid] = exec_
-        elif name in ("openat", "open", "openat2", "creat"):
-            _open(out, last_exec.get(pid), pid, ts, name, args, rest)
-        elif name in ("clone", "clone3", "fork", "vfork"):
-            child = _CHILD.search(rest)
-            out.parent[int(child.group(1)) if child else result] = pid
+        last = int(head.group(1))
+        _line(out, last_exec, pending, last, float(head.group(2)), head.group(3))
     return out
+
+
+def _line(
+    out: ParsedTrace, last_exec: dict[int, Exec], pending: dict[int, tuple[float, str]], pid: int, ts: float, body: str
+) -> None:
+    """One line of ``pid`` (joined with its unfinished start when it resumes one)."""
+    if body.endswith("<unfinished ...>"):
+        pending[pid] = (ts, body[: -len("<unfinished ...>")].rstrip())
+        return
+    if body.startswith("<... "):
+        started = pending.pop(pid, None)
+        cut = body.find(" resumed>")
+        if started is None or cut < 0:
+            out.skipped += 1
+            return
+        body = started[1] + body[cut + len(" resumed>") :]
+    if body.startswith("+++"):
+        _exit(out, pid, ts, body)
+        return
+    call = _CALL.match(body)
+    if call is None or call.group(3) == "?":
+        if call is None:
+            out.skipped += 1
+        return
+    name, args, result, rest = call.group(1), call.group(2), int(call.group(3)), call.group(4)
+    if result < 0:
+        return
+    if name in ("execve", "execveat"):
+        exec_ = _exec(pid, ts, name, args)
+        if exec_ is None:
+            out.skipped += 1
+        else:
+            out.execs.append(exec_)
+            last_exec[pid] = exec_
+    elif name in ("openat", "open", "openat2", "creat"):
+        _open(out, last_exec.get(pid), pid, ts, name, args, rest)
+    elif name in ("clone", "clone3", "fork", "vfork"):
+        child = _CHILD.search(rest)
+        out.parent[int(child.group(1)) if child else result] = pid
 
 
 def _exit(out: ParsedTrace, pid: int, ts: float, body: str) -> None:
