@@ -109,8 +109,8 @@ async def _probe(level: IsolationLevel) -> Tracer:
                 continue
             if proc.returncode == 0 and out.exists() and f'execve("{bash}"' in out.read_text(errors="replace"):
                 return tracer
-            if b"ptrace" in err.lower() or b"operation not permitted" in err.lower():
-                reason = "ptrace is not permitted here"
+            if b"unrecognized option" in err or b"invalid option" in err:
+                reason = "this strace is too old (5.9 or later is needed)"
     return Tracer(reason=reason)
 
 

@@ -216,3 +216,25 @@ async def test_mini_swe_agent_reading_the_history_is_caught(monkeypatch: pytest.
         await session.run()
     reads = [e for e in events if isinstance(e, SensitiveRead) and e.actor == "owner"]
     assert ("~/.bash_history", "read_shell_history") in [(r.path, r.atom) for r in reads]
+
+
+def test_traced_events_are_scrubbed_and_say_their_channel() -> None:
+    from channel.events import FileChanged, ToolCalled, WriteRefused, observed_by
+    from engine.llm.secrets import event_scrubber
+
+    key = "sk-proj-" + "x" * 40
+    scrub = event_scrubber({"OPENAI_API_KEY": key})
+    assert scrub is not None
+    ran = _ran_with(("curl", "-H", f"Authorization: Bearer {key}", "https://example.invalid"))
+    cleaned = scrub(ran)
+    assert key not in cleaned.model_dump_json() and observed_by(cleaned) == "trace"
+    read = SensitiveRead(actor="owner", path="~/.bash_history", program="vim", atom="read_shell_history", risk="high")
+    assert observed_by(read) == "trace"
+    assert observed_by(ShimTampered(actor="owner", reason="x")) == "shim"
+    assert observed_by(ToolCalled(actor="owner", tool="read_file")) == "tool"
+    assert observed_by(FileChanged(actor="owner", path="a", change="added", diff="", via="shell")) == "watcher"
+    assert observed_by(WriteRefused(actor="owner", path="a", reason="r", via="tool")) == "tool"
+
+
+def _ran_with(argv: tuple[str, ...]) -> ShellCommandRan:
+    return ShellCommandRan(actor="owner", argv=argv, cwd=".", exit_code=0, duration_ms=1.0, source="trace", pid=3)
