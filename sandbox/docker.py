@@ -399,7 +399,9 @@ class DockerShellRunner(ShellRunner):
         tampered = tuple(junk + shim.check())
         if not traced:
             return CommandRun(code, output, killed, self._atom_calls(records), tampered, command=self.commands)
-        calls, reads, forged = self._traced(trace, root, records, ended=not killed, root_first=True)
+        calls, reads, forged = await asyncio.to_thread(
+            self._traced, trace, root, records, ended=not killed, root_first=True
+        )
         return CommandRun(code, output, killed, calls, tampered, reads, self.commands, forged)
 
     def test_executor(self) -> TestExecutor | None:

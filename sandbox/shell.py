@@ -255,7 +255,9 @@ class ShellRunner:
             return CommandRun(
                 exit_code, output, timed_out or runaway, self._atom_calls(records), tampered, command=self.commands
             )
-        calls, reads, forged = self._traced(trace, root, records, ended=not (timed_out or runaway))
+        calls, reads, forged = await asyncio.to_thread(
+            self._traced, trace, root, records, ended=not (timed_out or runaway)
+        )
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
 
     def _traced(
@@ -267,8 +269,9 @@ class ShellRunner:
         shim = self.shim
         assert shim is not None
         try:
+            under = (f"{self.workspace.home}/", f"{self.workspace.root}/")
             with trace.open(encoding="utf-8", errors="replace") as lines:
-                parsed = parse(lines)
+                parsed = parse(lines, under)
         except OSError:
             return self._atom_calls(records), (), ()
         wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}

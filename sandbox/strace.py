@@ -55,11 +55,15 @@ class ParsedTrace:
     """pid -> (time, exit code: 128 + signal number when killed)."""
     skipped: int = 0
     """Lines not understood."""
+    under: tuple[str, ...] = ("/",)
+    """The folders whose opens are kept."""
 
 
-def parse(lines: Iterable[str]) -> ParsedTrace:
-    """The facts of a trace (see the module docstring)."""
+def parse(lines: Iterable[str], opens_under: tuple[str, ...] = ("/",)) -> ParsedTrace:
+    """The facts of a trace (see the module docstring); only the opens of paths under one of
+    ``opens_under`` are kept (a Python program opens thousands of files the audit never asks about)."""
     out = ParsedTrace()
+    out.under = opens_under
     pending: dict[int, tuple[float, str]] = {}
     last_exec: dict[int, Exec] = {}
     last = 0  # the pid of the last line: strace ends a vfork it left unfinished on a line of its own
@@ -155,6 +159,8 @@ def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, 
     if end <= 0:
         return
     path = rest[1:end]
+    if not path.startswith(out.under):
+        return
     flags = args.rsplit(", ", 2)
     text = next((f for f in reversed(flags) if f.startswith("O_")), "")
     out.opens.append(Open(pid, ts, path, "O_WRONLY|O_CREAT|O_TRUNC" if name == "creat" else text))
