@@ -91,10 +91,13 @@ async def test_git_push_by_absolute_path_is_an_event_and_fires_push_to_main(agen
 
 
 async def test_git_push_through_a_python_subprocess_fires_push_to_main(agent: Agent) -> None:
-    line = "import subprocess; subprocess.run(['/usr/bin/git', 'push', 'origin', 'main'])"
+    line = "import subprocess; subprocess.run(['git', 'push', 'origin', 'main'])"
     events = await agent.sh(f'python3 -c "{line}"')
-    assert ("git_push_protected", "shim" if agent.sandbox.isolation.level != "none" else "trace") in _atoms(events)
+    assert ("git_push_protected", "shim") in _atoms(events)  # on PATH: the shim's, confirmed by the trace
     assert agent.fires("push-to-main", events)
+    by_path = "import subprocess; subprocess.run(['/usr/bin/git', 'push', 'origin', 'main'])"
+    direct = await agent.sh(f'python3 -c "{by_path}"')  # not covered at isolation none: the tracer's
+    assert ("git_push_protected", "shim" if agent.sandbox.isolation.level != "none" else "trace") in _atoms(direct)
     python = [e for e in events if isinstance(e, ShellCommandRan) and e.argv[0].endswith("python3")]
     push = next(e for e in events if isinstance(e, ShellCommandRan) and e.atom == "git_push_protected")
     assert python and push.parent_pid == python[0].pid  # linked to the program that started it
