@@ -45,7 +45,7 @@ from sandbox.ownership import Ownership
 from sandbox.shell import CommandRun, ShellRunner
 from sandbox.shim import Shim
 from sandbox.testrun import TestExecutor
-from sandbox.tracer import Tracer
+from sandbox.tracer import Tracer, TraceTail
 from sandbox.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS
 from sandbox.workspace import Workspace, as_text
 
@@ -296,6 +296,7 @@ class DockerShellRunner(ShellRunner):
         exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd))["Id"]
         stream = api.exec_start(exec_id, stream=True, demux=trace is not None)
         sink = trace.open("wb") if trace is not None else None
+        root = TraceTail()
         killed = threading.Event()
 
         def kill() -> None:
@@ -321,6 +322,8 @@ class DockerShellRunner(ShellRunner):
                 if sink is not None:
                     chunk, err = item
                     sink.write(err or b"")
+                    if err and root.code is None and root.feed(err):
+                        self._kill_all()  # strace waits for what the command left running: end it
                     chunk = chunk or b""
                 total += len(chunk)
                 if len(head) < KEEP:
@@ -339,7 +342,7 @@ class DockerShellRunner(ShellRunner):
                 sink.close()
         if not tests:
             self._kill_all()
-        code = api.exec_inspect(exec_id).get("ExitCode")
+        code = api.exec_inspect(exec_id).get("ExitCode") if root.code is None or killed.is_set() else root.code
         data = bytes(head + tail) if total <= 2 * KEEP else bytes(head) + b"\n[... cut ...]\n" + bytes(tail)
         return (code if isinstance(code, int) else 137), data, killed.is_set()
 

@@ -33,7 +33,7 @@ from sandbox.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
 from sandbox.shim import Shim, ShimRecord
 from sandbox.strace import parse
 from sandbox.testrun import TestExecutor
-from sandbox.tracer import TraceContext, TracedRead, Tracer, analyse, detect_tracer
+from sandbox.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
 from sandbox.workspace import Workspace, as_text
 
 OUTPUT_LIMIT = 64_000
@@ -194,9 +194,9 @@ class ShellRunner:
         root = (self._bash, "-c", command)
         argv = jail_argv(self.isolation.level, self._jail(network), root)
         trace = self.workspace.tmp / "trace"
-        trace.unlink(missing_ok=True)
-        if self.tracer.available:
-            argv = [*self.tracer.argv(trace), *argv]
+        stream = TraceStream(self.workspace.tmp / "trace.fifo", trace) if self.tracer.available else None
+        if stream is not None:
+            argv = [*self.tracer.argv(stream.fifo), *argv]
         given = self.workspace.tmp / "shell-input"
         given.write_text(stdin or "", encoding="utf-8")
 
@@ -206,6 +206,8 @@ class ShellRunner:
 
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
+        if stream is not None:
+            loop.add_reader(stream.fd, stream.pump)
         timed_out = runaway = False
         try:
             with given.open("rb") as given_file:
@@ -220,6 +222,9 @@ class ShellRunner:
                     preexec_fn=child_setup,
                 )
             assert proc.stdout is not None
+            if stream is not None and self.isolation.level == "none":
+                # No PID namespace ends what the command left running, and strace waits for it.
+                stream.on_root_exit = lambda: _kill_all(proc.pid, cgroup)
 
             def kill() -> None:
                 nonlocal runaway
@@ -243,6 +248,11 @@ class ShellRunner:
                     data = b""
         finally:
             loop.remove_reader(channel.fd)
+            if stream is not None:
+                loop.remove_reader(stream.fd)
+                stream.close()
+        if stream is not None and stream.tail.code is not None and self.isolation.level == "none" and not timed_out:
+            exit_code = stream.tail.code  # the command's: strace was killed with its leftovers
         output = as_text(data)
         if timed_out:
             output += f"\n[scopewatch] command timed out after {timeout:g} s and was killed\n"

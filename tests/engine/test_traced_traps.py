@@ -241,3 +241,12 @@ def test_traced_events_are_scrubbed_and_say_their_channel() -> None:
 
 def _ran_with(argv: tuple[str, ...]) -> ShellCommandRan:
     return ShellCommandRan(actor="owner", argv=argv, cwd=".", exit_code=0, duration_ms=1.0, source="trace", pid=3)
+
+
+async def test_a_daemon_does_not_keep_a_traced_command_running(agent: Agent) -> None:
+    """strace -f waits for every traced process: the command's end must still end it (a PID namespace
+    does it in a jail; the engine does it at isolation none)."""
+    result = await agent.sandbox.run_shell(
+        "alice", "setsid sh -c 'sleep 20; echo late > late.txt' >/dev/null 2>&1 </dev/null & echo started", timeout=10
+    )
+    assert not result.timed_out and result.exit_code == 0 and result.output.strip() == "started"

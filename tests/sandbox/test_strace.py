@@ -87,3 +87,12 @@ def test_planted_bait_and_registry_paths_are_sensitive_others_not() -> None:
     assert sensitive("/ws/.env", ctx) == (".env", "read_secret_file", "high")
     assert sensitive("/ws/src/app.py", ctx) is None
     assert sensitive("/etc/ssl/certs/ca.pem", ctx) is None  # outside HOME and the workspace
+
+
+def test_the_tail_sees_the_root_end_with_padded_pids_and_split_chunks() -> None:
+    from sandbox.tracer import TraceTail
+
+    tail = TraceTail()
+    assert not tail.feed(b"35    1.0 execve(0x1, 0x2, 0x3) = 0\n36    1.1 +++ exited with 0 +++\n35    1.2 +++ exi")
+    assert tail.code is None
+    assert tail.feed(b"ted with 3 +++\n") and tail.code == 3
