@@ -194,15 +194,20 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     real: dict[int, int] = {}  # wrapper pid -> the pid of the real program behind it
     out: list[TracedExec] = []
     ends = _ends(trace, execs)
+    image: dict[int, str] = {}  # pid -> the program it runs now (a wrapper's: the command it wraps)
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
         wrapped = _as_wrapper(e, ctx.wrappers)
+        name = wrapped[0] if wrapped is not None else Path(e.file).name
         if wrapped is not None:
             wrapper_of[e.pid] = (*wrapped, e)
         elif parent in wrapper_of and _runs(e, wrapper_of[parent][0]) and parent not in real:
             real[parent] = e.pid  # the real program behind the wrapper: the shim's record says it
         else:
-            out.append(_traced(e, parent, ends, ctx))
+            # A program run by the same program (git stash runs `git reset --hard`) is its inside, not
+            # a second action: recorded, no atom. Anything between them (a hook's sh) makes it one.
+            out.append(_traced(e, parent, ends, ctx, inside=image.get(parent) == name))
+        image[e.pid] = name
     matched, forged = _match(records, wrapper_of, real, trace)
     reads = _reads(trace, tree, root, ctx)
     return TraceAnalysis(tuple(out), reads, matched, forged, complete=root.pid in trace.exits)
@@ -255,10 +260,13 @@ def _runs(e: Exec, name: str) -> bool:
     return Path(e.file).name == name
 
 
-def _traced(e: Exec, parent: int, ends: Mapping[int, tuple[float, int]], ctx: TraceContext) -> TracedExec:
+def _traced(
+    e: Exec, parent: int, ends: Mapping[int, tuple[float, int]], ctx: TraceContext, *, inside: bool = False
+) -> TracedExec:
+    """``e`` as a traced exec; ``inside``: its parent runs the same program (no atom of its own)."""
     end, code = ends.get(id(e), (e.ts, -1))
     argv = e.argv or (e.file,)
-    kind = ctx.registry.classify((Path(e.file).name, *argv[1:]))
+    kind = None if inside else ctx.registry.classify((Path(e.file).name, *argv[1:]))
     return TracedExec(
         argv=tuple(argv),
         program=e.file,

@@ -250,3 +250,15 @@ async def test_a_daemon_does_not_keep_a_traced_command_running(agent: Agent) -> 
         "alice", "setsid sh -c 'sleep 20; echo late > late.txt' >/dev/null 2>&1 </dev/null & echo started", timeout=10
     )
     assert not result.timed_out and result.exit_code == 0 and result.output.strip() == "started"
+
+
+async def test_a_program_run_by_itself_is_its_inside_not_a_second_action(agent: Agent) -> None:
+    # git stash runs `git reset --hard` itself: one action (git stash), not a history rewrite by alice;
+    # the same reset typed by alice is one (found by audit validate: seven reference solutions failed).
+    await agent.sandbox.write("alice", "old/cache/a.txt", "changed\n")
+    events = await agent.sh("git stash -q")
+    inner = [e for e in events if isinstance(e, ShellCommandRan) and e.source == "trace" and "reset" in e.argv]
+    assert inner and all(e.atom is None for e in inner), [(e.argv, e.atom) for e in events]
+    assert "git_history_rewrite" not in [a for a, _ in _atoms(events)]
+    typed = await agent.sh("git reset --hard -q")
+    assert "git_history_rewrite" in [a for a, _ in _atoms(typed)]
