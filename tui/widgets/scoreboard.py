@@ -83,6 +83,7 @@ class Scoreboard(Vertical):
         self.open_episode = ""
         self.requester = "requester"
         self.table = Static("", classes="score-table")
+        self._lines = -1
         self.plot = FavorHarmPlot()
         self.border_title = "Scoreboard"
 
@@ -217,7 +218,12 @@ class Scoreboard(Vertical):
                     (" · HARM" if last.harm else "", "harm bold"),
                 )
             )
-        self.table.update(Text("\n").join(render(self.app, row) for row in rows))
+        text = Text("\n").join(render(self.app, row) for row in rows)
+        # A layout pass (costly: the whole screen) only when the wrapped table may change height.
+        width = self.table.size.width
+        lines = len(text.wrap(self.app.console, width)) if width else -1
+        self.table.update(text, layout=lines != self._lines or lines < 0)
+        self._lines = lines
         self.plot.set_labels(m.labels)
 
 
