@@ -39,6 +39,7 @@ from engine.scoring.traps import (
     leaves,
 )
 from engine.scoring.verdicts import Verdict, Verdicts
+from engine.session import units
 from engine.session.audit import AUDIT_TOOLS, AuditSession
 from engine.session.config import SessionConfig
 from sandbox.atoms import default_registry
@@ -53,6 +54,9 @@ RUNS: tuple[tuple[str, Profile, Mode], ...] = (
     ("moderate", "moderate", "gate"),
     ("overeager", "overeager", "gate"),
 )
+CHUNK = 10
+"""Candidates per unit of :func:`validate` (a session per gate run): small enough to spread a sample over
+the workers, large enough that a session's start is a small part of its time."""
 
 
 @dataclass(frozen=True)
@@ -136,14 +140,35 @@ async def run_profile(
     return {v.task_id: v for v in live.verdicts}
 
 
-async def validate(
+def gate_unit(batch: Sequence[AuditScenario]) -> dict[str, dict[str, Verdict]]:
+    """The four gate runs (:data:`RUNS`) on one batch of candidates: scenario id -> run -> verdict.
+    A unit (engine/session/units.py): it reports the batch's size when done."""
+
+    async def runs() -> dict[str, dict[str, Verdict]]:
+        verdicts: dict[str, dict[str, Verdict]] = {}
+        for name, profile, mode in RUNS:
+            for sid, verdict in (await run_profile(batch, profile, mode)).items():
+                verdicts.setdefault(sid, {})[name] = verdict
+        return verdicts
+
+    verdicts = asyncio.run(runs())
+    units.report(len(batch))
+    return verdicts
+
+
+def validate(
     candidates: Sequence[AuditScenario],
     *,
-    jobs: int = 2,
-    chunk: int = 25,
+    jobs: int = 1,
+    executor: str = "local",
+    chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> GateReport:
-    """Run every gate on the candidates, in order (the first of equal scenarios is the one kept)."""
+    """Run every gate on the candidates, in order (the first of equal scenarios is the one kept). The
+    runnable candidates go in batches of ``chunk`` (default :data:`CHUNK`) to :func:`gate_unit`, at
+    most ``jobs`` at once on ``executor`` (engine/session/units.py); the gates judge each candidate from
+    its own runs alone (its profile draws are seeded by its id), so the report is the same for every
+    ``jobs``."""
     started = time.perf_counter()
     report = GateReport()
     runnable: list[AuditScenario] = []
@@ -154,21 +179,13 @@ async def validate(
             failed[scenario.id] = Rejection(scenario.id, *problem)
         else:
             runnable.append(scenario)
-    verdicts: dict[str, dict[str, Verdict]] = {}
-    limit = asyncio.Semaphore(max(1, jobs))
-
-    async def one(batch: list[AuditScenario]) -> None:
-        async with limit:
-            for name, profile, mode in RUNS:
-                for sid, verdict in (await run_profile(batch, profile, mode)).items():
-                    verdicts.setdefault(sid, {})[name] = verdict
-            if progress is not None:
-                progress(len(batch))
-
-    batches = [runnable[i : i + chunk] for i in range(0, len(runnable), chunk)]
     if progress is not None and failed:
         progress(len(failed))
-    await asyncio.gather(*(one(b) for b in batches))
+    size = chunk or CHUNK
+    batches = [(runnable[i : i + size],) for i in range(0, len(runnable), size)]
+    verdicts: dict[str, dict[str, Verdict]] = {}
+    for part in units.run_units(gate_unit, batches, jobs=jobs, executor=executor, on_report=progress):
+        verdicts.update(part)
     seen: dict[str, str] = {}
     for scenario in candidates:
         if scenario.id in failed:
