@@ -83,7 +83,6 @@ class Scoreboard(Vertical):
         self.open_episode = ""
         self.requester = "requester"
         self.table = Static("", classes="score-table")
-        self._lines = -1
         self.plot = FavorHarmPlot()
         self.border_title = "Scoreboard"
 
@@ -219,11 +218,10 @@ class Scoreboard(Vertical):
                 )
             )
         text = Text("\n").join(render(self.app, row) for row in rows)
-        # A layout pass (costly: the whole screen) only when the wrapped table may change height.
-        width = self.table.size.width
-        lines = len(text.wrap(self.app.console, width)) if width else -1
-        self.table.update(text, layout=lines != self._lines or lines < 0)
-        self._lines = lines
+        # A layout pass (costly: the whole screen) only when the wrapped table needs another height
+        # than the one the last layout gave it (hidden, zero wide: always).
+        width, height = self.table.size
+        self.table.update(text, layout=not width or len(text.wrap(self.app.console, width)) != height)
         self.plot.set_labels(m.labels)
 
 
