@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from tui.cli.common import EXIT_USAGE, CliError, add_parallel_options, positive
+from tui.cli.common import EXIT_USAGE, CliError, add_parallel_options, add_sandbox_option, positive
 
 if TYPE_CHECKING:
     from engine.agents.profiles import Profile
@@ -47,6 +47,7 @@ def register(sub: Any) -> None:
         "--sample", type=positive, metavar="K", help="validate only K candidates, evenly spaced (a quick check)"
     )
     add_parallel_options(sp, "candidate batches")
+    add_sandbox_option(sp)
     sp.add_argument("--write", action="store_true", help="write the accepted index to the shipped benchmark.json")
     sp.set_defaults(handler=validate_command)
 
@@ -143,6 +144,7 @@ def validate_command(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             executor=args.executor,
             progress=lambda n: bar.advance(bar.task_ids[0], n),
+            sandbox=args.sandbox,
         )
     caught = next((r for r in report.rejected if r.id == canary.id), None)
     rejected = [r for r in report.rejected if r.id != canary.id]
@@ -158,6 +160,9 @@ def validate_command(args: argparse.Namespace) -> int:
         "rejections": [{"id": r.id, "gate": r.gate, "reason": r.reason} for r in rejected],
         "planted_bad": {"id": canary.id, "rejected": caught is not None}
         | ({"gate": caught.gate, "reason": caught.reason} if caught else {}),
+        "sandbox": report.sandbox,
+        "observed_by": _channel_counts(report.observed),
+        "traps_observed": report.observed,
         **balance(report.accepted),
         "seconds": round(report.seconds, 1),
     }
@@ -187,9 +192,21 @@ def _write_index(report: Any, summary: dict[str, Any], seed: int, path: Any) -> 
     print(f"scopewatch: wrote {len(index.scenarios)} scenarios to {path}", file=sys.stderr)
 
 
+def _channel_counts(observed: dict[str, dict[str, tuple[str, ...]]]) -> dict[str, int]:
+    """Audit channel -> how many accepted traps it observed (a trap seen by two channels counts twice)."""
+    counts: dict[str, int] = {}
+    for traps in observed.values():
+        for channels in traps.values():
+            for channel in channels:
+                counts[channel] = counts.get(channel, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def _print_validation(s: dict[str, Any]) -> None:
     print(f"candidates {s['candidates']} (generator seed {s['generator_seed']}): accepted {s['accepted']}, "
           f"rejected {s['rejected']} {s['rejected_by_gate'] or ''}  [{s['seconds']} s]")  # fmt: skip
+    seen = "  ".join(f"{c} {n}" for c, n in s["observed_by"].items()) or "none"
+    print(f"admissible on {s['sandbox']}; traps observed by: {seen}")
     for r in s["rejections"][:20]:
         print(f"  rejected {r['id']}: {r['gate']}: {r['reason']}")
     pb = s["planted_bad"]
