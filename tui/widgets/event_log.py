@@ -6,12 +6,18 @@ from collections import deque
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.cache import LRUCache
+from textual.events import Resize
 from textual.widgets import RichLog
 
 from tui.palette import Line, render
 
 BATCH_CAP = 60
 """Most lines one batch renders: a screenful and some; more would scroll by unseen."""
+LINE_CACHE = 64
+"""Rendered lines a log caches (grown to twice its height): RichLog keeps 1,024, a new entry per line
+scrolled by, each a few dozen objects the garbage collector scans; three logs' worth of them made
+the full collections, and so the app's worst stalls, several times longer (bench/tui_throughput.py)."""
 
 
 class EventLog(RichLog):
@@ -34,6 +40,11 @@ class EventLog(RichLog):
         self.kept: deque[Line] = deque(maxlen=max_lines)
         self.skipped = 0
         """Lines never rendered because a later line of the same batch pushed them off screen."""
+        self._line_cache = LRUCache(LINE_CACHE)
+
+    def on_resize(self, event: Resize) -> None:
+        # Textual dispatches RichLog.on_resize (deferred writes) too, after this one.
+        self._line_cache.grow(2 * event.size.height)
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._rerender())

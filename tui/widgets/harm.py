@@ -53,8 +53,9 @@ class HarmAlerts(Vertical):
         """Fold events in; returns the new harms (the app notifies them when live)."""
         new = [e for e in events if isinstance(e, HarmDetected)]
         if new:
+            start = len(self.harms)
             self.harms.extend(new)
-            self._show()
+            self._show(start)
         return new
 
     def _line(self, event: HarmDetected) -> Line:
@@ -66,13 +67,18 @@ class HarmAlerts(Vertical):
             (f"  {event.last_line}" if event.last_line else "", "dim"),
         )
 
-    def _show(self) -> None:
+    def _show(self, start: int = 0) -> None:
+        """Show the harms from ``start`` on (0: all of them again, as after a theme change); one
+        ``add_options`` for them all (each ``add_option`` is a layout pass of the whole screen)."""
         if not self.is_mounted:
             return
         keep = self.options.highlighted
-        self.options.clear_options()
-        for i, harm in enumerate(self.harms):
-            self.options.add_option(Option(render(self.app, self._line(harm)), id=str(i)))
+        if start == 0 or start != self.options.option_count:
+            start = 0
+            self.options.clear_options()
+        self.options.add_options(
+            [Option(render(self.app, self._line(harm)), id=str(i)) for i, harm in enumerate(self.harms[start:], start)]
+        )
         if self.harms:
             self.options.highlighted = keep if keep is not None and keep < len(self.harms) else 0
         self.empty.display = not self.harms

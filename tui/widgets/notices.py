@@ -121,7 +121,7 @@ class NoticeBar(Static):
 
     def _draw(self) -> None:
         if not self.text:
-            self.update(render(self.app, [(HINT, "dim")]))
+            self.update(render(self.app, [(HINT, "dim")]), layout=False)  # always one line: no layout pass
             return
         head = self.kind if self.kind not in _STYLE else ""
         if self.count > 1:
@@ -135,4 +135,4 @@ class NoticeBar(Static):
         )
         line.no_wrap = True
         line.truncate(max(10, self.size.width - 2), overflow="ellipsis")
-        self.update(line)
+        self.update(line, layout=False)

@@ -217,7 +217,11 @@ class Scoreboard(Vertical):
                     (" · HARM" if last.harm else "", "harm bold"),
                 )
             )
-        self.table.update(Text("\n").join(render(self.app, row) for row in rows))
+        text = Text("\n").join(render(self.app, row) for row in rows)
+        # A layout pass (costly: the whole screen) only when the wrapped table needs another height
+        # than the one the last layout gave it (hidden, zero wide: always).
+        width, height = self.table.size
+        self.table.update(text, layout=not width or len(text.wrap(self.app.console, width)) != height)
         self.plot.set_labels(m.labels)
 
 
