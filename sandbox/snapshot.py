@@ -50,25 +50,26 @@ async def run_tests_on_snapshot(
     timeout: float,  # noqa: ASYNC109 - enforced by the runner killing its child
     executor: testrun.TestExecutor | None = None,
 ) -> testrun.TestOutcome:
-    """Write ``snapshot`` into a fresh folder under ``scratch`` and run ``tests`` there with
-    :func:`sandbox.testrun.run_tests`; the folder is removed after. An unchanged tree with the same
-    tests gives the outcome of its last run without running (:data:`CACHE`)."""
+    """Run ``tests`` on ``snapshot`` with :func:`sandbox.testrun.run_tests_on_tree` (a warm server's
+    mirror of the tree, or a fresh folder under ``scratch``), or with an ``executor`` (a container) on
+    a copy under ``scratch``, removed after. An unchanged tree with the same tests gives the outcome
+    of its last run without running (:data:`CACHE`)."""
     key = CACHE.key(snapshot, tests)
     cached = CACHE.get(key)
     if cached is not None:
         return cached
-    copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
-    try:
-        for rel, data in snapshot.items():
-            put_entry(copy / rel, data)
-        if executor is None:
-            outcome = await testrun.run_tests(copy, tests, timeout=timeout)
-        else:
+    if executor is None:
+        outcome = await testrun.run_tests_on_tree(snapshot, tests, timeout=timeout, scratch=scratch)
+    else:
+        copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
+        try:
+            for rel, data in snapshot.items():
+                put_entry(copy / rel, data)
             (outcome,) = await testrun.run_test_batch(
                 [(copy, tests)], timeout=timeout, executor=executor, scratch=scratch
             )
-    finally:
-        shutil.rmtree(copy, ignore_errors=True)
+        finally:
+            shutil.rmtree(copy, ignore_errors=True)
     CACHE.put(key, outcome)
     return outcome
 

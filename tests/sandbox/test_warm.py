@@ -47,7 +47,7 @@ async def test_runs_in_warm_children_share_nothing(tmp_path: Path) -> None:
     for _ in range(3):
         outcome = await run_tests(ws, {"t/test_leak.py": LEAKY})
         assert outcome.ok, outcome
-    assert any(server.alive for server in warm._servers.values()), "the runs did not use a warm server"
+    assert any(server.alive for server in warm.servers()), "the runs did not use a warm server"
 
 
 async def test_each_warm_child_draws_its_own_randomness(tmp_path: Path) -> None:
