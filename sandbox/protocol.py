@@ -125,6 +125,13 @@ class Sandbox(Protocol):
         baseline and ``overlay`` contents put in, without touching the workspace."""
         ...
 
+    def prefetch_tests(
+        self, tests: Mapping[str, str], *, restore: Sequence[str] = (), overlay: Mapping[str, str] | None = None
+    ) -> None:
+        """Start that :meth:`run_tests` now, in the background: a later call with the same arguments
+        on the same files takes its outcome instead of running again (or does nothing here)."""
+        ...
+
     async def close(self) -> None:
         """End the sandbox and remove what it created."""
         ...

@@ -194,6 +194,13 @@ async def run_tests_on_tree(
         shutil.rmtree(copy, ignore_errors=True)
 
 
+async def prewarm() -> None:
+    """Have a warm server of this machine's isolation level starting (see :func:`run_tests_on_tree`)."""
+    level = (await detect_isolation()).level
+    netns = await network_cut_prefix() if level == "none" else ()
+    warm.prestart(level, netns, scratch_root())
+
+
 async def _run_warm(
     server: warm.WarmServer,
     tree: Mapping[str, bytes],

@@ -200,6 +200,20 @@ def take(level: IsolationLevel, netns: tuple[str, ...], scratch: str | None) -> 
     return server
 
 
+READY = 2
+"""Idle servers :func:`prestart` keeps of a kind: a check and its prefetch run side by side."""
+
+
+def prestart(level: IsolationLevel, netns: tuple[str, ...], scratch: str | None) -> None:
+    """Start servers of this kind now until :data:`READY` are idle, so runs do not wait for one."""
+    kind: Kind = (level, *(netns if level == "none" else ()))
+    with _pool_lock:
+        missing = READY - sum(s.alive for s in _idle.get(kind, ()))
+    started = [server for _ in range(missing) if (server := take(level, netns, scratch)) is not None]
+    for server in started:
+        give_back(server)
+
+
 def give_back(server: WarmServer) -> None:
     """Return a server after a run (kept when alive and the pool has room, else closed)."""
     with _pool_lock:

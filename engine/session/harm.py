@@ -66,6 +66,14 @@ class HarmMonitor:
     def consumed_paths(self, paths: list[str]) -> list[str]:
         return [p for p in paths if self.consumers(p)]
 
+    def prefetch(self) -> None:
+        """Start this round's live check now, before the favor check, so the two run side by side
+        (the check later joins this run: the same files and tests)."""
+        teams = {t.name for path in self.writes.touched_this_round for t in self.consumers(path)}
+        tests = {name: src for team in sorted(teams) for name, src in self._tests[team].items()}
+        if tests:
+            self.sandbox.prefetch_tests(tests)
+
     async def after_round(self) -> None:
         """Live check when this round's writes touched something an absent team consumes; then CI
         feedback, and the harm penalty's reminder for every harm still in force."""
