@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from sandbox import testrun
+from sandbox import testrun, warm
 from sandbox.paths import normalise
 from sandbox.workspace import put_entry
 
@@ -61,7 +61,13 @@ async def run_tests_on_snapshot(
         return cached
     running = CACHE.running(key)
     if running is not None:  # the same tree and tests already on their way (a prefetch)
-        return await asyncio.shield(running)
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is None or task.cancelling():
+                raise
+            # that run was cancelled, not this caller: run it here
     future = CACHE.start(key)
     try:
         outcome = await _run(snapshot, tests, scratch=scratch, timeout=timeout, executor=executor)
@@ -186,7 +192,7 @@ def enabled() -> bool:
 def prefetching() -> bool:
     """Whether a background run is worth starting: its outcome can be joined (the cache is on) and
     runs are warm (``SCOPEWATCH_WARM_TESTS``), so a second one at once costs little."""
-    return enabled() and testrun.warm.enabled()
+    return enabled() and warm.enabled()
 
 
 CACHE = OutcomeCache()

@@ -2,7 +2,9 @@
 
 Tests are plain Python files with ``def test_*():`` functions and bare ``assert`` (no pytest, whose
 startup is too slow for the hundreds of runs a session does). One call runs every given file in ONE
-fresh ``python -I -B`` subprocess:
+``python -I -B`` process: a fresh subprocess, or a child forked by a warm server started the same
+way (:mod:`sandbox.warm`; :func:`run_tests_on_tree`, what the engine's snapshot runs use, gets one
+inside the jail too):
 
 - cwd = the workspace, the workspace first on ``sys.path``; each test file in its own module
   namespace, and the workspace's modules imported fresh for each file;
@@ -175,6 +177,8 @@ async def run_tests_on_tree(
     at this isolation level: the tree goes into the server's mirror, rewritten only where it changed,
     and workspace modules unchanged since the server compiled them are not compiled again. Else the
     tree is written to a fresh folder under ``scratch`` and run as :func:`run_tests` does."""
+    for name in tests:
+        _safe_relpath(name)
     level = (await detect_isolation()).level
     netns = await network_cut_prefix() if level == "none" else ()
     server = warm.take(level, netns, scratch_root())
@@ -215,7 +219,7 @@ async def _run_warm(
         folder = server.run_folder()
         run = _prepare(0, server.mirror.root, tests, folder)
     except OSError:
-        server.kill()
+        server.kill()  # a folder it cannot write: not a server to keep
         return None
     try:
         # A tree holding bytecode may hold a .pyc a fresh interpreter would load instead of the source.
@@ -297,7 +301,7 @@ def _write_spec(
     fence_network: bool,
     test_timeout: float | None = None,
     *,
-    timeout: float | None = None,  # noqa: ASYNC109 - a warm server kills the run at it
+    timeout: float | None = None,
     compile_paths: Sequence[str] = (),
     bytecode: bool = True,
 ) -> None:

@@ -228,7 +228,7 @@ def give_back(server: WarmServer) -> None:
         server.close()
 
 
-def problem_of(reply: str | None, folder: Path, timeout: float) -> str | None:  # noqa: ASYNC109
+def problem_of(reply: str | None, folder: Path, timeout: float) -> str | None:
     """None for a clean exit, else the ``last_line`` of the tests that have no result."""
     if reply == "exit 0":
         return None
