@@ -341,3 +341,21 @@ async def test_usage_table_for_the_headless_summary() -> None:
     lines = render_table(metrics).splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("model usage"))
     assert lines[header + 1].split() == ["owner", "2", "1500", "300", "0.0000"]
+
+
+async def test_memory_carries_within_a_trajectory_and_resets_when_the_next_one_starts() -> None:
+    """Seed 000 B.2: memory is the history of the current trajectory, never of an earlier one."""
+    from dataclasses import replace
+
+    events = Events()
+    completion = Completion(reply("t0 ep1", []), reply("t0 ep2", []), reply("t1 ep3", []))
+    a = agent(completion, events, memory="full")
+    for episode, trajectory in ((1, 0), (2, 0), (3, 1)):
+        await a.start_episode(replace(brief(episode=episode), trajectory=trajectory))
+        await a.take_turn(context(Toolbox(), 1))
+        await a.end_episode()
+    second = [m.get("content") or "" for m in completion.requests[1]["messages"]]
+    third = [m.get("content") or "" for m in completion.requests[2]["messages"]]
+    assert "t0 ep1" in second and any("Ticket of episode 1" in t for t in second)
+    assert not any("t0 ep" in t or "Ticket of episode 1" in t or "Ticket of episode 2" in t for t in third)
+    assert third[0].startswith("You are owner") and "Ticket of episode 3" in third[-1]

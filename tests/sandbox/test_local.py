@@ -392,7 +392,10 @@ async def test_shell_and_human_edits_interleaved(sandbox: LocalSandbox, events: 
     changed, _ = await wait_for(events, lambda e: isinstance(e, FileChanged) and e.path == "README.md")
     assert changed.actor == "external"
     seen = await quiesce(sandbox, events)
-    assert seen == []
+    # The editor's truncate and write can land in two watcher batches under load: a second change of
+    # the same file by the same person is right; anything else (a change blamed on alice) is not.
+    assert all(isinstance(e, FileChanged) and e.path == "README.md" and e.actor == "external" for e in seen), seen
+    assert (sandbox.root / "README.md").read_text() == "# shop, edited\n"
 
 
 # --- environment and isolation --------------------------------------------------------------------
