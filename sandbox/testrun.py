@@ -228,7 +228,7 @@ async def _run_warm(
         _write_spec([run], folder, fence_network, timeout=timeout, compile_paths=compile_paths, bytecode=bytecode)
         if run.files:
             reply = await server.run(folder / "spec.bin", folder, timeout)
-            if reply is None and not server.answered:
+            if reply is None:  # the server stopped (a test may kill it): the run goes to a fresh process
                 return None
             run.record(_read_results(folder / "results.txt").get(0, {}), warm.problem_of(reply, folder, timeout))
         return run.outcome()

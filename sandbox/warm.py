@@ -57,6 +57,7 @@ class WarmServer:
         self.area = Path(tempfile.mkdtemp(prefix="scopewatch-warm-", dir=scratch))
         self.mirror = Mirror(self.area / "ws")
         self.answered = False
+        self.killed = False
         self._runs = 0
         argv = [sys.executable, "-I", "-B", str(_SERVER)]
         if kind[0] == "bubblewrap":
@@ -142,6 +143,7 @@ class WarmServer:
 
     def kill(self) -> None:
         self.alive = False
+        self.killed = True
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
 
@@ -218,8 +220,8 @@ def give_back(server: WarmServer) -> None:
     """Return a server after a run (kept when alive and the pool has room, else closed)."""
     with _pool_lock:
         _leased.discard(server)
-        if not server.alive and not server.answered:
-            _broken.add(server.kind)
+        if not server.alive and not server.answered and not server.killed:
+            _broken.add(server.kind)  # it stopped by itself before serving a run: it will not here
         idle = _idle.setdefault(server.kind, [])
         keep = server.alive and len(idle) < IDLE_MAX
         if keep:
@@ -255,7 +257,7 @@ async def execute(tmp: Path, timeout: float, netns: tuple[str, ...]) -> str | bo
         reply = await server.run(tmp / "spec.bin", tmp, timeout)
     finally:
         give_back(server)
-    if reply is None and not server.answered:
+    if reply is None:  # the server stopped (a test may kill it): the run goes to a fresh process
         return False
     return problem_of(reply, tmp, timeout)
 
