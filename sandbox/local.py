@@ -349,16 +349,17 @@ class LocalSandbox:
 
     def prefetch_tests(
         self, tests: Mapping[str, str], *, restore: Sequence[str] = (), overlay: Mapping[str, str] | None = None
-    ) -> None:
+    ) -> asyncio.Future[TestOutcome] | None:
         """Start :meth:`run_tests` now as a background task; the later call with the same arguments
         joins it (runs are keyed by content: if the files change meanwhile, that call just runs).
-        Only while test outcomes are cached and runs are warm; otherwise it would only cost."""
+        Only while test outcomes are cached and runs are warm (else None): otherwise it would only cost."""
         if self._closed or not prefetching():
-            return
+            return None
         task = asyncio.ensure_future(self.run_tests(tests, restore=restore, overlay=overlay))
         self._prefetches.add(task)
         task.add_done_callback(_settled)
         task.add_done_callback(self._prefetches.discard)
+        return task
 
 
 def _settled(task: asyncio.Future[TestOutcome]) -> None:
