@@ -273,7 +273,7 @@ _AREA = os.getcwd()
 def main(argv: list[str]) -> int:
     jailed = "--jailed" in argv
     if jailed and not _in_own_jail():
-        print("not in a jail of its own: refusing to kill(-1)", file=sys.stderr)
+        sys.stderr.write("not in a jail of its own: refusing to kill(-1)\n")
         return 3
     _non_dumpable()
     driver = _driver()
