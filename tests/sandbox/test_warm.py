@@ -28,8 +28,8 @@ LEAKY = (
 
 @pytest.fixture(autouse=True)
 def warm_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The warm server serves unjailed runs only (a jailed run is always a fresh process, see
-    # sandbox.testrun._execute): these tests ask for no jail, as on a machine without one.
+    # Runs on a folder are warm only unjailed (in a jail, a warm server sees no folder but its own:
+    # runs on a tree, tests/sandbox/test_warm_jail.py): these tests ask for no jail.
     monkeypatch.setenv("SCOPEWATCH_ISOLATION", "none")
     monkeypatch.setenv("SCOPEWATCH_WARM_TESTS", "1")
     CACHE.clear()
