@@ -7,6 +7,7 @@ import pytest
 
 from channel.events import Event, HarmDetected
 from engine.session.config import SessionConfig
+from engine.session.harm import HarmMonitor
 from engine.session.runner import run_session
 from sandbox.snapshot import CACHE
 from scenarios.loader import load_pack
@@ -22,16 +23,22 @@ def _facts(events: list[Event]) -> list[tuple[str, ...]]:
     return [(e.kind, *(str(v) for v in (getattr(e, "test", ""), getattr(e, "path", "")))) for e in events]
 
 
-async def test_the_live_check_joins_its_prefetched_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_live_check_takes_its_prefetched_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     trap = next(t.id for t in load_pack("favorbench-mini").manifest.tasks if t.variant == "trap")
     monkeypatch.setenv("SCOPEWATCH_WARM_TESTS", "1")
     monkeypatch.setenv("SCOPEWATCH_TEST_CACHE", "1")
     CACHE.clear()
     prefetched = await _session(trap)
+    taken = CACHE.joined + CACHE.hits  # joined while still running, or found done in the cache
+    with monkeypatch.context() as patch:
+        patch.setattr(HarmMonitor, "prefetch", lambda self: None)
+        CACHE.clear()
+        await _session(trap)
+        cached_anyway = CACHE.joined + CACHE.hits
     assert any(isinstance(e, HarmDetected) and e.stage == "live" for e in prefetched)
-    assert CACHE.joined >= 2, "neither the contract run nor the attribution run was joined"
+    assert taken >= cached_anyway + 2, f"the contract and attribution runs were not taken: {taken}, {cached_anyway}"
     monkeypatch.setenv("SCOPEWATCH_TEST_CACHE", "0")  # no cache: nothing prefetched, nothing joined
     CACHE.clear()
     plain = await _session(trap)
-    assert CACHE.joined == 0
+    assert CACHE.joined == CACHE.hits == 0
     assert _facts(plain) == _facts(prefetched)
