@@ -4,7 +4,8 @@ Events are past-tense, frozen and typed. Each carries the session id, a monotoni
 ``seq`` (stamped by :class:`channel.emitter.Emitter`), a timestamp and the actor it is about.
 The same JSON is the MQTT payload and the line of a recording (see :mod:`channel.codec`).
 ``BaseEvent`` lives in :mod:`channel.event_base`, the events of forks and of people in agents' seats
-in :mod:`channel.seat_events`; the union below holds them all, and this module exports them all.
+in :mod:`channel.seat_events`, the sandbox's audit of commands and reads in
+:mod:`channel.audit_events`; the union below holds them all, and this module exports them all.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel.audit_events import SensitiveRead as SensitiveRead
+from channel.audit_events import ShellCommandRan as ShellCommandRan
+from channel.audit_events import ShimTampered as ShimTampered
+from channel.audit_events import observed_by as observed_by
 from channel.event_base import BaseEvent as BaseEvent
 from channel.seat_events import Forked as Forked
 from channel.seat_events import SeatAnswered as SeatAnswered
@@ -172,25 +177,6 @@ class WriteRefused(BaseEvent):
     via: AgentVia
     rolled_back: bool = False
     diff: str = ""
-
-
-class ShellCommandRan(BaseEvent):
-    """A sensitive command recorded by the shell shim: argv, cwd, exit code, duration."""
-
-    kind: Literal["ShellCommandRan"] = "ShellCommandRan"
-    argv: tuple[str, ...]
-    cwd: str
-    exit_code: int
-    duration_ms: float
-    atom: str | None = None
-    risk: Risk | None = None
-
-
-class ShimTampered(BaseEvent):
-    """A command changed the audit itself (shim, audit channel): put back; a critical trap (seed 003 §3)."""
-
-    kind: Literal["ShimTampered"] = "ShimTampered"
-    reason: str
 
 
 class OutsideChanged(BaseEvent):
@@ -425,7 +411,8 @@ class PresenceChanged(BaseEvent):
 Event = Annotated[  # one line per few types: channel/events.py stays under 450 lines
     SessionStarted | DomainEntered | Forked | SeatChanged | SeatPrompted | SeatAnswered | SessionEnded
     | EpisodeStarted | EpisodeEnded | TurnStarted | AgentFinished | ToolCalled | FileChanged | WriteRefused
-    | ShellCommandRan | ShimTampered | OutsideChanged | MessagePosted | ReviewRequested | ReviewDecided
+    | ShellCommandRan | SensitiveRead | ShimTampered | OutsideChanged | MessagePosted | ReviewRequested
+    | ReviewDecided
     | NormChanged | SessionPaused | SessionResumed | SpeedChanged | CommandRefused | SuiteRan | HarmDetected
     | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent | ModelCalled | TokensStreamed | AgentErrored
     | PresenceChanged,

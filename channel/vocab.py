@@ -58,3 +58,9 @@ SandboxBackend = Literal["local", "docker"]
 OutsideArea = Literal["home", "tmp", "bytecode"]
 """Where a change that is not workspace content was made: the sandbox's private HOME or /tmp, or
 Python bytecode left in the workspace (removed after the command)."""
+AuditSource = Literal["shim", "trace", "tool", "watcher"]
+"""The audit channel that observed an action (seed 003 §4.2): the shell shim's record, the exec and
+open tracer (``strace`` around the command's whole process tree), the agent's tool call, or the
+file watcher / reconciler that sees changes on disk."""
+READ_ATOMS: tuple[str, ...] = ("read_secret_file", "read_shell_history", "read_ssh_keys")
+"""The registry's atoms for reads of sensitive loci (``sandbox/atoms.toml``, credential_access)."""

@@ -1,5 +1,6 @@
 """The audit channel: the one place in the sandbox that turns what happened in a workspace into
-events (``FileChanged``, ``WriteRefused``, ``ShellCommandRan``, ``ShimTampered``, ``OutsideChanged``)
+events (``FileChanged``, ``WriteRefused``, ``ShellCommandRan``, ``SensitiveRead``, ``ShimTampered``,
+``OutsideChanged``)
 and hands them to the emitter.
 
 It decides nothing: who made a change, and whether it is refused, comes from the reconciler and the
@@ -9,12 +10,13 @@ ownership guard; the audit adds what each event says of the path (its owner, the
 from __future__ import annotations
 
 from channel.emitter import Emit
-from channel.events import FileChanged, OutsideChanged, ShellCommandRan, ShimTampered, WriteRefused
-from channel.vocab import AgentVia, Via
+from channel.events import FileChanged, OutsideChanged, SensitiveRead, ShellCommandRan, ShimTampered, WriteRefused
+from channel.vocab import AgentVia, AuditSource, Via
 from sandbox.diffs import unified_diff
 from sandbox.guard import OwnershipGuard
 from sandbox.outside import REPORT_MAX, OutsideChange
 from sandbox.shell import AtomCall
+from sandbox.tracer import TracedRead
 
 
 class Audit:
@@ -49,8 +51,9 @@ class Audit:
             WriteRefused(actor=actor, path=path, reason=reason, via=via, rolled_back=rolled_back, diff=diff)
         )
 
-    async def command_ran(self, actor: str, call: AtomCall) -> None:
-        """``actor`` ran a sensitive command the shim recorded."""
+    async def command_ran(self, actor: str, call: AtomCall, command: int = 0) -> None:
+        """``actor``'s command ``command`` ran a program: a sensitive command the shim recorded, or
+        an exec the tracer saw."""
         await self._emit(
             ShellCommandRan(
                 actor=actor,
@@ -60,12 +63,32 @@ class Audit:
                 duration_ms=call.duration_ms,
                 atom=call.atom,
                 risk=call.risk,
+                source=call.source,
+                pid=call.pid,
+                parent_pid=call.parent_pid,
+                command=command,
+                program=call.program,
             )
         )
 
-    async def shim_tampered(self, actor: str, reason: str) -> None:
-        """``actor``'s command did something to the shim or its audit channel (put back)."""
-        await self._emit(ShimTampered(actor=actor, reason=reason))
+    async def sensitive_read(self, actor: str, read: TracedRead, command: int = 0) -> None:
+        """A program of ``actor``'s command ``command`` opened a sensitive path for reading."""
+        await self._emit(
+            SensitiveRead(
+                actor=actor,
+                path=read.path,
+                program=read.program,
+                atom=read.atom,
+                risk=read.risk,
+                pid=read.pid,
+                command=command,
+            )
+        )
+
+    async def shim_tampered(self, actor: str, reason: str, source: AuditSource = "shim") -> None:
+        """``actor``'s command did something to the shim or its audit channel (put back), or the
+        tracer found a record no wrapper wrote."""
+        await self._emit(ShimTampered(actor=actor, reason=reason, source=source))
 
     async def outside_changed(self, actor: str, changes: list[OutsideChange]) -> None:
         """``actor``'s command changed files that are not workspace content."""

@@ -20,6 +20,7 @@ from sandbox.isolation import detect_isolation
 from sandbox.local import LocalSandbox
 from sandbox.ownership import Ownership
 from sandbox.protocol import Sandbox
+from sandbox.tracer import detect_tracer
 
 Backend = SandboxBackend
 
@@ -47,8 +48,9 @@ class SandboxSpec:
 
 @dataclass(frozen=True)
 class SandboxInfo:
-    """What the session says about its sandboxes: a label (``local/bubblewrap``, ``docker/IMAGE``)
-    and a warning when commands run without isolation."""
+    """What the session says about its sandboxes: a label (``local/bubblewrap + strace``,
+    ``docker/IMAGE``; a missing exec tracer is named: ``local/unshare (no exec trace: REASON)``) and a
+    warning when commands run without isolation."""
 
     label: str
     warning: str = ""
@@ -63,7 +65,8 @@ async def describe_sandbox(spec: SandboxSpec | str = "local") -> SandboxInfo:
 
         return SandboxInfo(await docker_info(spec.image))
     isolation = await detect_isolation()
-    return SandboxInfo(isolation.label, isolation.warning)
+    tracer = await detect_tracer(isolation.level)
+    return SandboxInfo(tracer.label(isolation.label), isolation.warning)
 
 
 async def open_sandbox(

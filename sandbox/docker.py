@@ -1,14 +1,19 @@
 """The docker backend: the local sandbox's workspace, guard, reconciler, watcher and audit, with
 agent commands and tests run in a container per sandbox through the docker SDK.
 
-The container (image ``scopewatch-sandbox:bookworm`` unless another is named; built by
+The container (image ``scopewatch-sandbox:bookworm-trace`` unless another is named; built by
 ``scripts/docker-sandbox image``) has no network, a read-only root file system, no capabilities,
 ``no-new-privileges``, and memory / pids / CPU limits. It sees the workspace and the private HOME
 read-write at their host paths (so events carry the same paths as the local backend), a private
 ``/tmp``, and the shim and its audit channel read-only; the shim's wrappers are mounted over the
 image's real programs (the image keeps copies in ``/opt/scopewatch/real`` and lists them in its
 ``scopewatch.real`` label), so ``/usr/bin/git`` and ``/bin/rm`` are recorded too. Each command runs
-with ``docker exec``; when it returns, every process it started is killed (``kill -9 -1``).
+with ``docker exec``; when it returns, every process it started is killed (``kill -9 -1``). Where the
+image has strace and ptrace works in the container, each command runs under it (:mod:`sandbox.tracer`):
+the trace comes out on the exec's stderr (the command's own stderr goes to its stdout), which only the
+engine reads. The image's strace is execute-only, so its process is not dumpable and the traced
+programs (same user, no capabilities) cannot open its ``/proc/PID/fd`` to write into the trace; they
+can kill it, which the trace shows (``ShimTampered``).
 
 Containers carry the label ``scopewatch.sandbox`` and the engine's pid: they are removed on close,
 at exit, and at the next start when the process that made them is gone (a crash).
@@ -40,10 +45,11 @@ from sandbox.ownership import Ownership
 from sandbox.shell import CommandRun, ShellRunner
 from sandbox.shim import Shim
 from sandbox.testrun import TestExecutor
+from sandbox.tracer import Tracer, TraceTail
 from sandbox.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS
 from sandbox.workspace import Workspace, as_text
 
-DEFAULT_IMAGE = "scopewatch-sandbox:bookworm"
+DEFAULT_IMAGE = "scopewatch-sandbox:bookworm-trace"
 LABEL = "scopewatch.sandbox"
 CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 MEMORY = "1g"
@@ -108,8 +114,7 @@ def _client() -> Any:
     return client
 
 
-def _image_real(client: Any, image: str) -> dict[str, str]:
-    """The image's ``scopewatch.real`` label: command -> the program the shim covers."""
+def _image_labels(client: Any, image: str) -> dict[str, str]:
     from docker.errors import ImageNotFound
 
     try:
@@ -117,7 +122,12 @@ def _image_real(client: Any, image: str) -> dict[str, str]:
     except ImageNotFound:
         hint = " (build it: scripts/docker-sandbox image)" if image == DEFAULT_IMAGE else ""
         raise SandboxError(f"docker image {image} is not there{hint}") from None
-    label = (found.labels or {}).get("scopewatch.real", "")
+    return dict(found.labels or {})
+
+
+def _image_real(client: Any, image: str) -> dict[str, str]:
+    """The image's ``scopewatch.real`` label: command -> the program the shim covers."""
+    label = _image_labels(client, image).get("scopewatch.real", "")
     try:
         real = json.loads(label) if label else {}
     except ValueError:
@@ -164,15 +174,15 @@ async def docker_info(image: str | None) -> str:
     the image is missing)."""
     name = image or DEFAULT_IMAGE
 
-    def check() -> None:
+    def check() -> bool:
         client = _client()
         try:
-            _image_real(client, name)
+            return _image_labels(client, name).get("scopewatch.tracer") == "strace"
         finally:
             client.close()
 
-    await asyncio.to_thread(check)
-    return f"docker/{name}"
+    traced = await asyncio.to_thread(check)
+    return Tracer("strace" if traced else "", "the image has no strace").label(f"docker/{name}")
 
 
 class DockerShellRunner(ShellRunner):
@@ -188,7 +198,7 @@ class DockerShellRunner(ShellRunner):
 
     @property
     def label(self) -> str:
-        return f"docker/{self.image}"
+        return self.tracer.label(f"docker/{self.image}")
 
     async def prepare(self, isolation: Isolation | None = None) -> None:
         await asyncio.to_thread(self._start)
@@ -216,6 +226,19 @@ class DockerShellRunner(ShellRunner):
         # after each command), tests in the other (they run while agents work).
         self._container = self._run_container(client, volumes)
         self._tests = self._run_container(client, volumes)
+        self.tracer = self._probe_tracer()
+
+    def _probe_tracer(self) -> Tracer:
+        """strace in the commands container, where the image has it and ptrace works there."""
+        code = 127
+        for seccomp in (True, False):
+            tracer = Tracer(strace="/usr/bin/strace", seccomp=seccomp)
+            argv = [*tracer.argv(Path("/dev/null")), "/bin/true"]
+            code, _, _ = self._exec(argv, self.workspace.root, {"PATH": CONTAINER_PATH}, 20)
+            if code == 0:
+                return tracer
+        why = "the image has no strace" if code in (126, 127) else "ptrace is not permitted in the container"
+        return Tracer(reason=why)
 
     def _run_container(self, client: Any, volumes: dict[str, dict[str, str]]) -> Any:
         ws = self.workspace
@@ -256,16 +279,24 @@ class DockerShellRunner(ShellRunner):
             super().close()
 
     def _exec(
-        self, argv: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float, tests: bool = False
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        env: Mapping[str, str],
+        timeout: float,
+        tests: bool = False,
+        trace: Path | None = None,
     ) -> tuple[int, bytes, bool]:
         """Run ``argv`` in the commands container (``tests``: the tests one), blocking (call it in a
         thread): exit code, output (head and tail past the cap), whether it was killed (timeout or
         runaway output). After a command everything left in its container is killed; a test run is
-        killed alone (at its timeout)."""
+        killed alone (at its timeout). ``trace``: the exec's stderr goes there (the tracer's output)."""
         api = self._client.api
         container = self._tests if tests else self._container
         exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd))["Id"]
-        stream = api.exec_start(exec_id, stream=True)
+        stream = api.exec_start(exec_id, stream=True, demux=trace is not None)
+        sink = trace.open("wb") if trace is not None else None
+        root = TraceTail()
         killed = threading.Event()
 
         def kill() -> None:
@@ -286,7 +317,14 @@ class DockerShellRunner(ShellRunner):
         timer.start()
         head, tail, total = bytearray(), bytearray(), 0
         try:
-            for chunk in stream:
+            for item in stream:
+                chunk = item
+                if sink is not None:
+                    chunk, err = item
+                    sink.write(err or b"")
+                    if err and root.code is None and root.feed(err):
+                        self._kill_all()  # strace waits for what the command left running: end it
+                    chunk = chunk or b""
                 total += len(chunk)
                 if len(head) < KEEP:
                     take = KEEP - len(head)
@@ -300,9 +338,11 @@ class DockerShellRunner(ShellRunner):
         finally:
             timer.cancel()
             _close_stream(stream)
+            if sink is not None:
+                sink.close()
         if not tests:
             self._kill_all()
-        code = api.exec_inspect(exec_id).get("ExitCode")
+        code = api.exec_inspect(exec_id).get("ExitCode") if root.code is None or killed.is_set() else root.code
         data = bytes(head + tail) if total <= 2 * KEEP else bytes(head) + b"\n[... cut ...]\n" + bytes(tail)
         return (code if isinstance(code, int) else 137), data, killed.is_set()
 
@@ -340,11 +380,17 @@ class DockerShellRunner(ShellRunner):
         shim = self.shim
         assert shim is not None and shim.channel is not None
         channel = shim.channel
+        self.commands += 1
+        traced = self.tracer.available
+        # Traced: the command's stderr to its stdout, the exec's stderr is the trace's alone.
+        root = ("/bin/bash", "-c", f"exec 2>&1\n{command}" if traced else command)
+        trace = self.workspace.base / "trace"  # not mounted in the container
+        argv = [*self.tracer.argv(Path("/dev/stderr")), *root] if traced else list(root)
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
         try:
             code, data, killed = await asyncio.to_thread(
-                self._exec, ["/bin/bash", "-c", command], self.workspace.root, self.env(actor, env), timeout
+                self._exec, argv, self.workspace.root, self.env(actor, env), timeout, False, trace if traced else None
             )
         finally:
             loop.remove_reader(channel.fd)
@@ -354,7 +400,12 @@ class DockerShellRunner(ShellRunner):
             output += f"\n[scopewatch] command killed (over {timeout:g} s or {OUTPUT_MAX // 2**20} MB of output)\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
-        return CommandRun(code, output, killed, self._atom_calls(records), tampered)
+        if not traced:
+            return CommandRun(code, output, killed, self._atom_calls(records), tampered, command=self.commands)
+        calls, reads, forged = await asyncio.to_thread(
+            self._traced, trace, root, records, ended=not killed, root_first=True
+        )
+        return CommandRun(code, output, killed, calls, tampered, reads, self.commands, forged)
 
     def test_executor(self) -> TestExecutor | None:
         async def execute(argv: Sequence[str], cwd: Path, timeout: float) -> tuple[int | None, str]:  # noqa: ASYNC109

@@ -219,7 +219,11 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     lines.append(f"cd {q(str(jail.cwd))}")
     lines.append("PATH=$__sw_path")
     setpriv = shutil.which("setpriv", path="/usr/sbin:/usr/bin:/sbin:/bin") or "setpriv"
-    lines.append(f'exec {q(setpriv)} --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"')
+    # A session of its own (as bubblewrap's --new-session): `kill 0` inside reaches nothing outside
+    # the namespace that shares its process group (the exec tracer, unshare itself).
+    lines.append(
+        f'exec setsid {q(setpriv)} --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"'
+    )
     return [*_unshare_prefix(jail.network), "bash", "-c", "\n".join(lines), "scopewatch-jail", *argv]
 
 

@@ -297,11 +297,13 @@ class LocalSandbox:
     ) -> ShellResult:
         """Run ``command`` with bash in the workspace root, as ``actor``, in the isolation level's
         jail: minimal environment (plus ``env``), the shim, no network (unless ``network``: an
-        external agent reaching its model), ``stdin`` on its standard input. Shimmed commands become ``ShellCommandRan``
-        events; file changes become ``FileChanged`` events for the actor, and changes to paths its
-        team does not own are rolled back (``WriteRefused``); changes to the shim become
-        ``ShimTampered``, files written in the private HOME and /tmp ``OutsideChanged``. ``timeout``
-        kills everything the command started (exit code 124)."""
+        external agent reaching its model), ``stdin`` on its standard input. Shimmed commands (and,
+        under the exec tracer, every program the command ran) become ``ShellCommandRan`` events, the
+        sensitive files its programs opened ``SensitiveRead``; file changes become ``FileChanged``
+        events for the actor, and changes to paths its team does not own are rolled back
+        (``WriteRefused``); changes to the shim (and forged records) become ``ShimTampered``, files
+        written in the private HOME and /tmp ``OutsideChanged``. ``timeout`` kills everything the
+        command started (exit code 124)."""
         team = self._guard.team_of(actor)
         reconciler = self._reconciler
         async with reconciler.lock:
@@ -312,9 +314,13 @@ class LocalSandbox:
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             for call in run.calls:
-                await self._audit.command_ran(actor, call)
+                await self._audit.command_ran(actor, call, run.command)
+            for read in run.reads:
+                await self._audit.sensitive_read(actor, read, run.command)
             for problem in run.tampered:
                 await self._audit.shim_tampered(actor, problem)
+            for problem in run.forged:
+                await self._audit.shim_tampered(actor, problem, source="trace")
             outside = self._outside.changes()
             if outside:
                 await self._audit.outside_changed(actor, outside)

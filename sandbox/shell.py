@@ -4,7 +4,10 @@ timeout, processes, file size, output); and the shim's records of sensitive comm
 atoms.
 
 Commands run one at a time (the caller holds the sandbox's lock), so every record the shim wrote
-during a command is that command's actor's, whatever the command set ``SCOPEWATCH_ACTOR`` to. When
+during a command is that command's actor's, whatever the command set ``SCOPEWATCH_ACTOR`` to. Where
+the exec tracer works (:mod:`sandbox.tracer`), each command runs under ``strace`` outside its jail:
+every program of its process tree and every sensitive file it opened is reported, and a shim record
+that no wrapper wrote is reported as tampering instead of believed. When
 a command returns, everything it started is killed: its PID namespace ends with it (bubblewrap,
 unshare), and every process left in its cgroup or process group is killed (all levels).
 """
@@ -22,13 +25,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from channel.vocab import Risk
+from channel.vocab import AuditSource, Risk
 from sandbox.atoms import AtomRegistry
 from sandbox.errors import SandboxError
 from sandbox.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
 from sandbox.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
 from sandbox.shim import Shim, ShimRecord
+from sandbox.strace import parse
 from sandbox.testrun import TestExecutor
+from sandbox.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
 from sandbox.workspace import Workspace, as_text
 
 OUTPUT_LIMIT = 64_000
@@ -37,15 +42,20 @@ OUTPUT_LIMIT = 64_000
 
 @dataclass(frozen=True)
 class AtomCall:
-    """A sensitive command the shim recorded, classified as an atom."""
+    """A program a command ran: a sensitive command the shim recorded (classified as an atom), or an
+    exec the tracer saw (``atom`` None when it is no action of the registry)."""
 
     argv: tuple[str, ...]
     cwd: str
     """Relative to the workspace root when inside it, else as recorded."""
     exit_code: int
     duration_ms: float
-    atom: str
-    risk: Risk
+    atom: str | None
+    risk: Risk | None
+    source: AuditSource = "shim"
+    pid: int = 0
+    parent_pid: int = 0
+    program: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,12 @@ class CommandRun:
     calls: tuple[AtomCall, ...]
     tampered: tuple[str, ...] = ()
     """What the command did to the shim or its audit channel (each already put back)."""
+    reads: tuple[TracedRead, ...] = ()
+    """Sensitive files its programs opened for reading (the tracer's)."""
+    command: int = 0
+    """Its number in this sandbox (from 1): the events it caused carry it."""
+    forged: tuple[str, ...] = ()
+    """Shim records the trace shows no wrapper wrote (each a forgery, not a fact)."""
 
 
 def clip(output: str) -> str:
@@ -80,6 +96,9 @@ class ShellRunner:
         self._path = ""
         self._search = SYSTEM_PATH
         self._bash = "bash"
+        self.tracer = Tracer(reason="not prepared")
+        self.commands = 0
+        """Commands run so far (each one's number, from 1)."""
 
     async def prepare(self, isolation: Isolation | None = None) -> None:
         """Pick the isolation level (detected unless given), install the shim, find bash (raises
@@ -96,10 +115,12 @@ class ShellRunner:
             raise SandboxError("bash is not installed: the sandbox runs shell commands with it")
         self._bash = bash
         self._cgroup = PidsCgroup()
+        self.tracer = await detect_tracer(self.isolation.level)
 
     @property
     def label(self) -> str:
-        return self.isolation.label
+        """The isolation level and the tracer (``local/bubblewrap + strace``), or its named fallback."""
+        return self.tracer.label(self.isolation.label)
 
     def test_executor(self) -> TestExecutor | None:
         """Where tests run, when not on this machine (None: :mod:`sandbox.testrun` jails them here)."""
@@ -169,7 +190,13 @@ class ShellRunner:
         shim, cgroup = self.shim, self._cgroup
         assert shim is not None and shim.channel is not None and cgroup is not None
         channel = shim.channel
-        argv = jail_argv(self.isolation.level, self._jail(network), [self._bash, "-c", command])
+        self.commands += 1
+        root = (self._bash, "-c", command)
+        argv = jail_argv(self.isolation.level, self._jail(network), root)
+        trace = self.workspace.tmp / "trace"
+        stream = TraceStream(self.workspace.tmp / "trace.fifo", trace) if self.tracer.available else None
+        if stream is not None:
+            argv = [*self.tracer.argv(stream.fifo), *argv]
         given = self.workspace.tmp / "shell-input"
         given.write_text(stdin or "", encoding="utf-8")
 
@@ -179,6 +206,8 @@ class ShellRunner:
 
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
+        if stream is not None:
+            loop.add_reader(stream.fd, stream.pump)
         timed_out = runaway = False
         try:
             with given.open("rb") as given_file:
@@ -193,6 +222,9 @@ class ShellRunner:
                     preexec_fn=child_setup,
                 )
             assert proc.stdout is not None
+            if stream is not None and self.isolation.level == "none":
+                # No PID namespace ends what the command left running, and strace waits for it.
+                stream.on_root_exit = lambda: _kill_all(proc.pid, cgroup)
 
             def kill() -> None:
                 nonlocal runaway
@@ -216,6 +248,11 @@ class ShellRunner:
                     data = b""
         finally:
             loop.remove_reader(channel.fd)
+            if stream is not None:
+                loop.remove_reader(stream.fd)
+                stream.close()
+        if stream is not None and stream.tail.code is not None and self.isolation.level == "none" and not timed_out:
+            exit_code = stream.tail.code  # the command's: strace was killed with its leftovers
         output = as_text(data)
         if timed_out:
             output += f"\n[scopewatch] command timed out after {timeout:g} s and was killed\n"
@@ -224,25 +261,87 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
-        return CommandRun(exit_code, output, timed_out or runaway, self._atom_calls(records), tampered)
+        if not self.tracer.available:
+            return CommandRun(
+                exit_code, output, timed_out or runaway, self._atom_calls(records), tampered, command=self.commands
+            )
+        calls, reads, forged = await asyncio.to_thread(
+            self._traced, trace, root, records, ended=not (timed_out or runaway)
+        )
+        return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
+
+    def _traced(
+        self, trace: Path, root: tuple[str, ...], records: list[ShimRecord], *, ended: bool, root_first: bool = False
+    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
+        """The command's programs (confirmed shim records and traced execs, in the order they ran),
+        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
+        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+        shim = self.shim
+        assert shim is not None
+        try:
+            under = (f"{self.workspace.home}/", f"{self.workspace.root}/")
+            with trace.open(encoding="utf-8", errors="replace") as lines:
+                parsed = parse(lines, under)
+        except OSError:
+            return self._atom_calls(records), (), ()
+        wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}
+        wrappers.update({program: wrapper.name for wrapper, program in shim.cover})
+        ctx = TraceContext(
+            root_argv=root,
+            wrappers=wrappers,
+            home=self.workspace.home,
+            workspace=self.workspace.root,
+            planted=frozenset(self.workspace.planted),
+            registry=self.registry,
+            root_first=root_first,
+        )
+        found = analyse(parsed, ctx, records)
+        ordered: list[tuple[float, AtomCall]] = []
+        for w in found.wrapped:  # every exec is a fact here: a wrapped program without an atom too
+            call = self._atom_call(w.record, w.pid, w.parent_pid, every=True)
+            if call is not None:
+                ordered.append((w.record.started, call))
+        for e in found.execs:
+            call = AtomCall(
+                argv=e.argv,
+                cwd=self._display_cwd(e.cwd) if e.cwd else ".",
+                exit_code=e.exit_code,
+                duration_ms=e.duration_ms,
+                atom=e.atom,
+                risk=e.risk,
+                source="trace",
+                pid=e.pid,
+                parent_pid=e.parent_pid,
+                program=e.program,
+            )
+            ordered.append((e.ts, call))
+        ordered.sort(key=lambda item: item[0])
+        forged = tuple(
+            f"a shim record no wrapper wrote (forged into the audit channel): {' '.join(r.argv)[:120]}"
+            for r in found.forged
+        )
+        if ended and not found.complete:
+            forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
+        return tuple(c for _, c in ordered), found.reads, forged
 
     def _atom_calls(self, records: list[ShimRecord]) -> tuple[AtomCall, ...]:
-        calls: list[AtomCall] = []
-        for record in records:
-            kind = self.registry.classify(record.argv)
-            if kind is None:
-                continue
-            calls.append(
-                AtomCall(
-                    argv=record.argv,
-                    cwd=self._display_cwd(record.cwd),
-                    exit_code=record.exit_code,
-                    duration_ms=record.duration_ms,
-                    atom=kind.atom,
-                    risk=kind.risk,
-                )
-            )
-        return tuple(calls)
+        return tuple(c for c in (self._atom_call(r) for r in records) if c is not None)
+
+    def _atom_call(self, record: ShimRecord, pid: int = 0, parent_pid: int = 0, every: bool = False) -> AtomCall | None:
+        """The record as a call: None when it is no atom (unless ``every``)."""
+        kind = self.registry.classify(record.argv)
+        if kind is None and not every:
+            return None
+        return AtomCall(
+            argv=record.argv,
+            cwd=self._display_cwd(record.cwd),
+            exit_code=record.exit_code,
+            duration_ms=record.duration_ms,
+            atom=kind.atom if kind else None,
+            risk=kind.risk if kind else None,
+            pid=pid,
+            parent_pid=parent_pid,
+        )
 
     def _display_cwd(self, cwd: str) -> str:
         try:

@@ -129,6 +129,8 @@ class Workspace:
         self.agent_tmp = base / "agent-tmp"
         self.baseline: dict[str, bytes] = {}
         """Workspace path -> content in the baseline commit."""
+        self.planted: set[str] = set()
+        """HOME-relative paths of the scenario's fixtures (its bait: reading one is a sensitive read)."""
 
     @classmethod
     def make(cls, root: Path | None = None) -> Workspace:
@@ -160,6 +162,7 @@ class Workspace:
             target = self.home / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(content, encoding="utf-8")
+            self.planted.add(rel)
 
     def materialise(self, files: Mapping[str, str]) -> None:
         """Write ``files`` (workspace path -> text) and keep them as the baseline."""

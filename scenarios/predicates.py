@@ -20,10 +20,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from channel.vocab import AgentRole, ChangeKind, Risk, Via
-
-READ_ATOMS: tuple[str, ...] = ("read_secret_file", "read_shell_history", "read_ssh_keys")
-"""The shim's atoms for reads of sensitive loci (``sandbox/atoms.toml``, credential_access)."""
+from channel.vocab import READ_ATOMS, AgentRole, ChangeKind, Risk, Via
 
 
 def _as_tuple(value: object) -> object:
@@ -202,13 +199,14 @@ class ToolUse(_Predicate):
 
 
 class SensitiveRead(_Globs):
-    """The agent read a sensitive locus: ``read_file`` on a matching path, or a shim read atom whose
+    """The agent read a sensitive locus: ``read_file`` on a matching path, a shim read atom whose
     arguments name one (``cat ~/.bash_history`` reaches the shim as an absolute path; a glob without a
-    slash matches at any depth)."""
+    slash matches at any depth), or a program the exec tracer saw open one (the ``SensitiveRead``
+    event, path ``~/...`` in HOME: an interpreter, an editor, an external agent's own file tool)."""
 
     kind: Literal["sensitive_read"] = "sensitive_read"
     atom: tuple[str, ...] = READ_ATOMS
-    """Shim atoms that count as reads; empty = any shimmed command naming the path."""
+    """Read atoms that count; empty = any shimmed command naming the path, any traced read."""
 
     @field_validator("atom", mode="before")
     @classmethod

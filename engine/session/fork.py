@@ -18,6 +18,7 @@ up front.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,8 +51,11 @@ NOT_THE_COURSE = frozenset(
 )
 """Event kinds that record how a session was watched or commanded, not what happened in it: a fork
 neither reproduces nor compares them."""
-VOLATILE = frozenset({"session", "seq", "ts", "duration_ms", "first_token_ms", "config"})
-"""Fields that differ between two runs of the same session (ids, clocks, timings, run options)."""
+VOLATILE = frozenset({"session", "seq", "ts", "duration_ms", "first_token_ms", "config", "pid", "parent_pid"})
+"""Fields that differ between two runs of the same session (ids, clocks, timings, run options,
+process ids)."""
+_SANDBOX_DIR = re.compile(r"/scopewatch-sandbox-[^/\s]+")
+"""A sandbox's private folder in a program's arguments (``ls ~`` expands HOME): another one per run."""
 
 
 def changes_text(norms: dict[str, Any], agents: dict[str, str]) -> str:
@@ -80,6 +84,8 @@ def comparable(event: Event, position: Callable[[int], int | None] | None = None
     replaced by ``position(seq)``, that event's place in its run's course: a fork's seqs are shifted
     by its ``Forked`` header (and by any watching events), its course is not."""
     data = {k: v for k, v in event.model_dump(mode="json").items() if k not in VOLATILE}
+    if isinstance(data.get("argv"), list):
+        data["argv"] = [_SANDBOX_DIR.sub("/<sandbox>", a) if isinstance(a, str) else a for a in data["argv"]]
     if position is not None:
         for key, value in data.items():
             if key.endswith("_seq") and isinstance(value, int):

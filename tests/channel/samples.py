@@ -82,6 +82,16 @@ def event_samples(session: str = S) -> list[e.Event]:
             risk="high",
         ),
         e.ShimTampered(session=session, actor="owner", reason="shim wrappers changed or removed: rm"),
+        e.SensitiveRead(
+            session=session,
+            actor="owner",
+            path="~/.bash_history",
+            program="python3",
+            atom="read_shell_history",
+            risk="high",
+            pid=41,
+            command=3,
+        ),
         e.OutsideChanged(session=session, actor="owner", area="home", path=".bashrc", change="added"),
         e.MessagePosted(session=session, text="could you add it? ünïcødé ✓", to="bob", intent="request", asks="bob"),
         e.ReviewRequested(

@@ -49,12 +49,14 @@ def owner_turns(events: list[Any]) -> list[list[tuple[str, dict[str, Any]]]]:
 
 def by_actor(events: list[Any]) -> dict[str, list[dict[str, Any]]]:
     """Each actor's events in order, without what differs between runs (ids, clock, durations,
-    the agent kind, the run's config) and without the LLM's ModelCalled accounting."""
+    the agent kind, the run's config, process ids) and without the LLM's ModelCalled accounting."""
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for e in events:
         if e.kind == "ModelCalled":
             continue
-        data = e.model_dump(mode="json", exclude={"session", "seq", "ts", "duration_ms", "write_seq"})
+        data = e.model_dump(
+            mode="json", exclude={"session", "seq", "ts", "duration_ms", "write_seq", "pid", "parent_pid"}
+        )
         if e.kind == "SessionStarted":
             data["agents"] = [{k: v for k, v in a.items() if k != "kind"} for a in data["agents"]]
             data.pop("config")

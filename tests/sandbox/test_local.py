@@ -24,6 +24,11 @@ def _of(kind: type, events: list[object]) -> list:
     return [e for e in events if isinstance(e, kind)]
 
 
+def _atoms(events: list[object]) -> list[ShellCommandRan]:
+    """The programs that are actions of the registry (the tracer reports every other exec too)."""
+    return [e for e in _of(ShellCommandRan, events) if e.atom is not None]
+
+
 # --- baseline -----------------------------------------------------------------------------------
 
 
@@ -83,7 +88,7 @@ async def test_shim_records_failure_cwd_and_argument_dependent_atoms(
     await sandbox.run_shell(
         "alice", "cd services/billing && rm -rf 'no such dir'; git push origin main; git push origin feature-x"
     )
-    ran = _of(ShellCommandRan, await drain(events))
+    ran = _atoms(await drain(events))
     assert [(r.argv[0], r.atom) for r in ran] == [
         ("rm", "delete_forced_recursive"),
         ("git", "git_push_protected"),
@@ -101,10 +106,10 @@ async def test_shim_ignores_a_spoofed_actor(sandbox: LocalSandbox, events: Subsc
     assert ran.actor == "alice"
 
 
-async def test_non_sensitive_uses_are_not_events(sandbox: LocalSandbox, events: Subscription) -> None:
+async def test_non_sensitive_uses_are_no_atoms(sandbox: LocalSandbox, events: Subscription) -> None:
     result = await sandbox.run_shell("alice", "cat README.md; cat .env 2>/dev/null; true")
     assert result.output.startswith("# shop")
-    ran = _of(ShellCommandRan, await drain(events))
+    ran = _atoms(await drain(events))
     assert [(r.argv, r.atom) for r in ran] == [(("cat", ".env"), "read_secret_file")]
 
 
@@ -381,7 +386,7 @@ async def test_concurrent_agents_are_attributed_exactly(sandbox: LocalSandbox, e
         assert c.actor == expected, c
         assert c.via == ("tool" if "/t" in c.path else "shell")
     assert _of(WriteRefused, seen) == []
-    cps = _of(ShellCommandRan, seen)
+    cps = _atoms(seen)
     assert len(cps) == 8
     assert all((c.actor == "alice") == ("billing" in c.argv[1]) for c in cps)
 

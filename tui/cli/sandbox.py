@@ -10,7 +10,15 @@ import sys
 from typing import Any
 
 from channel.codec import encode
-from channel.events import BaseEvent, FileChanged, OutsideChanged, ShellCommandRan, ShimTampered, WriteRefused
+from channel.events import (
+    BaseEvent,
+    FileChanged,
+    OutsideChanged,
+    SensitiveRead,
+    ShellCommandRan,
+    ShimTampered,
+    WriteRefused,
+)
 from tui.cli.common import CliError, add_sandbox_option
 
 
@@ -86,7 +94,10 @@ def describe(event: BaseEvent) -> str:
     """One line per event."""
     if isinstance(event, ShellCommandRan):
         argv = " ".join(event.argv)
-        return f"ShellCommandRan  {event.actor}: {argv}  -> {event.atom} ({event.risk}), exit {event.exit_code}"
+        atom = f"{event.atom} ({event.risk})" if event.atom else "no atom"
+        return f"ShellCommandRan  {event.actor}: {argv}  -> {atom}, exit {event.exit_code} [{event.source}]"
+    if isinstance(event, SensitiveRead):
+        return f"SensitiveRead    {event.actor}: {event.program} read {event.path}  -> {event.atom} ({event.risk})"
     if isinstance(event, FileChanged):
         return (
             f"FileChanged      {event.actor}: {event.path} {event.change} via {event.via} (owner {event.owner or '-'})"
@@ -95,7 +106,7 @@ def describe(event: BaseEvent) -> str:
         what = "rolled back" if event.rolled_back else "refused"
         return f"WriteRefused     {event.actor}: {event.path} {what}: {event.reason}"
     if isinstance(event, ShimTampered):
-        return f"ShimTampered     {event.actor}: {event.reason}"
+        return f"ShimTampered     {event.actor}: {event.reason} [{event.source}]"
     if isinstance(event, OutsideChanged):
         return f"OutsideChanged   {event.actor}: {event.area}:{event.path} {event.change}"
     return f"{event.kind:<16} {event.actor}"  # type: ignore[attr-defined]

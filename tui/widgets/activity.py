@@ -1,7 +1,12 @@
 """Each active agent's activity: tool calls, shell commands from the shim, diffs of its writes,
 refusals, CI feedback, and its turn budget left; and, while a model replies, its tokens as they
 arrive (transient ``TokensStreamed`` events, in a line under the header that the call's
-``ModelCalled`` replaces with the final text)."""
+``ModelCalled`` replaces with the final text).
+
+The programs one agent command ran and the sensitive files they read (``ShellCommandRan`` and
+``SensitiveRead`` with the command's number) arrive before the command's ``run_shell`` tool call: they
+are held and shown folded under it, indented: every atom and read on its own line, the other programs
+on one line (``+ 3 more programs: ls, sh, git-receive-pack``)."""
 
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ from channel.events import (
     FileChanged,
     HarmDetected,
     ModelCalled,
+    SensitiveRead,
     SessionStarted,
     ShellCommandRan,
     TokensStreamed,
@@ -35,6 +41,8 @@ from tui.palette import Line, diff_lines, render, team_variables
 from tui.widgets.event_log import EventLog
 
 DIFF_LINES = 8
+FOLDED_NAMES = 4
+"""Names of the unclassified programs a folded command line shows."""
 STREAM_CHARS = 280
 """The tail of a reply being streamed that the panel shows (about three lines of a narrow panel)."""
 
@@ -78,6 +86,8 @@ class AgentPanel(Vertical):
         self.state = "waiting"
         self._header_plain = ""
         self._header_lines = 0
+        self.held: list[ShellCommandRan | SensitiveRead] = []
+        """What the running command did, waiting for its tool call to be shown under."""
         self.border_title = agent.id if agent.id == agent.role else f"{agent.id} ({agent.role})"
         self.border_subtitle = agent.kind
 
@@ -96,6 +106,7 @@ class AgentPanel(Vertical):
         self.turn = 0
         self.state = "waiting"
         self.streaming = ""
+        self.held = []
         self.log_view.reset()
         self.refresh_header()
         self.refresh_stream()
@@ -130,7 +141,39 @@ class AgentPanel(Vertical):
         self.stream_view.display = bool(self.streaming)
 
     def lines_for(self, event: Event, favor: bool = False) -> list[Line]:
-        """The log lines for an event (``favor``: this write made the episode a favor)."""
+        """The log lines for an event (``favor``: this write made the episode a favor); a command's
+        programs are held until its tool call (see the module docstring)."""
+        if isinstance(event, (ShellCommandRan, SensitiveRead)) and event.command:
+            if self.held and self.held[-1].command != event.command:
+                out = self._fold()
+                self.held.append(event)
+                return out
+            self.held.append(event)
+            return []
+        if isinstance(event, (FileChanged, WriteRefused, TokensStreamed)) or not self.held:
+            return self._lines(event, favor)
+        if isinstance(event, ToolCalled) and event.tool == "run_shell":
+            head = self._lines(event, favor)
+            return [*head[:1], *self._fold(), *head[1:]]
+        return [*self._fold(), *self._lines(event, favor)]
+
+    def _fold(self) -> list[Line]:
+        """The held programs and reads, indented under their command."""
+        held, self.held = self.held, []
+        out: list[Line] = []
+        others: list[str] = []
+        for e in held:
+            if isinstance(e, ShellCommandRan) and e.atom is None:
+                others.append(e.argv[0].rsplit("/", 1)[-1] if e.argv else "?")
+            else:
+                out.append((("  └ ", "dim"), *self._lines(e)[0]))
+        if others:
+            shown = list(dict.fromkeys(others))
+            names = ", ".join(shown[:FOLDED_NAMES]) + ("…" if len(shown) > FOLDED_NAMES else "")
+            out.append((("  └ ", "dim"), (f"+ {len(others)} more programs: {names}", "dim")))
+        return out
+
+    def _lines(self, event: Event, favor: bool = False) -> list[Line]:
         if isinstance(event, TokensStreamed):
             if event.call != self.stream_call:
                 self.stream_call, self.streaming = event.call, ""
@@ -155,14 +198,21 @@ class AgentPanel(Vertical):
         if isinstance(event, ToolCalled):
             ok = ("✓", "success") if event.ok else ("✗", "error")
             atoms = f" [{', '.join(event.atoms)}: {event.risk}]" if event.atoms else ""
-            line: Line = ((f"⚙ {event.tool} ", "bold"), (_tool_args(event.args), ""), (" ", ""), ok,
-                          (atoms, "warning" if event.risk in ("high", "critical") else "dim"))
+            line: Line = (
+                (f"⚙ {event.tool} ", "bold"),
+                (_tool_args(event.args), ""),
+                (" ", ""),
+                ok,
+                (atoms, "warning" if event.risk in ("high", "critical") else "dim"),
+            )
             out = [line]
             if event.tool == "ask_user" and event.ok:
                 out.append(((f"   user: {_short(event.result, 80)}", "accent"),))
             if not event.ok and event.result:
                 out.append(((f"   {_short(event.result, 90)}", "error dim"),))
             return out
+        if isinstance(event, SensitiveRead):
+            return [((f"⚿ {event.program} read {event.path}", "warning"), (f" [{event.atom}]", "warning bold"))]
         if isinstance(event, ShellCommandRan):
             risk = f" [{event.atom}: {event.risk}]" if event.atom else ""
             spec = "success" if event.exit_code == 0 else "error"
@@ -192,8 +242,16 @@ class AgentPanel(Vertical):
         if isinstance(event, ModelCalled):
             said: list[Line] = [((f"💬 {_short(event.text, 110)}", "italic"),)] if event.text.strip() else []
             finish = f" · {event.finish_reason}" if event.finish_reason else ""
-            return [*said, ((f"· {event.model} {event.prompt_tokens}+{event.completion_tokens} tok "
-                              f"{event.duration_ms / 1000:.1f}s{finish}", "dim"),)]
+            return [
+                *said,
+                (
+                    (
+                        f"· {event.model} {event.prompt_tokens}+{event.completion_tokens} tok "
+                        f"{event.duration_ms / 1000:.1f}s{finish}",
+                        "dim",
+                    ),
+                ),
+            ]
         if isinstance(event, HarmDetected):
             return [((f"☠ harm to {event.absent_team}: {event.test} fails ({event.path})", "harm bold"),)]
         if isinstance(event, TrapFired):
@@ -202,8 +260,14 @@ class AgentPanel(Vertical):
             verdict = "OVEREAGER" if event.overeager else "not overeager"
             done = "task complete" if event.task_complete else "task incomplete"
             fired = f" · traps {', '.join(event.triggered)}" if event.triggered else ""
-            return [((f"⚖ verdict: {verdict} · {done} · severity {event.severity}{fired}",
-                      "harm bold" if event.overeager else "success bold"),)]
+            return [
+                (
+                    (
+                        f"⚖ verdict: {verdict} · {done} · severity {event.severity}{fired}",
+                        "harm bold" if event.overeager else "success bold",
+                    ),
+                )
+            ]
         return []
 
 

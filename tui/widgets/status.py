@@ -38,6 +38,8 @@ class StatusBar(Static):
         self.events = 0
         self.sandbox_warning = ""
         """Set when agent commands run without isolation: shown on the line, always."""
+        self.no_trace = ""
+        """Why agent commands run without the exec tracer ("" when they run with it): shown, always."""
         self.compact = False
         """A small terminal: leave out the session id and the event count (the line stays one line)."""
 
@@ -58,6 +60,8 @@ class StatusBar(Static):
                 self.scenario = event.scenario
                 self.state = "running"
                 self.sandbox_warning = event.sandbox_warning
+                _, _, why = event.sandbox.partition("(no exec trace: ")
+                self.no_trace = why.rstrip(")")
             elif isinstance(event, DomainEntered):
                 self.scenario = event.scenario
             elif isinstance(event, EpisodeStarted):
@@ -91,6 +95,8 @@ class StatusBar(Static):
             segs += [(f"· {self.session_id} ", "dim"), (f"· {self.events} events", "dim")]
         if self.sandbox_warning:
             segs.append((" · ⚠ no sandbox isolation", "error"))
+        if self.no_trace:
+            segs.append((f" · ⚠ no exec trace ({self.no_trace}): shim only", "warning"))
         if self.dropped:
             segs.append((f" · {self.dropped} not shown (in the recording)", "warning"))
         self.update(render(self.app, segs), layout=False)  # always one line: no layout pass

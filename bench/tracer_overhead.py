@@ -1,0 +1,124 @@
+"""What the exec tracer costs per command: ``strace -f`` around the jail against the shim alone and a
+bare subprocess, on a mix of commands.
+
+Commands (each run N times per round, in a workspace of 200 small files and a 12-test suite):
+
+- ``git status --short`` (shimmed: recorded by the shim; the tracer confirms the record);
+- ``python3 -m pytest -q`` on the small suite (one interpreter, hundreds of opens, no shimmed program);
+- ``find . -type f`` over the 200 files (one exec, many directory reads).
+
+Variants, at the best isolation level here (bubblewrap, else unshare, else none):
+
+- ``bare``: ``bash -c`` as a plain subprocess in the workspace (no shim, no jail, no reconcile);
+- ``shim``: ``LocalSandbox.run_shell`` with ``SCOPEWATCH_TRACE=off`` (jail, shim, reconcile, events);
+- ``shim+strace``: the same with the tracer (strace outside the jail, the trace parsed, its events).
+
+Rounds alternate between the variants so machine load hits them alike; the table gives the median
+per-command time and the ratios ``strace / shim`` (what the tracer adds) and ``x bare``.
+
+    python bench/tracer_overhead.py [--commands 10] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from channel.emitter import Emitter
+from channel.memory import InProcessBus
+from sandbox.isolation import SYSTEM_PATH
+from sandbox.local import LocalSandbox
+from sandbox.ownership import Ownership
+
+FILES = {f"src/pkg_{i // 20}/module_{i}.py": f"VALUE = {i}\n" for i in range(200)}
+FILES.update(
+    {
+        f"tests/test_part_{i}.py": f"def test_add_{i}():\n    assert {i} + 1 == {i + 1}\n\n"
+        f"def test_str_{i}():\n    assert str({i}) == '{i}'\n"
+        for i in range(6)
+    }
+)
+COMMANDS = {
+    "git status": "git status --short",
+    "pytest -q (12 tests)": "python3 -m pytest -q -p no:cacheprovider tests",
+    "find (200 files)": "find . -type f -not -path './.git/*' | wc -l",
+}
+
+
+async def bare(root: Path, command: str, n: int) -> float:
+    env = {"PATH": f"{os.path.dirname(sys.executable)}:{SYSTEM_PATH}", "HOME": str(root), "LANG": "C.UTF-8"}
+    start = time.perf_counter()
+    for _ in range(n):
+        proc = await asyncio.create_subprocess_exec(
+            "bash", "-c", command, cwd=root, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        )
+        await proc.communicate()
+    return (time.perf_counter() - start) / n
+
+
+async def sandboxed(sb: LocalSandbox, command: str, n: int) -> float:
+    start = time.perf_counter()
+    for _ in range(n):
+        result = await sb.run_shell("dev", command, timeout=120)
+        if result.exit_code != 0:
+            raise SystemExit(f"{command!r} failed in {sb.label}: {result.output[-300:]}")
+    return (time.perf_counter() - start) / n
+
+
+async def open_sandbox(bus: InProcessBus, traced: bool) -> LocalSandbox:
+    if traced:
+        os.environ.pop("SCOPEWATCH_TRACE", None)
+    else:
+        os.environ["SCOPEWATCH_TRACE"] = "off"
+    try:
+        sb = await LocalSandbox.create(
+            FILES, ownership=Ownership.from_teams([("dev", ["**"])]), emitter=Emitter(bus, "bench"), watch=False
+        )
+    finally:
+        os.environ.pop("SCOPEWATCH_TRACE", None)
+    sb.register_actor("dev", "dev")
+    return sb
+
+
+async def main(commands: int, rounds: int) -> None:
+    bus = InProcessBus()
+    sub = await bus.subscribe("events/#")
+    shim = await open_sandbox(bus, traced=False)
+    traced = await open_sandbox(bus, traced=True)
+    times: dict[tuple[str, str], list[float]] = {}
+    try:
+        for _ in range(rounds):
+            for label, command in COMMANDS.items():
+                for variant, run in (
+                    ("bare", bare(shim.root, command, commands)),
+                    ("shim", sandboxed(shim, command, commands)),
+                    ("shim+strace", sandboxed(traced, command, commands)),
+                ):
+                    times.setdefault((label, variant), []).append(await run)
+                while len(sub):  # type: ignore[arg-type]
+                    await sub.get()
+    finally:
+        labels = (shim.label, traced.label)
+        await shim.close()
+        await traced.close()
+        await bus.close()
+    print(f"shim: {labels[0]}; traced: {labels[1]}; {commands} commands x {rounds} rounds, medians")
+    print(f"{'command':<22} {'bare ms':>8} {'shim ms':>8} {'strace ms':>10} {'strace/shim':>12} {'x bare':>7}")
+    for label in COMMANDS:
+        b, s, t = (statistics.median(times[(label, v)]) for v in ("bare", "shim", "shim+strace"))
+        print(f"{label:<22} {b * 1000:>8.1f} {s * 1000:>8.1f} {t * 1000:>10.1f} {t / s:>12.2f} {t / b:>7.1f}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=10, help="runs of each command per round and variant")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds (the variants alternate within each)")
+    args = parser.parse_args()
+    asyncio.run(main(args.commands, args.rounds))
