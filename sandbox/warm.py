@@ -86,12 +86,13 @@ class WarmServer:
         self._reader.start()
 
     def _read(self, stdout: IO[bytes]) -> None:
-        for raw in stdout:
-            with self._lock:
-                waiter, self._waiter = self._waiter, None
-                self.answered = True
-            if waiter is not None:
-                _resolve(*waiter, raw.decode("ascii", "replace").strip())
+        with contextlib.suppress(OSError, ValueError):  # the pipe closed under us: the server is gone
+            for raw in stdout:
+                with self._lock:
+                    waiter, self._waiter = self._waiter, None
+                    self.answered = True
+                if waiter is not None:
+                    _resolve(*waiter, raw.decode("ascii", "replace").strip())
         with self._lock:
             self.alive = False
             waiter, self._waiter = self._waiter, None
@@ -156,9 +157,11 @@ class WarmServer:
         except subprocess.TimeoutExpired:
             self.kill()
             self.proc.wait()
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
+        # The reader ends at the pipe's end, now that the server is gone; closing the pipe under a
+        # read in progress would break that read.
         self._reader.join(timeout=5)
+        if self.proc.stdout is not None and not self._reader.is_alive():
+            self.proc.stdout.close()
         shutil.rmtree(self.area, ignore_errors=True)
 
 
