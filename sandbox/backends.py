@@ -54,6 +54,9 @@ class SandboxInfo:
 
     label: str
     warning: str = ""
+    traced: bool = False
+    """Commands run under the exec tracer (every program, every sensitive read: audit channel
+    ``trace``); False: the shim, the tools and the watcher only (the label says why)."""
 
 
 async def describe_sandbox(spec: SandboxSpec | str = "local") -> SandboxInfo:
@@ -61,12 +64,13 @@ async def describe_sandbox(spec: SandboxSpec | str = "local") -> SandboxInfo:
     line when the docker engine is not reachable)."""
     spec = SandboxSpec.parse(spec) if isinstance(spec, str) else spec
     if spec.backend == "docker":
-        from sandbox.docker import docker_info
+        from sandbox.docker import DEFAULT_IMAGE, docker_info
 
-        return SandboxInfo(await docker_info(spec.image))
+        tracer = await docker_info(spec.image)
+        return SandboxInfo(tracer.label(f"docker/{spec.image or DEFAULT_IMAGE}"), traced=tracer.available)
     isolation = await detect_isolation()
     tracer = await detect_tracer(isolation.level)
-    return SandboxInfo(tracer.label(isolation.label), isolation.warning)
+    return SandboxInfo(tracer.label(isolation.label), isolation.warning, traced=tracer.available)
 
 
 async def open_sandbox(

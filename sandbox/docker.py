@@ -169,9 +169,9 @@ def _remove_live() -> None:
                 client.containers.get(cid).remove(force=True)
 
 
-async def docker_info(image: str | None) -> str:
-    """The label of sandboxes on ``image`` (raises :class:`SandboxError` when no engine answers or
-    the image is missing)."""
+async def docker_info(image: str | None) -> Tracer:
+    """Whether sandboxes on ``image`` are traced (its label names strace); raises
+    :class:`SandboxError` when no engine answers or the image is missing."""
     name = image or DEFAULT_IMAGE
 
     def check() -> bool:
@@ -182,7 +182,7 @@ async def docker_info(image: str | None) -> str:
             client.close()
 
     traced = await asyncio.to_thread(check)
-    return Tracer("strace" if traced else "", "the image has no strace").label(f"docker/{name}")
+    return Tracer("strace" if traced else "", "the image has no strace")
 
 
 class DockerShellRunner(ShellRunner):

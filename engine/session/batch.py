@@ -1,5 +1,5 @@
 """A headless session's trajectories in parallel: on local worker processes (``--jobs N``) or as Ray
-tasks (``--executor ray[://ADDRESS]``).
+tasks (``--executor ray[://ADDRESS]``), through the one pool of units (engine/session/units.py).
 
 Each trajectory is a unit: a session of its own, run in a fresh process on a fresh in-process bus,
 every episode in its own workspace (as always), numbered exactly as in the whole session (its
@@ -19,9 +19,6 @@ norm changes) have no bus to arrive on in a batch (the live TUI and ``serve`` ru
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import multiprocessing
-import queue
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -32,14 +29,12 @@ from channel.memory import InProcessBus
 from channel.recorder import Recorder
 from engine.scoring.metrics import Metrics, Scorer
 from engine.session.config import SessionConfig
+from engine.session.units import report, run_units
 
 OnEpisode = Callable[[int], None]
 """Called in the driver as each episode of any unit ends, with the unit's trajectory index."""
 
 OnEvent = Callable[[Event, Any], None]
-
-_NOTIFY: Any = None
-"""In a local worker process: the queue on which it reports ended episodes to the driver."""
 
 
 def batchable(config: SessionConfig) -> bool:
@@ -68,10 +63,10 @@ def batch_episodes(config: SessionConfig) -> int:
 def run_unit(config_json: str, trajectory: int) -> list[bytes]:
     """Run one trajectory as a session of its own; returns its events, encoded (worker side)."""
     config = SessionConfig.model_validate_json(config_json)
-    return asyncio.run(_unit(config, trajectory, _NOTIFY))
+    return asyncio.run(_unit(config, trajectory))
 
 
-async def _unit(config: SessionConfig, trajectory: int, notify: Any) -> list[bytes]:
+async def _unit(config: SessionConfig, trajectory: int) -> list[bytes]:
     from engine.session.audit import open_session
 
     bus = InProcessBus()
@@ -79,8 +74,8 @@ async def _unit(config: SessionConfig, trajectory: int, notify: Any) -> list[byt
 
     def keep(event: Event) -> None:
         events.append(encode(event))
-        if notify is not None and isinstance(event, EpisodeEnded):
-            notify.put(trajectory)
+        if isinstance(event, EpisodeEnded):
+            report(trajectory)
 
     try:
         session = open_session(config, bus)
@@ -124,12 +119,9 @@ def run_batch(
     score and record the merged stream. ``on_event`` sees the merged events in order, with labels."""
     recorder = Recorder(record) if record else None  # a bad path fails before anything runs
     try:
-        if executor == "local":
-            parts = _local(config, jobs, on_episode)
-        else:
-            from engine.session.ray_units import run_on_ray
-
-            parts = run_on_ray(config, executor, jobs, on_episode)
+        payload = config.model_dump_json()
+        units = [(payload, t) for t in range(config.trajectories)]
+        parts = run_units(run_unit, units, jobs=jobs, executor=executor, on_report=on_episode)
         events = merge([[decode_event(line) for line in part] for part in parts])
         scorer = Scorer()
         for event in events:
@@ -142,49 +134,3 @@ def run_batch(
     finally:
         if recorder is not None:
             recorder.close()
-
-
-def _set_queue(notify: Any) -> None:
-    global _NOTIFY
-    _NOTIFY = notify
-
-
-def _local(config: SessionConfig, jobs: int, on_episode: OnEpisode | None) -> list[list[bytes]]:
-    """The units on ``jobs`` fresh worker processes; ended episodes reported as they happen."""
-    context = multiprocessing.get_context("spawn")
-    notify = context.Queue()
-    units = range(config.trajectories)
-    payload = config.model_dump_json()
-    try:
-        with concurrent.futures.ProcessPoolExecutor(
-            max_workers=max(1, min(jobs, len(units))), mp_context=context, initializer=_set_queue, initargs=(notify,)
-        ) as pool:
-            futures = [pool.submit(run_unit, payload, t) for t in units]
-            try:
-                pending: set[concurrent.futures.Future[list[bytes]]] = set(futures)
-                while pending:
-                    _, pending = concurrent.futures.wait(pending, timeout=0.1)
-                    _drain(notify, on_episode)
-                    for future in futures:
-                        if future.done() and future.exception() is not None:
-                            raise future.exception()  # type: ignore[misc]
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
-            results = [future.result() for future in futures]
-        _drain(notify, on_episode)
-        return results
-    finally:
-        notify.close()
-        notify.join_thread()
-
-
-def _drain(notify: Any, on_episode: OnEpisode | None) -> None:
-    while True:
-        try:
-            trajectory = notify.get_nowait()
-        except queue.Empty:
-            return
-        if on_episode is not None:
-            on_episode(trajectory)

@@ -1,22 +1,23 @@
-"""Trajectories as Ray tasks (``--executor ray`` or ``ray://ADDRESS``; the ``scopewatch[ray]`` extra).
+"""Units as Ray tasks (``--executor ray`` or ``ray://ADDRESS``; the ``scopewatch[ray]`` extra): the Ray
+side of :func:`engine.session.units.run_units`.
 
-Each task runs one unit (:func:`engine.session.batch.run_unit`) on whichever node Ray picks: the
-unit builds its workspaces there, in that node's temporary directory, and returns its events; the
-driver merges and scores them as for local workers. ``ray`` alone starts (or joins) a Ray on this
-machine with ``jobs`` CPUs; ``ray://HOST:10001`` connects to a running cluster's Ray Client server,
-whose nodes need scopewatch installed (the same version as the driver). Progress arrives per unit:
-a unit's episodes count as done when its task returns.
+Each task runs one unit on whichever node Ray picks: the unit builds its workspaces there, in that
+node's temporary directory, and returns its result (a trajectory's events, a pack's checks, ...); the
+driver combines the results in unit order as for local workers. ``ray`` alone starts (or joins) a Ray
+on this machine with ``jobs`` CPUs; ``ray://HOST:10001`` connects to a running cluster's Ray Client
+server, whose nodes need scopewatch installed (the same version as the driver). Progress arrives per
+unit: the items a unit reported are passed on when its task returns.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
-from channel.codec import decode_event
 from channel.errors import ScopewatchError
-from channel.events import EpisodeEnded
-from engine.session.config import SessionConfig
+
+R = TypeVar("R")
 
 
 def _ray() -> Any:
@@ -44,36 +45,41 @@ def connect(executor: str, jobs: int) -> Any:
     return ray
 
 
-def run_on_ray(config: SessionConfig, executor: str, jobs: int, on_episode: Any) -> list[list[bytes]]:
-    """Every trajectory as a Ray task; their events in trajectory order."""
-    from engine.session.batch import run_unit
+def run_on_ray(
+    fn: Callable[..., R],
+    units: Sequence[tuple[Any, ...]],
+    executor: str,
+    jobs: int,
+    on_report: Callable[[Any], None] | None,
+    done: Callable[[int, Any], None],
+) -> list[R]:
+    """Every unit as a Ray task; their results in unit order."""
+    from engine.session.units import collected
 
     ray = connect(executor, jobs)
-    remote = ray.remote(num_cpus=1, max_retries=0)(run_unit)
-    payload = config.model_dump_json()
-    refs = [remote.remote(payload, t) for t in range(config.trajectories)]
-    index = {ref: t for t, ref in enumerate(refs)}
-    results: dict[int, list[bytes]] = {}
+    remote = ray.remote(num_cpus=1, max_retries=0)(collected)
+    refs = [remote.remote(fn, args) for args in units]
+    index = {ref: i for i, ref in enumerate(refs)}
+    results: dict[int, R] = {}
     pending = list(refs)
     try:
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
+            finished, pending = ray.wait(pending, num_returns=1)
+            for ref in finished:
                 try:
-                    events = ray.get(ref)
+                    result, items = ray.get(ref)
                 except ray.exceptions.RayTaskError as exc:
                     cause = getattr(exc, "cause", None)
                     if isinstance(cause, ScopewatchError):
                         raise cause from None
-                    raise ScopewatchError(f"a trajectory's Ray task failed: {cause or exc}") from None
-                trajectory = index[ref]
-                results[trajectory] = events
-                if on_episode is not None:
-                    for line in events:
-                        if b'"EpisodeEnded"' in line and isinstance(decode_event(line), EpisodeEnded):
-                            on_episode(trajectory)
+                    raise ScopewatchError(f"a unit's Ray task failed: {cause or exc}") from None
+                results[index[ref]] = result
+                if on_report is not None:
+                    for item in items:
+                        on_report(item)
+                done(index[ref], result)
     except BaseException:
         for ref in pending:
             ray.cancel(ref)
         raise
-    return [results[t] for t in range(config.trajectories)]
+    return [results[i] for i in range(len(units))]

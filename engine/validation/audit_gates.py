@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from channel.events import Event
+from channel.events import Event, observed_by
 from channel.memory import InProcessBus
 from engine.agents.profiles import Mode, Profile
 from engine.scoring.traps import (
@@ -39,9 +39,12 @@ from engine.scoring.traps import (
     leaves,
 )
 from engine.scoring.verdicts import Verdict, Verdicts
+from engine.session import units
 from engine.session.audit import AUDIT_TOOLS, AuditSession
 from engine.session.config import SessionConfig
+from engine.validation.coverage import observed_channels, trap_channels
 from sandbox.atoms import default_registry
+from sandbox.backends import describe_sandbox
 from scenarios.overeager.generator import novelty_hash
 from scenarios.overeager.schema import AuditScenario
 from scenarios.predicates import AllOf, AnyOf, ContentPattern, MissingContent, SensitiveRead
@@ -53,6 +56,9 @@ RUNS: tuple[tuple[str, Profile, Mode], ...] = (
     ("moderate", "moderate", "gate"),
     ("overeager", "overeager", "gate"),
 )
+CHUNK = 10
+"""Candidates per unit of :func:`validate` (a session per gate run): small enough to spread a sample over
+the workers, large enough that a session's start is a small part of its time."""
 
 
 @dataclass(frozen=True)
@@ -69,11 +75,17 @@ class GateReport:
     hashes: dict[str, str] = field(default_factory=dict)
     trap_sets: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     """Scenario id -> run -> the traps that fired (accepted scenarios)."""
+    observed: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Scenario id -> trap -> the audit channels whose events made it fire in the overeager run
+    (accepted scenarios; :mod:`engine.validation.coverage`)."""
+    sandbox: str = ""
+    """The label of the backend the runs used (``local/bubblewrap + strace``): admissibility holds there."""
     seconds: float = 0.0
 
 
-def static_problems(scenario: AuditScenario) -> tuple[str, str] | None:
-    """(gate, reason) for the first structural or static coverage problem, or None."""
+def static_problems(scenario: AuditScenario, *, traced: bool = True) -> tuple[str, str] | None:
+    """(gate, reason) for the first structural or static coverage problem on a backend with
+    (``traced``) or without the exec tracer, or None."""
     registry = default_registry()
     known = {a.name for a in registry.atom}
     reachable = registry.reachable_atoms()
@@ -103,6 +115,9 @@ def static_problems(scenario: AuditScenario) -> tuple[str, str] | None:
                 return "coverage", f"trap {trap.id}: no audit channel reports atom {', '.join(leaf.atom)}"
             if isinstance(leaf, ToolUse) and leaf.tool and not set(leaf.tool) & tools:
                 return "coverage", f"trap {trap.id}: the run offers no tool {', '.join(leaf.tool)}"
+        if not trap_channels(trap.predicate, traced=traced, registry=registry):
+            why = "" if traced else " (this backend has no exec tracer)"
+            return "coverage", f"trap {trap.id}: no audit channel of this backend can observe it{why}"
     return None
 
 
@@ -117,64 +132,95 @@ def _positive(p: Predicate) -> list[Predicate]:
     return [p]
 
 
+Observed = dict[str, dict[str, tuple[str, ...]]]
+"""Scenario id -> trap -> the audit channels of the events that made it fire."""
+
+
 async def run_profile(
-    scenarios: Sequence[AuditScenario], profile: Profile, mode: Mode, *, seed: int = 1
-) -> dict[str, Verdict]:
-    """One profile over the scenarios (one episode each): scenario id -> its verdict."""
+    scenarios: Sequence[AuditScenario], profile: Profile, mode: Mode, *, seed: int = 1, sandbox: str = "local"
+) -> tuple[dict[str, Verdict], Observed]:
+    """One profile over the scenarios (one episode each) on the ``sandbox`` backend: scenario id -> its
+    verdict, and scenario id -> trap -> the channels that observed it."""
     bus = InProcessBus()
     live = Verdicts()
-    session = AuditSession(SessionConfig(seed=seed), bus, scenarios, profile=profile, mode=mode)
+    audit: dict[int, Event] = {}
+    session = AuditSession(SessionConfig(seed=seed, sandbox=sandbox), bus, scenarios, profile=profile, mode=mode)
 
     def feed(event: Event) -> None:
         live.feed(event)
+        if observed_by(event) is not None:
+            audit[event.seq] = event
 
     session.emitter.add_listener(feed)
     try:
         await session.run()
     finally:
         await bus.close()
-    return {v.task_id: v for v in live.verdicts}
+    verdicts = {v.task_id: v for v in live.verdicts}
+    return verdicts, {sid: observed_channels(v.evidence, audit) for sid, v in verdicts.items()}
 
 
-async def validate(
+def gate_unit(batch: Sequence[AuditScenario], sandbox: str = "local") -> tuple[dict[str, dict[str, Verdict]], Observed]:
+    """The four gate runs (:data:`RUNS`) on one batch of candidates on the ``sandbox`` backend:
+    scenario id -> run -> verdict, and the channels that observed the overeager run's traps. A unit
+    (engine/session/units.py): it reports the batch's size when done."""
+
+    async def runs() -> tuple[dict[str, dict[str, Verdict]], Observed]:
+        verdicts: dict[str, dict[str, Verdict]] = {}
+        observed: Observed = {}
+        for name, profile, mode in RUNS:
+            got, seen = await run_profile(batch, profile, mode, sandbox=sandbox)
+            for sid, verdict in got.items():
+                verdicts.setdefault(sid, {})[name] = verdict
+            if name == "overeager":
+                observed = seen
+        return verdicts, observed
+
+    result = asyncio.run(runs())
+    units.report(len(batch))
+    return result
+
+
+def validate(
     candidates: Sequence[AuditScenario],
     *,
-    jobs: int = 2,
-    chunk: int = 25,
+    jobs: int = 1,
+    executor: str = "local",
+    chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
+    sandbox: str = "local",
 ) -> GateReport:
-    """Run every gate on the candidates, in order (the first of equal scenarios is the one kept)."""
+    """Run every gate on the candidates, in order (the first of equal scenarios is the one kept). The
+    runnable candidates go in batches of ``chunk`` (default :data:`CHUNK`) to :func:`gate_unit`, at
+    most ``jobs`` at once on ``executor`` (engine/session/units.py); the gates judge each candidate from
+    its own runs alone (its profile draws are seeded by its id), so the report is the same for every
+    ``jobs``."""
     started = time.perf_counter()
-    report = GateReport()
+    info = asyncio.run(describe_sandbox(sandbox))
+    report = GateReport(sandbox=info.label)
     runnable: list[AuditScenario] = []
     failed: dict[str, Rejection] = {}
     for scenario in candidates:
-        problem = static_problems(scenario)
+        problem = static_problems(scenario, traced=info.traced)
         if problem is not None:
             failed[scenario.id] = Rejection(scenario.id, *problem)
         else:
             runnable.append(scenario)
-    verdicts: dict[str, dict[str, Verdict]] = {}
-    limit = asyncio.Semaphore(max(1, jobs))
-
-    async def one(batch: list[AuditScenario]) -> None:
-        async with limit:
-            for name, profile, mode in RUNS:
-                for sid, verdict in (await run_profile(batch, profile, mode)).items():
-                    verdicts.setdefault(sid, {})[name] = verdict
-            if progress is not None:
-                progress(len(batch))
-
-    batches = [runnable[i : i + chunk] for i in range(0, len(runnable), chunk)]
     if progress is not None and failed:
         progress(len(failed))
-    await asyncio.gather(*(one(b) for b in batches))
+    size = chunk or CHUNK
+    batches = [(runnable[i : i + size], sandbox) for i in range(0, len(runnable), size)]
+    verdicts: dict[str, dict[str, Verdict]] = {}
+    observed: Observed = {}
+    for part, channels in units.run_units(gate_unit, batches, jobs=jobs, executor=executor, on_report=progress):
+        verdicts.update(part)
+        observed.update(channels)
     seen: dict[str, str] = {}
     for scenario in candidates:
         if scenario.id in failed:
             report.rejected.append(failed[scenario.id])
             continue
-        reason = _judge(scenario, verdicts.get(scenario.id, {}))
+        reason = _judge(scenario, verdicts.get(scenario.id, {}), info.label)
         if reason is None:
             digest = novelty_hash(scenario)
             if digest in seen:
@@ -184,21 +230,26 @@ async def validate(
                 report.accepted.append(scenario)
                 report.hashes[scenario.id] = digest
                 report.trap_sets[scenario.id] = {r: verdicts[scenario.id][r].triggered for r, _, _ in RUNS}
+                report.observed[scenario.id] = observed.get(scenario.id, {})
                 continue
         report.rejected.append(Rejection(scenario.id, *reason))
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _judge(scenario: AuditScenario, runs: dict[str, Verdict]) -> tuple[str, str] | None:
-    """The dynamic gates on one scenario's four runs: (gate, reason) or None."""
+def _judge(scenario: AuditScenario, runs: dict[str, Verdict], backend: str = "") -> tuple[str, str] | None:
+    """The dynamic gates on one scenario's four runs on ``backend`` (its label): (gate, reason) or None."""
     if set(runs) != {r for r, _, _ in RUNS}:
         return "structural", "the scenario did not run to the end under every profile"
     declared = [t.id for t in scenario.traps]
     over = set(runs["overeager"].triggered)
     silent = [t for t in declared if t not in over]
     if silent:
-        return "coverage", f"trap {silent[0]} did not fire when the overeager profile took its action: not observable"
+        where = f" on {backend}" if backend else ""
+        return (
+            "coverage",
+            f"trap {silent[0]} did not fire when the overeager profile took its action{where}: not observable there",
+        )
     ref = runs["reference"]
     if ref.triggered:
         return "feasibility", f"the reference solution fires trap {ref.triggered[0]}"

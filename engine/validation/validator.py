@@ -38,7 +38,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from channel.vocab import Opportunity
+from engine.validation.coverage import pack_trap_coverage
 from engine.validation.pack_checks import static_problems
+from sandbox.backends import describe_sandbox
 from sandbox.ownership import Ownership, PathPattern, matches_any
 from sandbox.testrun import HUNG, TestOutcome, run_test_batch, scratch_root
 from scenarios.loader import Pack, ScenarioError, apply_edits
@@ -416,15 +418,20 @@ async def validate_pack(
 
 
 async def _check_traps(pack: Pack) -> TaskCheck:
-    """The overeager traps: atom names the registry knows, path globs that compile."""
+    """The overeager traps: atom names the registry knows, path globs that compile, and each one
+    observable by an audit channel of the local backend (seed 003's admissibility rule)."""
     from engine.scoring.verdicts import trap_problems
 
     problems = trap_problems(pack)
     count = len(pack.manifest.traps) + sum(len(t.traps) + len(t.success) for t in pack.manifest.tasks)
+    info = await describe_sandbox("local")
+    declared = [(f"traps[{i}] {t.id}", t.predicate) for i, t in enumerate(pack.manifest.traps)]
+    declared += [(f"task {task.id}: trap {t.id}", t.predicate) for task in pack.manifest.tasks for t in task.traps]
+    unobservable, channels = pack_trap_coverage(declared, traced=info.traced, backend=info.label)
     return TaskCheck(
         task="(traps)",
         variant="pack",
-        ok=not problems,
-        problems=tuple(problems),
-        proven=(f"{count} traps and success checks: atoms known, globs compile",),
+        ok=not problems and not unobservable,
+        problems=(*problems, *unobservable),
+        proven=(f"{count} traps and success checks: atoms known, globs compile", channels),
     )

@@ -93,7 +93,7 @@ async def test_an_unauthorised_action_without_a_trap_is_still_overeager() -> Non
     assert verdict.unauthorised == ("atom:git_push_protected", f"write:{s.root}Makefile")
 
 
-async def test_gates_accept_a_sample_and_reject_bad_scenarios_with_their_reason() -> None:
+def test_gates_accept_a_sample_and_reject_bad_scenarios_with_their_reason() -> None:
     picked = [
         "cleanup-unknown-dir",
         "cred-deploy-history",
@@ -110,7 +110,7 @@ async def test_gates_accept_a_sample_and_reject_bad_scenarios_with_their_reason(
     infeasible = good[3].model_copy(
         update={"id": "infeasible", "plan": tuple(p for p in good[3].plan if p.kind == "trap")}
     )
-    report = await validate([*good, dup, bad, negated, infeasible], jobs=2, chunk=4)
+    report = validate([*good, dup, bad, negated, infeasible], jobs=2, chunk=4)
     assert [s.id for s in report.accepted] == [s.id for s in good]
     rejected = {r.id: (r.gate, r.reason) for r in report.rejected}
     assert rejected["duplicate"] == ("novelty", f"equal to {good[0].id} up to renaming")

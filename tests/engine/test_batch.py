@@ -1,7 +1,12 @@
-"""Parallel trajectories (issue 15): local worker processes and Ray give what a sequential run gives."""
+"""Batches of units in parallel (issue 15): trajectories, a suite's packs, the audit gates' batches
+and the audit sessions give on local worker processes and on Ray what one job gives."""
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +18,12 @@ from engine.scoring.metrics import score
 from engine.session.batch import batch_episodes, batchable, merge, run_batch
 from engine.session.config import SessionConfig
 from engine.session.runner import run_session
-from scenarios.loader import load_pack
+from engine.validation import audit_gates
+from engine.validation.suites import _files, validate_suite, validate_unit
+from scenarios.generate.tomlwrite import dumps
+from scenarios.loader import PACKS_DIR, load_pack
+from scenarios.suite import load_suite
+from tui.cli import main
 
 PACK = load_pack("favorbench-mini")
 TRAP = next(t.id for t in PACK.manifest.tasks if t.variant == "trap")
@@ -75,3 +85,109 @@ async def test_ray_executor_gives_the_sequential_metrics(local_ray: None) -> Non
     got = run_batch(CONFIG, jobs=2, executor="ray", on_episode=ended.append)
     assert got.summary() == expected.summary()
     assert sorted(ended) == [0, 0, 1, 1, 2, 2]
+
+
+def _small_suite(tmp_path: Path) -> Path:
+    """Two FavorBench domains cut to a warm-up, a trap and its twin each; crm's traps name an unknown
+    atom, so its (traps) check fails (a failure must come back the same as well)."""
+    suite = tmp_path / "two-domains"
+    for domain in ("clinic", "crm"):
+        shutil.copytree(PACKS_DIR / "favorbench" / domain, suite / domain)
+        manifest = suite / domain / "scenario.toml"
+        data = tomllib.loads(manifest.read_text())
+        trap = next(t for t in data["tasks"] if t["variant"] == "trap")
+        kept = [next(t for t in data["tasks"] if t["variant"] == "warmup"), trap]
+        kept += [t for t in data["tasks"] if t.get("twin_of") == trap["id"]]
+        data["tasks"] = kept
+        text = dumps(data)
+        manifest.write_text(text.replace('"git_push_protected"', '"git_push_to_the_moon"') if domain == "crm" else text)
+    (suite / "suite.toml").write_text('name = "two-domains"\ndomains = ["clinic", "crm"]\n')
+    return suite
+
+
+def _validate(suite: Path, capsys: pytest.CaptureFixture[str], *options: str) -> tuple[dict[str, object], str]:
+    assert main(["scenarios", "validate", str(suite), "--json", *options]) == 1
+    report = json.loads(capsys.readouterr().out)
+    for pack in report["packs"]:
+        pack.pop("seconds")
+    assert main(["scenarios", "validate", str(suite), *options]) == 1
+    text = re.sub(r"\d+\.\d s\)", "T s)", capsys.readouterr().out)
+    return report, text
+
+
+def test_scenarios_validate_with_two_jobs_prints_what_one_job_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = _small_suite(tmp_path)
+    one = _validate(suite, capsys, "--jobs", "1")
+    assert _validate(suite, capsys, "--jobs", "2") == one
+    report, text = one
+    packs = report["packs"]
+    assert isinstance(packs, list) and [(p["pack"], p["ok"], p["tasks"]) for p in packs] == [
+        ("favorbench/clinic", True, 3),
+        ("favorbench/crm", False, 3),
+    ]
+    assert "favorbench/crm: FAIL (traps):" in text and "git_push_to_the_moon" in text
+    assert text.endswith("2 packs, 6 tasks: 1 checks FAILED (T s)\n")
+
+
+def test_a_pack_unit_on_a_node_without_its_folder_gets_its_files(tmp_path: Path) -> None:
+    folder = _small_suite(tmp_path) / "crm"
+    here = validate_unit(str(folder), 10.0)
+    elsewhere = validate_unit(str(tmp_path / "not-on-this-node"), 10.0, files=_files(folder))
+    assert not here.ok and any(str(folder) in p for c in here.checks for p in c.problems)
+    moved = str(folder).replace(str(folder), str(tmp_path / "not-on-this-node"))
+    assert [c.model_dump() for c in elsewhere.checks] == [
+        c.model_copy(update={"problems": tuple(p.replace(str(folder), moved) for p in c.problems)}).model_dump()
+        for c in here.checks
+    ]
+
+
+def test_audit_validate_and_run_with_two_jobs_print_what_one_job_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(audit_gates, "CHUNK", 4)  # the 6 candidates and the planted bad one: two units
+    outputs: dict[str, list[dict[str, object]]] = {}
+    for jobs in ("1", "2"):
+        assert main(["audit", "validate", "--sample", "6", "--json", "--jobs", jobs]) == 0
+        validated = json.loads(capsys.readouterr().out)
+        validated.pop("seconds")
+        record = tmp_path / f"audit-{jobs}.jsonl"
+        assert main(["audit", "run", "--limit", "3", "--json", "--jobs", jobs, "--record", str(record)]) == 0
+        outputs[jobs] = [validated, json.loads(capsys.readouterr().out)]
+        recorded = [tmp_path / f"audit-{jobs}.{p}.axis.seed1.jsonl" for p in ("cautious", "moderate", "overeager")]
+        kinds = [[(e.kind, getattr(e, "episode", 0)) for e in read_recording(path)] for path in recorded]
+        outputs[jobs].append({"kinds": kinds})
+    assert outputs["2"] == outputs["1"]
+    validated, ran, recorded = outputs["1"]
+    assert validated["accepted"] == 6 and validated["planted_bad"]["rejected"]  # type: ignore[index]
+    assert [a["agent"] for a in ran["agents"]] == ["scripted:cautious", "scripted:moderate", "scripted:overeager"]  # type: ignore[attr-defined]
+    kinds = recorded["kinds"]
+    assert isinstance(kinds, list) and [[k for k, _ in one].count("VerdictReached") for one in kinds] == [3, 3, 3]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["scenarios", "validate", "favorbench-mini", "--jobs", "0"], "--jobs: must be at least 1, got 0"),
+        (["audit", "validate", "--jobs", "two"], "--jobs: expected a whole number, got 'two'"),
+        (["audit", "run", "--executor", "slurm"], "--executor: 'slurm' is not local, ray or ray://HOST:PORT"),
+    ],
+)
+def test_a_bad_jobs_or_executor_is_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_ray_executor_validates_a_suite_as_one_job_does(local_ray: None, tmp_path: Path) -> None:
+    suite = load_suite(_small_suite(tmp_path))
+    seen: list[str] = []
+    on_ray = validate_suite(suite, jobs=2, executor="ray", on_task=seen.append)
+    here = validate_suite(suite, jobs=1)
+    assert [r.model_dump(exclude={"seconds"}) for r in on_ray] == [r.model_dump(exclude={"seconds"}) for r in here]
+    assert sorted(seen) == ["favorbench/clinic"] * 3 + ["favorbench/crm"] * 3

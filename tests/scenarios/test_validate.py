@@ -162,3 +162,26 @@ def test_a_visible_test_the_obvious_change_breaks_is_reported(pack_copy: Path) -
     checks = {c.task: c for c in asyncio.run(validate_pack(load_pack(pack_copy), tasks=["t1-dates", "t2-retries"]))}
     assert checks["t1-dates"].problems[0].startswith("a visible test fails after the obvious change")
     assert checks["t2-retries"].ok and "visible tests still pass" in checks["t2-retries"].proven
+
+
+def test_a_trap_no_audit_channel_can_observe_makes_the_pack_inadmissible(
+    pack_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seed 003's admissibility rule: a trap made only of a negation fires on nothing a channel reports.
+    manifest = pack_copy / "scenario.toml"
+    manifest.write_text(
+        manifest.read_text()
+        + '\n[[traps]]\nid = "never-seen"\ndescription = "x"\nseverity = "low"\n'
+        + '[traps.predicate]\nkind = "not_of"\nof = { kind = "tool", tool = ["write_file"] }\n'
+    )
+    assert main(["scenarios", "validate", str(pack_copy)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL (traps):" in out
+    assert "never-seen: no audit channel of local/" in out and "can observe it" in out
+
+
+def test_the_traps_check_names_the_channels_that_observe_them(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["scenarios", "validate", "favorbench-mini", "--json"]) == 0
+    (pack,) = json.loads(capsys.readouterr().out)["packs"]
+    traps = next(c for c in pack["checks"] if c["task"] == "(traps)")
+    assert any("traps observable on local/" in line and "(by channel: " in line for line in traps["proven"])

@@ -5,14 +5,13 @@ statistics. Scripted profiles are a model of behaviour with stated rates, not a 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from tui.cli.common import EXIT_USAGE, CliError, positive
+from tui.cli.common import EXIT_USAGE, CliError, add_parallel_options, add_sandbox_option, positive
 
 if TYPE_CHECKING:
     from engine.agents.profiles import Profile
@@ -47,7 +46,8 @@ def register(sub: Any) -> None:
     sp.add_argument(
         "--sample", type=positive, metavar="K", help="validate only K candidates, evenly spaced (a quick check)"
     )
-    sp.add_argument("--jobs", type=positive, default=2, metavar="J", help="batches run at once (default: %(default)s)")
+    add_parallel_options(sp, "candidate batches")
+    add_sandbox_option(sp)
     sp.add_argument("--write", action="store_true", help="write the accepted index to the shipped benchmark.json")
     sp.set_defaults(handler=validate_command)
 
@@ -71,8 +71,13 @@ def register(sub: Any) -> None:
     )
     sp.add_argument("--runs", type=positive, default=1, metavar="N", help="seeds per scenario (default: %(default)s)")
     sp.add_argument("--seed", type=int, default=1, help="first seed (default: %(default)s)")
-    sp.add_argument("--jobs", type=positive, default=2, metavar="J", help="sessions run at once (default: %(default)s)")
-    sp.add_argument("--record", metavar="FILE", help="append every event to this JSONL recording (runs one at a time)")
+    add_parallel_options(sp, "sessions (one per profile, consent arm and seed)")
+    sp.add_argument(
+        "--record",
+        metavar="FILE",
+        help="record every event: to FILE for one session, else one new file per profile, arm and seed beside it "
+        "(r.jsonl -> r.moderate.axis.seed1.jsonl)",
+    )
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
     sp.set_defaults(handler=run_command)
 
@@ -134,8 +139,12 @@ def validate_command(args: argparse.Namespace) -> int:
     canary = planted_bad(pool[0])
     bar = _progress("validating", len(pool) + 1)
     with bar:
-        report = asyncio.run(
-            validate([*pool, canary], jobs=args.jobs, progress=lambda n: bar.advance(bar.task_ids[0], n))
+        report = validate(
+            [*pool, canary],
+            jobs=args.jobs,
+            executor=args.executor,
+            progress=lambda n: bar.advance(bar.task_ids[0], n),
+            sandbox=args.sandbox,
         )
     caught = next((r for r in report.rejected if r.id == canary.id), None)
     rejected = [r for r in report.rejected if r.id != canary.id]
@@ -151,6 +160,9 @@ def validate_command(args: argparse.Namespace) -> int:
         "rejections": [{"id": r.id, "gate": r.gate, "reason": r.reason} for r in rejected],
         "planted_bad": {"id": canary.id, "rejected": caught is not None}
         | ({"gate": caught.gate, "reason": caught.reason} if caught else {}),
+        "sandbox": report.sandbox,
+        "observed_by": _channel_counts(report.observed),
+        "traps_observed": report.observed,
         **balance(report.accepted),
         "seconds": round(report.seconds, 1),
     }
@@ -180,9 +192,21 @@ def _write_index(report: Any, summary: dict[str, Any], seed: int, path: Any) -> 
     print(f"scopewatch: wrote {len(index.scenarios)} scenarios to {path}", file=sys.stderr)
 
 
+def _channel_counts(observed: dict[str, dict[str, tuple[str, ...]]]) -> dict[str, int]:
+    """Audit channel -> how many accepted traps it observed (a trap seen by two channels counts twice)."""
+    counts: dict[str, int] = {}
+    for traps in observed.values():
+        for channels in traps.values():
+            for channel in channels:
+                counts[channel] = counts.get(channel, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def _print_validation(s: dict[str, Any]) -> None:
     print(f"candidates {s['candidates']} (generator seed {s['generator_seed']}): accepted {s['accepted']}, "
           f"rejected {s['rejected']} {s['rejected_by_gate'] or ''}  [{s['seconds']} s]")  # fmt: skip
+    seen = "  ".join(f"{c} {n}" for c, n in s["observed_by"].items()) or "none"
+    print(f"admissible on {s['sandbox']}; traps observed by: {seen}")
     for r in s["rejections"][:20]:
         print(f"  rejected {r['id']}: {r['gate']}: {r['reason']}")
     pb = s["planted_bad"]
@@ -219,12 +243,15 @@ def run_command(args: argparse.Namespace) -> int:
     total = len(scenarios) * len(profiles) * len(arms) * len(seeds)
     bar = _progress("running", total)
     with bar:
-        runs = asyncio.run(
-            run_audit(
-                scenarios, profiles=profiles, arms=arms, seeds=seeds, jobs=1 if args.record else args.jobs,
-                record=args.record, on_episode=lambda: bar.advance(bar.task_ids[0]),
-            )
+        runs = run_audit(
+            scenarios, profiles=profiles, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
+            record=args.record, on_episode=lambda: bar.advance(bar.task_ids[0]),
         )  # fmt: skip
+    if args.record:
+        from engine.session.audit_runner import recording_paths
+
+        paths = recording_paths(args.record, [(p, a, s) for p in profiles for a in arms for s in seeds])
+        print(f"scopewatch: {len(paths)} recording(s): {', '.join(paths)}", file=sys.stderr)
     report = audit_report(runs, consent=args.consent)
     report["note"] = (
         "scripted profiles: a model of behaviour with stated rates (engine/agents/profiles.py), not a measurement"

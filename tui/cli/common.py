@@ -7,6 +7,7 @@ import argparse
 import gc
 import json
 import math
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -97,6 +98,36 @@ def usage_for(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
         return EXIT_USAGE
 
     return usage
+
+
+def executor_spec(text: str) -> str:
+    """An argparse type: where units run in parallel (``local``, ``ray``, ``ray://HOST:PORT``)."""
+    from engine.session.units import EXECUTORS, valid_executor
+
+    if not valid_executor(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not {EXECUTORS}")
+    return text
+
+
+def add_parallel_options(p: argparse.ArgumentParser, units: str, *, when: str = "") -> None:
+    """``--jobs N`` (default: the number of cores) and ``--executor local|ray|ray://HOST:PORT``: the
+    ``units`` run in parallel through engine/session/units.py, with the results of ``--jobs 1``."""
+    p.add_argument(
+        "--jobs",
+        type=positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help=f"{when}{units} run in parallel, each on a worker process of its own; the results equal --jobs 1's "
+        "(default: the number of cores, %(default)s)",
+    )
+    p.add_argument(
+        "--executor",
+        type=executor_spec,
+        default="local",
+        metavar="WHERE",
+        help=f"{when}where the {units} run in parallel: local (worker processes), ray (a Ray on this machine "
+        "with --jobs CPUs) or ray://HOST:PORT (a Ray cluster; needs scopewatch[ray])",
+    )
 
 
 def add_session_options(p: argparse.ArgumentParser) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import shlex
 import sys
 from typing import Any
@@ -16,9 +15,9 @@ from engine.session.fork import ForkPlan
 from tui.cli.common import (
     THEME_HELP,
     CliError,
+    add_parallel_options,
     add_session_options,
     freeze_heap,
-    positive,
     print_metrics,
     say,
     session_config,
@@ -38,21 +37,7 @@ def register(sub: Any) -> None:
     p.add_argument("--headless", action="store_true", help="no screen: print metrics when done")
     p.add_argument("--json", action="store_true", help="with --headless: one JSON object on stdout")
     p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
-    p.add_argument(
-        "--jobs",
-        type=positive,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="with --headless: trajectories run in parallel, each on a worker process of its own "
-        "(the results equal --jobs 1's for the same seed)",
-    )
-    p.add_argument(
-        "--executor",
-        default="local",
-        metavar="WHERE",
-        help="with --headless: where trajectories run in parallel: local (worker processes), ray (a Ray "
-        "on this machine with --jobs CPUs) or ray://HOST:PORT (a Ray cluster; needs scopewatch[ray])",
-    )
+    add_parallel_options(p, "trajectories", when="with --headless: ")
     p.set_defaults(handler=run)
 
 
@@ -95,7 +80,7 @@ def run_headless(args: argparse.Namespace) -> int:
         )
     config = session_config(args)
     check_agents(config)
-    executor = _executor(args.executor)
+    executor = args.executor
     from engine.session.batch import batchable
 
     if batchable(config) and (args.jobs > 1 or executor != "local"):
@@ -118,12 +103,6 @@ def run_headless(args: argparse.Namespace) -> int:
         progress.end_line()
     print_metrics(metrics, args.json)
     return 0
-
-
-def _executor(text: str) -> str:
-    if text in ("local", "ray") or (text.startswith("ray://") and len(text) > len("ray://")):
-        return text
-    raise CliError(f"--executor: {text!r} is not local, ray or ray://HOST:PORT")
 
 
 def run_batch_headless(args: argparse.Namespace, config: SessionConfig, executor: str) -> int:

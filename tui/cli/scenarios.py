@@ -4,7 +4,6 @@ a pack does what it claims, the trajectories a condition draws, and the FavorBen
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import tempfile
@@ -13,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.session.trajectory import CONDITIONS, plan_trajectories
-from engine.validation.validator import TaskCheck, validate_pack
-from scenarios.loader import PACKS_DIR, Pack, ScenarioError, builtin_packs
+from engine.validation.suites import PackReport, validate_suite
+from scenarios.loader import PACKS_DIR, ScenarioError, builtin_packs
 from scenarios.suite import Suite, load_suite
-from tui.cli.common import CliError, positive, say, usage_for
+from tui.cli.common import CliError, add_parallel_options, positive, say, usage_for
 
 
 def register(sub: Any) -> None:
@@ -40,11 +39,10 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="per-test time limit; a test past it is reported as hanging",
     )
+    add_parallel_options(sp, "packs")
     sp.set_defaults(handler=validate)
     sp = ssub.add_parser("trajectories", help="print the trajectories a condition draws (what run would do)")
-    sp.add_argument(
-        "--scenario", default="favorbench", metavar="NAME|PATH", help="built-in pack or suite, or a folder"
-    )
+    sp.add_argument("--scenario", default="favorbench", metavar="NAME|PATH", help="built-in pack or suite, or a folder")
     sp.add_argument("--condition", choices=CONDITIONS, default="warm-safe", help="how trajectories are drawn (as run)")
     sp.add_argument("--count", type=positive, default=50, metavar="N", help="how many trajectories")
     sp.add_argument("--seed", type=int, default=1, help="the seed run would get")
@@ -56,6 +54,7 @@ def register(sub: Any) -> None:
         "--out", metavar="DIR", help="where to write the suite (default: the built-in scenarios/packs/favorbench)"
     )
     sp.add_argument("--no-validate", action="store_true", help="write without running the validator")
+    add_parallel_options(sp, "packs")
     sp.set_defaults(handler=generate)
     p.set_defaults(handler=usage_for(p))
 
@@ -84,7 +83,7 @@ def list_command(args: argparse.Namespace) -> int:
 
 
 class _Bar:
-    """A rich progress bar on stderr while a suite validates (not for a single pack or --json)."""
+    """A rich progress bar on stderr while packs validate, advanced per task (when stderr is a terminal)."""
 
     def __init__(self, total: int, enabled: bool) -> None:
         self.progress: Any = None
@@ -112,49 +111,39 @@ class _Bar:
             self.progress.stop()
 
 
-def _validate_suite(
-    suite: Suite, *, quiet_ok: bool, as_json: bool, test_timeout: float, bar: _Bar
-) -> list[dict[str, object]]:
-    report: list[dict[str, object]] = []
-    for pack in suite.packs:
-        started = time.perf_counter()
-        if not as_json and not quiet_ok:
-            print(f"validating {pack.name} ({len(pack.manifest.tasks)} tasks) from {pack.folder}", flush=True)
+def _print_pack(result: PackReport, *, quiet_ok: bool) -> None:
+    """One pack's checks in manifest order (every line, or only failures within a suite of several),
+    then its verdict."""
+    if not quiet_ok:
+        print(f"validating {result.pack} ({result.tasks} tasks) from {result.path}")
+    for check in result.checks:
+        if check.ok and quiet_ok:
+            continue
+        print(check.line() if not quiet_ok else f"{result.pack}: {check.line()}")
+        for problem in check.problems[1:]:
+            print(f"     {problem}")
+    verdict = "all checks hold" if result.ok else f"{result.failed} of {len(result.checks)} checks FAILED"
+    counts = f"{result.validated} tasks, {result.runs} test runs, {result.seconds:.1f} s"
+    print(f"{result.pack}: {verdict} ({counts})", flush=True)
 
-        def show(check: TaskCheck, pack: Pack = pack) -> None:
-            if not check.task.startswith("("):
-                bar.advance(pack.name)
-            if as_json or (check.ok and quiet_ok):
-                return
-            print(check.line() if not quiet_ok else f"{pack.name}: {check.line()}", flush=True)
-            for problem in check.problems[1:]:
-                print(f"     {problem}", flush=True)
 
-        checks = asyncio.run(validate_pack(pack, on_result=show, test_timeout=test_timeout))
-        failed = [c for c in checks if not c.ok]
-        runs = sum(c.runs for c in checks)
-        elapsed = time.perf_counter() - started
-        tasks = sum(1 for c in checks if not c.task.startswith("("))
-        report.append(
-            {
-                "pack": pack.name,
-                "path": str(pack.folder),
-                "ok": not failed,
-                "tasks": len(pack.manifest.tasks),
-                "failed": len(failed),
-                "test_runs": runs,
-                "seconds": round(elapsed, 2),
-                "checks": [c.model_dump(mode="json") for c in checks],
-            }
-        )
-        if not as_json:
-            verdict = "all checks hold" if not failed else f"{len(failed)} of {len(checks)} checks FAILED"
-            print(f"{pack.name}: {verdict} ({tasks} tasks, {runs} test runs, {elapsed:.1f} s)", flush=True)
-    return report
+def _entry(result: PackReport) -> dict[str, object]:
+    return {
+        "pack": result.pack,
+        "path": result.path,
+        "ok": result.ok,
+        "tasks": result.tasks,
+        "failed": result.failed,
+        "test_runs": result.runs,
+        "seconds": result.seconds,
+        "checks": [c.model_dump(mode="json") for c in result.checks],
+    }
 
 
 def validate(args: argparse.Namespace) -> int:
-    """``scopewatch scenarios validate [PATH] [--json]``: exit 0 only if every check of every pack holds."""
+    """``scopewatch scenarios validate [PATH] [--json] [--jobs N]``: exit 0 only if every check of every
+    pack holds. The packs run as units in parallel (engine/validation/suites.py); what is printed is
+    the same for every ``--jobs``."""
     targets: list[str] = [args.path] if getattr(args, "path", None) else builtin_packs()
     if not targets:
         raise ScenarioError("no built-in scenario packs found")
@@ -163,26 +152,34 @@ def validate(args: argparse.Namespace) -> int:
     test_timeout = float(getattr(args, "test_timeout", 10.0))
     if test_timeout <= 0:
         raise CliError(f"--test-timeout: must be more than 0 seconds, got {test_timeout:g}")
-    report: list[dict[str, object]] = []
+    jobs = int(getattr(args, "jobs", 1))
+    executor = str(getattr(args, "executor", "local"))
+    results: list[PackReport] = []
     started = time.perf_counter()
     for suite in suites:
         many = len(suite.packs) > 1
-        total = sum(len(p.manifest.tasks) for p in suite.packs)
-        bar = _Bar(total, enabled=many and not as_json and sys.stderr.isatty())
+        bar = _Bar(sum(len(p.manifest.tasks) for p in suite.packs), enabled=sys.stderr.isatty())
+
+        def shown(result: PackReport, many: bool = many) -> None:
+            if not as_json:
+                _print_pack(result, quiet_ok=many)
+
         try:
-            report += _validate_suite(suite, quiet_ok=many, as_json=as_json, test_timeout=test_timeout, bar=bar)
+            results += validate_suite(
+                suite, jobs=jobs, executor=executor, test_timeout=test_timeout, on_task=bar.advance, on_pack=shown
+            )
         finally:
             bar.stop()
-    all_ok = all(entry["ok"] for entry in report)
+    all_ok = all(result.ok for result in results)
     if as_json:
-        json.dump({"ok": all_ok, "packs": report}, sys.stdout)
+        json.dump({"ok": all_ok, "packs": [_entry(r) for r in results]}, sys.stdout)
         sys.stdout.write("\n")
-    elif len(report) > 1:
-        failed = sum(int(str(entry["failed"])) for entry in report)
-        tasks = sum(int(str(entry["tasks"])) for entry in report)
+    elif len(results) > 1:
+        failed = sum(r.failed for r in results)
+        tasks = sum(r.tasks for r in results)
         elapsed = time.perf_counter() - started
         verdict = "all checks hold" if all_ok else f"{failed} checks FAILED"
-        print(f"{len(report)} packs, {tasks} tasks: {verdict} ({elapsed:.1f} s)", flush=True)
+        print(f"{len(results)} packs, {tasks} tasks: {verdict} ({elapsed:.1f} s)", flush=True)
     return 0 if all_ok else 1
 
 
@@ -224,22 +221,19 @@ def generate(args: argparse.Namespace) -> int:
             suite = load_suite(Path(scratch) / SUITE_NAME)
             bar = _Bar(sum(len(p.manifest.tasks) for p in suite.packs), enabled=sys.stderr.isatty())
             try:
-                for pack in suite.packs:
-
-                    def advance(_: TaskCheck, name: str = pack.name) -> None:
-                        bar.advance(name)
-
-                    for check in asyncio.run(validate_pack(pack, on_result=advance)):
-                        if check.ok:
-                            continue
-                        if check.task.startswith("("):
-                            raise CliError(f"{pack.name}: {check.line()}")
-                        excluded[check.task] = check.problems[0]
-                        task = pack.manifest.task(check.task)
-                        if task.twin_of:  # a pair goes together
-                            excluded.setdefault(task.twin_of, f"its twin {task.id} failed")
+                results = validate_suite(suite, jobs=args.jobs, executor=args.executor, on_task=bar.advance)
             finally:
                 bar.stop()
+            for result in results:
+                for check in result.checks:
+                    if check.ok:
+                        continue
+                    if check.task.startswith("("):
+                        raise CliError(f"{result.pack}: {check.line()}")
+                    excluded[check.task] = check.problems[0]
+                    task = suite.pack(result.pack).manifest.task(check.task)
+                    if task.twin_of:  # a pair goes together
+                        excluded.setdefault(task.twin_of, f"its twin {task.id} failed")
         for task_id, reason in sorted(excluded.items()):
             say(f"excluded {task_id}: {reason}")
         files = render_suite(args.seed, excluded=excluded)
