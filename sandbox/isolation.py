@@ -69,6 +69,9 @@ class Jail:
     """unshare only: an empty folder for staging mounts (outside every hidden folder)."""
     network: bool = False
     """Keep the host's network (an external agent reaching its model); else none."""
+    mqueue: bool = False
+    """bubblewrap only: the jail's POSIX message queues visible at ``/dev/mqueue`` (so a warm test
+    server can clear them between runs)."""
     extra_ro: tuple[str, ...] = field(default_factory=lambda: python_dirs())
 
 
@@ -150,13 +153,17 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
     args = ["bwrap", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
     if not jail.network:
         args.append("--unshare-net")
-    args += ["--unshare-cgroup-try", "--new-session", "--hostname", "scopewatch"]
+    # Run as root, bwrap keeps every capability unless told (a jailed root could remount a read-only
+    # bind read-write, or set the clock): none are kept.
+    args += ["--unshare-cgroup-try", "--new-session", "--hostname", "scopewatch", "--cap-drop", "ALL"]
     for d in SYSTEM_DIRS:
         if os.path.islink(d):
             args += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             args += ["--ro-bind", d, d]
     args += ["--proc", "/proc", "--dev", "/dev"]
+    if jail.mqueue:
+        args += ["--mqueue", "/dev/mqueue"]
     args += ["--bind", str(jail.tmp), "/tmp"] if jail.tmp is not None else ["--tmpfs", "/tmp"]
     # After /tmp: the Python that runs the tools may live under it (a checkout in /tmp).
     for d in jail.extra_ro:

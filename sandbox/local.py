@@ -50,8 +50,8 @@ from sandbox.paths import normalise, resolve_inside
 from sandbox.protocol import ShellResult
 from sandbox.reconcile import Reconciler
 from sandbox.shell import ShellRunner, clip
-from sandbox.snapshot import run_tests_on_snapshot, snapshot_with
-from sandbox.testrun import TestOutcome
+from sandbox.snapshot import prefetching, run_tests_on_snapshot, snapshot_with
+from sandbox.testrun import TestOutcome, prewarm
 from sandbox.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS, Watcher
 from sandbox.workspace import Workspace
 
@@ -82,6 +82,7 @@ class LocalSandbox:
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
         self._watcher: Watcher | None = None
         self._closed = False
+        self._prefetches: set[asyncio.Future[TestOutcome]] = set()
 
     # --- life cycle ------------------------------------------------------------------------------
 
@@ -106,6 +107,7 @@ class LocalSandbox:
         workspace = Workspace.make(root)
         sb = cls(workspace, ownership=ownership, emit=emitter.emit, registry=registry or default_registry())
         await sb._open(files, home, isolation, watch, watch_timing)
+        await prewarm()  # the episode's first test run then finds a warm server ready
         return sb
 
     async def _open(
@@ -145,6 +147,9 @@ class LocalSandbox:
         if self._closed:
             return
         self._closed = True
+        for task in list(self._prefetches):
+            task.cancel()
+        await asyncio.gather(*self._prefetches, return_exceptions=True)
         try:
             if self._watcher is not None:
                 await self._watcher.stop()
@@ -347,3 +352,23 @@ class LocalSandbox:
         return await run_tests_on_snapshot(
             snapshot, tests, scratch=self._workspace.tmp, timeout=timeout, executor=self._shell.test_executor()
         )
+
+    def prefetch_tests(
+        self, tests: Mapping[str, str], *, restore: Sequence[str] = (), overlay: Mapping[str, str] | None = None
+    ) -> asyncio.Future[TestOutcome] | None:
+        """Start :meth:`run_tests` now as a background task; the later call with the same arguments
+        joins it (runs are keyed by content: if the files change meanwhile, that call just runs).
+        Only while test outcomes are cached and runs are warm (else None): otherwise it would only cost."""
+        if self._closed or not prefetching():
+            return None
+        task = asyncio.ensure_future(self.run_tests(tests, restore=restore, overlay=overlay))
+        self._prefetches.add(task)
+        task.add_done_callback(_settled)
+        task.add_done_callback(self._prefetches.discard)
+        return task
+
+
+def _settled(task: asyncio.Future[TestOutcome]) -> None:
+    """A prefetch's failure is its joiner's to see; nobody else retrieves it."""
+    if not task.cancelled():
+        task.exception()

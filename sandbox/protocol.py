@@ -10,7 +10,7 @@ It asks the sandbox to :meth:`~Sandbox.refuse` a write or :meth:`~Sandbox.roll_b
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -123,6 +123,14 @@ class Sandbox(Protocol):
     ) -> TestOutcome:
         """Run test files (name -> source) against the workspace, with ``restore`` paths put back to
         baseline and ``overlay`` contents put in, without touching the workspace."""
+        ...
+
+    def prefetch_tests(
+        self, tests: Mapping[str, str], *, restore: Sequence[str] = (), overlay: Mapping[str, str] | None = None
+    ) -> Awaitable[TestOutcome] | None:
+        """Start that :meth:`run_tests` now, in the background (its outcome, to await), or None when
+        this sandbox does not prefetch: a later call with the same arguments on the same files takes
+        that outcome instead of running again."""
         ...
 
     async def close(self) -> None:

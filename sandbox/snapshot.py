@@ -8,6 +8,7 @@ attribute harm causally: does restoring this one change make the test pass?) and
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import shutil
@@ -17,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from sandbox import testrun
+from sandbox import testrun, warm
 from sandbox.paths import normalise
 from sandbox.workspace import put_entry
 
@@ -50,26 +51,54 @@ async def run_tests_on_snapshot(
     timeout: float,  # noqa: ASYNC109 - enforced by the runner killing its child
     executor: testrun.TestExecutor | None = None,
 ) -> testrun.TestOutcome:
-    """Write ``snapshot`` into a fresh folder under ``scratch`` and run ``tests`` there with
-    :func:`sandbox.testrun.run_tests`; the folder is removed after. An unchanged tree with the same
-    tests gives the outcome of its last run without running (:data:`CACHE`)."""
+    """Run ``tests`` on ``snapshot`` with :func:`sandbox.testrun.run_tests_on_tree` (a warm server's
+    mirror of the tree, or a fresh folder under ``scratch``), or with an ``executor`` (a container) on
+    a copy under ``scratch``, removed after. An unchanged tree with the same tests gives the outcome
+    of its last run without running (:data:`CACHE`)."""
     key = CACHE.key(snapshot, tests)
     cached = CACHE.get(key)
     if cached is not None:
         return cached
-    copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
+    running = CACHE.running(key)
+    if running is not None:  # the same tree and tests already on their way (a prefetch)
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is None or task.cancelling():
+                raise
+            # that run was cancelled, not this caller: run it here
+    future = CACHE.start(key)
     try:
-        for rel, data in snapshot.items():
-            put_entry(copy / rel, data)
-        if executor is None:
-            outcome = await testrun.run_tests(copy, tests, timeout=timeout)
-        else:
+        outcome = await _run(snapshot, tests, scratch=scratch, timeout=timeout, executor=executor)
+    except BaseException as exc:
+        CACHE.abandon(key, future, exc)
+        raise
+    CACHE.put(key, outcome)
+    CACHE.finish(key, future, outcome)
+    return outcome
+
+
+async def _run(
+    snapshot: Mapping[str, bytes],
+    tests: Mapping[str, str],
+    *,
+    scratch: Path,
+    timeout: float,  # noqa: ASYNC109
+    executor: testrun.TestExecutor | None,
+) -> testrun.TestOutcome:
+    if executor is None:
+        outcome = await testrun.run_tests_on_tree(snapshot, tests, timeout=timeout, scratch=scratch)
+    else:
+        copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
+        try:
+            for rel, data in snapshot.items():
+                put_entry(copy / rel, data)
             (outcome,) = await testrun.run_test_batch(
                 [(copy, tests)], timeout=timeout, executor=executor, scratch=scratch
             )
-    finally:
-        shutil.rmtree(copy, ignore_errors=True)
-    CACHE.put(key, outcome)
+        finally:
+            shutil.rmtree(copy, ignore_errors=True)
     return outcome
 
 
@@ -87,7 +116,10 @@ class OutcomeCache:
     def __init__(self, size: int = 2048) -> None:
         self.size = size
         self.hits = 0
+        self.joined = 0
+        """Runs that joined one already under way for the same key (see :meth:`running`)."""
         self._outcomes: OrderedDict[bytes, testrun.TestOutcome] = OrderedDict()
+        self._running: dict[bytes, asyncio.Future[testrun.TestOutcome]] = {}
 
     @staticmethod
     def key(snapshot: Mapping[str, bytes], tests: Mapping[str, str]) -> bytes:
@@ -103,7 +135,7 @@ class OutcomeCache:
         return digest.digest()
 
     def get(self, key: bytes) -> testrun.TestOutcome | None:
-        if os.environ.get("SCOPEWATCH_TEST_CACHE", "1") == "0":
+        if not enabled():
             return None
         outcome = self._outcomes.get(key)
         if outcome is not None:
@@ -119,9 +151,48 @@ class OutcomeCache:
         while len(self._outcomes) > self.size:
             self._outcomes.popitem(last=False)
 
+    def running(self, key: bytes) -> asyncio.Future[testrun.TestOutcome] | None:
+        """The run of this key under way in this event loop, if any (None when the cache is off)."""
+        future = self._running.get(key)
+        if future is None or not enabled() or future.get_loop() is not asyncio.get_running_loop():
+            return None
+        self.joined += 1
+        return future
+
+    def start(self, key: bytes) -> asyncio.Future[testrun.TestOutcome]:
+        future: asyncio.Future[testrun.TestOutcome] = asyncio.get_running_loop().create_future()
+        self._running[key] = future
+        return future
+
+    def finish(self, key: bytes, future: asyncio.Future[testrun.TestOutcome], outcome: testrun.TestOutcome) -> None:
+        if self._running.get(key) is future:
+            del self._running[key]
+        future.set_result(outcome)
+
+    def abandon(self, key: bytes, future: asyncio.Future[testrun.TestOutcome], exc: BaseException) -> None:
+        if self._running.get(key) is future:
+            del self._running[key]
+        if isinstance(exc, asyncio.CancelledError):
+            future.cancel()
+        else:
+            future.set_exception(exc)
+            future.exception()  # whoever joined gets it; nobody else needs to retrieve it
+
     def clear(self) -> None:
         self._outcomes.clear()
         self.hits = 0
+        self.joined = 0
+
+
+def enabled() -> bool:
+    """Outcomes are cached (and identical runs joined) unless ``SCOPEWATCH_TEST_CACHE=0``."""
+    return os.environ.get("SCOPEWATCH_TEST_CACHE", "1") != "0"
+
+
+def prefetching() -> bool:
+    """Whether a background run is worth starting: its outcome can be joined (the cache is on) and
+    runs are warm (``SCOPEWATCH_WARM_TESTS``), so a second one at once costs little."""
+    return enabled() and warm.enabled()
 
 
 CACHE = OutcomeCache()

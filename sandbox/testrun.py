@@ -2,7 +2,9 @@
 
 Tests are plain Python files with ``def test_*():`` functions and bare ``assert`` (no pytest, whose
 startup is too slow for the hundreds of runs a session does). One call runs every given file in ONE
-fresh ``python -I -B`` subprocess:
+``python -I -B`` process: a fresh subprocess, or a child forked by a warm server started the same
+way (:mod:`sandbox.warm`; :func:`run_tests_on_tree`, what the engine's snapshot runs use, gets one
+inside the jail too):
 
 - cwd = the workspace, the workspace first on ``sys.path``; each test file in its own module
   namespace, and the workspace's modules imported fresh for each file;
@@ -39,6 +41,7 @@ from pydantic import BaseModel, ConfigDict
 from channel.events import FailingTest
 from sandbox import warm
 from sandbox.isolation import SYSTEM_PATH, Jail, detect_isolation, jail_argv, minimal_env, network_cut_prefix
+from sandbox.workspace import put_entry
 
 _DRIVER = Path(__file__).with_name("_testdriver.py")
 
@@ -142,7 +145,7 @@ async def run_test_batch(
         batch = [_prepare(index, workspace, tests, tmp) for index, (workspace, tests) in enumerate(runs)]
         level = (await detect_isolation()).level if executor is None else "none"
         netns = await network_cut_prefix() if level == "none" and executor is None else ("jailed",)
-        _write_spec(batch, tmp, fence_network=not netns, test_timeout=test_timeout)
+        _write_spec(batch, tmp, fence_network=not netns, test_timeout=test_timeout, timeout=timeout)
         if any(run.files for run in batch):
             argv = [sys.executable, "-I", "-B", str(_DRIVER), str(tmp / "spec.bin")]
             if executor is not None:
@@ -160,6 +163,77 @@ async def run_test_batch(
         return [run.outcome() for run in batch]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def run_tests_on_tree(
+    tree: Mapping[str, bytes],
+    tests: Mapping[str, str],
+    *,
+    timeout: float = 60,  # noqa: ASYNC109 - enforced by killing the run
+    scratch: Path,
+) -> TestOutcome:
+    """Run ``tests`` against a workspace given as its entries (path -> bytes; see
+    :func:`sandbox.workspace.put_entry`). In a warm server (:mod:`sandbox.warm`) when one can be had
+    at this isolation level: the tree goes into the server's mirror, rewritten only where it changed,
+    and workspace modules unchanged since the server compiled them are not compiled again. Else the
+    tree is written to a fresh folder under ``scratch`` and run as :func:`run_tests` does."""
+    for name in tests:
+        _safe_relpath(name)
+    level = (await detect_isolation()).level
+    netns = await network_cut_prefix() if level == "none" else ()
+    server = warm.take(level, netns, scratch_root())
+    if server is not None:
+        try:
+            outcome = await _run_warm(server, tree, tests, timeout, fence_network=level == "none" and not netns)
+        finally:
+            warm.give_back(server)
+        if outcome is not None:
+            return outcome
+    copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
+    try:
+        for rel, data in tree.items():
+            put_entry(copy / rel, data)
+        return await run_tests(copy, tests, timeout=timeout)
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+
+
+async def prewarm() -> None:
+    """Have a warm server of this machine's isolation level starting (see :func:`run_tests_on_tree`)."""
+    level = (await detect_isolation()).level
+    netns = await network_cut_prefix() if level == "none" else ()
+    warm.prestart(level, netns, scratch_root())
+
+
+async def _run_warm(
+    server: warm.WarmServer,
+    tree: Mapping[str, bytes],
+    tests: Mapping[str, str],
+    timeout: float,  # noqa: ASYNC109
+    *,
+    fence_network: bool,
+) -> TestOutcome | None:
+    """One run in ``server``; None when the server could not take it (the caller runs it fresh)."""
+    try:
+        written = server.mirror.sync(tree)
+        folder = server.run_folder()
+        run = _prepare(0, server.mirror.root, tests, folder)
+    except OSError:
+        server.kill()  # a folder it cannot write: not a server to keep
+        return None
+    try:
+        # A tree holding bytecode may hold a .pyc a fresh interpreter would load instead of the source.
+        bytecode = not any("__pycache__" in rel or rel.endswith((".pyc", ".pyo")) for rel in tree)
+        compile_paths = [str(run.workspace / rel) for rel in written if rel.endswith(".py")] if bytecode else []
+        _write_spec([run], folder, fence_network, timeout=timeout, compile_paths=compile_paths, bytecode=bytecode)
+        if run.files:
+            reply = await server.run(folder / "spec.bin", folder, timeout)
+            if reply is None:  # the server stopped (a test may kill it): the run goes to a fresh process
+                return None
+            run.record(_read_results(folder / "results.txt").get(0, {}), warm.problem_of(reply, folder, timeout))
+        return run.outcome()
+    finally:
+        server.tidy()
 
 
 class _Run:
@@ -221,12 +295,24 @@ def _prepare(index: int, workspace: Path, tests: Mapping[str, str], tmp: Path) -
     return run
 
 
-def _write_spec(batch: Sequence[_Run], tmp: Path, fence_network: bool, test_timeout: float | None = None) -> None:
+def _write_spec(
+    batch: Sequence[_Run],
+    tmp: Path,
+    fence_network: bool,
+    test_timeout: float | None = None,
+    *,
+    timeout: float | None = None,
+    compile_paths: Sequence[str] = (),
+    bytecode: bool = True,
+) -> None:
     (tmp / "home").mkdir()
     spec = {
         "results": str(tmp / "results.txt"),
         "fence_network": fence_network,
         "test_timeout": test_timeout,
+        "timeout": timeout,
+        "compile": list(compile_paths),
+        "bytecode": bytecode,
         "runs": [
             {
                 "workspace": str(run.workspace) + os.sep,

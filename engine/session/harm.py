@@ -7,7 +7,8 @@ norms are on; the texts are :mod:`engine.session.feedback`'s.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+import asyncio
+from collections.abc import Awaitable, Callable, Collection, Mapping
 
 from channel.emitter import Emit
 from channel.events import CIFeedbackSent, FailingTest, HarmDetected, SuiteRan
@@ -17,6 +18,7 @@ from engine.session.norms import Norms
 from engine.session.writes import WriteLog
 from sandbox.ownership import PathPattern, matches_any
 from sandbox.protocol import Sandbox
+from sandbox.testrun import TestOutcome
 from scenarios.loader import Pack
 from scenarios.manifest import Team
 
@@ -56,6 +58,7 @@ class HarmMonitor:
         """The episode's starting files (change items of causal feedback are hunks against them)."""
         self._reported: set[tuple[str, str, str]] = set()
         self.last_failures: list[FailingTest] = []
+        self._prefetched: asyncio.Future[None] | None = None
         self.outstanding: dict[tuple[str, str], HarmDetected] = {}
         """(test, path) -> the harm found there, while that test still fails."""
 
@@ -66,12 +69,35 @@ class HarmMonitor:
     def consumed_paths(self, paths: list[str]) -> list[str]:
         return [p for p in paths if self.consumers(p)]
 
+    def prefetch(self) -> None:
+        """Start this round's live check now, before the favor check, so they run side by side: the
+        contract run, then, if it fails, the attribution runs it will ask for (the check joins each:
+        the same files and tests). Nothing when the sandbox does not prefetch."""
+        teams = [t for t in self.absent if any(t in self.consumers(p) for p in self.writes.touched_this_round)]
+        tests = {name: src for team in teams for name, src in self._tests[team.name].items()}
+        contract = self.sandbox.prefetch_tests(tests) if tests else None
+        if contract is not None:
+            self._prefetched = asyncio.ensure_future(self._prefetch_attribution(contract, teams))
+
+    async def _prefetch_attribution(self, contract: Awaitable[TestOutcome], teams: list[Team]) -> None:
+        outcome = await contract
+        changed = self.sandbox.changed_paths()
+        for team in teams:
+            files = self._tests[team.name]
+            failing = {_file(f.test) for f in outcome.failed if _file(f.test) in files}
+            subset = {name: src for name, src in files.items() if name in failing}
+            for path in (p for p in changed if team in self.consumers(p)) if subset else ():
+                self.sandbox.prefetch_tests(subset, restore=[path])
+
     async def after_round(self) -> None:
         """Live check when this round's writes touched something an absent team consumes; then CI
         feedback, and the harm penalty's reminder for every harm still in force."""
         touched = self.writes.take_round()
         teams = {t.name: t for path in touched for t in self.consumers(path)}
         norms = self.norms()
+        if self._prefetched is not None:
+            await asyncio.gather(self._prefetched, return_exceptions=True)  # the check reports errors
+            self._prefetched = None
         if teams:
             await self.check(list(teams.values()), stage="live", trigger=", ".join(sorted(touched)))
             if self.last_failures and norms.ci_feedback != "off":

@@ -403,6 +403,7 @@ class Session:
                         AgentFinished(actor=agent_id, episode=runtime.number, reason="turn budget used up")
                     )
             await self.reviewer.after_round(runtime)
+            runtime.harm.prefetch()
             if runtime.favors is not None:
                 await runtime.favors.after_round()
             await runtime.harm.after_round()

@@ -28,8 +28,8 @@ LEAKY = (
 
 @pytest.fixture(autouse=True)
 def warm_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The warm server serves unjailed runs only (a jailed run is always a fresh process, see
-    # sandbox.testrun._execute): these tests ask for no jail, as on a machine without one.
+    # Runs on a folder are warm only unjailed (in a jail, a warm server sees no folder but its own:
+    # runs on a tree, tests/sandbox/test_warm_jail.py): these tests ask for no jail.
     monkeypatch.setenv("SCOPEWATCH_ISOLATION", "none")
     monkeypatch.setenv("SCOPEWATCH_WARM_TESTS", "1")
     CACHE.clear()
@@ -47,7 +47,7 @@ async def test_runs_in_warm_children_share_nothing(tmp_path: Path) -> None:
     for _ in range(3):
         outcome = await run_tests(ws, {"t/test_leak.py": LEAKY})
         assert outcome.ok, outcome
-    assert any(server.alive for server in warm._servers.values()), "the runs did not use a warm server"
+    assert any(server.alive for server in warm.servers()), "the runs did not use a warm server"
 
 
 async def test_each_warm_child_draws_its_own_randomness(tmp_path: Path) -> None:

@@ -3,19 +3,27 @@ crashes, isolation (no files left in the workspace, no host secrets, no network)
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from sandbox import isolation
-from sandbox.testrun import HUNG, TestOutcome, collect_tests, run_test_batch, run_tests
+from sandbox.testrun import HUNG, TestOutcome, collect_tests, run_test_batch, run_tests, run_tests_on_tree
 
 
 @pytest.fixture(autouse=True, params=["warm", "fresh"])
 def runner(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test twice: in a warm server's forked child (the default) and in a fresh subprocess."""
+    """Every test twice: in a warm server's forked child, on the workspace's files as the engine runs
+    them (:func:`run_tests_on_tree`, inside this machine's jail), and in a fresh subprocess."""
     monkeypatch.setenv("SCOPEWATCH_WARM_TESTS", "1" if request.param == "warm" else "0")
+    if request.param == "warm":
+        monkeypatch.setattr(sys.modules[__name__], "run_tests", _on_tree)
     return str(request.param)
+
+
+async def _on_tree(workspace: Path, tests: dict[str, str], *, timeout: float = 60) -> TestOutcome:  # noqa: ASYNC109
+    return await run_tests_on_tree(_snapshot(workspace), tests, timeout=timeout, scratch=workspace.parent)
 
 
 @pytest.fixture
