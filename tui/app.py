@@ -31,6 +31,7 @@ from channel.commands import DecideReview, SetNorm, _Command
 from channel.events import Event
 from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
+from tui.collector import CollectorTuning
 from tui.commands import ScopewatchCommands
 from tui.keys import APP_BINDINGS
 from tui.messages import (
@@ -98,6 +99,7 @@ class ScopewatchApp(App[int]):
         register_all(self)
         self.theme = resolve(theme)
         self.bus = bus
+        self.collector = CollectorTuning()
         self.session_id = session_id
         self.token = token
         self.mode: Mode = mode_for(self, bus, engine=engine, events=events, autoplay=autoplay, speed=speed)
@@ -157,8 +159,12 @@ class ScopewatchApp(App[int]):
         return dict(DARK.variables)
 
     async def on_mount(self) -> None:
+        self.collector.start()
         self._layout(self.size)
         await self.mode.start()
+
+    def on_unmount(self) -> None:
+        self.collector.stop()
 
     # --- small terminals: pages ---------------------------------------------------------------
 
