@@ -40,7 +40,7 @@ class SandboxSpec:
             return cls("local")
         if name == "docker":
             return cls("docker", image or None)
-        raise SandboxError(f"--sandbox {text!r}: expected local, docker or docker:IMAGE")
+        raise SandboxError(f"{text!r} is not a sandbox: expected local, docker or docker:IMAGE")
 
     def __str__(self) -> str:
         return self.backend if self.image is None else f"{self.backend}:{self.image}"
