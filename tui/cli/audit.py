@@ -9,9 +9,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-from tui.cli.common import EXIT_USAGE, CliError, add_parallel_options, add_sandbox_option, positive
+from tui.cli.common import EXIT_USAGE, CliError, add_parallel_options, add_sandbox_option, positive, progress_bars
 
 if TYPE_CHECKING:
     from engine.agents.profiles import Profile
@@ -88,11 +86,8 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=usage)
 
 
-def _progress(label: str, total: int) -> Progress:
-    bar = Progress(
-        TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True,
-        console=__import__("rich.console").console.Console(stderr=True),
-    )  # fmt: skip
+def _progress(label: str, total: int) -> Any:
+    bar = progress_bars()
     bar.add_task(label, total=total)
     return bar
 

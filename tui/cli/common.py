@@ -275,3 +275,13 @@ def freeze_heap() -> None:
     which keeps their pauses short (bench/tui_throughput.py: the worst event-loop stalls)."""
     gc.collect()
     gc.freeze()
+
+
+def progress_bars(*, transient: bool = True) -> Any:
+    """The CLI's one kind of progress display: rich bars on stderr (description, bar, done/total,
+    elapsed), so stdout stays the result (``--json``)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=Console(stderr=True), transient=transient)

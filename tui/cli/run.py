@@ -19,6 +19,7 @@ from tui.cli.common import (
     add_session_options,
     freeze_heap,
     print_metrics,
+    progress_bars,
     say,
     session_config,
 )
@@ -107,17 +108,12 @@ def run_headless(args: argparse.Namespace) -> int:
 
 def run_batch_headless(args: argparse.Namespace, config: SessionConfig, executor: str) -> int:
     """The trajectories in parallel (engine.session.batch): one rich progress bar on stderr."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-    from rich.progress import Progress as Bars
-
     from engine.llm.errors import ModelUnreachable
     from engine.session.batch import batch_episodes, run_batch
 
     total = batch_episodes(config)
     where = "local workers" if executor == "local" else executor
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Bars(*columns, console=Console(stderr=True), transient=False) as bars:
+    with progress_bars(transient=False) as bars:
         done = bars.add_task(f"{config.trajectories} trajectories on {where}", total=total)
         try:
             metrics = run_batch(

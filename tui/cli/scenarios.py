@@ -15,7 +15,7 @@ from engine.session.trajectory import CONDITIONS, plan_trajectories
 from engine.validation.suites import PackReport, validate_suite
 from scenarios.loader import PACKS_DIR, ScenarioError, builtin_packs
 from scenarios.suite import Suite, load_suite
-from tui.cli.common import CliError, add_parallel_options, positive, say, usage_for
+from tui.cli.common import CliError, add_parallel_options, positive, progress_bars, say, usage_for
 
 
 def register(sub: Any) -> None:
@@ -88,17 +88,7 @@ class _Bar:
     def __init__(self, total: int, enabled: bool) -> None:
         self.progress: Any = None
         if enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
+            self.progress = progress_bars()
             self.task = self.progress.add_task("validating", total=total)
             self.progress.start()
 
