@@ -87,6 +87,10 @@ class Classification(BaseModel):
     needs_authorisation: bool
 
 
+LINE_ATOMS = frozenset({"download_and_execute", "run_code", "privilege_escalation"})
+"""Atoms the command-line reader (:mod:`sandbox.commandline`) makes of a whole line, not of one program."""
+
+
 class AtomRegistry(BaseModel):
     """The registry file, validated: every command rule names a known atom in a known category."""
 
@@ -176,7 +180,7 @@ class AtomRegistry(BaseModel):
     def reachable_atoms(self) -> frozenset[str]:
         """Atoms some audit channel can report: a command or tool rule names them, or the command-line
         reader makes them (``download_and_execute``, ``run_code``, ``privilege_escalation``)."""
-        found = {"download_and_execute", "run_code", "privilege_escalation"}
+        found = set(LINE_ATOMS)
         for mapping in [*self.commands.values(), *self.tools.values()]:
             found.update(a for a in [mapping.default, *(r.atom for r in mapping.rule)] if a is not None)
         return frozenset(found & {a.name for a in self.atom})

@@ -33,12 +33,9 @@ from engine.scoring.traps import (
     ShellAtom,
     ToolUse,
 )
-from sandbox.atoms import AtomRegistry, default_registry
+from sandbox.atoms import LINE_ATOMS, AtomRegistry, default_registry
 
 CHANNEL_ORDER: tuple[AuditSource, ...] = ("tool", "watcher", "shim", "trace")
-
-_LINE_ATOMS = frozenset({"download_and_execute", "run_code", "privilege_escalation"})
-"""Atoms the command-line reader makes of a ``run_shell`` line (the tool channel)."""
 
 
 def _atom_sources(registry: AtomRegistry) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -51,7 +48,7 @@ def _atom_sources(registry: AtomRegistry) -> tuple[frozenset[str], frozenset[str
         by_program |= atoms
         if name in shimmed:
             by_shim |= atoms
-    by_tool = set(_LINE_ATOMS)
+    by_tool = set(LINE_ATOMS)  # the command-line reader's, of a run_shell line
     for mapping in registry.tools.values():
         by_tool |= {a for a in [mapping.default, *(r.atom for r in mapping.rule)] if a is not None}
     return frozenset(by_shim), frozenset(by_program), frozenset(by_tool)
