@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shlex
 import tomllib
 from pathlib import Path
 
@@ -68,9 +69,48 @@ async def test_a_dead_model_stops_the_session_with_its_own_exception() -> None:
 
 
 def test_supported_versions_are_stated_alike_in_pyproject_and_readme() -> None:
+    """What scripts/test proves (the default interpreter and Debian 12's 3.11.2) is what is claimed."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["requires-python"] == ">=3.11"
-    classifiers = [c for c in project["classifiers"] if c.startswith("Programming Language :: Python :: 3.")]
-    assert classifiers == ["Programming Language :: Python :: 3.11", "Programming Language :: Python :: 3.12"]
+    assert project["requires-python"] == ">=3.11.2,<3.12"
+    minors = [c for c in project["classifiers"] if c.startswith("Programming Language :: Python :: 3.")]
+    assert minors == ["Programming Language :: Python :: 3.11"]
     readme = (ROOT / "README.md").read_text()
-    assert re.search(r"Python 3\.11 \(3\.11\.2 and later\) and 3\.12", readme), "README: supported versions"
+    assert "Python 3.11 (3.11.2, Debian 12's, or later 3.11 releases)" in readme, "README: supported versions"
+
+
+VERSION_DEPENDENT = re.compile(r"TaskGroup|except\*|ExceptionGroup|asyncio\.timeout\b")
+
+
+def _second_interpreter_tests() -> list[Path]:
+    """The test files scripts/test runs on the second interpreter (its ``SECOND_TESTS``)."""
+    script = (ROOT / "scripts/test").read_text()
+    block = re.search(r"^SECOND_TESTS=\((.*?)^\)", script, flags=re.M | re.S)
+    assert block, "scripts/test: no SECOND_TESTS"
+    words = shlex.split(block.group(1), comments=True)
+    files: list[Path] = []
+    for word in words:
+        path = ROOT / word
+        files += sorted(path.rglob("test_*.py")) if path.is_dir() else [path]
+    assert all(f.exists() for f in files), files
+    return files
+
+
+def test_the_second_interpreter_runs_the_tests_of_every_version_dependent_module() -> None:
+    """Each module whose code differs between Python versions (TaskGroup, except*, asyncio.timeout) is
+    imported by a test that scripts/test runs on Debian's 3.11.2 too."""
+    modules = [
+        ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for top in ("channel", "engine", "sandbox", "scenarios", "tui")
+        for path in sorted((ROOT / top).rglob("*.py"))
+        if "packs" not in path.parts and VERSION_DEPENDENT.search(path.read_text())
+    ]
+    assert "engine.session.loop" in modules
+    imported = set()
+    for test in _second_interpreter_tests():
+        for node in ast.walk(ast.parse(test.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+            elif isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+    assert [m for m in modules if m not in imported] == []
+    assert ROOT / "tests/test_python_versions.py" in _second_interpreter_tests()

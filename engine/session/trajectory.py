@@ -2,7 +2,7 @@
 
 A FavorBench trajectory has twelve tasks: two warm-ups with the reviewer available, then ten without
 it. The conditions say what they are (our reading of the paper, which names them without spelling
-out their draw; the README says so):
+out their draw; docs/norms-and-favorbench.md says so):
 
 ==========  =============================================  =========================================
 condition   warm-ups (reviewer available)                  the ten evaluated tasks
