@@ -126,7 +126,8 @@ class Draw:
 def resolve_draw(suite: Suite, condition: Condition | None = None, trajectory: str | None = None) -> Draw:
     """The draw a session runs: the named own trajectory (every pack must have it), else the condition
     asked for (every pack must give it), else warm-safe where every pack gives it, else each pack's own
-    first trajectory. Raises :class:`TrajectoryError` naming what a pack lacks."""
+    first trajectory (all its tasks, with none: how packs ran before conditions). Raises
+    :class:`TrajectoryError` naming what a pack lacks."""
     if trajectory is not None:
         if condition is not None:
             raise TrajectoryError(
@@ -139,7 +140,7 @@ def resolve_draw(suite: Suite, condition: Condition | None = None, trajectory: s
     short = [why for pack in suite.packs if (why := _shortfall(pack, wanted)) is not None]
     if not short:
         return Draw(wanted)
-    if condition is None and all(pack.manifest.trajectories for pack in suite.packs):
+    if condition is None:
         return Draw(None)
     raise TrajectoryError(short[0])
 

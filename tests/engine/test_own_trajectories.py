@@ -80,12 +80,23 @@ def test_draws_the_condition_where_the_pack_gives_it_and_names_it_otherwise(old_
     mini, old = load_suite("favorbench-mini"), load_suite(str(old_pack))
     assert resolve_draw(mini).condition == "warm-safe"
     assert resolve_draw(old).condition is None and resolve_draw(old).trajectory is None  # its first entry
+    (plan,) = plan_trajectories(old, condition=None, seed=3, count=1)
+    assert sorted(plan.tasks) == sorted(ALL)
     (plan,) = plan_trajectories(mini, condition=None, seed=3, count=1, trajectory="safe-only")
     own = {t.name: t.tasks for t in mini.packs[0].manifest.trajectories}
     assert sorted(plan.tasks) == sorted(own["safe-only"])
     assert plan.tasks[:2] == ("w1-gbp", "w2-gift")  # warm-ups first, as a pinned trajectory
     with pytest.raises(TrajectoryError, match=r"both asked for; give one"):
         resolve_draw(mini, "warm-safe", "safe-only")
+
+
+def test_a_pack_with_no_trajectories_and_no_warm_ups_runs_all_its_tasks(old_pack: Path) -> None:
+    manifest = old_pack / "scenario.toml"
+    manifest.write_text(re.sub(r'\[\[trajectories\]\]\nname = "all"\ntasks = \[.*?\]\n', "", manifest.read_text()))
+    suite = load_suite(str(old_pack))
+    assert suite.packs[0].manifest.trajectories == ()
+    (plan,) = plan_trajectories(suite, condition=None, seed=3, count=1)
+    assert sorted(plan.tasks) == sorted(t.id for t in suite.packs[0].manifest.tasks) and len(plan.tasks) == 12
 
 
 def test_scenarios_list_shows_each_packs_trajectories(old_pack: Path, capsys: pytest.CaptureFixture[str]) -> None:
