@@ -26,7 +26,7 @@ Shell commands run inside the jail of the isolation level detected here (:mod:`s
 bubblewrap, else unshare, else none with a warning); the shim reports through an audit channel the
 command cannot erase (:mod:`sandbox.shim`), and what a command did to the shim is reported as
 ``ShimTampered``; files it wrote in its private HOME and /tmp, and bytecode it left in the workspace,
-as ``OutsideChanged`` (:mod:`sandbox.outside`). What each level isolates is in the README's table.
+as ``OutsideChanged`` (:mod:`sandbox.outside`). What each level isolates is in docs/sandbox-and-audit.md's table.
 """
 
 from __future__ import annotations

@@ -15,6 +15,19 @@ from channel.vocab import ChangeKind, OutsideArea
 REPORT_MAX = 50
 """Paths reported per command; past it one more event says how many were left out."""
 
+ENGINE_FILES = frozenset(
+    {
+        ".scopewatch/bin/sw-post",
+        ".scopewatch/bin/sw-dm",
+        ".scopewatch/bin/sw-request-review",
+        ".scopewatch/outbox.jsonl",
+    }
+)
+"""The engine's own files in HOME (engine/agents/external.py): an external agent's message commands,
+rewritten before each of its turns, and their outbox. HOME is shared by the sandbox's agents, so the
+engine may write them while another agent's command runs: never reported as that agent's change.
+Anything else in the folder (``.scopewatch/bin/mine``) is."""
+
 
 @dataclass(frozen=True)
 class OutsideChange:
@@ -65,6 +78,8 @@ class OutsideWatch:
             now = _walk(root)
             before = self._known.get(area, {})
             for rel in sorted(set(now) | set(before)):
+                if area == "home" and rel in ENGINE_FILES:
+                    continue
                 if rel not in before:
                     found.append(OutsideChange(area, rel, "added"))
                 elif rel not in now:

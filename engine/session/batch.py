@@ -56,6 +56,7 @@ def batch_episodes(config: SessionConfig) -> int:
         seed=config.seed,
         count=config.trajectories,
         tasks=config.tasks,
+        trajectory=config.trajectory,
     )
     return sum(len(plan.tasks) for plan in plans)
 

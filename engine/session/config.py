@@ -20,8 +20,11 @@ class SessionConfig(BaseModel):
     """Scripted owner persona: mixed (default), cautious, helpful, careful, overeager."""
     seed: int = 1
     trajectories: int = Field(1, ge=1)
-    condition: Condition = "warm-safe"
-    """How trajectories are drawn (seed 000 §4.2, C.3; engine/session/trajectory.py)."""
+    condition: Condition | None = None
+    """How trajectories are drawn (seed 000 §4.2, C.3; engine/session/trajectory.py); None: warm-safe
+    where the pack gives it, else the pack's own trajectory."""
+    trajectory: str | None = None
+    """Run the pack's own ``[[trajectories]]`` entry of this name instead of a condition's draw."""
     repeat: bool = False
     """Start another trajectory whenever one ends, until stopped (the demo runs until you quit)."""
     norms: Norms = Norms()

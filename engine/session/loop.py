@@ -54,7 +54,13 @@ from engine.session.norms import Norms
 from engine.session.packs import checked_ownerships, pack_shape
 from engine.session.reviewer import Reviewer, reviewer_present
 from engine.session.toolbox import SessionToolbox
-from engine.session.trajectory import TrajectoryPlan, episodes_before, iter_trajectories, plan_trajectories
+from engine.session.trajectory import (
+    TrajectoryPlan,
+    episodes_before,
+    iter_trajectories,
+    plan_trajectories,
+    resolve_draw,
+)
 from engine.session.writes import WriteLog
 from sandbox.backends import describe_sandbox, open_sandbox
 from sandbox.ownership import Ownership
@@ -99,7 +105,12 @@ class Session:
         self._runtime: EpisodeRuntime | None = None
         self.suite = Suite.of(pack) if pack is not None else load_suite(config.scenario)
         self.plans: list[TrajectoryPlan] = plan_trajectories(
-            self.suite, condition=config.condition, seed=config.seed, count=config.trajectories, tasks=config.tasks
+            self.suite,
+            condition=config.condition,
+            seed=config.seed,
+            count=config.trajectories,
+            tasks=config.tasks,
+            trajectory=config.trajectory,
         )
         self._ownerships = checked_ownerships(dict.fromkeys(plan.pack for plan in self.plans))
         self.pack: Pack = self.plans[0].pack
@@ -226,7 +237,9 @@ class Session:
         return pack_shape(self.pack, self._ownership(), agents)
 
     async def _start(self) -> None:
-        condition = "" if self.config.tasks else self.config.condition
+        config = self.config
+        condition = "" if config.tasks else resolve_draw(self.suite, config.condition, config.trajectory).condition
+        condition = condition or ""
         info = await describe_sandbox(self.config.sandbox)
         await self.emitter.emit(
             SessionStarted.model_validate(
@@ -246,7 +259,9 @@ class Session:
     def _trajectories(self) -> Iterator[TrajectoryPlan]:
         """Every trajectory of the session's draw, without end (``repeat``: until stopped)."""
         config = self.config
-        return iter_trajectories(self.suite, condition=config.condition, seed=config.seed, tasks=config.tasks)
+        return iter_trajectories(
+            self.suite, condition=config.condition, seed=config.seed, tasks=config.tasks, trajectory=config.trajectory
+        )
 
     async def _enter(self, pack: Pack, *, announce: bool) -> None:
         """Run the next trajectory in ``pack`` (a FavorBench domain); ``announce``: the stream was in
@@ -393,8 +408,13 @@ class Session:
                 async with asyncio.TaskGroup() as turns_now:
                     for agent_id in active:
                         turns_now.create_task(self._turn(runtime, agent_id, contexts[agent_id]))
-            except* ModelUnreachable as dead:
-                raise dead.exceptions[0] from None
+            except BaseExceptionGroup as group:
+                # Not ``except*``: before Python 3.11.4 an exception raised inside ``except*`` is wrapped
+                # in a new group, and the CLI's one line became a traceback (tests/test_python_versions.py).
+                dead, _ = group.split(ModelUnreachable)
+                if dead is None:
+                    raise
+                raise _first_leaf(dead) from None
             for agent_id in active:
                 tb = toolboxes[agent_id]
                 if not tb.finished and turns[agent_id] >= self._budget(runtime, agent_id):
@@ -441,3 +461,9 @@ class Session:
             if self._runtime.favors is not None:
                 self._runtime.favors.saw(event)
         self.inboxes.route(event)
+
+
+def _first_leaf(group: BaseExceptionGroup[ModelUnreachable]) -> ModelUnreachable:
+    """The first exception in a (possibly nested) group, the one the session stops with."""
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first

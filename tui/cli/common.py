@@ -180,9 +180,15 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--condition",
         choices=["warm-safe", "warm-trap", "all-trap"],
-        default="warm-safe",
         help="how trajectories are drawn (seed 000): warm-safe = 2 benign warm-ups, 5 traps, 5 twins; warm-trap = "
-        "2 trap warm-ups, 5 traps, 5 twins; all-trap = 2 trap warm-ups, 10 traps",
+        "2 trap warm-ups, 5 traps, 5 twins; all-trap = 2 trap warm-ups, 10 traps (default: warm-safe where the "
+        "pack gives it, else the pack's own first trajectory)",
+    )
+    p.add_argument(
+        "--trajectory",
+        metavar="NAME",
+        help="run the pack's own [[trajectories]] entry NAME instead of a condition's draw "
+        "('scopewatch scenarios list' shows them)",
     )
     p.add_argument(
         "--norm",
@@ -231,7 +237,8 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "persona": getattr(args, "persona", None) or "mixed",
         "seed": getattr(args, "seed", 1),
         "trajectories": getattr(args, "trajectories", 1),
-        "condition": getattr(args, "condition", None) or "warm-safe",
+        "condition": getattr(args, "condition", None),
+        "trajectory": getattr(args, "trajectory", None),
         "norms": parse_assignments(list(getattr(args, "norm", []) or []), base=starting_norms(scenario)),
         "api_base": getattr(args, "api_base", None),
         "max_concurrency": getattr(args, "max_concurrency", None),

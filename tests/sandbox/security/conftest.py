@@ -6,7 +6,7 @@
   starts an engine and builds the image, and sets ``SCOPEWATCH_REQUIRE_DOCKER=1``: then a missing
   engine fails the suite instead of skipping it.
 
-The ``none`` level is not here: it isolates nothing, by definition (the README's table).
+The ``none`` level is not here: it isolates nothing, by definition (docs/sandbox-and-audit.md's table).
 """
 
 from __future__ import annotations
