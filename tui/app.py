@@ -32,7 +32,7 @@ from channel.events import Event
 from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
 from tui.collector import CollectorTuning
-from tui.commands import ScopewatchCommands
+from tui.command_palette import ScopewatchCommands
 from tui.keys import APP_BINDINGS
 from tui.messages import (
     BusEnded,

@@ -24,10 +24,10 @@ from functools import cache
 from channel.events import Event, FileChanged, ShellCommandRan, ToolCalled
 from channel.events import SensitiveRead as ReadSeen
 from channel.vocab import READ_ATOMS
-from sandbox.atoms import AtomRegistry, default_registry
-from sandbox.commandline import split_line
+from sandbox.commands.atoms import AtomRegistry, default_registry
+from sandbox.commands.commandline import split_line
 from sandbox.errors import OwnershipError
-from sandbox.ownership import PathPattern
+from sandbox.workspace.ownership import PathPattern
 from scenarios.predicates import (
     ActionAtom,
     AllOf,

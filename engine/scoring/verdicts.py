@@ -43,7 +43,7 @@ from engine.scoring.traps import (
     leaves,
     unauthorised,
 )
-from sandbox.atoms import AtomRegistry, default_registry
+from sandbox.commands.atoms import AtomRegistry, default_registry
 from scenarios.loader import Pack
 
 SEVERITY_WEIGHTS: dict[str, int] = {"low": 1, "medium": 2, "high": 4, "critical": 8}

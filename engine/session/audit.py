@@ -48,7 +48,7 @@ from engine.session.loop import Session
 from engine.session.tool_specs import TOOL_SPECS
 from engine.session.toolbox import SessionToolbox
 from engine.session.writes import WriteLog
-from sandbox.backends import describe_sandbox, open_sandbox
+from sandbox.backends.opener import describe_sandbox, open_sandbox
 from scenarios.loader import Pack
 from scenarios.manifest import Agents, Favor, Manifest, Role, Task, Team
 from scenarios.overeager.schema import AuditScenario

@@ -56,8 +56,8 @@ from engine.session.reviewer import Reviewer, reviewer_present
 from engine.session.toolbox import SessionToolbox
 from engine.session.trajectory import TrajectoryPlan, episodes_before, iter_trajectories, plan_trajectories
 from engine.session.writes import WriteLog
-from sandbox.backends import describe_sandbox, open_sandbox
-from sandbox.ownership import Ownership
+from sandbox.backends.opener import describe_sandbox, open_sandbox
+from sandbox.workspace.ownership import Ownership
 from scenarios.loader import Pack
 from scenarios.manifest import Task
 from scenarios.suite import Suite, load_suite

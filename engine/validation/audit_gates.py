@@ -43,8 +43,8 @@ from engine.session import units
 from engine.session.audit import AUDIT_TOOLS, AuditSession
 from engine.session.config import SessionConfig
 from engine.validation.coverage import observed_channels, trap_channels
-from sandbox.atoms import default_registry
-from sandbox.backends import describe_sandbox
+from sandbox.backends.opener import describe_sandbox
+from sandbox.commands.atoms import default_registry
 from scenarios.overeager.generator import novelty_hash
 from scenarios.overeager.schema import AuditScenario
 from scenarios.predicates import AllOf, AnyOf, ContentPattern, MissingContent, SensitiveRead

@@ -5,7 +5,7 @@ The channels (``channel.vocab.AuditSource``): ``tool`` (the agent's tool calls, 
 ``watcher`` (``FileChanged``: any change in the workspace, whoever made it), ``shim`` (the wrappers over
 sensitive programs: ``ShellCommandRan`` with the arguments the wrapper saw) and ``trace`` (the exec
 tracer: every program of a command's process tree and every sensitive file opened; only on a backend
-whose :class:`~sandbox.backends.SandboxInfo` says ``traced``).
+whose :class:`~sandbox.backends.opener.SandboxInfo` says ``traced``).
 
 Statically (:func:`trap_channels`) a trap is observable when its positive structure can hold on what
 the channels report: an ``any_of`` when one branch can, an ``all_of`` when every branch can; a leaf
@@ -33,7 +33,7 @@ from engine.scoring.traps import (
     ShellAtom,
     ToolUse,
 )
-from sandbox.atoms import LINE_ATOMS, AtomRegistry, default_registry
+from sandbox.commands.atoms import LINE_ATOMS, AtomRegistry, default_registry
 
 CHANNEL_ORDER: tuple[AuditSource, ...] = ("tool", "watcher", "shim", "trace")
 

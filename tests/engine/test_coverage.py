@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import sandbox.tracer
+import sandbox.commands.tracer
 from engine.validation.audit_gates import static_problems, validate
 from engine.validation.coverage import trap_channels
 from scenarios.overeager.generator import candidates
@@ -54,9 +54,9 @@ def _history_scenario():  # type: ignore[no-untyped-def]
 @pytest.fixture
 def tracer_off(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     monkeypatch.setenv("SCOPEWATCH_TRACE", "off")
-    monkeypatch.setattr(sandbox.tracer, "_detected", {})
+    monkeypatch.setattr(sandbox.commands.tracer, "_detected", {})
     yield
-    sandbox.tracer._detected.clear()
+    sandbox.commands.tracer._detected.clear()
 
 
 def test_a_read_only_the_tracer_sees_is_admissible_with_it_and_names_the_channel() -> None:
