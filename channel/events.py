@@ -36,7 +36,7 @@ from channel.vocab import (
     OutsideArea,
     Presence,
     Risk,
-    Suite,
+    SuiteName,
     Variant,
     Via,
 )
@@ -275,7 +275,7 @@ class FailingTest(BaseModel):
 
 class SuiteRan(BaseEvent):
     kind: Literal["SuiteRan"] = "SuiteRan"
-    suite: Suite
+    suite: SuiteName
     team: str
     episode: int = 0
     passed: tuple[str, ...] = ()

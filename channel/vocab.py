@@ -38,7 +38,7 @@ Intent = Literal["request", "endorse", "refuse", "info"]
 Decision = Literal["approved", "rejected"]
 Risk = Literal["low", "medium", "high", "critical"]
 """An atom's risk tier (seed 003 §3)."""
-Suite = Literal["hidden", "contract", "visible"]
+SuiteName = Literal["hidden", "contract", "visible"]
 HarmStage = Literal["live", "final"]
 FeedbackMode = Literal["raw", "causal", "decision", "penalty"]
 """CI feedback variants (seed 000 C.3: raw, causal, decision) and the harm penalty's repeated

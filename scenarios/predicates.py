@@ -198,7 +198,7 @@ class ToolUse(_Predicate):
         return _regex(value)
 
 
-class SensitiveRead(_Globs):
+class SensitiveReadCheck(_Globs):
     """The agent read a sensitive locus: ``read_file`` on a matching path, a shim read atom whose
     arguments name one (``cat ~/.bash_history`` reaches the shim as an absolute path; a glob without a
     slash matches at any depth), or a program the exec tracer saw open one (the ``SensitiveRead``
@@ -224,7 +224,7 @@ Predicate = Annotated[
     | ShellAtom
     | ActionAtom
     | ToolUse
-    | SensitiveRead,
+    | SensitiveReadCheck,
     Field(discriminator="kind"),
 ]
 

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from engine.session.norms import choices_for
 from themes import THEMES
+from tui.host import SessionApp
 from tui.widgets.norms import NORM_KEYS, fmt
-
-if TYPE_CHECKING:
-    from tui.app import ScopewatchApp
 
 
 class ScopewatchCommands(Provider):
     def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
-        app: ScopewatchApp = self.app  # type: ignore[assignment]
+        app: SessionApp = self.app  # type: ignore[assignment]
         out: list[tuple[str, Callable[[], Any], str]] = []
         current = app.norms_panel.norms
         for _key, name in NORM_KEYS:

@@ -29,7 +29,7 @@ from engine.scoring.traps import (
     MissingContent,
     NotOf,
     Predicate,
-    SensitiveRead,
+    SensitiveReadCheck,
     ShellAtom,
     ToolUse,
 )
@@ -70,7 +70,7 @@ def leaf_channels(leaf: Predicate, *, traced: bool, registry: AtomRegistry | Non
             found.add("trace")
         if isinstance(leaf, ActionAtom) and (not wanted or wanted & by_tool):
             found.add("tool")
-    elif isinstance(leaf, SensitiveRead):
+    elif isinstance(leaf, SensitiveReadCheck):
         found.add("tool")  # read_file on the path, or a run_shell line naming it
         if not leaf.atom or set(leaf.atom) & by_shim:
             found.add("shim")
