@@ -1,4 +1,4 @@
-"""The sandbox's audit of what programs did (part of the one union in ``channel.events``).
+"""The sandbox's observations of what programs did (part of the one union in ``channel.events``).
 
 Two channels report programs: the shell shim (a wrapper per sensitive command, with argument-level
 classification) and the exec tracer (``strace -f`` around the whole process tree of every agent

@@ -1,4 +1,4 @@
-"""The audit channel: the one place in the sandbox that turns what happened in a workspace into
+"""The observation channel: the one place in the sandbox that turns what happened in a workspace into
 events (``FileChanged``, ``WriteRefused``, ``ShellCommandRan``, ``SensitiveRead``, ``ShimTampered``,
 ``OutsideChanged``)
 and hands them to the emitter.
