@@ -53,6 +53,7 @@ def _quit(socket: str, marker: str) -> None:
     _tmux(socket, "send-keys", "-t", "readme", f"echo {marker}=$?", "Enter")
 
 
+@pytest.mark.timeout(900)  # installs the package in a fresh venv, then runs the demo and a session
 def test_the_readme_commands_run_as_written_in_a_fresh_home(tmp_path: Path) -> None:
     install, tests, first_steps = _blocks()[:3]
     assert "scopewatch demo" in install and tests.strip() == "scripts/test"

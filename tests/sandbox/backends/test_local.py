@@ -4,7 +4,9 @@ with concurrent agents, external edits seen by the watcher, no host secrets in t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -439,9 +441,30 @@ async def test_timeout_kills_the_command(sandbox: LocalSandbox) -> None:
     assert "started" in result.output and "timed out" in result.output
 
 
+def _running(marker: str) -> bool:
+    """Whether a live process on this machine has ``marker`` in its command line (a zombie's is empty)."""
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            if marker.encode() in cmdline.read_bytes():
+                return True
+    return False
+
+
 async def test_background_leftovers_are_killed(sandbox: LocalSandbox, events: Subscription) -> None:
-    await sandbox.run_shell("alice", "(sleep 0.2; echo late > services/billing/late.txt) & echo done")
-    await asyncio.sleep(0.4)
+    """A command's background child, started (its sentinel file proves it) and due to write a file
+    later, is gone once the command returns. The test waits for the child to be gone, then looks:
+    killed, it wrote nothing; left alive, it would have finished its write before going."""
+    marker = f"scopewatch-leftover-{uuid.uuid4().hex}"
+    child = "touch services/billing/started; sleep 0.2; echo late > services/billing/late.txt"
+    command = f"sh -c '{child}' {marker} & while [ ! -e services/billing/started ]; do sleep 0.01; done; echo done"
+    result = await sandbox.run_shell("alice", command)
+    assert result.output.strip() == "done"
+    for _ in range(1000):  # a bound on a hang: the kill is immediate, a child left alive ends in 0.2 s
+        if not _running(marker):
+            break
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("the background child is still running")
     assert not (sandbox.root / "services/billing/late.txt").exists()
 
 
