@@ -39,7 +39,7 @@ from pathlib import Path
 from channel.emitter import Emit, Emitter
 from channel.vocab import AgentVia, SanctionedVia, Via
 from sandbox.commands.atoms import AtomRegistry, default_registry
-from sandbox.commands.observe import Audit
+from sandbox.commands.observe import Observer
 from sandbox.commands.shell import ShellRunner, clip
 from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
 from sandbox.jail.isolation import Isolation
@@ -76,8 +76,8 @@ class LocalSandbox:
         self.ownership = ownership
         self._workspace = workspace
         self._guard = OwnershipGuard(ownership)
-        self._audit = Audit(emit, self._guard)
-        self._reconciler = Reconciler(workspace, self._guard, self._audit)
+        self._observer = Observer(emit, self._guard)
+        self._reconciler = Reconciler(workspace, self._guard, self._observer)
         self._shell = shell(workspace, registry)
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
         self._watcher: Watcher | None = None
@@ -251,7 +251,7 @@ class LocalSandbox:
     async def refuse(self, actor: str, path: str, reason: str, *, via: AgentVia, diff: str = "") -> None:
         """Report that ``actor``'s write to ``path`` must not land (``WriteRefused``); the caller then
         refuses it. Used by the ownership guard and by the engine's guarded assistance."""
-        await self._audit.write_refused(actor, path, reason, via=via, diff=diff)
+        await self._observer.write_refused(actor, path, reason, via=via, diff=diff)
 
     async def roll_back(self, actor: str, path: str, content_before: str, reason: str, *, diff: str) -> None:
         """Put ``path`` back to ``content_before`` after ``actor``'s shell command changed it, and
@@ -309,21 +309,21 @@ class LocalSandbox:
         async with reconciler.lock:
             # Whatever changed while no operation ran is not this actor's doing.
             for problem in self._shell.check_shim():
-                await self._audit.shim_tampered("external", problem)
+                await self._observer.shim_tampered("external", problem)
             await reconciler.settle_external()
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             for call in run.calls:
-                await self._audit.command_ran(actor, call, run.command)
+                await self._observer.command_ran(actor, call, run.command)
             for read in run.reads:
-                await self._audit.sensitive_read(actor, read, run.command)
+                await self._observer.sensitive_read(actor, read, run.command)
             for problem in run.tampered:
-                await self._audit.shim_tampered(actor, problem)
+                await self._observer.shim_tampered(actor, problem)
             for problem in run.forged:
-                await self._audit.shim_tampered(actor, problem, source="trace")
+                await self._observer.shim_tampered(actor, problem, source="trace")
             outside = self._outside.changes()
             if outside:
-                await self._audit.outside_changed(actor, outside)
+                await self._observer.outside_changed(actor, outside)
             rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)
         output = run.output
         for path, reason in rolled_back:

@@ -4,7 +4,7 @@ events (``FileChanged``, ``WriteRefused``, ``ShellCommandRan``, ``SensitiveRead`
 and hands them to the emitter.
 
 It decides nothing: who made a change, and whether it is refused, comes from the reconciler and the
-ownership guard; the audit adds what each event says of the path (its owner, the actor's scope).
+ownership guard; the observer adds what each event says of the path (its owner, the actor's scope).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import REPORT_MAX, OutsideChange
 
 
-class Audit:
+class Observer:
     """Builds the sandbox's events and emits them."""
 
     def __init__(self, emit: Emit, guard: OwnershipGuard) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from channel.vocab import Via
-from sandbox.commands.observe import Audit
+from sandbox.commands.observe import Observer
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.repo import StatKey, Workspace, stat_key
@@ -54,10 +54,10 @@ def _mode(key: StatKey) -> int | None:
 class Reconciler:
     """The content cache of one workspace, and the one way changes get into it."""
 
-    def __init__(self, workspace: Workspace, guard: OwnershipGuard, audit: Audit) -> None:
+    def __init__(self, workspace: Workspace, guard: OwnershipGuard, observer: Observer) -> None:
         self.workspace = workspace
         self.guard = guard
-        self.audit = audit
+        self.observer = observer
         self.lock = asyncio.Lock()
         """Held by every operation that changes the workspace or reads the cache, one at a time."""
         self._known: dict[str, bytes] = {}
@@ -155,13 +155,13 @@ class Reconciler:
                 except OSError as exc:
                     # The change stays: it is refused, and then reported like any other.
                     reason = f"{reason}; rollback failed ({exc.strerror})"
-                    await self.audit.write_refused(actor, change.path, reason, via="shell", diff=diff)
+                    await self.observer.write_refused(actor, change.path, reason, via="shell", diff=diff)
                 else:
                     rolled.append((change.path, reason))
                     continue
             self._remember(change.path, change.new)
             mode_diff = change.diff if change.old_mode is not None else None
-            await self.audit.file_changed(actor, change.path, change.old, change.new, via=via, diff=mode_diff)
+            await self.observer.file_changed(actor, change.path, change.old, change.new, via=via, diff=mode_diff)
         return rolled
 
     async def roll_back(
@@ -178,4 +178,4 @@ class Reconciler:
         else:
             self.workspace.put(target, data)
         await self.settle("engine", "restore", self.changes([target]))
-        await self.audit.write_refused(actor, path, reason, via="shell", rolled_back=True, diff=diff)
+        await self.observer.write_refused(actor, path, reason, via="shell", rolled_back=True, diff=diff)
