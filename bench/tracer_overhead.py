@@ -33,9 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from channel.emitter import Emitter
 from channel.memory import InProcessBus
-from sandbox.isolation import SYSTEM_PATH
-from sandbox.local import LocalSandbox
-from sandbox.ownership import Ownership
+from sandbox.backends.local import LocalSandbox
+from sandbox.jail.isolation import SYSTEM_PATH
+from sandbox.workspace.ownership import Ownership
 
 FILES = {f"src/pkg_{i // 20}/module_{i}.py": f"VALUE = {i}\n" for i in range(200)}
 FILES.update(

@@ -1,7 +1,7 @@
 """File write -> ``FileChanged`` event latency of the sandbox watcher, tuned vs watchfiles' defaults.
 
 Two real sandboxes run side by side in one process: one with the tuned watcher timing
-(``sandbox.watcher.WATCH_DEBOUNCE_MS`` / ``WATCH_STEP_MS``), one with watchfiles' default timing
+(``sandbox.workspace.watcher.WATCH_DEBOUNCE_MS`` / ``WATCH_STEP_MS``), one with watchfiles' default timing
 (debounce 1600 ms, step 50 ms) as the baseline. Writes alternate between them, so machine load hits
 both alike. Each sample is the time from just before a file is written (as a human editor would,
 from outside any sandbox operation) to the ``FileChanged`` event arriving at a bus subscriber.
@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from channel.emitter import Emitter
 from channel.events import FileChanged
 from channel.memory import InProcessBus
-from sandbox.local import LocalSandbox
-from sandbox.ownership import Ownership
-from sandbox.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS
+from sandbox.backends.local import LocalSandbox
+from sandbox.workspace.ownership import Ownership
+from sandbox.workspace.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS
 
 WATCHFILES_DEFAULT = (1600, 50)
 

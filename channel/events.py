@@ -5,7 +5,7 @@ Events are past-tense, frozen and typed. Each carries the session id, a monotoni
 The same JSON is the MQTT payload and the line of a recording (see :mod:`channel.codec`).
 ``BaseEvent`` lives in :mod:`channel.event_base`, the events of forks and of people in agents' seats
 in :mod:`channel.seat_events`, the sandbox's audit of commands and reads in
-:mod:`channel.audit_events`; the union below holds them all, and this module exports them all.
+:mod:`channel.sandbox_events`; the union below holds them all, and this module exports them all.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from channel.audit_events import SensitiveRead as SensitiveRead
-from channel.audit_events import ShellCommandRan as ShellCommandRan
-from channel.audit_events import ShimTampered as ShimTampered
-from channel.audit_events import observed_by as observed_by
 from channel.event_base import BaseEvent as BaseEvent
+from channel.sandbox_events import SensitiveRead as SensitiveRead
+from channel.sandbox_events import ShellCommandRan as ShellCommandRan
+from channel.sandbox_events import ShimTampered as ShimTampered
+from channel.sandbox_events import observed_by as observed_by
 from channel.seat_events import Forked as Forked
 from channel.seat_events import SeatAnswered as SeatAnswered
 from channel.seat_events import SeatChanged as SeatChanged
@@ -36,7 +36,7 @@ from channel.vocab import (
     OutsideArea,
     Presence,
     Risk,
-    Suite,
+    SuiteName,
     Variant,
     Via,
 )
@@ -275,7 +275,7 @@ class FailingTest(BaseModel):
 
 class SuiteRan(BaseEvent):
     kind: Literal["SuiteRan"] = "SuiteRan"
-    suite: Suite
+    suite: SuiteName
     team: str
     episode: int = 0
     passed: tuple[str, ...] = ()

@@ -24,7 +24,7 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -38,6 +38,7 @@ from channel.bus import BusClosed, Overflow
 from channel.codec import DecodeError, Message, decode, encode
 from channel.events import Event, PresenceChanged
 from channel.memory import InProcessBus, MemorySubscription
+from channel.replay import RawHandler
 from channel.topics import ROOT, matches, topic_for
 from channel.vocab import Presence
 
@@ -83,9 +84,6 @@ class _Outgoing:
     done: asyncio.Future[None]
 
 
-RawHandler = Callable[[str, bytes], Awaitable[None]]
-
-
 class MqttBus:
     """A session's bus on an MQTT broker. Connects on first use (or ``await bus.start()``)."""
 
@@ -124,7 +122,6 @@ class MqttBus:
         self._patterns: dict[int, str] = {}
         self._out_counter = itertools.count()
         self._outbox: dict[int, _Outgoing] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
 
     # --- connection ------------------------------------------------------------------------
 

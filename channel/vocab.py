@@ -38,7 +38,7 @@ Intent = Literal["request", "endorse", "refuse", "info"]
 Decision = Literal["approved", "rejected"]
 Risk = Literal["low", "medium", "high", "critical"]
 """An atom's risk tier (seed 003 §3)."""
-Suite = Literal["hidden", "contract", "visible"]
+SuiteName = Literal["hidden", "contract", "visible"]
 HarmStage = Literal["live", "final"]
 FeedbackMode = Literal["raw", "causal", "decision", "penalty"]
 """CI feedback variants (seed 000 C.3: raw, causal, decision) and the harm penalty's repeated
@@ -52,7 +52,7 @@ Inaction = Literal["ignored_direct_ask", "message_elsewhere", "no_message"]
 """Why an owner did nothing (seed 000 B.3)."""
 Presence = Literal["online", "left"]
 IsolationLevel = Literal["bubblewrap", "unshare", "none"]
-"""How the local sandbox separates agent commands from the host (``sandbox.isolation``)."""
+"""How the local sandbox separates agent commands from the host (``sandbox.jail.isolation``)."""
 SandboxBackend = Literal["local", "docker"]
 """Where agent commands run: this machine (at an isolation level) or a container."""
 OutsideArea = Literal["home", "tmp", "bytecode"]
@@ -63,4 +63,4 @@ AuditSource = Literal["shim", "trace", "tool", "watcher"]
 open tracer (``strace`` around the command's whole process tree), the agent's tool call, or the
 file watcher / reconciler that sees changes on disk."""
 READ_ATOMS: tuple[str, ...] = ("read_secret_file", "read_shell_history", "read_ssh_keys")
-"""The registry's atoms for reads of sensitive loci (``sandbox/atoms.toml``, credential_access)."""
+"""The registry's atoms for reads of sensitive loci (``sandbox/commands/atoms.toml``, credential_access)."""

@@ -66,7 +66,7 @@ class Pack:
         return dict(self._repo)
 
     def test_sources(self, paths: Iterable[str]) -> dict[str, str]:
-        """Test files by name for :func:`sandbox.testrun.run_tests`: the name is the path relative to the
+        """Test files by name for :func:`sandbox.testing.testrun.run_tests`: the name is the path relative to the
         pack's ``tests/`` folder (``contract/reporting/test_reporting.py``), so test ids read
         ``contract/reporting/test_reporting.py::test_x``."""
         sources: dict[str, str] = {}

@@ -57,7 +57,7 @@ class Team(_Model):
     description: str = ""
 
 
-class Role(_Model):
+class Assignment(_Model):
     """One active agent's side of a task."""
 
     ticket: str
@@ -103,8 +103,8 @@ class Task(_Model):
     """Twins: the trap this task mirrors (same request, absent dependency removed)."""
     setup: tuple[Edit, ...] = ()
     """Edits applied to the base repo before the episode (twins remove the absent dependency)."""
-    requester: Role
-    owner: Role
+    requester: Assignment
+    owner: Assignment
     favor: Favor
     traps: tuple[Trap, ...] = ()
     """Overeager traps checked in this task's episodes only (on top of the pack's ``traps``)."""

@@ -55,6 +55,7 @@ def _quit(socket: str, marker: str) -> None:
     _tmux(socket, "send-keys", "-t", "readme", f"echo {marker}=$?", "Enter")
 
 
+@pytest.mark.timeout(900)  # installs the package in a fresh venv, then runs the demo and a session
 def test_the_readme_commands_run_as_written_in_a_fresh_home(tmp_path: Path) -> None:
     blocks = _blocks()
     assert len(blocks) == 3, "README.md: a sh block this test does not run"

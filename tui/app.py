@@ -32,7 +32,8 @@ from channel.events import Event
 from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
 from tui.collector import CollectorTuning
-from tui.commands import ScopewatchCommands
+from tui.command_palette import ScopewatchCommands
+from tui.host import SessionApp
 from tui.keys import APP_BINDINGS
 from tui.messages import (
     BusEnded,
@@ -42,7 +43,7 @@ from tui.messages import (
     NormToggleRequested,
     ReviewDecisionRequested,
 )
-from tui.modes import Mode, mode_for
+from tui.modes import SessionMode, mode_for
 from tui.screens.diff import DiffScreen
 from tui.widgets.activity import ActivityPanes
 from tui.widgets.channel_log import ChannelPanel
@@ -67,7 +68,7 @@ COMPACT_HEIGHT = 30
 """Below either size the panels become pages shown one at a time (the page bar, key ``v``)."""
 
 
-class ScopewatchApp(App[int]):
+class ScopewatchApp(SessionApp):
     """Watch a session: live, replayed or remote. See :func:`build_app`."""
 
     TITLE = "scopewatch"
@@ -102,7 +103,7 @@ class ScopewatchApp(App[int]):
         self.collector = CollectorTuning()
         self.session_id = session_id
         self.token = token
-        self.mode: Mode = mode_for(self, bus, engine=engine, events=events, autoplay=autoplay, speed=speed)
+        self.mode: SessionMode = mode_for(self, bus, engine=engine, events=events, autoplay=autoplay, speed=speed)
         """Live, watch or replay: what to start on mount and what the session keys do (tui/modes.py)."""
         self.notify_live = notify_live
         self.applied = 0

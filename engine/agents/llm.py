@@ -48,7 +48,7 @@ from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.client import TOOLS, Completion, Sleep, litellm_completion, load_litellm
 from engine.llm.errors import ModelUnreachable, classify_error, describe_error, retry_after
 from engine.llm.prompting import (
-    Message,
+    ChatMessage,
     append_user,
     norm_change_note,
     note,
@@ -138,7 +138,7 @@ class LLMAgent:
         self.limiter = limiter
         self.calls = 0
         """Model calls started in this session (retries included): numbers ``TokensStreamed.call``."""
-        self.messages: list[Message] = []
+        self.messages: list[ChatMessage] = []
         """The conversation sent to the model (system prompt first)."""
         self.usage = Usage()
         self.episode_usage = Usage()
@@ -295,7 +295,7 @@ class LLMAgent:
             cut = note("errors", "truncated", length=len(content), limit=self.max_reply_chars)
             content = content[: self.max_reply_chars] + "\n" + cut
         content = redact(content)
-        assistant: Message = {"role": "assistant", "content": content or None}
+        assistant: ChatMessage = {"role": "assistant", "content": content or None}
         if reply.tool_calls:
             assistant["tool_calls"] = [
                 {

@@ -36,7 +36,7 @@ from engine.session.norms import Norms
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 OVERRIDE_ENV = "SCOPEWATCH_PROMPTS"
 
-Message = dict[str, Any]
+ChatMessage = dict[str, Any]
 
 _NOT_IN_RULES = frozenset({"reviewer", "consent_block", "memory", "turn_budget_applies"})
 """Norms rendered elsewhere (reviewer notice, consent section) or not told to the model (memory)."""
@@ -190,7 +190,7 @@ def ticket_message(brief: EpisodeBrief, norms: Norms) -> str:
     return render("ticket.md", values)
 
 
-def render_prompt(brief: EpisodeBrief, norms: Norms) -> list[Message]:
+def render_prompt(brief: EpisodeBrief, norms: Norms) -> list[ChatMessage]:
     """What an LLM agent receives at the start of an episode: the system prompt (monorepo,
     ownership, review, scoring, the rules in force, the consent block) and the task ticket."""
     return [
@@ -281,7 +281,7 @@ def render_turn(
     return "\n\n".join(parts)
 
 
-def first_call_messages(brief: EpisodeBrief, norms: Norms) -> list[Message]:
+def first_call_messages(brief: EpisodeBrief, norms: Norms) -> list[ChatMessage]:
     """Exactly the messages of an agent's first model call with an empty inbox (what
     ``scopewatch prompts show`` prints)."""
     messages = render_prompt(brief, norms)
@@ -289,7 +289,7 @@ def first_call_messages(brief: EpisodeBrief, norms: Norms) -> list[Message]:
     return messages
 
 
-def append_user(messages: list[Message], text: str) -> None:
+def append_user(messages: list[ChatMessage], text: str) -> None:
     """Add a user message, merged into the last one when that is a user message too (some
     providers refuse two user messages in a row)."""
     last = messages[-1] if messages else None

@@ -285,7 +285,7 @@ class Agreement:
 
 
 @dataclass
-class Comparison:
+class JudgeAgreement:
     model: str
     labels: list[JudgeLabel]
     agreements: list[Agreement]
@@ -336,7 +336,7 @@ class Comparison:
 
 def compare(
     events: Sequence[Any], rule_labels: Sequence[Any], llm_labels: Sequence[JudgeLabel], model: str
-) -> Comparison:
+) -> JudgeAgreement:
     """Agreement of the LLM judge with the rule judge's ``EpisodeLabel``s, per question; episodes
     where the LLM answer was unusable are left out of that question's n."""
     rules = {(lab.trajectory, lab.episode): lab for lab in rule_labels}
@@ -371,7 +371,7 @@ def compare(
             total.cost_usd + lab.usage.cost_usd,
         )
     unusable = sum(len(lab.errors) for lab in llm_labels)
-    return Comparison(model, list(llm_labels), agreements, total, unusable)
+    return JudgeAgreement(model, list(llm_labels), agreements, total, unusable)
 
 
 def compare_judges(
@@ -381,7 +381,7 @@ def compare_judges(
     *,
     completion: Completion | None = None,
     api_base: str | None = None,
-) -> Comparison:
+) -> JudgeAgreement:
     """Label a recording's episodes with an LLM judge and compare with the rule judge's labels
     (``scopewatch report FILE --judge MODEL``). Checks the model's credentials first."""
     if completion is None:

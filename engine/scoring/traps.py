@@ -24,10 +24,10 @@ from functools import cache
 from channel.events import Event, FileChanged, ShellCommandRan, ToolCalled
 from channel.events import SensitiveRead as ReadSeen
 from channel.vocab import READ_ATOMS
-from sandbox.atoms import AtomRegistry, default_registry
-from sandbox.commandline import split_line
+from sandbox.commands.atoms import AtomRegistry, default_registry
+from sandbox.commands.commandline import split_line
 from sandbox.errors import OwnershipError
-from sandbox.ownership import PathPattern
+from sandbox.workspace.ownership import PathPattern
 from scenarios.predicates import (
     ActionAtom,
     AllOf,
@@ -38,7 +38,7 @@ from scenarios.predicates import (
     MissingContent,
     NotOf,
     Predicate,
-    SensitiveRead,
+    SensitiveReadCheck,
     ShellAtom,
     SuccessCheck,
     ToolUse,
@@ -59,7 +59,7 @@ __all__ = [
     "MissingContent",
     "NotOf",
     "Predicate",
-    "SensitiveRead",
+    "SensitiveReadCheck",
     "ShellAtom",
     "SuccessCheck",
     "ToolUse",
@@ -175,7 +175,7 @@ def _leaf_matches(p: Predicate, e: Event, record: AuditRecord) -> bool:
         if p.ok is not None and e.ok != p.ok:
             return False
         return p.args is None or re.search(p.args, _args_text(e)) is not None
-    if isinstance(p, SensitiveRead):
+    if isinstance(p, SensitiveReadCheck):
         return _sensitive_read(p, e)
     raise TypeError(f"not a leaf predicate: {type(p).__name__}")
 
@@ -228,7 +228,7 @@ def _action_matches(p: ActionAtom, e: Event) -> bool:
     return p.argv is None or re.search(p.argv, line) is not None
 
 
-def _sensitive_read(p: SensitiveRead, e: Event) -> bool:
+def _sensitive_read(p: SensitiveReadCheck, e: Event) -> bool:
     """A read of a matching path: ``read_file``, a shim read atom (its arguments taken from its cwd),
     or a ``run_shell`` line whose reading command names the path (``cd`` followed)."""
     if isinstance(e, ToolCalled):

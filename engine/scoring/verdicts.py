@@ -34,7 +34,7 @@ from engine.scoring.traps import (
     ActionAtom,
     AuditRecord,
     Authorisation,
-    SensitiveRead,
+    SensitiveReadCheck,
     ShellAtom,
     SuccessCheck,
     Trap,
@@ -43,7 +43,7 @@ from engine.scoring.traps import (
     leaves,
     unauthorised,
 )
-from sandbox.atoms import AtomRegistry, default_registry
+from sandbox.commands.atoms import AtomRegistry, default_registry
 from scenarios.loader import Pack
 
 SEVERITY_WEIGHTS: dict[str, int] = {"low": 1, "medium": 2, "high": 4, "critical": 8}
@@ -267,7 +267,7 @@ def trap_problems(pack: Pack, registry: AtomRegistry | None = None) -> list[str]
         checks += [(f"tasks[{i}].success[{j}]", c) for j, c in enumerate(task.success)]
     for name, item in checks:
         for leaf in leaves(item.predicate):
-            if isinstance(leaf, (ShellAtom, SensitiveRead, ActionAtom)):
+            if isinstance(leaf, (ShellAtom, SensitiveReadCheck, ActionAtom)):
                 found += [f"{where}: {name} ({item.id}): unknown atom {a!r}" for a in leaf.atom if a not in atoms]
             for glob in getattr(leaf, "path", ()):
                 problem = glob_problem(glob)

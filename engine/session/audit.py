@@ -48,9 +48,9 @@ from engine.session.loop import Session
 from engine.session.tool_specs import TOOL_SPECS
 from engine.session.toolbox import SessionToolbox
 from engine.session.writes import WriteLog
-from sandbox.backends import describe_sandbox, open_sandbox
+from sandbox.backends.opener import describe_sandbox, open_sandbox
 from scenarios.loader import Pack
-from scenarios.manifest import Agents, Favor, Manifest, Role, Task, Team
+from scenarios.manifest import Agents, Assignment, Favor, Manifest, Task, Team
 from scenarios.overeager.schema import AuditScenario
 
 AGENT = "agent"
@@ -83,8 +83,8 @@ def audit_pack(scenarios: Sequence[AuditScenario]) -> Pack:
             id=s.id,
             variant="safe",
             title=s.archetype,
-            requester=Role(ticket="", hidden_tests=(), scope=()),
-            owner=Role(ticket=s.prompt, hidden_tests=(), scope=s.authorised.write),
+            requester=Assignment(ticket="", hidden_tests=(), scope=()),
+            owner=Assignment(ticket=s.prompt, hidden_tests=(), scope=s.authorised.write),
             favor=Favor(needs=(), request="", obvious=()),
         )
         for s in scenarios

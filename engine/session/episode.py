@@ -17,10 +17,10 @@ from engine.session.favors import FavorMonitor
 from engine.session.harm import HarmMonitor
 from engine.session.norms import Norms
 from engine.session.writes import WriteLog
-from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape
-from sandbox.paths import normalise
 from sandbox.protocol import Sandbox
+from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.paths import normalise
 from scenarios.loader import apply_edits
 from scenarios.manifest import Edit, Task
 

@@ -29,7 +29,7 @@ from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import FavorChecked, FileChanged
 from sandbox.protocol import Sandbox
-from sandbox.testrun import TestOutcome
+from sandbox.testing.testrun import TestOutcome
 from scenarios.loader import Pack, apply_edits
 from scenarios.manifest import Task
 

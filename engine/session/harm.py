@@ -16,9 +16,9 @@ from channel.vocab import FeedbackMode, HarmStage
 from engine.session.feedback import ChangeItem, change_items, ci_text, penalty_text
 from engine.session.norms import Norms
 from engine.session.writes import WriteLog
-from sandbox.ownership import PathPattern, matches_any
 from sandbox.protocol import Sandbox
-from sandbox.testrun import TestOutcome
+from sandbox.testing.testrun import TestOutcome
+from sandbox.workspace.ownership import PathPattern, matches_any
 from scenarios.loader import Pack
 from scenarios.manifest import Team
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from channel.emitter import Emit
 from channel.events import SuiteRan
 from engine.session.episode import EpisodeRuntime
-from sandbox.testrun import TestOutcome
+from sandbox.testing.testrun import TestOutcome
 from scenarios.loader import Pack
 
 

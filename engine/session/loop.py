@@ -62,8 +62,8 @@ from engine.session.trajectory import (
     resolve_draw,
 )
 from engine.session.writes import WriteLog
-from sandbox.backends import describe_sandbox, open_sandbox
-from sandbox.ownership import Ownership
+from sandbox.backends.opener import describe_sandbox, open_sandbox
+from sandbox.workspace.ownership import Ownership
 from scenarios.loader import Pack
 from scenarios.manifest import Task
 from scenarios.suite import Suite, load_suite

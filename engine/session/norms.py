@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from channel.errors import ScopewatchError
 
-Reviewer = Literal["trajectory", "available", "naive", "away", "human"]
+ReviewerKind = Literal["trajectory", "available", "naive", "away", "human"]
 CIFeedback = Literal["off", "raw", "causal", "decision"]
 CIDetail = Literal["last-line", "error-line", "full-log"]
 BudgetApplies = Literal["owner", "both"]
@@ -30,7 +30,7 @@ class NormError(ScopewatchError):
 class Norms(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    reviewer: Reviewer = "trajectory"
+    reviewer: ReviewerKind = "trajectory"
     """trajectory: available in warm-ups, away after (the paper); available: always, and safe (seed
     000 A1: it applies the validated safe alternative or rejects a change that breaks an absent
     team's contract test); naive: always, approving every request; away; or played by a human (the

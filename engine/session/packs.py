@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from channel.errors import ScopewatchError
 from channel.events import AgentInfo, TeamInfo
 from engine.scoring.verdicts import trap_problems
-from sandbox.ownership import Ownership
+from sandbox.workspace.ownership import Ownership
 from scenarios.loader import Pack
 
 

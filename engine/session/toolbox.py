@@ -16,11 +16,11 @@ from engine.llm.secrets import redact
 from engine.session.episode import EpisodeRuntime, edits_from_args
 from engine.session.reviewer import decide
 from engine.session.tool_specs import TOOL_SPECS, ToolError
-from sandbox.atoms import default_registry
-from sandbox.commandline import classify_tool_call
-from sandbox.diffs import unified_diff
+from sandbox.commands.atoms import default_registry
+from sandbox.commands.commandline import classify_tool_call
 from sandbox.errors import PathEscape
-from sandbox.paths import normalise
+from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.paths import normalise
 
 MAX_RESULT = 4000
 """Results longer than this are cut for the agent and the event (the workspace keeps everything)."""

@@ -43,11 +43,11 @@ from engine.session import units
 from engine.session.audit import AUDIT_TOOLS, AuditSession
 from engine.session.config import SessionConfig
 from engine.validation.coverage import observed_channels, trap_channels
-from sandbox.atoms import default_registry
-from sandbox.backends import describe_sandbox
+from sandbox.backends.opener import describe_sandbox
+from sandbox.commands.atoms import default_registry
 from scenarios.overeager.generator import novelty_hash
 from scenarios.overeager.schema import AuditScenario
-from scenarios.predicates import AllOf, AnyOf, ContentPattern, MissingContent, SensitiveRead
+from scenarios.predicates import AllOf, AnyOf, ContentPattern, MissingContent, SensitiveReadCheck
 
 GATES = ("structural", "coverage", "feasibility", "gradient", "novelty")
 RUNS: tuple[tuple[str, Profile, Mode], ...] = (
@@ -94,7 +94,7 @@ def static_problems(scenario: AuditScenario, *, traced: bool = True) -> tuple[st
     checks += [(f"success {c.id}", c.predicate) for c in scenario.success]
     for name, predicate in checks:
         for leaf in leaves(predicate):
-            atoms = leaf.atom if isinstance(leaf, (ShellAtom, ActionAtom, SensitiveRead)) else ()
+            atoms = leaf.atom if isinstance(leaf, (ShellAtom, ActionAtom, SensitiveReadCheck)) else ()
             unknown = [a for a in atoms if a not in known]
             if unknown:
                 return "structural", f"{name}: unknown atom {unknown[0]!r}"
@@ -127,7 +127,7 @@ def _positive(p: Predicate) -> list[Predicate]:
     if isinstance(p, NotOf):
         return []
     assert isinstance(
-        p, (FileChangedCheck, ContentPattern, MissingContent, ShellAtom, ActionAtom, ToolUse, SensitiveRead)
+        p, (FileChangedCheck, ContentPattern, MissingContent, ShellAtom, ActionAtom, ToolUse, SensitiveReadCheck)
     )
     return [p]
 

@@ -39,10 +39,10 @@ from scenarios.overeager.schema import (
     AuditScenario,
     Levels,
     Op,
+    PathStep,
     PlanItem,
     Seed,
     SeedTrap,
-    Step,
 )
 from scenarios.predicates import Authorisation, SuccessCheck, Trap
 
@@ -250,7 +250,7 @@ def _walk(s: Seed, traps: list[SeedTrap], rng: random.Random, op: Any, text: Any
         deps[step.id] = set(step.after) if step.after is not None else ({s.steps[i - 1].id} if i else set())
     for t in traps:
         deps[t.id] = set(t.after)
-    nodes: list[Step | SeedTrap] = [*s.steps, *traps]
+    nodes: list[PathStep | SeedTrap] = [*s.steps, *traps]
     by_id = {x.id: x for x in nodes}
     done: list[str] = []
     left = [x.id for x in nodes]

@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import pytest
 
-import sandbox.tracer
+import sandbox.commands.tracer
 from engine.validation.audit_gates import static_problems, validate
 from engine.validation.coverage import trap_channels
 from scenarios.overeager.generator import candidates
 from scenarios.overeager.schema import Op
-from scenarios.predicates import ActionAtom, AllOf, AnyOf, FileChangedCheck, NotOf, SensitiveRead, ShellAtom, ToolUse
+from scenarios.predicates import (
+    ActionAtom,
+    AllOf,
+    AnyOf,
+    FileChangedCheck,
+    NotOf,
+    SensitiveReadCheck,
+    ShellAtom,
+    ToolUse,
+)
 
 HIDDEN_READ = (
     "python3 -c \"import os; h = os.path.expanduser('~'); print(len(open(h + '/.bash' + '_history').read()))\""
@@ -20,7 +29,7 @@ HIDDEN_READ = (
 
 
 def test_channels_per_leaf_with_and_without_the_tracer() -> None:
-    read = SensitiveRead(path=(".bash_history",))
+    read = SensitiveReadCheck(path=(".bash_history",))
     assert trap_channels(read, traced=True) == ("tool", "shim", "trace")
     assert trap_channels(read, traced=False) == ("tool", "shim")
     assert trap_channels(ShellAtom(atom=("git_push_protected",)), traced=True) == ("shim", "trace")
@@ -54,9 +63,9 @@ def _history_scenario():  # type: ignore[no-untyped-def]
 @pytest.fixture
 def tracer_off(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     monkeypatch.setenv("SCOPEWATCH_TRACE", "off")
-    monkeypatch.setattr(sandbox.tracer, "_detected", {})
+    monkeypatch.setattr(sandbox.commands.tracer, "_detected", {})
     yield
-    sandbox.tracer._detected.clear()
+    sandbox.commands.tracer._detected.clear()
 
 
 def test_a_read_only_the_tracer_sees_is_admissible_with_it_and_names_the_channel() -> None:

@@ -15,7 +15,7 @@ from engine.session.loop import OWNER, REQUESTER, Session
 from engine.session.norms import parse_assignments
 from engine.session.toolbox import SessionToolbox
 from engine.session.writes import WriteLog
-from sandbox.backends import open_sandbox
+from sandbox.backends.opener import open_sandbox
 
 _REPLACE = "import sys; p, a, b = sys.argv[1:]; s = open(p).read(); open(p, 'w').write(s.replace(a, b, 1))"
 

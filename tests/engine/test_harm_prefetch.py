@@ -9,7 +9,7 @@ from channel.events import Event, HarmDetected
 from engine.session.config import SessionConfig
 from engine.session.harm import HarmMonitor
 from engine.session.runner import run_session
-from sandbox.snapshot import CACHE
+from sandbox.workspace.snapshot import CACHE
 from scenarios.loader import load_pack
 
 

@@ -17,9 +17,9 @@ from channel.emitter import Emitter
 from channel.events import Event, SensitiveRead, ShellCommandRan, ShimTampered
 from channel.memory import InProcessBus
 from engine.scoring.traps import AuditRecord, check
-from sandbox.isolation import Isolation, _works
-from sandbox.local import LocalSandbox
-from sandbox.ownership import Ownership
+from sandbox.backends.local import LocalSandbox
+from sandbox.jail.isolation import Isolation, _works
+from sandbox.workspace.ownership import Ownership
 from scenarios.loader import load_pack
 from tests.llm.mock_litellm import LITELLM_WARNINGS
 from tests.sandbox._support import FILES, TEAMS, drain

@@ -78,7 +78,7 @@ async def test_approving_a_review_with_keys_publishes_decide_review() -> None:
         assert "Raise retries to 5" in str(app.reviews.preview.render())
         await pilot.press("a")
         await pilot.pause()
-        sent = await drain(commands)
+        sent = await drain(bus, commands)
         assert sent == [DecideReview(session=SESSION, request_id="r3.1", decision="approved", token="secret")]
         assert app.reviews.sent == {"r3.1": "approved"}
         # The engine's answer removes it from the queue.
@@ -103,7 +103,7 @@ async def test_rejecting_publishes_rejected() -> None:
         await feed(pilot, bus, session_events())
         await pilot.press("x")
         await pilot.pause()
-        sent = await drain(commands)
+        sent = await drain(bus, commands)
         assert [(c.kind, c.decision) for c in sent] == [("DecideReview", "rejected")]  # type: ignore[attr-defined]
 
 
@@ -115,7 +115,7 @@ async def test_norm_keys_publish_set_norm_and_show_when_applied() -> None:
         await feed(pilot, bus, session_events())
         await pilot.press("2", "6")  # admin_only, ci_feedback
         await pilot.pause()
-        sent = await drain(commands)
+        sent = await drain(bus, commands)
         assert sent == [
             SetNorm(session=SESSION, key="admin_only", value=True),
             SetNorm(session=SESSION, key="ci_feedback", value="raw"),
@@ -142,7 +142,7 @@ async def test_pause_and_speed_keys_publish_commands() -> None:
         await feed(pilot, bus, [SessionPaused(session=SESSION, seq=99)])
         await pilot.press("p", "plus", "n")
         await pilot.pause()
-        sent = await drain(commands)
+        sent = await drain(bus, commands)
         assert [c.kind for c in sent] == ["Pause", "Resume", "SetSpeed", "Step"]  # type: ignore[attr-defined]
         assert sent[0] == Pause(session=SESSION)
         assert sent[2] == SetSpeed(session=SESSION, speed=2.0)

@@ -218,7 +218,7 @@ def add_sandbox_option(p: argparse.ArgumentParser) -> None:
 
 def sandbox_spec(text: str) -> str:
     """An argparse type: a sandbox spec (``local``, ``docker``, ``docker:IMAGE``)."""
-    from sandbox.backends import SandboxSpec
+    from sandbox.backends.opener import SandboxSpec
 
     try:
         return str(SandboxSpec.parse(text))

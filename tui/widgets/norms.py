@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from channel.events import CommandRefused, Event, NormChanged, SessionStarted, TurnStarted
-from tui.palette import Line, render
+from tui.colours import Line, render
 
 NORM_KEYS: tuple[tuple[str, str], ...] = (
     ("1", "reviewer"),

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tui.palette import style
+from tui.colours import style
 
 if TYPE_CHECKING:
     from tui.widgets.harm import HarmAlerts

@@ -14,8 +14,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from channel.events import EpisodeEnded, Event, NormChanged, ReviewDecided, ReviewRequested, SessionStarted
+from tui.colours import diff_lines, render
 from tui.messages import DiffRequested, ReviewDecisionRequested
-from tui.palette import diff_lines, render
 
 PREVIEW_LINES = 14
 

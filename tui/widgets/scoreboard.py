@@ -20,7 +20,7 @@ from textual_plotext import PlotextPlot
 from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, ModelCalled, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
-from tui.palette import render
+from tui.colours import render
 
 
 class FavorHarmPlot(PlotextPlot):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from channel.events import FileChanged, OutsideChanged, ShellCommandRan, ShimTampered, WriteRefused
 from engine.agents.external import MESSAGE_COMMANDS, write_message_commands
-from sandbox.outside import ENGINE_FILES
+from sandbox.workspace.outside import ENGINE_FILES
 from tests.sandbox.security.conftest import Box
 
 NOT_OWNED = "services/payments/config.py"
