@@ -69,7 +69,7 @@ class SessionStarted(BaseEvent):
     sandbox: str = ""  # where agent commands ran: local/bubblewrap, local/unshare, local/none, docker/IMAGE
     sandbox_warning: str = ""  # set when they ran without isolation (TUI status line, headless output)
     config: dict[str, Any] = Field(default_factory=dict)
-    """The whole session config as it ran (``engine.session.config.SessionConfig`` as JSON, without
+    """The whole session config as it ran (``channel.vocab.config.SessionConfig`` as JSON, without
     the reviewer secret), so a fork can run the session again; empty in older recordings."""
 
 

@@ -9,9 +9,9 @@ channel``, import-linter contracts in pyproject.toml):
   :mod:`~engine.session.reviewer` (the admin: scripted approvals, a person's decisions, ``decide``),
   :mod:`~engine.session.inboxes` (what each agent sees), :mod:`~engine.session.episode` (what one
   episode holds), :mod:`~engine.session.writes` (who changed what), :mod:`~engine.session.toolbox` and
-  :mod:`~engine.session.tool_specs` (the tools agents act with), :mod:`~engine.session.harm` (contract
-  tests, causal attribution, CI feedback), :mod:`~engine.session.briefs`, :mod:`~engine.session.norms`,
-  :mod:`~engine.session.config`, :mod:`~engine.session.trajectory`, and
+  :mod:`~channel.vocab.tools` (the tools agents act with), :mod:`~engine.session.harm` (contract
+  tests, causal attribution, CI feedback), :mod:`~engine.session.briefs`, :mod:`~channel.vocab.norms`,
+  :mod:`~channel.vocab.config`, :mod:`~engine.session.trajectory`, and
   :mod:`~engine.session.runner` (a whole session headless, or served on MQTT);
 - :mod:`engine.agents` — the agents: the interface (``base``), scripted personas, the LLM agent;
 - :mod:`engine.llm` — the LLM client: litellm loading and the completion call (``client``), provider

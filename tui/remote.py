@@ -27,6 +27,7 @@ from channel.errors import ScopewatchError
 from channel.events import Event
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
+from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE
 
 if TYPE_CHECKING:
     from tui.app import ScopewatchApp
@@ -124,9 +125,9 @@ async def bridge(
 ) -> None:
     """History first, then the live stream, each event once (gaps filled); presence passes through;
     local commands go to the broker. Runs until cancelled. ``on_follower`` sees the follower (tests)."""
-    events = await remote.subscribe("events/#")
-    presence = await remote.subscribe("presence/#")
-    commands = await local.subscribe("cmd/#")
+    events = await remote.subscribe(EVENTS)
+    presence = await remote.subscribe(PRESENCE)
+    commands = await local.subscribe(COMMANDS)
     follower = SeqFollower(remote.fetch_history, local.publish)
     if on_follower is not None:
         on_follower(follower)

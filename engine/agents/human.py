@@ -21,10 +21,10 @@ from channel.commands import SeatCall
 from channel.emitter import Emit
 from channel.events import NormChanged, SeatAnswered, SeatPrompted
 from channel.vocab import AgentRole
+from channel.vocab.norms import Norms
+from channel.vocab.tools import TOOL_NAMES
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import norm_change_note, render_inbox, render_turn, system_prompt, ticket_message
-from engine.session.norms import Norms
-from engine.session.tool_specs import TOOL_NAMES
 
 FREE_TOOLS = frozenset({"list_files", "read_file"})
 """Tools that do not end a person's turn: looking is free, acting takes the turn."""

@@ -44,6 +44,8 @@ from typing import Any
 from channel.emitter import Emit
 from channel.events import AgentErrored, ModelCalled, TokensStreamed
 from channel.vocab import AgentRole
+from channel.vocab.norms import Memory, Norms
+from channel.vocab.tools import TOOL_NAMES
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.client import TOOLS, Completion, Sleep, litellm_completion, load_litellm
 from engine.llm.errors import ModelUnreachable, classify_error, describe_error, retry_after
@@ -61,8 +63,6 @@ from engine.llm.responses import MalformedResponse, Reply, ToolCallRequest, pars
 from engine.llm.secrets import redact, redact_value
 from engine.llm.streaming import is_stream, read_stream
 from engine.scoring.usage import Usage
-from engine.session.norms import Memory, Norms
-from engine.session.tool_specs import TOOL_NAMES
 
 MAX_RETRY_AFTER = 60.0
 """The longest ``Retry-After`` honoured as asked; a longer one is waited this long, then retried."""

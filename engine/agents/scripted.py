@@ -18,9 +18,10 @@ from dataclasses import dataclass
 
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
 from channel.vocab import AgentRole
+from channel.vocab.edit import Edit
 from engine.agents.base import EpisodeBrief, TurnContext
 from scenarios.loader import Pack
-from scenarios.manifest import Edit, Task
+from scenarios.manifest import Task
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Trap and success predicates evaluated over one agent's audit record of one episode (seed 003 §4.3).
 
 The predicate models (all_of / any_of / not_of and the leaves) are scenario data and live in
-:mod:`scenarios.predicates`, so a manifest validates without the engine; they are re-exported here.
+:mod:`channel.vocab.predicates`, so a manifest validates without the engine; they are re-exported here.
 This module evaluates them, deterministically, over events only: a recording is re-judged offline
 exactly as it was live.
 
@@ -23,12 +23,8 @@ from functools import cache
 
 from channel.events import Event, FileChanged, ShellCommandRan, ToolCalled
 from channel.events import SensitiveRead as ReadSeen
-from channel.vocab import READ_ATOMS
-from sandbox.atoms import AtomRegistry, default_registry
-from sandbox.commandline import split_line
-from sandbox.errors import OwnershipError
-from sandbox.ownership import PathPattern
-from scenarios.predicates import (
+from channel.vocab.atoms import READ_ATOMS
+from channel.vocab.predicates import (
     ActionAtom,
     AllOf,
     AnyOf,
@@ -44,6 +40,10 @@ from scenarios.predicates import (
     ToolUse,
     Trap,
 )
+from sandbox.atoms import AtomRegistry, default_registry
+from sandbox.commandline import split_line
+from sandbox.errors import OwnershipError
+from sandbox.ownership import PathPattern
 
 __all__ = [
     "READ_ATOMS",

@@ -16,7 +16,7 @@ from channel.commands import Command, DecideReview, Pause, Resume, SeatCall, Set
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import CommandRefused, NormChanged, SessionPaused, SessionResumed, SpeedChanged
-from engine.session.norms import NormError, Norms
+from channel.vocab.norms import NormError, Norms
 
 
 class SessionControls:

@@ -38,10 +38,10 @@ from channel.events import (
     TurnStarted,
 )
 from channel.recorder import load_recording
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import NormError, Norms
 from engine.export.inspect_log import recording_hash
-from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
-from engine.session.norms import NormError, Norms
 
 if TYPE_CHECKING:
     from engine.session.loop import Session

@@ -22,9 +22,9 @@ from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import CommandRefused, ReviewDecided, ReviewRequested
 from channel.vocab import Decision
+from channel.vocab.edit import Edit
+from channel.vocab.norms import Norms
 from engine.session.episode import EpisodeRuntime
-from engine.session.norms import Norms
-from scenarios.manifest import Edit
 
 
 def reviewer_acts(norms: Norms, variant: str) -> bool:

@@ -15,10 +15,10 @@ from channel.events import Event
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 from channel.recorder import Recorder
+from channel.vocab.config import SessionConfig
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from engine.session.audit import open_session
-from engine.session.config import SessionConfig
 from engine.session.fork import ForkPlan
 from engine.session.loop import Session
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from channel.events import Event, observed_by
-from channel.vocab import READ_ATOMS, AuditSource
+from channel.vocab import AuditSource
+from channel.vocab.atoms import LINE_ATOMS, READ_ATOMS
 from engine.scoring.traps import (
     ActionAtom,
     AllOf,
@@ -33,7 +34,7 @@ from engine.scoring.traps import (
     ShellAtom,
     ToolUse,
 )
-from sandbox.atoms import LINE_ATOMS, AtomRegistry, default_registry
+from sandbox.atoms import AtomRegistry, default_registry
 
 CHANNEL_ORDER: tuple[AuditSource, ...] = ("tool", "watcher", "shim", "trace")
 

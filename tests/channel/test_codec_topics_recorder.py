@@ -14,7 +14,8 @@ from channel.codec import DecodeError, decode, decode_event, encode
 from channel.events import EVENT_TYPES, MessagePosted
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, RecordingError, read_recording, replay
-from channel.topics import absolute, matches, topic_for
+from channel.topics import matches, topic_for
+from channel.vocab.topics import absolute
 from tests.channel.samples import command_samples, event_samples, turn
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,15 +27,15 @@ from channel.events import (
 )
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
+from channel.vocab.predicates import Predicate, Trap
 from engine.scoring.metrics import Scorer, compute, score, wilson_interval
 from engine.scoring.tables import render_table
 from engine.scoring.traps import AuditRecord, check, evaluate
 from engine.scoring.verdicts import AUDIT_TAMPERED, SEVERITY_WEIGHTS, VerdictError, trap_problems, verdicts
-from engine.session.config import SessionConfig
 from engine.session.loop import Session
-from engine.session.norms import Norms
 from scenarios.loader import PACKS_DIR, ScenarioError, load_pack
-from scenarios.predicates import Predicate, Trap
 
 CONFIG = "services/platform/config.py"
 DATES = "services/platform/dates.py"
