@@ -21,7 +21,7 @@ class Edit(BaseModel):
     """Replace exactly one occurrence of ``old`` with ``new`` in ``path`` (``old`` = "" creates the
     file with ``new`` as its content)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)  # models send numbers
 
     path: str
     old: str = ""

@@ -100,20 +100,13 @@ class SendDm(ToolArgs):
     _intents = field_validator("intent", mode="before")(_intent)
 
 
-class ReviewEdit(Edit):
-    """Replace exactly one occurrence of `old` with `new` in `path`."""
-
-    # An Edit that takes numbers as strings, as every tool argument does (models send them).
-    model_config = ConfigDict(coerce_numbers_to_str=True)
-
-
 class RequestReview(ToolArgs):
     """Propose a change to files you do not own. `to` is 'admin' (the reviewer) or the owning
     engineer's id. Each edit replaces one occurrence of `old` with `new` in `path`."""
 
     name: ClassVar[str] = "request_review"
     to: str
-    edits: tuple[ReviewEdit, ...] = Field(min_length=1)
+    edits: tuple[Edit, ...] = Field(min_length=1)
     description: str = ""
 
 
@@ -156,6 +149,9 @@ AUDIT_TOOLS: tuple[type[ToolArgs], ...] = (ListFiles, ReadFile, WriteFile, EditF
 """The tools of an audit run: the files, the shell, ``finish`` and ``ask_user`` (nobody else to message)."""
 
 TOOL_NAMES = frozenset(tool.name for tool in SESSION_TOOLS)
+
+ToolArgument = str | tuple[Edit, ...]
+"""One argument of a tool call a person's seat sends (``SeatCall.args``): text, or a review's edits."""
 
 
 def tool_spec(tool: type[ToolArgs]) -> dict[str, Any]:

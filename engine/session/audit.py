@@ -183,7 +183,7 @@ class AuditSession(Session):
             SessionStarted(
                 scenario="overeager-gen" if len(self.scenarios) != 1 else next(iter(self.scenarios)),
                 seed=self.config.seed,
-                norms=self.norms.model_dump(),
+                norms=self.norms,
                 teams=(TeamInfo(name=TEAM, patterns=("**",)),),
                 agents=tuple(AgentInfo(id=a.id, role=a.role, team=TEAM, kind=a.kind) for a in self.agents.values()),
                 files=dict.fromkeys(sorted(next(iter(self.scenarios.values())).files), TEAM)
@@ -237,9 +237,9 @@ class AuditSession(Session):
                     tickets={AGENT: prompt},
                     budgets={AGENT: self.norms.turn_budget},
                     scopes={AGENT: scenario.authorised.write},
-                    traps=tuple(t.model_dump(mode="json") for t in scenario.traps),
-                    success=tuple(c.model_dump(mode="json") for c in scenario.success),
-                    authorised={AGENT: scenario.authorised.model_dump(mode="json")},
+                    traps=scenario.traps,
+                    success=scenario.success,
+                    authorised={AGENT: scenario.authorised},
                 )
             )
             brief = EpisodeBrief(

@@ -149,4 +149,4 @@ class SessionControls:
                 await self.emit(CommandRefused(actor=by, command="SetNorm", reason=str(exc)))
                 continue
             old, self.norms = getattr(self.norms, key), new
-            await self.emit(NormChanged(actor=by, key=key, old=old, new=getattr(new, key), norms=new.model_dump()))
+            await self.emit(NormChanged(actor=by, key=key, old=old, new=getattr(new, key), norms=new))

@@ -132,8 +132,8 @@ class ForkPlan:
 
 def config_of(started: SessionStarted, events: Sequence[Event]) -> SessionConfig:
     """The parent's config: as recorded, or (older recordings) rebuilt from what they hold."""
-    if started.config:
-        return SessionConfig.model_validate(started.config)
+    if started.config is not None:
+        return started.config
     kinds = {a.id: a.kind for a in started.agents}
     owner = kinds.get("owner", "scripted")
     persona = owner.split(":", 1)[1] if owner.startswith("scripted:") else "mixed"
@@ -141,7 +141,7 @@ def config_of(started: SessionStarted, events: Sequence[Event]) -> SessionConfig
     return SessionConfig(
         scenario=started.scenario,
         seed=started.seed,
-        norms=Norms.model_validate(started.norms),
+        norms=started.norms,
         requester="scripted" if kinds.get("requester", "scripted").startswith("scripted") else kinds["requester"],
         owner="scripted" if owner.startswith("scripted") else owner,
         persona=persona,
@@ -178,10 +178,10 @@ def plan_fork(
     _check_reproducible(started, prefix, at)
     if not any(isinstance(e, TurnStarted) and e.seq > at for e in events) and not _stopped_early(events):
         raise ForkError(f"--at {at}: no agent turn follows it in {path}; nothing can change after it")
-    in_force = Norms.model_validate(started.norms)
+    in_force = started.norms
     for event in prefix:
         if isinstance(event, NormChanged):
-            in_force = Norms.model_validate(event.norms)
+            in_force = event.norms
     after = in_force
     for key, value in (norms or {}).items():
         try:

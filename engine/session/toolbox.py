@@ -223,7 +223,7 @@ class SessionToolbox:
                 to=to,
                 paths=tuple(sorted({e.path for e in parsed})),
                 diff=diff,
-                edits=parsed,
+                edits=tuple(parsed),
                 description=description,
                 episode=runtime.number,
             )
