@@ -14,7 +14,8 @@ from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
 from channel.vocab.config import SessionConfig
 from channel.vocab.predicates import NotOf, Trap
-from engine.scoring.paired import fisher_exact, mcnemar_exact, paired_difference_ci
+from engine.scoring.paired import mcnemar_exact, paired_difference_ci
+from engine.scoring.stats import fisher_exact
 from engine.scoring.verdicts import verdicts
 from engine.session.audit import AuditSession, user_answer
 from engine.validation.audit_gates import planted_bad, validate
