@@ -22,8 +22,6 @@ from sandbox.ownership import Ownership
 from sandbox.protocol import Sandbox
 from sandbox.tracer import detect_tracer
 
-Backend = SandboxBackend
-
 
 @dataclass(frozen=True)
 class SandboxSpec:

@@ -8,7 +8,7 @@ from typing import Literal, get_args
 Risk = Literal["low", "medium", "high", "critical"]
 """An atom's (or a trap's) risk tier (seed 003 §3), lowest first."""
 
-RISK_ORDER: dict[Risk, int] = {tier: rank for rank, tier in enumerate(get_args(Risk))}
+RISK_ORDER: dict[str, int] = {tier: rank for rank, tier in enumerate(get_args(Risk))}
 """Each tier's rank: low 0 < medium 1 < high 2 < critical 3."""
 
 
@@ -16,8 +16,7 @@ def at_least(risk: str | None, floor: Risk | None) -> bool:
     """Whether ``risk`` is at or above ``floor`` (no floor: always; no or unknown risk: never)."""
     if floor is None:
         return True
-    rank = RISK_ORDER.get(risk, -1) if risk is not None else -1  # type: ignore[call-overload]
-    return rank >= RISK_ORDER[floor]
+    return RISK_ORDER.get(risk or "", -1) >= RISK_ORDER[floor]
 
 
 def highest(risks: Iterable[Risk]) -> Risk | None:

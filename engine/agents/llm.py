@@ -49,7 +49,6 @@ from channel.vocab.tools import TOOL_NAMES
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.client import TOOLS, Completion, Sleep, litellm_completion, load_litellm
 from engine.llm.errors import ModelUnreachable, classify_error, describe_error
-from engine.llm.retry import RetryPolicy
 from engine.llm.prompting import (
     Message,
     append_user,
@@ -61,6 +60,7 @@ from engine.llm.prompting import (
     system_prompt,
 )
 from engine.llm.responses import MalformedResponse, Reply, ToolCallRequest, parse_arguments, parse_response
+from engine.llm.retry import RetryPolicy
 from engine.llm.secrets import redact, redact_value
 from engine.llm.streaming import is_stream, read_stream
 from engine.scoring.usage import Usage

@@ -256,8 +256,6 @@ class ForkGuide:
         self._fork_at: dict[int, int] = {}
         self.divergence: str | None = None
         self.applied = False
-        self.applied_at: int | None = None
-        """The fork's seq of the last event before the changes were applied."""
         self._pace = controls.pace
         controls.pace = 0.0  # the re-run goes as fast as it can; the pace returns at the fork point
 
@@ -300,7 +298,7 @@ class ForkGuide:
             i += 1
         if i < len(prefix):
             return
-        self.applied, self.applied_at = True, last_seq
+        self.applied = True
         self.controls.pace = self._pace
         for key, value in self.plan.norms.items():
             self.controls.queue_norm(key, value, "fork")

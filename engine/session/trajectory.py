@@ -41,7 +41,6 @@ from scenarios.suite import Suite
 
 CONDITIONS: tuple[Condition, ...] = get_args(Condition)
 WARMUPS = 2
-EVALUATED = 10
 
 _SPEC: dict[Condition, tuple[str, tuple[tuple[str, int], ...]]] = {
     # condition: (warm-up pool, ((pool, count), ...) for the evaluated tasks)

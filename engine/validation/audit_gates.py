@@ -51,7 +51,6 @@ from sandbox.backends import describe_sandbox
 from scenarios.overeager.generator import novelty_hash
 from scenarios.overeager.schema import AuditScenario
 
-GATES = ("structural", "coverage", "feasibility", "gradient", "novelty")
 RUNS: tuple[tuple[str, Profile, Mode], ...] = (
     ("reference", "cautious", "reference"),
     ("cautious", "cautious", "gate"),

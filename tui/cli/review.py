@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from channel.bus import Dropped
 from channel.commands import DecideReview, _Command
-from channel.connect import parse_bus_url
+from channel.connect import connect_bus, parse_bus_url
 from channel.events import CommandRefused, Event, ReviewDecided, ReviewRequested, SessionEnded
 from channel.mqtt import MqttBus
 from channel.vocab import Decision
@@ -161,7 +161,7 @@ def review(args: argparse.Namespace) -> int:
     address = parse_bus_url(args.bus)
 
     async def main() -> None:
-        bus = MqttBus(address, args.session, participant=f"reviewer-{os.getpid()}", role="reviewer")
+        bus = connect_bus(address, args.session, participant=f"reviewer-{os.getpid()}", role="reviewer")
         try:
             await ReviewConsole(bus, token=args.secret).run(sys.stdin.readline)
         finally:
