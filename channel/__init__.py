@@ -1,4 +1,5 @@
-"""The wire: event and command models, their JSON codec, the topic tree and the buses.
+"""The wire: event and command models, their JSON codec, the topic tree and the buses; and, at its
+bottom, :mod:`channel.vocab`, the shared vocabulary every layer imports.
 
 Imports nothing else of scopewatch's.
 """

@@ -89,7 +89,7 @@ class HumanAgent:
                     SeatAnswered(actor=self.id, call=call.call, tool=PASS, result="turn passed", turn_over=True)
                 )
                 return
-            result = await ctx.tools.call(call.tool, dict(call.args))
+            result = await ctx.tools.call(call.tool, call.model_dump(mode="json")["args"])  # as sent
             over = call.tool in TOOL_NAMES and call.tool not in FREE_TOOLS  # a misspelt tool costs nothing
             await self.emit(
                 SeatAnswered(
