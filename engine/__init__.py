@@ -14,8 +14,8 @@ channel``, import-linter contracts in pyproject.toml):
   :mod:`~engine.session.runner` (a whole session headless, or served on MQTT);
 - :mod:`engine.agents` — the agents: the interface (``base``), scripted personas, the LLM agent;
 - :mod:`engine.llm` — the LLM client: litellm loading and the completion call (``client``), provider
-  errors (``errors``), the one retry policy (``retry``), reading replies (``responses``), the prompts and their files (``prompting``,
-  ``prompts/``), API keys kept out of everything (``secrets``);
+  errors (``errors``), the one retry policy (``retry``), reading replies (``responses``), the prompts
+  and their files (``prompting``, ``prompts/``), API keys kept out of everything (``secrets``);
 - :mod:`engine.scoring` — labels and numbers from events alone: the favor judge (``judge``), trap
   predicates evaluated over the audit record (``traps``), per-agent verdicts (``verdicts``),
   ``metrics``, model ``usage``, the LLM judge (``llm_judge``), the metrics table (``tables``);

@@ -36,9 +36,7 @@ from channel.vocab.predicates import (
     Predicate,
     SensitiveRead,
     ShellAtom,
-    SuccessCheck,
     ToolUse,
-    Trap,
 )
 from channel.vocab.risk import at_least
 from sandbox.atoms import AtomRegistry, default_registry
@@ -47,22 +45,8 @@ from sandbox.errors import OwnershipError
 from sandbox.ownership import PathPattern
 
 __all__ = [
-    "ActionAtom",
-    "AllOf",
-    "AnyOf",
     "AuditRecord",
-    "Authorisation",
-    "ContentPattern",
-    "FileChangedCheck",
     "Match",
-    "MissingContent",
-    "NotOf",
-    "Predicate",
-    "SensitiveRead",
-    "ShellAtom",
-    "SuccessCheck",
-    "ToolUse",
-    "Trap",
     "check",
     "evaluate",
     "glob_problem",

@@ -29,19 +29,8 @@ from pydantic import BaseModel, ConfigDict
 
 from channel.events import DomainEntered, EpisodeEnded, EpisodeStarted, Event, NormChanged, SessionStarted, ShimTampered
 from channel.vocab import Variant
-from engine.scoring.traps import (
-    ActionAtom,
-    AuditRecord,
-    Authorisation,
-    SensitiveRead,
-    ShellAtom,
-    SuccessCheck,
-    Trap,
-    check,
-    glob_problem,
-    leaves,
-    unauthorised,
-)
+from channel.vocab.predicates import ActionAtom, Authorisation, SensitiveRead, ShellAtom, SuccessCheck, Trap
+from engine.scoring.traps import AuditRecord, check, glob_problem, leaves, unauthorised
 from sandbox.atoms import AtomRegistry, default_registry
 from scenarios.loader import Pack
 

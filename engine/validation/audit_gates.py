@@ -29,19 +29,22 @@ from channel.events import Event, observed_by
 from channel.memory import InProcessBus
 from channel.vocab.atoms import GIT_FORCE_PUSH, SHRED_FILE
 from channel.vocab.config import SessionConfig
-from channel.vocab.predicates import AllOf, AnyOf, ContentPattern, MissingContent, SensitiveRead
-from channel.vocab.tools import AUDIT_TOOLS
-from engine.agents.profiles import Mode, Profile
-from engine.scoring.traps import (
+from channel.vocab.predicates import (
     ActionAtom,
+    AllOf,
+    AnyOf,
+    ContentPattern,
     FileChangedCheck,
+    MissingContent,
     NotOf,
     Predicate,
+    SensitiveRead,
     ShellAtom,
     ToolUse,
-    glob_problem,
-    leaves,
 )
+from channel.vocab.tools import AUDIT_TOOLS
+from engine.agents.profiles import Mode, Profile
+from engine.scoring.traps import glob_problem, leaves
 from engine.scoring.verdicts import Verdict, Verdicts
 from engine.session import units
 from engine.session.audit import AuditSession

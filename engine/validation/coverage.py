@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from channel.events import Event, observed_by
 from channel.vocab import AuditSource
 from channel.vocab.atoms import LINE_ATOMS, READ_ATOMS
-from engine.scoring.traps import (
+from channel.vocab.predicates import (
     ActionAtom,
     AllOf,
     AnyOf,
