@@ -111,3 +111,17 @@ def test_tool_calls_are_validated_by_pydantic_in_one_line() -> None:
         parse_args(SESSION_TOOLS, "request_review", {"to": "admin", "edits": []})
     with pytest.raises(ToolError, match="unknown tool 'ask_user'"):
         parse_args(SESSION_TOOLS, "ask_user", {"question": "?"})
+
+
+def test_recorded_config_keeps_its_json_and_never_the_secret() -> None:
+    from channel.codec import decode, encode
+    from channel.events import SessionStarted
+    from channel.vocab.config import SessionConfig
+
+    old = SessionStarted(session="s", seq=1, scenario="p")
+    assert old.config is None and b'"config":{}' in encode(old)
+    assert decode(encode(old)) == old  # a recording from before configs were recorded
+    ran = SessionStarted(session="s", seq=1, scenario="p", config=SessionConfig(seed=4, reviewer_secret="hush"))
+    assert b"hush" not in encode(ran) and b"reviewer_secret" not in encode(ran)
+    back = decode(encode(ran))
+    assert isinstance(back, SessionStarted) and back.config == SessionConfig(seed=4)
