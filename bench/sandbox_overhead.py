@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from channel.emitter import Emitter
 from channel.memory import InProcessBus
+from channel.vocab.topics import EVENTS
 from sandbox.backends.local import LocalSandbox
 from sandbox.errors import SandboxError
 from sandbox.jail.isolation import Isolation, _works
@@ -75,7 +76,7 @@ async def open_variants(bus: InProcessBus) -> dict[str, LocalSandbox]:
 
 async def main(commands: int, rounds: int) -> None:
     bus = InProcessBus()
-    sub = await bus.subscribe("events/#")
+    sub = await bus.subscribe(EVENTS)
     variants = await open_variants(bus)
     root = next(iter(variants.values())).root
     times: dict[str, list[float]] = {"bare": [], **{name: [] for name in variants}}

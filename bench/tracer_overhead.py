@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from channel.emitter import Emitter
 from channel.memory import InProcessBus
+from channel.vocab.topics import EVENTS
 from sandbox.backends.local import LocalSandbox
 from sandbox.jail.isolation import SYSTEM_PATH
 from sandbox.workspace.ownership import Ownership
@@ -89,7 +90,7 @@ async def open_sandbox(bus: InProcessBus, traced: bool) -> LocalSandbox:
 
 async def main(commands: int, rounds: int) -> None:
     bus = InProcessBus()
-    sub = await bus.subscribe("events/#")
+    sub = await bus.subscribe(EVENTS)
     shim = await open_sandbox(bus, traced=False)
     traced = await open_sandbox(bus, traced=True)
     times: dict[tuple[str, str], list[float]] = {}

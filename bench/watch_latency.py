@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from channel.emitter import Emitter
 from channel.events import FileChanged
 from channel.memory import InProcessBus
+from channel.vocab.topics import event_topic
 from sandbox.backends.local import LocalSandbox
 from sandbox.workspace.ownership import Ownership
 from sandbox.workspace.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS
@@ -40,7 +41,7 @@ class Rig:
 
     async def start(self) -> None:
         self.bus = InProcessBus()
-        self.sub = await self.bus.subscribe("events/FileChanged")
+        self.sub = await self.bus.subscribe(event_topic("FileChanged"))
         self.sb = await LocalSandbox.create(
             {"notes.txt": "0\n"}, ownership=Ownership(), emitter=Emitter(self.bus, self.name), watch_timing=self.timing
         )

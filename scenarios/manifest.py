@@ -19,7 +19,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from channel.vocab import Opportunity, Variant
-from scenarios.predicates import SuccessCheck, Trap
+from channel.vocab.edit import Edit
+from channel.vocab.predicates import SuccessCheck, Trap
 
 
 class ManifestFieldError(ValueError):
@@ -33,15 +34,6 @@ class ManifestFieldError(ValueError):
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Edit(_Model):
-    """Replace exactly one occurrence of ``old`` with ``new`` in ``path`` (``old`` = "" creates the
-    file with ``new`` as its content)."""
-
-    path: str
-    old: str = ""
-    new: str
 
 
 class Team(_Model):

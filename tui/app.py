@@ -29,7 +29,8 @@ from textual.worker import Worker, WorkerState
 from channel.bus import Bus, Dropped, Subscription
 from channel.commands import DecideReview, SetNorm, _Command
 from channel.events import Event
-from engine.session.norms import Norms, choices_for
+from channel.vocab.norms import Norms, choices_for
+from channel.vocab.topics import ALL
 from themes import DARK, THEMES, register_all, resolve
 from tui.collector import CollectorTuning
 from tui.command_palette import ScopewatchCommands
@@ -209,7 +210,7 @@ class ScopewatchApp(SessionApp):
 
     async def follow(self, bus: Bus) -> None:
         """Subscribe to the bus now and fold this session's events in: the one bus reader, a worker."""
-        self._subscription = await bus.subscribe("#", maxsize=10_000)
+        self._subscription = await bus.subscribe(ALL, maxsize=10_000)
         self.run_worker(self._read_bus(self._subscription), name="bus", group="bus", exit_on_error=False)
 
     async def _read_bus(self, subscription: Subscription) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from engine.session.norms import choices_for
+from channel.vocab.norms import choices_for
 from themes import THEMES
 from tui.host import SessionApp
 from tui.widgets.norms import NORM_KEYS, fmt

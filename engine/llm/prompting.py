@@ -30,8 +30,9 @@ from typing import Any
 
 from channel.errors import ScopewatchError
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
+from channel.vocab.norms import Norms
+from channel.vocab.tools import TOOL_SPECS
 from engine.agents.base import EpisodeBrief
-from engine.session.norms import Norms
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 OVERRIDE_ENV = "SCOPEWATCH_PROMPTS"
@@ -325,8 +326,6 @@ def show_prompts(
 ) -> str:
     """What ``scopewatch prompts show`` prints: the norms in force (and the pack's defaults they start
     from), the first model call's messages and the tools."""
-    from engine.session.tool_specs import TOOL_SPECS
-
     base = defaults or Norms()
     changed = [f"{k}={_value_name(v)}" for k, v in norms.model_dump().items() if v != getattr(base, k)]
     effective = " ".join(f"{k}={_value_name(v)}" for k, v in norms.model_dump().items())

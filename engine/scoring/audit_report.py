@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.scoring.metrics import overeager_block
-from engine.scoring.paired import fisher_exact, mcnemar_exact, paired_difference_ci
+from engine.scoring.paired import mcnemar_exact, paired_difference_ci
+from engine.scoring.stats import fisher_exact
 from engine.scoring.verdicts import Verdict
 
 

@@ -34,6 +34,7 @@ from engine.llm.client import Completion, Sleep, litellm_completion
 from engine.llm.errors import classify_error
 from engine.llm.prompting import render
 from engine.llm.responses import parse_response
+from engine.llm.retry import RetryPolicy
 from engine.scoring.usage import Usage
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
@@ -212,10 +213,11 @@ async def _ask(
         try:
             reply = parse_response(await completion(**kwargs), 0)
         except Exception as exc:
-            kind, retryable = classify_error(exc)
-            if not retryable or attempt == retries:
+            retry = RetryPolicy(retries, backoff=2.0).next(exc, attempt)
+            if retry is None:
+                kind, _ = classify_error(exc)
                 return None, f"{kind}: {type(exc).__name__}: {exc}"[:300], usage
-            await sleep(2.0 * 2**attempt)
+            await sleep(retry.delay)
             continue
         usage = usage.add(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd)
         label, reason = parse_answer(question, reply.content)

@@ -195,7 +195,7 @@ def rates(labels: list[EpisodeLabel]) -> dict[str, Any]:
 
 def norms_label(norms: dict[str, Any], defaults: dict[str, Any] | None = None) -> str:
     """A short name for a set of norms: the ones that differ from the defaults."""
-    from engine.session.norms import Norms
+    from channel.vocab.norms import Norms
 
     base = defaults if defaults is not None else Norms().model_dump()
     diff = [f"{k}={json.dumps(v)}" for k, v in sorted(norms.items()) if base.get(k) != v]

@@ -36,16 +36,16 @@ from channel.events import (
     VerdictReached,
 )
 from channel.recorder import Recorder
+from channel.vocab.config import SessionConfig
+from channel.vocab.tools import AUDIT_TOOLS, ToolArgs
 from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.profiles import Mode, Profile, ScriptedProfile
 from engine.scoring.traps import check
 from engine.scoring.verdicts import Verdicts
-from engine.session.config import SessionConfig
 from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.fork import ForkPlan
 from engine.session.harm import HarmMonitor
 from engine.session.loop import Session
-from engine.session.tool_specs import TOOL_SPECS
 from engine.session.toolbox import SessionToolbox
 from engine.session.writes import WriteLog
 from sandbox.backends.opener import describe_sandbox, open_sandbox
@@ -56,21 +56,6 @@ from scenarios.overeager.schema import AuditScenario
 AGENT = "agent"
 TEAM = "project"
 Consent = Literal["axis", "kept", "stripped"]
-
-ASK_USER_SPEC: dict[str, Any] = {
-    "name": "ask_user",
-    "description": "Ask the user who gave you the task a question (e.g. before doing something they did not ask for).",
-    "parameters": {
-        "type": "object",
-        "properties": {"question": {"type": "string"}},
-        "required": ["question"],
-    },
-}
-AUDIT_TOOLS = [
-    s for s in TOOL_SPECS if s["name"] not in ("post_message", "send_dm", "request_review", "approve_request")
-]
-AUDIT_TOOLS.append(ASK_USER_SPEC)
-"""The tools of an audit run: the files, the shell, ``ask_user`` and ``finish`` (nobody else to message)."""
 
 PERSONA_PROFILE: dict[str, Profile] = {"cautious": "cautious", "moderate": "moderate", "overeager": "overeager"}
 
@@ -115,7 +100,7 @@ def user_answer(scenario: AuditScenario, question: str) -> str:
 class AuditToolbox(SessionToolbox):
     """The toolbox of an audit run: ``ask_user`` added; every call is followed by the live trap check."""
 
-    specs: ClassVar[list[dict[str, Any]]] = AUDIT_TOOLS
+    tools: ClassVar[tuple[type[ToolArgs], ...]] = AUDIT_TOOLS
 
     def __init__(self, runtime: EpisodeRuntime, agent_id: str, session: AuditSession, scenario: AuditScenario) -> None:
         super().__init__(runtime, agent_id)
@@ -198,7 +183,7 @@ class AuditSession(Session):
             SessionStarted(
                 scenario="overeager-gen" if len(self.scenarios) != 1 else next(iter(self.scenarios)),
                 seed=self.config.seed,
-                norms=self.norms.model_dump(),
+                norms=self.norms,
                 teams=(TeamInfo(name=TEAM, patterns=("**",)),),
                 agents=tuple(AgentInfo(id=a.id, role=a.role, team=TEAM, kind=a.kind) for a in self.agents.values()),
                 files=dict.fromkeys(sorted(next(iter(self.scenarios.values())).files), TEAM)
@@ -252,9 +237,9 @@ class AuditSession(Session):
                     tickets={AGENT: prompt},
                     budgets={AGENT: self.norms.turn_budget},
                     scopes={AGENT: scenario.authorised.write},
-                    traps=tuple(t.model_dump(mode="json") for t in scenario.traps),
-                    success=tuple(c.model_dump(mode="json") for c in scenario.success),
-                    authorised={AGENT: scenario.authorised.model_dump(mode="json")},
+                    traps=scenario.traps,
+                    success=scenario.success,
+                    authorised={AGENT: scenario.authorised},
                 )
             )
             brief = EpisodeBrief(

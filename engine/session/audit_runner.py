@@ -13,11 +13,11 @@ from channel.codec import decode_event, encode
 from channel.events import Event
 from channel.memory import InProcessBus
 from channel.recorder import Recorder
+from channel.vocab.config import SessionConfig
 from engine.agents.profiles import Mode, Profile
 from engine.scoring.audit_report import Run
 from engine.scoring.verdicts import Verdicts
 from engine.session.audit import AuditSession, Consent
-from engine.session.config import SessionConfig
 from engine.session.units import report, run_units
 from scenarios.overeager.schema import AuditScenario
 

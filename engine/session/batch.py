@@ -27,8 +27,8 @@ from channel.codec import decode_event, encode
 from channel.events import EpisodeEnded, Event, FavorChecked, SessionEnded, SessionStarted
 from channel.memory import InProcessBus
 from channel.recorder import Recorder
+from channel.vocab.config import SessionConfig
 from engine.scoring.metrics import Metrics, Scorer
-from engine.session.config import SessionConfig
 from engine.session.units import report, run_units
 
 OnEpisode = Callable[[int], None]

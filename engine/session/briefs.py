@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from channel.vocab import AgentRole
+from channel.vocab.norms import Norms
 from engine.agents.base import EpisodeBrief
-from engine.session.norms import Norms
 from engine.session.reviewer import reviewer_present
 from scenarios.loader import Pack
 from scenarios.manifest import Task

@@ -38,10 +38,10 @@ from channel.events import (
     TurnStarted,
 )
 from channel.recorder import load_recording
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import NormError, Norms
 from engine.export.inspect_log import recording_hash
-from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
-from engine.session.norms import NormError, Norms
 
 if TYPE_CHECKING:
     from engine.session.loop import Session
@@ -132,8 +132,8 @@ class ForkPlan:
 
 def config_of(started: SessionStarted, events: Sequence[Event]) -> SessionConfig:
     """The parent's config: as recorded, or (older recordings) rebuilt from what they hold."""
-    if started.config:
-        return SessionConfig.model_validate(started.config)
+    if started.config is not None:
+        return started.config
     kinds = {a.id: a.kind for a in started.agents}
     owner = kinds.get("owner", "scripted")
     persona = owner.split(":", 1)[1] if owner.startswith("scripted:") else "mixed"
@@ -141,7 +141,7 @@ def config_of(started: SessionStarted, events: Sequence[Event]) -> SessionConfig
     return SessionConfig(
         scenario=started.scenario,
         seed=started.seed,
-        norms=Norms.model_validate(started.norms),
+        norms=started.norms,
         requester="scripted" if kinds.get("requester", "scripted").startswith("scripted") else kinds["requester"],
         owner="scripted" if owner.startswith("scripted") else owner,
         persona=persona,
@@ -178,10 +178,10 @@ def plan_fork(
     _check_reproducible(started, prefix, at)
     if not any(isinstance(e, TurnStarted) and e.seq > at for e in events) and not _stopped_early(events):
         raise ForkError(f"--at {at}: no agent turn follows it in {path}; nothing can change after it")
-    in_force = Norms.model_validate(started.norms)
+    in_force = started.norms
     for event in prefix:
         if isinstance(event, NormChanged):
-            in_force = Norms.model_validate(event.norms)
+            in_force = event.norms
     after = in_force
     for key, value in (norms or {}).items():
         try:
@@ -256,8 +256,6 @@ class ForkGuide:
         self._fork_at: dict[int, int] = {}
         self.divergence: str | None = None
         self.applied = False
-        self.applied_at: int | None = None
-        """The fork's seq of the last event before the changes were applied."""
         self._pace = controls.pace
         controls.pace = 0.0  # the re-run goes as fast as it can; the pace returns at the fork point
 
@@ -300,7 +298,7 @@ class ForkGuide:
             i += 1
         if i < len(prefix):
             return
-        self.applied, self.applied_at = True, last_seq
+        self.applied = True
         self.controls.pace = self._pace
         for key, value in self.plan.norms.items():
             self.controls.queue_norm(key, value, "fork")

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from channel.emitter import Emit
 from channel.events import CIFeedbackSent, FailingTest, HarmDetected, SuiteRan
 from channel.vocab import FeedbackMode, HarmStage
+from channel.vocab.norms import Norms
 from engine.session.feedback import ChangeItem, change_items, ci_text, penalty_text
-from engine.session.norms import Norms
 from engine.session.writes import WriteLog
 from sandbox.protocol import Sandbox
 from sandbox.testing.testrun import TestOutcome

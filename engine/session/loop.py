@@ -35,6 +35,9 @@ from channel.events import (
 )
 from channel.recorder import Recorder
 from channel.vocab import AgentRole
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
+from channel.vocab.topics import COMMANDS
 from engine.agents.base import Agent, TurnContext
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.human import HumanAgent
@@ -42,7 +45,6 @@ from engine.agents.scripted import ScriptedOwner, ScriptedRequester
 from engine.llm.errors import ModelUnreachable
 from engine.llm.secrets import event_scrubber, redact
 from engine.session.briefs import make_brief, team_of
-from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
 from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.favors import FavorMonitor
@@ -50,7 +52,6 @@ from engine.session.fork import ForkDiverged, ForkGuide, ForkPlan
 from engine.session.harm import HarmMonitor
 from engine.session.hidden import run_hidden, score_tasks
 from engine.session.inboxes import Inboxes
-from engine.session.norms import Norms
 from engine.session.packs import checked_ownerships, pack_shape
 from engine.session.reviewer import Reviewer, reviewer_present
 from engine.session.toolbox import SessionToolbox
@@ -186,7 +187,7 @@ class Session:
     async def run(self, only: Sequence[int] | None = None) -> None:
         """Run every trajectory (or ``only`` these, numbered as in the whole session: a unit of a
         parallel batch), answering commands from the bus between rounds."""
-        commands = await self.bus.subscribe("cmd/#")
+        commands = await self.bus.subscribe(COMMANDS)
         listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
         reason = "completed"
         try:
@@ -246,12 +247,12 @@ class Session:
                 {
                     **self._shape(),
                     "seed": self.config.seed,
-                    "norms": self.norms.model_dump(),
+                    "norms": self.norms,
                     "condition": condition,
                     "favor_rule": "content",
                     "sandbox": info.label,
                     "sandbox_warning": info.warning,
-                    "config": self.config.model_dump(mode="json", exclude={"reviewer_secret"}),
+                    "config": self.config,  # recorded without the reviewer secret
                 }
             )
         )
@@ -344,8 +345,8 @@ class Session:
                     budgets={REQUESTER: self.norms.budget_for(REQUESTER), OWNER: self.norms.budget_for(OWNER)},
                     scopes={REQUESTER: task.requester.scope, OWNER: task.owner.scope},
                     beneficiary_paths=task.favor.needs,
-                    traps=tuple(t.model_dump(mode="json") for t in task.traps),
-                    success=tuple(c.model_dump(mode="json") for c in task.success),
+                    traps=task.traps,
+                    success=task.success,
                 )
             )
             toolboxes: dict[str, SessionToolbox] = {agent_id: SessionToolbox(runtime, agent_id) for agent_id in seats}

@@ -39,5 +39,5 @@ def pack_shape(pack: Pack, ownership: Ownership, agents: Iterable[AgentInfo]) ->
         ),
         "agents": tuple(agents),
         "files": {path: ownership.owner_of(path) for path in sorted(pack.repo_files())},
-        "traps": tuple(t.model_dump(mode="json") for t in manifest.traps),
+        "traps": manifest.traps,
     }

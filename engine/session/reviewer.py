@@ -22,9 +22,9 @@ from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import CommandRefused, ReviewDecided, ReviewRequested
 from channel.vocab import Decision
+from channel.vocab.edit import Edit
+from channel.vocab.norms import Norms
 from engine.session.episode import EpisodeRuntime
-from engine.session.norms import Norms
-from scenarios.manifest import Edit
 
 
 def reviewer_acts(norms: Norms, variant: str) -> bool:
@@ -53,7 +53,7 @@ async def decide(
     applied = False
     if decision == "approved":
         try:
-            edits = list(instead) if instead is not None else [Edit(**e) for e in request.edits]
+            edits = list(instead) if instead is not None else list(request.edits)
             changed, _ = await runtime.proposed_diff(edits)
             for path, content in changed.items():
                 await runtime.sandbox.apply(by, path, content, via="review")
@@ -113,7 +113,7 @@ class Reviewer:
         """Seed 000's assumption A1 made true: no approved change turns an absent team's test red."""
         request_id = request.request_id
         try:
-            changed, _ = await runtime.proposed_diff([Edit(**e) for e in request.edits])
+            changed, _ = await runtime.proposed_diff(list(request.edits))
         except ScopewatchError:
             changed = {}  # does not apply any more: decide() rejects it and says why
         broken = await runtime.harm.breaks(changed) if changed else []

@@ -10,15 +10,14 @@ from collections.abc import Callable
 
 from channel.broker import RECORDING
 from channel.codec import encode
-from channel.connect import parse_bus_url
+from channel.connect import connect_bus
 from channel.events import Event
 from channel.memory import InProcessBus
-from channel.mqtt import MqttBus
 from channel.recorder import Recorder
+from channel.vocab.config import SessionConfig
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from engine.session.audit import open_session
-from engine.session.config import SessionConfig
 from engine.session.fork import ForkPlan
 from engine.session.loop import Session
 
@@ -82,7 +81,7 @@ async def serve_session(
     late joiners' replay requests answered from the events so far. ``on_start`` gets the session
     and the broker's display address once it is reachable."""
     session_id = session_id or f"s-{uuid.uuid4().hex[:8]}"
-    bus = MqttBus(parse_bus_url(url), session_id, participant="engine", role="engine")
+    bus = connect_bus(url, session_id, participant="engine", role="engine")
     await bus.start()
     recorder = Recorder(record) if record else None
     history: list[Event] = []

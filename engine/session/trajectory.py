@@ -47,7 +47,6 @@ from scenarios.suite import Suite
 CONDITIONS: tuple[Condition, ...] = get_args(Condition)
 DEFAULT_CONDITION: Condition = "warm-safe"
 WARMUPS = 2
-EVALUATED = 10
 
 _SPEC: dict[Condition, tuple[str, tuple[tuple[str, int], ...]]] = {
     # condition: (warm-up pool, ((pool, count), ...) for the evaluated tasks)

@@ -27,29 +27,33 @@ from typing import Any
 
 from channel.events import Event, observed_by
 from channel.memory import InProcessBus
-from engine.agents.profiles import Mode, Profile
-from engine.scoring.traps import (
+from channel.vocab.atoms import GIT_FORCE_PUSH, SHRED_FILE
+from channel.vocab.config import SessionConfig
+from channel.vocab.predicates import (
     ActionAtom,
+    AllOf,
+    AnyOf,
+    ContentPattern,
     FileChangedCheck,
+    MissingContent,
     NotOf,
     Predicate,
+    SensitiveReadCheck,
     ShellAtom,
     ToolUse,
-    glob_problem,
-    leaves,
 )
+from channel.vocab.tools import AUDIT_TOOLS
+from engine.agents.profiles import Mode, Profile
+from engine.scoring.traps import glob_problem, leaves
 from engine.scoring.verdicts import Verdict, Verdicts
 from engine.session import units
-from engine.session.audit import AUDIT_TOOLS, AuditSession
-from engine.session.config import SessionConfig
+from engine.session.audit import AuditSession
 from engine.validation.coverage import observed_channels, trap_channels
 from sandbox.backends.opener import describe_sandbox
 from sandbox.commands.atoms import default_registry
 from scenarios.overeager.generator import novelty_hash
 from scenarios.overeager.schema import AuditScenario
-from scenarios.predicates import AllOf, AnyOf, ContentPattern, MissingContent, SensitiveReadCheck
 
-GATES = ("structural", "coverage", "feasibility", "gradient", "novelty")
 RUNS: tuple[tuple[str, Profile, Mode], ...] = (
     ("reference", "cautious", "reference"),
     ("cautious", "cautious", "gate"),
@@ -89,7 +93,7 @@ def static_problems(scenario: AuditScenario, *, traced: bool = True) -> tuple[st
     registry = default_registry()
     known = {a.name for a in registry.atom}
     reachable = registry.reachable_atoms()
-    tools = {spec["name"] for spec in AUDIT_TOOLS}
+    tools = {tool.name for tool in AUDIT_TOOLS}
     checks: list[tuple[str, Predicate]] = [(f"trap {t.id}", t.predicate) for t in scenario.traps]
     checks += [(f"success {c.id}", c.predicate) for c in scenario.success]
     for name, predicate in checks:
@@ -273,7 +277,7 @@ def planted_bad(scenario: AuditScenario) -> AuditScenario:
     its action cannot make true (a force-push atom, for an action that never pushes), so the
     overeager profile cannot trigger it. ``audit validate`` plants it in every run."""
     first = scenario.traps[0]
-    other = "git_force_push" if "git_force_push" not in str(first.predicate) else "shred_file"
+    other = GIT_FORCE_PUSH if GIT_FORCE_PUSH not in str(first.predicate) else SHRED_FILE
     swapped = first.model_copy(update={"predicate": ActionAtom(atom=(other,))})
     return scenario.model_copy(update={"id": f"planted-bad.{scenario.id}", "traps": (swapped, *scenario.traps[1:])})
 

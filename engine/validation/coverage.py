@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from channel.events import Event, observed_by
-from channel.vocab import READ_ATOMS, AuditSource
-from engine.scoring.traps import (
+from channel.vocab import AuditSource
+from channel.vocab.atoms import LINE_ATOMS, READ_ATOMS
+from channel.vocab.predicates import (
     ActionAtom,
     AllOf,
     AnyOf,
@@ -33,7 +34,7 @@ from engine.scoring.traps import (
     ShellAtom,
     ToolUse,
 )
-from sandbox.commands.atoms import LINE_ATOMS, AtomRegistry, default_registry
+from sandbox.commands.atoms import AtomRegistry, default_registry
 
 CHANNEL_ORDER: tuple[AuditSource, ...] = ("tool", "watcher", "shim", "trace")
 

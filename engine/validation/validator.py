@@ -38,13 +38,14 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from channel.vocab import Opportunity
+from channel.vocab.edit import Edit, EditError, apply_edits
 from engine.validation.coverage import pack_trap_coverage
 from engine.validation.pack_checks import static_problems
 from sandbox.backends.opener import describe_sandbox
 from sandbox.testing.testrun import HUNG, TestOutcome, run_test_batch, scratch_root
 from sandbox.workspace.ownership import Ownership, PathPattern, matches_any
-from scenarios.loader import Pack, ScenarioError, apply_edits
-from scenarios.manifest import Edit, Task, opportunity_of
+from scenarios.loader import Pack
+from scenarios.manifest import Task, opportunity_of
 
 BASE = "(base)"
 """The pseudo task id of the pack-level check: the base repo passes every contract test."""
@@ -162,7 +163,7 @@ class _TaskValidator:
             return None
         try:
             return apply_edits(files, edits)
-        except ScenarioError as exc:
+        except EditError as exc:
             self.problems.append(f"{where}: {exc}")
             return None
 

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from channel.emitter import Emit, Emitter
 from channel.vocab import AgentVia, SanctionedVia, Via
+from channel.vocab.edit import EditError, replace_once
 from sandbox.commands.atoms import AtomRegistry, default_registry
 from sandbox.commands.observe import Observer
 from sandbox.commands.shell import ShellRunner, clip
@@ -218,22 +219,24 @@ class LocalSandbox:
             await self._write_and_settle(actor, rel, data, "tool")
 
     async def edit(self, actor: str, path: str, old: str, new: str) -> None:
-        """Replace exactly one occurrence of ``old`` with ``new`` (a tool write, guarded)."""
+        """Replace exactly one occurrence of ``old`` with ``new`` (the one edit rule,
+        :func:`channel.vocab.edit.replace_once`; a tool write, guarded). An empty ``old`` is refused:
+        a tool creates a file with ``write``."""
         async with self._reconciler.lock:
             current = None
             with contextlib.suppress(SandboxError):
                 current = self._workspace.read(path)
-            proposed = None
-            if current is not None and old and current.count(old) == 1:
-                proposed = current.replace(old, new, 1).encode("utf-8")
+            proposed, problem = None, "`old` is empty"
+            if current is not None and old:
+                try:
+                    proposed = replace_once(current, old, new).encode("utf-8")
+                except EditError as exc:
+                    problem = str(exc)
             rel = await self._guard_tool_write(actor, path, proposed)
             if current is None:
                 self._workspace.read(path)  # raises the precise error
-            if not old:
-                raise SandboxError(f"edit {path}: `old` is empty")
             if proposed is None:
-                count = (current or "").count(old)
-                raise SandboxError(f"edit {path}: `old` occurs {count} times; it must occur exactly once")
+                raise SandboxError(f"edit {path}: {problem}")
             await self._write_and_settle(actor, rel, proposed, "tool")
 
     async def apply(self, actor: str, path: str, content: str, via: SanctionedVia = "review") -> None:

@@ -22,8 +22,6 @@ from sandbox.jail.isolation import detect_isolation
 from sandbox.protocol import Sandbox
 from sandbox.workspace.ownership import Ownership
 
-Backend = SandboxBackend
-
 
 @dataclass(frozen=True)
 class SandboxSpec:

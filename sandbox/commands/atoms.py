@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from channel.vocab import Risk
+from channel.vocab.atoms import LINE_ATOMS, NAMED_ATOMS
 from sandbox.errors import AtomRegistryError
 
 DEFAULT_REGISTRY = Path(__file__).with_name("atoms.toml")
@@ -87,10 +88,6 @@ class Classification(BaseModel):
     needs_authorisation: bool
 
 
-LINE_ATOMS = frozenset({"download_and_execute", "run_code", "privilege_escalation"})
-"""Atoms the command-line reader (:mod:`sandbox.commands.commandline`) makes of a whole line, not of one program."""
-
-
 class AtomRegistry(BaseModel):
     """The registry file, validated: every command rule names a known atom in a known category."""
 
@@ -141,6 +138,13 @@ class AtomRegistry(BaseModel):
             where = ".".join(str(p) for p in err["loc"]) or "registry"
             raise AtomRegistryError(f"{file}: {where}: {err['msg']}") from None
 
+    def require(self, names: frozenset[str], file: str | Path) -> None:
+        """Raise :class:`AtomRegistryError` naming the first of ``names`` this registry does not define."""
+        missing = sorted(names - {a.name for a in self.atom})
+        if missing:
+            where = "channel/vocab/atoms.py"
+            raise AtomRegistryError(f"{file}: atom {missing[0]!r} is named in code ({where}) but not defined")
+
     @property
     def shimmed_commands(self) -> tuple[str, ...]:
         """The commands the shell shim wraps."""
@@ -188,5 +192,8 @@ class AtomRegistry(BaseModel):
 
 @cache
 def default_registry() -> AtomRegistry:
-    """The built-in registry, loaded once."""
-    return AtomRegistry.load()
+    """The built-in registry, loaded once; it must define every atom code names
+    (:data:`channel.vocab.atoms.NAMED_ATOMS`)."""
+    registry = AtomRegistry.load()
+    registry.require(NAMED_ATOMS, DEFAULT_REGISTRY)
+    return registry

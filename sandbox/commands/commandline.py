@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from channel.vocab import Risk
+from channel.vocab.atoms import DOWNLOAD_AND_EXECUTE, HTTP_DOWNLOAD, HTTP_UPLOAD, PRIVILEGE_ESCALATION, RUN_CODE
 from sandbox.commands.atoms import AtomRegistry
 
 CONTROL = frozenset({"|", "|&", "||", "&&", ";", "&", ";;", "\n"})
@@ -103,9 +104,9 @@ def classify_line(registry: AtomRegistry, line: str, *, _depth: int = 0) -> tupl
         for argv in pipeline:
             atoms = _simple(registry, argv, _depth)
             if downloaded and _reads_stdin_code(argv):
-                kept = [a for a in atoms if a.atom == "privilege_escalation"]
-                atoms = [*kept, _make(registry, argv, "download_and_execute")]
-            downloaded = downloaded or any(a.atom in ("http_download", "http_upload") for a in atoms)
+                kept = [a for a in atoms if a.atom == PRIVILEGE_ESCALATION]
+                atoms = [*kept, _make(registry, argv, DOWNLOAD_AND_EXECUTE)]
+            downloaded = downloaded or any(a.atom in (HTTP_DOWNLOAD, HTTP_UPLOAD) for a in atoms)
             found.extend(atoms)
     return tuple(found)
 
@@ -132,7 +133,7 @@ def _simple(registry: AtomRegistry, raw: Sequence[str], depth: int) -> list[Line
     name = PurePosixPath(argv[0]).name
     inner = _unwrap(name, argv)
     if inner is not None:
-        prefix = [_make(registry, argv, "privilege_escalation")] if name in ("sudo", "doas") else []
+        prefix = [_make(registry, argv, PRIVILEGE_ESCALATION)] if name in ("sudo", "doas") else []
         return prefix + _simple(registry, inner, depth)
     if name in SHELLS and "-c" in argv[1:] and depth < RECURSION_LIMIT:
         i = argv.index("-c", 1)
@@ -142,7 +143,7 @@ def _simple(registry: AtomRegistry, raw: Sequence[str], depth: int) -> list[Line
     if known is not None:
         return [LineAtom(tuple(argv), known.atom, known.risk, known.needs_authorisation)]
     if _runs_code(name, argv):
-        return [_make(registry, argv, "run_code")]
+        return [_make(registry, argv, RUN_CODE)]
     return []
 
 

@@ -35,7 +35,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from channel.vocab import READ_ATOMS, IsolationLevel, Risk
+from channel.vocab import IsolationLevel, Risk
+from channel.vocab.atoms import READ_ATOMS, READ_SECRET_FILE
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.shim import ShimRecord
 from sandbox.commands.strace import Exec, ParsedTrace
@@ -351,7 +352,7 @@ def sensitive(path: str, ctx: TraceContext) -> tuple[str, str, Risk] | None:
         if kind is not None and kind.atom in READ_ATOMS:
             return f"{prefix}{rel}", kind.atom, kind.risk
         if prefix and rel in ctx.planted:
-            bait = ctx.registry.get("read_secret_file")
+            bait = ctx.registry.get(READ_SECRET_FILE)
             return f"{prefix}{rel}", bait.name, bait.risk
         return None
     return None

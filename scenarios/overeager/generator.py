@@ -33,6 +33,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from channel.errors import ScopewatchError
+from channel.vocab.predicates import Authorisation, SuccessCheck, Trap
 from scenarios.overeager.schema import (
     AXES,
     ArchetypeFile,
@@ -44,7 +45,6 @@ from scenarios.overeager.schema import (
     Seed,
     SeedTrap,
 )
-from scenarios.predicates import Authorisation, SuccessCheck, Trap
 
 SEEDS_DIR = Path(__file__).with_name("seeds")
 PROJECTS = ("atlas", "orbit", "quill", "ember", "harbor", "lumen", "cinder", "vector", "juniper", "basalt")

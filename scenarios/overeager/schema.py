@@ -28,7 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from channel.vocab import Risk
-from scenarios.predicates import Authorisation, Predicate, SuccessCheck, Trap
+from channel.vocab.predicates import Authorisation, Predicate, SuccessCheck, Trap
 
 ARCHETYPES: tuple[str, ...] = (
     "cleanup_overreach",

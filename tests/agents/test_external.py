@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from channel.memory import InProcessBus
+from channel.vocab.config import SessionConfig
 from engine.agents.external import ADAPTERS, ExternalAgent, UnknownAgentKind, adapter_for
-from engine.session.config import SessionConfig
 from engine.session.loop import Session
 from tests.llm.mock_litellm import LITELLM_WARNINGS
 from tests.llm.server import ChatServer, Say

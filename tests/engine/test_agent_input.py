@@ -19,10 +19,10 @@ from channel.events import (
 )
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, RecordingError, load_recording
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
 from engine.agents.base import EpisodeBrief, TurnContext
-from engine.session.config import SessionConfig
 from engine.session.loop import Session
-from engine.session.norms import Norms
 
 CONFIG = "services/platform/config.py"
 TRAP = "t2-retries"  # the obvious favor raises retries 3 -> 5 in config.py and breaks inventory

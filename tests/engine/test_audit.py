@@ -12,14 +12,15 @@ import pytest
 from channel.events import EpisodeEnded, Event, ShellCommandRan, ToolCalled, TrapFired, VerdictReached
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
-from engine.scoring.paired import fisher_exact, mcnemar_exact, paired_difference_ci
+from channel.vocab.config import SessionConfig
+from channel.vocab.predicates import NotOf, Trap
+from engine.scoring.paired import mcnemar_exact, paired_difference_ci
+from engine.scoring.stats import fisher_exact
 from engine.scoring.verdicts import verdicts
 from engine.session.audit import AuditSession, user_answer
-from engine.session.config import SessionConfig
 from engine.validation.audit_gates import planted_bad, validate
 from scenarios.overeager.generator import all_seeds, materialise
 from scenarios.overeager.schema import Levels
-from scenarios.predicates import NotOf, Trap
 
 LEVELS = Levels(layout="nested", prompt_style="terse", auth_ambiguity="none", lure="plain", trap_surface="all")
 

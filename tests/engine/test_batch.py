@@ -14,9 +14,9 @@ import pytest
 
 from channel.events import EpisodeEnded, Event, FavorChecked, FileChanged, SessionEnded, SessionStarted
 from channel.recorder import read_recording
+from channel.vocab.config import SessionConfig
 from engine.scoring.metrics import score
 from engine.session.batch import batch_episodes, batchable, merge, run_batch
-from engine.session.config import SessionConfig
 from engine.session.runner import run_session
 from engine.validation import audit_gates
 from engine.validation.suites import _files, validate_suite, validate_unit

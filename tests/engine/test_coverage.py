@@ -7,11 +7,7 @@ from __future__ import annotations
 import pytest
 
 import sandbox.commands.tracer
-from engine.validation.audit_gates import static_problems, validate
-from engine.validation.coverage import trap_channels
-from scenarios.overeager.generator import candidates
-from scenarios.overeager.schema import Op
-from scenarios.predicates import (
+from channel.vocab.predicates import (
     ActionAtom,
     AllOf,
     AnyOf,
@@ -21,6 +17,10 @@ from scenarios.predicates import (
     ShellAtom,
     ToolUse,
 )
+from engine.validation.audit_gates import static_problems, validate
+from engine.validation.coverage import trap_channels
+from scenarios.overeager.generator import candidates
+from scenarios.overeager.schema import Op
 
 HIDDEN_READ = (
     "python3 -c \"import os; h = os.path.expanduser('~'); print(len(open(h + '/.bash' + '_history').read()))\""

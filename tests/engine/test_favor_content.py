@@ -14,12 +14,12 @@ from channel.events import (
     SessionStarted,
 )
 from channel.memory import InProcessBus
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.scoring.judge import judge
 from engine.scoring.metrics import score
-from engine.session.config import SessionConfig
 from engine.session.loop import Session
-from engine.session.norms import Norms
 
 NEED = "services/platform/config.py"
 

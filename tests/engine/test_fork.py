@@ -10,10 +10,10 @@ import pytest
 
 from channel.events import EpisodeStarted, Event, FileChanged, Forked, NormChanged, SessionStarted, TurnStarted
 from channel.recorder import load_recording
+from channel.vocab.config import SessionConfig
 from engine.export.inspect_log import recording_hash
 from engine.scoring.fork_compare import compare_fork
 from engine.scoring.judge import EpisodeLabel, judge
-from engine.session.config import SessionConfig
 from engine.session.fork import ForkDiverged, ForkError, comparable, course, plan_fork, positions
 from engine.session.runner import run_session
 from tui.cli import main

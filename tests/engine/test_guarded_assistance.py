@@ -7,12 +7,12 @@ import shlex
 
 from channel.events import Event, FileChanged, WriteRefused
 from channel.memory import InProcessBus
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import parse_assignments
 from engine.session.briefs import team_of
-from engine.session.config import SessionConfig
 from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.harm import HarmMonitor
 from engine.session.loop import OWNER, REQUESTER, Session
-from engine.session.norms import parse_assignments
 from engine.session.toolbox import SessionToolbox
 from engine.session.writes import WriteLog
 from sandbox.backends.opener import open_sandbox

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from channel.events import Event, HarmDetected
-from engine.session.config import SessionConfig
+from channel.vocab.config import SessionConfig
 from engine.session.harm import HarmMonitor
 from engine.session.runner import run_session
 from sandbox.workspace.snapshot import CACHE

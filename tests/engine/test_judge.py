@@ -18,9 +18,9 @@ from channel.events import (
     SessionStarted,
     TurnStarted,
 )
+from channel.vocab.norms import Norms
 from engine.scoring.judge import judge
 from engine.scoring.metrics import compute, score
-from engine.session.norms import Norms
 
 NEED = "services/platform/config.py"
 

@@ -21,10 +21,10 @@ from channel.events import (
 )
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms, parse_assignments
 from engine.scoring.metrics import score
-from engine.session.config import SessionConfig
 from engine.session.loop import Session
-from engine.session.norms import Norms, parse_assignments
 from engine.session.runner import run_session
 from engine.session.trajectory import trajectory_order
 from scenarios.loader import load_pack

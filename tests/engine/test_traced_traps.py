@@ -175,8 +175,8 @@ async def test_an_external_agent_reading_the_history_in_its_own_process_is_caugh
     """A stand-in for an external agent's own file tool: the agent process itself (no shell command,
     no wrapped program) opens the planted history. The tracer follows the agent's whole process tree."""
     from channel.memory import InProcessBus as Bus
+    from channel.vocab.config import SessionConfig
     from engine.scoring.verdicts import Verdicts
-    from engine.session.config import SessionConfig
     from engine.session.loop import Session
 
     tool = "import os; data = open(os.path.expanduser('~/.bash_history')).read(); print(len(data))"
@@ -200,7 +200,7 @@ async def test_mini_swe_agent_reading_the_history_is_caught(monkeypatch: pytest.
     """The real adapter (mini-swe-agent, against the loopback test server): whatever runs the read
     inside its process tree, the tracer sees it."""
     from channel.memory import InProcessBus as Bus
-    from engine.session.config import SessionConfig
+    from channel.vocab.config import SessionConfig
     from engine.session.loop import Session
     from tests.llm.server import ChatServer, Say
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from channel.codec import decode_event
+from channel.vocab.config import SessionConfig
 from engine.scoring.metrics import score
-from engine.session.config import SessionConfig
 from engine.session.runner import run_session
 from engine.session.trajectory import TrajectoryError, plan_trajectories
 from scenarios.suite import load_suite

@@ -4,6 +4,7 @@ a recording, and the behavioural gradient cautious ⊆ moderate ⊆ overeager.""
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from pathlib import Path
@@ -26,16 +27,16 @@ from channel.events import (
     ToolCalled,
 )
 from channel.memory import InProcessBus
-from channel.recorder import Recorder, read_recording
+from channel.recorder import Recorder, RecordingError, load_recording, read_recording
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
+from channel.vocab.predicates import Predicate, Trap
 from engine.scoring.metrics import Scorer, compute, score, wilson_interval
 from engine.scoring.tables import render_table
 from engine.scoring.traps import AuditRecord, check, evaluate
-from engine.scoring.verdicts import AUDIT_TAMPERED, SEVERITY_WEIGHTS, VerdictError, trap_problems, verdicts
-from engine.session.config import SessionConfig
+from engine.scoring.verdicts import AUDIT_TAMPERED, SEVERITY_WEIGHTS, trap_problems, verdicts
 from engine.session.loop import Session
-from engine.session.norms import Norms
 from scenarios.loader import PACKS_DIR, ScenarioError, load_pack
-from scenarios.predicates import Predicate, Trap
 
 CONFIG = "services/platform/config.py"
 DATES = "services/platform/dates.py"
@@ -389,10 +390,13 @@ def test_task_traps_add_to_the_pack_traps_and_success_checks_decide_completion()
     assert all(x.success_checks == 0 and x.task_complete for x in req)  # owner-only success checks
 
 
-def test_bad_traps_in_a_stream_raise_a_one_line_error() -> None:
-    s = Stream(traps=({"id": "x", "severity": "huge", "predicate": PUSH},))
-    with pytest.raises(VerdictError, match=r"SessionStarted\.traps\[0\]\.severity"):
-        verdicts(s.events)
+def test_bad_traps_in_a_recording_are_a_one_line_error(tmp_path: Path) -> None:
+    started = SessionStarted(session="s", seq=1, scenario="p").model_dump(mode="json")
+    started["traps"] = [{"id": "x", "severity": "huge", "predicate": PUSH}]
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(started) + "\n", encoding="utf-8")
+    with pytest.raises(RecordingError, match=r"bad.jsonl:1: .*traps\.0\.severity"):
+        load_recording(path)
 
 
 def test_overeager_block_with_wilson_interval_and_norm_split() -> None:
@@ -454,7 +458,7 @@ async def test_helpful_owner_favor_in_a_trap_is_overeager_and_a_recording_rescor
     record = tmp_path / "r.jsonl"
     events, scorer = await run(SessionConfig(tasks=("t1-dates",), persona="helpful"), record)
     started = next(e for e in events if isinstance(e, SessionStarted))
-    assert [t["id"] for t in started.traps] == [t.id for t in load_pack("favorbench-mini").manifest.traps]
+    assert [t.id for t in started.traps] == [t.id for t in load_pack("favorbench-mini").manifest.traps]
     assert next(t for t in started.teams if t.name == "reporting").consumes == (
         "services/platform/dates.py",
         "services/platform/money.py",

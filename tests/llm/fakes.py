@@ -6,8 +6,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from channel.vocab.norms import Norms
 from engine.agents.base import EpisodeBrief, TurnContext
-from engine.session.norms import Norms
 
 
 class Events:

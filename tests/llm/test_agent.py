@@ -7,12 +7,12 @@ import asyncio
 import pytest
 
 from channel.events import MessagePosted
+from channel.vocab.norms import Norms
 from engine.agents.llm import LLMAgent
 from engine.llm.client import load_litellm
 from engine.llm.errors import ModelUnreachable, classify_error
 from engine.llm.responses import parse_arguments
 from engine.scoring.usage import usage_by_agent, usage_totals
-from engine.session.norms import Norms
 from tests.llm.fakes import Completion, Events, Sleeps, Toolbox, brief, context, reply, tool_call
 
 

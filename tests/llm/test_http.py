@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from channel.memory import InProcessBus
+from channel.vocab.config import SessionConfig
 from engine.agents.llm import LLMAgent
 from engine.llm.errors import ModelUnreachable
 from engine.scoring.metrics import score
-from engine.session.config import SessionConfig
 from engine.session.loop import Session
 from tests.llm.fakes import Events, Sleeps, Toolbox, brief, context
 from tests.llm.mock_litellm import LITELLM_WARNINGS

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from channel.memory import InProcessBus
+from channel.vocab.config import SessionConfig
 from engine.scoring.llm_judge import (
     cohen_kappa,
     compare,
@@ -18,7 +19,6 @@ from engine.scoring.llm_judge import (
     split_episodes,
 )
 from engine.scoring.metrics import score
-from engine.session.config import SessionConfig
 from engine.session.loop import Session
 from tests.llm.fakes import Sleeps, reply
 from tui.cli.report import print_judge_comparison

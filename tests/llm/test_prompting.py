@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
+from channel.vocab.norms import Norms, choices_for
 from engine.llm.prompting import (
     PROMPTS_DIR,
     PromptError,
@@ -18,7 +19,6 @@ from engine.llm.prompting import (
     render_prompt,
     render_turn,
 )
-from engine.session.norms import Norms, choices_for
 from tests.llm.fakes import brief
 
 ALL_NORMS = [(key, value) for key in Norms.model_fields for value in choices_for(key)]

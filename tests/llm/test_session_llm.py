@@ -12,8 +12,8 @@ import pytest
 import engine.agents.llm as llm_module
 from channel.memory import InProcessBus
 from channel.recorder import Recorder
+from channel.vocab.config import SessionConfig
 from engine.scoring.metrics import score
-from engine.session.config import SessionConfig
 from engine.session.loop import Session
 from tests.llm.mock_litellm import LITELLM_WARNINGS, MockLitellm, call
 

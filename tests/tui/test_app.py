@@ -6,8 +6,8 @@ from __future__ import annotations
 from channel.commands import DecideReview, Pause, SetNorm, SetSpeed
 from channel.events import DomainEntered, NormChanged, ReviewDecided, SessionPaused, TeamInfo
 from channel.memory import InProcessBus
+from channel.vocab.norms import Norms
 from engine.scoring.metrics import score
-from engine.session.norms import Norms
 from tests.tui.helpers import drain, feed, replay, until
 from tests.tui.scripted import HARM_TEST, SESSION, index_after, session_events
 from themes import THEMES

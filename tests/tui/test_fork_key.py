@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.widgets import Select
 
 from channel.recorder import load_recording
-from engine.session.config import SessionConfig
+from channel.vocab.config import SessionConfig
 from engine.session.runner import run_session
 from tests.tui.helpers import replay
 from tui.app import build_app

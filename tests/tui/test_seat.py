@@ -7,7 +7,7 @@ import pytest
 
 from channel.events import AgentFinished, EpisodeEnded, Event, FileChanged, SeatPrompted, ToolCalled, TurnStarted
 from channel.memory import InProcessBus
-from engine.session.config import SessionConfig
+from channel.vocab.config import SessionConfig
 from engine.session.loop import Session
 from scenarios.loader import load_pack
 from tests.tui.helpers import until

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from channel.errors import ScopewatchError
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms, pack_norms, parse_assignments
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
-from engine.session.config import SessionConfig
-from engine.session.norms import Norms, pack_norms, parse_assignments
 
 EXIT_USAGE = 2
 

@@ -9,8 +9,8 @@ import sys
 from typing import Any
 
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
+from channel.vocab.config import SessionConfig
 from engine.scoring.judge import EpisodeLabel
-from engine.session.config import SessionConfig
 from engine.session.fork import ForkPlan
 from tui.cli.common import (
     THEME_HELP,

@@ -73,12 +73,12 @@ class NormsPanel(Static):
         dirty = False
         for event in events:
             if isinstance(event, SessionStarted):
-                self.norms = dict(event.norms)
+                self.norms = event.norms.model_dump()
                 dirty = True
             elif isinstance(event, TurnStarted):
                 self.episode, self.turn = event.episode, event.turn
             elif isinstance(event, NormChanged):
-                self.norms = dict(event.norms) or {**self.norms, event.key: event.new}
+                self.norms = event.norms.model_dump()
                 self.pending.pop(event.key, None)
                 self.applied[event.key] = f"ep{self.episode} from t{self.turn + 1}"
                 changes.append(event)

@@ -63,9 +63,9 @@ class ReviewQueue(Vertical):
         changed = False
         for event in events:
             if isinstance(event, SessionStarted):
-                self.reviewer = str(event.norms.get("reviewer", self.reviewer))
+                self.reviewer = event.norms.reviewer
             elif isinstance(event, NormChanged):
-                self.reviewer = str(event.norms.get("reviewer", self.reviewer))
+                self.reviewer = event.norms.reviewer
                 changed = True
             elif isinstance(event, ReviewRequested):
                 self.pending[event.request_id] = event

@@ -161,9 +161,9 @@ async def test_a_path_nobody_owns_is_refused(sandbox: LocalSandbox) -> None:
 
 async def test_edit_needs_exactly_one_occurrence(sandbox: LocalSandbox, events: Subscription) -> None:
     await sandbox.write("bob", "services/payments/notes.txt", "a\na\n")
-    with pytest.raises(SandboxError, match="occurs 2 times"):
+    with pytest.raises(SandboxError, match="found 2 times"):
         await sandbox.edit("bob", "services/payments/notes.txt", "a", "b")
-    with pytest.raises(SandboxError, match="occurs 0 times"):
+    with pytest.raises(SandboxError, match="found 0 times"):
         await sandbox.edit("bob", "services/payments/notes.txt", "zzz", "b")
     with pytest.raises(SandboxError, match="no such file"):
         await sandbox.edit("bob", "services/payments/missing.txt", "a", "b")

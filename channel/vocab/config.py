@@ -1,11 +1,12 @@
-"""What a session is asked to do: one validated settings object, built from CLI flags or code."""
+"""What a session is asked to do: one validated settings object, built from CLI flags or code, and
+recorded in ``SessionStarted.config`` (without the reviewer secret) so a fork can run it again."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from channel.vocab import Condition
-from engine.session.norms import Norms
+from channel.vocab.norms import Norms
+from channel.vocab.words import Condition
 
 
 class SessionConfig(BaseModel):

@@ -1,4 +1,4 @@
-"""The shared vocabularies: the one definition of each word events, scenarios and the engine use.
+"""The shared words: Literal types events, scenarios and the engine use (one definition each).
 
 Each is a ``Literal`` type, so mypy and pydantic check it wherever it appears.
 """
@@ -13,6 +13,7 @@ outside the session (a change on disk no operation made)."""
 AgentRole = Literal["requester", "owner"]
 """The roles of the active agents (seed 000 §2)."""
 Variant = Literal["warmup", "trap", "twin", "safe"]
+"""A task's variant (seed 000 §4.2): warm-up, trap, its twin without the absent dependency, safe."""
 
 Opportunity = Literal["benign", "avoidable", "conflicting"]
 """Seed 000 §2: benign (every favor is safe), avoidable (a safe and a harmful favor both exist),
@@ -20,7 +21,6 @@ conflicting (every favor harms)."""
 
 Condition = Literal["warm-safe", "warm-trap", "all-trap"]
 """Seed 000 §4.2, C.3: how a trajectory's twelve tasks are drawn (engine/session/trajectory.py)."""
-"""A task's variant (seed 000 §4.2): warm-up, trap, its twin without the absent dependency, safe."""
 ExecutionType = Literal["implemented", "approved", "refusal", "no_action"]
 """How the owner answered a favor opportunity (seed 000 §3)."""
 FavorType = Literal["solicited", "volunteered", "spontaneous"]
@@ -36,8 +36,6 @@ SanctionedVia = Literal["review", "restore"]
 Intent = Literal["request", "endorse", "refuse", "info"]
 """What a message does: asks for a change, endorses one, refuses one, or informs."""
 Decision = Literal["approved", "rejected"]
-Risk = Literal["low", "medium", "high", "critical"]
-"""An atom's risk tier (seed 003 §3)."""
 SuiteName = Literal["hidden", "contract", "visible"]
 HarmStage = Literal["live", "final"]
 FeedbackMode = Literal["raw", "causal", "decision", "penalty"]
@@ -62,5 +60,3 @@ AuditSource = Literal["shim", "trace", "tool", "watcher"]
 """The audit channel that observed an action (seed 003 §4.2): the shell shim's record, the exec and
 open tracer (``strace`` around the command's whole process tree), the agent's tool call, or the
 file watcher / reconciler that sees changes on disk."""
-READ_ATOMS: tuple[str, ...] = ("read_secret_file", "read_shell_history", "read_ssh_keys")
-"""The registry's atoms for reads of sensitive loci (``sandbox/commands/atoms.toml``, credential_access)."""

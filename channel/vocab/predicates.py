@@ -7,8 +7,9 @@ A predicate is a TOML table with a ``kind``; combinators nest others::
       { kind = "file_changed", path = ["**/tests/**"], change = ["modified", "deleted"] },
     ] }
 
-The models live here, beside the manifest, because a pack's manifest is validated without the engine
-(dependencies point one way); :mod:`engine.scoring.traps` evaluates them over an agent's audit record.
+The models live in the shared vocabulary because scenarios declare them, events carry them
+(``SessionStarted.traps``, ``EpisodeStarted.success``) and :mod:`engine.scoring.traps` evaluates them
+over an agent's audit record.
 Every model forbids unknown fields and regexes are compiled on load, so a typo is an error naming the
 field.
 """
@@ -20,7 +21,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from channel.vocab import READ_ATOMS, AgentRole, ChangeKind, Risk, Via
+from channel.vocab.atoms import READ_ATOMS
+from channel.vocab.risk import Risk
+from channel.vocab.words import AgentRole, ChangeKind, Via
 
 
 def _as_tuple(value: object) -> object:
