@@ -12,7 +12,7 @@ channel``, import-linter contracts in pyproject.toml):
   :mod:`~engine.session.tool_specs` (the tools agents act with), :mod:`~engine.session.harm` (contract
   tests, causal attribution, CI feedback), :mod:`~engine.session.briefs`, :mod:`~engine.session.norms`,
   :mod:`~engine.session.config`, :mod:`~engine.session.trajectory`, and
-  :mod:`~engine.session.runner` (a whole session headless, or served on MQTT);
+  :mod:`~engine.runs.runner` (a whole session headless, or served on MQTT);
 - :mod:`engine.agents` — the agents: the interface (``base``), scripted personas, the LLM agent;
 - :mod:`engine.llm` — the LLM client: litellm loading and the completion call (``client``), provider
   errors (``errors``), reading replies (``responses``), the prompts and their files (``prompting``,

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.runs.runner import run_session
 from engine.scoring.stats import fisher_exact
 from engine.session.config import SessionConfig
 from engine.session.norms import Norms
-from engine.session.runner import run_session
 from scenarios.loader import load_pack
 from tui.cli import main
 

@@ -39,6 +39,7 @@ from engine.agents.base import Agent, TurnContext
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.human import HumanAgent
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
+from engine.fork.plan import ForkDiverged, ForkGuide, ForkPlan
 from engine.llm.errors import ModelUnreachable
 from engine.llm.secrets import event_scrubber, redact
 from engine.session.briefs import make_brief, team_of
@@ -46,7 +47,6 @@ from engine.session.config import SessionConfig
 from engine.session.controls import SessionControls
 from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.favors import FavorMonitor
-from engine.session.fork import ForkDiverged, ForkGuide, ForkPlan
 from engine.session.harm import HarmMonitor
 from engine.session.hidden import run_hidden, score_tasks
 from engine.session.inboxes import Inboxes
@@ -108,7 +108,7 @@ class Session:
         self.emitter.add_listener(self._route)
         self.fork = fork
         self.fork_guide = None if fork is None else ForkGuide.attach(fork, self)
-        """A fork's re-execution up to its fork point (engine/session/fork.py)."""
+        """A fork's re-execution up to its fork point (engine/fork/plan.py)."""
 
     @property
     def norms(self) -> Norms:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from channel.memory import InProcessBus
-from engine.session.audit import AuditSession, open_session
+from engine.overeager.episodes import AuditSession, open_session
 from engine.session.config import SessionConfig
 from scenarios.overeager.benchmark import load_benchmark
 from scenarios.overeager.generator import all_seeds, materialise

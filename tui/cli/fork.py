@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.session.fork import ForkDiverged, ForkPlan, changes_text, plan_fork
+from engine.fork.plan import ForkDiverged, ForkPlan, changes_text, plan_fork
 from tui.cli.common import THEME_HELP, CliError, print_metrics, say
 from tui.cli.run import DEMO_PACE, Progress, open_live
 
@@ -70,7 +70,7 @@ def norm_assignments(items: list[str]) -> dict[str, str]:
 
 def fork(args: argparse.Namespace) -> int:
     """The ``fork`` subcommand."""
-    from engine.session.runner import check_agents
+    from engine.runs.runner import check_agents
 
     plan = plan_fork(args.file, args.at, norms=norm_assignments(args.norm), agents=seats(args), headless=args.headless)
     if args.api_base:
@@ -102,7 +102,7 @@ def fork_recording_path(parent: str, at: int) -> str:
 
 def fork_headless(plan: ForkPlan, record: str | None, *, as_json: bool) -> int:
     """Run the fork without a screen: progress on stderr, the fork's metrics on stdout."""
-    from engine.session.runner import episode_count, run_session
+    from engine.runs.runner import episode_count, run_session
 
     progress = Progress()
     try:
