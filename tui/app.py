@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState
 from channel.bus import Bus, Dropped, Subscription
 from channel.commands import DecideReview, SetNorm, _Command
 from channel.events import Event
+from engine.scoring.live import LiveScore
 from engine.session.norms import Norms, choices_for
 from themes import DARK, THEMES, register_all, resolve
 from tui.collector import CollectorTuning
@@ -119,7 +120,9 @@ class ScopewatchApp(App[int]):
         self.activity = ActivityPanes(max_lines=max_log_lines, id="activity")
         self.channel = ChannelPanel(max_lines=max_log_lines, id="channel")
         self.norms_panel = NormsPanel(id="norms")
-        self.scoreboard = Scoreboard(id="scoreboard")
+        self.live = LiveScore()
+        """The live score (judge and metrics): the scoreboard and the page badges read it."""
+        self.scoreboard = Scoreboard(self.live, id="scoreboard")
         self.reviews = ReviewQueue(id="reviews")
         self.harms = HarmAlerts(id="harms")
         self.pages = PageBar(id="pages")
@@ -202,7 +205,7 @@ class ScopewatchApp(App[int]):
         self.action_show_page(names[(names.index(self.pages.page) + 1) % len(names)])
 
     def _badges(self) -> None:
-        self.pages.show_counts(self.reviews, self.harms, self.scoreboard, self.norms_panel)
+        self.pages.show_counts(self.reviews, self.harms, self.live, self.norms_panel)
 
     # --- the event stream --------------------------------------------------------------------
 
@@ -265,9 +268,11 @@ class ScopewatchApp(App[int]):
     def apply_events(self, batch: Sequence[Event], *, live: bool) -> None:
         """Fold a batch of events (in seq order) into every projection; ``live`` batches notify."""
         with self.batch_update():
-            # The scoreboard's judge first: it knows which writes make an episode a favor.
-            labels, favor_writes = self.scoreboard.apply(batch)
+            # The live score's judge first: it knows which writes make an episode a favor.
+            score = self.live.apply(batch)
+            labels, favor_writes = score.closed, score.favors
             favor_seqs = {write.seq for write in favor_writes}
+            self.scoreboard.show(score)
             self.status.apply(batch)
             self.workspace.apply(batch, favor_seqs)
             self.activity.apply(batch, favor_seqs)
@@ -280,10 +285,11 @@ class ScopewatchApp(App[int]):
             self._badges()
         self.applied += len(batch)
         if live and self.notify_live:
-            self.notices.announce(harms, [x for x in labels if x.favor], favor_writes, self.scoreboard.requester, batch)
+            self.notices.announce(harms, [x for x in labels if x.favor], favor_writes, self.live.requester, batch)
 
     def reset_projection(self) -> None:
         """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""
+        self.live.reset()
         for widget in (
             self.status,
             self.workspace,

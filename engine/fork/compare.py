@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from channel.errors import ScopewatchError
 from channel.events import EpisodeEnded, Event, Forked
-from engine.fork.plan import changes_text, comparable, course, describe, positions
+from engine.fork.course import changes_text, comparable, course, describe, positions
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import rates, score
 

@@ -1,10 +1,10 @@
-"""Audit sessions (seed 003): one agent, one benign task per episode, the same loop, toolbox, sandbox
-and verdicts as favor sessions.
+"""The audit episode (seed 003): one agent, one benign task per scenario, through the same round
+loop, toolbox, sandbox and verdicts as favor episodes.
 
-An :class:`AuditSession` is a :class:`~engine.session.loop.Session` whose pack is made from audit
-scenarios (:func:`audit_pack`: one project team owning the whole workspace, one task per scenario)
-and whose episodes seat a single agent (id ``agent``, role ``owner``: the repository's owner doing
-its own task). What differs from a favor episode:
+:class:`AuditEpisodes` is the episode kind (:mod:`engine.session.kind`) of a session of audit
+scenarios, one episode per scenario, in order. Its seat is a single agent (id ``agent``, role
+``owner``: the repository's owner doing its own task) of a scripted profile; the project team owns
+the whole workspace; there is no peer, no reviewer and no absent team. What it supplies:
 
 - the workspace is the scenario's fixtures, its HOME fixtures are planted, and ``EpisodeStarted``
   carries the scenario's traps, success predicates and authorised scope A (so ``report`` re-judges a
@@ -14,13 +14,16 @@ its own task). What differs from a favor episode:
 - after every tool call the live verdict is checked and a trap that starts to hold is announced as
   ``TrapFired`` (the TUI's alert); at the end ``VerdictReached`` states the verdict;
 - no hidden tests: completion is the success predicates.
+
+The one round loop runs it: :func:`audit_session` is ``Session(config, bus, AuditEpisodes(...))``.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from channel.bus import Bus
@@ -38,19 +41,18 @@ from channel.events import (
 from channel.recorder import Recorder
 from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.profiles import Mode, Profile, ScriptedProfile
-from engine.fork.plan import ForkPlan
 from engine.scoring.traps import check
 from engine.scoring.verdicts import Verdicts
 from engine.session.config import SessionConfig
 from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.harm import HarmMonitor
-from engine.session.loop import Session
+from engine.session.kind import Episode, LoopParts, Plan
+from engine.session.loop import RoundGuide, Session
 from engine.session.tool_specs import TOOL_SPECS
 from engine.session.toolbox import SessionToolbox
 from engine.session.writes import WriteLog
 from sandbox.backends import describe_sandbox, open_sandbox
-from scenarios.loader import Pack
-from scenarios.manifest import Agents, Favor, Manifest, Role, Task, Team
+from sandbox.ownership import Ownership
 from scenarios.overeager.schema import AuditScenario
 
 AGENT = "agent"
@@ -73,31 +75,16 @@ AUDIT_TOOLS.append(ASK_USER_SPEC)
 """The tools of an audit run: the files, the shell, ``ask_user`` and ``finish`` (nobody else to message)."""
 
 PERSONA_PROFILE: dict[str, Profile] = {"cautious": "cautious", "moderate": "moderate", "overeager": "overeager"}
+OWNERSHIP = Ownership.from_teams([(TEAM, ["**"])])
+"""The project team owns every path of an audit workspace."""
 
 
-def audit_pack(scenarios: Sequence[AuditScenario]) -> Pack:
-    """The in-memory pack a session of these scenarios runs on: one team owning everything, one task
-    per scenario (its ticket the prompt, its scope the authorised paths). No files on disk are read."""
-    tasks = tuple(
-        Task(
-            id=s.id,
-            variant="safe",
-            title=s.archetype,
-            requester=Role(ticket="", hidden_tests=(), scope=()),
-            owner=Role(ticket=s.prompt, hidden_tests=(), scope=s.authorised.write),
-            favor=Favor(needs=(), request="", obvious=()),
-        )
-        for s in scenarios
-    )
-    manifest = Manifest(
-        name="overeager-gen",
-        description="seed 003's audit scenarios",
-        teams=(Team(name=TEAM, owns=("**",)), Team(name="user", owns=())),
-        agents=Agents(requester_team="user", owner_team=TEAM),
-        tasks=tasks,
-    )
-    where = Path(__file__).resolve().parents[2] / "scenarios" / "overeager"
-    return Pack(manifest=manifest, folder=where, manifest_path=where / "benchmark.json")
+@dataclass(frozen=True)
+class AuditPlan:
+    """One trajectory of an audit session: every scenario, in order."""
+
+    number: int
+    tasks: tuple[str, ...]
 
 
 def user_answer(scenario: AuditScenario, question: str) -> str:
@@ -117,60 +104,87 @@ class AuditToolbox(SessionToolbox):
 
     specs: ClassVar[list[dict[str, Any]]] = AUDIT_TOOLS
 
-    def __init__(self, runtime: EpisodeRuntime, agent_id: str, session: AuditSession, scenario: AuditScenario) -> None:
+    def __init__(
+        self, runtime: EpisodeRuntime, agent_id: str, episodes: AuditEpisodes, scenario: AuditScenario
+    ) -> None:
         super().__init__(runtime, agent_id)
-        self.session = session
+        self.episodes = episodes
         self.scenario = scenario
 
     async def call(self, name: str, args: dict[str, Any]) -> str:
         result = await super().call(name, args)
-        await self.session.announce_traps(self.agent_id, self.runtime.number)
+        await self.episodes.announce_traps(self.agent_id, self.runtime.number)
         return result
 
     async def _ask_user(self, question: str) -> str:
         return user_answer(self.scenario, question)
 
 
-class AuditSession(Session):
-    """A session of single-agent audit runs, one episode per scenario, in order."""
+class AuditEpisodes:
+    """The episode kind of single-agent audit runs, one episode per scenario, in order."""
+
+    name = "audit"
 
     def __init__(
         self,
-        config: SessionConfig,
-        bus: Bus,
         scenarios: Sequence[AuditScenario],
         *,
         profile: Profile = "moderate",
         mode: Mode = "rates",
         consent: Consent = "axis",
-        recorder: Recorder | None = None,
-        session_id: str | None = None,
     ) -> None:
+        if not scenarios:
+            raise ScopewatchError("an audit session needs at least one scenario")
         self.scenarios = {s.id: s for s in scenarios}
         self.profile = profile
         self.mode: Mode = mode
         self.consent = consent
-        config = config.model_copy(update={"tasks": tuple(self.scenarios)})
-        super().__init__(config, bus, recorder=recorder, session_id=session_id, pack=audit_pack(scenarios))
         self.live = Verdicts()
+        """The verdicts as the events arrive (the live trap check, ``VerdictReached``)."""
         self._fired: set[str] = set()
-        self.emitter.add_listener(self._feed_live)
+        self._parts: LoopParts | None = None
+        self._plans: list[AuditPlan] = []
 
-    def _build_agents(self) -> dict[str, Agent]:
-        kind = self.config.owner
-        if kind != "scripted":
-            from channel.errors import ScopewatchError
+    @property
+    def parts(self) -> LoopParts:
+        if self._parts is None:
+            raise RuntimeError("AuditEpisodes is used before a session bound it")
+        return self._parts
 
-            raise ScopewatchError(
-                f"audit runs take scripted profiles only for now (got {kind!r}); LLM agents need their own prompt"
-            )
-        agent: Agent = ScriptedProfile(
-            AGENT, self.scenarios, profile=self.profile, mode=self.mode, seed=self.config.seed
-        )
-        return {AGENT: agent}
+    def bind(self, parts: LoopParts) -> None:
+        self._parts = parts
+        self._plans = self.trajectories(parts.config)
+        parts.emitter.add_listener(self._feed_live)
+
+    def trajectories(self, config: SessionConfig) -> list[AuditPlan]:
+        return [AuditPlan(t, tuple(self.scenarios)) for t in range(config.trajectories)]
 
     def _feed_live(self, event: Event) -> None:
         self.live.feed(event)
+
+    @property
+    def plans(self) -> Sequence[AuditPlan]:
+        return self._plans
+
+    def endless(self) -> Iterator[AuditPlan]:
+        return (AuditPlan(t, tuple(self.scenarios)) for t in itertools.count())
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return (AGENT,)
+
+    def build_agents(self) -> dict[str, Agent]:
+        return {AGENT: self.seat_agent(AGENT, "")}
+
+    def seat_agent(self, seat: str, kind: str) -> Agent:
+        kind = kind or self.parts.config.owner
+        if seat != AGENT:
+            raise ScopewatchError(f"an audit session has one seat, {AGENT!r} (not {seat!r})")
+        if kind != "scripted":
+            raise ScopewatchError(
+                f"audit runs take scripted profiles only for now (got {kind!r}); LLM agents need their own prompt"
+            )
+        return ScriptedProfile(AGENT, self.scenarios, profile=self.profile, mode=self.mode, seed=self.parts.config.seed)
 
     def prompt(self, scenario: AuditScenario) -> str:
         """The prompt of a run under this session's consent setting."""
@@ -182,7 +196,7 @@ class AuditSession(Session):
         for trap, _evidence in self.live.live_traps(agent_id):
             if trap.id not in self._fired:
                 self._fired.add(trap.id)
-                await self.emitter.emit(
+                await self.parts.emitter.emit(
                     TrapFired(
                         actor=agent_id,
                         episode=episode,
@@ -192,121 +206,118 @@ class AuditSession(Session):
                     )
                 )
 
-    async def _start(self) -> None:
-        info = await describe_sandbox(self.config.sandbox)
-        await self.emitter.emit(
-            SessionStarted(
-                scenario="overeager-gen" if len(self.scenarios) != 1 else next(iter(self.scenarios)),
-                seed=self.config.seed,
-                norms=self.norms.model_dump(),
-                teams=(TeamInfo(name=TEAM, patterns=("**",)),),
-                agents=tuple(AgentInfo(id=a.id, role=a.role, team=TEAM, kind=a.kind) for a in self.agents.values()),
-                files=dict.fromkeys(sorted(next(iter(self.scenarios.values())).files), TEAM)
-                if len(self.scenarios) == 1
-                else {},
-                sandbox=info.label,
-                sandbox_warning=info.warning,
-            )
+    async def started(self, agents: Sequence[Agent]) -> SessionStarted:
+        config = self.parts.config
+        info = await describe_sandbox(config.sandbox)
+        only = next(iter(self.scenarios.values())) if len(self.scenarios) == 1 else None
+        return SessionStarted(
+            scenario="overeager-gen" if only is None else only.id,
+            seed=config.seed,
+            norms=self.parts.norms().model_dump(),
+            teams=(TeamInfo(name=TEAM, patterns=("**",)),),
+            agents=tuple(AgentInfo(id=a.id, role=a.role, team=TEAM, kind=a.kind) for a in agents),
+            files={} if only is None else dict.fromkeys(sorted(only.files), TEAM),
+            sandbox=info.label,
+            sandbox_warning=info.warning,
         )
 
-    async def _episode(self, trajectory: int, number: int, task: Task) -> None:
-        scenario = self.scenarios[task.id]
+    async def enter(self, plan: Plan, *, before: Plan | None, agents: Sequence[Agent]) -> None:
+        """Nothing to announce: every trajectory runs the same scenarios in the same workspace kind."""
+
+    async def open_episode(self, plan: Plan, number: int, task_id: str) -> Episode:
+        parts = self.parts
+        scenario = self.scenarios[task_id]
         sandbox = await open_sandbox(
-            scenario.files, ownership=self.ownership, emitter=self.emitter, home=scenario.home, spec=self.config.sandbox
+            scenario.files, ownership=OWNERSHIP, emitter=parts.emitter, home=scenario.home, spec=parts.config.sandbox
         )
-        try:
-            seat = Seat(AGENT, "owner", TEAM, scenario.authorised.write)
-            sandbox.register_actor(AGENT, TEAM, seat.scope)
-            writes = WriteLog()
-            runtime = EpisodeRuntime(
-                trajectory=trajectory,
-                number=number,
-                task=task,
+        seat = Seat(AGENT, "owner", TEAM, scenario.authorised.write)
+        sandbox.register_actor(AGENT, TEAM, seat.scope)
+        writes = WriteLog()
+        runtime = EpisodeRuntime(
+            trajectory=plan.number,
+            number=number,
+            task=None,
+            sandbox=sandbox,
+            emit=parts.emitter.emit,
+            seats={AGENT: seat},
+            norms=parts.norms,
+            reviewer_available=lambda: False,
+            writes=writes,
+            harm=HarmMonitor(
+                None,
                 sandbox=sandbox,
-                emit=self.emitter.emit,
-                seats={AGENT: seat},
-                norms=lambda: self.norms,
-                reviewer_available=lambda: False,
+                emit=parts.emitter.emit,
+                episode=number,
                 writes=writes,
-                harm=HarmMonitor(
-                    self.pack,
-                    sandbox=sandbox,
-                    emit=self.emitter.emit,
-                    episode=number,
-                    writes=writes,
-                    agents=(AGENT,),
-                    norms=lambda: self.norms,
-                ),
+                agents=(AGENT,),
+                norms=parts.norms,
+            ),
+        )
+        self._fired = set()
+        return Episode(runtime, {AGENT: AuditToolbox(runtime, AGENT, self, scenario)})
+
+    def _scenario(self, episode: Episode) -> AuditScenario:
+        return episode.toolboxes[AGENT].scenario  # type: ignore[attr-defined, no-any-return]
+
+    async def begin(self, episode: Episode) -> None:
+        runtime, scenario = episode.runtime, self._scenario(episode)
+        await self.parts.emitter.emit(
+            EpisodeStarted(
+                trajectory=runtime.trajectory,
+                episode=runtime.number,
+                task_id=scenario.id,
+                variant="safe",
+                reviewer_available=False,
+                tickets={AGENT: self.prompt(scenario)},
+                budgets={AGENT: self.parts.norms().turn_budget},
+                scopes={AGENT: scenario.authorised.write},
+                traps=tuple(t.model_dump(mode="json") for t in scenario.traps),
+                success=tuple(c.model_dump(mode="json") for c in scenario.success),
+                authorised={AGENT: scenario.authorised.model_dump(mode="json")},
             )
-            self._runtime = runtime
-            self._fired = set()
-            self.inboxes.open([AGENT])
-            prompt = self.prompt(scenario)
-            await self.emitter.emit(
-                EpisodeStarted(
-                    trajectory=trajectory,
-                    episode=number,
-                    task_id=scenario.id,
-                    variant="safe",
-                    reviewer_available=False,
-                    tickets={AGENT: prompt},
-                    budgets={AGENT: self.norms.turn_budget},
-                    scopes={AGENT: scenario.authorised.write},
-                    traps=tuple(t.model_dump(mode="json") for t in scenario.traps),
-                    success=tuple(c.model_dump(mode="json") for c in scenario.success),
-                    authorised={AGENT: scenario.authorised.model_dump(mode="json")},
-                )
+        )
+
+    def brief(self, episode: Episode, agent_id: str) -> EpisodeBrief:
+        scenario, norms = self._scenario(episode), self.parts.norms()
+        return EpisodeBrief(
+            episode=episode.runtime.number, task_id=scenario.id, role="owner", agent_id=AGENT, team=TEAM,
+            peer_id="user", peer_team="user", ticket=self.prompt(scenario), scope=scenario.authorised.write,
+            owned_patterns=("**",), reviewer_available=False, budget=norms.turn_budget, norms=norms,
+        )  # fmt: skip
+
+    async def after_round(self, episode: Episode) -> None:
+        """Nothing: the traps are checked after every tool call (:class:`AuditToolbox`)."""
+
+    async def close(self, episode: Episode) -> None:
+        runtime, scenario = episode.runtime, self._scenario(episode)
+        record = self.live.record(AGENT)
+        complete = all(check(c.predicate, record).fired for c in scenario.success)
+        await self.parts.emitter.emit(
+            EpisodeEnded(
+                trajectory=runtime.trajectory, episode=runtime.number, task_id=scenario.id, passed={AGENT: complete}
             )
-            brief = EpisodeBrief(
-                episode=number, task_id=scenario.id, role="owner", agent_id=AGENT, team=TEAM, peer_id="user",
-                peer_team="user", ticket=prompt, scope=scenario.authorised.write, owned_patterns=("**",),
-                reviewer_available=False, budget=self.norms.turn_budget, norms=self.norms,
-            )  # fmt: skip
-            agent = self.agents[AGENT]
-            await agent.start_episode(brief)
-            await self._rounds(runtime, {AGENT: AuditToolbox(runtime, AGENT, self, scenario)})
-            record = self.live.record(AGENT)
-            complete = all(check(c.predicate, record).fired for c in scenario.success)
-            await self.emitter.emit(
-                EpisodeEnded(trajectory=trajectory, episode=number, task_id=scenario.id, passed={AGENT: complete})
+        )
+        verdict = self.live.verdicts[-1]
+        await self.parts.emitter.emit(
+            VerdictReached(
+                actor=AGENT, episode=runtime.number, overeager=verdict.overeager, triggered=verdict.triggered,
+                severity=verdict.severity, task_complete=verdict.task_complete,
             )
-            verdict = self.live.verdicts[-1]
-            await self.emitter.emit(
-                VerdictReached(
-                    actor=AGENT, episode=number, overeager=verdict.overeager, triggered=verdict.triggered,
-                    severity=verdict.severity, task_complete=verdict.task_complete,
-                )
-            )  # fmt: skip
-            await agent.end_episode()
-        finally:
-            self._runtime = None
-            await sandbox.close()
+        )  # fmt: skip
 
 
-def open_session(
+def audit_session(
     config: SessionConfig,
     bus: Bus,
+    scenarios: Sequence[AuditScenario],
     *,
+    profile: Profile = "moderate",
+    mode: Mode = "rates",
+    consent: Consent = "axis",
     recorder: Recorder | None = None,
     session_id: str | None = None,
-    fork: ForkPlan | None = None,
+    guide: Callable[[Session], RoundGuide] | None = None,
 ) -> Session:
-    """The session ``config`` asks for: an audit session when its scenario names a shipped audit
-    scenario (the persona picks the profile: cautious, overeager, else moderate; deterministic gate
-    mode, so a demo shows the same run every time), else a favor session on the pack (a fork of a
-    recording with ``fork``: engine/fork/plan.py)."""
-    from scenarios.overeager.benchmark import audit_scenario, is_audit_scenario
-
-    if is_audit_scenario(config.scenario):
-        if fork is not None:
-            raise ScopewatchError(f"{config.scenario}: an audit scenario's session cannot be forked (yet)")
-        return AuditSession(
-            config,
-            bus,
-            [audit_scenario(config.scenario)],
-            profile=PERSONA_PROFILE.get(config.persona, "moderate"),
-            mode="gate",
-            recorder=recorder,
-            session_id=session_id,
-        )
-    return Session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
+    """The round loop running audit episodes of ``scenarios`` (the one :class:`Session` class)."""
+    kind = AuditEpisodes(scenarios, profile=profile, mode=mode, consent=consent)
+    return Session(config, bus, kind, recorder=recorder, session_id=session_id, guide=guide)

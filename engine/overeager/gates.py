@@ -14,7 +14,7 @@ only when it passes every gate; a rejected one carries the gate and the reason.
 5. **novelty**: a scenario equal to an earlier accepted one up to renaming is a duplicate.
 
 Runs are real: each profile runs the candidates in a sandbox through an
-:class:`~engine.overeager.episodes.AuditSession` (the gate-mode profiles, deterministic).
+the round loop running :class:`~engine.overeager.episodes.AuditEpisodes` (the gate-mode profiles, deterministic).
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ from typing import Any
 from channel.events import Event, observed_by
 from channel.memory import InProcessBus
 from engine.agents.profiles import Mode, Profile
-from engine.overeager.episodes import AUDIT_TOOLS, AuditSession
+from engine.overeager.episodes import AUDIT_TOOLS, audit_session
 from engine.pool import units
+from engine.pool.progress import report
 from engine.scoring.traps import (
     ActionAtom,
     FileChangedCheck,
@@ -144,7 +145,7 @@ async def run_profile(
     bus = InProcessBus()
     live = Verdicts()
     audit: dict[int, Event] = {}
-    session = AuditSession(SessionConfig(seed=seed, sandbox=sandbox), bus, scenarios, profile=profile, mode=mode)
+    session = audit_session(SessionConfig(seed=seed, sandbox=sandbox), bus, scenarios, profile=profile, mode=mode)
 
     def feed(event: Event) -> None:
         live.feed(event)
@@ -177,7 +178,7 @@ def gate_unit(batch: Sequence[AuditScenario], sandbox: str = "local") -> tuple[d
         return verdicts, observed
 
     result = asyncio.run(runs())
-    units.report(len(batch))
+    report(len(batch))
     return result
 
 

@@ -68,7 +68,7 @@ def _paired(runs: Sequence[Run]) -> dict[str, Any]:
 
 
 def audit_report(runs: Iterable[Run], *, consent: str) -> dict[str, Any]:
-    """The JSON object of ``scopewatch audit run --json``."""
+    """The JSON object of ``scopewatch overeager run --json``."""
     all_runs = list(runs)
     agents = list(dict.fromkeys(r.agent for r in all_runs))
     rows = []

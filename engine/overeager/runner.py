@@ -1,5 +1,5 @@
 """Running audit scenarios headless: every (profile, consent arm, seed) as one
-:class:`~engine.overeager.episodes.AuditSession` over the scenarios, a unit on a worker process of its own
+session of :class:`~engine.overeager.episodes.AuditEpisodes` over the scenarios, a unit on a worker process of its own
 (engine/pool/units.py), up to ``jobs`` at once; and choosing scenarios (all, by id, or a sample
 stratified over archetypes)."""
 
@@ -14,9 +14,10 @@ from channel.events import Event
 from channel.memory import InProcessBus
 from channel.recorder import Recorder
 from engine.agents.profiles import Mode, Profile
-from engine.overeager.episodes import AuditSession, Consent
+from engine.overeager.episodes import Consent, audit_session
 from engine.overeager.report import Run
-from engine.pool.units import report, run_units
+from engine.pool.progress import report
+from engine.pool.units import run_units
 from engine.scoring.verdicts import Verdicts
 from engine.session.config import SessionConfig
 from scenarios.overeager.schema import AuditScenario
@@ -58,7 +59,7 @@ def audit_unit(
 
     async def session() -> None:
         bus = InProcessBus()
-        audit = AuditSession(SessionConfig(seed=seed), bus, scenarios, profile=profile, mode=mode, consent=arm)
+        audit = audit_session(SessionConfig(seed=seed), bus, scenarios, profile=profile, mode=mode, consent=arm)
         audit.emitter.add_listener(feed)
         try:
             await audit.run()

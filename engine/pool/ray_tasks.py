@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from channel.errors import ScopewatchError
+from engine.pool.progress import collected
 
 R = TypeVar("R")
 
@@ -54,8 +55,6 @@ def run_on_ray(
     done: Callable[[int, Any], None],
 ) -> list[R]:
     """Every unit as a Ray task; their results in unit order."""
-    from engine.pool.units import collected
-
     ray = connect(executor, jobs)
     remote = ray.remote(num_cpus=1, max_retries=0)(collected)
     refs = [remote.remote(fn, args) for args in units]

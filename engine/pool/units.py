@@ -11,8 +11,9 @@ a caller that combines them in that order gets what ``--jobs 1`` gets: which uni
 depends on ``jobs``, only where and when they run. With one job (or one unit) on the local executor
 the units run one after another in this process.
 
-Progress: a unit calls :func:`report` (an episode ended, a task validated); the driver's ``on_report``
-sees each item as it happens from local workers (a queue), and a Ray task's items when it returns.
+Progress: a unit calls :func:`~engine.pool.progress.report` (an episode ended, a task validated);
+the driver's ``on_report`` sees each item as it happens from local workers (a queue), and a Ray
+task's items when it returns.
 """
 
 from __future__ import annotations
@@ -23,26 +24,17 @@ import queue
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from engine.pool.progress import reporting_to, set_sink
+
 R = TypeVar("R")
 
 OnReport = Callable[[Any], None]
-"""Sees, in the driver, each item a unit passed to :func:`report`."""
+"""Sees, in the driver, each item a unit passed to :func:`~engine.pool.progress.report`."""
 
 OnResult = Callable[[int, Any], None]
 """Sees, in the driver, each unit's result with its index, in the order of the units."""
 
 EXECUTORS = "local, ray or ray://HOST:PORT"
-
-_SINK: Callable[[Any], None] | None = None
-"""Where :func:`report` sends items in this process (a worker's queue, a Ray task's list, or the
-driver's ``on_report`` while units run in-process)."""
-
-
-def report(item: Any) -> None:
-    """Called in a unit: pass ``item`` (picklable) to the driver's ``on_report``."""
-    if _SINK is not None:
-        _SINK(item)
-
 
 def valid_executor(text: str) -> bool:
     """Whether ``text`` names an executor: ``local``, ``ray`` or ``ray://ADDRESS``."""
@@ -91,16 +83,12 @@ class _InOrder:
 def _in_process(
     fn: Callable[..., R], units: Sequence[tuple[Any, ...]], on_report: OnReport | None, done: OnResult
 ) -> list[R]:
-    global _SINK
-    saved, _SINK = _SINK, on_report
-    try:
+    with reporting_to(on_report):
         results: list[R] = []
         for index, args in enumerate(units):
             results.append(fn(*args))
             done(index, results[-1])
         return results
-    finally:
-        _SINK = saved
 
 
 _INTERRUPTED = False
@@ -109,8 +97,7 @@ this worker stops at once instead of running to its end while the driver waits."
 
 
 def _worker_init(notify: Any) -> None:
-    global _SINK
-    _SINK = notify.put
+    set_sink(notify.put)
 
 
 def _call(fn: Callable[..., R], args: tuple[Any, ...]) -> R:
@@ -166,14 +153,3 @@ def _drain(notify: Any, on_report: OnReport | None) -> None:
             return
         if on_report is not None:
             on_report(item)
-
-
-def collected(fn: Callable[..., R], args: tuple[Any, ...]) -> tuple[R, list[Any]]:
-    """``fn(*args)`` and the items it reported (how a Ray task returns its progress with its result)."""
-    global _SINK
-    items: list[Any] = []
-    saved, _SINK = _SINK, items.append
-    try:
-        return fn(*args), items
-    finally:
-        _SINK = saved

@@ -27,7 +27,8 @@ from channel.codec import decode_event, encode
 from channel.events import EpisodeEnded, Event, FavorChecked, SessionEnded, SessionStarted
 from channel.memory import InProcessBus
 from channel.recorder import Recorder
-from engine.pool.units import report, run_units
+from engine.pool.progress import report
+from engine.pool.units import run_units
 from engine.scoring.metrics import Metrics, Scorer
 from engine.session.config import SessionConfig
 
@@ -38,26 +39,15 @@ OnEvent = Callable[[Event, Any], None]
 
 
 def batchable(config: SessionConfig) -> bool:
-    """Whether the session's trajectories can run as a batch: a favor pack's (an audit scenario's
-    session, ``run --scenario AUDIT-ID``, runs in-process, as before)."""
-    from scenarios.overeager.benchmark import is_audit_scenario
-
-    return config.trajectories > 1 and not is_audit_scenario(config.scenario)
+    """Whether the session's trajectories can run as a batch: more than one, of any episode kind."""
+    return config.trajectories > 1
 
 
 def batch_episodes(config: SessionConfig) -> int:
     """How many episodes the whole batch runs (for progress displays)."""
-    from engine.session.trajectory import plan_trajectories
-    from scenarios.suite import load_suite
+    from engine.runs.sessions import episode_kind
 
-    plans = plan_trajectories(
-        load_suite(config.scenario),
-        condition=config.condition,
-        seed=config.seed,
-        count=config.trajectories,
-        tasks=config.tasks,
-    )
-    return sum(len(plan.tasks) for plan in plans)
+    return sum(len(plan.tasks) for plan in episode_kind(config).trajectories(config))
 
 
 def run_unit(config_json: str, trajectory: int) -> list[bytes]:
@@ -67,7 +57,7 @@ def run_unit(config_json: str, trajectory: int) -> list[bytes]:
 
 
 async def _unit(config: SessionConfig, trajectory: int) -> list[bytes]:
-    from engine.overeager.episodes import open_session
+    from engine.runs.sessions import open_session
 
     bus = InProcessBus()
     events: list[bytes] = []

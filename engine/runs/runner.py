@@ -16,7 +16,7 @@ from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 from channel.recorder import Recorder
 from engine.fork.plan import ForkPlan
-from engine.overeager.episodes import open_session
+from engine.runs.sessions import open_session
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from engine.session.config import SessionConfig

@@ -23,7 +23,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.pool.units import report, run_units
+from engine.pool.progress import report
+from engine.pool.units import run_units
 from engine.validation.validator import TaskCheck, validate_pack
 from scenarios.loader import load_pack
 from scenarios.suite import Suite

@@ -137,7 +137,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         default="favorbench-mini",
         metavar="NAME|PATH",
         help="built-in pack or suite (favorbench-mini, favorbench, favorbench/<domain>), a pack folder, or an "
-        "audit scenario id (scopewatch audit list)",
+        "audit scenario id (scopewatch overeager list)",
     )
     p.add_argument(
         "--agents",

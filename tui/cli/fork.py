@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.fork.plan import ForkDiverged, ForkPlan, changes_text, plan_fork
+from engine.fork.course import changes_text
+from engine.fork.errors import ForkDiverged
+from engine.fork.plan import ForkPlan, plan_fork
 from tui.cli.common import THEME_HELP, CliError, print_metrics, say
 from tui.cli.run import DEMO_PACE, Progress, open_live
 

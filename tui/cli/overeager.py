@@ -1,6 +1,9 @@
-"""``scopewatch audit list|show|validate|run``: seed 003's benchmark of overeager actions on benign
+"""``scopewatch overeager list|show|validate|run``: seed 003's benchmark of overeager actions on benign
 tasks (OVEREAGER-GEN): the shipped scenarios, the acceptance gates, and runs with their verdicts and
-statistics. Scripted profiles are a model of behaviour with stated rates, not a measurement."""
+statistics. Scripted profiles are a model of behaviour with stated rates, not a measurement.
+
+``scopewatch audit ...`` is the command's old name, kept as an alias: the same parser, so the same
+output."""
 
 from __future__ import annotations
 
@@ -20,19 +23,20 @@ PROFILES: tuple[Profile, ...] = ("cautious", "moderate", "overeager")
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "audit",
+        "overeager",
+        aliases=["audit"],
         help="seed 003's overeager benchmark: list, validate and run audit scenarios",
         description="Single-agent benign tasks with traps (seed 003, OVEREAGER-GEN): the shipped scenarios, "
         "their acceptance gates, and runs with verdicts and statistics.",
     )
-    asub = p.add_subparsers(dest="audit_command", metavar="ACTION")
+    asub = p.add_subparsers(dest="overeager_command", metavar="ACTION")
 
     sp = asub.add_parser("list", help="list the shipped audit scenarios")
     sp.add_argument("--archetype", metavar="NAME", help="only this archetype")
     sp.set_defaults(handler=list_command)
 
     sp = asub.add_parser("show", help="show one scenario: prompt, authorised scope, traps, plan")
-    sp.add_argument("scenario", metavar="ID", help="a scenario id (scopewatch audit list)")
+    sp.add_argument("scenario", metavar="ID", help="a scenario id (scopewatch overeager list)")
     sp.set_defaults(handler=show_command)
 
     sp = asub.add_parser("validate", help="generate candidates and run the acceptance gates on them")

@@ -188,7 +188,7 @@ def open_live(
     agent's ``seat``); returns the exit code."""
     from channel.memory import InProcessBus
     from channel.recorder import Recorder
-    from engine.overeager.episodes import open_session
+    from engine.runs.sessions import open_session
     from themes import resolve
     from tui.app import build_app
 

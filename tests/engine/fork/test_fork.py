@@ -12,7 +12,9 @@ from channel.events import EpisodeStarted, Event, FileChanged, Forked, NormChang
 from channel.recorder import load_recording
 from engine.export.inspect_log import recording_hash
 from engine.fork.compare import compare_fork
-from engine.fork.plan import ForkDiverged, ForkError, comparable, course, plan_fork, positions
+from engine.fork.course import comparable, course, positions
+from engine.fork.errors import ForkDiverged, ForkError
+from engine.fork.plan import plan_fork
 from engine.runs.runner import run_session
 from engine.scoring.judge import EpisodeLabel, judge
 from engine.session.config import SessionConfig

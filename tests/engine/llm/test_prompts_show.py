@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.llm.prompting import brief_from_pack, first_call_messages
+from engine.llm.prompting import first_call_messages
+from engine.session.briefs import brief_from_pack
 from engine.session.norms import Norms, choices_for
 from scenarios.loader import load_pack
 from tui.cli import main

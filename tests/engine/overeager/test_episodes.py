@@ -12,7 +12,7 @@ import pytest
 from channel.events import EpisodeEnded, Event, ShellCommandRan, ToolCalled, TrapFired, VerdictReached
 from channel.memory import InProcessBus
 from channel.recorder import Recorder, read_recording
-from engine.overeager.episodes import AuditSession, user_answer
+from engine.overeager.episodes import audit_session, user_answer
 from engine.overeager.gates import planted_bad, validate
 from engine.scoring.paired import fisher_exact, mcnemar_exact, paired_difference_ci
 from engine.scoring.verdicts import verdicts
@@ -33,7 +33,7 @@ async def run(scenarios: list[Any], profile: str, *, mode: str = "gate", record:
     bus = InProcessBus()
     events: list[Event] = []
     recorder = Recorder(record) if record else None
-    session = AuditSession(SessionConfig(), bus, scenarios, profile=profile, mode=mode, recorder=recorder)  # type: ignore[arg-type]
+    session = audit_session(SessionConfig(), bus, scenarios, profile=profile, mode=mode, recorder=recorder)  # type: ignore[arg-type]
     session.emitter.add_listener(events.append)
     try:
         await session.run()
