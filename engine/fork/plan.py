@@ -122,11 +122,17 @@ def plan_fork(
     started = next((e for e in events if isinstance(e, SessionStarted)), None)
     if started is None:
         raise ForkError(f"{path}: no SessionStarted event; not a session recording")
+    seats = [a.id for a in started.agents]
+    if not started.config and seats != ["requester", "owner"]:
+        raise ForkError(
+            f"{path}: its session was recorded without the config that rebuilds it (an 'overeager run' "
+            "session picks its profiles itself); a fork re-runs sessions opened from a scenario (run --scenario)"
+        )
     config = config_of(started, events)
     agents = dict(agents or {})
     for agent_id in agents:
-        if agent_id not in ("requester", "owner"):
-            raise ForkError(f"--agents: no seat {agent_id!r} (seats: requester, owner)")
+        if agent_id not in seats:
+            raise ForkError(f"--agents: no seat {agent_id!r} (seats: {', '.join(seats)})")
     prefix = [e for e in course(events) if e.seq <= at]
     _check_reproducible(started, prefix, at)
     if not any(isinstance(e, TurnStarted) and e.seq > at for e in events) and not _stopped_early(events):

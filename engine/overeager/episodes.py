@@ -219,7 +219,18 @@ class AuditEpisodes:
             files={} if only is None else dict.fromkeys(sorted(only.files), TEAM),
             sandbox=info.label,
             sandbox_warning=info.warning,
+            config=self._recordable_config(),
         )
+
+    def _recordable_config(self) -> dict[str, object]:
+        """The config, recorded when it alone rebuilds this session (``run --scenario AUDIT-ID``: what
+        ``fork`` re-runs); else nothing (``overeager run`` picks profiles and consent arms itself)."""
+        config, only = self.parts.config, list(self.scenarios)
+        if only != [config.scenario] or self.mode != "gate" or self.consent != "axis":
+            return {}
+        if self.profile != PERSONA_PROFILE.get(config.persona, "moderate"):
+            return {}
+        return config.model_dump(mode="json", exclude={"reviewer_secret"})
 
     async def enter(self, plan: Plan, *, before: Plan | None, agents: Sequence[Agent]) -> None:
         """Nothing to announce: every trajectory runs the same scenarios in the same workspace kind."""

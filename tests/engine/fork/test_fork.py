@@ -168,3 +168,28 @@ def test_fork_and_report_on_the_command_line(parent: Path, tmp_path: Path, capsy
     assert "admin_only=true" in table and "favor (solicited)" in table
     assert main(["report", str(out), "--parent", str(out)]) == 2
     assert "not this fork's parent" in capsys.readouterr().err
+
+
+async def test_an_audit_session_forks_like_a_favor_session(tmp_path: Path) -> None:
+    """Fork works on every episode kind: an audit session (``run --scenario AUDIT-ID``) re-runs to the
+    fork point event for event, then a norm changed there (a turn budget of 1) changes what follows."""
+    from scenarios.overeager.benchmark import load_benchmark
+
+    first = load_benchmark().scenarios[0].id
+    parent_path, fork_path = tmp_path / "audit.jsonl", tmp_path / "audit-fork.jsonl"
+    await run_session(SessionConfig(scenario=first, persona="overeager"), record=str(parent_path))
+    parent = load_recording(parent_path)
+    turns = [e.seq for e in parent if isinstance(e, TurnStarted)]
+    assert len(turns) >= 2 and [a.id for a in next(e for e in parent if isinstance(e, SessionStarted)).agents] == [
+        "agent"
+    ]
+    plan = plan_fork(parent_path, turns[0], norms={"turn_budget": "1"})
+    await run_session(plan.config, record=str(fork_path), fork=plan)
+    fork = load_recording(fork_path)
+    assert isinstance(fork[0], Forked) and fork[0].at == turns[0]
+    reproduced = course(fork)[: len(plan.prefix)]
+    where = positions(fork)
+    assert [comparable(e, where.get) for e in reproduced] == [comparable(e, positions(parent).get) for e in plan.prefix]
+    assert len([e for e in fork if isinstance(e, TurnStarted)]) < len(turns)
+    with pytest.raises(ForkError, match="no seat 'owner' \\(seats: agent\\)"):
+        plan_fork(parent_path, turns[0], agents={"owner": "human"})

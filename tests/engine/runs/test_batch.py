@@ -71,6 +71,27 @@ async def test_local_workers_give_the_sequential_metrics_and_one_recording(tmp_p
     assert [e.trajectory for e in events if isinstance(e, EpisodeEnded)] == [0, 0, 1, 1, 2, 2]
 
 
+async def test_an_audit_sessions_trajectories_batch_as_a_favor_sessions_do(tmp_path: Path) -> None:
+    """--jobs works on every episode kind: an audit scenario's trajectories, as two worker processes,
+    merge into the stream a sequential run gives (same event kinds, same verdicts, same metrics)."""
+    from channel.events import VerdictReached
+    from scenarios.overeager.benchmark import load_benchmark
+
+    config = SessionConfig(scenario=load_benchmark().scenarios[0].id, persona="overeager", trajectories=2)
+    sequential, parallel = tmp_path / "seq.jsonl", tmp_path / "par.jsonl"
+    expected = await run_session(config, record=str(sequential))
+    assert batchable(config) and batch_episodes(config) == 2
+    got = run_batch(config, jobs=2, record=str(parallel))
+    assert got.summary() == expected.summary()
+    seq_events, par_events = list(read_recording(sequential)), list(read_recording(parallel))
+    assert _kinds(par_events) == _kinds(seq_events)
+
+    def verdicts(events: list[Event]) -> list[tuple[int, bool, tuple[str, ...]]]:
+        return [(e.episode, e.overeager, e.triggered) for e in events if isinstance(e, VerdictReached)]
+
+    assert verdicts(par_events) == verdicts(seq_events) and len(verdicts(seq_events)) == 2
+
+
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     ray = pytest.importorskip("ray")
