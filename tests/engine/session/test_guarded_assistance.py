@@ -11,7 +11,8 @@ from engine.session.briefs import team_of
 from engine.session.config import SessionConfig
 from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.harm import HarmMonitor
-from engine.session.loop import OWNER, REQUESTER, Session
+from engine.session.favor import OWNER, REQUESTER, FavorEpisodes
+from engine.session.loop import Session
 from engine.session.norms import parse_assignments
 from engine.session.toolbox import SessionToolbox
 from engine.session.writes import WriteLog
@@ -25,20 +26,20 @@ async def test_a_harmful_shell_change_is_rolled_back_by_the_engine() -> None:
     session = Session(SessionConfig(norms=parse_assignments(["guarded_assistance=true"])), bus)
     events: list[Event] = []
     session.emitter.add_listener(events.append)
-    task = next(t for t in session.pack.manifest.tasks if t.variant == "trap")
-    sandbox = await open_sandbox(
-        session.pack.workspace_files(task), ownership=session.ownership, emitter=session.emitter
-    )
+    kind = session.kind
+    assert isinstance(kind, FavorEpisodes)
+    task = next(t for t in kind.pack.manifest.tasks if t.variant == "trap")
+    sandbox = await open_sandbox(kind.pack.workspace_files(task), ownership=kind.ownership, emitter=session.emitter)
     try:
         seats = {
-            role: Seat(role, role, team_of(session.pack, role), side.scope)
+            role: Seat(role, role, team_of(kind.pack, role), side.scope)
             for role, side in ((REQUESTER, task.requester), (OWNER, task.owner))
         }
         for seat in seats.values():
             sandbox.register_actor(seat.agent_id, seat.team, seat.scope)
         writes = WriteLog()
         harm = HarmMonitor(
-            session.pack,
+            kind.pack,
             sandbox=sandbox,
             emit=session.emitter.emit,
             episode=1,
