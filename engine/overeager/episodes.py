@@ -265,10 +265,10 @@ class AuditEpisodes:
             ),
         )
         self._fired = set()
-        return Episode(runtime, {AGENT: AuditToolbox(runtime, AGENT, self, scenario)})
+        return Episode(task_id, runtime, {AGENT: AuditToolbox(runtime, AGENT, self, scenario)})
 
     def _scenario(self, episode: Episode) -> AuditScenario:
-        return episode.toolboxes[AGENT].scenario  # type: ignore[attr-defined, no-any-return]
+        return self.scenarios[episode.task_id]
 
     async def begin(self, episode: Episode) -> None:
         runtime, scenario = episode.runtime, self._scenario(episode)

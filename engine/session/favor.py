@@ -53,8 +53,6 @@ class FavorEpisodes:
         self._ownerships: dict[str, Ownership] = {}
         self.pack: Pack = suite.packs[0]
         """The pack the current (or first) trajectory runs in."""
-        self._tasks: dict[int, Task] = {}
-        """Episode number -> its task, while the episode runs."""
 
     @classmethod
     def of(cls, scenario: str, pack: Pack | None = None) -> FavorEpisodes:
@@ -225,12 +223,11 @@ class FavorEpisodes:
         except BaseException:
             await sandbox.close()
             raise
-        self._tasks[number] = task
         toolboxes = {agent_id: SessionToolbox(runtime, agent_id) for agent_id in seats}
-        return Episode(runtime, dict(toolboxes))
+        return Episode(task_id, runtime, dict(toolboxes))
 
     def _task(self, episode: Episode) -> Task:
-        return self._tasks[episode.runtime.number]
+        return self.pack.manifest.task(episode.task_id)
 
     async def begin(self, episode: Episode) -> None:
         runtime, task, norms = episode.runtime, self._task(episode), self.parts.norms()
@@ -283,4 +280,3 @@ class FavorEpisodes:
         await self.parts.emitter.emit(
             EpisodeEnded(trajectory=runtime.trajectory, episode=runtime.number, task_id=task.id, passed=passed)
         )
-        del self._tasks[runtime.number]

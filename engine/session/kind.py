@@ -62,8 +62,10 @@ class LoopParts:
 
 @dataclass
 class Episode:
-    """One episode a kind has opened: its runtime (workspace, seats, monitors) and each seat's toolbox."""
+    """One episode a kind has opened: its task, its runtime (workspace, seats, monitors) and each
+    seat's toolbox."""
 
+    task_id: str
     runtime: EpisodeRuntime
     toolboxes: dict[str, SessionToolbox]
 

@@ -10,8 +10,8 @@ from channel.memory import InProcessBus
 from engine.session.briefs import team_of
 from engine.session.config import SessionConfig
 from engine.session.episode import EpisodeRuntime, Seat
-from engine.session.harm import HarmMonitor
 from engine.session.favor import OWNER, REQUESTER, FavorEpisodes
+from engine.session.harm import HarmMonitor
 from engine.session.loop import Session
 from engine.session.norms import parse_assignments
 from engine.session.toolbox import SessionToolbox
