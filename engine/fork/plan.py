@@ -108,13 +108,15 @@ def plan_fork(
     *,
     norms: dict[str, Any] | None = None,
     agents: dict[str, str] | None = None,
+    every: str | None = None,
     headless: bool = True,
 ) -> ForkPlan:
     """Check a fork of the recording at ``path`` after its event ``at`` and say what to run.
 
     ``norms``: norm key -> value (as typed: ``"true"``) to set at the fork point; only those that
     differ from the norms in force there are changes. ``agents``: agent id -> the kind to put in
-    that seat (scripted, human, a model)."""
+    that seat (scripted, human, a model); ``every``: that kind in every seat of the recording (``agents``
+    overrides it seat by seat)."""
     events = load_recording(path)
     last = events[-1].seq
     if not any(e.seq == at for e in events):
@@ -129,10 +131,10 @@ def plan_fork(
             "session picks its profiles itself); a fork re-runs sessions opened from a scenario (run --scenario)"
         )
     config = config_of(started, events)
-    agents = dict(agents or {})
+    agents = {**dict.fromkeys(seats, every), **(agents or {})} if every else dict(agents or {})
     for agent_id in agents:
         if agent_id not in seats:
-            raise ForkError(f"--agents: no seat {agent_id!r} (seats: {', '.join(seats)})")
+            raise ForkError(f"no seat {agent_id!r} in {path} (its seats: {', '.join(seats)})")
     prefix = [e for e in course(events) if e.seq <= at]
     _check_reproducible(started, prefix, at)
     if not any(isinstance(e, TurnStarted) and e.seq > at for e in events) and not _stopped_early(events):

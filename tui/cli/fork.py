@@ -51,13 +51,9 @@ def register(sub: Any) -> None:
 
 
 def seats(args: argparse.Namespace) -> dict[str, str]:
-    """The seats the options give another agent (requester / owner override --agents)."""
-    out = {}
-    for role in ("requester", "owner"):
-        kind = getattr(args, role, None) or getattr(args, "agents", None)
-        if kind:
-            out[role] = kind
-    return out
+    """The seats ``--requester`` / ``--owner`` give another agent (they override ``--agents``, which
+    names every seat of the recording, whatever its episode kind: ``plan_fork``'s ``every``)."""
+    return {role: kind for role in ("requester", "owner") if (kind := getattr(args, role, None))}
 
 
 def norm_assignments(items: list[str]) -> dict[str, str]:
@@ -74,7 +70,14 @@ def fork(args: argparse.Namespace) -> int:
     """The ``fork`` subcommand."""
     from engine.runs.runner import check_agents
 
-    plan = plan_fork(args.file, args.at, norms=norm_assignments(args.norm), agents=seats(args), headless=args.headless)
+    plan = plan_fork(
+        args.file,
+        args.at,
+        norms=norm_assignments(args.norm),
+        agents=seats(args),
+        every=getattr(args, "agents", None),
+        headless=args.headless,
+    )
     if args.api_base:
         plan.config = plan.config.model_copy(update={"api_base": args.api_base})
     check_agents(plan.config.model_copy(update=plan.agents))
