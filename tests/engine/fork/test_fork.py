@@ -191,5 +191,5 @@ async def test_an_audit_session_forks_like_a_favor_session(tmp_path: Path) -> No
     where = positions(fork)
     assert [comparable(e, where.get) for e in reproduced] == [comparable(e, positions(parent).get) for e in plan.prefix]
     assert len([e for e in fork if isinstance(e, TurnStarted)]) < len(turns)
-    with pytest.raises(ForkError, match="no seat 'owner' in .* \\(its seats: agent\\)"):
+    with pytest.raises(ForkError, match=r"no seat 'owner' in .* \(its seats: agent\)"):
         plan_fork(parent_path, turns[0], agents={"owner": "human"})
