@@ -120,8 +120,7 @@ class ScopewatchApp(App[int]):
         self.activity = ActivityPanes(max_lines=max_log_lines, id="activity")
         self.channel = ChannelPanel(max_lines=max_log_lines, id="channel")
         self.norms_panel = NormsPanel(id="norms")
-        self.live = LiveScore()
-        """The live score (judge and metrics): the scoreboard and the page badges read it."""
+        self.live = LiveScore()  # the live score (judge and metrics): the scoreboard and page badges read it
         self.scoreboard = Scoreboard(self.live, id="scoreboard")
         self.reviews = ReviewQueue(id="reviews")
         self.harms = HarmAlerts(id="harms")
@@ -270,8 +269,7 @@ class ScopewatchApp(App[int]):
         with self.batch_update():
             # The live score's judge first: it knows which writes make an episode a favor.
             score = self.live.apply(batch)
-            labels, favor_writes = score.closed, score.favors
-            favor_seqs = {write.seq for write in favor_writes}
+            favor_seqs = {write.seq for write in score.favors}
             self.scoreboard.show(score)
             self.status.apply(batch)
             self.workspace.apply(batch, favor_seqs)
@@ -285,7 +283,7 @@ class ScopewatchApp(App[int]):
             self._badges()
         self.applied += len(batch)
         if live and self.notify_live:
-            self.notices.announce(harms, [x for x in labels if x.favor], favor_writes, self.live.requester, batch)
+            self.notices.announce(harms, [x for x in score.closed if x.favor], score.favors, self.live.requester, batch)
 
     def reset_projection(self) -> None:
         """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""
