@@ -10,7 +10,7 @@ from channel.recorder import load_recording
 from engine.scoring.metrics import score
 from tui.cli import main
 
-GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "causal-seed5.jsonl"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden" / "causal-seed5.jsonl"
 
 
 def test_an_exported_run_has_one_sample_per_scored_episode_with_its_scores(
