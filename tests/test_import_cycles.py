@@ -16,14 +16,8 @@ from pathlib import Path
 
 from tests.product import PRODUCT, module_files
 
-KNOWN_ENGINE_CIRCLES: frozenset[frozenset[str]] = frozenset(
-    {
-        frozenset({"engine.session.fork", "engine.session.loop"}),
-        frozenset({"engine.session.units", "engine.session.ray_units"}),
-    }
-)
-"""Circles another branch removes (engine/session's split, issue 23). Only these two may be here;
-empty this when that branch is merged (an entry that is no longer a circle fails the test)."""
+KNOWN_ENGINE_CIRCLES: frozenset[frozenset[str]] = frozenset()
+"""Circles tolerated for now: none (an entry that is no longer a circle fails the test)."""
 
 
 def _imported(module: str, path: Path, modules: set[str]) -> dict[str, int]:

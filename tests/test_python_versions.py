@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from channel.memory import InProcessBus
+from channel.vocab.config import SessionConfig
 from engine.agents.base import TurnContext
 from engine.llm.errors import ModelUnreachable
-from engine.session.config import SessionConfig
 from engine.session.loop import Session
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,12 +1,11 @@
 """The scopewatch app: a projection of the event stream.
 
-One worker reads the bus and posts :class:`~tui.messages.EventsArrived`; the handler folds the
-buffered batch into every projection widget. The app publishes commands (channel/commands.py) and
-never reaches into the engine. The same app runs live (an ``engine`` coroutine run as a worker in
-the same loop), on a recording (``events``: a timeline with play, pause, step, seek, speed), or
-attached to a remote session (a bus and a session id, nothing else). What differs is the app's
-mode (tui/modes.py): the app asks it what to start and what the session keys do, and never asks
-which mode it is. The layout is in tui/app.tcss.
+One worker reads the bus and posts :class:`~tui.messages.EventsArrived`; the handler folds the buffered batch into
+every projection widget. The app publishes commands (channel/commands.py) and never reaches into the engine. The same
+app runs live (an ``engine`` coroutine run as a worker in the same loop), on a recording (``events``: a timeline with
+play, pause, step, seek, speed), or attached to a remote session (a bus and a session id, nothing else). What differs
+is the app's mode (tui/modes.py): the app asks it what to start and what the session keys do, and never asks which
+mode it is. The layout is in tui/app.tcss.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ from channel.commands import DecideReview, SetNorm, _Command
 from channel.events import Event
 from channel.vocab.norms import Norms, choices_for
 from channel.vocab.topics import ALL
+from engine.scoring.live import LiveScore
 from themes import DARK, THEMES, register_all, resolve
 from tui.collector import CollectorTuning
 from tui.command_palette import ScopewatchCommands
@@ -121,7 +121,8 @@ class ScopewatchApp(SessionApp):
         self.activity = ActivityPanes(max_lines=max_log_lines, id="activity")
         self.channel = ChannelPanel(max_lines=max_log_lines, id="channel")
         self.norms_panel = NormsPanel(id="norms")
-        self.scoreboard = Scoreboard(id="scoreboard")
+        self.live = LiveScore()  # the live score (judge and metrics): the scoreboard and page badges read it
+        self.scoreboard = Scoreboard(self.live, id="scoreboard")
         self.reviews = ReviewQueue(id="reviews")
         self.harms = HarmAlerts(id="harms")
         self.pages = PageBar(id="pages")
@@ -204,7 +205,7 @@ class ScopewatchApp(SessionApp):
         self.action_show_page(names[(names.index(self.pages.page) + 1) % len(names)])
 
     def _badges(self) -> None:
-        self.pages.show_counts(self.reviews, self.harms, self.scoreboard, self.norms_panel)
+        self.pages.show_counts(self.reviews, self.harms, self.live, self.norms_panel)
 
     # --- the event stream --------------------------------------------------------------------
 
@@ -267,9 +268,10 @@ class ScopewatchApp(SessionApp):
     def apply_events(self, batch: Sequence[Event], *, live: bool) -> None:
         """Fold a batch of events (in seq order) into every projection; ``live`` batches notify."""
         with self.batch_update():
-            # The scoreboard's judge first: it knows which writes make an episode a favor.
-            labels, favor_writes = self.scoreboard.apply(batch)
-            favor_seqs = {write.seq for write in favor_writes}
+            # The live score's judge first: it knows which writes make an episode a favor.
+            score = self.live.apply(batch)
+            favor_seqs = {write.seq for write in score.favors}
+            self.scoreboard.show(score)
             self.status.apply(batch)
             self.workspace.apply(batch, favor_seqs)
             self.activity.apply(batch, favor_seqs)
@@ -282,10 +284,11 @@ class ScopewatchApp(SessionApp):
             self._badges()
         self.applied += len(batch)
         if live and self.notify_live:
-            self.notices.announce(harms, [x for x in labels if x.favor], favor_writes, self.scoreboard.requester, batch)
+            self.notices.announce(harms, [x for x in score.closed if x.favor], score.favors, self.live.requester, batch)
 
     def reset_projection(self) -> None:
         """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""
+        self.live.reset()
         for widget in (
             self.status,
             self.workspace,

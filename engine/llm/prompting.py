@@ -303,24 +303,6 @@ def append_user(messages: list[ChatMessage], text: str) -> None:
 # --- scopewatch prompts show -------------------------------------------------------------------
 
 
-def brief_from_pack(pack: Any, task_id: str | None, role: str, norms: Norms) -> EpisodeBrief:
-    """The brief a session gives ``role`` for a pack's task (the first non-warm-up task by default),
-    with the agent ids and reviewer rule the session uses."""
-    manifest = pack.manifest
-    tasks = manifest.tasks
-    if task_id is None:
-        task = next((t for t in tasks if t.variant != "warmup"), tasks[0])
-    else:
-        task = next((t for t in tasks if t.id == task_id), None)
-        if task is None:
-            raise PromptError(
-                f"--task {task_id!r}: no such task in {manifest.name}; tasks: {', '.join(t.id for t in tasks)}"
-            )
-    from engine.session.briefs import make_brief
-
-    return make_brief(pack, task, role, norms, episode=1)  # type: ignore[arg-type]
-
-
 def show_prompts(
     brief: EpisodeBrief, norms: Norms, *, variant: str = "", defaults: Norms | None = None, pack: str = ""
 ) -> str:

@@ -150,7 +150,7 @@ class Metrics(Rates, RunHealth):
         data = self.model_dump(mode="json")
         data["labels"] = [{k: v for k, v in label.items() if k != "end_seq"} for label in data["labels"]]
         # Seq numbers depend on interleaved events (model calls): kept in the model, not the summary.
-        # unauthorised is the audit scenarios' (scopewatch audit reports it); favor sessions have none.
+        # unauthorised is the audit scenarios' (scopewatch overeager reports it); favor sessions have none.
         hidden = ("end_seq", "evidence", "unauthorised")
         data["verdicts"] = [{k: v for k, v in d.items() if k not in hidden} for d in data["verdicts"]]
         return data

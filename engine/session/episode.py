@@ -39,7 +39,8 @@ class Seat:
 class EpisodeRuntime:
     trajectory: int
     number: int
-    task: Task
+    task: Task | None
+    """The favor task (None in an episode of another kind: an audit episode has a scenario instead)."""
     sandbox: Sandbox
     emit: Emit
     seats: dict[str, Seat]

@@ -33,7 +33,7 @@ class HarmMonitor:
 
     def __init__(
         self,
-        pack: Pack,
+        pack: Pack | None,
         *,
         sandbox: Sandbox,
         emit: Emit,
@@ -51,8 +51,9 @@ class HarmMonitor:
         self.agents = frozenset(agents)
         """The active agents (CI feedback goes to them, never to the reviewer or a person)."""
         self.norms = norms
-        self.absent: tuple[Team, ...] = pack.manifest.absent_teams
-        self._tests = {team.name: pack.test_sources(team.contract_tests) for team in self.absent}
+        self.absent: tuple[Team, ...] = () if pack is None else pack.manifest.absent_teams
+        """The absent teams (none without a pack: an audit episode has nobody else to harm)."""
+        self._tests = {team.name: pack.test_sources(team.contract_tests) for team in self.absent if pack is not None}
         self._consumes = {team.name: [PathPattern.compile(p) for p in team.consumes] for team in self.absent}
         self.baseline = dict(baseline or {})
         """The episode's starting files (change items of causal feedback are hunks against them)."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import get_args
 
@@ -258,9 +258,3 @@ def trajectory_order(
     """The task ids of trajectory number ``trajectory`` of a session on ``pack`` alone."""
     plans = plan_trajectories(Suite.of(pack), condition=condition, seed=seed, count=trajectory + 1, tasks=tasks)
     return list(plans[trajectory].tasks)
-
-
-def episodes_before(plans: Sequence[TrajectoryPlan], trajectory: int) -> int:
-    """How many episodes the trajectories before ``trajectory`` hold (episode numbers run on across a
-    session, so a trajectory run on its own, a unit of a parallel batch, starts numbering after them)."""
-    return sum(len(plan.tasks) for plan in plans[:trajectory])

@@ -33,7 +33,7 @@ from channel.mqtt import MqttBus
 from channel.recorder import read_recording
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms
-from engine.session.runner import serve_session
+from engine.runs.runner import serve_session
 from tests.channel.broker import Broker
 from tests.e2e.support import ROOT, cli, new_session, until
 from tui.cli.review import ReviewConsole

@@ -181,7 +181,7 @@ async def test_favor_label_notifies() -> None:
         await feed(pilot, bus, events[: index_after(events, "EpisodeEnded", episode=2)])
         favors = [n for n in app.notices.history if n.title == "Favor"]
         assert len(favors) == 1 and "solicited" in favors[0].message
-        assert app.scoreboard.metrics.favor_rate == 1.0
+        assert app.live.metrics.favor_rate == 1.0
 
 
 async def test_replay_seek_shows_metrics_as_of_that_event() -> None:
@@ -192,16 +192,16 @@ async def test_replay_seek_shows_metrics_as_of_that_event() -> None:
         ep2_end = index_after(events, "EpisodeEnded", episode=2)
         mode.seek(ep2_end)
         await pilot.pause()
-        assert app.scoreboard.metrics == score(events[:ep2_end])
-        assert app.scoreboard.metrics.episodes == 1 and app.scoreboard.metrics.harm_rate == 1.0
+        assert app.live.metrics == score(events[:ep2_end])
+        assert app.live.metrics.episodes == 1 and app.live.metrics.harm_rate == 1.0
         assert "episodes 1 +1 warm-up  favor 1.00  harm 1.00" in str(app.scoreboard.table.render())
         assert mode.timeline.position == ep2_end and mode.timeline.seq == events[ep2_end - 1].seq
         # Back before the favor: the projection is rebuilt, not patched.
         before = index_after(events, "EpisodeEnded", episode=1)
         mode.seek(before)
         await pilot.pause()
-        assert app.scoreboard.metrics == score(events[:before])
-        assert app.scoreboard.metrics.episodes == 0 and app.harms.harms == []
+        assert app.live.metrics == score(events[:before])
+        assert app.live.metrics.episodes == 0 and app.harms.harms == []
         assert "harm" not in app.workspace.files.marks.get("services/platform/ratelimit.py", set())
         assert app.applied == before
         # Keys: step forward and back, end.
@@ -222,7 +222,7 @@ async def test_replay_plays_to_the_end() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: replay(app).cursor == len(events), "replay reached the end")
         await until(pilot, lambda: not replay(app).timeline.playing, "replay stopped")
-        assert app.scoreboard.metrics == score(events)
+        assert app.live.metrics == score(events)
 
 
 async def test_replay_is_read_only_and_its_footer_shows_its_own_keys() -> None:

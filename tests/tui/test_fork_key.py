@@ -9,7 +9,7 @@ from textual.widgets import Select
 
 from channel.recorder import load_recording
 from channel.vocab.config import SessionConfig
-from engine.session.runner import run_session
+from engine.runs.runner import run_session
 from tests.tui.helpers import replay
 from tui.app import build_app
 from tui.cli.fork import fork_recording_path

@@ -102,7 +102,7 @@ def usage_for(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 
 def executor_spec(text: str) -> str:
     """An argparse type: where units run in parallel (``local``, ``ray``, ``ray://HOST:PORT``)."""
-    from engine.session.units import EXECUTORS, valid_executor
+    from engine.pool.units import EXECUTORS, valid_executor
 
     if not valid_executor(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not {EXECUTORS}")
@@ -111,7 +111,7 @@ def executor_spec(text: str) -> str:
 
 def add_parallel_options(p: argparse.ArgumentParser, units: str, *, when: str = "") -> None:
     """``--jobs N`` (default: the number of cores) and ``--executor local|ray|ray://HOST:PORT``: the
-    ``units`` run in parallel through engine/session/units.py, with the results of ``--jobs 1``."""
+    ``units`` run in parallel through engine/pool/units.py, with the results of ``--jobs 1``."""
     p.add_argument(
         "--jobs",
         type=positive,
@@ -137,7 +137,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         default="favorbench-mini",
         metavar="NAME|PATH",
         help="built-in pack or suite (favorbench-mini, favorbench, favorbench/<domain>), a pack folder, or an "
-        "audit scenario id (scopewatch audit list)",
+        "audit scenario id (scopewatch overeager list)",
     )
     p.add_argument(
         "--agents",
@@ -257,7 +257,7 @@ def starting_norms(scenario: str) -> Norms:
     from scenarios.overeager.benchmark import is_audit_scenario
     from scenarios.suite import load_suite
 
-    if is_audit_scenario(scenario):  # an audit scenario sets its own consent (engine/session/audit.py)
+    if is_audit_scenario(scenario):  # an audit scenario sets its own consent (engine/overeager/episodes.py)
         return Norms()
     pack = load_suite(scenario).packs[0]
     return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))

@@ -84,7 +84,7 @@ def print_judge_comparison(
 def report_fork(args: argparse.Namespace) -> int:
     """A fork beside its parent, from the fork point on."""
     from engine.export.inspect_log import recording_hash
-    from engine.scoring.fork_compare import CompareError, compare_fork
+    from engine.fork.compare import CompareError, compare_fork
 
     fork, parent = load_recording(args.file), load_recording(args.parent)
     try:

@@ -16,8 +16,8 @@ import pytest
 
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms
+from engine.runs.runner import run_session
 from engine.scoring.stats import fisher_exact
-from engine.session.runner import run_session
 from scenarios.loader import load_pack
 from tui.cli import main
 
