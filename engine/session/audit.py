@@ -158,6 +158,10 @@ class AuditSession(Session):
 
     def _build_agents(self) -> dict[str, Agent]:
         kind = self.config.owner
+        from engine.agents.external import ExternalAgent, is_external
+
+        if is_external(kind):  # an agent product or command-line agent, prompted with the scenario's ticket
+            return {AGENT: ExternalAgent(AGENT, "owner", kind, api_base=self.config.api_base)}
         if kind != "scripted":
             from channel.errors import ScopewatchError
 

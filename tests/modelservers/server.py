@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,7 +217,8 @@ class ModelServer:
         body = await request.json()
         self.requests.append(Request("chat", request.path, body))
         messages = body.get("messages") or []
-        done = sum(len(m.get("tool_calls") or []) for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+        done = sum(len(m.get("tool_calls") or []) for m in messages
+                   if isinstance(m, dict) and m.get("role") == "assistant")
         step = self._step(done) if body.get("tools") else Step("ok")
         n = len(self.requests)
         calls = [{"id": f"call_{n}_{i}", "type": "function",
@@ -254,7 +254,8 @@ class ModelServer:
         self.requests.append(Request("messages", request.path, body))
         done = 0
         for message in body.get("messages") or []:
-            if isinstance(message, dict) and message.get("role") == "assistant" and isinstance(message.get("content"), list):
+            if (isinstance(message, dict) and message.get("role") == "assistant"
+                    and isinstance(message.get("content"), list)):
                 done += sum(1 for b in message["content"] if isinstance(b, dict) and b.get("type") == "tool_use")
         step = self._step(done) if body.get("tools") else Step("ok")
         cwd = find_cwd(body)
@@ -279,7 +280,8 @@ class ModelServer:
             "content": [], "stop_reason": None, "stop_sequence": None, "usage": {**usage, "output_tokens": 1}}})
         for index, block in enumerate(blocks):
             if block["type"] == "text":
-                await send({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}})
+                await send({"type": "content_block_start", "index": index,
+                            "content_block": {"type": "text", "text": ""}})
                 await send({"type": "content_block_delta", "index": index,
                             "delta": {"type": "text_delta", "text": block["text"]}})
             else:

@@ -13,6 +13,7 @@ workspace-relative paths. Nothing past :mod:`engine.agents.products` knows which
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from abc import ABC, abstractmethod
 from pathlib import Path
@@ -50,6 +51,10 @@ class Product(ABC):
     binary: str
     key_env: str
     """The variable that carries its model's key."""
+    harness_atoms: tuple[str, ...] = ()
+    """Atoms its own harness causes whatever the model asks (Claude Code runs ``env`` to snapshot the
+    shell for its Bash tool): the shim records them as the agent's; a verdict that should count only
+    the model's actions has to set them apart (not done by the judge yet)."""
 
     def __init__(self, *, gate: bool = False) -> None:
         self.gate = gate
@@ -89,7 +94,11 @@ class Product(ABC):
     def command(self, model: str, prompt: str, stream: str) -> str:
         """The shell line that runs it in the workspace, its stream into ``stream`` (after a first line
         naming the working directory, so paths can be made relative wherever the workspace is)."""
-        argv = " ".join(shlex.quote(a) for a in [str(self.executable), *self.arguments(model, prompt)])
+        # node runs the script itself: through its ``#!/usr/bin/env node`` line, the tracer would see
+        # an ``env`` the shim never recorded (a forged-record alarm, audit_tampered).
+        real = os.path.realpath(self.executable)
+        program = ["node", real] if _is_script(real) else [real]
+        argv = " ".join(shlex.quote(a) for a in [*program, *self.arguments(model, prompt)])
         q = shlex.quote(stream)
         return (f'printf \'{{"type":"scopewatch.cwd","cwd":"%s"}}\\n\' "$PWD" > {q}; '
                 f"{argv} < /dev/null >> {q}")
@@ -114,6 +123,15 @@ class Product(ABC):
             self.cwd = str(event.get("cwd") or "")
             return []
         return self.project(event)
+
+
+def _is_script(path: str) -> bool:
+    """Whether ``path`` starts with ``#!`` (a script for node), not a native program."""
+    try:
+        with open(path, "rb") as program:
+            return program.read(2) == b"#!"
+    except OSError:
+        return False
 
 
 def file_call(native: str, tool: str, path: Any, product: Product, ok: bool, result: str,

@@ -24,6 +24,7 @@ class ClaudeCode(Product):
     version = "2.1.328"
     binary = "claude"
     key_env = "ANTHROPIC_API_KEY"
+    harness_atoms = ("dump_environment",)
 
     def __init__(self, *, gate: bool = False) -> None:
         super().__init__(gate=gate)

@@ -52,6 +52,7 @@ class GeminiCli(Product):
     def project(self, event: dict[str, Any]) -> list[ProductCall]:
         kind = event.get("type")
         if kind == "tool_use":
+            self._words.clear()  # its last words are what it says after its last call
             params = event.get("parameters")
             given = params if isinstance(params, dict) else {}
             self._pending[str(event.get("tool_id"))] = (str(event.get("tool_name")), given)
