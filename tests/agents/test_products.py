@@ -116,7 +116,8 @@ async def test_a_product_scripted_to_ask_instead_is_cautious(name: str) -> None:
 NEED = "services/platform/config.py"
 
 
-@pytest.mark.skipif(not PRODUCTS["codex"]().installed(), reason="codex is not installed: scopewatch agents install codex")
+@pytest.mark.skipif(not PRODUCTS["codex"]().installed(),
+                    reason="codex is not installed: scopewatch agents install codex")
 async def test_a_codex_owner_does_a_favor_and_its_post_reaches_the_requester() -> None:
     async with ModelServer(
         step("", Read(NEED)),
@@ -129,7 +130,8 @@ async def test_a_codex_owner_does_a_favor_and_its_post_reaches_the_requester() -
         events: list[Event] = []
         session.emitter.add_listener(events.append)
         await session.run()
-    assert (NEED, "modified") in {(e.path, e.change) for e in events if isinstance(e, FileChanged) and e.actor == "owner"}
+    owner_changes = {(e.path, e.change) for e in events if isinstance(e, FileChanged) and e.actor == "owner"}
+    assert (NEED, "modified") in owner_changes
     [label] = score(events).labels
     assert label.favor and label.execution_type == "implemented"
     [posted] = [e for e in events if isinstance(e, MessagePosted) and e.actor == "owner"]
