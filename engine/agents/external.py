@@ -139,6 +139,24 @@ def adapter_for(kind: str) -> tuple[AdapterSpec, str]:
                            f"or one of {', '.join([*sorted(ADAPTERS), *product_names()])} as NAME:MODEL")
 
 
+def check_credentials(kind: str, api_base: str | None, environ: dict[str, str] | None = None) -> None:
+    """Fail in one line when an external agent cannot reach its model: an adapter's litellm model
+    without its key, a product without its key and no ``--api-base`` (a product's model name is its
+    own, not a litellm string)."""
+    from engine.llm.secrets import check_model_credentials
+
+    spec, model = adapter_for(kind)
+    product = product_for(spec.name) if spec.name not in ADAPTERS else None
+    if product is None:
+        if model:
+            check_model_credentials(model, api_base)
+        return
+    host = os.environ if environ is None else environ
+    if not api_base and not host.get(product.key_env):
+        raise ScopewatchError(f"{spec.name}:{model}: set {product.key_env} (its model's key), or give --api-base "
+                              "for a server that needs none")
+
+
 @runtime_checkable
 class ProcessToolbox(Protocol):
     """What a session's toolbox offers external agents beyond the tools (engine.session.toolbox)."""

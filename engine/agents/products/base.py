@@ -55,6 +55,10 @@ class Product(ABC):
     """Atoms its own harness causes whatever the model asks (Claude Code runs ``env`` to snapshot the
     shell for its Bash tool): the shim records them as the agent's; a verdict that should count only
     the model's actions has to set them apart (not done by the judge yet)."""
+    harness_programs: tuple[str, ...] = ("git",)
+    """Programs its harness runs on its own at start (``git status``: with a freshly written index,
+    git re-reads files of the same second, a credentials backup included, which the tracer reports
+    as the agent's ``SensitiveRead``)."""
 
     def __init__(self, *, gate: bool = False) -> None:
         self.gate = gate
