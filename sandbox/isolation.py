@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from channel.vocab import IsolationLevel
-from sandbox.agent_cache import cache_dirs
 
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
@@ -73,7 +72,7 @@ class Jail:
     mqueue: bool = False
     """bubblewrap only: the jail's POSIX message queues visible at ``/dev/mqueue`` (so a warm test
     server can clear them between runs)."""
-    extra_ro: tuple[str, ...] = field(default_factory=lambda: python_dirs() + cache_dirs())
+    extra_ro: tuple[str, ...] = field(default_factory=lambda: python_dirs())
 
 
 def python_dirs() -> tuple[str, ...]:

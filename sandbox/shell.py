@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from channel.vocab import AuditSource, Risk
+from sandbox.agent_cache import cache_dirs
 from sandbox.atoms import AtomRegistry
 from sandbox.errors import SandboxError
-from sandbox.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
+from sandbox.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env, python_dirs
 from sandbox.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
 from sandbox.shim import Shim, ShimRecord
 from sandbox.strace import parse
@@ -148,6 +149,8 @@ class ShellRunner:
             expose=tuple(shim.expose),
             stage=ws.base / "stage",
             network=network,
+            # an external agent's process (the one kind with the network) sees the agents cache, read-only
+            extra_ro=python_dirs() + (cache_dirs() if network else ()),
         )
 
     def env(self, actor: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
