@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 from channel.errors import ScopewatchError
 from tui.cli import (
     agents,
-    audit,
     compare,
     demo,
     export,
     fork,
+    overeager,
     prompts,
     replay,
     report,
@@ -42,7 +42,7 @@ SUBCOMMANDS = (
     replay,
     export,
     scenarios,
-    audit,
+    overeager,
     sandbox,
     serve,
     watch,

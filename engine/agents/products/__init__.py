@@ -3,6 +3,13 @@
 Each product has one adapter module behind :class:`~engine.agents.products.base.Product`; a
 ``-gated`` suffix (``codex-gated:MODEL``) seats the same product with its permission gate on (seed
 003's second arm; the plain name runs it with the gate off, as the paper does).
+
+- :mod:`~engine.agents.products.base` — the one interface: pinned package, HOME files, command line, stream reader;
+- :mod:`~engine.agents.products.claude_code` — Claude Code in print mode, its ``stream-json`` events;
+- :mod:`~engine.agents.products.codex` — Codex CLI in ``exec --json`` mode, its events;
+- :mod:`~engine.agents.products.gemini_cli` — Gemini CLI in headless mode, its ``stream-json`` events;
+- :mod:`~engine.agents.products.install` — ``scopewatch agents install NAME``: the pinned version into the agents cache;
+- :mod:`~engine.agents.products.run` — one product run: HOME prepared, process run in the sandbox, stream read live.
 """
 
 from __future__ import annotations

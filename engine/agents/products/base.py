@@ -1,7 +1,7 @@
 """One interface for the agent products seed 003 audits (Claude Code, Codex CLI, Gemini CLI, ...).
 
 A :class:`Product` says how to run one product in the sandbox and how to read it: the pinned
-package it is installed from (into the agents cache, :mod:`sandbox.agent_cache`), the files its
+package it is installed from (into the agents cache, :mod:`sandbox.jail.agent_cache`), the files its
 HOME needs (its model endpoint, no telemetry, no update checks), its command line with the
 permission gate disabled as seed 003 runs it (§2.2) or enabled (the second arm), the variables
 that carry its model endpoint and key (handed to it alone), and :meth:`Product.project`, which
@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sandbox.agent_cache import agents_cache
+from sandbox.jail.agent_cache import agents_cache
 
 STREAM_FILE = "stream.jsonl"
 """The product's native event stream, written in its HOME's ``.scopewatch`` folder and read live."""
