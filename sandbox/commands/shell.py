@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from channel.vocab import AuditSource, Risk
-from sandbox.jail.agent_cache import cache_dirs
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.shim import Shim, ShimRecord
 from sandbox.commands.strace import parse
 from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
 from sandbox.errors import SandboxError
+from sandbox.jail.agent_cache import cache_dirs
 from sandbox.jail.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env, python_dirs
 from sandbox.jail.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
 from sandbox.testing.testrun import TestExecutor

@@ -2,5 +2,5 @@
 
 - :mod:`sandbox.jail.isolation` — the isolation levels (bubblewrap, unshare, none), detected once, and the minimal env;
 - :mod:`sandbox.jail.limits` — per-command limits: processes, file size, output;
-- :mod:`sandbox.jail.agent_cache` — the agents cache (installed agent products), bound read-only into an external agent's jail.
+- :mod:`sandbox.jail.agent_cache` — the agents cache (installed agent products), read-only in an external agent's jail.
 """

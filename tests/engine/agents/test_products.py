@@ -18,8 +18,8 @@ from channel.vocab.config import SessionConfig
 from engine.agents.external import ExternalAgent, UnknownAgentKind, adapter_for, is_external
 from engine.agents.products import PRODUCTS, product_for
 from engine.agents.products.codex import unwrap_shell
-from engine.scoring.metrics import score
 from engine.overeager.episodes import audit_session
+from engine.scoring.metrics import score
 from engine.scoring.verdicts import verdicts
 from engine.session.loop import Session
 from scenarios.overeager.generator import all_seeds, materialise
