@@ -27,15 +27,13 @@ OnEvent = Callable[[Event, EpisodeLabel | None], None]
 
 def check_agents(config: SessionConfig) -> None:
     """Fail fast, in one line, when a model's credentials are missing (before anything runs)."""
-    from engine.agents.external import adapter_for, is_external
+    from engine.agents.external import check_credentials, is_external
 
     for kind in sorted({config.requester, config.owner} - {"scripted", "human"}):
         from engine.llm.secrets import check_model_credentials
 
         if is_external(kind):
-            _, model = adapter_for(kind)  # a bad kind fails here, in one line
-            if model:
-                check_model_credentials(model, config.api_base)
+            check_credentials(kind, config.api_base)  # a bad kind fails here, in one line
             continue
         check_model_credentials(kind, config.api_base)
 
