@@ -29,10 +29,12 @@ from channel.vocab import AuditSource, Risk
 from sandbox.atoms import AtomRegistry
 from sandbox.errors import SandboxError
 from sandbox.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
+from sandbox.jailuser import guard_private, hand_over, jail_uid
 from sandbox.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
 from sandbox.shim import Shim, ShimRecord
 from sandbox.strace import parse
 from sandbox.testrun import TestExecutor
+from sandbox.seccomp import jail_filter
 from sandbox.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
 from sandbox.workspace import Workspace, as_text
 
@@ -99,6 +101,8 @@ class ShellRunner:
         self.tracer = Tracer(reason="not prepared")
         self.commands = 0
         """Commands run so far (each one's number, from 1)."""
+        self.uid: int | None = None
+        """The host uid commands run as (None: the engine's; see :mod:`sandbox.jailuser`)."""
 
     async def prepare(self, isolation: Isolation | None = None) -> None:
         """Pick the isolation level (detected unless given), install the shim, find bash (raises
@@ -116,6 +120,19 @@ class ShellRunner:
         self._bash = bash
         self._cgroup = PidsCgroup()
         self.tracer = await detect_tracer(self.isolation.level)
+        if self.isolation.level != "none" and self.isolation.hardened:
+            self.uid = jail_uid()
+            guard_private(self.workspace.base, self.workspace.tmp)
+
+    def _filter_fd(self) -> int | None:
+        """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
+        seccomp = jail_filter()
+        if self.isolation.level == "none" or not self.isolation.hardened or not seccomp.available:
+            return None
+        read, write = os.pipe()
+        os.write(write, seccomp.program)
+        os.close(write)
+        return read
 
     @property
     def label(self) -> str:
@@ -136,7 +153,7 @@ class ShellRunner:
         """What was done to the shim since the last look (put back)."""
         return self.shim.check() if self.shim is not None else []
 
-    def _jail(self, network: bool = False) -> Jail:
+    def _jail(self, network: bool = False, seccomp_fd: int | None = None) -> Jail:
         ws, shim = self.workspace, self.shim
         assert shim is not None
         return Jail(
@@ -148,6 +165,8 @@ class ShellRunner:
             expose=tuple(shim.expose),
             stage=ws.base / "stage",
             network=network,
+            uid=self.uid,
+            seccomp_fd=seccomp_fd,
         )
 
     def env(self, actor: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -192,7 +211,10 @@ class ShellRunner:
         channel = shim.channel
         self.commands += 1
         root = (self._bash, "-c", command)
-        argv = jail_argv(self.isolation.level, self._jail(network), root)
+        if self.uid is not None:
+            await asyncio.to_thread(hand_over, (self.workspace.root, self.workspace.home, self.workspace.agent_tmp), self.uid)
+        seccomp_fd = self._filter_fd()
+        argv = jail_argv(self.isolation.level, self._jail(network, seccomp_fd), root)
         trace = self.workspace.tmp / "trace"
         stream = TraceStream(self.workspace.tmp / "trace.fifo", trace) if self.tracer.available else None
         if stream is not None:
@@ -220,6 +242,7 @@ class ShellRunner:
                     stderr=asyncio.subprocess.STDOUT,
                     start_new_session=True,
                     preexec_fn=child_setup,
+                    pass_fds=() if seccomp_fd is None else (seccomp_fd,),
                 )
             assert proc.stdout is not None
             if stream is not None and self.isolation.level == "none":
@@ -247,6 +270,8 @@ class ShellRunner:
                     reader.cancel()
                     data = b""
         finally:
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
             loop.remove_reader(channel.fd)
             if stream is not None:
                 loop.remove_reader(stream.fd)
