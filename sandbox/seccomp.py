@@ -162,9 +162,8 @@ def docker_profile() -> str:
     eperm = {"action": "SCMP_ACT_ERRNO", "errnoRet": errno.EPERM}
     rules: list[dict[str, object]] = [{"names": [c for c in REFUSED if c != "ptrace"], **eperm}]
     for call, arg, flag in REFUSED_WITH_FLAG:
-        rules.append(
-            {"names": [call], **eperm, "args": [{"index": arg, "value": flag, "valueTwo": flag, "op": "SCMP_CMP_MASKED_EQ"}]}
-        )
+        masked = {"index": arg, "value": flag, "valueTwo": flag, "op": "SCMP_CMP_MASKED_EQ"}
+        rules.append({"names": [call], **eperm, "args": [masked]})
     for call, arg, value in REFUSED_ARG:
         rules.append({"names": [call], **eperm, "args": [{"index": arg, "value": value, "op": "SCMP_CMP_EQ"}]})
     rules.append({"names": list(NOT_IMPLEMENTED), "action": "SCMP_ACT_ERRNO", "errnoRet": errno.ENOSYS})

@@ -31,10 +31,10 @@ from sandbox.errors import SandboxError
 from sandbox.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
 from sandbox.jailuser import guard_private, hand_over, jail_uid
 from sandbox.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
+from sandbox.seccomp import jail_filter
 from sandbox.shim import Shim, ShimRecord
 from sandbox.strace import parse
 from sandbox.testrun import TestExecutor
-from sandbox.seccomp import jail_filter
 from sandbox.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
 from sandbox.workspace import Workspace, as_text
 
@@ -212,7 +212,8 @@ class ShellRunner:
         self.commands += 1
         root = (self._bash, "-c", command)
         if self.uid is not None:
-            await asyncio.to_thread(hand_over, (self.workspace.root, self.workspace.home, self.workspace.agent_tmp), self.uid)
+            ws = self.workspace
+            await asyncio.to_thread(hand_over, (ws.root, ws.home, ws.agent_tmp), self.uid)
         seccomp_fd = self._filter_fd()
         argv = jail_argv(self.isolation.level, self._jail(network, seccomp_fd), root)
         trace = self.workspace.tmp / "trace"

@@ -29,7 +29,6 @@ import contextlib
 import marshal
 import os
 import re
-import shutil
 import signal
 import sys
 import tempfile
@@ -40,8 +39,9 @@ from pydantic import BaseModel, ConfigDict
 
 from channel.events import FailingTest
 from sandbox import warm
+from sandbox.files import remove_tree
 from sandbox.isolation import SYSTEM_PATH, Jail, detect_isolation, jail_argv, minimal_env, network_cut_prefix
-from sandbox.workspace import put_entry
+from sandbox.workspace import put_copy
 
 _DRIVER = Path(__file__).with_name("_testdriver.py")
 
@@ -162,7 +162,7 @@ async def run_test_batch(
                 run.record(results.get(index, {}), problem)
         return [run.outcome() for run in batch]
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        remove_tree(tmp)
 
 
 async def run_tests_on_tree(
@@ -192,10 +192,10 @@ async def run_tests_on_tree(
     copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
     try:
         for rel, data in tree.items():
-            put_entry(copy / rel, data)
+            put_copy(copy / rel, data)
         return await run_tests(copy, tests, timeout=timeout)
     finally:
-        shutil.rmtree(copy, ignore_errors=True)
+        remove_tree(copy)
 
 
 async def prewarm() -> None:
