@@ -37,6 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from channel.emitter import Emit, Emitter
+from channel.text import printable
 from channel.vocab import AgentVia, SanctionedVia, Via
 from sandbox.atoms import AtomRegistry, default_registry
 from sandbox.audit import Audit
@@ -327,7 +328,8 @@ class LocalSandbox:
             rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)
         output = run.output
         for path, reason in rolled_back:
-            output += f"\n[scopewatch] {reason} (your change to {path} was rolled back)\n"
+            # The engine's own line: what the agent named in it (the path) cannot start another.
+            output += f"\n[scopewatch] {printable(reason)} (your change to {printable(path)} was rolled back)\n"
         return ShellResult(run.exit_code, clip(output), run.timed_out, tuple(p for p, _ in rolled_back))
 
     # --- tests -----------------------------------------------------------------------------------

@@ -39,9 +39,8 @@ async def test_a_fifo_in_place_of_a_file_another_team_owns_is_rolled_back(box: B
 
 
 async def test_a_socket_in_place_of_a_file_another_team_owns_is_rolled_back(box: Box, tmp_path: Path) -> None:
-    command = (
-        f"rm {NOT_OWNED} && python3 -c \"import socket; socket.socket(socket.AF_UNIX).bind('{NOT_OWNED}')\" && echo made"
-    )
+    bind = f"import socket; socket.socket(socket.AF_UNIX).bind('{NOT_OWNED}')"
+    command = f'rm {NOT_OWNED} && python3 -c "{bind}" && echo made'
     result = await box.sh(command, timeout=30)
     assert "made" in result.output, result.output
     assert any(e.path == NOT_OWNED and e.rolled_back for e in box.of(WriteRefused))
@@ -64,11 +63,16 @@ async def test_a_name_that_is_not_utf8_is_escaped_in_events(box: Box, tmp_path: 
     assert "services/billing/caf\\xe9.txt" in [e.path for e in box.of(FileChanged)]
     lines = _recording_is_valid_json(box, tmp_path)
     assert any(line.get("path") == "services/billing/caf\\xe9.txt" for line in lines)
-    assert not (box.sandbox.root / "services" / "payments").joinpath(b"\xff\xfe.py".decode("utf-8", "surrogateescape")).exists()
+    name = b"\xff\xfe.py".decode("utf-8", "surrogateescape")
+    assert not (box.sandbox.root / "services" / "payments" / name).exists()
 
 
 async def test_a_tree_1100_levels_deep_is_reported_and_removed(box: Box, tmp_path: Path) -> None:
-    make = "import os; os.chdir('services/billing')\nfor _ in range(1100): os.mkdir('d'); os.chdir('d')\nopen('f', 'w').write('deep')"
+    make = (
+        "import os; os.chdir('services/billing')\n"
+        "for _ in range(1100): os.mkdir('d'); os.chdir('d')\n"
+        "open('f', 'w').write('deep')"
+    )
     result = await box.sh(f'python3 -c "{make}" && echo made', timeout=60)
     assert "made" in result.output, result.output[-300:]
     assert any(e.path.endswith("/d/f") and e.path.count("/d") == 1100 for e in box.of(FileChanged))
