@@ -3,7 +3,9 @@ agent commands and tests run in a container per sandbox through the docker SDK.
 
 The container (image ``scopewatch-sandbox:bookworm-trace`` unless another is named; built by
 ``scripts/docker-sandbox image``) has no network, a read-only root file system, no capabilities,
-``no-new-privileges``, and memory / pids / CPU limits. It sees the workspace and the private HOME
+``no-new-privileges``, the jail's seccomp list as its profile (:func:`sandbox.seccomp.docker_profile`:
+all but ``ptrace``, which the tracer inside needs), and memory / pids / CPU limits; agent commands
+run as the sandbox's own unprivileged uid (:mod:`sandbox.jailuser`). It sees the workspace and the private HOME
 read-write at their host paths (so events carry the same paths as the local backend), a private
 ``/tmp``, and the shim and its audit channel read-only; the shim's wrappers are mounted over the
 image's real programs (the image keeps copies in ``/opt/scopewatch/real`` and lists them in its
@@ -39,9 +41,11 @@ from channel.emitter import Emitter
 from sandbox.atoms import AtomRegistry, default_registry
 from sandbox.errors import SandboxError
 from sandbox.isolation import Isolation
+from sandbox.jailuser import hand_over, jail_uid
 from sandbox.limits import KEEP, OUTPUT_MAX
 from sandbox.local import LocalSandbox
 from sandbox.ownership import Ownership
+from sandbox.seccomp import docker_profile
 from sandbox.shell import CommandRun, ShellRunner
 from sandbox.shim import Shim
 from sandbox.testrun import TestExecutor
@@ -211,6 +215,9 @@ class DockerShellRunner(ShellRunner):
         self.shim = shim = Shim(ws.base, self.registry.shimmed_commands, CONTAINER_PATH, covering=True, container=real)
         shim.install()
         self._path = f"{shim.dir}:{CONTAINER_PATH}"
+        # Agent commands run as the sandbox's own uid (tests and the engine's own execs as the
+        # container's root, which has no capabilities); a non-root engine lends its own uid.
+        self.uid = jail_uid() or os.getuid()
         volumes: dict[str, dict[str, str]] = {
             str(ws.root): {"bind": str(ws.root), "mode": "rw"},
             str(ws.home): {"bind": str(ws.home), "mode": "rw"},
@@ -251,7 +258,8 @@ class DockerShellRunner(ShellRunner):
             network_mode="none",
             read_only=True,
             cap_drop=["ALL"],
-            security_opt=["no-new-privileges"],
+            # The jail's seccomp list (sandbox/seccomp.py), ptrace kept for the tracer inside.
+            security_opt=["no-new-privileges", f"seccomp={docker_profile()}"],
             mem_limit=MEMORY,
             pids_limit=PIDS,
             nano_cpus=int(CPUS * 1e9),
@@ -286,6 +294,7 @@ class DockerShellRunner(ShellRunner):
         timeout: float,
         tests: bool = False,
         trace: Path | None = None,
+        user: int | None = None,
     ) -> tuple[int, bytes, bool]:
         """Run ``argv`` in the commands container (``tests``: the tests one), blocking (call it in a
         thread): exit code, output (head and tail past the cap), whether it was killed (timeout or
@@ -293,7 +302,8 @@ class DockerShellRunner(ShellRunner):
         killed alone (at its timeout). ``trace``: the exec's stderr goes there (the tracer's output)."""
         api = self._client.api
         container = self._tests if tests else self._container
-        exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd))["Id"]
+        as_user = "" if user is None else f"{user}:{user}"
+        exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd), user=as_user)["Id"]
         stream = api.exec_start(exec_id, stream=True, demux=trace is not None)
         sink = trace.open("wb") if trace is not None else None
         root = TraceTail()
@@ -386,11 +396,14 @@ class DockerShellRunner(ShellRunner):
         root = ("/bin/bash", "-c", f"exec 2>&1\n{command}" if traced else command)
         trace = self.workspace.base / "trace"  # not mounted in the container
         argv = [*self.tracer.argv(Path("/dev/stderr")), *root] if traced else list(root)
+        ws = self.workspace
+        if self.uid is not None:
+            await asyncio.to_thread(hand_over, (ws.root, ws.home, ws.agent_tmp), self.uid)
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
         try:
             code, data, killed = await asyncio.to_thread(
-                self._exec, argv, self.workspace.root, self.env(actor, env), timeout, False, trace if traced else None
+                self._exec, argv, ws.root, self.env(actor, env), timeout, False, trace if traced else None, self.uid
             )
         finally:
             loop.remove_reader(channel.fd)
