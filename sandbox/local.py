@@ -53,6 +53,7 @@ from sandbox.reconcile import Reconciler
 from sandbox.shell import ShellRunner, clip
 from sandbox.snapshot import prefetching, run_tests_on_snapshot, snapshot_with
 from sandbox.testrun import TestOutcome, prewarm
+from sandbox.volume import CALLS_MAX, cap_calls
 from sandbox.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS, Watcher
 from sandbox.workspace import Workspace
 
@@ -314,8 +315,12 @@ class LocalSandbox:
             await reconciler.settle_external()
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
-            for call in run.calls:
+            calls, cut = cap_calls(run.calls)
+            for call in calls:
                 await self._audit.command_ran(actor, call, run.command)
+            if cut:
+                why = f"{cut} programs past the cap of {CALLS_MAX} per command not reported one by one (atoms all were)"
+                await self._audit.shim_tampered(actor, why, source="trace")
             for read in run.reads:
                 await self._audit.sensitive_read(actor, read, run.command)
             for problem in run.tampered:

@@ -36,6 +36,7 @@ from sandbox.shim import Shim, ShimRecord
 from sandbox.strace import parse
 from sandbox.testrun import TestExecutor
 from sandbox.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
+from sandbox.volume import TRACE_MAX
 from sandbox.workspace import Workspace, as_text
 
 OUTPUT_LIMIT = 64_000
@@ -277,6 +278,7 @@ class ShellRunner:
             if stream is not None:
                 loop.remove_reader(stream.fd)
                 stream.close()
+        trace_cut = stream.cut if stream is not None else 0
         if stream is not None and stream.tail.code is not None and self.isolation.level == "none" and not timed_out:
             exit_code = stream.tail.code  # the command's: strace was killed with its leftovers
         output = as_text(data)
@@ -294,6 +296,9 @@ class ShellRunner:
         calls, reads, forged = await asyncio.to_thread(
             self._traced, trace, root, records, ended=not (timed_out or runaway)
         )
+        if trace_cut:
+            forged += (f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
+                       "what ran after is not in the trace",)
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
 
     def _traced(

@@ -40,6 +40,7 @@ from sandbox.atoms import AtomRegistry
 from sandbox.isolation import SYSTEM_PATH, Jail, jail_argv
 from sandbox.shim import ShimRecord
 from sandbox.strace import Exec, ParsedTrace
+from sandbox.volume import TRACE_MAX
 
 SYSCALLS = "execve,execveat,open,openat,openat2,creat,clone,clone3,fork,vfork"
 STRING_MAX = 131072
@@ -404,6 +405,9 @@ class TraceStream:
         self.fifo = fifo
         self._fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
         self._out = file.open("wb")
+        self.kept = 0
+        self.cut = 0
+        """Bytes of trace not kept, past :data:`~sandbox.volume.TRACE_MAX` (the rest is lost)."""
         self.tail = TraceTail()
         self.on_root_exit: Callable[[], None] | None = None
 
@@ -420,7 +424,11 @@ class TraceStream:
                 return
             if not chunk:
                 return
-            self._out.write(chunk)
+            if self.kept < TRACE_MAX:
+                self._out.write(chunk)
+                self.kept += len(chunk)
+            else:
+                self.cut += len(chunk)
             if self.tail.feed(chunk) and self.on_root_exit is not None:
                 callback, self.on_root_exit = self.on_root_exit, None
                 callback()

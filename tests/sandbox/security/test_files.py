@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from channel.events import FileChanged, WriteRefused
+from channel.events import FileChanged, ShellCommandRan, ShimTampered, WriteRefused
 from channel.recorder import Recorder, read_recording
 from sandbox.errors import SandboxError
 from tests.sandbox.security.conftest import Box
@@ -88,3 +88,20 @@ async def test_a_sparse_file_is_known_by_its_size_not_held(box: Box) -> None:
     assert changed and "209715200 bytes" in changed[0].diff
     assert any(e.path == "services/payments/huge.bin" and e.rolled_back for e in box.of(WriteRefused))
     assert not box.sandbox.exists("services/payments/huge.bin")
+
+
+async def test_an_exec_storm_with_huge_argv_is_capped_and_says_so(box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sandbox.local
+    import sandbox.volume
+
+    monkeypatch.setattr(sandbox.volume, "CALLS_MAX", 4)
+    monkeypatch.setattr(sandbox.local, "CALLS_MAX", 4)
+    big = "$(head -c 100000 /dev/zero | tr '\\0' a)"
+    result = await box.sh(f"for i in 1 2 3 4 5 6; do /bin/echo {big} {big} >/dev/null; done; git push origin main", 60)
+    assert not result.timed_out
+    ran = box.of(ShellCommandRan)
+    assert any(e.atom == "git_push_protected" for e in ran), [(e.argv[:2], e.atom) for e in ran]  # atoms never cut
+    if box.sandbox.label.endswith("+ strace"):
+        assert len(ran) <= 4
+        assert any("not reported one by one" in e.reason for e in box.of(ShimTampered))
+    assert all(sum(len(a) for a in e.argv) <= 70_000 for e in ran)
