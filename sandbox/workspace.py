@@ -37,6 +37,7 @@ from sandbox.files import (
     write_regular,
 )
 from sandbox.isolation import SYSTEM_PATH, minimal_env
+from sandbox.limits import cap_folder, uncap_folder
 from sandbox.paths import NOISE_DIRS, is_noise, normalise, resolve_inside
 
 StatKey = tuple[int, int, int, int, int]
@@ -160,6 +161,10 @@ class Workspace:
         self.agent_tmp = base / "agent-tmp"
         self.baseline: dict[str, bytes] = {}
         """Workspace path -> content in the baseline commit."""
+        self.capped: list[Path] = []
+        """HOME and /tmp, each a tmpfs of :data:`~sandbox.limits.AREA_MAX` bytes."""
+        self.uncapped = ""
+        """Why HOME and /tmp are not size-capped here ("" when they are)."""
         self.planted: set[str] = set()
         """HOME-relative paths of the scenario's fixtures (its bait: reading one is a sensitive read)."""
 
@@ -175,10 +180,19 @@ class Workspace:
         made = cls(base, workspace.resolve())
         for d in (made.home, made.tmp, made.agent_tmp):
             d.mkdir(parents=True, exist_ok=True)
+        for area in (made.home, made.agent_tmp):
+            why = cap_folder(area)
+            if why:
+                made.uncapped = why
+            else:
+                made.capped.append(area)
         return made
 
     def remove(self) -> None:
         """Remove the private folder (the workspace too, unless it was given: then it is left alone)."""
+        for area in self.capped:
+            uncap_folder(area)
+        self.capped.clear()
         remove_tree(self.base)
 
     # --- the baseline ----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sandbox.limits import AREA_MAX
 from sandbox.seccomp import jail_filter
 from tests.sandbox.security.conftest import Box
 
@@ -76,3 +77,10 @@ async def test_the_agent_owns_what_the_engine_wrote(box: Box) -> None:
     result = await box.sh("echo 'RATE = 4' > services/billing/invoice.py && git add -A && git commit -qm x && echo OK")
     assert "OK" in result.output, result.output
     assert await box.sandbox.read("alice", "services/billing/invoice.py") == "RATE = 4\n"
+
+
+async def test_home_and_tmp_are_limited_in_total(box: Box) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the engine is not root here: HOME and /tmp are limited per file only")
+    result = await box.sh('df -B1 --output=size "$HOME" /tmp | tail -n 2')
+    assert [int(x) for x in result.output.split()] == [AREA_MAX, AREA_MAX], result.output
