@@ -187,11 +187,11 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
     args += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"]
     if jail.mqueue:
         args += ["--mqueue", "/dev/mqueue"]
+    args += ["--bind", str(jail.tmp), "/tmp"] if jail.tmp is not None else ["--tmpfs", "/tmp"]
     if jail.uid is not None:
         # bubblewrap makes the folders above a bind 0700 (root's): the jail's uid must pass them.
         for d in _ancestors(jail):
             args += ["--perms", "0755", "--dir", d]
-    args += ["--bind", str(jail.tmp), "/tmp"] if jail.tmp is not None else ["--tmpfs", "/tmp"]
     # After /tmp: the Python that runs the tools may live under it (a checkout in /tmp).
     for d in jail.extra_ro:
         args += ["--ro-bind", os.path.realpath(d), d]

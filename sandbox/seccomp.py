@@ -156,6 +156,18 @@ def jail_filter() -> Filter:
         lib.seccomp_release(ctx)
 
 
+def filter_pipe() -> int | None:
+    """A fresh pipe holding the filter, for one jailed process (pass it with ``pass_fds``, close it
+    after the start); None where there is no filter here."""
+    found = jail_filter()
+    if not found.available:
+        return None
+    read, write = os.pipe()
+    os.write(write, found.program)
+    os.close(write)
+    return read
+
+
 def docker_profile() -> str:
     """The same list as a Docker seccomp profile (JSON, for ``--security-opt seccomp=...``), except
     ``ptrace``: in a container the exec tracer runs inside, as the command's user, and needs it."""

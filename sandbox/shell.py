@@ -31,7 +31,7 @@ from sandbox.errors import SandboxError
 from sandbox.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
 from sandbox.jailuser import guard_private, hand_over, jail_uid
 from sandbox.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
-from sandbox.seccomp import jail_filter
+from sandbox.seccomp import filter_pipe
 from sandbox.shim import Shim, ShimRecord
 from sandbox.strace import parse
 from sandbox.testrun import TestExecutor
@@ -127,13 +127,9 @@ class ShellRunner:
 
     def _filter_fd(self) -> int | None:
         """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
-        seccomp = jail_filter()
-        if self.isolation.level == "none" or not self.isolation.hardened or not seccomp.available:
+        if self.isolation.level == "none" or not self.isolation.hardened:
             return None
-        read, write = os.pipe()
-        os.write(write, seccomp.program)
-        os.close(write)
-        return read
+        return filter_pipe()
 
     @property
     def label(self) -> str:

@@ -41,6 +41,8 @@ from channel.events import FailingTest
 from sandbox import warm
 from sandbox.files import remove_tree
 from sandbox.isolation import SYSTEM_PATH, Jail, detect_isolation, jail_argv, minimal_env, network_cut_prefix
+from sandbox.jailuser import hand_over, jail_uid
+from sandbox.seccomp import filter_pipe
 from sandbox.workspace import put_copy
 
 _DRIVER = Path(__file__).with_name("_testdriver.py")
@@ -155,8 +157,19 @@ async def run_test_batch(
                 if level == "none":
                     problem = await _execute(tmp, timeout, [*netns, *argv], warm_netns=netns)
                 else:
-                    jail = Jail(cwd=tmp, rw=(tmp, *{run.workspace for run in batch}), ro=(_DRIVER.parent,))
-                    problem = await _execute(tmp, timeout, jail_argv(level, jail, argv))
+                    # Tests are the agents' code too: the same unprivileged, filtered jail.
+                    rw = (tmp, *{run.workspace for run in batch})
+                    uid = jail_uid()
+                    if uid is not None:
+                        await asyncio.to_thread(hand_over, rw, uid)
+                        os.chmod(tmp, 0o711)  # the jail is entered (chdir) by a root without capabilities
+                    seccomp = filter_pipe()
+                    jail = Jail(cwd=tmp, rw=rw, ro=(_DRIVER.parent,), uid=uid, seccomp_fd=seccomp)
+                    try:
+                        problem = await _execute(tmp, timeout, jail_argv(level, jail, argv), pass_fds=seccomp)
+                    finally:
+                        if seccomp is not None:
+                            os.close(seccomp)
             results = _read_results(tmp / "results.txt")
             for index, run in enumerate(batch):
                 run.record(results.get(index, {}), problem)
@@ -330,6 +343,7 @@ async def _execute(
     argv: Sequence[str],
     *,
     warm_netns: tuple[str, ...] | None = None,
+    pass_fds: int | None = None,
 ) -> str | None:
     """Run the driver; return None if it exited cleanly, else the ``last_line`` for unfinished tests.
     With ``warm_netns`` (no jail on this machine: the tests get the same isolation either way) a warm
@@ -347,6 +361,7 @@ async def _execute(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
+        pass_fds=() if pass_fds is None else (pass_fds,),
     )
     assert proc.stdout is not None
     tail = bytearray()
