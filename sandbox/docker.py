@@ -1,21 +1,18 @@
 """The docker backend: the local sandbox's workspace, guard, reconciler, watcher and audit, with
 agent commands and tests run in a container per sandbox through the docker SDK.
 
-The container (image ``scopewatch-sandbox:bookworm-trace`` unless another is named; built by
-``scripts/docker-sandbox image``) has no network, a read-only root file system, no capabilities,
-``no-new-privileges``, the jail's seccomp list as its profile (:func:`sandbox.seccomp.docker_profile`:
-all but ``ptrace``, which the tracer inside needs), and memory / pids / CPU limits; agent commands
-run as the sandbox's own unprivileged uid (:mod:`sandbox.jailuser`). It sees the workspace and the private HOME
-read-write at their host paths (so events carry the same paths as the local backend), a private
-``/tmp``, and the shim and its audit channel read-only; the shim's wrappers are mounted over the
-image's real programs (the image keeps copies in ``/opt/scopewatch/real`` and lists them in its
-``scopewatch.real`` label), so ``/usr/bin/git`` and ``/bin/rm`` are recorded too. Each command runs
-with ``docker exec``; when it returns, every process it started is killed (``kill -9 -1``). Where the
-image has strace and ptrace works in the container, each command runs under it (:mod:`sandbox.tracer`):
-the trace comes out on the exec's stderr (the command's own stderr goes to its stdout), which only the
-engine reads. The image's strace is execute-only, so its process is not dumpable and the traced
-programs (same user, no capabilities) cannot open its ``/proc/PID/fd`` to write into the trace; they
-can kill it, which the trace shows (``ShimTampered``).
+The container (image ``scopewatch-sandbox:bookworm-trace`` unless another is named; built by ``scripts/docker-sandbox
+image``) has no network, a read-only root, no capabilities, ``no-new-privileges``, the jail's seccomp list
+(:func:`~sandbox.seccomp.docker_profile`), memory / pids / CPU limits; agent commands run as the sandbox's uid
+(:mod:`sandbox.jailuser`). It sees the workspace and HOME read-write at their host paths (so events carry the same
+paths as the local backend), a private ``/tmp``, and the shim and its audit channel read-only; the shim's wrappers are
+mounted over the image's real programs (the image keeps copies in ``/opt/scopewatch/real`` and lists them in its
+``scopewatch.real`` label), so ``/usr/bin/git`` and ``/bin/rm`` are recorded too. Each command runs with ``docker
+exec``; when it returns, every process it started is killed (``kill -9 -1``). Where the image has strace and ptrace
+works in the container, each command runs under it (:mod:`sandbox.tracer`): the trace comes out on the exec's stderr
+(the command's own stderr goes to its stdout), which only the engine reads. The image's strace is execute-only, so its
+process is not dumpable and the traced programs (same user, no capabilities) cannot open its ``/proc/PID/fd`` to write
+into the trace; they can kill it, which the trace shows (``ShimTampered``).
 
 Containers carry the label ``scopewatch.sandbox`` and the engine's pid: they are removed on close,
 at exit, and at the next start when the process that made them is gone (a crash).
@@ -41,7 +38,7 @@ from channel.emitter import Emitter
 from sandbox.atoms import AtomRegistry, default_registry
 from sandbox.errors import SandboxError
 from sandbox.isolation import Isolation
-from sandbox.jailuser import hand_over, jail_uid
+from sandbox.jailuser import jail_uid
 from sandbox.limits import KEEP, OUTPUT_MAX
 from sandbox.local import LocalSandbox
 from sandbox.ownership import Ownership
@@ -215,8 +212,6 @@ class DockerShellRunner(ShellRunner):
         self.shim = shim = Shim(ws.base, self.registry.shimmed_commands, CONTAINER_PATH, covering=True, container=real)
         shim.install()
         self._path = f"{shim.dir}:{CONTAINER_PATH}"
-        # Agent commands run as the sandbox's own uid (tests and the engine's own execs as the
-        # container's root, which has no capabilities); a non-root engine lends its own uid.
         self.uid = jail_uid() or os.getuid()
         volumes: dict[str, dict[str, str]] = {
             str(ws.root): {"bind": str(ws.root), "mode": "rw"},
@@ -258,7 +253,6 @@ class DockerShellRunner(ShellRunner):
             network_mode="none",
             read_only=True,
             cap_drop=["ALL"],
-            # The jail's seccomp list (sandbox/seccomp.py), ptrace kept for the tracer inside.
             security_opt=["no-new-privileges", f"seccomp={docker_profile()}"],
             mem_limit=MEMORY,
             pids_limit=PIDS,
@@ -294,7 +288,6 @@ class DockerShellRunner(ShellRunner):
         timeout: float,
         tests: bool = False,
         trace: Path | None = None,
-        user: int | None = None,
     ) -> tuple[int, bytes, bool]:
         """Run ``argv`` in the commands container (``tests``: the tests one), blocking (call it in a
         thread): exit code, output (head and tail past the cap), whether it was killed (timeout or
@@ -302,8 +295,8 @@ class DockerShellRunner(ShellRunner):
         killed alone (at its timeout). ``trace``: the exec's stderr goes there (the tracer's output)."""
         api = self._client.api
         container = self._tests if tests else self._container
-        as_user = "" if user is None else f"{user}:{user}"
-        exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd), user=as_user)["Id"]
+        user = "" if tests or self.uid is None else f"{self.uid}:{self.uid}"  # agent commands: the jail's uid
+        exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd), user=user)["Id"]
         stream = api.exec_start(exec_id, stream=True, demux=trace is not None)
         sink = trace.open("wb") if trace is not None else None
         root = TraceTail()
@@ -396,14 +389,12 @@ class DockerShellRunner(ShellRunner):
         root = ("/bin/bash", "-c", f"exec 2>&1\n{command}" if traced else command)
         trace = self.workspace.base / "trace"  # not mounted in the container
         argv = [*self.tracer.argv(Path("/dev/stderr")), *root] if traced else list(root)
-        ws = self.workspace
-        if self.uid is not None:
-            await asyncio.to_thread(hand_over, (ws.root, ws.home, ws.agent_tmp), self.uid)
+        await self._hand_over()
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
         try:
             code, data, killed = await asyncio.to_thread(
-                self._exec, argv, ws.root, self.env(actor, env), timeout, False, trace if traced else None, self.uid
+                self._exec, argv, self.workspace.root, self.env(actor, env), timeout, False, trace if traced else None
             )
         finally:
             loop.remove_reader(channel.fd)

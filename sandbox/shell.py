@@ -125,6 +125,12 @@ class ShellRunner:
             self.uid = jail_uid()
             guard_private(self.workspace.base, self.workspace.tmp)
 
+    async def _hand_over(self) -> None:
+        """Give what the engine wrote in the workspace, HOME and /tmp to the jail's uid."""
+        if self.uid is not None:
+            ws = self.workspace
+            await asyncio.to_thread(hand_over, (ws.root, ws.home, ws.agent_tmp), self.uid)
+
     def _filter_fd(self) -> int | None:
         """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
         if self.isolation.level == "none" or not self.isolation.hardened:
@@ -208,9 +214,7 @@ class ShellRunner:
         channel = shim.channel
         self.commands += 1
         root = (self._bash, "-c", command)
-        if self.uid is not None:
-            ws = self.workspace
-            await asyncio.to_thread(hand_over, (ws.root, ws.home, ws.agent_tmp), self.uid)
+        await self._hand_over()
         seccomp_fd = self._filter_fd()
         argv = jail_argv(self.isolation.level, self._jail(network, seccomp_fd), root)
         trace = self.workspace.tmp / "trace"
