@@ -59,8 +59,9 @@ def render(app: App[object], line: Iterable[Seg]) -> Text:
     """Rich text for a line of (text, spec) pieces."""
     text = Text(no_wrap=False, overflow="fold")
     for piece, spec in line:
-        # One line is one line: what an agent named (a file, an argument) cannot start another.
-        text.append(printable(piece), style(app, spec) if spec else None)
+        # Terminal controls an agent named (ESC, CR, bidi overrides) are shown escaped; newlines are kept
+        # here (pieces span lines by design), so agent names with one are not yet escaped in the TUI.
+        text.append(printable(piece, keep_lines=True), style(app, spec) if spec else None)
     return text
 
 
