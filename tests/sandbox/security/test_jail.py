@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.limits import AREA_MAX
-from sandbox.seccomp import jail_filter
+from sandbox.jail.limits import AREA_MAX
+from sandbox.jail.seccomp import jail_filter
 from tests.sandbox.security.conftest import Box
 
 # One line per syscall attempt: `name rc errno` (x86-64 numbers: add_key 248, io_uring_setup 425).
@@ -67,7 +67,7 @@ async def test_a_nested_user_namespace_is_refused(box: Box) -> None:
 async def test_ptrace_is_refused_but_the_command_is_still_traced(box: Box) -> None:
     _need_filter(box)
     if box.backend == "docker":
-        pytest.skip("in a container the exec tracer runs inside and keeps ptrace (sandbox/seccomp.py)")
+        pytest.skip("in a container the exec tracer runs inside and keeps ptrace (sandbox/jail/seccomp.py)")
     result = await box.sh("strace -f -o /dev/null true && echo TRACED; echo done")
     assert "TRACED" not in result.output and "done" in result.output
 
