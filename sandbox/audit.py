@@ -68,6 +68,7 @@ class Audit:
                 parent_pid=call.parent_pid,
                 command=command,
                 program=call.program,
+                refs=call.refs,
             )
         )
 

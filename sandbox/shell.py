@@ -22,14 +22,16 @@ import signal
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from channel.vocab import AuditSource, Risk
 from sandbox.atoms import AtomRegistry
 from sandbox.errors import SandboxError
+from sandbox.identity import ProgramIndex
 from sandbox.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
 from sandbox.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
+from sandbox.remote import RefUpdate, push_atom, read_state, ref_updates
 from sandbox.shim import Shim, ShimRecord
 from sandbox.strace import parse
 from sandbox.testrun import TestExecutor
@@ -56,6 +58,8 @@ class AtomCall:
     pid: int = 0
     parent_pid: int = 0
     program: str = ""
+    refs: tuple[str, ...] = ()
+    """The remote refs this push updated (:mod:`sandbox.remote`): what classified it."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,7 @@ class ShellRunner:
         self._search = SYSTEM_PATH
         self._bash = "bash"
         self.tracer = Tracer(reason="not prepared")
+        self._index: ProgramIndex | None = None
         self.commands = 0
         """Commands run so far (each one's number, from 1)."""
 
@@ -141,7 +146,7 @@ class ShellRunner:
         assert shim is not None
         return Jail(
             cwd=ws.root,
-            rw=(ws.root, ws.home),
+            rw=(ws.root, ws.home, *((ws.remote,) if ws.remote.is_dir() else ())),
             ro=(shim.dir, shim.audit_dir),
             tmp=ws.agent_tmp,
             cover=tuple(shim.cover),
@@ -199,6 +204,7 @@ class ShellRunner:
             argv = [*self.tracer.argv(stream.fifo), *argv]
         given = self.workspace.tmp / "shell-input"
         given.write_text(stdin or "", encoding="utf-8")
+        remote = read_state(self.workspace.remote)
 
         def child_setup() -> None:
             set_rlimits()
@@ -261,13 +267,14 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
+        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
         if not self.tracer.available:
-            return CommandRun(
-                exit_code, output, timed_out or runaway, self._atom_calls(records), tampered, command=self.commands
-            )
+            calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
+            return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
         calls, reads, forged = await asyncio.to_thread(
             self._traced, trace, root, records, ended=not (timed_out or runaway)
         )
+        calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
 
     def _traced(
@@ -294,6 +301,7 @@ class ShellRunner:
             planted=frozenset(self.workspace.planted),
             registry=self.registry,
             root_first=root_first,
+            programs=self._programs(),
         )
         found = analyse(parsed, ctx, records)
         ordered: list[tuple[float, AtomCall]] = []
@@ -301,7 +309,7 @@ class ShellRunner:
             call = self._atom_call(w.record, w.pid, w.parent_pid, every=True)
             if call is not None:
                 ordered.append((w.record.started, call))
-        for e in found.execs:
+        for e in (*found.execs, *found.unrecorded):
             call = AtomCall(
                 argv=e.argv,
                 cwd=self._display_cwd(e.cwd) if e.cwd else ".",
@@ -320,9 +328,26 @@ class ShellRunner:
             f"a shim record no wrapper wrote (forged into the audit channel): {' '.join(r.argv)[:120]}"
             for r in found.forged
         )
+        forged += tuple(
+            f"a shim wrapper was stopped before it wrote its record: {' '.join(e.argv)[:120]}" for e in found.unrecorded
+        )
         if ended and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
         return tuple(c for _, c in ordered), found.reads, forged
+
+    def _programs(self) -> ProgramIndex | None:
+        """The registry's programs as the tracer identifies them (None in a container: its files
+        are not the engine's to look at)."""
+        shim = self.shim
+        if shim is None or shim.container is not None:
+            return None
+        if self._index is None:
+            programs = {name: os.path.realpath(path) for name, path in shim.real.items() if path}
+            mounts = {inside: real for real, inside in shim.expose}
+            mounts.update({program: str(wrapper) for wrapper, program in shim.cover})
+            isolated = self.isolation.level != "none"
+            self._index = ProgramIndex(programs, mounts=mounts, jail_tmp=self.workspace.agent_tmp if isolated else None)
+        return self._index
 
     def _atom_calls(self, records: list[ShimRecord]) -> tuple[AtomCall, ...]:
         return tuple(c for c in (self._atom_call(r) for r in records) if c is not None)
@@ -348,6 +373,57 @@ class ShellRunner:
             return Path(cwd).resolve().relative_to(self.workspace.root).as_posix()
         except (ValueError, OSError):
             return cwd
+
+
+def by_effect(
+    calls: tuple[AtomCall, ...], pushed: tuple[RefUpdate, ...], registry: AtomRegistry, root: tuple[str, ...]
+) -> tuple[AtomCall, ...]:
+    """``calls`` with the push the remote saw (``pushed``) given to the program that made it,
+    classified by what it changed (:func:`~sandbox.remote.push_atom`), whatever its command line said:
+    the top-most git above the remote's ``receive-pack`` (an alias's or a hook's git included); else
+    the last git call that reads as a push, else the last git call; else (the refs were written by
+    some other program) one call for the command itself, seen by the engine on the remote."""
+    if not pushed:
+        return calls
+    atom = registry.get(push_atom(pushed))
+    refs = tuple(u.ref for u in pushed)
+    target = _pusher(calls)
+    if target is None:
+        end = AtomCall(root, ".", 0, 0.0, atom.name, atom.risk, source="watcher", refs=refs)
+        return (*calls, end)
+    out = list(calls)
+    out[target] = replace(out[target], atom=atom.name, risk=atom.risk, refs=refs)
+    return tuple(out)
+
+
+def _is_git(call: AtomCall) -> bool:
+    return (call.atom or "").startswith("git_")
+
+
+def _receives(call: AtomCall) -> bool:
+    return any(a.rsplit("/", 1)[-1] in ("git-receive-pack", "receive-pack") for a in call.argv[:2])
+
+
+def _pusher(calls: tuple[AtomCall, ...]) -> int | None:
+    """The index of the call that pushed (see :func:`by_effect`)."""
+    first: dict[int, int] = {}  # pid -> its first call
+    for i, c in enumerate(calls):
+        if c.pid:
+            first.setdefault(c.pid, i)
+    for receiver in (c for c in calls if _receives(c)):
+        top, pid, seen = None, receiver.parent_pid, set()
+        while pid and pid not in seen and pid in first:
+            seen.add(pid)
+            i = first[pid]
+            if _is_git(calls[i]) and not _receives(calls[i]):
+                top = i
+            pid = calls[i].parent_pid
+        if top is not None:
+            return top
+    pushes = [i for i, c in enumerate(calls) if c.atom in ("git_push_branch", "git_push_protected", "git_force_push")]
+    gits = [i for i, c in enumerate(calls) if _is_git(c) and not _receives(c)]
+    found = pushes or gits
+    return found[-1] if found else None
 
 
 def _kill_all(pid: int, cgroup: PidsCgroup) -> None:

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from channel.vocab import READ_ATOMS, IsolationLevel, Risk
 from sandbox.atoms import AtomRegistry
+from sandbox.identity import Program, ProgramIndex
 from sandbox.isolation import SYSTEM_PATH, Jail, jail_argv
 from sandbox.shim import ShimRecord
 from sandbox.strace import Exec, ParsedTrace
@@ -159,6 +160,9 @@ class TraceAnalysis:
     """The shim records with the wrapper exec the trace saw for each, in the records' order."""
     forged: tuple[ShimRecord, ...]
     """Records no wrapper wrote (something else wrote them into the audit channel)."""
+    unrecorded: tuple[TracedExec, ...] = ()
+    """Programs run through a wrapper that wrote no record (killed before it could): reported from
+    the trace, never hidden behind the wrapper."""
     complete: bool = True
     """The trace saw the command's own process end (else the tracer was stopped before it did)."""
 
@@ -179,6 +183,8 @@ class TraceContext:
     root_first: bool = False
     """The first exec of the trace is the root (no jail set-up before it: a container, whose strace
     cannot read its own child's arguments, being unreadable itself)."""
+    programs: ProgramIndex | None = None
+    """The registry's programs by identity and content (None: by file name only)."""
 
 
 def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]) -> TraceAnalysis:
@@ -191,26 +197,35 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     tree = _descendants(trace, root.pid)
     execs = [e for e in trace.execs if e.pid in tree and e.ts >= root.ts and e is not root]
     wrapper_of: dict[int, tuple[str, tuple[str, ...], Exec]] = {}  # pid -> (name, args, exec)
-    real: dict[int, int] = {}  # wrapper pid -> the pid of the real program behind it
+    real: dict[int, Exec] = {}  # wrapper pid -> the real program behind it
     out: list[TracedExec] = []
     ends = _ends(trace, execs)
-    image: dict[int, str] = {}  # pid -> the program it runs now (a wrapper's: the command it wraps)
+    index = ctx.programs or ProgramIndex({})
+    image: dict[int, str] = {}  # pid -> the identity of the program it runs now (a wrapper's: its command)
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
         wrapped = _as_wrapper(e, ctx.wrappers)
-        name = wrapped[0] if wrapped is not None else Path(e.file).name
+        program = index.identify(e.file, e.argv, e.cwd)
         if wrapped is not None:
             wrapper_of[e.pid] = (*wrapped, e)
+            key = wrapped[0]
         elif parent in wrapper_of and _runs(e, wrapper_of[parent][0]) and parent not in real:
-            real[parent] = e.pid  # the real program behind the wrapper: the shim's record says it
+            real[parent] = e  # the real program behind the wrapper: the shim's record says it
+            key = program.key
         else:
             # A program run by the same program (git stash runs `git reset --hard`) is its inside, not
-            # a second action: recorded, no atom. Anything between them (a hook's sh) makes it one.
-            out.append(_traced(e, parent, ends, ctx, inside=image.get(parent) == name))
-        image[e.pid] = name
-    matched, forged = _match(records, wrapper_of, real, trace)
+            # a second action: recorded, no atom. Anything between them (a hook's sh) makes it one,
+            # and so does another file under the same name (a renamed shell called git).
+            key = program.key
+            out.append(_traced(e, parent, ends, ctx, program, inside=image.get(parent) == key))
+        image[e.pid] = key
+    matched, forged, silent = _match(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
+    unrecorded = tuple(
+        _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, _as_program(wrapper_of[pid]))
+        for pid in silent
+    )
     reads = _reads(trace, tree, root, ctx)
-    return TraceAnalysis(tuple(out), reads, matched, forged, complete=root.pid in trace.exits)
+    return TraceAnalysis(tuple(out), reads, matched, forged, unrecorded, complete=root.pid in trace.exits)
 
 
 def _descendants(trace: ParsedTrace, root: int) -> set[int]:
@@ -260,13 +275,25 @@ def _runs(e: Exec, name: str) -> bool:
     return Path(e.file).name == name
 
 
+def _as_program(wrapper: tuple[str, tuple[str, ...], Exec]) -> Program:
+    name, args, _ = wrapper
+    return Program(name, (name, *args), name, known=True)
+
+
 def _traced(
-    e: Exec, parent: int, ends: Mapping[int, tuple[float, int]], ctx: TraceContext, *, inside: bool = False
+    e: Exec,
+    parent: int,
+    ends: Mapping[int, tuple[float, int]],
+    ctx: TraceContext,
+    program: Program,
+    *,
+    inside: bool = False,
 ) -> TracedExec:
-    """``e`` as a traced exec; ``inside``: its parent runs the same program (no atom of its own)."""
+    """``e`` as a traced exec, classified as ``program`` (what it is, not what it is called);
+    ``inside``: its parent runs the same program (no atom of its own)."""
     end, code = ends.get(id(e), (e.ts, -1))
     argv = e.argv or (e.file,)
-    kind = None if inside else ctx.registry.classify((Path(e.file).name, *argv[1:]))
+    kind = None if inside else ctx.registry.classify(program.argv)
     return TracedExec(
         argv=tuple(argv),
         program=e.file,
@@ -286,9 +313,10 @@ def _match(
     wrappers: Mapping[int, tuple[str, tuple[str, ...], Exec]],
     real: Mapping[int, int],
     trace: ParsedTrace,
-) -> tuple[tuple[Wrapped, ...], tuple[ShimRecord, ...]]:
+) -> tuple[tuple[Wrapped, ...], tuple[ShimRecord, ...], tuple[int, ...]]:
     """Each record takes one wrapper exec with the same command and arguments; the rest are forged.
-    A confirmed record is the real program's process (what it starts names it as parent)."""
+    A confirmed record is the real program's process (what it starts names it as parent). Also the
+    wrapper pids no record took (a wrapper killed before it wrote)."""
     free = sorted(wrappers.items(), key=lambda item: item[1][2].ts)
     used: set[int] = set()
     matched: list[Wrapped] = []
@@ -307,7 +335,8 @@ def _match(
         else:
             used.add(hit)
             matched.append(Wrapped(record, real.get(hit, hit), trace.parent.get(hit, 0)))
-    return tuple(matched), tuple(forged)
+    silent = tuple(pid for pid, _ in free if pid not in used)
+    return tuple(matched), tuple(forged), silent
 
 
 def _reads(trace: ParsedTrace, tree: set[int], root: Exec, ctx: TraceContext) -> tuple[TracedRead, ...]:
