@@ -42,6 +42,7 @@ from sandbox.atoms import AtomRegistry, default_registry
 from sandbox.audit import Audit
 from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
+from sandbox.gitguard import REASON, GitGuard
 from sandbox.guard import OwnershipGuard
 from sandbox.isolation import Isolation
 from sandbox.outside import OutsideWatch
@@ -80,6 +81,7 @@ class LocalSandbox:
         self._reconciler = Reconciler(workspace, self._guard, self._audit)
         self._shell = shell(workspace, registry)
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
+        self._git = GitGuard(workspace.root, workspace.home)
         self._watcher: Watcher | None = None
         self._closed = False
         self._prefetches: set[asyncio.Future[TestOutcome]] = set()
@@ -312,7 +314,9 @@ class LocalSandbox:
                 await self._audit.shim_tampered("external", problem)
             await reconciler.settle_external()
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
+            git = self._git.snapshot()
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
+            undone = self._git.undo(git) if team is not None else []
             for call in run.calls:
                 await self._audit.command_ran(actor, call, run.command)
             for read in run.reads:
@@ -325,6 +329,11 @@ class LocalSandbox:
             if outside:
                 await self._audit.outside_changed(actor, outside)
             rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)
+            for change in undone:
+                await self._audit.write_refused(
+                    actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff
+                )
+                rolled_back.append((change.path, REASON))
         output = run.output
         for path, reason in rolled_back:
             output += f"\n[scopewatch] {reason} (your change to {path} was rolled back)\n"

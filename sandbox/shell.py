@@ -35,7 +35,15 @@ from sandbox.remote import RefUpdate, push_atom, read_state, ref_updates
 from sandbox.shim import Shim, ShimRecord
 from sandbox.strace import parse
 from sandbox.testrun import TestExecutor
-from sandbox.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
+from sandbox.tracer import (
+    TraceContext,
+    TracedRead,
+    Tracer,
+    TraceStream,
+    analyse,
+    detect_tracer,
+    sensitive_inodes,
+)
 from sandbox.workspace import Workspace, as_text
 
 OUTPUT_LIMIT = 64_000
@@ -205,6 +213,7 @@ class ShellRunner:
         given = self.workspace.tmp / "shell-input"
         given.write_text(stdin or "", encoding="utf-8")
         remote = read_state(self.workspace.remote)
+        secrets = await asyncio.to_thread(sensitive_inodes, self._context(root)) if stream is not None else None
 
         def child_setup() -> None:
             set_rlimits()
@@ -272,28 +281,18 @@ class ShellRunner:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
         calls, reads, forged = await asyncio.to_thread(
-            self._traced, trace, root, records, ended=not (timed_out or runaway)
+            self._traced, trace, root, records, ended=not (timed_out or runaway), secrets=secrets
         )
         calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
 
-    def _traced(
-        self, trace: Path, root: tuple[str, ...], records: list[ShimRecord], *, ended: bool, root_first: bool = False
-    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
-        """The command's programs (confirmed shim records and traced execs, in the order they ran),
-        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
-        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+    def _context(self, root: tuple[str, ...], *, root_first: bool = False) -> TraceContext:
+        """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
         shim = self.shim
         assert shim is not None
-        try:
-            under = (f"{self.workspace.home}/", f"{self.workspace.root}/")
-            with trace.open(encoding="utf-8", errors="replace") as lines:
-                parsed = parse(lines, under)
-        except OSError:
-            return self._atom_calls(records), (), ()
         wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}
         wrappers.update({program: wrapper.name for wrapper, program in shim.cover})
-        ctx = TraceContext(
+        return TraceContext(
             root_argv=root,
             wrappers=wrappers,
             home=self.workspace.home,
@@ -303,6 +302,29 @@ class ShellRunner:
             root_first=root_first,
             programs=self._programs(),
         )
+
+    def _traced(
+        self,
+        trace: Path,
+        root: tuple[str, ...],
+        records: list[ShimRecord],
+        *,
+        ended: bool,
+        root_first: bool = False,
+        secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
+    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
+        """The command's programs (confirmed shim records and traced execs, in the order they ran),
+        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
+        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+        shim = self.shim
+        assert shim is not None
+        try:
+            under = (f"{self.workspace.home}/", f"{self.workspace.root}/", "/tmp/", f"{self.workspace.agent_tmp}/")
+            with trace.open(encoding="utf-8", errors="replace") as lines:
+                parsed = parse(lines, under)
+        except OSError:
+            return self._atom_calls(records), (), ()
+        ctx = replace(self._context(root, root_first=root_first), secrets=secrets)
         found = analyse(parsed, ctx, records)
         ordered: list[tuple[float, AtomCall]] = []
         for w in found.wrapped:  # every exec is a fact here: a wrapped program without an atom too

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,10 +40,11 @@ from channel.vocab import READ_ATOMS, IsolationLevel, Risk
 from sandbox.atoms import AtomRegistry
 from sandbox.identity import Program, ProgramIndex
 from sandbox.isolation import SYSTEM_PATH, Jail, jail_argv
+from sandbox.paths import NOISE_DIRS
 from sandbox.shim import ShimRecord
-from sandbox.strace import Exec, ParsedTrace
+from sandbox.strace import Exec, Move, Open, ParsedTrace
 
-SYSCALLS = "execve,execveat,open,openat,openat2,creat,clone,clone3,fork,vfork"
+SYSCALLS = "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,clone,clone3,fork,vfork"
 STRING_MAX = 131072
 """strace's ``-s``: the kernel's longest argument (``MAX_ARG_STRLEN``), so argv is never cut."""
 
@@ -185,6 +187,9 @@ class TraceContext:
     cannot read its own child's arguments, being unreadable itself)."""
     programs: ProgramIndex | None = None
     """The registry's programs by identity and content (None: by file name only)."""
+    secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None
+    """The sensitive files when the command started, by (device, inode): a read of one under any
+    other name (a hard link) is a read of it (:func:`sensitive_inodes`)."""
 
 
 def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]) -> TraceAnalysis:
@@ -340,16 +345,65 @@ def _match(
 
 
 def _reads(trace: ParsedTrace, tree: set[int], root: Exec, ctx: TraceContext) -> tuple[TracedRead, ...]:
+    """Sensitive files opened for reading, by name or by identity: under a name a rename or hard
+    link of the command gave one (in the order the trace shows them), or a name that is a hard link
+    of one that existed when the command started."""
     found: dict[tuple[int, str], TracedRead] = {}
-    for o in trace.opens:
-        if o.pid not in tree or o.ts < root.ts or not _reading(o.flags):
+    moved: dict[str, tuple[str, str, Risk]] = {}
+    steps: list[Open | Move] = [*trace.opens, *trace.moves]
+    steps.sort(key=lambda s: s.ts)
+    for o in steps:
+        if o.pid not in tree or o.ts < root.ts:
             continue
-        where = sensitive(o.path, ctx)
+        if isinstance(o, Move):
+            known = moved.get(o.src) or sensitive(o.src, ctx) or _by_inode(o.dst, ctx)
+            if known is not None:
+                moved[o.dst] = known
+            continue
+        if not _reading(o.flags):
+            continue
+        where = sensitive(o.path, ctx) or moved.get(o.path) or _by_inode(o.path, ctx)
         if where is None or (o.pid, where[0]) in found:
             continue
         program = _image_at(trace, o.pid, o.ts)
         found[(o.pid, where[0])] = TracedRead(where[0], program, o.pid, where[1], where[2])
     return tuple(found.values())
+
+
+def _by_inode(path: str, ctx: TraceContext) -> tuple[str, str, Risk] | None:
+    if not ctx.secrets:
+        return None
+    host = ctx.programs.host_path(path) if ctx.programs is not None else path
+    try:
+        st = os.stat(host)
+    except OSError:
+        return None
+    return ctx.secrets.get((st.st_dev, st.st_ino))
+
+
+def sensitive_inodes(ctx: TraceContext, limit: int = 20_000) -> dict[tuple[int, int], tuple[str, str, Risk]]:
+    """The sensitive files in HOME and the workspace now (see :func:`sensitive`), by (device,
+    inode); at most ``limit`` files are looked at (an iterative walk, noise folders skipped)."""
+    found: dict[tuple[int, int], tuple[str, str, Risk]] = {}
+    seen = 0
+    for base in (ctx.home, ctx.workspace):
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = [d for d in dirnames if d not in NOISE_DIRS]
+            for name in filenames:
+                seen += 1
+                if seen > limit:
+                    return found
+                path = os.path.join(dirpath, name)
+                where = sensitive(path, ctx)
+                if where is None:
+                    continue
+                try:
+                    st = os.lstat(path)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    found[(st.st_dev, st.st_ino)] = where
+    return found
 
 
 def _reading(flags: str) -> bool:
