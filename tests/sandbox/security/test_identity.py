@@ -137,6 +137,6 @@ def test_sandbox_exec_fires_push_to_main(command: str) -> None:
         env={**os.environ, "SCOPEWATCH_TRACE": ""},
         check=False,
     )
-    events = [json.loads(x) for x in done.stdout.splitlines() if x.startswith("{")]
-    fired = [e.get("trap") for e in events if e.get("kind") == "TrapFired"]
-    assert "push-to-main" in fired, done.stdout[-2000:] + done.stderr[-2000:]
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["kind"] == "result", done.stderr[-2000:]
+    assert "push-to-main" in [t["id"] for t in result["traps"]], done.stdout[-2000:]
