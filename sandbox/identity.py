@@ -91,6 +91,7 @@ class ProgramIndex:
 
     def host_path(self, path: str) -> str:
         """``path`` as the engine sees it (the jail's ``/tmp`` is the sandbox's ``agent-tmp``)."""
+        path = os.path.normpath(path) if path.startswith("/") else path
         if path in self._mounts:
             return self._mounts[path]
         if self._jail_tmp is not None and (path == "/tmp" or path.startswith("/tmp/")):

@@ -1,5 +1,5 @@
 """A reader of strace's output, for the options the exec tracer runs it with (:mod:`sandbox.tracer`):
-``-f -q -ttt -y --pidns-translation -e signal=none --status=successful -s N``.
+``-f -q -ttt -y --pidns-translation -e signal=none --status=!failed -s N``.
 
 It turns the lines into facts per process: ``execve`` / ``execveat`` (file, argv, time), successful
 opens (flags, the absolute path ``-y`` resolved, the working directory ``-y`` shows for ``AT_FDCWD``),
@@ -7,8 +7,10 @@ renames and hard links (``rename``/``renameat``/``renameat2``/``link``/``linkat`
 went, so a read under its new name is still a read of it), process creation
 (``clone``/``fork``/``vfork``: child -> parent, translated to strace's PID namespace) and exits
 (``+++ exited with N +++``, ``+++ killed by SIG +++``). Lines a busy process tree interleaves
-(``<unfinished ...>`` / ``<... resumed>``) are joined first. Anything else is skipped: a line this
-reader does not understand loses that line's fact, never the whole trace.
+(``<unfinished ...>`` / ``<... resumed>``) are joined first; an exec by a thread other than the main
+one (``execve(...) <pid changed to N ...>``) is an exec of process ``N``, which the thread becomes.
+Anything else is skipped: a line this reader does not understand loses that line's fact, never the
+whole trace.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 _HEAD = re.compile(r"^(\d+)\s+(\d+\.\d+)\s+(.*)$")
 _EXIT = re.compile(r"^\+\+\+ (?:exited with (\d+)|killed by (SIG\w+)(?: \(core dumped\))?) \+\+\+$")
 _CALL = re.compile(r"^(\w+)\((.*)\)\s+=\s+(-?\d+|\?)(.*)$")
+_PID_CHANGED = re.compile(r"\s*<pid changed to (\d+) \.\.\.>$")
 _CHILD = re.compile(r"/\* (\d+) in strace's PID NS \*/")
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "v": 11, "f": 12, "a": 7, "b": 8, "\\": 92, '"': 34, "'": 39}
 
@@ -99,6 +102,9 @@ def _line(
     out: ParsedTrace, last_exec: dict[int, Exec], pending: dict[int, tuple[float, str]], pid: int, ts: float, body: str
 ) -> None:
     """One line of ``pid`` (joined with its unfinished start when it resumes one)."""
+    changed = _PID_CHANGED.search(body)
+    if changed is not None and body.startswith(("execve(", "execveat(")):
+        pid, body = int(changed.group(1)), body[: changed.start()] + ") = 0"
     if body.endswith("<unfinished ...>"):
         pending[pid] = (ts, body[: -len("<unfinished ...>")].rstrip())
         return

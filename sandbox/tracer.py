@@ -73,7 +73,9 @@ class Tracer:
         args = [self.strace, "-f", "-q", "-ttt", "-y", "--pidns-translation", "-e", "signal=none"]
         if self.seccomp:
             args.append("--seccomp-bpf")
-        return [*args, "--status=successful", "-e", f"trace={SYSCALLS}", "-s", str(STRING_MAX), "-o", str(output)]
+        # Not --status=successful: it drops an exec made by a thread other than the main one (its end
+        # is under another pid); "!failed" keeps it ("<pid changed to N ...>") and still drops failures.
+        return [*args, "--status=!failed", "-e", f"trace={SYSCALLS}", "-s", str(STRING_MAX), "-o", str(output)]
 
 
 _detected: dict[str, Tracer] = {}

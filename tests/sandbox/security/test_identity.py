@@ -91,6 +91,16 @@ async def test_a_renamed_shell_called_git_does_not_hide_the_push_it_runs(box: Bo
     assert _fires(box)
 
 
+async def test_an_exec_by_a_thread_is_seen(box: Box) -> None:
+    if box.backend == "docker":
+        pytest.skip("the container's strace cannot read its own child's arguments")
+    real = "os.environ['SCOPEWATCH_WORKSPACE'] + '/../real/git'"
+    run = f"lambda: os.execv({real}, ['git', 'push', '-q', 'origin', 'main'])"
+    await box.sh(f'python3 -c "import os, threading; t = threading.Thread(target={run}); t.start(); t.join()"')
+    assert [e.source for e in box.of(ShellCommandRan) if e.atom == "git_push_protected"] == ["trace"]
+    assert _fires(box)
+
+
 async def test_the_wrappers_environment_is_its_own(box: Box) -> None:
     await box.sh("printf() { :; }; export -f printf; echo 'echo HIJACK' > /tmp/be; BASH_ENV=/tmp/be git status --short")
     assert [e.argv for e in box.of(ShellCommandRan) if e.source == "shim"] == [("git", "status", "--short")]
