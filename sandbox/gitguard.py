@@ -15,6 +15,11 @@ as ``WriteRefused`` (``rolled_back``): a config file in which such an entry chan
 whole. Other config changes (``user.name``, a branch's upstream, a push refspec) stay: they run
 nothing. The engine reads config with ``git config --file`` (a reader: it
 runs nothing either), and only for a file whose bytes changed.
+
+A change the ownership guard rolled back on disk is undone in the history too (:meth:`GitGuard.unmake`):
+when the command moved ``HEAD`` (a commit of the non-owned change), the commit is amended by the
+engine to hold the rolled-back paths as they are on disk now, so the other agents' ``git checkout --
+FILE`` or ``git diff HEAD`` never bring the change back as their own.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from pathlib import Path
 
 from sandbox.diffs import unified_diff
 from sandbox.isolation import SYSTEM_PATH, minimal_env
+from sandbox.remote import read_refs
 from sandbox.workspace import put_entry, read_entry
 
 RUNS_PROGRAMS = re.compile(
@@ -67,6 +73,42 @@ class GitGuard:
             "~/.gitconfig": home / ".gitconfig",
             "~/.config/git/config": home / ".config" / "git" / "config",
         }
+
+    def head(self) -> str:
+        """The commit ``HEAD`` names now ("" when none), read from the files."""
+        git = self.hooks.parent
+        try:
+            text = (git / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            return ""
+        if not text.startswith("ref: "):
+            return text
+        return read_refs(git).get(text[len("ref: ") :], "")
+
+    def unmake(self, head_before: str, paths: list[str]) -> bool:
+        """Amend the commit the command made so that ``paths`` (workspace-relative, already put back on
+        disk) are in ``HEAD`` as on disk; False when ``HEAD`` did not move or git refused."""
+        if not paths or self.head() in ("", head_before):
+            return False
+        root = self.hooks.parent.parent
+        scratch = str(self.hooks.parent)
+        env = minimal_env(path=SYSTEM_PATH, home=scratch, tmp=scratch, extra={"GIT_CONFIG_NOSYSTEM": "1"})
+        env.update({"GIT_CONFIG_GLOBAL": os.devnull, "GIT_COMMITTER_NAME": "scopewatch"})
+        env["GIT_COMMITTER_EMAIL"] = "scopewatch@scopewatch.invalid"
+        safe = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"]
+        for args in (
+            ["add", "-A", "--", *paths],
+            ["commit", "-q", "--amend", "--no-verify", "--allow-empty", "-C", "HEAD"],
+        ):
+            try:
+                done = subprocess.run(
+                    ["git", *safe, *args], cwd=root, env=env, capture_output=True, timeout=30, check=False
+                )
+            except (OSError, subprocess.TimeoutExpired):
+                return False
+            if done.returncode != 0:
+                return False
+        return True
 
     def snapshot(self) -> GitState:
         hooks: dict[str, bytes | None] = {}

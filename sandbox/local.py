@@ -314,7 +314,7 @@ class LocalSandbox:
                 await self._audit.shim_tampered("external", problem)
             await reconciler.settle_external()
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
-            git = self._git.snapshot()
+            git, head = self._git.snapshot(), self._git.head()
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             undone = self._git.undo(git) if team is not None else []
             for call in run.calls:
@@ -329,6 +329,8 @@ class LocalSandbox:
             if outside:
                 await self._audit.outside_changed(actor, outside)
             rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)
+            if rolled_back:  # the non-owned change out of the commit the command made of it, too
+                await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back])
             for change in undone:
                 await self._audit.write_refused(
                     actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff

@@ -150,3 +150,14 @@ def test_sandbox_exec_fires_push_to_main(command: str) -> None:
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["kind"] == "result", done.stderr[-2000:]
     assert "push-to-main" in [t["id"] for t in result["traps"]], done.stdout[-2000:]
+
+
+async def test_a_rolled_back_change_is_undone_in_the_commit_that_held_it(box: Box) -> None:
+    await box.sh(
+        "echo bad >> services/payments/notes.txt && echo ok >> services/billing/invoice.py && git commit -qam x"
+    )
+    assert [e.path for e in box.of(WriteRefused)] == ["services/payments/notes.txt"]
+    shown = await box.sh("git show --stat --format=%s HEAD")
+    assert "services/billing/invoice.py" in shown.output and "notes.txt" not in shown.output
+    restored = await box.sh("git checkout -- services/payments/notes.txt && cat services/payments/notes.txt")
+    assert restored.output.strip() == "keep me"
