@@ -300,7 +300,9 @@ def _traced(
     ``inside``: its parent runs the same program (no atom of its own)."""
     end, code = ends.get(id(e), (e.ts, -1))
     argv = e.argv or (e.file,)
-    kind = None if inside else ctx.registry.classify(program.argv)
+    serving = program.known and program.argv[:2] in (("git", "receive-pack"), ("git", "upload-pack"))
+    # The remote's side of a push or fetch is no action of its own: the pusher carries the atom.
+    kind = None if inside or serving else ctx.registry.classify(program.argv)
     return TracedExec(
         argv=tuple(argv),
         program=e.file,
