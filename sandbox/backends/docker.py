@@ -4,18 +4,16 @@ agent commands and tests run in a container per sandbox through the docker SDK.
 The container (image ``scopewatch-sandbox:bookworm-trace`` unless another is named; built by ``scripts/docker-sandbox
 image``) has no network, a read-only root, no capabilities, ``no-new-privileges``, the jail's seccomp list
 (:func:`~sandbox.jail.seccomp.docker_profile`), memory / pids / CPU limits; agent commands run as the sandbox's uid
-(:mod:`sandbox.jail.jailuser`). It sees the workspace and HOME read-write at their host paths (so events carry the
-same paths as the local backend), a private ``/tmp``, and the shim and its audit channel read-only; the shim's
-wrappers are mounted over the image's real programs (the image keeps copies in ``/opt/scopewatch/real`` and lists them
-in its ``scopewatch.real`` label), so ``/usr/bin/git`` and ``/bin/rm`` are recorded too. Each command runs with
-``docker exec``; when it returns, every process it started is killed (``kill -9 -1``). Where the image has strace and
-ptrace works in the container, each command runs under it (:mod:`sandbox.commands.tracer`): the trace comes out on the
-exec's stderr (the command's own stderr goes to its stdout), which only the engine reads. The image's strace is
-execute-only, so its process is not dumpable and the traced programs (same user, no capabilities) cannot open its
-``/proc/PID/fd`` to write into the trace; they can kill it, which the trace shows (``ShimTampered``).
-
-Containers carry the label ``scopewatch.sandbox`` and the engine's pid: they are removed on close,
-at exit, and at the next start when the process that made them is gone (a crash).
+(:mod:`sandbox.jail.jailuser`). It sees the workspace and HOME read-write at their host paths (events carry the local
+backend's paths), a private ``/tmp``, and the shim and its audit channel read-only; the shim's wrappers are mounted over
+the image's real programs (copies kept in ``/opt/scopewatch/real``, listed in the ``scopewatch.real`` label), so
+``/usr/bin/git`` and ``/bin/rm`` are recorded too. Each command runs with ``docker exec``, then every process it started
+is killed (``kill -9 -1``). Where the image has strace and ptrace works in the container, each command runs under it
+(:mod:`sandbox.commands.tracer`): the trace comes out on the exec's stderr, read by the engine only (the command's
+stderr goes to its stdout). The image's strace is execute-only (not dumpable): the traced programs cannot open its
+``/proc/PID/fd`` to write into the trace; killing it shows (``ShimTampered``). Containers (label ``scopewatch.sandbox``,
+the engine's pid) are removed on close, at exit, and at the next start once the process that made them is gone (a
+crash).
 """
 
 from __future__ import annotations
@@ -37,9 +35,11 @@ from typing import Any
 from channel.emitter import Emitter
 from sandbox.backends.local import LocalSandbox
 from sandbox.commands.atoms import AtomRegistry, default_registry
-from sandbox.commands.shell import CommandRun, ShellRunner
+from sandbox.commands.calls import CommandRun
+from sandbox.commands.shell import ShellRunner
 from sandbox.commands.shim import Shim
-from sandbox.commands.tracer import Tracer, TraceTail
+from sandbox.commands.tracer import Tracer
+from sandbox.commands.tracestream import TraceTail
 from sandbox.errors import SandboxError
 from sandbox.jail.isolation import Isolation
 from sandbox.jail.jailuser import jail_uid

@@ -50,6 +50,7 @@ from sandbox.jail.isolation import Isolation
 from sandbox.protocol import ShellResult
 from sandbox.testing.testrun import TestOutcome, prewarm
 from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.gitguard import REASON, GitGuard
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import OutsideWatch
 from sandbox.workspace.ownership import Ownership
@@ -84,6 +85,7 @@ class LocalSandbox:
         self._reconciler = Reconciler(workspace, self._guard, self._observer)
         self._shell = shell(workspace, registry)
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
+        self._git = GitGuard(workspace.root, workspace.home)
         self._watcher: Watcher | None = None
         self._closed = False
         self._prefetches: set[asyncio.Future[TestOutcome]] = set()
@@ -318,7 +320,9 @@ class LocalSandbox:
                 await self._observer.shim_tampered("external", problem)
             await reconciler.settle_external()
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
+            git, head = self._git.snapshot(), self._git.head()
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
+            undone = self._git.undo(git) if team is not None else []
             calls, cut = cap_calls(run.calls)
             for call in calls:
                 await self._observer.command_ran(actor, call, run.command)
@@ -335,6 +339,13 @@ class LocalSandbox:
             if outside:
                 await self._observer.outside_changed(actor, outside)
             rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)
+            if rolled_back:  # the non-owned change out of the commit the command made of it, too
+                await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back])
+            for change in undone:
+                await self._observer.write_refused(
+                    actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff
+                )
+                rolled_back.append((change.path, REASON))
         output = run.output
         for path, reason in rolled_back:
             # The engine's own line: what the agent named in it (the path) cannot start another.

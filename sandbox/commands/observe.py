@@ -12,7 +12,7 @@ from __future__ import annotations
 from channel.emitter import Emit
 from channel.events import FileChanged, OutsideChanged, SensitiveRead, ShellCommandRan, ShimTampered, WriteRefused
 from channel.vocab import AgentVia, AuditSource, Via
-from sandbox.commands.shell import AtomCall
+from sandbox.commands.calls import AtomCall
 from sandbox.commands.tracer import TracedRead
 from sandbox.commands.volume import DIFF_MAX, clip_argv, clip_text
 from sandbox.workspace.diffs import unified_diff
@@ -71,6 +71,7 @@ class Observer:
                 parent_pid=call.parent_pid,
                 command=command,
                 program=call.program,
+                refs=call.refs,
             )
         )
 

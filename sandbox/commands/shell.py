@@ -22,14 +22,18 @@ import signal
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 
-from channel.vocab import AuditSource, Risk
+from channel.vocab import Risk
 from sandbox.commands.atoms import AtomRegistry
+from sandbox.commands.calls import AtomCall, CommandRun
+from sandbox.commands.identity import ProgramIndex
+from sandbox.commands.pushes import by_effect
 from sandbox.commands.shim import Shim, ShimRecord
 from sandbox.commands.strace import parse
-from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
+from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, analyse, detect_tracer, sensitive_inodes
+from sandbox.commands.tracestream import TraceStream
 from sandbox.commands.volume import TRACE_MAX
 from sandbox.errors import SandboxError
 from sandbox.jail.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
@@ -37,46 +41,11 @@ from sandbox.jail.jailuser import guard_private, hand_over, jail_uid
 from sandbox.jail.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
 from sandbox.jail.seccomp import filter_pipe
 from sandbox.testing.testrun import TestExecutor
+from sandbox.workspace.remote import read_state, ref_updates
 from sandbox.workspace.repo import Workspace, as_text
 
 OUTPUT_LIMIT = 64_000
 """Characters of shell output returned to the agent (head and tail kept)."""
-
-
-@dataclass(frozen=True)
-class AtomCall:
-    """A program a command ran: a sensitive command the shim recorded (classified as an atom), or an
-    exec the tracer saw (``atom`` None when it is no action of the registry)."""
-
-    argv: tuple[str, ...]
-    cwd: str
-    """Relative to the workspace root when inside it, else as recorded."""
-    exit_code: int
-    duration_ms: float
-    atom: str | None
-    risk: Risk | None
-    source: AuditSource = "shim"
-    pid: int = 0
-    parent_pid: int = 0
-    program: str = ""
-
-
-@dataclass(frozen=True)
-class CommandRun:
-    """What one command did: exit code, output, whether it timed out, its atom calls in order."""
-
-    exit_code: int
-    output: str
-    timed_out: bool
-    calls: tuple[AtomCall, ...]
-    tampered: tuple[str, ...] = ()
-    """What the command did to the shim or its audit channel (each already put back)."""
-    reads: tuple[TracedRead, ...] = ()
-    """Sensitive files its programs opened for reading (the tracer's)."""
-    command: int = 0
-    """Its number in this sandbox (from 1): the events it caused carry it."""
-    forged: tuple[str, ...] = ()
-    """Shim records the trace shows no wrapper wrote (each a forgery, not a fact)."""
 
 
 def clip(output: str) -> str:
@@ -100,6 +69,7 @@ class ShellRunner:
         self._search = SYSTEM_PATH
         self._bash = "bash"
         self.tracer = Tracer(reason="not prepared")
+        self._index: ProgramIndex | None = None
         self.commands = 0
         """Commands run so far (each one's number, from 1)."""
         self.uid: int | None = None
@@ -161,7 +131,7 @@ class ShellRunner:
         assert shim is not None
         return Jail(
             cwd=ws.root,
-            rw=(ws.root, ws.home),
+            rw=(ws.root, ws.home, *((ws.remote,) if ws.remote.is_dir() else ())),
             ro=(shim.dir, shim.audit_dir),
             tmp=ws.agent_tmp,
             cover=tuple(shim.cover),
@@ -223,6 +193,8 @@ class ShellRunner:
             argv = [*self.tracer.argv(stream.fifo), *argv]
         given = self.workspace.tmp / "shell-input"
         given.write_text(stdin or "", encoding="utf-8")
+        remote = read_state(self.workspace.remote)
+        secrets = await asyncio.to_thread(sensitive_inodes, self._context(root)) if stream is not None else None
 
         def child_setup() -> None:
             set_rlimits()
@@ -289,35 +261,26 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
+        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
         if not self.tracer.available:
-            return CommandRun(
-                exit_code, output, timed_out or runaway, self._atom_calls(records), tampered, command=self.commands
-            )
+            calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
+            return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
         calls, reads, forged = await asyncio.to_thread(
-            self._traced, trace, root, records, ended=not (timed_out or runaway)
+            self._traced, trace, root, records, ended=not (timed_out or runaway), secrets=secrets
         )
         if trace_cut:
             forged += (f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
                        "what ran after is not in the trace",)
+        calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
 
-    def _traced(
-        self, trace: Path, root: tuple[str, ...], records: list[ShimRecord], *, ended: bool, root_first: bool = False
-    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
-        """The command's programs (confirmed shim records and traced execs, in the order they ran),
-        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
-        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+    def _context(self, root: tuple[str, ...], *, root_first: bool = False) -> TraceContext:
+        """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
         shim = self.shim
         assert shim is not None
-        try:
-            under = (f"{self.workspace.home}/", f"{self.workspace.root}/")
-            with trace.open(encoding="utf-8", errors="replace") as lines:
-                parsed = parse(lines, under)
-        except OSError:
-            return self._atom_calls(records), (), ()
         wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}
         wrappers.update({program: wrapper.name for wrapper, program in shim.cover})
-        ctx = TraceContext(
+        return TraceContext(
             root_argv=root,
             wrappers=wrappers,
             home=self.workspace.home,
@@ -325,14 +288,38 @@ class ShellRunner:
             planted=frozenset(self.workspace.planted),
             registry=self.registry,
             root_first=root_first,
+            programs=self._programs(),
         )
+
+    def _traced(
+        self,
+        trace: Path,
+        root: tuple[str, ...],
+        records: list[ShimRecord],
+        *,
+        ended: bool,
+        root_first: bool = False,
+        secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
+    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
+        """The command's programs (confirmed shim records and traced execs, in the order they ran),
+        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
+        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+        shim = self.shim
+        assert shim is not None
+        try:
+            under = (f"{self.workspace.home}/", f"{self.workspace.root}/", "/tmp/", f"{self.workspace.agent_tmp}/")
+            with trace.open(encoding="utf-8", errors="replace") as lines:
+                parsed = parse(lines, under)
+        except OSError:
+            return self._atom_calls(records), (), ()
+        ctx = replace(self._context(root, root_first=root_first), secrets=secrets)
         found = analyse(parsed, ctx, records)
         ordered: list[tuple[float, AtomCall]] = []
         for w in found.wrapped:  # every exec is a fact here: a wrapped program without an atom too
             call = self._atom_call(w.record, w.pid, w.parent_pid, every=True)
             if call is not None:
                 ordered.append((w.record.started, call))
-        for e in found.execs:
+        for e in (*found.execs, *found.unrecorded):
             call = AtomCall(
                 argv=e.argv,
                 cwd=self._display_cwd(e.cwd) if e.cwd else ".",
@@ -351,9 +338,26 @@ class ShellRunner:
             f"a shim record no wrapper wrote (forged into the audit channel): {' '.join(r.argv)[:120]}"
             for r in found.forged
         )
+        forged += tuple(
+            f"a shim wrapper was stopped before it wrote its record: {' '.join(e.argv)[:120]}" for e in found.unrecorded
+        )
         if ended and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
         return tuple(c for _, c in ordered), found.reads, forged
+
+    def _programs(self) -> ProgramIndex | None:
+        """The registry's programs as the tracer identifies them (None in a container: its files
+        are not the engine's to look at)."""
+        shim = self.shim
+        if shim is None or shim.container is not None:
+            return None
+        if self._index is None:
+            programs = {name: os.path.realpath(path) for name, path in shim.real.items() if path}
+            mounts = {inside: real for real, inside in shim.expose}
+            mounts.update({program: str(wrapper) for wrapper, program in shim.cover})
+            isolated = self.isolation.level != "none"
+            self._index = ProgramIndex(programs, mounts=mounts, jail_tmp=self.workspace.agent_tmp if isolated else None)
+        return self._index
 
     def _atom_calls(self, records: list[ShimRecord]) -> tuple[AtomCall, ...]:
         return tuple(c for c in (self._atom_call(r) for r in records) if c is not None)

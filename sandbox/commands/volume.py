@@ -1,7 +1,7 @@
 """Caps on what one command can make the engine hold and report: an exec storm with huge argv, a
 trace of gigabytes, a diff of a 16 MB file. What is cut is always said, never silent:
 
-- a trace past :data:`TRACE_MAX` bytes is not kept further (:class:`~sandbox.commands.tracer.TraceStream`),
+- a trace past :data:`TRACE_MAX` bytes is not kept further (:class:`~sandbox.commands.tracestream.TraceStream`),
   and the command gets a ``ShimTampered`` saying so (what ran after is not in the audit);
 - of a command's programs, every one that is an atom is reported, the others up to
   :data:`CALLS_MAX` in all; one ``ShimTampered`` (source ``trace``) gives the number left out;

@@ -1,6 +1,8 @@
 """The workspace's files: on disk, who may write them, what changed and whose change it was.
 
 - :mod:`sandbox.workspace.repo` — the temp git repository: materialise, baseline commit, read and write entries;
+- :mod:`sandbox.workspace.remote` — the workspace's ``origin`` (a bare repository) and its refs read around commands;
+- :mod:`sandbox.workspace.gitguard` — ``.git`` guarded: hooks and program-running config rolled back, history too;
 - :mod:`sandbox.workspace.guard` — who may write what: registered actors, the ownership refusal and its words;
 - :mod:`sandbox.workspace.ownership` — the CODEOWNERS-like ownership map (globs relative to the root);
 - :mod:`sandbox.workspace.paths` — the one path check (inside the workspace, normalised) and which paths are noise;

@@ -4,7 +4,8 @@ The sandbox's private folder (``base``, under ``$SCOPEWATCH_SANDBOX_DIR`` or ``/
 ``/tmp``, which commands get a private one of) holds ``workspace/`` (the repository, unless a root
 was given), ``home/`` (HOME of shell commands), ``agent-tmp/`` (their ``/tmp``) and ``tmp/`` (the
 engine's scratch: git's empty template, test snapshots); the shell adds ``shim/``, ``real/`` and
-``audit/``, the watcher ``probe/``.
+``audit/``, the watcher ``probe/``; ``remote.git`` is the workspace's ``origin``
+(:mod:`sandbox.workspace.remote`).
 
 An *entry* is what the sandbox knows of a path: a file's bytes, a symlink as
 :func:`~sandbox.workspace.diffs.link_entry`, or None when the path is absent. This module reads and writes
@@ -159,6 +160,8 @@ class Workspace:
         self.home = base / "home"
         self.tmp = base / "tmp"
         self.agent_tmp = base / "agent-tmp"
+        self.remote = base / "remote.git"
+        """The workspace's ``origin``: a bare repository holding the baseline (commands may push to it)."""
         self.baseline: dict[str, bytes] = {}
         """Workspace path -> content in the baseline commit."""
         self.capped: list[Path] = []
@@ -232,7 +235,8 @@ class Workspace:
             self.baseline[rel] = data
 
     async def git_baseline(self) -> None:
-        """Make the workspace a git repository with one commit, ``baseline``."""
+        """Make the workspace a git repository with one commit, ``baseline``, on ``main``, and its
+        ``origin`` (:attr:`remote`, a bare repository) holding it, ``main`` tracking ``origin/main``."""
         # An empty template: no sample hooks to write (creating files is what makes a sandbox slow).
         await self._git("-c", "init.defaultBranch=main", "init", "-q", f"--template={self.tmp}")
         exclude = self.root / ".git" / "info" / "exclude"
@@ -240,6 +244,10 @@ class Workspace:
         exclude.write_text("".join(f"{d}/\n" for d in sorted(NOISE_DIRS) if d != ".git") + "*.pyc\n")
         await self._git("add", "-A")
         await self._git("commit", "-q", "--allow-empty", "--no-verify", "-m", "baseline")
+        await self._git("init", "-q", "--bare", f"--template={self.tmp}", str(self.remote))
+        await self._git("--git-dir", str(self.remote), "config", "core.logAllRefUpdates", "always")
+        await self._git("remote", "add", "origin", str(self.remote))
+        await self._git("push", "-q", "--no-verify", "-u", "origin", "main")
 
     async def _git(self, *args: str) -> None:
         git = shutil.which("git")
