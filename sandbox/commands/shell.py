@@ -96,10 +96,11 @@ class ShellRunner:
             guard_private(self.workspace.base, self.workspace.tmp)
 
     async def _hand_over(self) -> None:
-        """Give what the engine wrote in the workspace, HOME and /tmp to the jail's uid."""
+        """Give what the engine wrote in the workspace, HOME, /tmp and the ``origin`` to the jail's uid."""
         if self.uid is not None:
             ws = self.workspace
-            await asyncio.to_thread(hand_over, (ws.root, ws.home, ws.agent_tmp), self.uid)
+            remote = (ws.remote,) if ws.remote.is_dir() else ()
+            await asyncio.to_thread(hand_over, (ws.root, ws.home, ws.agent_tmp, *remote), self.uid)
 
     def _filter_fd(self) -> int | None:
         """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""

@@ -95,7 +95,8 @@ class GitGuard:
         env = minimal_env(path=SYSTEM_PATH, home=scratch, tmp=scratch, extra={"GIT_CONFIG_NOSYSTEM": "1"})
         env.update({"GIT_CONFIG_GLOBAL": os.devnull, "GIT_COMMITTER_NAME": "scopewatch"})
         env["GIT_COMMITTER_EMAIL"] = "scopewatch@scopewatch.invalid"
-        safe = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"]
+        # The repository is the jail uid's (sandbox.jail.jailuser): safe.directory lets the engine's git in.
+        safe = ["-c", "safe.directory=*", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"]
         for args in (
             ["add", "-A", "--", *paths],
             ["commit", "-q", "--amend", "--no-verify", "--allow-empty", "-C", "HEAD"],

@@ -124,7 +124,7 @@ def _is_ancestor(git_dir: Path, old: str, new: str) -> bool:
     env = minimal_env(path=SYSTEM_PATH, home=str(git_dir), tmp=str(git_dir), extra={"GIT_CONFIG_NOSYSTEM": "1"})
     try:
         done = subprocess.run(
-            ["git", "--git-dir", str(git_dir), "merge-base", "--is-ancestor", old, new],
+            ["git", "-c", "safe.directory=*", "--git-dir", str(git_dir), "merge-base", "--is-ancestor", old, new],
             env={**env, "GIT_CONFIG_GLOBAL": os.devnull},
             stdin=subprocess.DEVNULL,
             capture_output=True,
