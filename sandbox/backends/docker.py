@@ -12,8 +12,7 @@ is killed (``kill -9 -1``). Where the image has strace and ptrace works in the c
 (:mod:`sandbox.commands.tracer`): the trace comes out on the exec's stderr, read by the engine only (the command's
 stderr goes to its stdout). The image's strace is execute-only (not dumpable): the traced programs cannot open its
 ``/proc/PID/fd`` to write into the trace; killing it shows (``ShimTampered``). Containers (label ``scopewatch.sandbox``,
-the engine's pid) are removed on close, at exit, and at the next start once the process that made them is gone (a
-crash).
+the engine's pid) are removed on close, at exit, and at the next start once the process that made them is gone.
 """
 
 from __future__ import annotations
@@ -350,10 +349,11 @@ class DockerShellRunner(ShellRunner):
         return (code if isinstance(code, int) else 137), data, killed.is_set()
 
     def _kill_all(self) -> None:
-        """Kill every process in the container but its init (and the killer itself)."""
+        """Kill every process in the container but its init, as the jail's uid (its root has no ``CAP_KILL``)."""
         with contextlib.suppress(Exception):
             api = self._client.api
-            kid = api.exec_create(self._container.id, ["/bin/sh", "-c", "kill -9 -1"], stdout=False, stderr=False)["Id"]
+            kill, user = ["/bin/sh", "-c", "kill -9 -1"], f"{self.uid}:{self.uid}"
+            kid = api.exec_create(self._container.id, kill, stdout=False, stderr=False, user=user)["Id"]
             # Detached: attached, its stream can wait on the command's unread one.
             api.exec_start(kid, detach=True)
             for _ in range(200):
