@@ -356,10 +356,10 @@ class DockerShellRunner(ShellRunner):
             kid = api.exec_create(self._container.id, kill, stdout=False, stderr=False, user=user)["Id"]
             # Detached: attached, its stream can wait on the command's unread one.
             api.exec_start(kid, detach=True)
-            for _ in range(200):
-                if not api.exec_inspect(kid).get("Running"):
-                    break
-                time.sleep(0.005)
+            # Waited for (up to 10 s: docker is slow under load), else it would kill the next command's programs.
+            delay, end = 0.005, time.monotonic() + 10
+            while api.exec_inspect(kid).get("Running") and time.monotonic() < end:
+                time.sleep(delay := min(delay * 2, 0.1))
 
     async def run(
         self,
