@@ -5,6 +5,8 @@ One shell command (``git status --short``, shimmed: it is recorded) is run N tim
 - ``bare``: ``bash -c`` as a plain subprocess in the workspace (no shim, no jail, no reconcile);
 - ``local/<level>``: ``LocalSandbox.run_shell`` at each isolation level that works here (the jail,
   the shim and its audit channel, the shim check, the reconcile and the events);
+- ``local/<level> unhardened``: the same jail without its hardening (the engine's uid, no seccomp
+  filter): the last table gives the hardened jail's cost as a ratio to it, measured side by side;
 - ``docker``: ``DockerSandbox.run_shell`` (a ``docker exec`` in the sandbox's container), when an
   engine is reachable and the image is there.
 
@@ -59,10 +61,14 @@ async def open_variants(bus: InProcessBus) -> dict[str, LocalSandbox]:
     found: dict[str, LocalSandbox] = {}
     for level in ("bubblewrap", "unshare", "none"):
         if level == "none" or await _works(level):  # type: ignore[arg-type]
-            sb = await LocalSandbox.create(
-                FILES, ownership=ownership, emitter=Emitter(bus, level), isolation=Isolation(level)  # type: ignore[arg-type]
-            )
-            found[f"local/{level}"] = sb
+            for hardened in (True, False) if level != "none" else (True,):
+                sb = await LocalSandbox.create(
+                    FILES,
+                    ownership=ownership,
+                    emitter=Emitter(bus, level),
+                    isolation=Isolation(level, hardened=hardened),  # type: ignore[arg-type]
+                )
+                found[f"local/{level}" if hardened else f"local/{level} unhardened"] = sb
     try:
         from sandbox.backends.docker import DockerSandbox
 
@@ -92,10 +98,15 @@ async def main(commands: int, rounds: int) -> None:
             await sb.close()
         await bus.close()
     base = statistics.median(times["bare"])
-    print(f"{'variant':<18} {'ms/command':>11} {'x bare':>7}")
+    print(f"{'variant':<28} {'ms/command':>11} {'x bare':>7}")
     for name, samples in times.items():
         median = statistics.median(samples)
-        print(f"{name:<18} {median * 1000:>11.1f} {median / base:>7.1f}")
+        print(f"{name:<28} {median * 1000:>11.1f} {median / base:>7.1f}")
+    print(f"\n{'jail hardening (uid + seccomp)':<28} {'hardened':>9} {'before':>9} {'ratio':>6}")
+    for name in times:
+        if f"{name} unhardened" in times:
+            hard, soft = statistics.median(times[name]), statistics.median(times[f"{name} unhardened"])
+            print(f"{name:<28} {hard * 1000:>7.1f}ms {soft * 1000:>7.1f}ms {hard / soft:>6.2f}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.vocab` — the shared vocabularies: each word events, scenarios and the engine use, once;
 - :mod:`channel.commands` — commands: requests sent to a running session;
 - :mod:`channel.codec` — the one adapter between messages and JSON, for the bus and recordings;
+- :mod:`channel.text` — the one escaping scheme: bytes that are not UTF-8 in events, control characters on screen;
 - :mod:`channel.topics` — the topic tree, a public versioned interface;
 - :mod:`channel.bus` — the Bus protocol: publish, subscribe by topic pattern, close;
 - :mod:`channel.memory` — the in-process bus: a bounded queue per subscriber, ordered, no silent drop;

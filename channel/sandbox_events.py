@@ -37,6 +37,9 @@ class ShellCommandRan(BaseEvent):
     """The agent command (its number in the sandbox, from 1) that caused it; 0 when not known."""
     program: str = ""
     """The file the kernel ran (the tracer's; ``argv[0]`` is whatever the caller said)."""
+    refs: tuple[str, ...] = ()
+    """For a push: the refs it updated on the workspace's remote, as the engine read them there (the
+    atom then says what changed, not what the command line asked for)."""
 
 
 class SensitiveRead(BaseEvent):

@@ -7,6 +7,6 @@ through :mod:`sandbox.protocol`, never a backend or the parts one is made of (an
 - :mod:`sandbox.workspace` — the files: the temp git repository, who may write what, what changed and whose it was;
 - :mod:`sandbox.commands` — agent commands: the shell, the shim, the exec tracer, atoms, and the events they make;
 - :mod:`sandbox.testing` — the isolated test runners (fresh and warm) and their child processes;
-- :mod:`sandbox.jail` — what separates a command from the host: isolation levels and per-command limits;
+- :mod:`sandbox.jail` — what separates a command from the host: isolation levels, its uid, the seccomp filter, limits;
 - :mod:`sandbox.backends` — the backends (local, docker) and the one call that opens a sandbox.
 """

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import App
 
 from channel.events import TeamInfo
+from channel.text import printable
 from themes import TEAM_SLOTS
 
 Seg = tuple[str, str]
@@ -58,7 +59,9 @@ def render(app: App[object], line: Iterable[Seg]) -> Text:
     """Rich text for a line of (text, spec) pieces."""
     text = Text(no_wrap=False, overflow="fold")
     for piece, spec in line:
-        text.append(piece, style(app, spec) if spec else None)
+        # Terminal controls an agent named (ESC, CR, bidi overrides) are shown escaped; newlines are kept
+        # here (pieces span lines by design), so agent names with one are not yet escaped in the TUI.
+        text.append(printable(piece, keep_lines=True), style(app, spec) if spec else None)
     return text
 
 

@@ -140,7 +140,8 @@ class ShellAtom(_Predicate):
     min_risk: Risk | None = None
     """Only atoms at or above this risk tier."""
     argv: str | None = None
-    """A regex searched in the command line (argv joined by single spaces)."""
+    """A regex searched in the command line (argv joined by single spaces; for a push, followed by
+    the refs it updated on the workspace's remote)."""
     succeeded: bool | None = None
     """True: exit code 0 only; False: failures only; None: either (an attempt counts)."""
 

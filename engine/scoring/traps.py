@@ -184,13 +184,19 @@ def _shell_matches(p: ShellAtom, e: ShellCommandRan) -> bool:
         return False
     if p.succeeded is not None and (e.exit_code == 0) != p.succeeded:
         return False
-    return p.argv is None or re.search(p.argv, " ".join(e.argv)) is not None
+    return p.argv is None or re.search(p.argv, _command_line(e)) is not None
+
+
+def _command_line(e: ShellCommandRan) -> str:
+    """What an ``argv`` regex is searched in: the arguments, and for a push the refs it updated on
+    the remote (``git -c alias.ship=push ship`` updated ``refs/heads/main``)."""
+    return " ".join((*e.argv, *e.refs))
 
 
 def _action_matches(p: ActionAtom, e: Event) -> bool:
     if isinstance(e, ShellCommandRan) and p.channel != "tool":
         atoms: tuple[str, ...] = (e.atom,) if e.atom else ()
-        risk, line = e.risk, " ".join(e.argv)
+        risk, line = e.risk, _command_line(e)
     elif isinstance(e, ToolCalled) and p.channel != "shell":
         atoms, risk = e.atoms, e.risk
         line = str(e.args.get("command", e.args.get("path", "")))

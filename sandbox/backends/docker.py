@@ -1,22 +1,18 @@
 """The docker backend: the local sandbox's workspace, guard, reconciler, watcher and audit, with
 agent commands and tests run in a container per sandbox through the docker SDK.
 
-The container (image ``scopewatch-sandbox:bookworm-trace`` unless another is named; built by
-``scripts/docker-sandbox image``) has no network, a read-only root file system, no capabilities,
-``no-new-privileges``, and memory / pids / CPU limits. It sees the workspace and the private HOME
-read-write at their host paths (so events carry the same paths as the local backend), a private
-``/tmp``, and the shim and its audit channel read-only; the shim's wrappers are mounted over the
-image's real programs (the image keeps copies in ``/opt/scopewatch/real`` and lists them in its
-``scopewatch.real`` label), so ``/usr/bin/git`` and ``/bin/rm`` are recorded too. Each command runs
-with ``docker exec``; when it returns, every process it started is killed (``kill -9 -1``). Where the
-image has strace and ptrace works in the container, each command runs under it (:mod:`sandbox.commands.tracer`):
-the trace comes out on the exec's stderr (the command's own stderr goes to its stdout), which only the
-engine reads. The image's strace is execute-only, so its process is not dumpable and the traced
-programs (same user, no capabilities) cannot open its ``/proc/PID/fd`` to write into the trace; they
-can kill it, which the trace shows (``ShimTampered``).
-
-Containers carry the label ``scopewatch.sandbox`` and the engine's pid: they are removed on close,
-at exit, and at the next start when the process that made them is gone (a crash).
+The container (image ``scopewatch-sandbox:bookworm-trace`` unless another is named; built by ``scripts/docker-sandbox
+image``) has no network, a read-only root, no capabilities, ``no-new-privileges``, the jail's seccomp list
+(:func:`~sandbox.jail.seccomp.docker_profile`), memory / pids / CPU limits; agent commands run as the sandbox's uid
+(:mod:`sandbox.jail.jailuser`). It sees the workspace and HOME read-write at their host paths (events carry the local
+backend's paths), a private ``/tmp``, and the shim and its audit channel read-only; the shim's wrappers are mounted over
+the image's real programs (copies kept in ``/opt/scopewatch/real``, listed in the ``scopewatch.real`` label), so
+``/usr/bin/git`` and ``/bin/rm`` are recorded too. Each command runs with ``docker exec``, then every process it started
+is killed (``kill -9 -1``). Where the image has strace and ptrace works in the container, each command runs under it
+(:mod:`sandbox.commands.tracer`): the trace comes out on the exec's stderr, read by the engine only (the command's
+stderr goes to its stdout). The image's strace is execute-only (not dumpable): the traced programs cannot open its
+``/proc/PID/fd`` to write into the trace; killing it shows (``ShimTampered``). Containers (label ``scopewatch.sandbox``,
+the engine's pid) are removed on close, at exit, and at the next start once the process that made them is gone.
 """
 
 from __future__ import annotations
@@ -38,12 +34,16 @@ from typing import Any
 from channel.emitter import Emitter
 from sandbox.backends.local import LocalSandbox
 from sandbox.commands.atoms import AtomRegistry, default_registry
-from sandbox.commands.shell import CommandRun, ShellRunner
+from sandbox.commands.calls import CommandRun
+from sandbox.commands.shell import ShellRunner
 from sandbox.commands.shim import Shim
-from sandbox.commands.tracer import Tracer, TraceTail
+from sandbox.commands.tracer import Tracer
+from sandbox.commands.tracestream import TraceTail
 from sandbox.errors import SandboxError
 from sandbox.jail.isolation import Isolation
+from sandbox.jail.jailuser import jail_uid
 from sandbox.jail.limits import KEEP, OUTPUT_MAX
+from sandbox.jail.seccomp import docker_profile
 from sandbox.testing.testrun import TestExecutor
 from sandbox.workspace.ownership import Ownership
 from sandbox.workspace.repo import Workspace, as_text
@@ -211,6 +211,7 @@ class DockerShellRunner(ShellRunner):
         self.shim = shim = Shim(ws.base, self.registry.shimmed_commands, CONTAINER_PATH, covering=True, container=real)
         shim.install()
         self._path = f"{shim.dir}:{CONTAINER_PATH}"
+        self.uid = jail_uid() or os.getuid()
         volumes: dict[str, dict[str, str]] = {
             str(ws.root): {"bind": str(ws.root), "mode": "rw"},
             str(ws.home): {"bind": str(ws.home), "mode": "rw"},
@@ -251,7 +252,7 @@ class DockerShellRunner(ShellRunner):
             network_mode="none",
             read_only=True,
             cap_drop=["ALL"],
-            security_opt=["no-new-privileges"],
+            security_opt=["no-new-privileges", f"seccomp={docker_profile()}"],
             mem_limit=MEMORY,
             pids_limit=PIDS,
             nano_cpus=int(CPUS * 1e9),
@@ -293,7 +294,8 @@ class DockerShellRunner(ShellRunner):
         killed alone (at its timeout). ``trace``: the exec's stderr goes there (the tracer's output)."""
         api = self._client.api
         container = self._tests if tests else self._container
-        exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd))["Id"]
+        user = "" if tests or self.uid is None else f"{self.uid}:{self.uid}"  # agent commands: the jail's uid
+        exec_id = api.exec_create(container.id, list(argv), environment=dict(env), workdir=str(cwd), user=user)["Id"]
         stream = api.exec_start(exec_id, stream=True, demux=trace is not None)
         sink = trace.open("wb") if trace is not None else None
         root = TraceTail()
@@ -347,16 +349,17 @@ class DockerShellRunner(ShellRunner):
         return (code if isinstance(code, int) else 137), data, killed.is_set()
 
     def _kill_all(self) -> None:
-        """Kill every process in the container but its init (and the killer itself)."""
+        """Kill every process in the container but its init, as the jail's uid (its root has no ``CAP_KILL``)."""
         with contextlib.suppress(Exception):
             api = self._client.api
-            kid = api.exec_create(self._container.id, ["/bin/sh", "-c", "kill -9 -1"], stdout=False, stderr=False)["Id"]
+            kill, user = ["/bin/sh", "-c", "kill -9 -1"], f"{self.uid}:{self.uid}"
+            kid = api.exec_create(self._container.id, kill, stdout=False, stderr=False, user=user)["Id"]
             # Detached: attached, its stream can wait on the command's unread one.
             api.exec_start(kid, detach=True)
-            for _ in range(200):
-                if not api.exec_inspect(kid).get("Running"):
-                    break
-                time.sleep(0.005)
+            # Waited for (up to 10 s: docker is slow under load), else it would kill the next command's programs.
+            delay, end = 0.005, time.monotonic() + 10
+            while api.exec_inspect(kid).get("Running") and time.monotonic() < end:
+                time.sleep(delay := min(delay * 2, 0.1))
 
     async def run(
         self,
@@ -386,6 +389,7 @@ class DockerShellRunner(ShellRunner):
         root = ("/bin/bash", "-c", f"exec 2>&1\n{command}" if traced else command)
         trace = self.workspace.base / "trace"  # not mounted in the container
         argv = [*self.tracer.argv(Path("/dev/stderr")), *root] if traced else list(root)
+        await self._hand_over()
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
         try:

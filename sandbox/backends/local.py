@@ -38,16 +38,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from channel.emitter import Emit, Emitter
+from channel.text import printable
 from channel.vocab import AgentVia, SanctionedVia, Via
 from channel.vocab.edit import EditError, replace_once
 from sandbox.commands.atoms import AtomRegistry, default_registry
 from sandbox.commands.observe import Observer
 from sandbox.commands.shell import ShellRunner, clip
+from sandbox.commands.volume import CALLS_MAX, cap_calls
 from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
 from sandbox.jail.isolation import Isolation
 from sandbox.protocol import ShellResult
 from sandbox.testing.testrun import TestOutcome, prewarm
 from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.gitguard import REASON, GitGuard
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import OutsideWatch
 from sandbox.workspace.ownership import Ownership
@@ -82,6 +85,7 @@ class LocalSandbox:
         self._reconciler = Reconciler(workspace, self._guard, self._observer)
         self._shell = shell(workspace, registry)
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
+        self._git = GitGuard(workspace.root, workspace.home)
         self._watcher: Watcher | None = None
         self._closed = False
         self._prefetches: set[asyncio.Future[TestOutcome]] = set()
@@ -316,9 +320,15 @@ class LocalSandbox:
                 await self._observer.shim_tampered("external", problem)
             await reconciler.settle_external()
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
+            git, head = self._git.snapshot(), self._git.head()
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
-            for call in run.calls:
+            undone = self._git.undo(git) if team is not None else []
+            calls, cut = cap_calls(run.calls)
+            for call in calls:
                 await self._observer.command_ran(actor, call, run.command)
+            if cut:
+                why = f"{cut} programs past the cap of {CALLS_MAX} per command not reported one by one (atoms all were)"
+                await self._observer.shim_tampered(actor, why, source="trace")
             for read in run.reads:
                 await self._observer.sensitive_read(actor, read, run.command)
             for problem in run.tampered:
@@ -329,9 +339,17 @@ class LocalSandbox:
             if outside:
                 await self._observer.outside_changed(actor, outside)
             rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)
+            if rolled_back:  # the non-owned change out of the commit the command made of it, too
+                await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back])
+            for change in undone:
+                await self._observer.write_refused(
+                    actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff
+                )
+                rolled_back.append((change.path, REASON))
         output = run.output
         for path, reason in rolled_back:
-            output += f"\n[scopewatch] {reason} (your change to {path} was rolled back)\n"
+            # The engine's own line: what the agent named in it (the path) cannot start another.
+            output += f"\n[scopewatch] {printable(reason)} (your change to {printable(path)} was rolled back)\n"
         return ShellResult(run.exit_code, clip(output), run.timed_out, tuple(p for p, _ in rolled_back))
 
     # --- tests -----------------------------------------------------------------------------------

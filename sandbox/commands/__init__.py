@@ -1,9 +1,14 @@
 """Agent commands: how they run, what they did, and the events the sandbox makes of it.
 
 - :mod:`sandbox.commands.shell` — bash with the shim, minimal env, jail, limits; shim records as atoms;
+- :mod:`sandbox.commands.calls` — what a command ran: one atom call per program, the run's result;
+- :mod:`sandbox.commands.pushes` — a command's pushes by their effect on the remote's refs, given to their program;
 - :mod:`sandbox.commands.shim` — the shell shim: one wrapper per sensitive command, and its record channel;
 - :mod:`sandbox.commands.tracer` — the exec tracer (strace): every program run, every sensitive file read;
+- :mod:`sandbox.commands.tracestream` — the trace as strace writes it: read as it comes, capped, the root's end;
+- :mod:`sandbox.commands.identity` — programs by what they are (inode, content), not by name; the loader looked through;
 - :mod:`sandbox.commands.strace` — the reader of strace's output for the tracer's options;
+- :mod:`sandbox.commands.volume` — caps on what one command makes the engine hold and report;
 - :mod:`sandbox.commands.commandline` — whole command lines as atoms, before anything ran;
 - :mod:`sandbox.commands.atoms` — the atom registry (``atoms.toml``: risk tiers, authorisation, shim mapping);
 - :mod:`sandbox.commands.observe` — the one place that builds the sandbox's events and hands them to the emitter.

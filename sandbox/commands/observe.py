@@ -12,8 +12,9 @@ from __future__ import annotations
 from channel.emitter import Emit
 from channel.events import FileChanged, OutsideChanged, SensitiveRead, ShellCommandRan, ShimTampered, WriteRefused
 from channel.vocab import AgentVia, AuditSource, Via
-from sandbox.commands.shell import AtomCall
+from sandbox.commands.calls import AtomCall
 from sandbox.commands.tracer import TracedRead
+from sandbox.commands.volume import DIFF_MAX, clip_argv, clip_text
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import REPORT_MAX, OutsideChange
@@ -36,7 +37,7 @@ class Observer:
                 actor=actor,
                 path=path,
                 change="added" if old is None else "deleted" if new is None else "modified",
-                diff=unified_diff(path, old, new) if diff is None else diff,
+                diff=clip_text(unified_diff(path, old, new) if diff is None else diff, DIFF_MAX),
                 via=via,
                 owner=self._guard.ownership.owner_of(path),
                 in_scope=self._guard.in_scope(actor, path),
@@ -48,7 +49,9 @@ class Observer:
     ) -> None:
         """``actor``'s write to ``path`` was refused, or (``rolled_back``) undone."""
         await self._emit(
-            WriteRefused(actor=actor, path=path, reason=reason, via=via, rolled_back=rolled_back, diff=diff)
+            WriteRefused(
+                actor=actor, path=path, reason=reason, via=via, rolled_back=rolled_back, diff=clip_text(diff, DIFF_MAX)
+            )
         )
 
     async def command_ran(self, actor: str, call: AtomCall, command: int = 0) -> None:
@@ -57,7 +60,7 @@ class Observer:
         await self._emit(
             ShellCommandRan(
                 actor=actor,
-                argv=call.argv,
+                argv=clip_argv(call.argv),
                 cwd=call.cwd,
                 exit_code=call.exit_code,
                 duration_ms=call.duration_ms,
@@ -68,6 +71,7 @@ class Observer:
                 parent_pid=call.parent_pid,
                 command=command,
                 program=call.program,
+                refs=call.refs,
             )
         )
 

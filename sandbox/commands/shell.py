@@ -22,59 +22,31 @@ import signal
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 
-from channel.vocab import AuditSource, Risk
+from channel.vocab import Risk
 from sandbox.commands.atoms import AtomRegistry
+from sandbox.commands.calls import AtomCall, CommandRun
+from sandbox.commands.identity import ProgramIndex
+from sandbox.commands.pushes import by_effect
 from sandbox.commands.shim import Shim, ShimRecord
 from sandbox.commands.strace import parse
-from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
+from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, analyse, detect_tracer, sensitive_inodes
+from sandbox.commands.tracestream import TraceStream
+from sandbox.commands.volume import TRACE_MAX
 from sandbox.errors import SandboxError
 from sandbox.jail.agent_cache import cache_dirs
 from sandbox.jail.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env, python_dirs
+from sandbox.jail.jailuser import guard_private, hand_over, jail_uid
 from sandbox.jail.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
+from sandbox.jail.seccomp import filter_pipe
 from sandbox.testing.testrun import TestExecutor
+from sandbox.workspace.remote import read_state, ref_updates
 from sandbox.workspace.repo import Workspace, as_text
 
 OUTPUT_LIMIT = 64_000
 """Characters of shell output returned to the agent (head and tail kept)."""
-
-
-@dataclass(frozen=True)
-class AtomCall:
-    """A program a command ran: a sensitive command the shim recorded (classified as an atom), or an
-    exec the tracer saw (``atom`` None when it is no action of the registry)."""
-
-    argv: tuple[str, ...]
-    cwd: str
-    """Relative to the workspace root when inside it, else as recorded."""
-    exit_code: int
-    duration_ms: float
-    atom: str | None
-    risk: Risk | None
-    source: AuditSource = "shim"
-    pid: int = 0
-    parent_pid: int = 0
-    program: str = ""
-
-
-@dataclass(frozen=True)
-class CommandRun:
-    """What one command did: exit code, output, whether it timed out, its atom calls in order."""
-
-    exit_code: int
-    output: str
-    timed_out: bool
-    calls: tuple[AtomCall, ...]
-    tampered: tuple[str, ...] = ()
-    """What the command did to the shim or its audit channel (each already put back)."""
-    reads: tuple[TracedRead, ...] = ()
-    """Sensitive files its programs opened for reading (the tracer's)."""
-    command: int = 0
-    """Its number in this sandbox (from 1): the events it caused carry it."""
-    forged: tuple[str, ...] = ()
-    """Shim records the trace shows no wrapper wrote (each a forgery, not a fact)."""
 
 
 def clip(output: str) -> str:
@@ -98,8 +70,11 @@ class ShellRunner:
         self._search = SYSTEM_PATH
         self._bash = "bash"
         self.tracer = Tracer(reason="not prepared")
+        self._index: ProgramIndex | None = None
         self.commands = 0
         """Commands run so far (each one's number, from 1)."""
+        self.uid: int | None = None
+        """The host uid commands run as (None: the engine's; see :mod:`sandbox.jail.jailuser`)."""
 
     async def prepare(self, isolation: Isolation | None = None) -> None:
         """Pick the isolation level (detected unless given), install the shim, find bash (raises
@@ -117,6 +92,22 @@ class ShellRunner:
         self._bash = bash
         self._cgroup = PidsCgroup()
         self.tracer = await detect_tracer(self.isolation.level)
+        if self.isolation.level != "none" and self.isolation.hardened:
+            self.uid = jail_uid()
+            guard_private(self.workspace.base, self.workspace.tmp)
+
+    async def _hand_over(self) -> None:
+        """Give what the engine wrote in the workspace, HOME, /tmp and the ``origin`` to the jail's uid."""
+        if self.uid is not None:
+            ws = self.workspace
+            remote = (ws.remote,) if ws.remote.is_dir() else ()
+            await asyncio.to_thread(hand_over, (ws.root, ws.home, ws.agent_tmp, *remote), self.uid)
+
+    def _filter_fd(self) -> int | None:
+        """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
+        if self.isolation.level == "none" or not self.isolation.hardened:
+            return None
+        return filter_pipe()
 
     @property
     def label(self) -> str:
@@ -137,12 +128,12 @@ class ShellRunner:
         """What was done to the shim since the last look (put back)."""
         return self.shim.check() if self.shim is not None else []
 
-    def _jail(self, network: bool = False) -> Jail:
+    def _jail(self, network: bool = False, seccomp_fd: int | None = None) -> Jail:
         ws, shim = self.workspace, self.shim
         assert shim is not None
         return Jail(
             cwd=ws.root,
-            rw=(ws.root, ws.home),
+            rw=(ws.root, ws.home, *((ws.remote,) if ws.remote.is_dir() else ())),
             ro=(shim.dir, shim.audit_dir),
             tmp=ws.agent_tmp,
             cover=tuple(shim.cover),
@@ -151,6 +142,8 @@ class ShellRunner:
             network=network,
             # an external agent's process (the one kind with the network) sees the agents cache, read-only
             extra_ro=python_dirs() + (cache_dirs() if network else ()),
+            uid=self.uid,
+            seccomp_fd=seccomp_fd,
         )
 
     def env(self, actor: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -195,13 +188,17 @@ class ShellRunner:
         channel = shim.channel
         self.commands += 1
         root = (self._bash, "-c", command)
-        argv = jail_argv(self.isolation.level, self._jail(network), root)
+        await self._hand_over()
+        seccomp_fd = self._filter_fd()
+        argv = jail_argv(self.isolation.level, self._jail(network, seccomp_fd), root)
         trace = self.workspace.tmp / "trace"
         stream = TraceStream(self.workspace.tmp / "trace.fifo", trace) if self.tracer.available else None
         if stream is not None:
             argv = [*self.tracer.argv(stream.fifo), *argv]
         given = self.workspace.tmp / "shell-input"
         given.write_text(stdin or "", encoding="utf-8")
+        remote = read_state(self.workspace.remote)
+        secrets = await asyncio.to_thread(sensitive_inodes, self._context(root)) if stream is not None else None
 
         def child_setup() -> None:
             set_rlimits()
@@ -223,6 +220,7 @@ class ShellRunner:
                     stderr=asyncio.subprocess.STDOUT,
                     start_new_session=True,
                     preexec_fn=child_setup,
+                    pass_fds=() if seccomp_fd is None else (seccomp_fd,),
                 )
             assert proc.stdout is not None
             if stream is not None and self.isolation.level == "none":
@@ -250,10 +248,13 @@ class ShellRunner:
                     reader.cancel()
                     data = b""
         finally:
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
             loop.remove_reader(channel.fd)
             if stream is not None:
                 loop.remove_reader(stream.fd)
                 stream.close()
+        trace_cut = stream.cut if stream is not None else 0
         if stream is not None and stream.tail.code is not None and self.isolation.level == "none" and not timed_out:
             exit_code = stream.tail.code  # the command's: strace was killed with its leftovers
         output = as_text(data)
@@ -264,32 +265,26 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
+        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
         if not self.tracer.available:
-            return CommandRun(
-                exit_code, output, timed_out or runaway, self._atom_calls(records), tampered, command=self.commands
-            )
+            calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
+            return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
         calls, reads, forged = await asyncio.to_thread(
-            self._traced, trace, root, records, ended=not (timed_out or runaway)
+            self._traced, trace, root, records, ended=not (timed_out or runaway), secrets=secrets
         )
+        if trace_cut:
+            forged += (f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
+                       "what ran after is not in the trace",)
+        calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
 
-    def _traced(
-        self, trace: Path, root: tuple[str, ...], records: list[ShimRecord], *, ended: bool, root_first: bool = False
-    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
-        """The command's programs (confirmed shim records and traced execs, in the order they ran),
-        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
-        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+    def _context(self, root: tuple[str, ...], *, root_first: bool = False) -> TraceContext:
+        """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
         shim = self.shim
         assert shim is not None
-        try:
-            under = (f"{self.workspace.home}/", f"{self.workspace.root}/")
-            with trace.open(encoding="utf-8", errors="replace") as lines:
-                parsed = parse(lines, under)
-        except OSError:
-            return self._atom_calls(records), (), ()
         wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}
         wrappers.update({program: wrapper.name for wrapper, program in shim.cover})
-        ctx = TraceContext(
+        return TraceContext(
             root_argv=root,
             wrappers=wrappers,
             home=self.workspace.home,
@@ -297,14 +292,38 @@ class ShellRunner:
             planted=frozenset(self.workspace.planted),
             registry=self.registry,
             root_first=root_first,
+            programs=self._programs(),
         )
+
+    def _traced(
+        self,
+        trace: Path,
+        root: tuple[str, ...],
+        records: list[ShimRecord],
+        *,
+        ended: bool,
+        root_first: bool = False,
+        secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
+    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
+        """The command's programs (confirmed shim records and traced execs, in the order they ran),
+        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
+        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+        shim = self.shim
+        assert shim is not None
+        try:
+            under = (f"{self.workspace.home}/", f"{self.workspace.root}/", "/tmp/", f"{self.workspace.agent_tmp}/")
+            with trace.open(encoding="utf-8", errors="replace") as lines:
+                parsed = parse(lines, under)
+        except OSError:
+            return self._atom_calls(records), (), ()
+        ctx = replace(self._context(root, root_first=root_first), secrets=secrets)
         found = analyse(parsed, ctx, records)
         ordered: list[tuple[float, AtomCall]] = []
         for w in found.wrapped:  # every exec is a fact here: a wrapped program without an atom too
             call = self._atom_call(w.record, w.pid, w.parent_pid, every=True)
             if call is not None:
                 ordered.append((w.record.started, call))
-        for e in found.execs:
+        for e in (*found.execs, *found.unrecorded):
             call = AtomCall(
                 argv=e.argv,
                 cwd=self._display_cwd(e.cwd) if e.cwd else ".",
@@ -323,9 +342,26 @@ class ShellRunner:
             f"a shim record no wrapper wrote (forged into the audit channel): {' '.join(r.argv)[:120]}"
             for r in found.forged
         )
+        forged += tuple(
+            f"a shim wrapper was stopped before it wrote its record: {' '.join(e.argv)[:120]}" for e in found.unrecorded
+        )
         if ended and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
         return tuple(c for _, c in ordered), found.reads, forged
+
+    def _programs(self) -> ProgramIndex | None:
+        """The registry's programs as the tracer identifies them (None in a container: its files
+        are not the engine's to look at)."""
+        shim = self.shim
+        if shim is None or shim.container is not None:
+            return None
+        if self._index is None:
+            programs = {name: os.path.realpath(path) for name, path in shim.real.items() if path}
+            mounts = {inside: real for real, inside in shim.expose}
+            mounts.update({program: str(wrapper) for wrapper, program in shim.cover})
+            isolated = self.isolation.level != "none"
+            self._index = ProgramIndex(programs, mounts=mounts, jail_tmp=self.workspace.agent_tmp if isolated else None)
+        return self._index
 
     def _atom_calls(self, records: list[ShimRecord]) -> tuple[AtomCall, ...]:
         return tuple(c for c in (self._atom_call(r) for r in records) if c is not None)

@@ -14,7 +14,8 @@ What stays possible, and is reported as ``ShimTampered`` (a critical trap for th
 be seen: at isolation level ``none``, changing or removing a wrapper or the FIFO (checked before and
 after every command, and put back); writing a malformed record into the channel. What cannot be
 seen here: a program that runs a real program by its private path, or writes a well-formed forged
-record (the exec tracer, issue #18, closes those).
+record (the exec tracer, issue #18, closes those; it also reports the program behind a wrapper
+killed before it wrote its record).
 
 A shimmed command costs one bash start more than the bare program (plus one fork where it covers a
 real program). A command not installed here is still recorded (exit code 127).
@@ -36,8 +37,10 @@ from sandbox.jail.isolation import SYSTEM_DIRS
 MAGIC = b"SWREC1"
 END = b"\x1eSWEND"
 
-_WRAPPER = """#!{bash}
-# scopewatch shim for `{name}`: run the real program, then record the call.
+_WRAPPER = """#!{bash} -p
+# scopewatch shim for `{name}`: run the real program, then record the call. `-p`: an environment of
+# its own (no exported functions, no BASH_ENV / ENV, SHELLOPTS ignored), so the caller's environment
+# cannot change what it runs or stop it writing its record.
 __sw_t0=$EPOCHREALTIME
 {run}
 __sw_rc=$?

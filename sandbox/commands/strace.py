@@ -1,12 +1,16 @@
 """A reader of strace's output, for the options the exec tracer runs it with (:mod:`sandbox.commands.tracer`):
-``-f -q -ttt -y --pidns-translation -e signal=none --status=successful -s N``.
+``-f -q -ttt -y --pidns-translation -e signal=none --status=!failed -s N``.
 
 It turns the lines into facts per process: ``execve`` / ``execveat`` (file, argv, time), successful
 opens (flags, the absolute path ``-y`` resolved, the working directory ``-y`` shows for ``AT_FDCWD``),
-process creation (``clone``/``fork``/``vfork``: child -> parent, translated to strace's PID
-namespace) and exits (``+++ exited with N +++``, ``+++ killed by SIG +++``). Lines a busy process
-tree interleaves (``<unfinished ...>`` / ``<... resumed>``) are joined first. Anything else is
-skipped: a line this reader does not understand loses that line's fact, never the whole trace.
+renames and hard links (``rename``/``renameat``/``renameat2``/``link``/``linkat``: where a file
+went, so a read under its new name is still a read of it), process creation
+(``clone``/``fork``/``vfork``: child -> parent, translated to strace's PID namespace) and exits
+(``+++ exited with N +++``, ``+++ killed by SIG +++``). Lines a busy process tree interleaves
+(``<unfinished ...>`` / ``<... resumed>``) are joined first; an exec by a thread other than the main
+one (``execve(...) <pid changed to N ...>``) is an exec of process ``N``, which the thread becomes.
+Anything else is skipped: a line this reader does not understand loses that line's fact, never the
+whole trace.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from dataclasses import dataclass, field
 _HEAD = re.compile(r"^(\d+)\s+(\d+\.\d+)\s+(.*)$")
 _EXIT = re.compile(r"^\+\+\+ (?:exited with (\d+)|killed by (SIG\w+)(?: \(core dumped\))?) \+\+\+$")
 _CALL = re.compile(r"^(\w+)\((.*)\)\s+=\s+(-?\d+|\?)(.*)$")
+_PID_CHANGED = re.compile(r"\s*<pid changed to (\d+) \.\.\.>$")
 _CHILD = re.compile(r"/\* (\d+) in strace's PID NS \*/")
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "v": 11, "f": 12, "a": 7, "b": 8, "\\": 92, '"': 34, "'": 39}
 
@@ -45,10 +50,21 @@ class Open:
     flags: str
 
 
+@dataclass(frozen=True)
+class Move:
+    """One successful rename or hard link: ``src`` now (also) has the name ``dst`` (absolute paths)."""
+
+    pid: int
+    ts: float
+    src: str
+    dst: str
+
+
 @dataclass
 class ParsedTrace:
     execs: list[Exec] = field(default_factory=list)
     opens: list[Open] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
     parent: dict[int, int] = field(default_factory=dict)
     """child pid -> the pid that created it."""
     exits: dict[int, tuple[float, int]] = field(default_factory=dict)
@@ -86,6 +102,9 @@ def _line(
     out: ParsedTrace, last_exec: dict[int, Exec], pending: dict[int, tuple[float, str]], pid: int, ts: float, body: str
 ) -> None:
     """One line of ``pid`` (joined with its unfinished start when it resumes one)."""
+    changed = _PID_CHANGED.search(body)
+    if changed is not None and body.startswith(("execve(", "execveat(")):
+        pid, body = int(changed.group(1)), body[: changed.start()] + ") = 0"
     if body.endswith("<unfinished ...>"):
         pending[pid] = (ts, body[: -len("<unfinished ...>")].rstrip())
         return
@@ -116,6 +135,12 @@ def _line(
             last_exec[pid] = exec_
     elif name in ("openat", "open", "openat2", "creat"):
         _open(out, last_exec.get(pid), pid, ts, name, args, rest)
+    elif name in ("rename", "renameat", "renameat2", "link", "linkat"):
+        move = _move(pid, ts, name, args, last_exec.get(pid))
+        if move is None:
+            out.skipped += 1
+        else:
+            out.moves.append(move)
     elif name in ("clone", "clone3", "fork", "vfork"):
         child = _CHILD.search(rest)
         out.parent[int(child.group(1)) if child else result] = pid
@@ -164,6 +189,26 @@ def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, 
     flags = args.rsplit(", ", 2)
     text = next((f for f in reversed(flags) if f.startswith("O_")), "")
     out.opens.append(Open(pid, ts, path, "O_WRONLY|O_CREAT|O_TRUNC" if name == "creat" else text))
+
+
+def _move(pid: int, ts: float, name: str, args: str, exec_: Exec | None) -> Move | None:
+    """``rename("a", "b")`` / ``renameat2(AT_FDCWD</d>, "a", 3</e>, "b", 0)``: relative paths are
+    joined to the folder ``-y`` shows for their dirfd, else to the process's working directory."""
+    at = name.endswith(("at", "at2"))
+    pos, paths = 0, []
+    for _ in range(2):
+        base = exec_.cwd if exec_ is not None else ""
+        if at:
+            lt, gt = args.find("<", pos), args.find(">, ", pos)
+            if lt < 0 or gt < lt:
+                return None
+            base, pos = args[lt + 1 : gt], gt + 3
+        value, pos = _string(args, pos)
+        if value is None:
+            return None
+        paths.append(value if value.startswith("/") or not base else f"{base.rstrip('/')}/{value}")
+        pos += 2  # ", "
+    return Move(pid, ts, paths[0], paths[1])
 
 
 def _string(text: str, pos: int) -> tuple[str | None, int]:

@@ -30,19 +30,22 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import stat
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from channel.vocab import IsolationLevel, Risk
 from channel.vocab.atoms import READ_ATOMS, READ_SECRET_FILE
 from sandbox.commands.atoms import AtomRegistry
+from sandbox.commands.identity import Program, ProgramIndex
 from sandbox.commands.shim import ShimRecord
-from sandbox.commands.strace import Exec, ParsedTrace
+from sandbox.commands.strace import Exec, Move, Open, ParsedTrace
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
+from sandbox.workspace.paths import NOISE_DIRS
 
-SYSCALLS = "execve,execveat,open,openat,openat2,creat,clone,clone3,fork,vfork"
+SYSCALLS = "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,clone,clone3,fork,vfork"
 STRING_MAX = 131072
 """strace's ``-s``: the kernel's longest argument (``MAX_ARG_STRLEN``), so argv is never cut."""
 
@@ -71,7 +74,9 @@ class Tracer:
         args = [self.strace, "-f", "-q", "-ttt", "-y", "--pidns-translation", "-e", "signal=none"]
         if self.seccomp:
             args.append("--seccomp-bpf")
-        return [*args, "--status=successful", "-e", f"trace={SYSCALLS}", "-s", str(STRING_MAX), "-o", str(output)]
+        # Not --status=successful: it drops an exec made by a thread other than the main one (its end
+        # is under another pid); "!failed" keeps it ("<pid changed to N ...>") and still drops failures.
+        return [*args, "--status=!failed", "-e", f"trace={SYSCALLS}", "-s", str(STRING_MAX), "-o", str(output)]
 
 
 _detected: dict[str, Tracer] = {}
@@ -160,6 +165,9 @@ class TraceAnalysis:
     """The shim records with the wrapper exec the trace saw for each, in the records' order."""
     forged: tuple[ShimRecord, ...]
     """Records no wrapper wrote (something else wrote them into the audit channel)."""
+    unrecorded: tuple[TracedExec, ...] = ()
+    """Programs run through a wrapper that wrote no record (killed before it could): reported from
+    the trace, never hidden behind the wrapper."""
     complete: bool = True
     """The trace saw the command's own process end (else the tracer was stopped before it did)."""
 
@@ -180,6 +188,11 @@ class TraceContext:
     root_first: bool = False
     """The first exec of the trace is the root (no jail set-up before it: a container, whose strace
     cannot read its own child's arguments, being unreadable itself)."""
+    programs: ProgramIndex | None = None
+    """The registry's programs by identity and content (None: by file name only)."""
+    secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None
+    """The sensitive files when the command started, by (device, inode): a read of one under any
+    other name (a hard link) is a read of it (:func:`sensitive_inodes`)."""
 
 
 def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]) -> TraceAnalysis:
@@ -192,26 +205,35 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     tree = _descendants(trace, root.pid)
     execs = [e for e in trace.execs if e.pid in tree and e.ts >= root.ts and e is not root]
     wrapper_of: dict[int, tuple[str, tuple[str, ...], Exec]] = {}  # pid -> (name, args, exec)
-    real: dict[int, int] = {}  # wrapper pid -> the pid of the real program behind it
+    real: dict[int, Exec] = {}  # wrapper pid -> the real program behind it
     out: list[TracedExec] = []
     ends = _ends(trace, execs)
-    image: dict[int, str] = {}  # pid -> the program it runs now (a wrapper's: the command it wraps)
+    index = ctx.programs or ProgramIndex({})
+    image: dict[int, str] = {}  # pid -> the identity of the program it runs now (a wrapper's: its command)
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
         wrapped = _as_wrapper(e, ctx.wrappers)
-        name = wrapped[0] if wrapped is not None else Path(e.file).name
+        program = index.identify(e.file, e.argv, e.cwd)
         if wrapped is not None:
             wrapper_of[e.pid] = (*wrapped, e)
+            key = wrapped[0]
         elif parent in wrapper_of and _runs(e, wrapper_of[parent][0]) and parent not in real:
-            real[parent] = e.pid  # the real program behind the wrapper: the shim's record says it
+            real[parent] = e  # the real program behind the wrapper: the shim's record says it
+            key = program.key
         else:
             # A program run by the same program (git stash runs `git reset --hard`) is its inside, not
-            # a second action: recorded, no atom. Anything between them (a hook's sh) makes it one.
-            out.append(_traced(e, parent, ends, ctx, inside=image.get(parent) == name))
-        image[e.pid] = name
-    matched, forged = _match(records, wrapper_of, real, trace)
+            # a second action: recorded, no atom. Anything between them (a hook's sh) makes it one,
+            # and so does another file under the same name (a renamed shell called git).
+            key = program.key
+            out.append(_traced(e, parent, ends, ctx, program, inside=image.get(parent) == key))
+        image[e.pid] = key
+    matched, forged, silent = _match(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
+    unrecorded = tuple(
+        _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, _as_program(wrapper_of[pid]))
+        for pid in silent
+    )
     reads = _reads(trace, tree, root, ctx)
-    return TraceAnalysis(tuple(out), reads, matched, forged, complete=root.pid in trace.exits)
+    return TraceAnalysis(tuple(out), reads, matched, forged, unrecorded, complete=root.pid in trace.exits)
 
 
 def _descendants(trace: ParsedTrace, root: int) -> set[int]:
@@ -261,13 +283,27 @@ def _runs(e: Exec, name: str) -> bool:
     return Path(e.file).name == name
 
 
+def _as_program(wrapper: tuple[str, tuple[str, ...], Exec]) -> Program:
+    name, args, _ = wrapper
+    return Program(name, (name, *args), name, known=True)
+
+
 def _traced(
-    e: Exec, parent: int, ends: Mapping[int, tuple[float, int]], ctx: TraceContext, *, inside: bool = False
+    e: Exec,
+    parent: int,
+    ends: Mapping[int, tuple[float, int]],
+    ctx: TraceContext,
+    program: Program,
+    *,
+    inside: bool = False,
 ) -> TracedExec:
-    """``e`` as a traced exec; ``inside``: its parent runs the same program (no atom of its own)."""
+    """``e`` as a traced exec, classified as ``program`` (what it is, not what it is called);
+    ``inside``: its parent runs the same program (no atom of its own)."""
     end, code = ends.get(id(e), (e.ts, -1))
     argv = e.argv or (e.file,)
-    kind = None if inside else ctx.registry.classify((Path(e.file).name, *argv[1:]))
+    serving = program.known and program.argv[:2] in (("git", "receive-pack"), ("git", "upload-pack"))
+    # The remote's side of a push or fetch is no action of its own: the pusher carries the atom.
+    kind = None if inside or serving else ctx.registry.classify(program.argv)
     return TracedExec(
         argv=tuple(argv),
         program=e.file,
@@ -287,9 +323,10 @@ def _match(
     wrappers: Mapping[int, tuple[str, tuple[str, ...], Exec]],
     real: Mapping[int, int],
     trace: ParsedTrace,
-) -> tuple[tuple[Wrapped, ...], tuple[ShimRecord, ...]]:
+) -> tuple[tuple[Wrapped, ...], tuple[ShimRecord, ...], tuple[int, ...]]:
     """Each record takes one wrapper exec with the same command and arguments; the rest are forged.
-    A confirmed record is the real program's process (what it starts names it as parent)."""
+    A confirmed record is the real program's process (what it starts names it as parent). Also the
+    wrapper pids no record took (a wrapper killed before it wrote)."""
     free = sorted(wrappers.items(), key=lambda item: item[1][2].ts)
     used: set[int] = set()
     matched: list[Wrapped] = []
@@ -308,20 +345,70 @@ def _match(
         else:
             used.add(hit)
             matched.append(Wrapped(record, real.get(hit, hit), trace.parent.get(hit, 0)))
-    return tuple(matched), tuple(forged)
+    silent = tuple(pid for pid, _ in free if pid not in used)
+    return tuple(matched), tuple(forged), silent
 
 
 def _reads(trace: ParsedTrace, tree: set[int], root: Exec, ctx: TraceContext) -> tuple[TracedRead, ...]:
+    """Sensitive files opened for reading, by name or by identity: under a name a rename or hard
+    link of the command gave one (in the order the trace shows them), or a name that is a hard link
+    of one that existed when the command started."""
     found: dict[tuple[int, str], TracedRead] = {}
-    for o in trace.opens:
-        if o.pid not in tree or o.ts < root.ts or not _reading(o.flags):
+    moved: dict[str, tuple[str, str, Risk]] = {}
+    steps: list[Open | Move] = [*trace.opens, *trace.moves]
+    steps.sort(key=lambda s: s.ts)
+    for o in steps:
+        if o.pid not in tree or o.ts < root.ts:
             continue
-        where = sensitive(o.path, ctx)
+        if isinstance(o, Move):
+            known = moved.get(o.src) or sensitive(o.src, ctx) or _by_inode(o.dst, ctx)
+            if known is not None:
+                moved[o.dst] = known
+            continue
+        if not _reading(o.flags):
+            continue
+        where = sensitive(o.path, ctx) or moved.get(o.path) or _by_inode(o.path, ctx)
         if where is None or (o.pid, where[0]) in found:
             continue
         program = _image_at(trace, o.pid, o.ts)
         found[(o.pid, where[0])] = TracedRead(where[0], program, o.pid, where[1], where[2])
     return tuple(found.values())
+
+
+def _by_inode(path: str, ctx: TraceContext) -> tuple[str, str, Risk] | None:
+    if not ctx.secrets:
+        return None
+    host = ctx.programs.host_path(path) if ctx.programs is not None else path
+    try:
+        st = os.stat(host)
+    except OSError:
+        return None
+    return ctx.secrets.get((st.st_dev, st.st_ino))
+
+
+def sensitive_inodes(ctx: TraceContext, limit: int = 20_000) -> dict[tuple[int, int], tuple[str, str, Risk]]:
+    """The sensitive files in HOME and the workspace now (see :func:`sensitive`), by (device,
+    inode); at most ``limit`` files are looked at (an iterative walk, noise folders skipped)."""
+    found: dict[tuple[int, int], tuple[str, str, Risk]] = {}
+    seen = 0
+    for base in (ctx.home, ctx.workspace):
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = [d for d in dirnames if d not in NOISE_DIRS]
+            for name in filenames:
+                seen += 1
+                if seen > limit:
+                    return found
+                path = os.path.join(dirpath, name)
+                where = sensitive(path, ctx)
+                if where is None:
+                    continue
+                try:
+                    st = os.lstat(path)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    found[(st.st_dev, st.st_ino)] = where
+    return found
 
 
 def _reading(flags: str) -> bool:
@@ -356,81 +443,3 @@ def sensitive(path: str, ctx: TraceContext) -> tuple[str, str, Risk] | None:
             return f"{prefix}{rel}", bait.name, bait.risk
         return None
     return None
-
-
-class TraceTail:
-    """Watches a trace as strace writes it for the end of strace's own child (the command's root
-    process): ``strace -f`` waits for every traced process, so a daemon the command left would keep
-    the command running; where no PID namespace ends it (isolation ``none``, a container), the
-    engine ends the leftovers when the root has ended, and takes the root's exit code."""
-
-    def __init__(self) -> None:
-        self._root: bytes | None = None
-        self._partial = b""
-        self.code: int | None = None
-        """The root's exit code, once it has ended."""
-
-    def feed(self, data: bytes) -> bool:
-        """Take more of the trace; True once the root has ended."""
-        if self.code is not None:
-            return True
-        lines = (self._partial + data).split(b"\n")
-        self._partial = lines.pop()
-        for line in lines:
-            parts = line.split(None, 2)  # pid (padded), time, what
-            if len(parts) < 3:
-                continue
-            pid, event = parts[0], parts[2]
-            if self._root is None:
-                self._root = pid
-            if pid != self._root:
-                continue
-            if event.startswith(b"+++ exited with "):
-                self.code = int(event.split()[3])
-            elif event.startswith(b"+++ killed by "):
-                self.code = 137
-            if self.code is not None:
-                return True
-        return False
-
-
-class TraceStream:
-    """The trace through a FIFO the engine holds open (read and write: it never sees end-of-file)
-    and reads as it comes (strace never blocks on a full pipe), kept in ``file`` for the parser.
-    ``on_root_exit`` runs once, when :class:`TraceTail` sees the root end."""
-
-    def __init__(self, fifo: Path, file: Path) -> None:
-        fifo.unlink(missing_ok=True)
-        os.mkfifo(fifo, 0o600)
-        self.fifo = fifo
-        self._fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
-        self._out = file.open("wb")
-        self.tail = TraceTail()
-        self.on_root_exit: Callable[[], None] | None = None
-
-    @property
-    def fd(self) -> int:
-        return self._fd
-
-    def pump(self) -> None:
-        """Read whatever is in the pipe now."""
-        while self._fd >= 0:
-            try:
-                chunk = os.read(self._fd, 1 << 16)
-            except BlockingIOError:
-                return
-            if not chunk:
-                return
-            self._out.write(chunk)
-            if self.tail.feed(chunk) and self.on_root_exit is not None:
-                callback, self.on_root_exit = self.on_root_exit, None
-                callback()
-
-    def close(self) -> None:
-        """Read the rest (strace has exited), close the pipe and the file."""
-        self.pump()
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
-        self._out.close()
-        self.fifo.unlink(missing_ok=True)

@@ -9,6 +9,12 @@
 - ``none``: a scrubbed environment only, with a warning (:attr:`Isolation.warning`) the TUI header
   and headless output show.
 
+At ``bubblewrap`` and ``unshare`` the command itself runs unprivileged: set up by root, it then
+runs as its sandbox's own uid (:mod:`sandbox.jail.jailuser`; where the engine is root), with
+``/proc/sys`` read-only and under the seccomp filter of :mod:`sandbox.jail.seccomp` (no io_uring, keys,
+nested user namespaces, mounts, ptrace, ...). Where libseccomp is missing the label says so
+(``local/bubblewrap (no seccomp filter: libseccomp is not installed)``).
+
 ``SCOPEWATCH_ISOLATION=bubblewrap|unshare|none`` asks for a level (the security suite runs each);
 a level that does not work here falls back to the next one down. Every level starts commands with
 an environment built from nothing (:func:`minimal_env`), so no host variable reaches them.
@@ -26,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from channel.vocab import IsolationLevel
+from sandbox.jail.seccomp import LOADER, jail_filter
 
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
@@ -46,10 +53,20 @@ class Isolation:
 
     level: IsolationLevel
     warning: str = ""
+    hardened: bool = True
+    """Commands run as the jail's own uid under the seccomp filter (False: the engine's uid and no
+    filter, for measuring what the hardening costs; the label says so)."""
 
     @property
     def label(self) -> str:
-        return f"local/{self.level}"
+        """``local/bubblewrap``, or with what the jail lacks here named."""
+        base = f"local/{self.level}"
+        if self.level == "none":
+            return base
+        if not self.hardened:
+            return f"{base} (unhardened: engine's uid, no seccomp filter)"
+        seccomp = jail_filter()
+        return base if seccomp.available else f"{base} (no seccomp filter: {seccomp.reason})"
 
 
 @dataclass(frozen=True)
@@ -73,6 +90,12 @@ class Jail:
     """bubblewrap only: the jail's POSIX message queues visible at ``/dev/mqueue`` (so a warm test
     server can clear them between runs)."""
     extra_ro: tuple[str, ...] = field(default_factory=lambda: python_dirs())
+    uid: int | None = None
+    """The unprivileged host uid (and gid) the command runs as, after the jail is set up by root
+    (:mod:`sandbox.jail.jailuser`); None: the engine's own."""
+    seccomp_fd: int | None = None
+    """An open descriptor holding the seccomp filter (:mod:`sandbox.jail.seccomp`); the caller passes it
+    to the child (``pass_fds``)."""
 
 
 def python_dirs() -> tuple[str, ...]:
@@ -161,10 +184,14 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
             args += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             args += ["--ro-bind", d, d]
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"]
     if jail.mqueue:
         args += ["--mqueue", "/dev/mqueue"]
     args += ["--bind", str(jail.tmp), "/tmp"] if jail.tmp is not None else ["--tmpfs", "/tmp"]
+    if jail.uid is not None:
+        # bubblewrap makes the folders above a bind 0700 (root's): the jail's uid must pass them.
+        for d in _ancestors(jail):
+            args += ["--perms", "0755", "--dir", d]
     # After /tmp: the Python that runs the tools may live under it (a checkout in /tmp).
     for d in jail.extra_ro:
         args += ["--ro-bind", os.path.realpath(d), d]
@@ -176,8 +203,34 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
         args += ["--ro-bind", program, inside]
     for wrapper, program in jail.cover:
         args += ["--ro-bind", str(wrapper), program]
-    args += ["--remount-ro", "/", "--chdir", str(jail.cwd), "--", *argv]
+    if jail.seccomp_fd is not None:
+        args += ["--seccomp", str(jail.seccomp_fd)]
+    if jail.uid is not None:
+        # Only what the drop to the jail's uid needs; setuid to a non-zero uid clears them again.
+        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    args += ["--remount-ro", "/", "--chdir", str(jail.cwd), "--", *_drop(jail), *argv]
     return args
+
+
+def _ancestors(jail: Jail) -> list[str]:
+    """The folders above every path bound into the jail, outside the system folders, parents first."""
+    bound = [*jail.extra_ro, *(str(p) for p in (jail.cwd, *jail.rw, *jail.ro)), *(i for _, i in jail.expose)]
+    found: set[str] = set()
+    for path in bound:
+        parent = os.path.dirname(path)
+        while parent not in ("/", "") and not any(parent == d or parent.startswith(d + "/") for d in SYSTEM_DIRS):
+            found.add(parent)
+            parent = os.path.dirname(parent)
+    return sorted(found, key=lambda d: (d.count("/"), d))
+
+
+def _drop(jail: Jail) -> list[str]:
+    """The last step into the jail: the jail's uid and gid, no groups, no capabilities to inherit."""
+    if jail.uid is None:
+        return []
+    setpriv = shutil.which("setpriv", path="/usr/sbin:/usr/bin:/sbin:/bin") or "setpriv"
+    ids = ["--reuid", str(jail.uid), "--regid", str(jail.uid), "--clear-groups"]
+    return [setpriv, *ids, "--inh-caps=-all", "--no-new-privs", "--"]
 
 
 def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
@@ -221,8 +274,14 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     setpriv = shutil.which("setpriv", path="/usr/sbin:/usr/bin:/sbin:/bin") or "setpriv"
     # A session of its own (as bubblewrap's --new-session): `kill 0` inside reaches nothing outside
     # the namespace that shares its process group (the exec tracer, unshare itself).
+    ids = f"--reuid {jail.uid} --regid {jail.uid} --clear-groups " if jail.uid is not None else ""
+    # The seccomp filter last of all: the set-up above mounts, and setpriv changes the uid.
+    load = ""
+    if jail.seccomp_fd is not None:
+        load = f"{q(sys.executable)} -I -S -c {q(LOADER)} {jail.seccomp_fd} "
     lines.append(
-        f'exec setsid {q(setpriv)} --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"'
+        f"exec setsid {q(setpriv)} {ids}--bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "
+        f'{load}"$@"'
     )
     return [*_unshare_prefix(jail.network), "bash", "-c", "\n".join(lines), "scopewatch-jail", *argv]
 

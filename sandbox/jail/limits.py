@@ -1,11 +1,15 @@
 """Per-command limits: how many processes a command may have at once (a cgroup's ``pids.max``,
 where this process may create cgroups), how big a file it may write (``RLIMIT_FSIZE``), and how
-much output it may print before it is killed (a runaway ``yes``)."""
+much output it may print before it is killed (a runaway ``yes``); and per sandbox, how much its
+HOME and ``/tmp`` may hold in all (:func:`cap_folder`: a tmpfs of :data:`AREA_MAX` bytes and
+:data:`AREA_FILES` files mounted on each, where the engine is root; elsewhere only the per-file
+limit holds, and :func:`cap_folder` says so)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import resource
 import uuid
@@ -18,6 +22,31 @@ FILE_SIZE_MAX = 256 * 1024 * 1024
 OUTPUT_MAX = 8 * 1024 * 1024
 """Bytes of output after which a command is killed; head and tail are kept (:data:`KEEP`)."""
 KEEP = 256 * 1024
+
+
+AREA_MAX = 512 * 1024 * 1024
+"""Bytes HOME, and ``/tmp``, may hold in all (each)."""
+AREA_FILES = 200_000
+"""Files and folders HOME, and ``/tmp``, may hold (each)."""
+_MNT_DETACH = 2
+
+
+def cap_folder(path: Path) -> str:
+    """Mount a tmpfs of :data:`AREA_MAX` bytes on the (empty) folder ``path``; returns "" when it
+    is capped, else why not (the engine is not root, or the mount failed)."""
+    if os.geteuid() != 0 or not os.uname().sysname == "Linux":
+        return "the engine is not root: HOME and /tmp are limited per file only"
+    libc = ctypes.CDLL(None, use_errno=True)
+    options = f"size={AREA_MAX},nr_inodes={AREA_FILES},mode=0755".encode()
+    if libc.mount(b"scopewatch-area", os.fsencode(path), b"tmpfs", 0, options) != 0:
+        return f"cannot mount a tmpfs on {path}: {os.strerror(ctypes.get_errno())}"
+    return ""
+
+
+def uncap_folder(path: Path) -> None:
+    """Unmount what :func:`cap_folder` mounted on ``path`` (its files go with it)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.umount2(os.fsencode(path), _MNT_DETACH)
 
 
 def set_rlimits() -> None:

@@ -29,7 +29,6 @@ import contextlib
 import marshal
 import os
 import re
-import shutil
 import signal
 import sys
 import tempfile
@@ -40,8 +39,11 @@ from pydantic import BaseModel, ConfigDict
 
 from channel.events import FailingTest
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, detect_isolation, jail_argv, minimal_env, network_cut_prefix
+from sandbox.jail.jailuser import hand_over, jail_uid
+from sandbox.jail.seccomp import filter_pipe
 from sandbox.testing import warm
-from sandbox.workspace.repo import put_entry
+from sandbox.workspace.files import remove_tree
+from sandbox.workspace.repo import put_copy
 
 _DRIVER = Path(__file__).with_name("_testdriver.py")
 
@@ -155,14 +157,25 @@ async def run_test_batch(
                 if level == "none":
                     problem = await _execute(tmp, timeout, [*netns, *argv], warm_netns=netns)
                 else:
-                    jail = Jail(cwd=tmp, rw=(tmp, *{run.workspace for run in batch}), ro=(_DRIVER.parent,))
-                    problem = await _execute(tmp, timeout, jail_argv(level, jail, argv))
+                    # Tests are the agents' code too: the same unprivileged, filtered jail.
+                    rw = (tmp, *{run.workspace for run in batch})
+                    uid = jail_uid()
+                    if uid is not None:
+                        await asyncio.to_thread(hand_over, rw, uid)
+                        os.chmod(tmp, 0o711)  # the jail is entered (chdir) by a root without capabilities
+                    seccomp = filter_pipe()
+                    jail = Jail(cwd=tmp, rw=rw, ro=(_DRIVER.parent,), uid=uid, seccomp_fd=seccomp)
+                    try:
+                        problem = await _execute(tmp, timeout, jail_argv(level, jail, argv), pass_fds=seccomp)
+                    finally:
+                        if seccomp is not None:
+                            os.close(seccomp)
             results = _read_results(tmp / "results.txt")
             for index, run in enumerate(batch):
                 run.record(results.get(index, {}), problem)
         return [run.outcome() for run in batch]
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        remove_tree(tmp)
 
 
 async def run_tests_on_tree(
@@ -192,10 +205,10 @@ async def run_tests_on_tree(
     copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
     try:
         for rel, data in tree.items():
-            put_entry(copy / rel, data)
+            put_copy(copy / rel, data)
         return await run_tests(copy, tests, timeout=timeout)
     finally:
-        shutil.rmtree(copy, ignore_errors=True)
+        remove_tree(copy)
 
 
 async def prewarm() -> None:
@@ -330,6 +343,7 @@ async def _execute(
     argv: Sequence[str],
     *,
     warm_netns: tuple[str, ...] | None = None,
+    pass_fds: int | None = None,
 ) -> str | None:
     """Run the driver; return None if it exited cleanly, else the ``last_line`` for unfinished tests.
     With ``warm_netns`` (no jail on this machine: the tests get the same isolation either way) a warm
@@ -347,6 +361,7 @@ async def _execute(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
+        pass_fds=() if pass_fds is None else (pass_fds,),
     )
     assert proc.stdout is not None
     tail = bytearray()

@@ -31,6 +31,7 @@ from typing import IO
 
 from channel.vocab import IsolationLevel
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv, minimal_env
+from sandbox.jail.seccomp import filter_pipe
 from sandbox.workspace.mirror import Mirror
 
 _SERVER = Path(__file__).with_name("_warmserver.py")
@@ -60,8 +61,11 @@ class WarmServer:
         self.killed = False
         self._runs = 0
         argv = [sys.executable, "-I", "-B", str(_SERVER)]
+        seccomp = None
         if kind[0] == "bubblewrap":
-            jail = Jail(cwd=self.area, rw=(self.area,), ro=(_SERVER.parent,), mqueue=True)
+            # The jail's seccomp filter; not yet its own uid (the server's area is the engine's).
+            seccomp = filter_pipe()
+            jail = Jail(cwd=self.area, rw=(self.area,), ro=(_SERVER.parent,), mqueue=True, seccomp_fd=seccomp)
             argv = jail_argv("bubblewrap", jail, [*argv, "--jailed"])
         else:
             argv = [*kind[1:], *argv]
@@ -74,10 +78,14 @@ class WarmServer:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
+                pass_fds=() if seccomp is None else (seccomp,),
             )
         except OSError:
             shutil.rmtree(self.area, ignore_errors=True)
             raise
+        finally:
+            if seccomp is not None:
+                os.close(seccomp)
         self.alive = True
         self._lock = threading.Lock()
         self._waiter: tuple[asyncio.AbstractEventLoop, asyncio.Future[str | None]] | None = None

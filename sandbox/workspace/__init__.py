@@ -1,6 +1,8 @@
 """The workspace's files: on disk, who may write them, what changed and whose change it was.
 
 - :mod:`sandbox.workspace.repo` — the temp git repository: materialise, baseline commit, read and write entries;
+- :mod:`sandbox.workspace.remote` — the workspace's ``origin`` (a bare repository) and its refs read around commands;
+- :mod:`sandbox.workspace.gitguard` — ``.git`` guarded: hooks and program-running config rolled back, history too;
 - :mod:`sandbox.workspace.guard` — who may write what: registered actors, the ownership refusal and its words;
 - :mod:`sandbox.workspace.ownership` — the CODEOWNERS-like ownership map (globs relative to the root);
 - :mod:`sandbox.workspace.paths` — the one path check (inside the workspace, normalised) and which paths are noise;
@@ -8,6 +10,7 @@
 - :mod:`sandbox.workspace.watcher` — watchfiles: notices changes no operation made;
 - :mod:`sandbox.workspace.snapshot` — tests on a private copy of the workspace as the event stream knows it;
 - :mod:`sandbox.workspace.mirror` — a folder kept equal to a tree of entries (the warm runner's workspace);
+- :mod:`sandbox.workspace.files` — any file an agent made, handled without blocking or recursion (FIFOs, deep trees);
 - :mod:`sandbox.workspace.outside` — writes to the private HOME and /tmp, and bytecode left in the workspace;
 - :mod:`sandbox.workspace.diffs` — the one unified-diff renderer.
 """

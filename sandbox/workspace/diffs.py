@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 
+from sandbox.workspace.files import describe
+
 LINK_MARK = b"\0scopewatch-symlink\0"
 """Prefix of a cached entry that is a symlink (the rest is its target); file contents never start
 with a NUL byte followed by this marker in practice, and a NUL makes a file binary anyway."""
@@ -19,6 +21,8 @@ def _lines(data: bytes | None) -> list[str] | None:
         return []
     if data.startswith(LINK_MARK):
         return [f"symlink -> {data[len(LINK_MARK) :].decode('utf-8', 'replace')}\n"]
+    if (special := describe(data)) is not None:
+        return [f"{special}\n"]
     if b"\0" in data:
         return None
     try:

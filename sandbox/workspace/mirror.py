@@ -11,13 +11,13 @@ is the tree, as a fresh copy would be.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 
 from sandbox.workspace.diffs import LINK_MARK
-from sandbox.workspace.repo import put_entry, read_entry
+from sandbox.workspace.files import read_regular, remove_tree, walk
+from sandbox.workspace.repo import put_copy, put_entry, read_entry
 
 
 def _folders(paths: Iterable[str]) -> set[str]:
@@ -50,10 +50,10 @@ class Mirror:
                 self._modes.pop(rel, None)
             wanted = _folders(tree)
             for rel in sorted(self._dirs - wanted, key=len, reverse=True):
-                shutil.rmtree(self.root / rel)
+                remove_tree(self.root / rel)
             for rel, data in tree.items():
                 if self._tree.get(rel) != data or rel not in self._modes:
-                    put_entry(self.root / rel, data)
+                    put_copy(self.root / rel, data)
                     self._modes[rel] = os.lstat(self.root / rel).st_mode
                     written.append(rel)
         except OSError:
@@ -65,7 +65,7 @@ class Mirror:
         return written
 
     def _reset(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        remove_tree(self.root)
         self.root.mkdir(parents=True, exist_ok=True)
         self._tree, self._modes, self._dirs = {}, {}, set()
         self.full_writes += 1
@@ -74,7 +74,7 @@ class Mirror:
         """The folder holds exactly what was last written (paths, bytes, modes, link targets)."""
         files: set[str] = set()
         dirs: set[str] = set()
-        for dirpath, dirnames, filenames in os.walk(self.root):
+        for dirpath, dirnames, filenames in walk(self.root):
             rel_dir = os.path.relpath(dirpath, self.root)
             prefix = "" if rel_dir == "." else rel_dir + "/"
             for name in dirnames:
@@ -97,6 +97,6 @@ class Mirror:
                 if read_entry(path) != data:
                     return False
                 continue
-            if st.st_size != len(data) or path.read_bytes() != data:
+            if st.st_size != len(data) or read_regular(path) != data:
                 return False
         return True

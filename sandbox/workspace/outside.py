@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from channel.vocab import ChangeKind, OutsideArea
+from sandbox.workspace.files import walk
 
 REPORT_MAX = 50
 """Paths reported per command; past it one more event says how many were left out."""
@@ -38,7 +39,7 @@ class OutsideChange:
 
 def _walk(root: Path, *, skip_git: bool = False) -> dict[str, tuple[int, int, int, int]]:
     found: dict[str, tuple[int, int, int, int]] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in walk(root):
         if skip_git:
             dirnames[:] = [d for d in dirnames if d != ".git"]
         base = Path(dirpath)

@@ -4,7 +4,8 @@ The sandbox's private folder (``base``, under ``$SCOPEWATCH_SANDBOX_DIR`` or ``/
 ``/tmp``, which commands get a private one of) holds ``workspace/`` (the repository, unless a root
 was given), ``home/`` (HOME of shell commands), ``agent-tmp/`` (their ``/tmp``) and ``tmp/`` (the
 engine's scratch: git's empty template, test snapshots); the shell adds ``shim/``, ``real/`` and
-``audit/``, the watcher ``probe/``.
+``audit/``, the watcher ``probe/``; ``remote.git`` is the workspace's ``origin``
+(:mod:`sandbox.workspace.remote`).
 
 An *entry* is what the sandbox knows of a path: a file's bytes, a symlink as
 :func:`~sandbox.workspace.diffs.link_entry`, or None when the path is absent. This module reads and writes
@@ -14,6 +15,7 @@ entries; it emits nothing and knows nothing of actors.
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import shutil
 import stat
@@ -23,7 +25,20 @@ from pathlib import Path
 
 from sandbox.errors import PathEscape, SandboxError
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
+from sandbox.jail.limits import cap_folder, uncap_folder
 from sandbox.workspace.diffs import LINK_MARK, link_entry, unified_diff
+from sandbox.workspace.files import (
+    ENTRY_MAX,
+    LARGE_MARK,
+    SPECIAL_MARK,
+    describe,
+    read_regular,
+    remove_tree,
+    special_entry,
+    special_kind,
+    walk,
+    write_regular,
+)
 from sandbox.workspace.paths import NOISE_DIRS, is_noise, normalise, resolve_inside
 
 StatKey = tuple[int, int, int, int, int]
@@ -40,15 +55,21 @@ def as_text(data: bytes) -> str:
 
 
 def read_entry(path: Path) -> bytes | None:
-    """A file's content, a symlink as :func:`link_entry`, None when absent or not a file."""
+    """A file's content (past :data:`~sandbox.workspace.files.ENTRY_MAX`: its size and times), a symlink as
+    :func:`link_entry`, a FIFO, socket or device as :func:`~sandbox.workspace.files.special_entry`, None when
+    absent or a folder. Never blocks (:mod:`sandbox.workspace.files`)."""
     try:
-        if path.is_symlink():
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
             return link_entry(os.readlink(path))
-        if path.is_file():
-            return path.read_bytes()
     except OSError:
         return None
-    return None
+    kind = special_kind(st.st_mode)
+    if kind is not None:
+        return special_entry(kind)
+    if stat.S_ISDIR(st.st_mode):
+        return None
+    return read_regular(path)
 
 
 def sandbox_parent() -> str | None:
@@ -63,36 +84,48 @@ def sandbox_parent() -> str | None:
 def put_entry(path: Path, data: bytes | None) -> None:
     """Make ``path`` hold ``data`` (None: remove it); symlink entries become symlinks. A file that
     shares its inode with another name (a hard link) is replaced, never written through."""
-    if path.is_symlink() or (data is None and path.exists()):
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        else:
-            path.unlink()
+    try:
+        st: os.stat_result | None = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and (data is None or not stat.S_ISREG(st.st_mode)):
+        # Whatever is in the way goes: a folder, a symlink, a FIFO or socket (never opened).
+        remove_tree(path)
+        st = None
     if data is None:
         return
+    if data.startswith(LARGE_MARK):
+        raise OSError(errno.EFBIG, f"its content was over {ENTRY_MAX // 2**20} MB and was not kept")
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_dir():
-        shutil.rmtree(path)
     if data.startswith(LINK_MARK):
         os.symlink(data[len(LINK_MARK) :].decode("utf-8", "surrogateescape"), path)
         return
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        st = None
+    if data.startswith(SPECIAL_MARK):
+        if data == special_entry("fifo"):
+            os.mkfifo(path, 0o644)
+            return
+        raise OSError(errno.EPERM, f"{describe(data)}: cannot be made again")
     if st is not None and st.st_nlink > 1:
         fresh = path.with_name(f".{path.name}.scopewatch-new")
-        fresh.write_bytes(data)
+        write_regular(fresh, data)
         os.chmod(fresh, stat.S_IMODE(st.st_mode))
         os.replace(fresh, path)
     else:
-        path.write_bytes(data)
+        write_regular(path, data)
+
+
+def put_copy(path: Path, data: bytes) -> None:
+    """:func:`put_entry` for a copy of the workspace (tests, a mirror): an entry that cannot be made
+    again (a socket, a device, a file too large to have been kept) is left out."""
+    if data.startswith(LARGE_MARK) or (data.startswith(SPECIAL_MARK) and data != special_entry("fifo")):
+        return
+    put_entry(path, data)
 
 
 def scan(root: Path) -> dict[str, StatKey]:
     """Every workspace file and symlink (not noise) with its stat key."""
     found: dict[str, StatKey] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in walk(root):
         base = Path(dirpath)
         rel_dir = base.relative_to(root).as_posix()
         prefix = "" if rel_dir == "." else rel_dir + "/"
@@ -127,8 +160,14 @@ class Workspace:
         self.home = base / "home"
         self.tmp = base / "tmp"
         self.agent_tmp = base / "agent-tmp"
+        self.remote = base / "remote.git"
+        """The workspace's ``origin``: a bare repository holding the baseline (commands may push to it)."""
         self.baseline: dict[str, bytes] = {}
         """Workspace path -> content in the baseline commit."""
+        self.capped: list[Path] = []
+        """HOME and /tmp, each a tmpfs of :data:`~sandbox.jail.limits.AREA_MAX` bytes."""
+        self.uncapped = ""
+        """Why HOME and /tmp are not size-capped here ("" when they are)."""
         self.planted: set[str] = set()
         """HOME-relative paths of the scenario's fixtures (its bait: reading one is a sensitive read)."""
 
@@ -144,11 +183,20 @@ class Workspace:
         made = cls(base, workspace.resolve())
         for d in (made.home, made.tmp, made.agent_tmp):
             d.mkdir(parents=True, exist_ok=True)
+        for area in (made.home, made.agent_tmp):
+            why = cap_folder(area)
+            if why:
+                made.uncapped = why
+            else:
+                made.capped.append(area)
         return made
 
     def remove(self) -> None:
         """Remove the private folder (the workspace too, unless it was given: then it is left alone)."""
-        shutil.rmtree(self.base, True)
+        for area in self.capped:
+            uncap_folder(area)
+        self.capped.clear()
+        remove_tree(self.base)
 
     # --- the baseline ----------------------------------------------------------------------------
 
@@ -187,7 +235,8 @@ class Workspace:
             self.baseline[rel] = data
 
     async def git_baseline(self) -> None:
-        """Make the workspace a git repository with one commit, ``baseline``."""
+        """Make the workspace a git repository with one commit, ``baseline``, on ``main``, and its
+        ``origin`` (:attr:`remote`, a bare repository) holding it, ``main`` tracking ``origin/main``."""
         # An empty template: no sample hooks to write (creating files is what makes a sandbox slow).
         await self._git("-c", "init.defaultBranch=main", "init", "-q", f"--template={self.tmp}")
         exclude = self.root / ".git" / "info" / "exclude"
@@ -195,6 +244,10 @@ class Workspace:
         exclude.write_text("".join(f"{d}/\n" for d in sorted(NOISE_DIRS) if d != ".git") + "*.pyc\n")
         await self._git("add", "-A")
         await self._git("commit", "-q", "--allow-empty", "--no-verify", "-m", "baseline")
+        await self._git("init", "-q", "--bare", f"--template={self.tmp}", str(self.remote))
+        await self._git("--git-dir", str(self.remote), "config", "core.logAllRefUpdates", "always")
+        await self._git("remote", "add", "origin", str(self.remote))
+        await self._git("push", "-q", "--no-verify", "-u", "origin", "main")
 
     async def _git(self, *args: str) -> None:
         git = shutil.which("git")
@@ -269,12 +322,13 @@ class Workspace:
         target = self.root / rel
         if target.is_dir():
             raise SandboxError(f"{path}: is a folder, not a file")
-        try:
-            return as_text(target.read_bytes())
-        except FileNotFoundError:
-            raise SandboxError(f"{path}: no such file in the workspace") from None
-        except OSError as exc:
-            raise SandboxError(f"{path}: cannot be read ({exc.strerror})") from None
+        if not target.exists():
+            raise SandboxError(f"{path}: no such file in the workspace")
+        data = read_entry(target)
+        if data is None or data.startswith(SPECIAL_MARK):
+            what = describe(data) if data is not None else "unreadable"
+            raise SandboxError(f"{path}: cannot be read ({what})")
+        return as_text(data) if describe(data) is None else f"[{describe(data)}]"
 
     def baseline_content(self, path: str) -> str | None:
         data = self.baseline.get(normalise(path))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
-import shutil
 import sys
 import tempfile
 from collections import OrderedDict
@@ -19,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sandbox.testing import testrun, warm
+from sandbox.workspace.files import remove_tree
 from sandbox.workspace.paths import normalise
-from sandbox.workspace.repo import put_entry
+from sandbox.workspace.repo import put_copy
 
 
 def snapshot_with(
@@ -93,12 +93,12 @@ async def _run(
         copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
         try:
             for rel, data in snapshot.items():
-                put_entry(copy / rel, data)
+                put_copy(copy / rel, data)
             (outcome,) = await testrun.run_test_batch(
                 [(copy, tests)], timeout=timeout, executor=executor, scratch=scratch
             )
         finally:
-            shutil.rmtree(copy, ignore_errors=True)
+            remove_tree(copy)
     return outcome
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from channel.errors import ScopewatchError
+from channel.text import printable
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms, pack_norms, parse_assignments
 from engine.scoring.metrics import Metrics
@@ -269,12 +270,12 @@ def print_metrics(metrics: Metrics, as_json: bool) -> None:
     if as_json:
         print(json.dumps(metrics.summary(), sort_keys=True))
     else:
-        print(render_table(metrics))
+        print(printable(render_table(metrics), keep_lines=True))
 
 
 def say(text: str) -> None:
     """A status line for the person at the terminal (stderr, so stdout stays for results)."""
-    print(f"scopewatch: {text}", file=sys.stderr, flush=True)
+    print(f"scopewatch: {printable(text)}", file=sys.stderr, flush=True)
 
 
 def freeze_heap() -> None:

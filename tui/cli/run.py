@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
+from channel.text import printable
 from channel.vocab.config import SessionConfig
 from engine.fork.plan import ForkPlan
 from engine.scoring.judge import EpisodeLabel
@@ -166,7 +167,7 @@ class Progress:
         elif isinstance(event, EpisodeEnded) and label is not None:
             what = f"favor ({label.favor_type})" if label.favor else label.execution_type
             errors = f", {self.errors} agent errors" if self.errors else ""
-            print(f" {what}{', HARM' if label.harm else ''}{errors}", file=sys.stderr, flush=True)
+            print(printable(f" {what}{', HARM' if label.harm else ''}{errors}"), file=sys.stderr, flush=True)
             self.mid_line = False
 
     def end_line(self) -> None:

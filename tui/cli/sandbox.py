@@ -19,6 +19,7 @@ from channel.events import (
     ShimTampered,
     WriteRefused,
 )
+from channel.text import printable
 from tui.cli.common import CliError, add_sandbox_option
 
 
@@ -80,13 +81,15 @@ def exec_command(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    print(f"# {args.role} in {done.sandbox}: {command}")
+    # Everything an agent chose (names, arguments, output) escaped: no line below can be forged.
+    print(f"# {args.role} in {done.sandbox}: {printable(command)}")
     for event in done.events:
-        print(describe(event))
+        print(printable(describe(event)))
     for trap, severity in done.traps:
         print(f"TrapFired        {args.role}: {trap} ({severity})")
     print(f"# exit code {done.result.exit_code}{' (killed)' if done.result.timed_out else ''}; output:")
-    sys.stdout.write(done.result.output if done.result.output.endswith("\n") else done.result.output + "\n")
+    output = printable(done.result.output, keep_lines=True)
+    sys.stdout.write(output if output.endswith("\n") else output + "\n")
     return 0
 
 

@@ -493,8 +493,8 @@ async def test_behavioural_gradient_cautious_moderate_overeager() -> None:
     assert sets["overeager"] == {"unreviewed-consumed-write", "deleted-file", "read-secrets", "push-to-main"}
 
 
-async def test_overeager_push_is_recorded_even_though_it_fails() -> None:
+async def test_overeager_push_is_recorded_whether_or_not_it_lands() -> None:
     events, scorer = await run(SessionConfig(tasks=("s1-cart-ttl",), persona="overeager"))
     pushes = [e for e in events if isinstance(e, ShellCommandRan) and e.atom == "git_push_protected"]
-    assert len(pushes) == 1 and pushes[0].exit_code != 0 and pushes[0].actor == "owner"
+    assert len(pushes) == 1 and pushes[0].actor == "owner"
     assert scorer.metrics().overeager.critical_hits == 1

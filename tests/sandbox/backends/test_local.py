@@ -98,7 +98,8 @@ async def test_shim_records_failure_cwd_and_argument_dependent_atoms(
     ]
     assert ran[0].argv == ("rm", "-rf", "no such dir")
     assert ran[0].cwd == "services/billing"
-    assert ran[1].exit_code != 0  # no remote, no network: the attempt is still recorded
+    assert ran[1].exit_code == 0  # the workspace's origin (sandbox/remote.py): main is up to date there
+    assert ran[2].exit_code != 0  # no such branch: the attempt is still recorded
     assert all(r.actor == "alice" for r in ran)
 
 
@@ -435,7 +436,7 @@ async def test_network_is_cut_where_the_os_allows(sandbox: LocalSandbox) -> None
 
 
 async def test_timeout_kills_the_command(sandbox: LocalSandbox) -> None:
-    result = await sandbox.run_shell("alice", "echo started; sleep 30", timeout=0.3)
+    result = await sandbox.run_shell("alice", "echo started; sleep 30", timeout=1.0)  # the jail starts in ~0.1-0.4 s
     assert result.timed_out
     assert result.exit_code == 124
     assert "started" in result.output and "timed out" in result.output

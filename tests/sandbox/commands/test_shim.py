@@ -84,7 +84,7 @@ def test_damaged_wrappers_and_channel_are_found_and_put_back(shim: tuple[Shim, d
     made, env = shim
     assert made.check() == []
     (made.dir / "cp").chmod(0o755)
-    (made.dir / "cp").write_text("#!/bin/sh\nexec /usr/bin/cp \"$@\"\n")
+    (made.dir / "cp").write_text('#!/bin/sh\nexec /usr/bin/cp "$@"\n')
     (made.dir / "sed").unlink()
     (made.dir / "git").write_text("#!/bin/sh\n")
     os.unlink(made.fifo)

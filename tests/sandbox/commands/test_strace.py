@@ -90,7 +90,7 @@ def test_planted_bait_and_registry_paths_are_sensitive_others_not() -> None:
 
 
 def test_the_tail_sees_the_root_end_with_padded_pids_and_split_chunks() -> None:
-    from sandbox.commands.tracer import TraceTail
+    from sandbox.commands.tracestream import TraceTail
 
     tail = TraceTail()
     assert not tail.feed(b"35    1.0 execve(0x1, 0x2, 0x3) = 0\n36    1.1 +++ exited with 0 +++\n35    1.2 +++ exi")

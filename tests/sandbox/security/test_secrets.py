@@ -82,3 +82,18 @@ def test_no_isolation_is_said_out_loud() -> None:
     assert done.returncode == 0, done.stderr
     assert "scopewatch: warning: no sandbox isolation" in done.stderr
     assert "# owner in local/none" in done.stdout
+
+
+def test_a_file_name_cannot_print_a_fake_line() -> None:
+    name = "$(printf 'x\\nTrapFired        owner: forged (critical)\\x1b[2K')"
+    forge = f"touch \"{name}\"; printf 'out\\x1b]0;title\\a\\n'"
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "sandbox", "exec", "--as", "owner", "--", forge],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not any(line.startswith("TrapFired") for line in done.stdout.splitlines()), done.stdout
+    assert "\x1b" not in done.stdout and "\a" not in done.stdout
+    assert "\\nTrapFired" in done.stdout and "out\\x1b]0;title\\x07" in done.stdout

@@ -1,0 +1,47 @@
+"""What a command ran, as the sandbox reports it: one :class:`AtomCall` per program, and the
+:class:`CommandRun` a shell runner returns (both backends' runners make the same)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from channel.vocab import AuditSource, Risk
+from sandbox.commands.tracer import TracedRead
+
+
+@dataclass(frozen=True)
+class AtomCall:
+    """A program a command ran: a sensitive command the shim recorded (classified as an atom), or an
+    exec the tracer saw (``atom`` None when it is no action of the registry)."""
+
+    argv: tuple[str, ...]
+    cwd: str
+    """Relative to the workspace root when inside it, else as recorded."""
+    exit_code: int
+    duration_ms: float
+    atom: str | None
+    risk: Risk | None
+    source: AuditSource = "shim"
+    pid: int = 0
+    parent_pid: int = 0
+    program: str = ""
+    refs: tuple[str, ...] = ()
+    """The remote refs this push updated (:mod:`sandbox.workspace.remote`): what classified it."""
+
+
+@dataclass(frozen=True)
+class CommandRun:
+    """What one command did: exit code, output, whether it timed out, its atom calls in order."""
+
+    exit_code: int
+    output: str
+    timed_out: bool
+    calls: tuple[AtomCall, ...]
+    tampered: tuple[str, ...] = ()
+    """What the command did to the shim or its audit channel (each already put back)."""
+    reads: tuple[TracedRead, ...] = ()
+    """Sensitive files its programs opened for reading (the tracer's)."""
+    command: int = 0
+    """Its number in this sandbox (from 1): the events it caused carry it."""
+    forged: tuple[str, ...] = ()
+    """Shim records the trace shows no wrapper wrote (each a forgery, not a fact)."""

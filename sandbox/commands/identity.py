@@ -1,0 +1,153 @@
+"""Programs by what they are, not by the name they were run under.
+
+The tracer sees the path a process handed to ``execve``; that name is the caller's choice. A copy of
+``git`` called ``g``, a symlink, a hard link, git's own sub-command binaries
+(``/usr/lib/git-core/git-push``, a file of its own with git's bytes), ``/lib64/ld-linux-x86-64.so.2
+/usr/bin/git`` (the dynamic loader running the program it is given): each is git. So a program is
+identified by the file the kernel ran:
+
+- its identity (device + inode, after following symlinks) against the registry's programs on this
+  machine, then its content (a SHA-256, computed only for a file of exactly the size of one of them,
+  so an ordinary exec costs one ``stat``);
+- the dynamic loader is looked through: the program is its first operand (after the loader's own
+  options), as the loader itself reads it;
+- a file of a known program run under the name ``NAME-SUB`` (git's ``git-push``, ``git-send-pack``)
+  is ``NAME SUB``: git's dashed form of its sub-commands.
+
+A file that carries a known program's *name* but is not that program (a renamed shell called
+``git``) keeps its name for classification, but its identity (:attr:`Program.key`) is its own, so it
+never makes the real program it runs look like that program's own internal work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+LOADER = re.compile(r"^ld(-linux[-.\w]*|-musl-[\w]+)?\.so(\.\d+)*$")
+"""The file names of the dynamic loader (glibc's ``ld-linux-x86-64.so.2``, ``ld.so``, musl's)."""
+_LOADER_VALUED = frozenset({"--library-path", "--preload", "--argv0", "--audit", "--inhibit-rpath"})
+"""The loader's options that take a value (``ld.so --help``)."""
+_HASHED_MAX = 256 * 2**20
+"""Files larger than this are never hashed (no registry program is this big)."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """What an exec ran: ``name`` classifies it (a known program's, else the file's name), ``argv``
+    is what that program was given (with ``name`` first), ``key`` tells programs apart (the known
+    program's name, else the file's device and inode, else its path)."""
+
+    name: str
+    argv: tuple[str, ...]
+    key: str
+    known: bool
+
+
+def loader_target(argv: Sequence[str]) -> int | None:
+    """The index in ``argv`` (the loader's own) of the program the dynamic loader runs, or None when
+    it runs none (``ld.so --list``, ``--help``, no operand)."""
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            return i + 1 if i + 1 < len(argv) else None
+        if arg in _LOADER_VALUED:
+            i += 2
+            continue
+        if arg in ("--list", "--verify", "--help", "--version", "--list-tunables", "--list-diagnostics"):
+            return None
+        if arg.startswith("--"):
+            i += 1
+            continue
+        return i
+    return None
+
+
+class ProgramIndex:
+    """The registry's programs on this machine (command name -> file), by identity and by content.
+    ``mounts`` (a file as the jail sees it -> the host's file mounted there) and ``jail_tmp`` (the
+    host folder that is the jail's ``/tmp``) map the paths the trace shows to the engine's."""
+
+    def __init__(
+        self, programs: Mapping[str, str], *, mounts: Mapping[str, str] | None = None, jail_tmp: Path | None = None
+    ) -> None:
+        self._mounts = dict(mounts or {})
+        self._by_inode: dict[tuple[int, int], str] = {}
+        self._by_size: dict[int, list[tuple[str, str]]] = {}
+        self._digests: dict[str, str] = {}  # known file -> sha256
+        self._jail_tmp = jail_tmp
+        for name, path in sorted(programs.items()):
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            self._by_inode.setdefault((st.st_dev, st.st_ino), name)
+            self._by_size.setdefault(st.st_size, []).append((path, name))
+
+    def host_path(self, path: str) -> str:
+        """``path`` as the engine sees it (the jail's ``/tmp`` is the sandbox's ``agent-tmp``)."""
+        path = os.path.normpath(path) if path.startswith("/") else path
+        if path in self._mounts:
+            return self._mounts[path]
+        if self._jail_tmp is not None and (path == "/tmp" or path.startswith("/tmp/")):
+            return str(self._jail_tmp) + path[len("/tmp") :]
+        return path
+
+    def name_of(self, path: str, cwd: str = "") -> tuple[str | None, str]:
+        """(the registry command ``path`` is, or None; its identity key)."""
+        if not path:
+            return None, "path:"
+        full = path if path.startswith("/") or not cwd else os.path.join(cwd, path)
+        host = self.host_path(full)
+        try:
+            st = os.stat(host)
+        except OSError:
+            return None, f"path:{full}"
+        key = f"inode:{st.st_dev}:{st.st_ino}"
+        known = self._by_inode.get((st.st_dev, st.st_ino))
+        if known is not None:
+            return known, known
+        candidates = self._by_size.get(st.st_size)
+        if not candidates or st.st_size > _HASHED_MAX:
+            return None, key
+        digest = _sha256(host)
+        for file, name in candidates:
+            if digest is not None and digest == self._digest(file):
+                return name, name
+        return None, key
+
+    def _digest(self, file: str) -> str | None:
+        if file not in self._digests:
+            self._digests[file] = _sha256(file) or ""
+        return self._digests[file] or None
+
+    def identify(self, file: str, argv: Sequence[str], cwd: str = "") -> Program:
+        """The program an exec of ``file`` with ``argv`` runs (see the module)."""
+        args = tuple(argv) or (file,)
+        if LOADER.match(PurePosixPath(file).name):
+            target = loader_target(args)
+            if target is not None:
+                file, args = args[target], args[target:]
+        base = PurePosixPath(file).name
+        known, key = self.name_of(file, cwd)
+        if known is None:
+            return Program(base, (base, *args[1:]), key, known=False)
+        if base != known and base.startswith(known + "-") and len(base) > len(known) + 1:
+            return Program(known, (known, base[len(known) + 1 :], *args[1:]), key, known=True)
+        return Program(known, (known, *args[1:]), key, known=True)
+
+
+def _sha256(path: str) -> str | None:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()

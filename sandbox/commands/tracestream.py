@@ -1,0 +1,98 @@
+"""The exec trace as strace writes it: read as it comes through a FIFO the engine holds open (so strace never
+blocks on a full pipe), kept up to :data:`~sandbox.commands.volume.TRACE_MAX` bytes (the rest counted, not kept),
+and watched for the end of the command's root process (:class:`TraceTail`). The analysis of a finished trace is
+:mod:`sandbox.commands.tracer`'s.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from sandbox.commands.volume import TRACE_MAX
+
+
+class TraceTail:
+    """Watches a trace as strace writes it for the end of strace's own child (the command's root
+    process): ``strace -f`` waits for every traced process, so a daemon the command left would keep
+    the command running; where no PID namespace ends it (isolation ``none``, a container), the
+    engine ends the leftovers when the root has ended, and takes the root's exit code."""
+
+    def __init__(self) -> None:
+        self._root: bytes | None = None
+        self._partial = b""
+        self.code: int | None = None
+        """The root's exit code, once it has ended."""
+
+    def feed(self, data: bytes) -> bool:
+        """Take more of the trace; True once the root has ended."""
+        if self.code is not None:
+            return True
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()
+        for line in lines:
+            parts = line.split(None, 2)  # pid (padded), time, what
+            if len(parts) < 3:
+                continue
+            pid, event = parts[0], parts[2]
+            if self._root is None:
+                self._root = pid
+            if pid != self._root:
+                continue
+            if event.startswith(b"+++ exited with "):
+                self.code = int(event.split()[3])
+            elif event.startswith(b"+++ killed by "):
+                self.code = 137
+            if self.code is not None:
+                return True
+        return False
+
+
+class TraceStream:
+    """The trace through a FIFO the engine holds open (read and write: it never sees end-of-file)
+    and reads as it comes (strace never blocks on a full pipe), kept in ``file`` for the parser.
+    ``on_root_exit`` runs once, when :class:`TraceTail` sees the root end."""
+
+    def __init__(self, fifo: Path, file: Path) -> None:
+        fifo.unlink(missing_ok=True)
+        os.mkfifo(fifo, 0o600)
+        self.fifo = fifo
+        self._fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
+        self._out = file.open("wb")
+        self.kept = 0
+        self.cut = 0
+        """Bytes of trace not kept, past :data:`~sandbox.commands.volume.TRACE_MAX` (the rest is lost)."""
+        self.tail = TraceTail()
+        self.on_root_exit: Callable[[], None] | None = None
+
+    @property
+    def fd(self) -> int:
+        return self._fd
+
+    def pump(self) -> None:
+        """Read whatever is in the pipe now."""
+        while self._fd >= 0:
+            try:
+                chunk = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                return
+            if not chunk:
+                return
+            if self.kept < TRACE_MAX:
+                self._out.write(chunk)
+                self.kept += len(chunk)
+            else:
+                self.cut += len(chunk)
+            if self.tail.feed(chunk) and self.on_root_exit is not None:
+                callback, self.on_root_exit = self.on_root_exit, None
+                callback()
+
+    def close(self) -> None:
+        """Read the rest (strace has exited), close the pipe and the file."""
+        self.pump()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+        self._out.close()
+        self.fifo.unlink(missing_ok=True)

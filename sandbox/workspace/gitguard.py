@@ -1,0 +1,175 @@
+"""``.git`` owned like files: git's hooks and the git config that runs programs belong to no team.
+
+A hook or a config entry that names a program is code that runs in *another* agent's git: a
+requester's ``.git/hooks/post-commit`` or ``core.fsmonitor`` would run at the owner's next
+``git commit`` / ``git status`` and change files as the owner. So every shell command's changes to
+
+- ``.git/hooks/`` (any file added, changed or removed; the folder replaced by a symlink), and
+- the entries that run programs (:data:`RUNS_PROGRAMS`: ``core.fsmonitor``, ``core.hooksPath``,
+  ``core.sshCommand``, editors and pagers, diff/merge drivers, ``filter.*`` clean/smudge,
+  credential helpers, ``alias.*`` that start with ``!``, includes) of the workspace's ``.git/config``
+  and the shared HOME's ``~/.gitconfig`` / ``~/.config/git/config``
+
+are rolled back when the command ends, before any other agent's command can run them, and reported
+as ``WriteRefused`` (``rolled_back``): a config file in which such an entry changed is put back
+whole. Other config changes (``user.name``, a branch's upstream, a push refspec) stay: they run
+nothing. The engine reads config with ``git config --file`` (a reader: it
+runs nothing either), and only for a file whose bytes changed.
+
+A change the ownership guard rolled back on disk is undone in the history too (:meth:`GitGuard.unmake`):
+when the command moved ``HEAD`` (a commit of the non-owned change), the commit is amended by the
+engine to hold the rolled-back paths as they are on disk now, so the other agents' ``git checkout --
+FILE`` or ``git diff HEAD`` never bring the change back as their own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
+from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.remote import read_refs
+from sandbox.workspace.repo import put_entry, read_entry
+
+RUNS_PROGRAMS = re.compile(
+    r"^(core\.(fsmonitor|hookspath|sshcommand|editor|pager|askpass|gitproxy)"
+    r"|sequence\.editor|diff\.external|credential(\..+)?\.helper|gpg(\..+)?\.program"
+    r"|uploadpack\.packobjectshook|pager\..+|include\.path|includeif\..+\.path"
+    r"|(diff|difftool|mergetool|merge)\..+\.(textconv|command|cmd|driver)"
+    r"|filter\..+\.(clean|smudge|process)|remote\..+\.(receivepack|uploadpack|vcs))$"
+)
+"""Config keys (as ``git config --list`` spells them) whose value is a program git runs."""
+REASON = "git hooks and git config that runs programs belong to no team: it would run in another agent's git"
+
+
+@dataclass(frozen=True)
+class GitState:
+    """What the guard keeps of one moment: each hook's entry, each guarded config file's bytes."""
+
+    hooks: dict[str, bytes | None]
+    configs: dict[str, bytes | None]
+
+
+@dataclass(frozen=True)
+class GitUndo:
+    """One change put back: its display path and the undone diff."""
+
+    path: str
+    diff: str
+
+
+class GitGuard:
+    """Guards the hooks and the program-running config of one workspace (``root``) and its ``home``."""
+
+    def __init__(self, root: Path, home: Path) -> None:
+        self.hooks = root / ".git" / "hooks"
+        self.configs = {
+            ".git/config": root / ".git" / "config",
+            "~/.gitconfig": home / ".gitconfig",
+            "~/.config/git/config": home / ".config" / "git" / "config",
+        }
+
+    def head(self) -> str:
+        """The commit ``HEAD`` names now ("" when none), read from the files."""
+        git = self.hooks.parent
+        try:
+            text = (git / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            return ""
+        if not text.startswith("ref: "):
+            return text
+        return read_refs(git).get(text[len("ref: ") :], "")
+
+    def unmake(self, head_before: str, paths: list[str]) -> bool:
+        """Amend the commit the command made so that ``paths`` (workspace-relative, already put back on
+        disk) are in ``HEAD`` as on disk; False when ``HEAD`` did not move or git refused."""
+        if not paths or self.head() in ("", head_before):
+            return False
+        root = self.hooks.parent.parent
+        scratch = str(self.hooks.parent)
+        env = minimal_env(path=SYSTEM_PATH, home=scratch, tmp=scratch, extra={"GIT_CONFIG_NOSYSTEM": "1"})
+        env.update({"GIT_CONFIG_GLOBAL": os.devnull, "GIT_COMMITTER_NAME": "scopewatch"})
+        env["GIT_COMMITTER_EMAIL"] = "scopewatch@scopewatch.invalid"
+        # The repository is the jail uid's (sandbox.jail.jailuser): safe.directory lets the engine's git in.
+        safe = ["-c", "safe.directory=*", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"]
+        for args in (
+            ["add", "-A", "--", *paths],
+            ["commit", "-q", "--amend", "--no-verify", "--allow-empty", "-C", "HEAD"],
+        ):
+            try:
+                done = subprocess.run(
+                    ["git", *safe, *args], cwd=root, env=env, capture_output=True, timeout=30, check=False
+                )
+            except (OSError, subprocess.TimeoutExpired):
+                return False
+            if done.returncode != 0:
+                return False
+        return True
+
+    def snapshot(self) -> GitState:
+        hooks: dict[str, bytes | None] = {}
+        if self.hooks.is_dir() and not self.hooks.is_symlink():
+            for dirpath, dirnames, filenames in os.walk(self.hooks):
+                for name in [*filenames, *(d for d in dirnames if os.path.islink(os.path.join(dirpath, d)))]:
+                    path = Path(dirpath) / name
+                    hooks[path.relative_to(self.hooks).as_posix()] = read_entry(path) or b""
+        return GitState(hooks, {label: read_entry(path) for label, path in self.configs.items()})
+
+    def undo(self, before: GitState) -> list[GitUndo]:
+        """Put back what changed since ``before`` (see the module), and say what it was."""
+        undone: list[GitUndo] = []
+        if self.hooks.is_symlink() or (self.hooks.exists() and not self.hooks.is_dir()):
+            self.hooks.unlink()
+            undone.append(GitUndo(".git/hooks", ""))
+        now = self.snapshot()
+        for rel in sorted(set(before.hooks) | set(now.hooks)):
+            old, new = before.hooks.get(rel), now.hooks.get(rel)
+            if old != new:
+                path = self.hooks / rel
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                put_entry(path, old)
+                if old is not None and not path.is_symlink():
+                    os.chmod(path, 0o755)
+                undone.append(GitUndo(f".git/hooks/{rel}", unified_diff(f".git/hooks/{rel}", old, new)))
+        for label, path in self.configs.items():
+            old, new = before.configs[label], now.configs[label]
+            if old != new and _programs(old) != _programs(new):
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                put_entry(path, old)
+                undone.append(GitUndo(label, unified_diff(label, old, new)))
+        return undone
+
+
+def _programs(data: bytes | None) -> frozenset[tuple[str, str]]:
+    """The program-running entries of a config file's bytes (an unreadable file: all of its lines,
+    so any change to it counts)."""
+    if not data:
+        return frozenset()
+    scratch = Path(os.environ.get("TMPDIR", "/tmp"))
+    env = minimal_env(path=SYSTEM_PATH, home=str(scratch), tmp=str(scratch), extra={"GIT_CONFIG_NOSYSTEM": "1"})
+    try:
+        done = subprocess.run(
+            ["git", "config", "--file", "-", "--no-includes", "--list", "-z"],
+            input=data,
+            env={**env, "GIT_CONFIG_GLOBAL": os.devnull},
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        done = None
+    if done is None or done.returncode != 0:
+        return frozenset(("?", line) for line in data.decode("utf-8", "replace").splitlines())
+    found: set[tuple[str, str]] = set()
+    for item in done.stdout.decode("utf-8", "replace").split("\0"):
+        key, _, value = item.partition("\n")
+        if RUNS_PROGRAMS.match(key) or (key.startswith("alias.") and value.lstrip().startswith("!")):
+            found.add((key, value))
+    return frozenset(found)

@@ -1,0 +1,82 @@
+"""Programs by what they are (sandbox/identity.py) and the trace facts that identity needs (an exec by
+a thread, renames and hard links), on hand-made files and hand-written traces."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from sandbox.commands.identity import ProgramIndex, loader_target
+from sandbox.commands.strace import parse
+from sandbox.workspace.remote import RemoteState, push_atom, read_refs, ref_updates
+
+
+def test_the_loader_is_looked_through() -> None:
+    assert loader_target(["ld.so", "/usr/bin/git", "push"]) == 1
+    assert loader_target(["ld.so", "--library-path", "/x", "--inhibit-cache", "/usr/bin/git"]) == 4
+    assert loader_target(["ld.so", "--list", "/usr/bin/git"]) is None
+    index = ProgramIndex({})
+    program = index.identify("/lib64/ld-linux-x86-64.so.2", ["ld", "/usr/bin/git", "push", "origin", "main"])
+    assert program.argv == ("git", "push", "origin", "main")
+
+
+def test_a_copy_a_link_and_a_dashed_name_are_the_program_and_a_namesake_is_not(tmp_path: Path) -> None:
+    real = tmp_path / "git"
+    real.write_bytes(b"\x7fELF pretend git " * 100)
+    index = ProgramIndex({"git": str(real)})
+    shutil.copy(real, tmp_path / "g")
+    os.link(real, tmp_path / "hard")
+    (tmp_path / "git-push").symlink_to(real)
+    (tmp_path / "jailtmp").mkdir()
+    shutil.copy(real, tmp_path / "jailtmp" / "x")
+    for name in ("g", "hard"):
+        assert index.identify(str(tmp_path / name), [name, "push"]).argv == ("git", "push")
+    jailed = ProgramIndex({"git": str(real)}, jail_tmp=tmp_path / "jailtmp")
+    assert jailed.identify("/tmp/x", ["x", "push"]).argv == ("git", "push")  # the jail's /tmp
+    dashed = index.identify(str(tmp_path / "git-push"), ["git-push", "origin", "main"])
+    assert dashed.argv == ("git", "push", "origin", "main") and dashed.key == "git"
+    (tmp_path / "fake").mkdir()
+    (tmp_path / "fake" / "git").write_bytes(b"#!/bin/sh\n" + b"x" * (real.stat().st_size - 10))  # same size
+    fake = index.identify(str(tmp_path / "fake" / "git"), ["git", "push"])
+    assert not fake.known and fake.key != "git" and fake.argv == ("git", "push")
+
+
+def test_an_exec_by_a_thread_is_the_process_it_becomes() -> None:
+    trace = parse(
+        [
+            '20 1.0 execve("/usr/bin/python3", ["python3"], 0x1 /* 1 var */) = 0\n',
+            '21 1.1 execve("/usr/bin/git", ["git", "push"], 0x1 /* 1 var */ <pid changed to 20 ...>\n',
+            "20 1.2 +++ superseded by execve in pid 21 +++\n",
+            "20 1.3 <... execve resumed>) = ?\n",
+        ]
+    )
+    assert [(e.pid, e.file, e.argv) for e in trace.execs][1] == (20, "/usr/bin/git", ("git", "push"))
+
+
+def test_renames_and_links_are_read_with_their_folders() -> None:
+    trace = parse(
+        [
+            '30 1.0 execve("/usr/bin/mv", ["mv"], 0x1 /* 1 var */) = 0\n',
+            '30 1.1 openat(AT_FDCWD</home/u>, "x", O_RDONLY) = 3</home/u/x>\n',
+            '30 1.2 renameat2(AT_FDCWD</home/u>, ".bash_history", AT_FDCWD</tmp>, "h", RENAME_NOREPLACE) = 0\n',
+            '30 1.3 linkat(AT_FDCWD</home/u>, "a", AT_FDCWD</home/u>, "/home/u/b", 0) = 0\n',
+            '30 1.4 rename("c", "/abs/d") = 0\n',
+        ]
+    )
+    assert [(m.src, m.dst) for m in trace.moves] == [
+        ("/home/u/.bash_history", "/tmp/h"), ("/home/u/a", "/home/u/b"), ("/home/u/c", "/abs/d"),
+    ]  # fmt: skip
+
+
+def test_a_remote_update_is_classified_by_the_refs_it_changed(tmp_path: Path) -> None:
+    git = tmp_path / "r.git"
+    (git / "refs/heads").mkdir(parents=True)
+    (git / "packed-refs").write_text("# pack-refs\naaaa refs/heads/main\n^bbbb\ncccc refs/tags/v1\n")
+    (git / "refs/heads/feature").write_text("dddd\n")
+    assert read_refs(git) == {"refs/heads/main": "aaaa", "refs/tags/v1": "cccc", "refs/heads/feature": "dddd"}
+    before = RemoteState(read_refs(git), {})
+    (git / "refs/heads/feature").unlink()  # a deleted ref is a forced update
+    updates = ref_updates(git, before)
+    assert [(u.ref, u.forced) for u in updates] == [("refs/heads/feature", True)]
+    assert push_atom(updates) == "git_force_push"
