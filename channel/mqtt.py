@@ -38,6 +38,7 @@ from channel.bus import BusClosed, Overflow
 from channel.codec import DecodeError, Message, decode, encode
 from channel.events import Event, PresenceChanged
 from channel.memory import InProcessBus, MemorySubscription
+from channel.rejects import RejectHandler, rejected, too_large
 from channel.replay import RawHandler
 from channel.topics import matches, topic_for
 from channel.vocab import Presence
@@ -123,6 +124,7 @@ class MqttBus:
         self._patterns: dict[int, str] = {}
         self._out_counter = itertools.count()
         self._outbox: dict[int, _Outgoing] = {}
+        self._on_rejected: list[RejectHandler] = []
 
     # --- connection ------------------------------------------------------------------------
 
@@ -247,15 +249,25 @@ class MqttBus:
             if not subs:
                 continue
             if message is None:
+                command = relative.startswith("cmd/")
+                refused = too_large(payload) if command else None
                 try:
+                    if refused is not None:
+                        raise DecodeError(refused.reason)
                     message = decode(payload)
                 except DecodeError as exc:
                     self.rejected += 1
                     log.warning("%s: skipped a payload that is not a scopewatch message (%s)", topic, exc)
+                    for handler in self._on_rejected if command else ():
+                        await handler(refused if refused is not None else rejected(payload, str(exc)))
                     return
             for sub in list(subs):
                 if sub._fresh(message):
                     await sub._deliver(message)
+
+    def on_rejected(self, handler: RejectHandler) -> None:
+        """Hand every command payload that failed to decode to ``handler`` (the engine refuses it)."""
+        self._on_rejected.append(handler)
 
     # --- the Bus protocol ------------------------------------------------------------------
 
@@ -419,7 +431,7 @@ class MqttBus:
 
     async def fetch_history(self, after: int = 0, *, wait: float = 5.0) -> list[Event]:
         """The events the engine serving this session has after ``after``."""
-        return await replay.fetch_history(self, after, wait=wait)
+        return await replay.fetch_history(self, after, wait=wait, client=self.participant or self.client_id)
 
 
 def _outcome_read(done: asyncio.Future[None]) -> None:
