@@ -12,6 +12,7 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.commands` — commands: requests sent to a running session, checked whole when decoded;
 - :mod:`channel.rejects` — command payloads that failed the command models, reported to the engine;
 - :mod:`channel.ratelimit` — token buckets per key (commands per sender, history requests per client);
+- :mod:`channel.signing` — the engine signs what it publishes (HMAC per session key), readers check it;
 - :mod:`channel.codec` — the one adapter between messages and JSON, for the bus and recordings;
 - :mod:`channel.topics` — the topic tree, a public versioned interface;
 - :mod:`channel.bus` — the Bus protocol: publish, subscribe by topic pattern, close;

@@ -1,5 +1,6 @@
 """Presence viewers honour (issue 31): an engine killed with SIGKILL leaves its Last Will, and
-``review`` says "engine gone" within 10 s (and exits 1); ``watch``'s status line shows it too."""
+``review`` says "engine gone" within 10 s (and exits 1); ``watch``'s status line shows it too. The
+review checks the engine's signatures with the key from ``serve``'s join line (the Last Will is signed)."""
 
 from __future__ import annotations
 
@@ -19,18 +20,22 @@ async def test_review_says_engine_gone_soon_after_the_engine_is_killed(mqtt_brok
     record = tmp_path / "served.jsonl"
     serve = await asyncio.create_subprocess_exec(
         *cli("serve", "--bus", mqtt_broker.url, "--record", str(record), "--norm", "reviewer=human"),
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     review = None
     try:
-        assert serve.stdout is not None
+        assert serve.stdout is not None and serve.stderr is not None
         session = (await asyncio.wait_for(serve.stdout.readline(), 90)).decode().strip()
+        join = ""
+        while "--key" not in join:  # the join line carries the session's signing key
+            join = (await asyncio.wait_for(serve.stderr.readline(), 90)).decode()
+        key = join.split("--key ")[1].split(")")[0]
         await until(
             lambda: record.exists() and any(isinstance(e, ReviewRequested) for e in read_recording(record)),
             "the session waiting on a review",
         )
         review = await asyncio.create_subprocess_exec(
-            *cli("review", "--bus", mqtt_broker.url, "--session", session),
+            *cli("review", "--bus", mqtt_broker.url, "--session", session, "--key", key),
             cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
         assert review.stdout is not None

@@ -19,6 +19,7 @@ from channel.commands import DecideReview, _Command
 from channel.connect import connect_bus, parse_bus_url
 from channel.events import CommandRefused, Event, PresenceChanged, ReviewDecided, ReviewRequested, SessionEnded
 from channel.mqtt import MqttBus
+from channel.signing import parse_key
 from channel.vocab import Decision
 from channel.vocab.topics import EVENTS, presence_topic
 from tui.remote import SeqFollower
@@ -33,6 +34,9 @@ def register(sub: Any) -> None:
     p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
     p.add_argument("--session", required=True, metavar="ID", help="the session id 'scopewatch serve' printed")
     p.add_argument("--secret", metavar="TEXT", help="the reviewer secret the session was served with")
+    p.add_argument(
+        "--key", metavar="HEX", help="the session's signing key from serve's join line: unsigned events are dropped"
+    )
     p.set_defaults(handler=review)
 
 
@@ -176,9 +180,10 @@ def _read_lines(read_line: Callable[[], str]) -> asyncio.Queue[str]:
 def review(args: argparse.Namespace) -> int:
     """The ``review`` subcommand."""
     address = parse_bus_url(args.bus)
+    key = parse_key(args.key) if args.key else None
 
     async def main() -> int:
-        bus = connect_bus(address, args.session, participant=f"reviewer-{os.getpid()}", role="reviewer")
+        bus = connect_bus(address, args.session, participant=f"reviewer-{os.getpid()}", role="reviewer", key=key)
         console = ReviewConsole(bus, token=args.secret)
         try:
             await console.run(sys.stdin.readline)
