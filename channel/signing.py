@@ -9,7 +9,7 @@ to viewers out of band, in the join line ``serve`` prints (``--key HEX``); it ne
 bus. Signed and checked: the engine's events, its history replies and its presence (Last Will too).
 Commands are not signed: they come from viewers, and the engine checks them (channel.commands).
 HMAC is symmetric: whoever holds the key (every watcher) could sign; Ed25519 would not have that
-limit (docs/deviations.md).
+limit (docs/mqtt.md, "What a deployment needs").
 """
 
 from __future__ import annotations
