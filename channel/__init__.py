@@ -9,7 +9,10 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.seat_events` — events of forks and of people in agents' seats (part of that union);
 - :mod:`channel.shapes` — a session's teams and active agents as events carry them;
 - :mod:`channel.vocab` — the shared vocabularies: each word events, scenarios and the engine use, once;
-- :mod:`channel.commands` — commands: requests sent to a running session;
+- :mod:`channel.commands` — commands: requests sent to a running session, checked whole when decoded;
+- :mod:`channel.rejects` — command payloads that failed the command models, reported to the engine;
+- :mod:`channel.ratelimit` — token buckets per key (commands per sender, history requests per client);
+- :mod:`channel.signing` — the engine signs what it publishes (HMAC per session key), readers check it;
 - :mod:`channel.codec` — the one adapter between messages and JSON, for the bus and recordings;
 - :mod:`channel.text` — the one escaping scheme: bytes that are not UTF-8 in events, control characters on screen;
 - :mod:`channel.topics` — the topic tree, a public versioned interface;

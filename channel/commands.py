@@ -2,40 +2,79 @@
 
 Commands are not facts; the engine answers each with an event (``NormChanged``, ``ReviewDecided``,
 ``SessionPaused``, ``CommandRefused``, ...), which is what gets recorded.
+
+A command is checked whole before anything acts on it or records it: numbers are finite and in
+range (``SetSpeed``), every text field is bounded (:data:`SHORT_TEXT`, :data:`LONG_TEXT`), a whole
+command is at most :data:`MAX_COMMAND_BYTES` of JSON, and ``SetNorm`` names a known norm. A payload
+that fails is never decoded into a command: the engine refuses it with a ``CommandRefused`` event.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from channel.vocab import Decision
+from channel.vocab.norms import Norms
 from channel.vocab.recorded import NormValue
 from channel.vocab.tools import ToolArgument
 
+SHORT_TEXT = 200
+"""The longest id, name or key a command may carry (session, sender, request id, seat, tool...)."""
+LONG_TEXT = 16_000
+"""The longest free text a command may carry (a review comment, a norm value as typed)."""
+MAX_COMMAND_BYTES = 256 * 1024
+"""The largest command, as JSON (a person's seat call carries file contents in its arguments)."""
+MAX_SPEED = 64.0
+"""The fastest replay/pace multiplier ``SetSpeed`` accepts (the TUI's steps stop well below it)."""
+
+Short = Annotated[str, StringConstraints(max_length=SHORT_TEXT)]
+Text = Annotated[str, StringConstraints(max_length=LONG_TEXT)]
+
 
 class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
-    session: str
-    sender: str = "tui"
-    token: str | None = None
+    session: Short
+    sender: Short = "tui"
+    token: Short | None = None
     """Shared secret proving the reviewer role (checked by the engine when one is configured)."""
+
+    @model_validator(mode="after")
+    def _bounded(self) -> Self:
+        size = len(self.model_dump_json())
+        if size > MAX_COMMAND_BYTES:
+            raise ValueError(f"command is {size} bytes of JSON; at most {MAX_COMMAND_BYTES} allowed")
+        return self
 
 
 class SetNorm(_Command):
     kind: Literal["SetNorm"] = "SetNorm"
-    key: str
+    key: Short
     value: NormValue
     """The new value, or text as typed on a command line (``Norms.with_value`` parses it)."""
+
+    @field_validator("key")
+    @classmethod
+    def _known(cls, key: str) -> str:
+        if key not in Norms.model_fields:
+            raise ValueError(f"unknown norm; known norms: {', '.join(Norms.model_fields)}")
+        return key
+
+    @field_validator("value")
+    @classmethod
+    def _short(cls, value: NormValue) -> NormValue:
+        if isinstance(value, str) and len(value) > LONG_TEXT:
+            raise ValueError(f"a norm value is at most {LONG_TEXT} characters")
+        return value
 
 
 class DecideReview(_Command):
     kind: Literal["DecideReview"] = "DecideReview"
-    request_id: str
+    request_id: Short
     decision: Decision
-    comment: str = ""
+    comment: Text = ""
 
 
 class Pause(_Command):
@@ -54,7 +93,7 @@ class Step(_Command):
 
 class SetSpeed(_Command):
     kind: Literal["SetSpeed"] = "SetSpeed"
-    speed: float = Field(gt=0)
+    speed: float = Field(gt=0, le=MAX_SPEED)
 
 
 class Stop(_Command):
@@ -66,11 +105,11 @@ class SeatCall(_Command):
     acting). The engine answers with ``SeatAnswered`` (and the ``ToolCalled`` every call makes)."""
 
     kind: Literal["SeatCall"] = "SeatCall"
-    seat: str
+    seat: Short
     """The agent id whose seat the person plays (owner, requester)."""
-    tool: str
-    args: dict[str, ToolArgument] = Field(default_factory=dict)
-    call: str = ""
+    tool: Short
+    args: dict[Short, ToolArgument] = Field(default_factory=dict, max_length=32)
+    call: Short = ""
     """An id of the sender's choosing, repeated in the answer."""
 
 

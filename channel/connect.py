@@ -56,10 +56,16 @@ def parse_bus_url(url: str) -> BrokerAddress:
 
 
 def connect_bus(
-    broker: str | BrokerAddress, session: str, *, participant: str | None = None, role: str = "viewer"
+    broker: str | BrokerAddress,
+    session: str,
+    *,
+    participant: str | None = None,
+    role: str = "viewer",
+    key: bytes | None = None,
 ) -> MqttBus:
     """The bus of ``session`` on a broker (a ``--bus`` URL or a parsed address): it connects on first
     use (``await bus.start()`` to fail early); ``participant`` announces presence with a Last Will.
-    Every command that joins a served session (serve, watch, review) gets its bus here."""
+    Every command that joins a served session (serve, watch, review) gets its bus here; ``key`` signs
+    (the engine) or checks (a viewer) the engine's traffic (channel.signing)."""
     address = parse_bus_url(broker) if isinstance(broker, str) else broker
-    return MqttBus(address, session, participant=participant, role=role)
+    return MqttBus(address, session, participant=participant, role=role, key=key)

@@ -26,7 +26,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -38,7 +38,9 @@ from channel.bus import BusClosed, Overflow
 from channel.codec import DecodeError, Message, decode, encode
 from channel.events import Event, PresenceChanged
 from channel.memory import InProcessBus, MemorySubscription
+from channel.rejects import RejectHandler, rejected, too_large
 from channel.replay import RawHandler
+from channel.signing import from_engine, genuine, signed
 from channel.topics import matches, topic_for
 from channel.vocab import Presence
 from channel.vocab.topics import ALL, ROOT, presence_topic
@@ -83,6 +85,7 @@ class _Outgoing:
     qos: int
     retain: bool
     done: asyncio.Future[None]
+    props: Any = None
 
 
 class MqttBus:
@@ -98,6 +101,7 @@ class MqttBus:
         qos: int = 1,
         client_id: str | None = None,
         max_backoff: float = 2.0,
+        key: bytes | None = None,
     ) -> None:
         self.address = address
         self.session = session
@@ -106,6 +110,8 @@ class MqttBus:
         self.qos = qos
         self.prefix = f"{ROOT}/{session}/"
         self.client_id = client_id or f"sw-{session[:24]}-{participant or 'bus'}-{uuid.uuid4().hex[:8]}"
+        self.key = key  # the session's signing key (channel.signing): the engine signs, viewers check
+        self.forged = 0  # messages on the engine's topics dropped: not signed with ``key``
         self.rejected = 0
         """Payloads on the session's topics that were not valid scopewatch messages (skipped)."""
         self.reconnects = 0
@@ -123,6 +129,7 @@ class MqttBus:
         self._patterns: dict[int, str] = {}
         self._out_counter = itertools.count()
         self._outbox: dict[int, _Outgoing] = {}
+        self._on_rejected: list[RejectHandler] = []
 
     # --- connection ------------------------------------------------------------------------
 
@@ -141,9 +148,8 @@ class MqttBus:
     def _make_client(self) -> aiomqtt.Client:
         will = None
         if self.participant is not None:
-            will = aiomqtt.Will(
-                self.prefix + presence_topic(self.participant), self._presence("left"), qos=1, retain=True
-            )
+            topic, left = self.prefix + presence_topic(self.participant), self._presence("left")
+            will = aiomqtt.Will(topic, left, qos=1, retain=True, properties=signed(self.key, topic, left))
         props = properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = SESSION_EXPIRY_S
         a = self.address
@@ -184,15 +190,14 @@ class MqttBus:
         self._client = client
         self._lost = asyncio.get_running_loop().create_future()
         if self.participant is not None:
-            await client.publish(
-                self.prefix + presence_topic(self.participant), self._presence("online"), qos=1, retain=True
-            )
+            topic, online = self.prefix + presence_topic(self.participant), self._presence("online")
+            await client.publish(topic, online, qos=1, retain=True, properties=signed(self.key, topic, online))
         for sid, pattern in list(self._patterns.items()):
             await self._subscribe_on(client, pattern, sid)
         while self._outbox:
             key, out = next(iter(self._outbox.items()))
             # A finite timeout: a connection lost during the re-send must not hang the reader.
-            await client.publish(out.topic, out.payload, qos=out.qos, retain=out.retain)
+            await client.publish(out.topic, out.payload, qos=out.qos, retain=out.retain, properties=out.props)
             self._outbox.pop(key, None)
             if not out.done.done():
                 out.done.set_result(None)
@@ -235,6 +240,10 @@ class MqttBus:
         topic = m.topic.value
         payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
         relative = topic[len(self.prefix) :] if topic.startswith(self.prefix) else topic
+        if self.key is not None and from_engine(relative) and not genuine(self.key, topic, payload, m.properties):
+            self.forged += 1
+            log.warning("%s: dropped a message not signed by the engine (forged, or a wrong --key)", topic)
+            return
         if not sids:  # a broker without subscription identifiers: match locally
             sids = [sid for sid, p in self._patterns.items() if matches(p, relative)]
         message: Message | None = None
@@ -247,15 +256,25 @@ class MqttBus:
             if not subs:
                 continue
             if message is None:
+                command = relative.startswith("cmd/")
+                refused = too_large(payload) if command else None
                 try:
+                    if refused is not None:
+                        raise DecodeError(refused.reason)
                     message = decode(payload)
                 except DecodeError as exc:
                     self.rejected += 1
                     log.warning("%s: skipped a payload that is not a scopewatch message (%s)", topic, exc)
+                    for handler in self._on_rejected if command else ():
+                        await handler(refused if refused is not None else rejected(payload, str(exc)))
                     return
             for sub in list(subs):
                 if sub._fresh(message):
                     await sub._deliver(message)
+
+    def on_rejected(self, handler: RejectHandler) -> None:
+        """Hand every command payload that failed to decode to ``handler`` (the engine refuses it)."""
+        self._on_rejected.append(handler)
 
     # --- the Bus protocol ------------------------------------------------------------------
 
@@ -272,7 +291,9 @@ class MqttBus:
             raise BusClosed("publish on a closed bus")
         await self.start()
         loop = asyncio.get_running_loop()
-        out = _Outgoing(self.prefix + relative, payload, self.qos if qos is None else qos, retain, loop.create_future())
+        topic = self.prefix + relative
+        out = _Outgoing(topic, payload, self.qos if qos is None else qos, retain, loop.create_future())
+        out.props = signed(self.key, topic, payload)
         key = next(self._out_counter)
         self._outbox[key] = out
 
@@ -289,7 +310,9 @@ class MqttBus:
                 client, lost = self._client, self._lost
                 assert client is not None and lost is not None
                 task = asyncio.ensure_future(
-                    client.publish(out.topic, out.payload, qos=out.qos, retain=out.retain, timeout=math.inf)
+                    client.publish(
+                        out.topic, out.payload, qos=out.qos, retain=out.retain, properties=out.props, timeout=math.inf
+                    )
                 )
                 try:
                     await asyncio.wait((task, lost), return_when=asyncio.FIRST_COMPLETED)
@@ -391,9 +414,8 @@ class MqttBus:
         if client is not None and self._connected.is_set():
             with contextlib.suppress(aiomqtt.MqttError):
                 if self.participant is not None:
-                    await client.publish(
-                        self.prefix + presence_topic(self.participant), self._presence("left"), qos=1, retain=True
-                    )
+                    topic, left = self.prefix + presence_topic(self.participant), self._presence("left")
+                    await client.publish(topic, left, qos=1, retain=True, properties=signed(self.key, topic, left))
                 if self._patterns:
                     await client.unsubscribe([self.prefix + p for p in set(self._patterns.values())])
         self._subs.clear()
@@ -419,7 +441,7 @@ class MqttBus:
 
     async def fetch_history(self, after: int = 0, *, wait: float = 5.0) -> list[Event]:
         """The events the engine serving this session has after ``after``."""
-        return await replay.fetch_history(self, after, wait=wait)
+        return await replay.fetch_history(self, after, wait=wait, client=self.participant or self.client_id)
 
 
 def _outcome_read(done: asyncio.Future[None]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -10,6 +11,7 @@ from typing import IO
 from channel.codec import DecodeError, decode_event, encode
 from channel.errors import ScopewatchError
 from channel.events import SCHEMA_VERSION, Event, SessionStarted
+from channel.seat_events import Forked
 
 
 class RecordingError(ScopewatchError):
@@ -48,10 +50,15 @@ class Recorder:
 
 def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
     """Yield the events of a recording in order. A last line cut short (a crash mid-write) is
-    ignored; a bad line anywhere else, a second session, or a ``seq`` that does not follow on
-    raises RecordingError naming file and line."""
+    ignored; a bad line anywhere else, a second session, a first ``seq`` other than 1, a ``seq``
+    that does not follow on, or events before the ``SessionStarted`` (a fork's ``Forked`` may come
+    first) raise RecordingError naming file and line; so does a file that is not a regular file (a
+    FIFO or a device would hang the reader or never end) and one with no ``SessionStarted``."""
     p = Path(path)
     try:
+        mode = p.stat().st_mode
+        if not stat.S_ISREG(mode):
+            raise RecordingError(f"{p}: not a regular file (a recording is a .jsonl file written by scopewatch)")
         data = p.read_bytes()
     except OSError as exc:
         raise RecordingError(f"{p}: cannot read recording ({exc.strerror})") from None
@@ -60,6 +67,7 @@ def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
     session: str | None = None
     seq: int | None = None
     count = 0
+    started = False
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -67,9 +75,17 @@ def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
         try:
             event = decode_event(line)
         except DecodeError as exc:
-            if last and count:
+            if last and started:
                 return
             raise RecordingError(f"{p}:{number}: not a scopewatch event ({exc})") from None
+        if seq is None and event.seq != 1:
+            raise RecordingError(
+                f"{p}:{number}: the first event has seq {event.seq}; a recording starts at seq 1 "
+                "(is this the tail of another recording?)"
+            )
+        if not started and not isinstance(event, SessionStarted | Forked):
+            raise RecordingError(f"{p}:{number}: a {event.kind} before the session's SessionStarted")
+        started = started or isinstance(event, SessionStarted)
         if isinstance(event, SessionStarted) and event.schema_version > SCHEMA_VERSION:
             raise RecordingError(
                 f"{p}:{number}: schema_version {event.schema_version} is newer than this "
@@ -82,6 +98,8 @@ def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
         session, seq = event.session, event.seq
         count += 1
         yield event
+    if count and not started:
+        raise RecordingError(f"{p}: no SessionStarted in this recording (not the start of a session)")
 
 
 def load_recording(path: str | os.PathLike[str]) -> list[Event]:
@@ -91,4 +109,3 @@ def load_recording(path: str | os.PathLike[str]) -> list[Event]:
     if not events:
         raise RecordingError(f"{Path(path)}: no scopewatch events in this file")
     return events
-

@@ -163,13 +163,14 @@ def attach_app(
     token: str | None = None,
     theme: str | None = None,
     participant: str | None = None,
+    key: bytes | None = None,
     **options: Any,
 ) -> ScopewatchApp:
     """The TUI app fed from a session on the broker (``watch``; also what the tests drive with Pilot)."""
     from tui.app import build_app
 
     local = InProcessBus()
-    remote = connect_bus(address, session, participant=participant or f"viewer-{os.getpid()}", role="viewer")
+    remote = connect_bus(address, session, participant=participant or f"viewer-{os.getpid()}", role="viewer", key=key)
     app = build_app(local, session, engine=bridge(remote, local), theme=theme, token=token, **options)
     # The app calls a run with an engine coroutine "live"; here the coroutine is the bridge.
     app.status.mode = "watch"

@@ -11,6 +11,11 @@ a caller that combines them in that order gets what ``--jobs 1`` gets: which uni
 depends on ``jobs``, only where and when they run. With one job (or one unit) on the local executor
 the units run one after another in this process.
 
+Stopping: a local worker runs in a process group of its own (with everything it starts), and stops
+itself when the driver is gone. SIGTERM or SIGINT to the driver interrupts the batch: the driver asks
+each worker's group to stop (SIGTERM), kills what is left after :data:`GRACE_S`, and re-raises
+(SIGTERM as :class:`Terminated`), so no process of the run outlives it.
+
 Progress: a unit calls :func:`~engine.pool.progress.report` (an episode ended, a task validated);
 the driver's ``on_report`` sees each item as it happens from local workers (a queue), and a Ray
 task's items when it returns.
@@ -19,12 +24,15 @@ task's items when it returns.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
 import queue
 import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from engine.pool.progress import reporting_to, set_sink
@@ -100,9 +108,59 @@ _INTERRUPTED = False
 this worker stops at once instead of running to its end while the driver waits."""
 
 
-def _worker_init(notify: Any, parent: int) -> None:
+GRACE_S = 2.0
+"""How long stopped workers get to clean up (close their sandboxes) before they are killed."""
+
+
+class Terminated(KeyboardInterrupt):
+    """The driver got SIGTERM: raised where Ctrl-C would be, so the same clean-up runs."""
+
+
+def _raise_terminated(_signum: int, _frame: object) -> None:
+    raise Terminated
+
+
+def _worker_init(notify: Any, driver: int) -> None:
+    os.setsid()  # its own group: the driver stops the worker and all it started with one signal
+    signal.signal(signal.SIGTERM, _raise_terminated)  # unwind the unit: sandboxes close
     set_sink(notify.put)
-    _die_with(parent)
+    _die_with(driver)
+    threading.Thread(target=_orphan_watch, args=(driver,), daemon=True, name="scopewatch-orphan-watch").start()
+
+
+def _orphan_watch(driver: int) -> None:
+    """In a worker: once the driver is gone (killed), take the worker's group down with it."""
+    while os.getppid() == driver:
+        time.sleep(0.5)
+    os.killpg(os.getpgrp(), signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` in the driver while the batch runs (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stop_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Stop every worker's process group: SIGTERM, then SIGKILL what is left after :data:`GRACE_S`."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for process in processes:
+            with contextlib.suppress(ProcessLookupError, PermissionError, TypeError):
+                os.killpg(process.pid, sig)
+        deadline = time.monotonic() + GRACE_S
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        if all(not process.is_alive() for process in processes) and sig == signal.SIGTERM:
+            break
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _die_with(parent: int) -> None:
@@ -139,12 +197,15 @@ def _local(
     context = multiprocessing.get_context("spawn")
     notify = context.Queue()
     try:
-        with concurrent.futures.ProcessPoolExecutor(
-            max_workers=min(jobs, len(units)),
-            mp_context=context,
-            initializer=_worker_init,
-            initargs=(notify, os.getpid()),
-        ) as pool:
+        with (
+            _sigterm_interrupts(),
+            concurrent.futures.ProcessPoolExecutor(
+                max_workers=min(jobs, len(units)),
+                mp_context=context,
+                initializer=_worker_init,
+                initargs=(notify, os.getpid()),
+            ) as pool,
+        ):
             futures = [pool.submit(_call, fn, args) for args in units]
             index = {future: i for i, future in enumerate(futures)}
             try:
@@ -160,6 +221,7 @@ def _local(
             except BaseException:
                 for future in futures:
                     future.cancel()
+                _stop_workers(pool)
                 raise
             results = [future.result() for future in futures]
         _drain(notify, on_report)

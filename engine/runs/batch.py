@@ -10,6 +10,11 @@ events in turn (``seq`` renumbered contiguously from 1, ``FavorChecked.write_seq
 last unit's ``SessionEnded``. The merged stream is scored, and recorded, as a sequential run's would
 be, so the metrics equal ``--jobs 1``'s for the same seed.
 
+Crash-safe: each unit's events are merged and appended to the recording as soon as it and the units
+before it are done (:class:`Merger`), so a run killed midway leaves a recording of the finished
+trajectories with no ``SessionEnded``, which ``report`` scores and marks PARTIAL; SIGTERM and SIGINT
+stop every worker (engine/pool/units.py).
+
 Trajectories are independent by design: scripted agents draw by (seed, trajectory, episode, agent)
 and an LLM agent's memory resets when a trajectory starts (seed 000, B.2). Limits: commands (pause,
 norm changes) have no bus to arrive on in a batch (the live TUI and ``serve`` run sequentially), and
@@ -76,24 +81,37 @@ async def _unit(config: SessionConfig, trajectory: int) -> list[bytes]:
     return events
 
 
-def merge(parts: Sequence[Sequence[Event]], session_id: str | None = None) -> list[Event]:
-    """The units' events as one session, in trajectory order (see the module docstring)."""
-    session_id = session_id or f"s-{uuid.uuid4().hex[:8]}"
-    merged: list[Event] = []
-    for index, part in enumerate(parts):
+class Merger:
+    """The units' events as one session, one unit at a time in trajectory order: the first unit's
+    ``SessionStarted``, the last one's ``SessionEnded``, ``seq`` renumbered contiguously from 1."""
+
+    def __init__(self, units: int, session_id: str | None = None) -> None:
+        self.units = units
+        self.session_id = session_id or f"s-{uuid.uuid4().hex[:8]}"
+        self.seq = 0
+
+    def add(self, index: int, part: Sequence[Event]) -> list[Event]:
+        """Unit ``index``'s events, renumbered after the units before it (called in index order)."""
+        merged: list[Event] = []
         renumbered: dict[int, int] = {}
         for event in part:
             if isinstance(event, SessionStarted) and index > 0:
                 continue
-            if isinstance(event, SessionEnded) and index < len(parts) - 1:
+            if isinstance(event, SessionEnded) and index < self.units - 1:
                 continue
-            seq = len(merged) + 1
-            renumbered[event.seq] = seq
-            update: dict[str, Any] = {"session": session_id, "seq": seq}
+            self.seq += 1
+            renumbered[event.seq] = self.seq
+            update: dict[str, Any] = {"session": self.session_id, "seq": self.seq}
             if isinstance(event, FavorChecked):
                 update["write_seq"] = renumbered.get(event.write_seq, event.write_seq)
             merged.append(event.model_copy(update=update))
-    return merged
+        return merged
+
+
+def merge(parts: Sequence[Sequence[Event]], session_id: str | None = None) -> list[Event]:
+    """The units' events as one session, in trajectory order (see the module docstring)."""
+    merger = Merger(len(parts), session_id)
+    return [event for index, part in enumerate(parts) for event in merger.add(index, part)]
 
 
 def run_batch(
@@ -111,15 +129,17 @@ def run_batch(
     try:
         payload = config.model_dump_json()
         units = [(payload, t) for t in range(config.trajectories)]
-        parts = run_units(run_unit, units, jobs=jobs, executor=executor, on_report=on_episode)
-        events = merge([[decode_event(line) for line in part] for part in parts])
-        scorer = Scorer()
-        for event in events:
-            if recorder is not None:
-                recorder.write(event)
-            label = scorer.feed(event)
-            if on_event is not None:
-                on_event(event, label)
+        merger, scorer = Merger(len(units)), Scorer()
+
+        def finished(index: int, part: list[bytes]) -> None:  # in unit order, as each is done
+            for event in merger.add(index, [decode_event(line) for line in part]):
+                if recorder is not None:
+                    recorder.write(event)
+                label = scorer.feed(event)
+                if on_event is not None:
+                    on_event(event, label)
+
+        run_units(run_unit, units, jobs=jobs, executor=executor, on_report=on_episode, on_result=finished)
         return scorer.metrics()
     finally:
         if recorder is not None:

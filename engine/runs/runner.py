@@ -74,12 +74,14 @@ async def serve_session(
     on_start: Callable[[Session, str], None] | None = None,
     on_event: OnEvent | None = None,
     fork: ForkPlan | None = None,
+    key: bytes | None = None,
 ) -> Metrics:
     """Run one session on the broker at ``url``: presence announced (retained, with a Last Will),
     late joiners' replay requests answered from the events so far. ``on_start`` gets the session
-    and the broker's display address once it is reachable."""
+    and the broker's display address once it is reachable. ``key``: the engine signs everything it
+    publishes with it (channel.signing)."""
     session_id = session_id or f"s-{uuid.uuid4().hex[:8]}"
-    bus = connect_bus(url, session_id, participant="engine", role="engine")
+    bus = connect_bus(url, session_id, participant="engine", role="engine", key=key)
     await bus.start()
     recorder = Recorder(record) if record else None
     history: list[Event] = []

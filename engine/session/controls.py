@@ -3,6 +3,8 @@
 The session's command listener hands each command to :meth:`SessionControls.dispatch` (one case per
 command type). Nothing a command asks for happens mid-round: a norm change, a person's review
 decision, pause and step all take effect at :meth:`SessionControls.boundary`, between rounds.
+Every command first passes the :class:`~engine.session.gate.CommandGate` (the right session, rate
+limits); a payload the bus could not decode into a command is refused through the same gate.
 """
 
 from __future__ import annotations
@@ -16,7 +18,12 @@ from channel.commands import Command, DecideReview, Pause, Resume, SeatCall, Set
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import CommandRefused, NormChanged, SessionPaused, SessionResumed, SpeedChanged
+from channel.rejects import Rejected
 from channel.vocab.norms import NormError, Norms
+from engine.session.gate import CommandGate
+
+SETTLE_EVERY_S = 0.5
+"""How often the listener looks for floods that are over, to record their counts."""
 
 
 class SessionControls:
@@ -32,8 +39,10 @@ class SessionControls:
         on_seat_call: Callable[[SeatCall], Awaitable[None]] | None = None,
         pace: float = 0.0,
         secret: str | None = None,
+        session: str | None = None,
     ) -> None:
         self.emit = emit
+        self.gate = CommandGate(session)
         self.norms = norms
         """The norms in force; changed only at a round boundary."""
         self.pace = pace
@@ -54,17 +63,47 @@ class SessionControls:
 
     async def listen(self, commands: Subscription) -> None:
         """Dispatch commands until cancelled; a bad command is refused and the listener keeps listening."""
+        settler = asyncio.create_task(self._settle_floods(), name="scopewatch-floods")
+        try:
+            await self._listen(commands)
+        finally:
+            settler.cancel()
+
+    async def _listen(self, commands: Subscription) -> None:
         async for message in commands:
             if isinstance(message, Dropped):
                 continue
             if not isinstance(message, SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop | SeatCall):
                 continue  # an event published under cmd/: not a command, nothing to do
+            admitted, refusal = self.gate.admit(message.sender, message.kind, message.session)
+            if refusal is not None:
+                await self.emit(refusal)
+            if not admitted:
+                continue
             try:
                 await self.dispatch(message)
             except Exception as exc:
                 reason = str(exc) if isinstance(exc, ScopewatchError) else f"{type(exc).__name__}: {exc}"
                 await self.emit(CommandRefused(command=getattr(message, "kind", "?"), reason=reason))
             self._wake.set()
+
+    async def refuse(self, rejected: Rejected) -> None:
+        """A command payload that failed the command models: refused (through the gate's limits)."""
+        admitted, refusal = self.gate.admit(rejected.sender, rejected.command, None)
+        if admitted:
+            refusal = CommandRefused(actor=rejected.sender, command=rejected.command, reason=rejected.reason)
+        if refusal is not None:
+            await self.emit(refusal)
+
+    async def settle(self, *, final: bool = False) -> None:
+        """Record the counts of the floods that are over (all of them when ``final``: the session ends)."""
+        for refusal in self.gate.settle(final=final):
+            await self.emit(refusal)
+
+    async def _settle_floods(self) -> None:
+        while True:
+            await asyncio.sleep(SETTLE_EVERY_S)
+            await self.settle()
 
     async def dispatch(self, cmd: Command) -> None:
         """Check the reviewer secret, then act on one command (or refuse it with an event)."""

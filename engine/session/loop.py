@@ -32,6 +32,7 @@ from channel.events import (
     TurnStarted,
 )
 from channel.recorder import Recorder
+from channel.rejects import RejectedCommands
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms
 from channel.vocab.topics import COMMANDS
@@ -92,6 +93,7 @@ class Session:
             on_seat_call=self._seat_call,
             pace=config.pace,
             secret=config.reviewer_secret,
+            session=self.id,
         )
         self.inboxes = Inboxes(lambda: self.norms)
         self.limiter = asyncio.Semaphore(config.max_concurrency) if config.max_concurrency else None
@@ -148,6 +150,8 @@ class Session:
         """Run every trajectory (or ``only`` these, numbered as in the whole session: a unit of a
         parallel batch), answering commands from the bus between rounds."""
         commands = await self.bus.subscribe(COMMANDS)
+        if isinstance(self.bus, RejectedCommands):
+            self.bus.on_rejected(self.controls.refuse)
         listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
         reason = "completed"
         kind = self.kind
@@ -192,6 +196,8 @@ class Session:
             with contextlib.suppress(asyncio.CancelledError):
                 await listener
             await commands.close()
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.controls.settle(final=True))
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.emitter.emit(SessionEnded(reason=reason)))
 

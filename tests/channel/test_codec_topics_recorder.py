@@ -81,11 +81,12 @@ def test_pattern_matching(pattern: str, topic: str, expected: bool) -> None:
 
 WRITER = """
 import sys
-from channel.events import FileChanged
+from channel.events import FileChanged, SessionStarted
 from channel.recorder import Recorder
 
 rec = Recorder(sys.argv[1])
-seq = 0
+rec.write(SessionStarted(session="s", seq=1, scenario="favorbench-mini", seed=1))
+seq = 1
 while True:
     seq += 1
     diff = "+" + "x" * (seq % 5000)
@@ -115,7 +116,7 @@ async def test_a_recording_cut_by_sigkill_reads_back_to_its_last_complete_event(
 def test_a_bad_line_before_the_end_is_named(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     rec = Recorder(path)
-    rec.write(turn("s", 1))
+    rec.write(event_samples("s")[0])  # SessionStarted, seq 1
     rec.close()
     with path.open("ab") as f:
         f.write(b'{"kind": "TurnStarted"}\n' + encode(turn("s", 3)) + b"\n")

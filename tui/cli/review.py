@@ -17,10 +17,11 @@ from typing import Any, TextIO
 from channel.bus import Dropped
 from channel.commands import DecideReview, _Command
 from channel.connect import connect_bus, parse_bus_url
-from channel.events import CommandRefused, Event, ReviewDecided, ReviewRequested, SessionEnded
+from channel.events import CommandRefused, Event, PresenceChanged, ReviewDecided, ReviewRequested, SessionEnded
 from channel.mqtt import MqttBus
+from channel.signing import parse_key
 from channel.vocab import Decision
-from channel.vocab.topics import EVENTS
+from channel.vocab.topics import EVENTS, presence_topic
 from tui.remote import SeqFollower
 
 
@@ -33,6 +34,9 @@ def register(sub: Any) -> None:
     p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
     p.add_argument("--session", required=True, metavar="ID", help="the session id 'scopewatch serve' printed")
     p.add_argument("--secret", metavar="TEXT", help="the reviewer secret the session was served with")
+    p.add_argument(
+        "--key", metavar="HEX", help="the session's signing key from serve's join line: unsigned events are dropped"
+    )
     p.set_defaults(handler=review)
 
 
@@ -45,6 +49,8 @@ class ReviewConsole:
         self.out = out
         self.pending: dict[str, ReviewRequested] = {}
         self.ended = asyncio.Event()
+        self.gone = False
+        """The engine left (its Last Will) before the session ended: it died."""
         self.sender = f"reviewer-{os.getpid()}"
         self.follower = SeqFollower(bus.fetch_history, self._apply)
 
@@ -66,6 +72,13 @@ class ReviewConsole:
             self.say(f"refused: {event.command}: {event.reason}")
         elif isinstance(event, SessionEnded):
             self.say(f"session ended ({event.reason})")
+            self.ended.set()
+
+    def presence(self, event: PresenceChanged) -> None:
+        """The engine's presence: "left" before ``SessionEnded`` means the engine died."""
+        if event.status == "left" and not self.ended.is_set():
+            self.gone = True
+            self.say("engine gone: it stopped without ending the session (killed or cut off)")
             self.ended.set()
 
     def show(self, r: ReviewRequested) -> None:
@@ -107,6 +120,7 @@ class ReviewConsole:
         """Show the queue so far, then follow the session and answer console lines until the
         session ends, the input ends (``read_line`` returns "") or the user quits."""
         live = await self.bus.subscribe(EVENTS)
+        engine = await self.bus.subscribe(presence_topic("engine"))
         await self.follower.catch_up()
         self.say(f"reviewing {self.bus.session}: {len(self.pending)} pending")
 
@@ -115,7 +129,13 @@ class ReviewConsole:
                 if not isinstance(item, Dropped | _Command):
                     await self.follower.offer(item)
 
+        async def watch_engine() -> None:
+            async for item in engine:
+                if isinstance(item, PresenceChanged):
+                    self.presence(item)
+
         follower = asyncio.create_task(follow())
+        watcher = asyncio.create_task(watch_engine())
         lines = _read_lines(read_line)
         ended = asyncio.create_task(self.ended.wait())
         try:
@@ -130,6 +150,7 @@ class ReviewConsole:
                     break
         finally:
             follower.cancel()
+            watcher.cancel()
             ended.cancel()
 
 
@@ -159,13 +180,15 @@ def _read_lines(read_line: Callable[[], str]) -> asyncio.Queue[str]:
 def review(args: argparse.Namespace) -> int:
     """The ``review`` subcommand."""
     address = parse_bus_url(args.bus)
+    key = parse_key(args.key) if args.key else None
 
-    async def main() -> None:
-        bus = connect_bus(address, args.session, participant=f"reviewer-{os.getpid()}", role="reviewer")
+    async def main() -> int:
+        bus = connect_bus(address, args.session, participant=f"reviewer-{os.getpid()}", role="reviewer", key=key)
+        console = ReviewConsole(bus, token=args.secret)
         try:
-            await ReviewConsole(bus, token=args.secret).run(sys.stdin.readline)
+            await console.run(sys.stdin.readline)
         finally:
             await bus.close()
+        return 1 if console.gone else 0
 
-    asyncio.run(main())
-    return 0
+    return asyncio.run(main())

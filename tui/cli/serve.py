@@ -3,7 +3,9 @@
 Prints the session id (the first line on stdout), and the metrics table on stderr when the session
 ends. With ``--secret`` every command must carry that token; others are answered with
 ``CommandRefused``. SIGTERM (like Ctrl-C) ends the session as "cancelled": the last event, recorded
-and published, is ``SessionEnded``, and the exit code is 143.
+and published, is ``SessionEnded``, and the exit code is 143. Everything the engine publishes is
+signed with a fresh per-session key (channel.signing); the join line on stderr carries it
+(``--key HEX``) for ``watch`` and ``review``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from typing import Any
 
 from channel.connect import parse_bus_url
+from channel.signing import new_key
 from engine.runs.runner import check_agents, serve_session
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
@@ -34,11 +37,13 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=serve)
 
 
-def announce(session: Session, broker: str) -> None:
-    """The session id on stdout (for scripts), how to attach on stderr (for people)."""
+def announce(session: Session, broker: str, key: bytes) -> None:
+    """The session id on stdout (for scripts), how to attach on stderr (for people): the join line,
+    with the session's signing key (give it to viewers only: it lets them check the engine's events)."""
     print(session.id, flush=True)
     print(
-        f"scopewatch: serving session {session.id} on {broker} (scopewatch watch --bus URL --session {session.id})",
+        f"scopewatch: serving session {session.id} on {broker} "
+        f"(scopewatch watch --bus URL --session {session.id} --key {key.hex()})",
         file=sys.stderr,
         flush=True,
     )
@@ -52,13 +57,18 @@ def serve(args: argparse.Namespace) -> int:
     config = session_config(args)
     check_agents(config)
     record = getattr(args, "record", None)
+    key = new_key()
 
     async def main() -> Metrics:
         task = asyncio.current_task()
         assert task is not None
         with contextlib.suppress(NotImplementedError):  # no signal handlers on some platforms
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-        return await serve_session(config, args.bus, record=record, on_start=announce)
+
+        def joined(session: Session, broker: str) -> None:
+            announce(session, broker, key)
+
+        return await serve_session(config, args.bus, record=record, key=key, on_start=joined)
 
     try:
         metrics = asyncio.run(main())

@@ -11,6 +11,7 @@ from typing import Any
 from channel.broker import BusConnectError, find_sessions
 from channel.connect import parse_bus_url
 from channel.events import Event
+from channel.signing import parse_key
 from tui.cli.common import THEME_HELP, CliError, freeze_heap, say
 from tui.remote import attach_app, check_engine, ended_session, resolve_session
 
@@ -24,6 +25,9 @@ def register(sub: Any) -> None:
     p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
     p.add_argument("--session", metavar="ID", help="session id (default: the most recent one announced)")
     p.add_argument("--secret", metavar="TEXT", help="reviewer secret, to send commands")
+    p.add_argument(
+        "--key", metavar="HEX", help="the session's signing key from serve's join line: unsigned events are dropped"
+    )
     p.add_argument(
         "--seat",
         choices=["owner", "requester"],
@@ -68,7 +72,8 @@ def watch(args: argparse.Namespace) -> int:
     session, recorded = asyncio.run(prepare())
     if recorded is not None or getattr(args, "recording", None):
         return replay_ended(session, recorded, args, theme)
-    app = attach_app(address, session, token=args.secret, theme=theme, seat=getattr(args, "seat", None))
+    key = parse_key(args.key) if getattr(args, "key", None) else None
+    app = attach_app(address, session, token=args.secret, theme=theme, seat=getattr(args, "seat", None), key=key)
     app.run()
     if app.engine_error is not None:
         print(f"scopewatch: watching stopped: {app.engine_error}", file=sys.stderr)

@@ -10,6 +10,7 @@ from channel.events import (
     DomainEntered,
     EpisodeStarted,
     Event,
+    PresenceChanged,
     SessionEnded,
     SessionPaused,
     SessionResumed,
@@ -76,15 +77,21 @@ class StatusBar(Static):
                 self.speed = event.speed
             elif isinstance(event, SessionEnded):
                 self.state = "ended"
+            elif isinstance(event, PresenceChanged) and event.participant == "engine" and self.state != "ended":
+                # The engine's Last Will: it left without SessionEnded, so it died (or is back).
+                self.state = "engine gone" if event.status == "left" else "running"
         self.events += len(events)
         self.show()
 
     def show(self) -> None:
         if not self.is_mounted:
             return
-        icon, spec = {"running": ("▶", "success"), "paused": ("||", "warning"), "ended": ("■", "primary")}.get(
-            self.state, ("…", "dim")
-        )
+        icon, spec = {
+            "running": ("▶", "success"),
+            "paused": ("||", "warning"),
+            "ended": ("■", "primary"),
+            "engine gone": ("✗", "error"),
+        }.get(self.state, ("…", "dim"))
         segs = [
             (f"{icon} {self.state} x{self.speed:g} ", spec),
             (f"· {self.episode or 'no episode'} · turn {self.turn} ", "bold"),

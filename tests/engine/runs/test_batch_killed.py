@@ -1,0 +1,82 @@
+"""A parallel run is crash-safe (issue 31): ``run --headless --jobs 2`` appends each trajectory as it
+finishes, so a run stopped midway leaves a PARTIAL recording that ``report`` scores, and SIGTERM stops
+every process of the run (driver, workers and what they started) within 5 s."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from channel.events import EpisodeEnded
+from channel.recorder import read_recording
+from tui.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _children() -> dict[int, int]:
+    """Every live process's parent (zombies count as gone)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+        if state != "Z":
+            parents[int(entry.name)] = int(ppid)
+    return parents
+
+
+def _descendants(root: int) -> set[int]:
+    parents, found, frontier = _children(), set(), {root}
+    while frontier:
+        frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    return pids & set(_children())
+
+
+def test_sigterm_midway_leaves_a_partial_recording_and_no_process(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    record = tmp_path / "run.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    log = (tmp_path / "stderr.txt").open("wb")
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "run", "--headless", "--jobs", "2", "--trajectories", "12",
+         "--seed", "7", "--record", str(record)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 240
+        while not (record.exists() and b'"EpisodeEnded"' in record.read_bytes()):
+            assert driver.poll() is None, "the run ended before a trajectory was recorded"
+            assert time.monotonic() < deadline, "no trajectory recorded in 240 s"
+            time.sleep(0.2)
+        assert driver.poll() is None, "the run finished before it could be stopped midway"
+        run = {driver.pid} | _descendants(driver.pid)
+        assert len(run) >= 3, f"expected a driver and two workers, found {sorted(run)}"
+        driver.send_signal(signal.SIGTERM)
+        stopped = time.monotonic()
+        while _alive(run) and time.monotonic() - stopped < 5.0:
+            time.sleep(0.1)
+        assert not _alive(run), f"still alive 5 s after SIGTERM: {sorted(_alive(run))}"
+        assert driver.wait(1) != 0
+    finally:
+        log.close()
+        for pid in _alive({driver.pid} | _descendants(driver.pid)):
+            os.kill(pid, signal.SIGKILL)
+    events = list(read_recording(record))
+    assert [e for e in events if isinstance(e, EpisodeEnded)], "the finished trajectories are in the recording"
+    assert events[-1].kind != "SessionEnded"
+    capsys.readouterr()
+    assert main(["report", str(record)]) == 0
+    assert "PARTIAL" in capsys.readouterr().out
