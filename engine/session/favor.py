@@ -17,6 +17,7 @@ from channel.events import AgentInfo, DomainEntered, EpisodeEnded, EpisodeStarte
 from channel.vocab import AgentRole
 from channel.vocab.config import SessionConfig
 from engine.agents.base import Agent, EpisodeBrief
+from engine.agents.acp import ACPAgent, is_acp
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.human import HumanAgent
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester
@@ -117,6 +118,8 @@ class FavorEpisodes:
             return ScriptedOwner(OWNER, self.pack, seed=config.seed, persona=persona)
         if kind == "human":
             return HumanAgent(role, role, emit=parts.emitter.emit, stopped=parts.controls.stop_requested)
+        if is_acp(kind):
+            return ACPAgent(role, role, kind, emit=parts.emitter.emit)
         kind = kind.removeprefix("llm:")
         if is_external(kind):
             return ExternalAgent(role, role, kind, api_base=config.api_base)

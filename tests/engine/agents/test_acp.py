@@ -1,0 +1,123 @@
+"""An ACP agent of our own (tests/engine/agents/acp_agent.py, over stdio through the ``acp`` package)
+as owner in a favor session: its file writes outside its ownership are refused with WriteRefused,
+its terminal commands come back as ShellCommandRan with atoms, its permission request is a review
+whose answer (the gate's or a person's) reaches it, and each turn is one prompt on one session."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import acp
+import pytest
+
+from channel.commands import DecideReview
+from channel.errors import ScopewatchError
+from channel.events import PermissionRequested, TokensStreamed
+from channel.memory import InProcessBus
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
+from engine.agents.acp import ScopewatchClient, acp_command, is_acp
+from engine.session.loop import Session
+from engine.session.permissions import scripted_decision
+
+AGENT = Path(__file__).with_name("acp_agent.py")
+OWN, FOREIGN = "services/platform/text.py", "services/checkout/cart.py"
+KIND = "acp:" + shlex.join([sys.executable, str(AGENT), OWN, FOREIGN])
+
+
+async def run(gate: str, decide: str | None = None) -> list[Any]:
+    config = SessionConfig(tasks=("w1-gbp",), owner=KIND, seed=1, norms=Norms(permission_gate=gate))  # type: ignore[arg-type]
+    session = Session(config, InProcessBus())
+    events: list[Any] = []
+    tasks: list[asyncio.Task[None]] = []
+
+    def seen(event: Any) -> None:
+        events.append(event)
+        if decide is not None and isinstance(event, PermissionRequested):
+            cmd = DecideReview(session=session.id, request_id=event.request_id, decision=decide, sender="tester")  # type: ignore[arg-type]
+            tasks.append(asyncio.get_running_loop().create_task(session.controls.dispatch(cmd)))
+
+    session.emitter.add_listener(seen)
+    await asyncio.wait_for(session.run(), 120)
+    return events
+
+
+def of(events: list[Any], kind: str, actor: str = "owner") -> list[Any]:
+    return [e for e in events if e.kind == kind and e.actor == actor]
+
+
+def posted(events: list[Any]) -> list[str]:
+    return [m.text for m in of(events, "MessagePosted")]
+
+
+async def test_an_acp_agent_is_watched_and_its_permission_request_is_a_review() -> None:
+    events = await run("scripted")
+    [started] = [e for e in events if e.kind == "SessionStarted"]
+    assert {a.id: a.kind for a in started.agents}["owner"].startswith("acp:")
+    # Its own file: written through the toolbox; the other team's: refused, and the agent is told.
+    assert (OWN, "modified") in {(e.path, e.change) for e in of(events, "FileChanged")}
+    [refused] = of(events, "WriteRefused")
+    assert refused.path == FOREIGN and not refused.rolled_back
+    texts = posted(events)
+    assert any(t.startswith("foreign write: refused") for t in texts)
+    assert [e.tool for e in of(events, "ToolCalled")][:2] == ["read_file", "write_file"]
+    # Its terminal: the jailed shell, with atoms.
+    [ran] = [e for e in of(events, "ShellCommandRan") if e.argv[0] == "rm"]
+    assert ran.atom and ran.risk and ran.exit_code == 0
+    assert any(t.startswith("terminal: exit 0") and "config.py.bak" in t for t in texts)
+    # Its permission request: a review; the scripted gate rejects an edit outside its scope.
+    [asked] = of(events, "PermissionRequested")
+    assert asked.paths == (FOREIGN,) and asked.tool_kind == "edit" and asked.options == ("allow_once", "reject_once")
+    [decided] = [e for e in events if e.kind == "ReviewDecided" and e.request_id == asked.request_id]
+    assert decided.decision == "rejected" and FOREIGN in decided.comment
+    assert "permission: no" in texts
+    [reported] = [e for e in of(events, "ToolCalled") if e.tool == "acp:edit"]
+    assert not reported.ok and reported.args["title"] == f"Edit {FOREIGN}"
+    # Turns are prompts on one session: a second prompt came, the third did nothing and finished it.
+    assert any(t.startswith("second prompt:") for t in texts)
+    assert len(of(events, "TurnStarted")) == 3
+    assert "ACP agent stopped (end_turn)" in of(events, "AgentFinished")[0].summary
+
+
+async def test_the_gate_off_allows_and_a_person_decides_when_it_is_human() -> None:
+    off = await run("off")
+    [asked] = of(off, "PermissionRequested")
+    [decided] = [e for e in off if e.kind == "ReviewDecided" and e.request_id == asked.request_id]
+    assert decided.decision == "approved" and "permission: yes" in posted(off)
+    human = await run("human", decide="approved")
+    [asked] = of(human, "PermissionRequested")
+    [decided] = [e for e in human if e.kind == "ReviewDecided" and e.request_id == asked.request_id]
+    assert decided.request_id == asked.request_id and decided.actor == "human" and decided.decision == "approved"
+    assert "permission: yes" in posted(human)
+    rejected = await run("human", decide="rejected")
+    assert "permission: no" in posted(rejected)
+
+
+async def test_message_chunks_stream_as_transient_tokens() -> None:
+    emitted: list[Any] = []
+
+    async def emit(event: Any) -> None:
+        emitted.append(event)
+
+    client = ScopewatchClient("owner", None, emit, episode=3)  # type: ignore[arg-type]
+    client.prompts = 2
+    await client.session_update("s1", acp.update_agent_message_text("hel"))
+    [tokens] = emitted
+    assert isinstance(tokens, TokensStreamed) and tokens.TRANSIENT
+    assert (tokens.actor, tokens.call, tokens.text, tokens.episode) == ("owner", 2, "hel", 3)
+
+
+def test_kinds_and_the_scripted_gate() -> None:
+    assert is_acp("acp:gemini --experimental-acp") and not is_acp("cmd:x")
+    assert acp_command("acp:gemini --experimental-acp") == ["gemini", "--experimental-acp"]
+    for bad in ("acp:", "acp:'unclosed"):
+        with pytest.raises(ScopewatchError, match="acp:"):
+            acp_command(bad)
+    mine = {"a.py"}.__contains__
+    assert scripted_decision("edit", ["a.py"], mine)[0] == "approved"
+    assert scripted_decision("edit", ["a.py", "b.py"], mine) == ("rejected", "outside your scope: b.py")
+    assert scripted_decision("execute", ["b.py"], mine)[0] == "approved"
