@@ -28,23 +28,22 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import acp
 from acp import schema
 
+from channel.emitter import Emit
 from channel.errors import ScopewatchError
-from channel.events import Event, TokensStreamed, ToolCalled
+from channel.events import TokensStreamed, ToolCalled
 from channel.vocab import AgentRole
 from channel.vocab.risk import highest
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.commandline import classify_tool_call
-
-Emit = Callable[[Event], Awaitable[Any]]
 
 PREFIX = "acp:"
 
@@ -75,7 +74,9 @@ class ACPToolbox(Protocol):
 
     def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]: ...
 
-    async def ask_permission(self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]) -> bool: ...
+    async def ask_permission(
+        self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]
+    ) -> bool: ...
 
     def relative(self, path: str) -> str: ...
 
@@ -177,14 +178,16 @@ class ScopewatchClient:
         self._terminals.pop(terminal_id, None)
         return schema.ReleaseTerminalResponse()
 
-    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> schema.KillTerminalResponse | None:
+    async def kill_terminal(self, session_id: str, terminal_id: str,
+                            **kwargs: Any) -> schema.KillTerminalResponse | None:
         self._terminal(terminal_id)  # commands run to their end (or their timeout) before create returns
         return schema.KillTerminalResponse()
 
     # --- permissions and updates ---------------------------------------------------------------
 
-    async def request_permission(self, session_id: str, tool_call: schema.ToolCallUpdate,
-                                 options: list[schema.PermissionOption], **kwargs: Any) -> schema.RequestPermissionResponse:
+    async def request_permission(
+        self, session_id: str, tool_call: schema.ToolCallUpdate, options: list[schema.PermissionOption], **kwargs: Any
+    ) -> schema.RequestPermissionResponse:
         self.acted = True
         known = self._calls.get(tool_call.tool_call_id)
         title = tool_call.title or (known.title if known else "") or tool_call.tool_call_id
@@ -217,14 +220,22 @@ class ScopewatchClient:
         kind = (progress.kind if progress else None) or (start.kind if start else None) or "other"
         title = (progress.title if progress else None) or (start.title if start else "") or call_id
         raw = (progress.raw_input if progress else None) or (start.raw_input if start else None)
-        args = {"title": title[:400]}
+        args: dict[str, object] = {"title": title[:400]}
         if isinstance(raw, dict):
             args.update({str(k): str(v)[:400] for k, v in raw.items()})
         # An execute call is classified by its command line, as run_shell is.
         classified = "run_shell" if kind == "execute" and "command" in args else f"acp:{kind}"
         atoms = classify_tool_call(default_registry(), classified, args)
-        await self.emit(ToolCalled(actor=self.agent_id, tool=f"acp:{kind}", args=args, ok=status == "completed",
+        shown = {k: str(v) for k, v in args.items()}
+        await self.emit(ToolCalled(actor=self.agent_id, tool=f"acp:{kind}", args=shown, ok=status == "completed",
                                    atoms=tuple(a.atom for a in atoms), risk=highest(a.risk for a in atoms)))
+
+    async def create_elicitation(self, message: str, mode: schema.ElicitationMode,
+                                 **kwargs: Any) -> schema.CreateElicitationResponse:
+        raise acp.RequestError.method_not_found("elicitation/create")  # not offered in the capabilities
+
+    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
+        return None
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         raise acp.RequestError.method_not_found(method)

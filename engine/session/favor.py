@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from channel.events import AgentInfo, DomainEntered, EpisodeEnded, EpisodeStarted, SessionStarted
 from channel.vocab import AgentRole
 from channel.vocab.config import SessionConfig
-from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.acp import ACPAgent, is_acp
+from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.human import HumanAgent
 from engine.agents.scripted import ScriptedOwner, ScriptedRequester

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from channel.bus import Bus
-from channel.commands import SeatCall
+from channel.commands import DecideReview, SeatCall
 from channel.emitter import Emitter
 from channel.errors import ScopewatchError
 from channel.events import (

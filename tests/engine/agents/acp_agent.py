@@ -59,7 +59,8 @@ class EchoAgent:
                 await self.post(sid, "foreign write: ok")
             except acp.RequestError as exc:
                 await self.post(sid, f"foreign write: refused ({exc})")
-            term = await self.conn.create_terminal(session_id=sid, command="rm", args=["-v", "services/platform/config.py.bak"])
+            bak = "services/platform/config.py.bak"
+            term = await self.conn.create_terminal(session_id=sid, command="rm", args=["-v", bak])
             out = await self.conn.terminal_output(session_id=sid, terminal_id=term.terminal_id)
             code = out.exit_status.exit_code if out.exit_status else None
             await self.post(sid, f"terminal: exit {code} {' '.join(out.output.split())}")
