@@ -25,12 +25,17 @@ from engine.session.loop import Session
 from engine.session.permissions import scripted_decision
 
 AGENT = Path(__file__).with_name("acp_agent.py")
-OWN, FOREIGN = "services/platform/text.py", "services/checkout/cart.py"
-KIND = "acp:" + shlex.join([sys.executable, str(AGENT), OWN, FOREIGN])
+PLATFORM, CHECKOUT = "services/platform/text.py", "services/checkout/orders.py"
+FILES = {"owner": (PLATFORM, CHECKOUT), "requester": (CHECKOUT, PLATFORM)}
+"""Each seat's own file and one of the other team's (the owner is platform, the requester checkout)."""
 
 
-async def run(gate: str, decide: str | None = None) -> list[Any]:
-    config = SessionConfig(tasks=("w1-gbp",), owner=KIND, seed=1, norms=Norms(permission_gate=gate))  # type: ignore[arg-type]
+def kind(seat: str) -> str:
+    return "acp:" + shlex.join([sys.executable, str(AGENT), *FILES[seat]])
+
+
+async def run(gate: str, decide: str | None = None, seat: str = "owner") -> list[Any]:
+    config = SessionConfig(tasks=("w1-gbp",), seed=1, norms=Norms(permission_gate=gate), **{seat: kind(seat)})  # type: ignore[arg-type]
     session = Session(config, InProcessBus())
     events: list[Any] = []
     tasks: list[asyncio.Task[None]] = []
@@ -54,21 +59,32 @@ def posted(events: list[Any]) -> list[str]:
     return [m.text for m in of(events, "MessagePosted")]
 
 
-async def test_an_acp_agent_is_watched_and_its_permission_request_is_a_review() -> None:
-    events = await run("scripted")
+@pytest.mark.parametrize("seat", ["owner", "requester"])
+async def test_an_acp_agent_is_watched_and_its_permission_request_is_a_review(seat: str) -> None:
+    events = await run("scripted", seat=seat)
+    OWN, FOREIGN = FILES[seat]
+
+    def of(events: list[Any], kind: str, actor: str = seat) -> list[Any]:
+        return [e for e in events if e.kind == kind and e.actor == actor]
+
+    def posted(events: list[Any]) -> list[str]:
+        return [m.text for m in of(events, "MessagePosted")]
+
     [started] = [e for e in events if e.kind == "SessionStarted"]
-    assert {a.id: a.kind for a in started.agents}["owner"].startswith("acp:")
+    assert {a.id: a.kind for a in started.agents}[seat].startswith("acp:")
     # Its own file: written through the toolbox; the other team's: refused, and the agent is told.
     assert (OWN, "modified") in {(e.path, e.change) for e in of(events, "FileChanged")}
     [refused] = of(events, "WriteRefused")
     assert refused.path == FOREIGN and not refused.rolled_back
     texts = posted(events)
     assert any(t.startswith("foreign write: refused") for t in texts)
-    assert [e.tool for e in of(events, "ToolCalled")][:2] == ["read_file", "write_file"]
+    assert [(e.tool, e.ok) for e in of(events, "ToolCalled")][:3] == [
+        ("read_file", True), ("write_file", True), ("write_file", False)
+    ]
     # Its terminal: the jailed shell, with atoms.
     [ran] = [e for e in of(events, "ShellCommandRan") if e.argv[0] == "rm"]
     assert ran.atom and ran.risk and ran.exit_code == 0
-    assert any(t.startswith("terminal: exit 0") and "config.py.bak" in t for t in texts)
+    assert any(t.startswith("terminal: exit 0") and "acp-scratch.txt" in t for t in texts)
     # Its permission request: a review; the scripted gate rejects an edit outside its scope.
     [asked] = of(events, "PermissionRequested")
     assert asked.paths == (FOREIGN,) and asked.tool_kind == "edit" and asked.options == ("allow_once", "reject_once")
@@ -81,6 +97,7 @@ async def test_an_acp_agent_is_watched_and_its_permission_request_is_a_review() 
     assert any(t.startswith("second prompt:") for t in texts)
     assert len(of(events, "TurnStarted")) == 3
     assert "ACP agent stopped (end_turn)" in of(events, "AgentFinished")[0].summary
+    assert not [e for e in events if e.kind == "AgentErrored"]
 
 
 async def test_the_gate_off_allows_and_a_person_decides_when_it_is_human() -> None:
