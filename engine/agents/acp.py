@@ -25,6 +25,7 @@ episode; at the episode's end scopewatch sends ``session/cancel`` and stops the 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shlex
@@ -46,6 +47,9 @@ from sandbox.commands.atoms import default_registry
 from sandbox.commands.commandline import classify_tool_call
 
 PREFIX = "acp:"
+
+CANCEL_GRACE = 10.0
+"""Seconds an agent has to end its turn after ``session/cancel`` before it is stopped anyway."""
 
 
 def is_acp(kind: str) -> bool:
@@ -98,6 +102,8 @@ class ScopewatchClient:
         self.acted = False
         """Whether the agent did anything (a request or a tool call) since the last look."""
         self.prompts = 0
+        self.cancelled = asyncio.Event()
+        """Set when the turn is cancelled: a permission request still waiting is answered ``cancelled``."""
         self._terminals: dict[str, _Terminal] = {}
         self._calls: dict[str, schema.ToolCallStart] = {}
 
@@ -193,8 +199,18 @@ class ScopewatchClient:
         title = tool_call.title or (known.title if known else "") or tool_call.tool_call_id
         kind = tool_call.kind or (known.kind if known else None) or "other"
         locations = tool_call.locations or (known.locations if known else None) or []
-        allowed = await self.tools.ask_permission(title, kind, [loc.path for loc in locations],
-                                                  [o.kind for o in options])
+        asking = asyncio.ensure_future(
+            self.tools.ask_permission(title, kind, [loc.path for loc in locations], [o.kind for o in options])
+        )
+        cancelled = asyncio.ensure_future(self.cancelled.wait())
+        try:
+            await asyncio.wait({asking, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            cancelled.cancel()
+        if not asking.done():
+            asking.cancel()
+            return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
+        allowed = asking.result()
         wanted = ("allow_once", "allow_always") if allowed else ("reject_once", "reject_always")
         for option in sorted(options, key=lambda o: wanted.index(o.kind) if o.kind in wanted else 9):
             if option.kind in wanted:
@@ -251,12 +267,14 @@ class ACPAgent:
     """An ACP agent process, one per episode, driven one prompt per turn (see the module docstring)."""
 
     def __init__(self, agent_id: str, role: AgentRole, kind: str, *, emit: Emit,
-                 environ: dict[str, str] | None = None) -> None:
+                 stopped: asyncio.Event | None = None, environ: dict[str, str] | None = None) -> None:
         self.id = agent_id
         self.role: AgentRole = role
         self.argv = acp_command(kind)
         self.kind = f"acp:{shlex.join(self.argv)}"
         self.emit = emit
+        self.stopped = stopped
+        """Set when the session is asked to stop: the turn in progress is cancelled (``session/cancel``)."""
         self._environ = environ or {}
         self.brief: EpisodeBrief | None = None
         self.stop_reasons: list[str] = []
@@ -283,10 +301,36 @@ class ACPAgent:
         text = self.prompt(self.brief, inbox) if first else (inbox or "(nothing new; go on, or stop if you are done)")
         client = self._client
         client.acted, client.prompts = False, client.prompts + 1
-        response = await self._conn.prompt(session_id=self._session_id, prompt=[acp.text_block(text)])
+        client.cancelled.clear()
+        response = await self._prompt(self._conn, client, text)
         self.stop_reasons.append(response.stop_reason)
-        if not tools.finished and (not client.acted or response.stop_reason == "refusal"):
+        if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
             await tools.call("finish", {"summary": f"ACP agent stopped ({response.stop_reason})"})
+
+    async def _prompt(
+        self, conn: acp.ClientSideConnection, client: ScopewatchClient, text: str
+    ) -> schema.PromptResponse:
+        """One ``session/prompt``; a stop request meanwhile sends ``session/cancel`` and answers a
+        waiting permission request ``cancelled`` (the agent then ends its turn, as ACP says)."""
+        prompt: asyncio.Future[schema.PromptResponse] = asyncio.ensure_future(
+            conn.prompt(session_id=self._session_id, prompt=[acp.text_block(text)])
+        )
+        if self.stopped is None:
+            return await prompt
+        stop = asyncio.ensure_future(self.stopped.wait())
+        either: set[asyncio.Future[Any]] = {prompt, stop}
+        try:
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if not prompt.done():
+            client.cancelled.set()
+            await conn.cancel(session_id=self._session_id)
+            try:
+                return await asyncio.wait_for(prompt, CANCEL_GRACE)
+            except TimeoutError:
+                return schema.PromptResponse(stop_reason="cancelled")
+        return prompt.result()
 
     async def _open(self, tools: ACPToolbox) -> None:
         assert self.brief is not None

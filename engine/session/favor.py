@@ -119,7 +119,7 @@ class FavorEpisodes:
         if kind == "human":
             return HumanAgent(role, role, emit=parts.emitter.emit, stopped=parts.controls.stop_requested)
         if is_acp(kind):
-            return ACPAgent(role, role, kind, emit=parts.emitter.emit)
+            return ACPAgent(role, role, kind, emit=parts.emitter.emit, stopped=parts.controls.stop_requested)
         kind = kind.removeprefix("llm:")
         if is_external(kind):
             return ExternalAgent(role, role, kind, api_base=config.api_base)

@@ -14,7 +14,7 @@ from typing import Any
 import acp
 import pytest
 
-from channel.commands import DecideReview
+from channel.commands import DecideReview, Stop
 from channel.errors import ScopewatchError
 from channel.events import PermissionRequested, TokensStreamed
 from channel.memory import InProcessBus
@@ -34,7 +34,7 @@ def kind(seat: str) -> str:
     return "acp:" + shlex.join([sys.executable, str(AGENT), *FILES[seat]])
 
 
-async def run(gate: str, decide: str | None = None, seat: str = "owner") -> list[Any]:
+async def run(gate: str, decide: str | None = None, seat: str = "owner", stop: bool = False) -> list[Any]:
     config = SessionConfig(tasks=("w1-gbp",), seed=1, norms=Norms(permission_gate=gate), **{seat: kind(seat)})  # type: ignore[arg-type]
     session = Session(config, InProcessBus())
     events: list[Any] = []
@@ -45,6 +45,9 @@ async def run(gate: str, decide: str | None = None, seat: str = "owner") -> list
         if decide is not None and isinstance(event, PermissionRequested):
             cmd = DecideReview(session=session.id, request_id=event.request_id, decision=decide, sender="tester")  # type: ignore[arg-type]
             tasks.append(asyncio.get_running_loop().create_task(session.controls.dispatch(cmd)))
+        if stop and isinstance(event, PermissionRequested):
+            halt = Stop(session=session.id, sender="tester")
+            tasks.append(asyncio.get_running_loop().create_task(session.controls.dispatch(halt)))
 
     session.emitter.add_listener(seen)
     await asyncio.wait_for(session.run(), 120)
@@ -126,6 +129,13 @@ async def test_message_chunks_stream_as_transient_tokens() -> None:
     [tokens] = emitted
     assert isinstance(tokens, TokensStreamed) and tokens.TRANSIENT
     assert (tokens.actor, tokens.call, tokens.text, tokens.episode) == ("owner", 2, "hel", 3)
+
+
+async def test_a_stop_cancels_a_turn_waiting_on_a_person() -> None:
+    events = await run("human", stop=True)
+    assert of(events, "PermissionRequested")
+    assert "permission: cancelled" in posted(events)
+    assert [e.reason for e in events if e.kind == "SessionEnded"] == ["stopped"]
 
 
 def test_kinds_and_the_scripted_gate() -> None:
