@@ -144,7 +144,8 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         default="scripted",
         metavar="KIND",
         help="agents for every role: 'scripted' (offline default), a litellm model string, "
-        "cmd:'<command line>' (any command-line coding agent, run in the sandbox, ticket on stdin) "
+        "cmd:'<command line>' (any command-line coding agent, run in the sandbox, ticket on stdin), "
+        "acp:'<command>' (any agent speaking the Agent Client Protocol, one prompt per turn) "
         "or mini-swe-agent:MODEL",
     )
     p.add_argument("--requester", metavar="KIND", help="agent for the requester role (overrides --agents)")
