@@ -26,6 +26,7 @@ episode; at the episode's end scopewatch sends ``session/cancel`` and stops the 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import os
 import shlex
@@ -48,6 +49,9 @@ from sandbox.commands.commandline import classify_tool_call
 
 PREFIX = "acp:"
 
+STDERR_LINES = 20
+"""The last lines of an agent's standard error kept for the error when it stops answering."""
+
 CANCEL_GRACE = 10.0
 """Seconds an agent has to end its turn after ``session/cancel`` before it is stopped anyway."""
 
@@ -58,14 +62,15 @@ def is_acp(kind: str) -> bool:
 
 
 def acp_command(kind: str) -> list[str]:
-    """The argv of an ACP agent kind; a missing or unparsable command is one clear error."""
+    """The argv of an ACP agent kind; a missing or unparsable command is one clear error. A word
+    naming a file here (``my_agent.py``) becomes its absolute path: the agent starts in the workspace."""
     try:
         argv = shlex.split(kind.removeprefix(PREFIX))
     except ValueError as exc:
         raise ScopewatchError(f"acp: cannot parse the command line ({exc})") from None
     if not argv:
-        raise ScopewatchError("acp: needs a command line, e.g. --owner acp:'gemini --experimental-acp'")
-    return argv
+        raise ScopewatchError("acp: needs a command line, e.g. --owner acp:'gemini --acp'")
+    return [os.path.abspath(w) if not os.path.isabs(w) and os.path.isfile(w) else w for w in argv]
 
 
 @runtime_checkable
@@ -282,6 +287,9 @@ class ACPAgent:
         self._conn: acp.ClientSideConnection | None = None
         self._client: ScopewatchClient | None = None
         self._session_id = ""
+        self._process: asyncio.subprocess.Process | None = None
+        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._drain: asyncio.Task[None] | None = None
 
     async def start_episode(self, brief: EpisodeBrief) -> None:
         self.brief = brief
@@ -302,7 +310,10 @@ class ACPAgent:
         client = self._client
         client.acted, client.prompts = False, client.prompts + 1
         client.cancelled.clear()
-        response = await self._prompt(self._conn, client, text)
+        try:
+            response = await self._prompt(self._conn, client, text)
+        except ConnectionError:
+            raise await self._gone() from None
         self.stop_reasons.append(response.stop_reason)
         if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
             await tools.call("finish", {"summary": f"ACP agent stopped ({response.stop_reason})"})
@@ -338,10 +349,12 @@ class ACPAgent:
         self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode)
         stack = contextlib.AsyncExitStack()
         try:
-            conn, _process = await stack.enter_async_context(
-                acp.spawn_agent_process(self._client, self.argv[0], *self.argv[1:], env=env, cwd=cwd,
-                                        transport_kwargs={"stderr": None})
+            conn, process = await stack.enter_async_context(
+                acp.spawn_agent_process(self._client, self.argv[0], *self.argv[1:], env=env, cwd=cwd)
             )
+            self._process = process
+            if process.stderr is not None:
+                self._drain = asyncio.ensure_future(self._read_stderr(process.stderr))
             await conn.initialize(
                 protocol_version=acp.PROTOCOL_VERSION,
                 client_capabilities=schema.ClientCapabilities(
@@ -350,10 +363,35 @@ class ACPAgent:
                 client_info=schema.Implementation(name="scopewatch", title="scopewatch", version="1"),
             )
             session = await conn.new_session(cwd=str(cwd), mcp_servers=[])
+        except ConnectionError:
+            await stack.aclose()
+            raise await self._gone() from None
+        except OSError as exc:
+            await stack.aclose()
+            raise ScopewatchError(f"acp: cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
         except BaseException:
             await stack.aclose()
             raise
         self._stack, self._conn, self._session_id = stack, conn, session.session_id
+
+    async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
+        # Read, always: a full pipe would block the agent. Kept for the error, never shown on the
+        # terminal (the TUI draws there).
+        async for line in stream:
+            self._stderr.append(line.decode("utf-8", errors="replace").rstrip())
+
+    async def _gone(self) -> ScopewatchError:
+        """The error when the agent stops answering: its exit code and its last words on stderr."""
+        code = None
+        if self._process is not None:
+            with contextlib.suppress(TimeoutError):
+                code = await asyncio.wait_for(self._process.wait(), 2)
+        if self._drain is not None:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._drain), 1)
+        said = " | ".join(line for line in self._stderr if line.strip())[-400:]
+        exited = f"exited with {code}" if code is not None else "stopped answering"
+        return ScopewatchError(f"ACP agent {self.argv[0]!r} {exited}" + (f": {said}" if said else ""))
 
     async def end_episode(self) -> None:
         """``session/cancel``, then the process stops (stdin closed, then terminated)."""
@@ -365,6 +403,10 @@ class ACPAgent:
                 await conn.cancel(session_id=self._session_id)
         if stack is not None:
             await stack.aclose()
+        if self._drain is not None:
+            self._drain.cancel()
+        self._process = self._drain = None
+        self._stderr.clear()
 
     def prompt(self, brief: EpisodeBrief, inbox: str) -> str:
         """The ticket, who the agent is, what its team owns, how to talk to the other agent."""

@@ -138,9 +138,22 @@ async def test_a_stop_cancels_a_turn_waiting_on_a_person() -> None:
     assert [e.reason for e in events if e.kind == "SessionEnded"] == ["stopped"]
 
 
+async def test_an_agent_that_dies_is_one_clear_error() -> None:
+    line = shlex.join([sys.executable, "-c", "import sys; sys.exit('no model key set')"])
+    config = SessionConfig(tasks=("w1-gbp",), owner=f"acp:{line}", seed=1)
+    session = Session(config, InProcessBus())
+    events: list[Any] = []
+    session.emitter.add_listener(events.append)
+    await asyncio.wait_for(session.run(), 120)
+    [error] = of(events, "AgentErrored")
+    assert error.error == "ScopewatchError" and "exited with 1: no model key set" in error.message
+
+
 def test_kinds_and_the_scripted_gate() -> None:
     assert is_acp("acp:gemini --experimental-acp") and not is_acp("cmd:x")
     assert acp_command("acp:gemini --experimental-acp") == ["gemini", "--experimental-acp"]
+    here = Path("tests/engine/agents/acp_agent.py")
+    assert acp_command(f"acp:python {here}") == ["python", str(here.resolve())]  # the agent starts elsewhere
     for bad in ("acp:", "acp:'unclosed"):
         with pytest.raises(ScopewatchError, match="acp:"):
             acp_command(bad)
