@@ -6,8 +6,9 @@ environment, and talks ACP to it over stdio. The client side is where scopewatch
 
 - ``fs/read_text_file`` and ``fs/write_text_file`` are the session toolbox's ``read_file`` and
   ``write_file``: the ownership guard refuses a write to a file the agent's team does not own
-  (``WriteRefused``; the agent gets an error), sensitive reads and file changes are reported as for
-  every tool (``ToolCalled``, ``FileChanged``);
+  (``WriteRefused``; the agent gets an error), file changes are reported as for every tool
+  (``ToolCalled``, ``FileChanged``), and a read of a sensitive path (a ``.env``, credentials) is a
+  ``SensitiveRead`` (source ``tool``), as the tracer reports a program's;
 - ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim,
   tracer and jail, so its programs come back as ``ShellCommandRan`` events with atoms; the commands
   ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once;
@@ -39,8 +40,9 @@ from acp import schema
 
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
-from channel.events import TokensStreamed, ToolCalled
+from channel.events import SensitiveRead, TokensStreamed, ToolCalled
 from channel.vocab import AgentRole
+from channel.vocab.atoms import READ_ATOMS
 from channel.vocab.risk import highest
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
@@ -79,7 +81,7 @@ class ACPToolbox(Protocol):
 
     finished: bool
 
-    async def call(self, name: str, args: dict[str, Any]) -> str: ...
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...) -> str: ...
 
     def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]: ...
 
@@ -112,9 +114,9 @@ class ScopewatchClient:
         self._terminals: dict[str, _Terminal] = {}
         self._calls: dict[str, schema.ToolCallStart] = {}
 
-    async def _tool(self, name: str, args: dict[str, Any]) -> str:
+    async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False) -> str:
         self.acted = True
-        result = await self.tools.call(name, args)
+        result = await self.tools.call(name, args, limit=None) if whole else await self.tools.call(name, args)
         if _failed(result):
             raise acp.RequestError(-32000, result.removeprefix("error: "))
         return result
@@ -123,7 +125,12 @@ class ScopewatchClient:
 
     async def read_text_file(self, session_id: str, path: str, line: int | None = None, limit: int | None = None,
                              **kwargs: Any) -> schema.ReadTextFileResponse:
-        content = await self._tool("read_file", {"path": self._rel(path)})
+        rel = self._rel(path)
+        content = await self._tool("read_file", {"path": rel}, whole=True)
+        kind = default_registry().classify_tool("read_file", rel)
+        if kind is not None and kind.atom in READ_ATOMS:  # what the tracer reports for a program's read
+            await self.emit(SensitiveRead(actor=self.agent_id, path=rel, program="acp:fs/read_text_file",
+                                          atom=kind.atom, risk=kind.risk, source="tool"))
         if line is not None or limit is not None:
             lines = content.splitlines(keepends=True)
             start = max((line or 1) - 1, 0)

@@ -133,7 +133,9 @@ class SessionToolbox:
             path = inside.relative_to(base).as_posix()
         return normalise(path)
 
-    async def call(self, name: str, args: dict[str, Any]) -> str:
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = MAX_RESULT) -> str:
+        """Run one tool; its result for the agent is cut at ``limit`` characters (None: whole, for an
+        ACP agent's file reads, which it may write back), the event's always at 1000."""
         if not isinstance(args, dict):
             args = {}
         args = {k: v for k, v in args.items() if v is not None}  # a null argument is a missing one
@@ -148,7 +150,8 @@ class SessionToolbox:
             ok, result = False, f"error: {exc}"
         except Exception as exc:  # whatever an agent sends, the session goes on
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
-        result = _cut(result)
+        shown = _cut(result, 1000)
+        result = result if limit is None else _cut(result, limit)
         atoms = classify_tool_call(default_registry(), name, args)
         risk = highest(a.risk for a in atoms)
         await self.runtime.emit(
@@ -157,7 +160,7 @@ class SessionToolbox:
                 tool=name,
                 args={k: _cut(str(v), 400) for k, v in args.items()},
                 ok=ok,
-                result=_cut(result, 1000),
+                result=shown,
                 atoms=tuple(a.atom for a in atoms),
                 risk=risk,
             )

@@ -1,7 +1,7 @@
 """A small ACP agent for the tests, over stdio, speaking the protocol through the ``acp`` package.
 
 Turn 1: reads the file it owns, writes it, writes a file it does not own, writes a scratch file
-beside its own and removes it in a terminal,
+beside its own and removes it in a terminal, writes and reads back a ``.env`` (a sensitive read),
 asks permission to edit the file it does not own (reporting the answer), posts a message. Turn 2:
 reports what arrived in its prompt (so the test sees the session kept its context). Turn 3: does
 nothing (its episode ends). What it learns (the refusal, the permission answer, the second
@@ -62,6 +62,9 @@ class EchoAgent:
                 await self.post(sid, f"foreign write: refused ({exc})")
             scratch = os.path.join(os.path.dirname(OWN), "acp-scratch.txt")
             await self.conn.write_text_file(session_id=sid, path=os.path.join(self.cwd, scratch), content="x\n")
+            secret = os.path.join(self.cwd, os.path.dirname(OWN), ".env")
+            await self.conn.write_text_file(session_id=sid, path=secret, content="TOKEN=x\n")
+            await self.conn.read_text_file(session_id=sid, path=secret)
             term = await self.conn.create_terminal(session_id=sid, command="rm", args=["-v", scratch])
             out = await self.conn.terminal_output(session_id=sid, terminal_id=term.terminal_id)
             code = out.exit_status.exit_code if out.exit_status else None

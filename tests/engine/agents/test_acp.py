@@ -84,6 +84,8 @@ async def test_an_acp_agent_is_watched_and_its_permission_request_is_a_review(se
     assert [(e.tool, e.ok) for e in of(events, "ToolCalled")][:3] == [
         ("read_file", True), ("write_file", True), ("write_file", False)
     ]
+    [secret] = of(events, "SensitiveRead")
+    assert secret.path.endswith("/.env") and secret.atom == "read_secret_file" and secret.source == "tool"
     # Its terminal: the jailed shell, with atoms.
     [ran] = [e for e in of(events, "ShellCommandRan") if e.argv[0] == "rm"]
     assert ran.atom and ran.risk and ran.exit_code == 0
