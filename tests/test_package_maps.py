@@ -21,6 +21,8 @@ MAPPED = (
     "sandbox.backends",
     "channel",
     "tui",
+    "engine.agents",
+    "engine.agents.products",
 )
 
 BULLET = re.compile(r"^- :mod:`~?(?P<module>[\w.]+)` — \S", re.M)

@@ -106,8 +106,8 @@ class RequestReview(ToolArgs):
 
     name: ClassVar[str] = "request_review"
     to: str
-    edits: tuple[Edit, ...] = Field(min_length=1)
     description: str = ""
+    edits: tuple[Edit, ...] = Field(min_length=1)
 
 
 class ApproveRequest(ToolArgs):

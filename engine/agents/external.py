@@ -17,8 +17,11 @@ make (``post_message``, ``send_dm``, ``request_review``), then the agent finishe
 Limits: the process runs once, in the agent's first turn, holding the sandbox while it runs (the
 other agent's tools wait), and its messages are delivered when it exits, not while it runs.
 
-Kinds: ``cmd:<command line>`` (ticket on stdin) or ``<adapter>:<model>`` for a shipped adapter
-(:data:`ADAPTERS`: ``mini-swe-agent``).
+Kinds: ``cmd:<command line>`` (ticket on stdin), ``<adapter>:<model>`` for a shipped adapter
+(:data:`ADAPTERS`: ``mini-swe-agent``), or ``<product>:<model>`` for an agent product
+(:mod:`engine.agents.products`: ``claude-code``, ``codex``, ``gemini-cli``, each also ``-gated``),
+whose own event stream is read while it runs and whose internal tool calls become ``ToolCalled``
+events (:mod:`engine.agents.products.run`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from channel.errors import ScopewatchError
 from channel.vocab import AgentRole
 from engine.agents.base import EpisodeBrief, TurnContext
+from engine.agents.products import product_for, product_names
+from engine.agents.products.base import Product, ProductCall
+from engine.agents.products.run import run_product
 from engine.llm.prompting import render_inbox
 from engine.llm.secrets import redact
 
@@ -85,6 +91,8 @@ MESSAGE_COMMANDS = {
     "sw-request-review": ("request_review", ["to", "path"]),
 }
 """The commands on an external agent's PATH and the tool each becomes."""
+PRODUCT_TIMEOUT = 900.0
+"""Seconds an agent product's run may take (its whole episode)."""
 
 _MESSAGE_SCRIPT = """\
 import json, os, sys
@@ -108,7 +116,8 @@ class UnknownAgentKind(ScopewatchError):
 
 def is_external(kind: str) -> bool:
     """Whether ``kind`` names an external agent (``cmd:...`` or ``<adapter>:<model>``)."""
-    return kind.startswith("cmd:") or kind.split(":", 1)[0] in ADAPTERS
+    head = kind.split(":", 1)[0]
+    return kind.startswith("cmd:") or head in ADAPTERS or product_for(head) is not None
 
 
 def adapter_for(kind: str) -> tuple[AdapterSpec, str]:
@@ -122,8 +131,30 @@ def adapter_for(kind: str) -> tuple[AdapterSpec, str]:
         if not rest.strip():
             raise UnknownAgentKind(f"{head}: needs a model, e.g. --owner {head}:openai/gpt-4o-mini")
         return ADAPTERS[head], rest
+    if product_for(head) is not None:
+        if not rest.strip():
+            raise UnknownAgentKind(f"{head}: needs a model, e.g. --owner {head}:MODEL")
+        return AdapterSpec(name=head, command=head, pass_env=MODEL_KEYS, timeout=PRODUCT_TIMEOUT), rest
     raise UnknownAgentKind(f"unknown agent kind {kind!r}: use scripted, a litellm model, cmd:'...', "
-                           f"or one of {', '.join(sorted(ADAPTERS))} as NAME:MODEL")
+                           f"or one of {', '.join([*sorted(ADAPTERS), *product_names()])} as NAME:MODEL")
+
+
+def check_credentials(kind: str, api_base: str | None, environ: dict[str, str] | None = None) -> None:
+    """Fail in one line when an external agent cannot reach its model: an adapter's litellm model
+    without its key, a product without its key and no ``--api-base`` (a product's model name is its
+    own, not a litellm string)."""
+    from engine.llm.secrets import check_model_credentials
+
+    spec, model = adapter_for(kind)
+    product = product_for(spec.name) if spec.name not in ADAPTERS else None
+    if product is None:
+        if model:
+            check_model_credentials(model, api_base)
+        return
+    host = os.environ if environ is None else environ
+    if not api_base and not host.get(product.key_env):
+        raise ScopewatchError(f"{spec.name}:{model}: set {product.key_env} (its model's key), or give --api-base "
+                              "for a server that needs none")
 
 
 @runtime_checkable
@@ -136,6 +167,8 @@ class ProcessToolbox(Protocol):
     def agent_home(self) -> Path: ...
 
     async def call(self, name: str, args: dict[str, Any]) -> str: ...
+
+    async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None: ...
 
     async def run_agent_process(
         self, command: str, *, env: dict[str, str], stdin: str | None, timeout: float  # noqa: ASYNC109
@@ -150,6 +183,7 @@ class ExternalAgent:
         self.id = agent_id
         self.role: AgentRole = role
         self.spec, self.model = adapter_for(kind)
+        self.product: Product | None = product_for(self.spec.name) if self.spec.name not in ADAPTERS else None
         self.kind = f"external:{self.spec.name}" + (f":{self.model}" if self.model else "")
         self.api_base = api_base
         self._environ = environ
@@ -176,15 +210,37 @@ class ExternalAgent:
         outbox.unlink(missing_ok=True)
         env = self.environment()
         env.update({"PATH": str(bin_dir), "SCOPEWATCH_OUTBOX": str(outbox), "SCOPEWATCH_TICKET": self.brief.ticket})
-        command = self.command_line(prompt)
-        code, _ = await tools.run_agent_process(
-            command, env=env, stdin=prompt if self.spec.prompt == "stdin" else None, timeout=self.spec.timeout
-        )
+        summary = ""
+        if self.product is not None:
+            code, summary = await self._run_product(self.product, tools, prompt, env)
+        else:
+            command = self.command_line(prompt)
+            code, _ = await tools.run_agent_process(
+                command, env=env, stdin=prompt if self.spec.prompt == "stdin" else None, timeout=self.spec.timeout
+            )
         self.exit_code = code
         for item in read_outbox(outbox):
             await tools.call(item["tool"], item["args"])
         if not tools.finished:
-            await tools.call("finish", {"summary": f"{self.spec.name} exited with {code}"})
+            said = f": {summary.strip()[:300]}" if summary.strip() else ""
+            await tools.call("finish", {"summary": f"{self.spec.name} exited with {code}{said}"})
+
+    async def _run_product(self, product: Product, tools: ProcessToolbox, prompt: str,
+                           env: dict[str, str]) -> tuple[int, str]:
+        """Run an agent product, its calls recorded as they happen (engine.agents.products.run)."""
+        host = dict(os.environ if self._environ is None else self._environ)
+
+        async def run(command: str, extra: dict[str, str]) -> tuple[int, str]:
+            return await tools.run_agent_process(command, env=extra, stdin=None, timeout=self.spec.timeout)
+
+        async def record(call: ProductCall) -> None:
+            await tools.record_call(call.tool, {**call.args, "via": product.name}, ok=call.ok, result=call.result)
+
+        # Its key comes from the host's variable it names and nowhere else (not the others' keys).
+        keep = {k: v for k, v in env.items() if k not in MODEL_KEYS}
+        result = await run_product(product, model=self.model, api_base=self.api_base, prompt=prompt,
+                                   home=tools.agent_home, host_env=host, extra_env=keep, run=run, record=record)
+        return result.exit_code, result.final
 
     def command_line(self, prompt: str) -> str:
         """The adapter's command line, filled in (and the prompt appended, for ``argument``)."""

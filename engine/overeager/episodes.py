@@ -3,7 +3,8 @@ loop, toolbox, sandbox and verdicts as favor episodes.
 
 :class:`AuditEpisodes` is the episode kind (:mod:`engine.session.kind`) of a session of audit
 scenarios, one episode per scenario, in order. Its seat is a single agent (id ``agent``, role
-``owner``: the repository's owner doing its own task) of a scripted profile; the project team owns
+``owner``: the repository's owner doing its own task): a scripted profile, or an external agent
+(an agent product or ``cmd:``, prompted with the scenario's ticket); the project team owns
 the whole workspace; there is no peer, no reviewer and no absent team. What it supplies:
 
 - the workspace is the scenario's fixtures, its HOME fixtures are planted, and ``EpisodeStarted``
@@ -42,6 +43,7 @@ from channel.recorder import Recorder
 from channel.vocab.config import SessionConfig
 from channel.vocab.tools import AUDIT_TOOLS, ToolArgs
 from engine.agents.base import Agent, EpisodeBrief
+from engine.agents.external import ExternalAgent, is_external
 from engine.agents.profiles import Mode, Profile, ScriptedProfile
 from engine.scoring.traps import check
 from engine.scoring.verdicts import Verdicts
@@ -165,6 +167,8 @@ class AuditEpisodes:
         kind = kind or self.parts.config.owner
         if seat != AGENT:
             raise ScopewatchError(f"an audit session has one seat, {AGENT!r} (not {seat!r})")
+        if is_external(kind):  # an agent product or command-line agent, prompted with the scenario's ticket
+            return ExternalAgent(AGENT, "owner", kind, api_base=self.parts.config.api_base)
         if kind != "scripted":
             raise ScopewatchError(
                 f"audit runs take scripted profiles only for now (got {kind!r}); LLM agents need their own prompt"

@@ -1,8 +1,10 @@
 """The audit report (seed 003 §4.3, appendix E/F): from the verdicts of audit runs, per acting agent,
 the overeager rate with its Wilson 95% interval, severity, critical hits, task completion, safety
 gate and the per-archetype rows; with paired consent arms, both arms' rates, their difference with
-Newcombe's interval and McNemar's exact p; Fisher's exact test between agents.
+Newcombe's interval and McNemar's exact p; Fisher's exact test between agents; and the archetype x
+agent table (Table 8).
 
+An agent here is a cell (seed 003 Table 7: framework x model), ``codex:gpt-5`` or ``scripted:moderate``.
 A run is one agent on one scenario with one seed under one consent arm. Rates are per acting agent:
 each agent's denominators are its own runs, never pooled with another agent's.
 """
@@ -75,7 +77,8 @@ def audit_report(runs: Iterable[Run], *, consent: str) -> dict[str, Any]:
     rows = []
     for agent in agents:
         mine = [r for r in all_runs if r.agent == agent]
-        row: dict[str, Any] = {"agent": agent, **_block(mine)}
+        framework, _, model = agent.partition(":")
+        row: dict[str, Any] = {"agent": agent, "framework": framework, "model": model, **_block(mine)}
         archetypes = list(dict.fromkeys(r.archetype for r in mine))
         row["by_archetype"] = [{"archetype": a, **_block([r for r in mine if r.archetype == a])} for a in archetypes]
         if consent == "paired":
@@ -97,4 +100,24 @@ def audit_report(runs: Iterable[Run], *, consent: str) -> dict[str, Any]:
         "seeds": sorted({r.seed for r in all_runs}),
         "agents": rows,
         "fisher": comparisons,
+        "by_archetype": _archetype_table(all_runs, agents),
     }
+
+
+def _archetype_table(runs: Sequence[Run], cells: Sequence[str]) -> list[dict[str, Any]]:
+    """Seed 003 Table 8: one row per archetype, one entry per cell (its overeager runs, runs and
+    rate on that archetype; absent where the cell has no run of it)."""
+    table = []
+    for archetype in dict.fromkeys(r.archetype for r in runs):
+        row: dict[str, Any] = {"archetype": archetype, "cells": {}}
+        for cell in cells:
+            mine = [r for r in runs if r.archetype == archetype and r.agent == cell]
+            if mine:
+                hits = sum(1 for r in mine if r.verdict.overeager)
+                row["cells"][cell] = {
+                    "overeager": hits,
+                    "runs": len(mine),
+                    "overeager_rate": round(hits / len(mine), 4),
+                }
+        table.append(row)
+    return table

@@ -1,13 +1,16 @@
-"""Running audit scenarios headless: every (profile, consent arm, seed) as one
+"""Running audit scenarios headless: every (cell, consent arm, seed) as one
 session of :class:`~engine.overeager.episodes.AuditEpisodes` over the scenarios, a unit on a worker process of its own
-(engine/pool/units.py), up to ``jobs`` at once; and choosing scenarios (all, by id, or a sample
+(engine/pool/units.py), up to ``jobs`` at once, finished scenario-runs kept in a results store
+(engine/overeager/store.py) so a restarted run redoes none; and choosing scenarios (all, by id, or a sample
 stratified over archetypes)."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import cast
 
 from channel.codec import decode_event, encode
 from channel.events import Event
@@ -17,6 +20,7 @@ from channel.vocab.config import SessionConfig
 from engine.agents.profiles import Mode, Profile
 from engine.overeager.episodes import Consent, audit_session
 from engine.overeager.report import Run
+from engine.overeager.store import ResultsStore, cell_of, run_key
 from engine.pool.progress import report
 from engine.pool.units import run_units
 from engine.scoring.verdicts import Verdicts
@@ -42,24 +46,47 @@ def stratified_sample(scenarios: Sequence[AuditScenario], limit: int) -> list[Au
     return picked
 
 
+def cell_label(kind: str, profile: Profile | None = None) -> str:
+    """The cell a run belongs to: ``scripted:PROFILE`` for a scripted profile, else the agent kind
+    itself (``codex:gpt-5``, ``cmd:'...'``)."""
+    return f"scripted:{profile}" if kind == "scripted" and profile else kind
+
+
 def audit_unit(
-    scenarios: Sequence[AuditScenario], profile: Profile, arm: Consent, seed: int, mode: Mode, record: bool
+    scenarios: Sequence[AuditScenario],
+    cell: str,
+    arm: Consent,
+    seed: int,
+    mode: Mode,
+    record: bool,
+    api_base: str | None = None,
+    store: str | None = None,
 ) -> tuple[list[Run], list[bytes]]:
-    """One (profile, consent arm, seed) session over the scenarios: its runs, and its events (encoded)
-    when ``record``. A unit (engine/pool/units.py): it reports each verdict as it is reached."""
+    """One (cell, consent arm, seed) session over the scenarios: its runs, and its events (encoded)
+    when ``record``. A unit (engine/pool/units.py): it reports each verdict as it is reached, and
+    with ``store`` adds each finished scenario-run to the results store at once."""
     by_id = {s.id: s for s in scenarios}
     live = Verdicts()
     events: list[bytes] = []
+    runs: list[Run] = []
+    results = ResultsStore(store) if store else None
+    scripted = cell.startswith("scripted:")
+    profile: Profile = cast("Profile", cell.removeprefix("scripted:")) if scripted else "moderate"
 
     def feed(event: Event) -> None:
         if record:
             events.append(encode(event))
-        if live.feed(event):
+        for v in live.feed(event) or ():
+            run = Run(cell, v.task_id, by_id[v.task_id].archetype, seed, arm, v)
+            runs.append(run)
+            if results is not None:
+                results.append(run)
             report(1)
 
     async def session() -> None:
         bus = InProcessBus()
-        audit = audit_session(SessionConfig(seed=seed), bus, scenarios, profile=profile, mode=mode, consent=arm)
+        config = SessionConfig(seed=seed, owner="scripted" if scripted else cell, api_base=api_base)
+        audit = audit_session(config, bus, scenarios, profile=profile, mode=mode, consent=arm)
         audit.emitter.add_listener(feed)
         try:
             await audit.run()
@@ -67,56 +94,87 @@ def audit_unit(
             await bus.close()
 
     asyncio.run(session())
-    agent = f"scripted:{profile}"
-    return [Run(agent, v.task_id, by_id[v.task_id].archetype, seed, arm, v) for v in live.verdicts], events
+    return runs, events
 
 
-def recording_paths(record: str, keys: Sequence[tuple[Profile, Consent, int]]) -> list[str]:
-    """Where each (profile, arm, seed) session is recorded: ``record`` itself for a single session,
-    else one file per session beside it (``r.jsonl`` -> ``r.moderate.axis.seed1.jsonl``); a recording
-    holds one session."""
+def _slug(cell: str) -> str:
+    """A cell as a file-name part: a profile by its name (``moderate``), any other kind sanitised."""
+    if cell.startswith("scripted:"):
+        return cell.removeprefix("scripted:")
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", cell).strip("-") or "agent"
+
+
+def recording_paths(record: str, keys: Sequence[tuple[str, Consent, int]]) -> list[str]:
+    """Where each (cell, arm, seed) session is recorded: ``record`` itself for a single session,
+    else one file per session beside it (``r.jsonl`` -> ``r.moderate.axis.seed1.jsonl``,
+    ``r.codex-gpt-5.kept.seed2.jsonl``); a recording holds one session."""
     if len(keys) == 1:
         return [record]
     path = Path(record)
-    return [str(path.with_name(f"{path.stem}.{p}.{a}.seed{s}{path.suffix}")) for p, a, s in keys]
+    return [str(path.with_name(f"{path.stem}.{_slug(c)}.{a}.seed{s}{path.suffix}")) for c, a, s in keys]
 
 
 def run_audit(
     scenarios: Sequence[AuditScenario],
     *,
-    profiles: Sequence[Profile],
+    cells: Sequence[str],
     arms: Sequence[Consent],
     seeds: Sequence[int],
     mode: Mode = "rates",
     jobs: int = 1,
     executor: str = "local",
     record: str | None = None,
+    api_base: str | None = None,
+    store: str | None = None,
     on_episode: OnScenarioRun | None = None,
 ) -> list[Run]:
-    """Every run, in a fixed order whatever ``jobs``: each (profile, arm, seed) session is a unit, at
-    most ``jobs`` at once on ``executor``; with ``record``, each session's events go to its recording
-    (:func:`recording_paths`) as its unit's result arrives."""
-    keys = [(p, a, s) for p in profiles for a in arms for s in seeds]
-    recorders: list[Recorder] = []
+    """Every run of every cell on the same scenarios and seeds, in a fixed order whatever ``jobs``:
+    each (cell, arm, seed) session is a unit, at most ``jobs`` at once on ``executor``; with
+    ``record``, each session's events go to its recording (:func:`recording_paths`) as its unit's
+    result arrives. With ``store``, scenario-runs already in the results store are taken from it, not
+    run again (``on_episode`` is called once for each), and a session runs only the scenarios it still
+    lacks; a session with none left is not started (and not recorded)."""
+    keys = [(c, a, s) for c in cells for a in arms for s in seeds]
+    done = ResultsStore(store).finished() if store else {}
+    todo: list[list[AuditScenario]] = []
+    for c, a, s in keys:
+        agent, model = cell_of(c)
+        todo.append([sc for sc in scenarios if (sc.id, agent, model, s, a) not in done])
+    if on_episode is not None:
+        for _ in range(len(keys) * len(scenarios) - sum(map(len, todo))):
+            on_episode()
+    live = [i for i, left in enumerate(todo) if left]
+    paths = recording_paths(record, keys) if record else []
+    recorders: dict[int, Recorder] = {}
     try:
-        for path in recording_paths(record, keys) if record else []:
-            recorders.append(Recorder(path))  # a bad path fails before anything runs
+        for i in live if paths else []:
+            recorders[i] = Recorder(paths[i])  # a bad path fails before anything runs
 
         def write(index: int, result: tuple[list[Run], list[bytes]]) -> None:
-            if recorders:
+            recorder = recorders.get(live[index])
+            if recorder is not None:
                 for line in result[1]:
-                    recorders[index].write(decode_event(line))
-                recorders[index].close()
+                    recorder.write(decode_event(line))
+                recorder.close()
 
         results = run_units(
             audit_unit,
-            [(scenarios, p, a, s, mode, bool(recorders)) for p, a, s in keys],
+            [(todo[i], *keys[i], mode, bool(recorders), api_base, store) for i in live],
             jobs=jobs,
             executor=executor,
             on_report=None if on_episode is None else lambda _: on_episode(),
             on_result=write,
         )
     finally:
-        for recorder in recorders:
+        for recorder in recorders.values():
             recorder.close()
-    return [run for runs, _ in results for run in runs]
+    fresh = {run_key(r): r for runs, _ in results for r in runs}
+    ordered: list[Run] = []
+    for c, a, s in keys:
+        agent, model = cell_of(c)
+        for sc in scenarios:
+            key = (sc.id, agent, model, s, a)
+            run = fresh.get(key) or done.get(key)
+            if run is not None:
+                ordered.append(run)
+    return ordered

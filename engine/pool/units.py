@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
+import os
 import queue
+import signal
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -35,6 +38,7 @@ OnResult = Callable[[int, Any], None]
 """Sees, in the driver, each unit's result with its index, in the order of the units."""
 
 EXECUTORS = "local, ray or ray://HOST:PORT"
+
 
 def valid_executor(text: str) -> bool:
     """Whether ``text`` names an executor: ``local``, ``ray`` or ``ray://ADDRESS``."""
@@ -96,8 +100,25 @@ _INTERRUPTED = False
 this worker stops at once instead of running to its end while the driver waits."""
 
 
-def _worker_init(notify: Any) -> None:
+def _worker_init(notify: Any, parent: int) -> None:
     set_sink(notify.put)
+    _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """A worker dies with the process that started it (Linux ``PR_SET_PDEATHSIG``): a driver killed
+    with SIGKILL leaves no worker finishing its unit behind it (and writing to a results store that a
+    restarted run is writing to too)."""
+    if sys.platform != "linux":
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the driver died before the line above
+        os._exit(1)
 
 
 def _call(fn: Callable[..., R], args: tuple[Any, ...]) -> R:
@@ -119,7 +140,10 @@ def _local(
     notify = context.Queue()
     try:
         with concurrent.futures.ProcessPoolExecutor(
-            max_workers=min(jobs, len(units)), mp_context=context, initializer=_worker_init, initargs=(notify,)
+            max_workers=min(jobs, len(units)),
+            mp_context=context,
+            initializer=_worker_init,
+            initargs=(notify, os.getpid()),
         ) as pool:
             futures = [pool.submit(_call, fn, args) for args in units]
             index = {future: i for i, future in enumerate(futures)}

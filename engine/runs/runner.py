@@ -28,7 +28,7 @@ OnEvent = Callable[[Event, EpisodeLabel | None], None]
 def check_agents(config: SessionConfig) -> None:
     """Fail fast, in one line, when a model's credentials are missing (before anything runs)."""
     from engine.agents.acp import acp_command, is_acp
-    from engine.agents.external import adapter_for, is_external
+    from engine.agents.external import check_credentials, is_external
 
     for kind in sorted({config.requester, config.owner} - {"scripted", "human"}):
         from engine.llm.secrets import check_model_credentials
@@ -37,9 +37,7 @@ def check_agents(config: SessionConfig) -> None:
             acp_command(kind)  # a bad command line fails here, in one line; its model is its own business
             continue
         if is_external(kind):
-            _, model = adapter_for(kind)  # a bad kind fails here, in one line
-            if model:
-                check_model_credentials(model, config.api_base)
+            check_credentials(kind, config.api_base)  # a bad kind fails here, in one line
             continue
         check_model_credentials(kind, config.api_base)
 

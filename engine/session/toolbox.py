@@ -150,22 +150,24 @@ class SessionToolbox:
             ok, result = False, f"error: {exc}"
         except Exception as exc:  # whatever an agent sends, the session goes on
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
-        shown = _cut(result, 1000)
-        result = result if limit is None else _cut(result, limit)
+        await self.record_call(name, args, ok=ok, result=result)
+        return result if limit is None else _cut(result, limit)
+
+    async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None:
+        """Record a tool call as a ``ToolCalled`` event with its atoms: one this toolbox ran, or one an
+        agent product ran inside its own process (its Read / Edit / Bash, projected by its adapter)."""
         atoms = classify_tool_call(default_registry(), name, args)
-        risk = highest(a.risk for a in atoms)
         await self.runtime.emit(
             ToolCalled(
                 actor=self.agent_id,
                 tool=name,
-                args={k: _cut(str(v), 400) for k, v in args.items()},
+                args={k: _cut(redact(str(v)), 400) for k, v in args.items()},
                 ok=ok,
-                result=shown,
+                result=_cut(redact(result), 1000),
                 atoms=tuple(a.atom for a in atoms),
-                risk=risk,
+                risk=highest(a.risk for a in atoms),
             )
         )
-        return result
 
     # --- files -----------------------------------------------------------------------------
 

@@ -31,7 +31,8 @@ from sandbox.commands.shim import Shim, ShimRecord
 from sandbox.commands.strace import parse
 from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
 from sandbox.errors import SandboxError
-from sandbox.jail.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
+from sandbox.jail.agent_cache import cache_dirs
+from sandbox.jail.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env, python_dirs
 from sandbox.jail.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
 from sandbox.testing.testrun import TestExecutor
 from sandbox.workspace.repo import Workspace, as_text
@@ -148,6 +149,8 @@ class ShellRunner:
             expose=tuple(shim.expose),
             stage=ws.base / "stage",
             network=network,
+            # an external agent's process (the one kind with the network) sees the agents cache, read-only
+            extra_ro=python_dirs() + (cache_dirs() if network else ()),
         )
 
     def env(self, actor: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from channel.errors import ScopewatchError
 from tui.cli import (
+    agents,
     compare,
     demo,
     export,
@@ -48,6 +49,7 @@ SUBCOMMANDS = (
     review,
     web,
     prompts,
+    agents,
 )
 """In the order ``--help`` lists them."""
 

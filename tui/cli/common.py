@@ -145,8 +145,9 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         metavar="KIND",
         help="agents for every role: 'scripted' (offline default), a litellm model string, "
         "cmd:'<command line>' (any command-line coding agent, run in the sandbox, ticket on stdin), "
-        "acp:'<command>' (any agent speaking the Agent Client Protocol, one prompt per turn) "
-        "or mini-swe-agent:MODEL",
+        "mini-swe-agent:MODEL, acp:'<command>' (any agent speaking the Agent Client Protocol, one prompt "
+        "per turn), or an agent product: claude-code:MODEL, codex:MODEL, gemini-cli:MODEL "
+        "(NAME-gated:MODEL: its permission gate on; scopewatch agents install NAME)",
     )
     p.add_argument("--requester", metavar="KIND", help="agent for the requester role (overrides --agents)")
     p.add_argument("--owner", metavar="KIND", help="agent for the owner role (overrides --agents)")

@@ -61,9 +61,22 @@ def register(sub: Any) -> None:
         "--limit", type=int, default=0, metavar="N", help="at most N scenarios, spread over archetypes (0: all)"
     )
     sp.add_argument(
-        "--agents", default="scripted", metavar="KIND", help="'scripted': the validator's profiles (default)"
+        "--agents",
+        action="append",
+        metavar="KIND",
+        help="an agent to run, one cell of the report each (repeatable; every one runs the same scenarios and "
+        "seeds): 'scripted' (the validator's profiles, the default), scripted:PROFILE, an agent product "
+        "claude-code:MODEL, codex:MODEL, gemini-cli:MODEL (NAME-gated:MODEL: its permission gate on), "
+        "mini-swe-agent:MODEL or cmd:'<command line>'",
     )
     sp.add_argument("--profile", choices=PROFILES, help="one scripted profile (default: all three)")
+    sp.add_argument("--api-base", metavar="URL", help="the model endpoint the agents call (a local or scripted server)")
+    sp.add_argument(
+        "--store",
+        metavar="FILE",
+        help="results store (JSON lines, one per finished scenario-run): runs already in it are not run again, "
+        "so a killed run started again with the same FILE finishes where it stopped",
+    )
     sp.add_argument(
         "--consent",
         choices=("axis", "kept", "stripped", "paired"),
@@ -73,12 +86,12 @@ def register(sub: Any) -> None:
     )
     sp.add_argument("--runs", type=positive, default=1, metavar="N", help="seeds per scenario (default: %(default)s)")
     sp.add_argument("--seed", type=int, default=1, help="first seed (default: %(default)s)")
-    add_parallel_options(sp, "sessions (one per profile, consent arm and seed)")
+    add_parallel_options(sp, "sessions (one per agent, consent arm and seed)")
     sp.add_argument(
         "--record",
         metavar="FILE",
-        help="record every event: to FILE for one session, else one new file per profile, arm and seed beside it "
-        "(r.jsonl -> r.moderate.axis.seed1.jsonl)",
+        help="record every event: to FILE for one session, else one new file per agent, arm and seed beside it "
+        "(r.jsonl -> r.moderate.axis.seed1.jsonl, r.codex-gpt-5.axis.seed1.jsonl)",
     )
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
     sp.set_defaults(handler=run_command)
@@ -220,40 +233,62 @@ def _print_validation(s: dict[str, Any]) -> None:
     print(f"ideal per level {ideal}, max deviation {worst} ({s['max_relative_deviation']:.1%})")
 
 
+def _cells(args: argparse.Namespace) -> list[str]:
+    """The report's cells from ``--agents`` (each checked, in one line, before anything runs)."""
+    from engine.agents.external import check_credentials, is_external
+    from engine.overeager.runner import cell_label
+
+    cells: list[str] = []
+    for kind in args.agents or ["scripted"]:
+        if kind == "scripted":
+            cells += [cell_label(kind, p) for p in ([args.profile] if args.profile else PROFILES)]
+        elif kind.startswith("scripted:"):
+            if kind.removeprefix("scripted:") not in PROFILES:
+                raise CliError(f"--agents {kind}: the scripted profiles are {', '.join(PROFILES)}")
+            cells.append(kind)
+        elif is_external(kind):
+            check_credentials(kind, args.api_base)  # a bad product or missing key fails here, in one line
+            cells.append(kind)
+        else:
+            raise CliError(
+                f"--agents {kind}: audit runs take scripted profiles, agent products (claude-code:MODEL, codex:MODEL, "
+                "gemini-cli:MODEL), mini-swe-agent:MODEL and cmd:'...' for now; litellm models are not wired to the "
+                "audit prompt yet"
+            )
+    return list(dict.fromkeys(cells))
+
+
 def run_command(args: argparse.Namespace) -> int:
     from engine.overeager.report import audit_report
-    from engine.overeager.runner import run_audit, stratified_sample
+    from engine.overeager.runner import recording_paths, run_audit, stratified_sample
     from scenarios.overeager.benchmark import audit_scenario, load_benchmark
 
-    if args.agents != "scripted":
-        raise CliError(
-            f"--agents {args.agents}: audit runs take the scripted profiles only for now; LLM agents are not wired "
-            "to the audit prompt yet"
-        )
+    cells = _cells(args)
     if args.scenario:
         ids = [i for item in args.scenario for i in item.split(",") if i]
         scenarios = [audit_scenario(i) for i in ids]
     else:
         scenarios = [audit_scenario(e.id) for e in load_benchmark().scenarios]
     scenarios = stratified_sample(scenarios, args.limit)
-    profiles: list[Profile] = [args.profile] if args.profile else list(PROFILES)
     arms: list[Consent] = ["kept", "stripped"] if args.consent == "paired" else [args.consent]
     seeds = [args.seed + i for i in range(args.runs)]
-    total = len(scenarios) * len(profiles) * len(arms) * len(seeds)
+    total = len(scenarios) * len(cells) * len(arms) * len(seeds)
     bar = _progress("running", total)
     with bar:
         runs = run_audit(
-            scenarios, profiles=profiles, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
-            record=args.record, on_episode=lambda: bar.advance(bar.task_ids[0]),
+            scenarios, cells=cells, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
+            record=args.record, api_base=args.api_base, store=args.store,
+            on_episode=lambda: bar.advance(bar.task_ids[0]),
         )  # fmt: skip
     if args.record:
-        from engine.overeager.runner import recording_paths
-
-        paths = recording_paths(args.record, [(p, a, s) for p in profiles for a in arms for s in seeds])
+        paths = recording_paths(args.record, [(c, a, s) for c in cells for a in arms for s in seeds])
         print(f"scopewatch: {len(paths)} recording(s): {', '.join(paths)}", file=sys.stderr)
     report = audit_report(runs, consent=args.consent)
+    scripted = all(c.startswith("scripted:") for c in cells)
     report["note"] = (
         "scripted profiles: a model of behaviour with stated rates (engine/agents/profiles.py), not a measurement"
+        if scripted
+        else "scripted profiles are a model with stated rates; the other cells are the agents' own runs"
     )
     if args.json:
         print(json.dumps(report, sort_keys=True))
@@ -268,17 +303,36 @@ def _rate(b: dict[str, Any]) -> str:
 
 
 def _print_run(r: dict[str, Any]) -> None:
-    print(f"{r['scenarios']} scenarios, seeds {r['seeds']}, consent {r['consent']} ({r['note']})")
+    print(f"{r['scenarios']} scenarios, seeds {r['seeds']}, consent {r['consent']} ({r['note']})\n")
+    width = max([len(a["agent"]) for a in r["agents"]] + [4])
+    print(f"{'cell':{width}}  {'overeager [Wilson 95%] (k/n)':36} severity critical  safety gate  completion")
     for a in r["agents"]:
-        print(f"\n{a['agent']}: overeager {_rate(a)}  severity {a['severity']}  critical {a['critical_hits']}  "
-              f"task completion {a['task_completion']:.1%}  safety gate {a['safety_gate']:.1%}")  # fmt: skip
+        print(f"{a['agent']:{width}}  {_rate(a):36} {a['severity']:8} {a['critical_hits']:8}  "
+              f"{a['safety_gate']:11.1%}  {a['task_completion']:10.1%}")  # fmt: skip
+    for a in r["agents"]:
         if "paired" in a:
             p = a["paired"]
             lo, hi = p["difference_ci"]
-            print(f"  consent kept {_rate(p['kept'])}  stripped {_rate(p['stripped'])}")
+            print(f"\n{a['agent']}: consent kept {_rate(p['kept'])}  stripped {_rate(p['stripped'])}")
             print(f"  stripped - kept {p['difference']:+.1%} [{lo:+.1%}, {hi:+.1%}]  McNemar p = {p['mcnemar_p']:.3g} "
                   f"({p['pairs']} pairs)")  # fmt: skip
-        top = sorted(a["by_archetype"], key=lambda row: -row["overeager_rate"])[:5]
-        print("  top archetypes: " + ", ".join(f"{t['archetype']} {t['overeager_rate']:.0%}" for t in top))
+    if r["fisher"]:
+        print()
     for c in r["fisher"]:
         print(f"Fisher exact {c['a']} vs {c['b']}: p = {c['fisher_p']:.3g}")
+    _print_archetypes(r)
+
+
+def _print_archetypes(r: dict[str, Any]) -> None:
+    """Table 8: overeager rate per archetype (rows) and cell (columns)."""
+    cells = [a["agent"] for a in r["agents"]]
+    width = max([len(row["archetype"]) for row in r["by_archetype"]] + [9])
+    cols = [max(len(c), 12) for c in cells]
+    print(f"\n{'archetype':{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, cols, strict=True)))
+    for row in r["by_archetype"]:
+        entries = []
+        for cell, w in zip(cells, cols, strict=True):
+            e = row["cells"].get(cell)
+            text = "-" if e is None else f"{e['overeager_rate']:.0%} {e['overeager']}/{e['runs']}"
+            entries.append(f"{text:>{w}}")
+        print(f"{row['archetype']:{width}}  " + "  ".join(entries))

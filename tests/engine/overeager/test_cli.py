@@ -43,4 +43,4 @@ def test_audit_run_paired_reports_rates_in_profile_order(capsys: pytest.CaptureF
 
 def test_audit_run_refuses_llm_agents_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["audit", "run", "--agents", "openai/gpt-4o", "--limit", "1"]) == 2
-    assert "scripted profiles only" in capsys.readouterr().err
+    assert "litellm models are not wired" in capsys.readouterr().err

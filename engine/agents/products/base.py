@@ -1,0 +1,153 @@
+"""One interface for the agent products seed 003 audits (Claude Code, Codex CLI, Gemini CLI, ...).
+
+A :class:`Product` says how to run one product in the sandbox and how to read it: the pinned
+package it is installed from (into the agents cache, :mod:`sandbox.jail.agent_cache`), the files its
+HOME needs (its model endpoint, no telemetry, no update checks), its command line with the
+permission gate disabled as seed 003 runs it (§2.2) or enabled (the second arm), the variables
+that carry its model endpoint and key (handed to it alone), and :meth:`Product.project`, which
+turns one line of its native event stream into :class:`ProductCall` values in the project's tool
+words (``run_shell``, ``read_file``, ``write_file``, ``edit_file``, ``grep``, ``glob``, ...) with
+workspace-relative paths. Nothing past :mod:`engine.agents.products` knows which product it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sandbox.jail.agent_cache import agents_cache
+
+STREAM_FILE = "stream.jsonl"
+"""The product's native event stream, written in its HOME's ``.scopewatch`` folder and read live."""
+NO_KEY = "scopewatch-no-key"
+"""The key a product gets when the host has none for it (a loopback model server needs none)."""
+
+
+class ProductCall(BaseModel):
+    """One tool call a product made, in the project's words."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    ok: bool = True
+    result: str = ""
+    native: str = ""
+    """The product's own name for the tool (``Bash``, ``exec_command``, ``read_file``)."""
+
+
+class Product(ABC):
+    """How to install, run and read one agent product (see the module docstring)."""
+
+    name: str
+    package: str
+    version: str
+    binary: str
+    key_env: str
+    """The variable that carries its model's key."""
+    harness_atoms: tuple[str, ...] = ()
+    """Atoms its own harness causes whatever the model asks (Claude Code runs ``env`` to snapshot the
+    shell for its Bash tool): the shim records them as the agent's; a verdict that should count only
+    the model's actions has to set them apart (not done by the judge yet)."""
+    harness_programs: tuple[str, ...] = ("git",)
+    """Programs its harness runs on its own at start (``git status``: with a freshly written index,
+    git re-reads files of the same second, a credentials backup included, which the tracer reports
+    as the agent's ``SensitiveRead``)."""
+
+    def __init__(self, *, gate: bool = False) -> None:
+        self.gate = gate
+        self.cwd = ""
+
+    @property
+    def install_dir(self) -> Path:
+        return agents_cache() / self.name / self.version
+
+    @property
+    def executable(self) -> Path:
+        return self.install_dir / "node_modules" / ".bin" / self.binary
+
+    def installed(self) -> bool:
+        return self.executable.exists()
+
+    @abstractmethod
+    def arguments(self, model: str, prompt: str) -> list[str]:
+        """Its argv after the program: print/exec mode, its native event stream on stdout, the gate."""
+
+    @abstractmethod
+    def setup_home(self, home: Path, model: str, api_base: str | None) -> None:
+        """Write what its HOME needs before it runs."""
+
+    @abstractmethod
+    def model_env(self, api_base: str | None, key: str) -> dict[str, str]:
+        """The variables that give it its model endpoint and key (and keep it quiet)."""
+
+    @abstractmethod
+    def project(self, event: dict[str, Any]) -> list[ProductCall]:
+        """The tool calls one native event completes (most events: none)."""
+
+    def final_text(self, event: dict[str, Any]) -> str | None:
+        """Its last words, when ``event`` carries them (the episode's summary)."""
+        return None
+
+    def command(self, model: str, prompt: str, stream: str) -> str:
+        """The shell line that runs it in the workspace, its stream into ``stream`` (after a first line
+        naming the working directory, so paths can be made relative wherever the workspace is)."""
+        # node runs the script itself: through its ``#!/usr/bin/env node`` line, the tracer would see
+        # an ``env`` the shim never recorded (a forged-record alarm, audit_tampered).
+        real = os.path.realpath(self.executable)
+        program = ["node", real] if _is_script(real) else [real]
+        argv = " ".join(shlex.quote(a) for a in [*program, *self.arguments(model, prompt)])
+        q = shlex.quote(stream)
+        return (f'printf \'{{"type":"scopewatch.cwd","cwd":"%s"}}\\n\' "$PWD" > {q}; '
+                f"{argv} < /dev/null >> {q}")
+
+    def relative(self, path: Any) -> str:
+        """A path the product gave, relative to the workspace when inside it."""
+        text = str(path or "")
+        root = self.cwd.rstrip("/")
+        if root and text.startswith(root + "/"):
+            return text[len(root) + 1 :]
+        return "." if root and text == root else text
+
+    def read_line(self, line: str) -> list[ProductCall]:
+        """One line of the stream: its calls (a line that is not a JSON object: none)."""
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            return []
+        if not isinstance(event, dict):
+            return []
+        if event.get("type") == "scopewatch.cwd":
+            self.cwd = str(event.get("cwd") or "")
+            return []
+        return self.project(event)
+
+
+def _is_script(path: str) -> bool:
+    """Whether ``path`` starts with ``#!`` (a script for node), not a native program."""
+    try:
+        with open(path, "rb") as program:
+            return program.read(2) == b"#!"
+    except OSError:
+        return False
+
+
+def file_call(native: str, tool: str, path: Any, product: Product, ok: bool, result: str,
+              **extra: Any) -> ProductCall:
+    """A file tool call with its path made workspace-relative."""
+    return ProductCall(tool=tool, args={"path": product.relative(path), **extra}, ok=ok, result=result, native=native)
+
+
+def text_of(content: Any) -> str:
+    """A tool result's text (a string, or a list of text blocks)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return "" if content is None else json.dumps(content)

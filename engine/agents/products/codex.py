@@ -1,0 +1,86 @@
+"""Codex CLI (``@openai/codex``) in ``exec --json`` mode, its events read live.
+
+Its stream: ``item.completed`` events carry what it did: ``command_execution`` (the command line
+it ran, usually ``/bin/bash -lc '...'``, its output and exit code), ``file_change`` (its patch
+tool's writes), ``mcp_tool_call``, and ``agent_message`` (its words; the last one is its summary).
+It reaches its model through a provider in ``$CODEX_HOME/config.toml`` (``wire_api = "responses"``:
+``POST {base_url}/responses``, server-sent events). Gate off is
+``--dangerously-bypass-approvals-and-sandbox`` (the jail is the sandbox); gate on is its own
+``workspace-write`` sandbox with approvals on request, which ``exec`` refuses (no one to ask).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+from engine.agents.products.base import Product, ProductCall, file_call
+
+PROVIDER = "scopewatch"
+
+
+def unwrap_shell(command: str) -> str:
+    """The command line inside ``bash -lc '...'`` (the line as given when it is not wrapped)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command
+    if len(argv) == 3 and argv[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and argv[1] in ("-lc", "-c"):
+        return argv[2]
+    return command
+
+
+class Codex(Product):
+    name = "codex"
+    package = "@openai/codex"
+    version = "0.169.0"
+    binary = "codex"
+    key_env = "OPENAI_API_KEY"
+
+    def arguments(self, model: str, prompt: str) -> list[str]:
+        gate = (["--sandbox", "workspace-write", "-c", 'approval_policy="on-request"'] if self.gate
+                else ["--dangerously-bypass-approvals-and-sandbox"])
+        return ["exec", "--json", "--skip-git-repo-check", "-m", model.removeprefix("openai/"), *gate, prompt]
+
+    def setup_home(self, home: Path, model: str, api_base: str | None) -> None:
+        codex_home = home / ".codex"
+        codex_home.mkdir(parents=True, exist_ok=True)
+        # No login shells: a login shell's /etc/profile resets PATH, dropping the shim and sw-post.
+        lines = ["check_for_update_on_startup = false", "allow_login_shell = false", "[analytics]", "enabled = false"]
+        if api_base:
+            lines = [f'model_provider = "{PROVIDER}"', *lines, f"[model_providers.{PROVIDER}]",
+                     f'name = "{PROVIDER}"', f"base_url = {json.dumps(api_base)}", f'env_key = "{self.key_env}"',
+                     'wire_api = "responses"']
+        (codex_home / "config.toml").write_text("\n".join(lines) + "\n")
+
+    def model_env(self, api_base: str | None, key: str) -> dict[str, str]:
+        return {self.key_env: key}
+
+    def project(self, event: dict[str, Any]) -> list[ProductCall]:
+        item = event.get("item")
+        if event.get("type") != "item.completed" or not isinstance(item, dict):
+            return []
+        kind = item.get("type")
+        if kind == "command_execution":
+            code = item.get("exit_code")
+            return [ProductCall(tool="run_shell", args={"command": unwrap_shell(str(item.get("command", "")))},
+                                ok=code == 0, result=str(item.get("aggregated_output", "")), native="exec_command")]
+        if kind == "file_change":
+            ok = item.get("status") != "failed"
+            listed = item.get("changes")
+            changes: list[Any] = listed if isinstance(listed, list) else []
+            return [file_call("apply_patch", "write_file" if c.get("kind") == "add" else "edit_file",
+                              c.get("path"), self, ok, str(c.get("kind", "")))
+                    for c in changes if isinstance(c, dict)]
+        if kind == "mcp_tool_call":
+            return [ProductCall(tool=str(item.get("tool", "mcp")), args={"server": str(item.get("server", ""))},
+                                ok=item.get("status") != "failed", native="mcp_tool_call")]
+        return []
+
+    def final_text(self, event: dict[str, Any]) -> str | None:
+        item = event.get("item")
+        if event.get("type") == "item.completed" and isinstance(item, dict) and item.get("type") == "agent_message":
+            return str(item.get("text", ""))
+        return None
