@@ -226,6 +226,22 @@ class ReviewRequested(BaseEvent):
     episode: int = 0
 
 
+class PermissionRequested(BaseEvent):
+    """An ACP agent asked permission for one of its tool calls (``session/request_permission``): a
+    pending review, decided by the gate in force (norm ``permission_gate``); the decision is a
+    ``ReviewDecided`` with the same ``request_id``."""
+
+    kind: Literal["PermissionRequested"] = "PermissionRequested"
+    request_id: str
+    title: str
+    tool_kind: str = "other"
+    """The ACP tool kind: read, edit, delete, move, search, execute, think, fetch, other."""
+    paths: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    """The answers the agent offers, by ACP option kind (allow_once, allow_always, reject_once, ...)."""
+    episode: int = 0
+
+
 class ReviewDecided(BaseEvent):
     kind: Literal["ReviewDecided"] = "ReviewDecided"
     request_id: str
@@ -420,7 +436,7 @@ Event = Annotated[  # one line per few types: channel/events.py stays under 450 
     SessionStarted | DomainEntered | Forked | SeatChanged | SeatPrompted | SeatAnswered | SessionEnded
     | EpisodeStarted | EpisodeEnded | TurnStarted | AgentFinished | ToolCalled | FileChanged | WriteRefused
     | ShellCommandRan | SensitiveRead | ShimTampered | OutsideChanged | MessagePosted | ReviewRequested
-    | ReviewDecided
+    | ReviewDecided | PermissionRequested
     | NormChanged | SessionPaused | SessionResumed | SpeedChanged | CommandRefused | SuiteRan | HarmDetected
     | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent | ModelCalled | TokensStreamed | AgentErrored
     | PresenceChanged,

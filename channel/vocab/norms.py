@@ -17,6 +17,7 @@ CIFeedback = Literal["off", "raw", "causal", "decision"]
 CIDetail = Literal["last-line", "error-line", "full-log"]
 BudgetApplies = Literal["owner", "both"]
 Memory = Literal["off", "full"]
+PermissionGate = Literal["off", "scripted", "human"]
 
 PAPER_BUDGET = 15
 """The paper's full turn budget (seed 000 §5.3.3): what the requester keeps when a budget cut
@@ -65,6 +66,11 @@ class Norms(BaseModel):
     memory: Memory = "off"
     """LLM agents: no memory across episodes, or the full interaction history of the current
     trajectory (it resets when a trajectory starts, so trajectories stay independent; B.2)."""
+
+    permission_gate: PermissionGate = "off"
+    """Who answers an ACP agent's permission requests: off (allow all: the paper's disabled gate),
+    scripted (deny writes outside the agent's scope and its team's files), human (a person decides
+    in the TUI, ``a`` / ``x``; the agent waits)."""
 
     def budget_for(self, role: str) -> int:
         """The turn budget of an agent in ``role`` (a cut applies to the owner unless ``both``)."""

@@ -51,7 +51,7 @@ from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.harm import HarmMonitor
 from engine.session.kind import Episode, LoopParts, Plan
 from engine.session.loop import RoundGuide, Session
-from engine.session.toolbox import SessionToolbox
+from engine.session.toolbox import MAX_RESULT, SessionToolbox
 from engine.session.writes import WriteLog
 from sandbox.backends.opener import describe_sandbox, open_sandbox
 from sandbox.workspace.ownership import Ownership
@@ -98,8 +98,8 @@ class AuditToolbox(SessionToolbox):
         self.episodes = episodes
         self.scenario = scenario
 
-    async def call(self, name: str, args: dict[str, Any]) -> str:
-        result = await super().call(name, args)
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = MAX_RESULT) -> str:
+        result = await super().call(name, args, limit=limit)
         await self.episodes.announce_traps(self.agent_id, self.runtime.number)
         return result
 

@@ -27,11 +27,15 @@ OnEvent = Callable[[Event, EpisodeLabel | None], None]
 
 def check_agents(config: SessionConfig) -> None:
     """Fail fast, in one line, when a model's credentials are missing (before anything runs)."""
+    from engine.agents.acp import acp_command, is_acp
     from engine.agents.external import check_credentials, is_external
 
     for kind in sorted({config.requester, config.owner} - {"scripted", "human"}):
         from engine.llm.secrets import check_model_credentials
 
+        if is_acp(kind):
+            acp_command(kind)  # a bad command line fails here, in one line; its model is its own business
+            continue
         if is_external(kind):
             check_credentials(kind, config.api_base)  # a bad kind fails here, in one line
             continue

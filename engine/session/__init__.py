@@ -6,6 +6,7 @@ an episode runs on (the tools, the reviewer, harm and favor checks, inboxes, com
 - :mod:`~engine.session.favor` — ``FavorEpisodes``: the favor episode of seed 000 (requester, owner, absent teams);
 - :mod:`~engine.session.controls` — commands to a running session (norms, pause, step, stop) and the round boundary;
 - :mod:`~engine.session.gate` — the gate every command passes first: the right session, rate limits, flood counts;
+- :mod:`~engine.session.permissions` — ACP agents' permission requests as reviews, decided live (``permission_gate``);
 - :mod:`~engine.session.reviewer` — the admin: scripted approvals, a person's decisions, ``decide``;
 - :mod:`~engine.session.inboxes` — what each agent sees: events delivered to inboxes, read at the agent's next turn;
 - :mod:`~engine.session.episode` — ``EpisodeRuntime``: what one episode holds while it runs;

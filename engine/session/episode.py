@@ -17,6 +17,7 @@ from channel.vocab.edit import Edit, apply_edits
 from channel.vocab.norms import Norms
 from engine.session.favors import FavorMonitor
 from engine.session.harm import HarmMonitor
+from engine.session.permissions import PendingPermissions
 from engine.session.writes import WriteLog
 from sandbox.errors import PathEscape
 from sandbox.protocol import Sandbox
@@ -51,6 +52,8 @@ class EpisodeRuntime:
     favors: FavorMonitor | None = None
     """Checks the owner's out-of-scope writes by content (None: no favor checks, e.g. in tests)."""
     pending: dict[str, ReviewRequested] = field(default_factory=dict)
+    permissions: PendingPermissions = field(default_factory=PendingPermissions)
+    """ACP agents' permission requests waiting for a person (engine/session/permissions.py)."""
     _review_counter: int = 0
 
     def next_request_id(self) -> str:

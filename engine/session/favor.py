@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from channel.events import AgentInfo, DomainEntered, EpisodeEnded, EpisodeStarted, SessionStarted
 from channel.vocab import AgentRole
 from channel.vocab.config import SessionConfig
+from engine.agents.acp import ACPAgent, is_acp
 from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.human import HumanAgent
@@ -117,6 +118,8 @@ class FavorEpisodes:
             return ScriptedOwner(OWNER, self.pack, seed=config.seed, persona=persona)
         if kind == "human":
             return HumanAgent(role, role, emit=parts.emitter.emit, stopped=parts.controls.stop_requested)
+        if is_acp(kind):
+            return ACPAgent(role, role, kind, emit=parts.emitter.emit, stopped=parts.controls.stop_requested)
         kind = kind.removeprefix("llm:")
         if is_external(kind):
             return ExternalAgent(role, role, kind, api_base=config.api_base)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from channel.bus import Bus
-from channel.commands import SeatCall
+from channel.commands import DecideReview, SeatCall
 from channel.emitter import Emitter
 from channel.errors import ScopewatchError
 from channel.events import (
@@ -89,7 +89,7 @@ class Session:
         self.controls = SessionControls(
             self.emitter.emit,
             config.norms,
-            on_decision=self.reviewer.queue,
+            on_decision=self._decision,
             on_seat_call=self._seat_call,
             pace=config.pace,
             secret=config.reviewer_secret,
@@ -272,6 +272,13 @@ class Session:
                         AgentFinished(actor=agent_id, episode=runtime.number, reason="turn budget used up")
                     )
             await self.kind.after_round(episode)
+
+    def _decision(self, cmd: DecideReview) -> None:
+        """A person's decision: an ACP agent waiting for a permission gets it now, inside its turn;
+        a review request at the next round boundary."""
+        if self._episode is not None and self._episode.runtime.permissions.answer(cmd):
+            return
+        self.reviewer.queue(cmd)
 
     def _budget(self, episode: Episode, agent_id: str) -> int:
         """The agent's turn budget under the norms in force (a cut applies to the owner by default)."""

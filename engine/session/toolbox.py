@@ -7,21 +7,26 @@ Each call is validated, run against the episode's sandbox and queues, and record
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from channel.errors import ScopewatchError
-from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled
+from channel.events import AgentFinished, MessagePosted, PermissionRequested, ReviewDecided, ReviewRequested, ToolCalled
 from channel.vocab import Intent
 from channel.vocab.edit import Edit, EditError, replace_once
 from channel.vocab.risk import highest
 from channel.vocab.tools import SESSION_TOOLS, ToolArgs, ToolError, parse_args
 from engine.llm.secrets import redact
 from engine.session.episode import EpisodeRuntime, normalised_edits
+from engine.session.permissions import scripted_decision
 from engine.session.reviewer import decide
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.commandline import classify_tool_call
 from sandbox.errors import PathEscape
+from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.paths import normalise
 
@@ -71,7 +76,66 @@ class SessionToolbox:
         )
         return result.exit_code, output
 
-    async def call(self, name: str, args: dict[str, Any]) -> str:
+    def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]:
+        """Where and with what environment a long-running agent process (an ACP agent) starts: the
+        workspace as its working directory, the sandbox's minimal environment (HOME outside the
+        workspace, nothing of the host's) plus ``env``. It is not jailed: its file access goes
+        through the tools, and what it writes behind their back the watcher still sees."""
+        root = getattr(self.runtime.sandbox, "root", None)
+        if not isinstance(root, Path):
+            raise ScopewatchError("an ACP agent needs a local sandbox (one with a workspace folder on this machine)")
+        tools = os.path.dirname(sys.executable)
+        home = self.agent_home
+        base = minimal_env(path=f"{tools}:{SYSTEM_PATH}", home=str(home), tmp=str(home),
+                           extra={"SCOPEWATCH_ACTOR": self.agent_id, "SCOPEWATCH_WORKSPACE": str(root)})
+        return root, {**base, **env}
+
+    async def ask_permission(self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]) -> bool:
+        """An ACP agent's permission request, as a review decided by the gate in force (norm
+        ``permission_gate``, engine/session/permissions.py): True when it is allowed."""
+        runtime = self.runtime
+        rels, escaped = [], []
+        for path in paths:
+            try:
+                rels.append(self.relative(path))
+            except PathEscape:
+                escaped.append(path)
+        request_id = f"p{runtime.number}.{runtime.next_request_id().split('.', 1)[1]}"
+        await runtime.emit(
+            PermissionRequested(actor=self.agent_id, request_id=request_id, title=title, tool_kind=tool_kind,
+                                paths=(*rels, *escaped), options=tuple(options), episode=runtime.number)
+        )
+        gate = runtime.norms().permission_gate
+        if gate == "human":
+            cmd = await runtime.permissions.wait(request_id)
+            decision, comment, by = cmd.decision, cmd.comment, "human"
+        elif gate == "scripted":
+            ownership, team = runtime.sandbox.ownership, self.seat.team
+            decision, comment = scripted_decision(
+                tool_kind, [*rels, *escaped],
+                lambda p: p not in escaped and (p in self.seat.scope or ownership.owner_of(p) == team),
+            )
+            by = "reviewer"
+        else:
+            decision, comment, by = "approved", "permission gate off", "reviewer"
+        await runtime.emit(ReviewDecided(actor=by, request_id=request_id, decision=decision, comment=comment))
+        return decision == "approved"
+
+    def relative(self, path: str) -> str:
+        """A path as an ACP agent sends it (absolute, in the workspace) as a workspace-relative one;
+        raises :class:`PathEscape` for a path outside the workspace."""
+        root = getattr(self.runtime.sandbox, "root", None)
+        if os.path.isabs(path) and isinstance(root, Path):
+            inside = Path(os.path.normpath(path))
+            if not inside.is_relative_to(root.resolve()) and not inside.is_relative_to(root):
+                raise PathEscape(f"{path}: outside the workspace", path=path)
+            base = root.resolve() if inside.is_relative_to(root.resolve()) else root
+            path = inside.relative_to(base).as_posix()
+        return normalise(path)
+
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = MAX_RESULT) -> str:
+        """Run one tool; its result for the agent is cut at ``limit`` characters (None: whole, for an
+        ACP agent's file reads, which it may write back), the event's always at 1000."""
         if not isinstance(args, dict):
             args = {}
         args = {k: v for k, v in args.items() if v is not None}  # a null argument is a missing one
@@ -86,9 +150,8 @@ class SessionToolbox:
             ok, result = False, f"error: {exc}"
         except Exception as exc:  # whatever an agent sends, the session goes on
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
-        result = _cut(result)
         await self.record_call(name, args, ok=ok, result=result)
-        return result
+        return result if limit is None else _cut(result, limit)
 
     async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None:
         """Record a tool call as a ``ToolCalled`` event with its atoms: one this toolbox ran, or one an

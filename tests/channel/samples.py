@@ -107,6 +107,8 @@ def event_samples(session: str = S) -> list[e.Event]:
             episode=3,
         ),
         e.ReviewDecided(session=session, request_id="r1", decision="rejected", comment="no", applied=False),
+        e.PermissionRequested(session=session, actor="owner", request_id="p1.1", title="Edit cart.py", tool_kind="edit",
+                              paths=("services/checkout/cart.py",), options=("allow_once", "reject_once"), episode=1),
         e.NormChanged(session=session, key="ci_feedback", old="off", new="raw", norms={"ci_feedback": "raw"}),
         e.SessionPaused(session=session),
         e.SessionResumed(session=session),

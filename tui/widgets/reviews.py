@@ -1,6 +1,7 @@
 """Pending reviews: a queue of requests (requester, files, proposed diff); the user approves or
 rejects the highlighted one with keys, playing the reviewer (with norm reviewer=human the session
-waits on these decisions)."""
+waits on these decisions). An ACP agent's permission request is queued the same way (with norm
+permission_gate=human the agent waits on it; ``a`` allows, ``x`` rejects)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,15 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from channel.events import EpisodeEnded, Event, NormChanged, ReviewDecided, ReviewRequested, SessionStarted
+from channel.events import (
+    EpisodeEnded,
+    Event,
+    NormChanged,
+    PermissionRequested,
+    ReviewDecided,
+    ReviewRequested,
+    SessionStarted,
+)
 from tui.colours import diff_lines, render
 from tui.messages import DiffRequested, ReviewDecisionRequested
 
@@ -38,6 +47,9 @@ class ReviewQueue(Vertical):
         """request id -> decision sent, waiting for the engine's ReviewDecided."""
         self.decided = 0
         self.reviewer = "trajectory"
+        self.gate = "off"
+        self.permissions: set[str] = set()
+        """The pending ids that are ACP agents' permission requests."""
         self.status = Static("", classes="review-status")
         self.options = OptionList()
         self.preview = Static("")
@@ -63,9 +75,18 @@ class ReviewQueue(Vertical):
         changed = False
         for event in events:
             if isinstance(event, SessionStarted):
-                self.reviewer = event.norms.reviewer
+                self.reviewer, self.gate = event.norms.reviewer, event.norms.permission_gate
             elif isinstance(event, NormChanged):
-                self.reviewer = event.norms.reviewer
+                self.reviewer, self.gate = event.norms.reviewer, event.norms.permission_gate
+                changed = True
+            elif isinstance(event, PermissionRequested):
+                offers = ", ".join(event.options) or "no options"
+                self.pending[event.request_id] = ReviewRequested(
+                    session=event.session, seq=event.seq, ts=event.ts, actor=event.actor,
+                    request_id=event.request_id, to="admin", paths=event.paths, diff="", episode=event.episode,
+                    description=f"permission ({event.tool_kind}): {event.title} [offers {offers}]",
+                )
+                self.permissions.add(event.request_id)
                 changed = True
             elif isinstance(event, ReviewRequested):
                 self.pending[event.request_id] = event
@@ -76,18 +97,22 @@ class ReviewQueue(Vertical):
                 for rid in expired:
                     self.pending.pop(rid)
                     self.sent.pop(rid, None)
+                    self.permissions.discard(rid)
                 changed = changed or bool(expired)
             elif isinstance(event, ReviewDecided):
                 if self.pending.pop(event.request_id, None) is not None:
                     self.decided += 1
                 self.sent.pop(event.request_id, None)
+                self.permissions.discard(event.request_id)
                 changed = True
         if changed:
             self._show()
 
     @property
     def waiting_on_human(self) -> bool:
-        return self.reviewer == "human" and any(r.to == "admin" for r in self.pending.values())
+        asks = [rid for rid, r in self.pending.items() if r.to == "admin"]
+        reviews = [rid for rid in asks if rid not in self.permissions]
+        return (self.reviewer == "human" and bool(reviews)) or (self.gate == "human" and len(reviews) < len(asks))
 
     def highlighted(self) -> ReviewRequested | None:
         index = self.options.highlighted

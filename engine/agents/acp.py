@@ -1,0 +1,430 @@
+"""Any agent that speaks the Agent Client Protocol (ACP), in any seat: scopewatch is its client.
+
+``--owner acp:'<command>'`` starts the command (a Gemini CLI in ACP mode, claude-code-acp, codex-acp,
+an agent of one's own) with the workspace as its working directory and the sandbox's minimal
+environment, and talks ACP to it over stdio. The client side is where scopewatch watches:
+
+- ``fs/read_text_file`` and ``fs/write_text_file`` are the session toolbox's ``read_file`` and
+  ``write_file``: the ownership guard refuses a write to a file the agent's team does not own
+  (``WriteRefused``; the agent gets an error), file changes are reported as for every tool
+  (``ToolCalled``, ``FileChanged``), and a read of a sensitive path (a ``.env``, credentials) is a
+  ``SensitiveRead`` (source ``tool``), as the tracer reports a program's;
+- ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim,
+  tracer and jail, so its programs come back as ``ShellCommandRan`` events with atoms; the commands
+  ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once;
+- ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in
+  force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
+  as the option it offered (an allow or a reject);
+- ``session/update``: message chunks are transient ``TokensStreamed`` events; a tool call the agent
+  reports finished (completed or failed) is a ``ToolCalled`` named ``acp:<kind>`` with its atoms.
+
+Turns: each turn is one ``session/prompt`` on the same ACP session (the first carries the brief,
+later ones what arrived in the inbox), so the agent keeps its context and the turn budget counts
+prompts. A turn in which the agent did nothing at all, or that it ended by refusing, finishes its
+episode; at the episode's end scopewatch sends ``session/cancel`` and stops the process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import os
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import acp
+from acp import schema
+
+from channel.emitter import Emit
+from channel.errors import ScopewatchError
+from channel.events import SensitiveRead, TokensStreamed, ToolCalled
+from channel.vocab import AgentRole
+from channel.vocab.atoms import READ_ATOMS
+from channel.vocab.risk import highest
+from engine.agents.base import EpisodeBrief, TurnContext
+from engine.llm.prompting import render_inbox
+from sandbox.commands.atoms import default_registry
+from sandbox.commands.commandline import classify_tool_call
+
+PREFIX = "acp:"
+
+STDERR_LINES = 20
+"""The last lines of an agent's standard error kept for the error when it stops answering."""
+
+CANCEL_GRACE = 10.0
+"""Seconds an agent has to end its turn after ``session/cancel`` before it is stopped anyway."""
+
+
+def is_acp(kind: str) -> bool:
+    """Whether ``kind`` names an ACP agent (``acp:<command>``)."""
+    return kind.startswith(PREFIX)
+
+
+def acp_command(kind: str) -> list[str]:
+    """The argv of an ACP agent kind; a missing or unparsable command is one clear error. A word
+    naming a file here (``my_agent.py``) becomes its absolute path: the agent starts in the workspace."""
+    try:
+        argv = shlex.split(kind.removeprefix(PREFIX))
+    except ValueError as exc:
+        raise ScopewatchError(f"acp: cannot parse the command line ({exc})") from None
+    if not argv:
+        raise ScopewatchError("acp: needs a command line, e.g. --owner acp:'gemini --acp'")
+    return [os.path.abspath(w) if not os.path.isabs(w) and os.path.isfile(w) else w for w in argv]
+
+
+@runtime_checkable
+class ACPToolbox(Protocol):
+    """What a session's toolbox offers an ACP agent (engine.session.toolbox)."""
+
+    finished: bool
+
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...) -> str: ...
+
+    def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]: ...
+
+    async def ask_permission(
+        self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]
+    ) -> bool: ...
+
+    def relative(self, path: str) -> str: ...
+
+
+class _Terminal:
+    def __init__(self, output: str, exit_code: int) -> None:
+        self.output, self.exit_code = output, exit_code
+
+
+def _failed(result: str) -> bool:
+    return result.startswith("error:")
+
+
+class ScopewatchClient:
+    """The ACP client of one agent for one episode: every request through the toolbox."""
+
+    def __init__(self, agent_id: str, tools: ACPToolbox, emit: Emit, episode: int) -> None:
+        self.agent_id, self.tools, self.emit, self.episode = agent_id, tools, emit, episode
+        self.acted = False
+        """Whether the agent did anything (a request or a tool call) since the last look."""
+        self.prompts = 0
+        self.cancelled = asyncio.Event()
+        """Set when the turn is cancelled: a permission request still waiting is answered ``cancelled``."""
+        self._terminals: dict[str, _Terminal] = {}
+        self._calls: dict[str, schema.ToolCallStart] = {}
+
+    async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False) -> str:
+        self.acted = True
+        result = await self.tools.call(name, args, limit=None) if whole else await self.tools.call(name, args)
+        if _failed(result):
+            raise acp.RequestError(-32000, result.removeprefix("error: "))
+        return result
+
+    # --- files ---------------------------------------------------------------------------------
+
+    async def read_text_file(self, session_id: str, path: str, line: int | None = None, limit: int | None = None,
+                             **kwargs: Any) -> schema.ReadTextFileResponse:
+        rel = self._rel(path)
+        content = await self._tool("read_file", {"path": rel}, whole=True)
+        kind = default_registry().classify_tool("read_file", rel)
+        if kind is not None and kind.atom in READ_ATOMS:  # what the tracer reports for a program's read
+            await self.emit(SensitiveRead(actor=self.agent_id, path=rel, program="acp:fs/read_text_file",
+                                          atom=kind.atom, risk=kind.risk, source="tool"))
+        if line is not None or limit is not None:
+            lines = content.splitlines(keepends=True)
+            start = max((line or 1) - 1, 0)
+            content = "".join(lines[start : start + limit if limit is not None else None])
+        return schema.ReadTextFileResponse(content=content)
+
+    async def write_text_file(self, session_id: str, path: str, content: str,
+                              **kwargs: Any) -> schema.WriteTextFileResponse | None:
+        await self._tool("write_file", {"path": self._rel(path), "content": content})
+        return schema.WriteTextFileResponse()
+
+    def _rel(self, path: str) -> str:
+        try:
+            return self.tools.relative(path)
+        except ScopewatchError as exc:
+            raise acp.RequestError(-32602, str(exc)) from None
+
+    # --- terminals -----------------------------------------------------------------------------
+
+    async def create_terminal(self, session_id: str, command: str, args: list[str] | None = None,
+                              env: list[schema.EnvVariable] | None = None, cwd: str | None = None,
+                              output_byte_limit: int | None = None, **kwargs: Any) -> schema.CreateTerminalResponse:
+        words = [command, *(args or [])]
+        name = os.path.basename(command)
+        if name == "sw-post" and len(words) > 1:
+            output, code = await self._tool("post_message", {"text": " ".join(words[1:])}), 0
+        elif name == "sw-dm" and len(words) > 2:
+            output, code = await self._tool("send_dm", {"to": words[1], "text": " ".join(words[2:])}), 0
+        else:
+            # A command with no arguments is a shell line as the agent wrote it (Gemini CLI's way).
+            line = command if not args else shlex.join(words)
+            if cwd:
+                line = f"cd {shlex.quote(self._rel(cwd) if os.path.isabs(cwd) else cwd)} && {line}"
+            self.acted = True
+            result = await self.tools.call("run_shell", {"command": line})
+            head, _, output = result.partition("\n")
+            code = int(head.split()[1]) if head.startswith("exit ") and head.split()[1].lstrip("-").isdigit() else 1
+            if _failed(result):
+                output, code = result, 1
+        if output_byte_limit is not None and len(output.encode()) > output_byte_limit:
+            output = output.encode()[-output_byte_limit:].decode("utf-8", errors="ignore")
+        terminal_id = f"t{len(self._terminals) + 1}"
+        self._terminals[terminal_id] = _Terminal(output, code)
+        return schema.CreateTerminalResponse(terminal_id=terminal_id)
+
+    def _terminal(self, terminal_id: str) -> _Terminal:
+        terminal = self._terminals.get(terminal_id)
+        if terminal is None:
+            raise acp.RequestError(-32602, f"no terminal {terminal_id!r}")
+        return terminal
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> schema.TerminalOutputResponse:
+        t = self._terminal(terminal_id)
+        status = schema.TerminalExitStatus(exit_code=max(t.exit_code, 0))
+        return schema.TerminalOutputResponse(output=t.output, truncated=False, exit_status=status)
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str,
+                                     **kwargs: Any) -> schema.WaitForTerminalExitResponse:
+        return schema.WaitForTerminalExitResponse(exit_code=max(self._terminal(terminal_id).exit_code, 0))
+
+    async def release_terminal(self, session_id: str, terminal_id: str,
+                               **kwargs: Any) -> schema.ReleaseTerminalResponse | None:
+        self._terminals.pop(terminal_id, None)
+        return schema.ReleaseTerminalResponse()
+
+    async def kill_terminal(self, session_id: str, terminal_id: str,
+                            **kwargs: Any) -> schema.KillTerminalResponse | None:
+        self._terminal(terminal_id)  # commands run to their end (or their timeout) before create returns
+        return schema.KillTerminalResponse()
+
+    # --- permissions and updates ---------------------------------------------------------------
+
+    async def request_permission(
+        self, session_id: str, tool_call: schema.ToolCallUpdate, options: list[schema.PermissionOption], **kwargs: Any
+    ) -> schema.RequestPermissionResponse:
+        self.acted = True
+        known = self._calls.get(tool_call.tool_call_id)
+        title = tool_call.title or (known.title if known else "") or tool_call.tool_call_id
+        kind = tool_call.kind or (known.kind if known else None) or "other"
+        locations = tool_call.locations or (known.locations if known else None) or []
+        asking = asyncio.ensure_future(
+            self.tools.ask_permission(title, kind, [loc.path for loc in locations], [o.kind for o in options])
+        )
+        cancelled = asyncio.ensure_future(self.cancelled.wait())
+        try:
+            await asyncio.wait({asking, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            cancelled.cancel()
+        if not asking.done():
+            asking.cancel()
+            return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
+        allowed = asking.result()
+        wanted = ("allow_once", "allow_always") if allowed else ("reject_once", "reject_always")
+        for option in sorted(options, key=lambda o: wanted.index(o.kind) if o.kind in wanted else 9):
+            if option.kind in wanted:
+                return schema.RequestPermissionResponse(
+                    outcome=schema.AllowedOutcome(option_id=option.option_id, outcome="selected")
+                )
+        return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        if isinstance(update, schema.AgentMessageChunk) and isinstance(update.content, schema.TextContentBlock):
+            await self.emit(TokensStreamed(actor=self.agent_id, call=self.prompts, text=update.content.text,
+                                           episode=self.episode))
+        elif isinstance(update, schema.ToolCallStart):
+            self.acted = True
+            self._calls[update.tool_call_id] = update
+            if update.status in ("completed", "failed"):
+                await self._tool_called(update.tool_call_id, update.status)
+        elif isinstance(update, schema.ToolCallProgress) and update.status in ("completed", "failed"):
+            await self._tool_called(update.tool_call_id, update.status, update)
+
+    async def _tool_called(self, call_id: str, status: str, progress: schema.ToolCallProgress | None = None) -> None:
+        start = self._calls.pop(call_id, None)
+        kind = (progress.kind if progress else None) or (start.kind if start else None) or "other"
+        title = (progress.title if progress else None) or (start.title if start else "") or call_id
+        raw = (progress.raw_input if progress else None) or (start.raw_input if start else None)
+        args: dict[str, object] = {"title": title[:400]}
+        if isinstance(raw, dict):
+            args.update({str(k): str(v)[:400] for k, v in raw.items()})
+        # An execute call is classified by its command line, as run_shell is.
+        classified = "run_shell" if kind == "execute" and "command" in args else f"acp:{kind}"
+        atoms = classify_tool_call(default_registry(), classified, args)
+        shown = {k: str(v) for k, v in args.items()}
+        await self.emit(ToolCalled(actor=self.agent_id, tool=f"acp:{kind}", args=shown, ok=status == "completed",
+                                   atoms=tuple(a.atom for a in atoms), risk=highest(a.risk for a in atoms)))
+
+    async def create_elicitation(self, message: str, mode: schema.ElicitationMode,
+                                 **kwargs: Any) -> schema.CreateElicitationResponse:
+        raise acp.RequestError.method_not_found("elicitation/create")  # not offered in the capabilities
+
+    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
+        return None
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        raise acp.RequestError.method_not_found(method)
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        return None
+
+    def on_connect(self, conn: Any) -> None:
+        return None
+
+
+class ACPAgent:
+    """An ACP agent process, one per episode, driven one prompt per turn (see the module docstring)."""
+
+    def __init__(self, agent_id: str, role: AgentRole, kind: str, *, emit: Emit,
+                 stopped: asyncio.Event | None = None, environ: dict[str, str] | None = None) -> None:
+        self.id = agent_id
+        self.role: AgentRole = role
+        self.argv = acp_command(kind)
+        self.kind = f"acp:{shlex.join(self.argv)}"
+        self.emit = emit
+        self.stopped = stopped
+        """Set when the session is asked to stop: the turn in progress is cancelled (``session/cancel``)."""
+        self._environ = environ or {}
+        self.brief: EpisodeBrief | None = None
+        self.stop_reasons: list[str] = []
+        self._stack: contextlib.AsyncExitStack | None = None
+        self._conn: acp.ClientSideConnection | None = None
+        self._client: ScopewatchClient | None = None
+        self._session_id = ""
+        self._process: asyncio.subprocess.Process | None = None
+        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._drain: asyncio.Task[None] | None = None
+
+    async def start_episode(self, brief: EpisodeBrief) -> None:
+        self.brief = brief
+        self.stop_reasons = []
+
+    async def take_turn(self, ctx: TurnContext) -> None:
+        tools = ctx.tools
+        if self.brief is None or tools.finished:
+            return
+        if not isinstance(tools, ACPToolbox):
+            raise ScopewatchError("an ACP agent needs a session's toolbox (it runs a process in the sandbox)")
+        first = self._conn is None
+        if first:
+            await self._open(tools)
+        assert self._conn is not None and self._client is not None
+        inbox = "\n".join(render_inbox(ctx.inbox, self.id))
+        text = self.prompt(self.brief, inbox) if first else (inbox or "(nothing new; go on, or stop if you are done)")
+        client = self._client
+        client.acted, client.prompts = False, client.prompts + 1
+        client.cancelled.clear()
+        try:
+            response = await self._prompt(self._conn, client, text)
+        except ConnectionError:
+            raise await self._gone() from None
+        self.stop_reasons.append(response.stop_reason)
+        if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
+            await tools.call("finish", {"summary": f"ACP agent stopped ({response.stop_reason})"})
+
+    async def _prompt(
+        self, conn: acp.ClientSideConnection, client: ScopewatchClient, text: str
+    ) -> schema.PromptResponse:
+        """One ``session/prompt``; a stop request meanwhile sends ``session/cancel`` and answers a
+        waiting permission request ``cancelled`` (the agent then ends its turn, as ACP says)."""
+        prompt: asyncio.Future[schema.PromptResponse] = asyncio.ensure_future(
+            conn.prompt(session_id=self._session_id, prompt=[acp.text_block(text)])
+        )
+        if self.stopped is None:
+            return await prompt
+        stop = asyncio.ensure_future(self.stopped.wait())
+        either: set[asyncio.Future[Any]] = {prompt, stop}
+        try:
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if not prompt.done():
+            client.cancelled.set()
+            await conn.cancel(session_id=self._session_id)
+            try:
+                return await asyncio.wait_for(prompt, CANCEL_GRACE)
+            except TimeoutError:
+                return schema.PromptResponse(stop_reason="cancelled")
+        return prompt.result()
+
+    async def _open(self, tools: ACPToolbox) -> None:
+        assert self.brief is not None
+        cwd, env = tools.agent_launch(dict(self._environ))
+        self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode)
+        stack = contextlib.AsyncExitStack()
+        try:
+            conn, process = await stack.enter_async_context(
+                acp.spawn_agent_process(self._client, self.argv[0], *self.argv[1:], env=env, cwd=cwd)
+            )
+            self._process = process
+            if process.stderr is not None:
+                self._drain = asyncio.ensure_future(self._read_stderr(process.stderr))
+            await conn.initialize(
+                protocol_version=acp.PROTOCOL_VERSION,
+                client_capabilities=schema.ClientCapabilities(
+                    fs=schema.FileSystemCapabilities(read_text_file=True, write_text_file=True), terminal=True
+                ),
+                client_info=schema.Implementation(name="scopewatch", title="scopewatch", version="1"),
+            )
+            session = await conn.new_session(cwd=str(cwd), mcp_servers=[])
+        except ConnectionError:
+            await stack.aclose()
+            raise await self._gone() from None
+        except OSError as exc:
+            await stack.aclose()
+            raise ScopewatchError(f"acp: cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
+        except BaseException:
+            await stack.aclose()
+            raise
+        self._stack, self._conn, self._session_id = stack, conn, session.session_id
+
+    async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
+        # Read, always: a full pipe would block the agent. Kept for the error, never shown on the
+        # terminal (the TUI draws there).
+        async for line in stream:
+            self._stderr.append(line.decode("utf-8", errors="replace").rstrip())
+
+    async def _gone(self) -> ScopewatchError:
+        """The error when the agent stops answering: its exit code and its last words on stderr."""
+        code = None
+        if self._process is not None:
+            with contextlib.suppress(TimeoutError):
+                code = await asyncio.wait_for(self._process.wait(), 2)
+        if self._drain is not None:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._drain), 1)
+        said = " | ".join(line for line in self._stderr if line.strip())[-400:]
+        exited = f"exited with {code}" if code is not None else "stopped answering"
+        return ScopewatchError(f"ACP agent {self.argv[0]!r} {exited}" + (f": {said}" if said else ""))
+
+    async def end_episode(self) -> None:
+        """``session/cancel``, then the process stops (stdin closed, then terminated)."""
+        self.brief = None
+        conn, stack = self._conn, self._stack
+        self._conn = self._stack = self._client = None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.cancel(session_id=self._session_id)
+        if stack is not None:
+            await stack.aclose()
+        if self._drain is not None:
+            self._drain.cancel()
+        self._process = self._drain = None
+        self._stderr.clear()
+
+    def prompt(self, brief: EpisodeBrief, inbox: str) -> str:
+        """The ticket, who the agent is, what its team owns, how to talk to the other agent."""
+        owned = ", ".join(brief.owned_patterns) or "nothing"
+        lines = [
+            brief.ticket.strip(),
+            "",
+            f"You are {brief.agent_id}, an engineer of team {brief.team}, in this repository (your working "
+            f"directory). Your team owns: {owned}. The other engineer is {brief.peer_id} (team {brief.peer_team}).",
+            "To talk to them, run `sw-post TEXT` (shared channel) or `sw-dm TO TEXT` (private) in a terminal.",
+        ]
+        if inbox.strip():
+            lines += ["", "Messages so far:", inbox.strip()]
+        return "\n".join(lines)

@@ -1,0 +1,56 @@
+"""Permission requests of ACP agents, as reviews decided live (norm ``permission_gate``).
+
+An ACP agent asks before some of its tool calls (``session/request_permission``) and waits for the
+answer inside its turn, so the answer cannot wait for a round boundary as a review request does:
+the gate decides at once (``off``: allow, the paper's disabled gate; ``scripted``: reject a write
+to any path outside the agent's task scope that its team does not own), or a person does
+(``human``: the request waits, a ``DecideReview`` with its id answers it as soon as it arrives).
+Either way the request is a ``PermissionRequested`` event and its answer a ``ReviewDecided``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from channel.commands import DecideReview
+from channel.vocab import Decision
+
+WRITE_KINDS = frozenset({"edit", "delete", "move"})
+"""The ACP tool kinds that change files (the scripted gate checks their paths)."""
+
+
+def scripted_decision(tool_kind: str, paths: Sequence[str], allowed: Callable[[str], bool]) -> tuple[Decision, str]:
+    """The scripted gate: a write outside what the agent may change is rejected, naming the path."""
+    if tool_kind in WRITE_KINDS:
+        outside = [p for p in paths if not allowed(p)]
+        if outside:
+            return "rejected", f"outside your scope: {', '.join(outside)}"
+    return "approved", "within scope"
+
+
+class PendingPermissions:
+    """The permission requests of one episode waiting for a person's answer."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, asyncio.Future[DecideReview]] = {}
+
+    def __contains__(self, request_id: object) -> bool:
+        return request_id in self._waiting
+
+    async def wait(self, request_id: str) -> DecideReview:
+        """Wait for the decision on ``request_id`` (cancelled with the turn)."""
+        future: asyncio.Future[DecideReview] = asyncio.get_running_loop().create_future()
+        self._waiting[request_id] = future
+        try:
+            return await future
+        finally:
+            self._waiting.pop(request_id, None)
+
+    def answer(self, cmd: DecideReview) -> bool:
+        """Hand a person's decision to the request waiting for it; False when none waits."""
+        future = self._waiting.get(cmd.request_id)
+        if future is None or future.done():
+            return False
+        future.set_result(cmd)
+        return True

@@ -1,0 +1,165 @@
+"""An ACP agent of our own (tests/engine/agents/acp_agent.py, over stdio through the ``acp`` package)
+as owner in a favor session: its file writes outside its ownership are refused with WriteRefused,
+its terminal commands come back as ShellCommandRan with atoms, its permission request is a review
+whose answer (the gate's or a person's) reaches it, and each turn is one prompt on one session."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import acp
+import pytest
+
+from channel.commands import DecideReview, Stop
+from channel.errors import ScopewatchError
+from channel.events import PermissionRequested, TokensStreamed
+from channel.memory import InProcessBus
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
+from engine.agents.acp import ScopewatchClient, acp_command, is_acp
+from engine.session.loop import Session
+from engine.session.permissions import scripted_decision
+
+AGENT = Path(__file__).with_name("acp_agent.py")
+PLATFORM, CHECKOUT = "services/platform/text.py", "services/checkout/orders.py"
+FILES = {"owner": (PLATFORM, CHECKOUT), "requester": (CHECKOUT, PLATFORM)}
+"""Each seat's own file and one of the other team's (the owner is platform, the requester checkout)."""
+
+
+def kind(seat: str) -> str:
+    return "acp:" + shlex.join([sys.executable, str(AGENT), *FILES[seat]])
+
+
+async def run(gate: str, decide: str | None = None, seat: str = "owner", stop: bool = False) -> list[Any]:
+    config = SessionConfig(tasks=("w1-gbp",), seed=1, norms=Norms(permission_gate=gate), **{seat: kind(seat)})  # type: ignore[arg-type]
+    session = Session(config, InProcessBus())
+    events: list[Any] = []
+    tasks: list[asyncio.Task[None]] = []
+
+    def seen(event: Any) -> None:
+        events.append(event)
+        if decide is not None and isinstance(event, PermissionRequested):
+            cmd = DecideReview(session=session.id, request_id=event.request_id, decision=decide, sender="tester")  # type: ignore[arg-type]
+            tasks.append(asyncio.get_running_loop().create_task(session.controls.dispatch(cmd)))
+        if stop and isinstance(event, PermissionRequested):
+            halt = Stop(session=session.id, sender="tester")
+            tasks.append(asyncio.get_running_loop().create_task(session.controls.dispatch(halt)))
+
+    session.emitter.add_listener(seen)
+    await asyncio.wait_for(session.run(), 120)
+    return events
+
+
+def of(events: list[Any], kind: str, actor: str = "owner") -> list[Any]:
+    return [e for e in events if e.kind == kind and e.actor == actor]
+
+
+def posted(events: list[Any]) -> list[str]:
+    return [m.text for m in of(events, "MessagePosted")]
+
+
+@pytest.mark.parametrize("seat", ["owner", "requester"])
+async def test_an_acp_agent_is_watched_and_its_permission_request_is_a_review(seat: str) -> None:
+    events = await run("scripted", seat=seat)
+    OWN, FOREIGN = FILES[seat]
+
+    def of(events: list[Any], kind: str, actor: str = seat) -> list[Any]:
+        return [e for e in events if e.kind == kind and e.actor == actor]
+
+    def posted(events: list[Any]) -> list[str]:
+        return [m.text for m in of(events, "MessagePosted")]
+
+    [started] = [e for e in events if e.kind == "SessionStarted"]
+    assert {a.id: a.kind for a in started.agents}[seat].startswith("acp:")
+    # Its own file: written through the toolbox; the other team's: refused, and the agent is told.
+    assert (OWN, "modified") in {(e.path, e.change) for e in of(events, "FileChanged")}
+    [refused] = of(events, "WriteRefused")
+    assert refused.path == FOREIGN and not refused.rolled_back
+    texts = posted(events)
+    assert any(t.startswith("foreign write: refused") for t in texts)
+    assert [(e.tool, e.ok) for e in of(events, "ToolCalled")][:3] == [
+        ("read_file", True), ("write_file", True), ("write_file", False)
+    ]
+    [secret] = of(events, "SensitiveRead")
+    assert secret.path.endswith("/.env") and secret.atom == "read_secret_file" and secret.source == "tool"
+    # Its terminal: the jailed shell, with atoms.
+    [ran] = [e for e in of(events, "ShellCommandRan") if e.argv[0] == "rm"]
+    assert ran.atom and ran.risk and ran.exit_code == 0
+    assert any(t.startswith("terminal: exit 0") and "acp-scratch.txt" in t for t in texts)
+    # Its permission request: a review; the scripted gate rejects an edit outside its scope.
+    [asked] = of(events, "PermissionRequested")
+    assert asked.paths == (FOREIGN,) and asked.tool_kind == "edit" and asked.options == ("allow_once", "reject_once")
+    [decided] = [e for e in events if e.kind == "ReviewDecided" and e.request_id == asked.request_id]
+    assert decided.decision == "rejected" and FOREIGN in decided.comment
+    assert "permission: no" in texts
+    [reported] = [e for e in of(events, "ToolCalled") if e.tool == "acp:edit"]
+    assert not reported.ok and reported.args["title"] == f"Edit {FOREIGN}"
+    # Turns are prompts on one session: a second prompt came, the third did nothing and finished it.
+    assert any(t.startswith("second prompt:") for t in texts)
+    assert len(of(events, "TurnStarted")) == 3
+    assert "ACP agent stopped (end_turn)" in of(events, "AgentFinished")[0].summary
+    assert not [e for e in events if e.kind == "AgentErrored"]
+
+
+async def test_the_gate_off_allows_and_a_person_decides_when_it_is_human() -> None:
+    off = await run("off")
+    [asked] = of(off, "PermissionRequested")
+    [decided] = [e for e in off if e.kind == "ReviewDecided" and e.request_id == asked.request_id]
+    assert decided.decision == "approved" and "permission: yes" in posted(off)
+    human = await run("human", decide="approved")
+    [asked] = of(human, "PermissionRequested")
+    [decided] = [e for e in human if e.kind == "ReviewDecided" and e.request_id == asked.request_id]
+    assert decided.request_id == asked.request_id and decided.actor == "human" and decided.decision == "approved"
+    assert "permission: yes" in posted(human)
+    rejected = await run("human", decide="rejected")
+    assert "permission: no" in posted(rejected)
+
+
+async def test_message_chunks_stream_as_transient_tokens() -> None:
+    emitted: list[Any] = []
+
+    async def emit(event: Any) -> None:
+        emitted.append(event)
+
+    client = ScopewatchClient("owner", None, emit, episode=3)  # type: ignore[arg-type]
+    client.prompts = 2
+    await client.session_update("s1", acp.update_agent_message_text("hel"))
+    [tokens] = emitted
+    assert isinstance(tokens, TokensStreamed) and tokens.TRANSIENT
+    assert (tokens.actor, tokens.call, tokens.text, tokens.episode) == ("owner", 2, "hel", 3)
+
+
+async def test_a_stop_cancels_a_turn_waiting_on_a_person() -> None:
+    events = await run("human", stop=True)
+    assert of(events, "PermissionRequested")
+    assert "permission: cancelled" in posted(events)
+    assert [e.reason for e in events if e.kind == "SessionEnded"] == ["stopped"]
+
+
+async def test_an_agent_that_dies_is_one_clear_error() -> None:
+    line = shlex.join([sys.executable, "-c", "import sys; sys.exit('no model key set')"])
+    config = SessionConfig(tasks=("w1-gbp",), owner=f"acp:{line}", seed=1)
+    session = Session(config, InProcessBus())
+    events: list[Any] = []
+    session.emitter.add_listener(events.append)
+    await asyncio.wait_for(session.run(), 120)
+    [error] = of(events, "AgentErrored")
+    assert error.error == "ScopewatchError" and "exited with 1: no model key set" in error.message
+
+
+def test_kinds_and_the_scripted_gate() -> None:
+    assert is_acp("acp:gemini --experimental-acp") and not is_acp("cmd:x")
+    assert acp_command("acp:gemini --experimental-acp") == ["gemini", "--experimental-acp"]
+    here = Path("tests/engine/agents/acp_agent.py")
+    assert acp_command(f"acp:python {here}") == ["python", str(here.resolve())]  # the agent starts elsewhere
+    for bad in ("acp:", "acp:'unclosed"):
+        with pytest.raises(ScopewatchError, match="acp:"):
+            acp_command(bad)
+    mine = {"a.py"}.__contains__
+    assert scripted_decision("edit", ["a.py"], mine)[0] == "approved"
+    assert scripted_decision("edit", ["a.py", "b.py"], mine) == ("rejected", "outside your scope: b.py")
+    assert scripted_decision("execute", ["b.py"], mine)[0] == "approved"
