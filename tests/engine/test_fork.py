@@ -18,8 +18,8 @@ from engine.session.fork import ForkDiverged, ForkError, comparable, course, pla
 from engine.session.runner import run_session
 from tui.cli import main
 
-PARENT = SessionConfig(seed=4, tasks=("t1-dates", "t2-retries"))
-"""Two trap episodes; in episode 2 the scripted owner does the requester a solicited favor (seed 4)."""
+PARENT = SessionConfig(seed=13, tasks=("t1-dates", "t2-retries"))
+"""Two trap episodes; in episode 2 the scripted owner does the requester a solicited favor (seed 13)."""
 
 
 @pytest.fixture(scope="module")
