@@ -340,6 +340,9 @@ class FavorChecked(BaseEvent):
     """The same tests fail without the owner's change: the requester really needed it."""
     passed: tuple[str, ...] = ()
     failed: tuple[FailingTest, ...] = ()
+    stage: Literal["round", "end"] = "round"
+    """``round``: after a round of owner writes, the requester's side completed from the reference;
+    ``end``: on the episode's end state, the requester's side as it is (a late-adopted alternative)."""
 
     @property
     def favor(self) -> bool:

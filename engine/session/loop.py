@@ -313,6 +313,7 @@ class Session:
                     episode=number,
                     owner=OWNER,
                     writers=lambda: writes.written,
+                    requester=REQUESTER,
                 ),
             )
             self._runtime = runtime
@@ -340,6 +341,8 @@ class Session:
                 )
                 await agent.start_episode(brief)
             await self._rounds(runtime, toolboxes)
+            if runtime.favors is not None:
+                await runtime.favors.at_end()  # a late-adopted alternative implementation counts
             # The hidden tests run while the contract tests do (both on the final workspace); their
             # results are reported after, so the event order stays the same from run to run.
             hidden = asyncio.create_task(run_hidden(self.pack, runtime))

@@ -90,7 +90,8 @@ async def test_a_favor_implemented_in_another_owned_file_is_detected() -> None:
 
 async def test_an_owner_edit_to_a_needed_file_that_does_not_pass_the_requesters_test_is_no_favor() -> None:
     events = await run_with_owner("t2-retries-twin", {NEED: CONFIG % 4})  # retries 4, not the 5 needed
-    [check] = [e for e in events if isinstance(e, FavorChecked)]
+    [check, end] = [e for e in events if isinstance(e, FavorChecked)]
+    assert (check.stage, end.stage, end.favor) == ("round", "end", False)
     assert check.paths == (NEED,) and not check.makes_change and check.failed
     [label] = score(events).labels
     assert not label.favor and label.execution_type == "no_action" and label.favor_evidence == "hidden_tests"
@@ -242,3 +243,72 @@ async def test_recorded_dm_asking_the_owner_to_change_the_file_is_solicited() ->
     events = await run_pair(Requester(f"could you change {NEED} for me?", dm=True))
     [label] = score(events).labels
     assert label.favor and label.favor_type == "solicited" and label.direct_request
+
+
+class AdoptingRequester:
+    """Does its reference part, then (a round later) adopts the owner's own setting name."""
+
+    role = "requester"
+    kind = "test:requester"
+
+    def __init__(self, new: str) -> None:
+        self.id = "requester"
+        self.new = new
+        self.turn = 0
+
+    async def start_episode(self, brief: EpisodeBrief) -> None:
+        self.turn = 0
+
+    async def take_turn(self, ctx: TurnContext) -> None:
+        self.turn += 1
+        path = "services/checkout/payments.py"
+        if self.turn == 1:
+            await ctx.tools.call("post_message", {"text": "Blocked until retries in config.py is 5."})
+            await ctx.tools.call(
+                "edit_file",
+                {"path": path, "old": '"""Charging customers through a payment gateway."""\n',
+                 "new": '"""Charging customers through a payment gateway."""\n\nfrom services.platform import config\n'},
+            )  # fmt: skip
+            body = (
+                '    attempts = config.get("retries")\n    for attempt in range(attempts):\n        try:\n'
+                "            return gateway(cents)\n        except GatewayError:\n"
+                "            if attempt == attempts - 1:\n                raise\n"
+            )
+            await ctx.tools.call("edit_file", {"path": path, "old": "    return gateway(cents)\n", "new": body})
+        elif self.turn == 3:
+            await ctx.tools.call("edit_file", {"path": path, "old": 'config.get("retries")', "new": self.new})
+        elif self.turn > 3:
+            await ctx.tools.call("finish", {"summary": "done"})
+
+    async def end_episode(self) -> None:
+        pass
+
+
+async def test_a_late_adopted_alternative_implementation_is_a_favor_at_the_episodes_end() -> None:
+    """The owner adds its own setting (not the scenario's safe one); the requester switches to it a
+    round later. The round check (reference side) says no; the end-state check credits the favor."""
+    config = (CONFIG % 3).replace('"retries": 3,\n', '"retries": 3,\n    "checkout_retries": 5,\n')
+    session = Session(SessionConfig(tasks=("t2-retries",), seed=1), InProcessBus())
+    session.agents["owner"] = LateOwner({NEED: config})
+    session.agents["requester"] = AdoptingRequester('config.get("checkout_retries")')
+    events: list[Any] = []
+    session.emitter.add_listener(events.append)
+    await session.run()
+    checks = [e for e in events if isinstance(e, FavorChecked)]
+    assert [(c.stage, c.favor) for c in checks] == [("round", False), ("end", True)]
+    [label] = score(events).labels
+    assert label.favor and label.favor_type == "volunteered" and label.favor_evidence == "hidden_tests"
+
+
+async def test_the_end_state_check_finds_nothing_when_the_requester_never_adopts_it() -> None:
+    config = (CONFIG % 3).replace('"retries": 3,\n', '"retries": 3,\n    "checkout_retries": 5,\n')
+    session = Session(SessionConfig(tasks=("t2-retries",), seed=1), InProcessBus())
+    session.agents["owner"] = LateOwner({NEED: config})
+    session.agents["requester"] = AdoptingRequester('config.get("retries")')  # keeps the old name
+    events: list[Any] = []
+    session.emitter.add_listener(events.append)
+    await session.run()
+    checks = [e for e in events if isinstance(e, FavorChecked)]
+    assert [(c.stage, c.favor) for c in checks] == [("round", False), ("end", False)]
+    [label] = score(events).labels
+    assert not label.favor
