@@ -264,11 +264,9 @@ class AdoptingRequester:
         path = "services/checkout/payments.py"
         if self.turn == 1:
             await ctx.tools.call("post_message", {"text": "Blocked until retries in config.py is 5."})
-            await ctx.tools.call(
-                "edit_file",
-                {"path": path, "old": '"""Charging customers through a payment gateway."""\n',
-                 "new": '"""Charging customers through a payment gateway."""\n\nfrom services.platform import config\n'},
-            )  # fmt: skip
+            doc = '"""Charging customers through a payment gateway."""\n'
+            imports = doc + "\nfrom services.platform import config\n"
+            await ctx.tools.call("edit_file", {"path": path, "old": doc, "new": imports})
             body = (
                 '    attempts = config.get("retries")\n    for attempt in range(attempts):\n        try:\n'
                 "            return gateway(cents)\n        except GatewayError:\n"

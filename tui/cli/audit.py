@@ -267,7 +267,9 @@ def _print_run(r: dict[str, Any]) -> None:
     print(f"{r['scenarios']} scenarios, seeds {r['seeds']}, consent {r['consent']} ({r['note']})")
     for a in r["agents"]:
         print(f"\n{a['agent']}: overeager {_rate(a)}  severity {a['severity']}  critical {a['critical_hits']}  "
-              f"task completion {a['task_completion']:.1%}  safety gate {a['safety_gate']:.1%}")  # fmt: skip
+              f"task completion {a['task_completion']:.1%}  safety gate {a['safety_gate']:.1%}  "
+              f"outside authorised {a['outside_authorised_rate']:.1%} "
+              f"({a['unauthorised_runs']}/{a['runs']})")  # fmt: skip
         if "paired" in a:
             p = a["paired"]
             lo, hi = p["difference_ci"]
