@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from channel.events import MessagePosted
 from channel.memory import InProcessBus
+from channel.vocab.topics import ALL, EVENTS, event_topic
 
 SUBSCRIBERS = 3
 
@@ -30,7 +31,7 @@ def make_events(n: int) -> list[MessagePosted]:
 
 async def bus_round(events: list[MessagePosted]) -> float:
     bus = InProcessBus()
-    patterns = ["#", "events/#", "events/MessagePosted/+"]
+    patterns = [ALL, EVENTS, event_topic("MessagePosted") + "/+"]
     subs = [await bus.subscribe(p, maxsize=1000) for p in patterns[:SUBSCRIBERS]]
 
     async def drain(sub: object) -> int:

@@ -34,10 +34,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from channel.events import Event, FileChanged, HarmDetected
-from engine.session.config import SessionConfig
-from engine.session.runner import run_session
-from sandbox.isolation import detect_isolation
-from sandbox.snapshot import CACHE
+from channel.vocab.config import SessionConfig
+from engine.runs.runner import run_session
+from sandbox.jail.isolation import detect_isolation
+from sandbox.workspace.snapshot import CACHE
 from scenarios.loader import load_pack
 
 MODES = {

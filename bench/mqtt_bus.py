@@ -26,6 +26,7 @@ from channel.codec import encode
 from channel.connect import parse_bus_url
 from channel.events import TurnStarted
 from channel.mqtt import MqttBus
+from channel.vocab.topics import EVENTS, absolute, event_topic
 
 
 def payloads(session: str, n: int) -> list[TurnStarted]:
@@ -37,7 +38,7 @@ def payloads(session: str, n: int) -> list[TurnStarted]:
 async def bare(host: str, port: int, n: int, qos: int) -> tuple[float, list[float]]:
     """The baseline: one aiomqtt client publishes, another subscribes, no scopewatch code."""
     session = f"bare-{uuid.uuid4().hex[:6]}"
-    topic = f"scopewatch/v1/{session}/events/TurnStarted"
+    topic = absolute(session, event_topic("TurnStarted"))
     events = payloads(session, n)
     sent: dict[int, float] = {}
     latencies: list[float] = []
@@ -70,7 +71,7 @@ async def through_bus(url: str, n: int, qos: int) -> tuple[float, list[float]]:
     events = payloads(session, n)
     sent: dict[int, float] = {}
     latencies: list[float] = []
-    subscription = await sub.subscribe("events/#")
+    subscription = await sub.subscribe(EVENTS)
     await pub.start()
 
     async def receive() -> None:

@@ -27,10 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from channel.emitter import Emitter
 from channel.memory import InProcessBus
+from channel.vocab.topics import EVENTS
+from sandbox.backends.local import LocalSandbox
 from sandbox.errors import SandboxError
-from sandbox.isolation import Isolation, _works
-from sandbox.local import LocalSandbox
-from sandbox.ownership import Ownership
+from sandbox.jail.isolation import Isolation, _works
+from sandbox.workspace.ownership import Ownership
 
 FILES = {f"src/module_{i}.py": f"VALUE = {i}\n" for i in range(50)}
 COMMAND = "git status --short"
@@ -63,7 +64,7 @@ async def open_variants(bus: InProcessBus) -> dict[str, LocalSandbox]:
             )
             found[f"local/{level}"] = sb
     try:
-        from sandbox.docker import DockerSandbox
+        from sandbox.backends.docker import DockerSandbox
 
         found["docker"] = await DockerSandbox.create(FILES, ownership=ownership, emitter=Emitter(bus, "docker"))
     except SandboxError as exc:
@@ -75,7 +76,7 @@ async def open_variants(bus: InProcessBus) -> dict[str, LocalSandbox]:
 
 async def main(commands: int, rounds: int) -> None:
     bus = InProcessBus()
-    sub = await bus.subscribe("events/#")
+    sub = await bus.subscribe(EVENTS)
     variants = await open_variants(bus)
     root = next(iter(variants.values())).root
     times: dict[str, list[float]] = {"bare": [], **{name: [] for name in variants}}

@@ -33,9 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from channel.emitter import Emitter
 from channel.memory import InProcessBus
-from sandbox.isolation import SYSTEM_PATH
-from sandbox.local import LocalSandbox
-from sandbox.ownership import Ownership
+from channel.vocab.topics import EVENTS
+from sandbox.backends.local import LocalSandbox
+from sandbox.jail.isolation import SYSTEM_PATH
+from sandbox.workspace.ownership import Ownership
 
 FILES = {f"src/pkg_{i // 20}/module_{i}.py": f"VALUE = {i}\n" for i in range(200)}
 FILES.update(
@@ -89,7 +90,7 @@ async def open_sandbox(bus: InProcessBus, traced: bool) -> LocalSandbox:
 
 async def main(commands: int, rounds: int) -> None:
     bus = InProcessBus()
-    sub = await bus.subscribe("events/#")
+    sub = await bus.subscribe(EVENTS)
     shim = await open_sandbox(bus, traced=False)
     traced = await open_sandbox(bus, traced=True)
     times: dict[tuple[str, str], list[float]] = {}

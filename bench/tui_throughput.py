@@ -56,6 +56,7 @@ from channel.events import (
     TurnStarted,
 )
 from channel.memory import InProcessBus
+from channel.vocab.topics import ALL
 from tui.app import ScopewatchApp, build_app
 
 SESSION = "s-bench"
@@ -186,7 +187,7 @@ class BareLog(App[None]):
         yield RichLog(max_lines=400)
 
     async def on_mount(self) -> None:
-        sub = await self.bus.subscribe("#")
+        sub = await self.bus.subscribe(ALL)
         self.run_worker(self._read(sub))
 
     async def _read(self, sub: object) -> None:

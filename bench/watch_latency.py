@@ -1,7 +1,7 @@
 """File write -> ``FileChanged`` event latency of the sandbox watcher, tuned vs watchfiles' defaults.
 
 Two real sandboxes run side by side in one process: one with the tuned watcher timing
-(``sandbox.watcher.WATCH_DEBOUNCE_MS`` / ``WATCH_STEP_MS``), one with watchfiles' default timing
+(``sandbox.workspace.watcher.WATCH_DEBOUNCE_MS`` / ``WATCH_STEP_MS``), one with watchfiles' default timing
 (debounce 1600 ms, step 50 ms) as the baseline. Writes alternate between them, so machine load hits
 both alike. Each sample is the time from just before a file is written (as a human editor would,
 from outside any sandbox operation) to the ``FileChanged`` event arriving at a bus subscriber.
@@ -23,9 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from channel.emitter import Emitter
 from channel.events import FileChanged
 from channel.memory import InProcessBus
-from sandbox.local import LocalSandbox
-from sandbox.ownership import Ownership
-from sandbox.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS
+from channel.vocab.topics import event_topic
+from sandbox.backends.local import LocalSandbox
+from sandbox.workspace.ownership import Ownership
+from sandbox.workspace.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS
 
 WATCHFILES_DEFAULT = (1600, 50)
 
@@ -40,7 +41,7 @@ class Rig:
 
     async def start(self) -> None:
         self.bus = InProcessBus()
-        self.sub = await self.bus.subscribe("events/FileChanged")
+        self.sub = await self.bus.subscribe(event_topic("FileChanged"))
         self.sb = await LocalSandbox.create(
             {"notes.txt": "0\n"}, ownership=Ownership(), emitter=Emitter(self.bus, self.name), watch_timing=self.timing
         )

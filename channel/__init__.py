@@ -1,4 +1,24 @@
-"""The wire: event and command models, their JSON codec, the topic tree and the buses.
+"""The wire: event and command models, their JSON codec, the topic tree and the buses; and, at its
+bottom, :mod:`channel.vocab`, the shared vocabulary every layer imports.
 
 Imports nothing else of scopewatch's.
+
+- :mod:`channel.event_base` — what every event carries (session, seq, timestamp, actor);
+- :mod:`channel.events` — every fact a session produces, as one pydantic discriminated union;
+- :mod:`channel.sandbox_events` — the sandbox's observations of what programs did (part of that union);
+- :mod:`channel.seat_events` — events of forks and of people in agents' seats (part of that union);
+- :mod:`channel.shapes` — a session's teams and active agents as events carry them;
+- :mod:`channel.vocab` — the shared vocabularies: each word events, scenarios and the engine use, once;
+- :mod:`channel.commands` — commands: requests sent to a running session;
+- :mod:`channel.codec` — the one adapter between messages and JSON, for the bus and recordings;
+- :mod:`channel.topics` — the topic tree, a public versioned interface;
+- :mod:`channel.bus` — the Bus protocol: publish, subscribe by topic pattern, close;
+- :mod:`channel.memory` — the in-process bus: a bounded queue per subscriber, ordered, no silent drop;
+- :mod:`channel.mqtt` — the Bus protocol over an MQTT broker (aiomqtt);
+- :mod:`channel.replay` — the replay protocol: how a late joiner gets the events it missed;
+- :mod:`channel.broker` — where the broker is, its connection error, and the sessions announced on it;
+- :mod:`channel.connect` — the bus a ``--bus`` URL names;
+- :mod:`channel.emitter` — the one place events are stamped, recorded and published;
+- :mod:`channel.recorder` — recordings: events appended to JSONL as they happen, read back;
+- :mod:`channel.errors` — the root of scopewatch's user-facing errors (one line each).
 """

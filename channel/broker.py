@@ -14,7 +14,7 @@ from paho.mqtt.properties import Properties
 from channel.codec import DecodeError, decode_event
 from channel.errors import ScopewatchError
 from channel.events import PresenceChanged
-from channel.topics import ROOT
+from channel.vocab.topics import ROOT
 
 
 class BusConnectError(ScopewatchError):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from channel.codec import Message
+from channel.vocab.topics import ALL
 
 Overflow = Literal["block", "drop"]
 
@@ -46,7 +47,7 @@ class Bus(Protocol):
         ...
 
     async def subscribe(
-        self, pattern: str = "#", *, maxsize: int = 10_000, overflow: Overflow = "block"
+        self, pattern: str = ALL, *, maxsize: int = 10_000, overflow: Overflow = "block"
     ) -> Subscription:
         """Subscribe to a topic pattern. ``block``: a full queue makes publishers wait
         (back-pressure); ``drop``: excess messages are counted and announced with ``Dropped``."""

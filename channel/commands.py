@@ -6,11 +6,13 @@ Commands are not facts; the engine answers each with an event (``NormChanged``, 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from channel.vocab import Decision
+from channel.vocab.recorded import NormValue
+from channel.vocab.tools import ToolArgument
 
 
 class _Command(BaseModel):
@@ -25,7 +27,8 @@ class _Command(BaseModel):
 class SetNorm(_Command):
     kind: Literal["SetNorm"] = "SetNorm"
     key: str
-    value: Any
+    value: NormValue
+    """The new value, or text as typed on a command line (``Norms.with_value`` parses it)."""
 
 
 class DecideReview(_Command):
@@ -66,7 +69,7 @@ class SeatCall(_Command):
     seat: str
     """The agent id whose seat the person plays (owner, requester)."""
     tool: str
-    args: dict[str, Any] = Field(default_factory=dict)
+    args: dict[str, ToolArgument] = Field(default_factory=dict)
     call: str = ""
     """An id of the sender's choosing, repeated in the answer."""
 

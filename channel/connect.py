@@ -1,4 +1,4 @@
-"""Pick the bus a ``--bus`` URL names: none for in-process, ``mqtt://`` or ``mqtts://`` for a broker.
+"""The bus a ``--bus`` URL names: ``mqtt://`` or ``mqtts://`` for a broker (no ``--bus``: in-process).
 
 ``mqtt://[user:pass@]host[:port]`` (default port 1883) and ``mqtts://[user:pass@]host[:port]``
 (default 8883) with optional TLS query options: ``ca=FILE``, ``cert=FILE``, ``key=FILE``,
@@ -10,9 +10,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from channel.broker import BrokerAddress
-from channel.bus import Bus
 from channel.errors import ScopewatchError
-from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 
 
@@ -57,9 +55,11 @@ def parse_bus_url(url: str) -> BrokerAddress:
     )
 
 
-def connect_bus(url: str | None, session: str, *, participant: str | None = None, role: str = "viewer") -> Bus:
-    """The in-process bus for ``None``, else an MqttBus for the session (it connects on first use;
-    ``await bus.start()`` to fail early). ``participant`` announces presence with a Last Will."""
-    if url is None or url == "":
-        return InProcessBus()
-    return MqttBus(parse_bus_url(url), session, participant=participant, role=role)
+def connect_bus(
+    broker: str | BrokerAddress, session: str, *, participant: str | None = None, role: str = "viewer"
+) -> MqttBus:
+    """The bus of ``session`` on a broker (a ``--bus`` URL or a parsed address): it connects on first
+    use (``await bus.start()`` to fail early); ``participant`` announces presence with a Last Will.
+    Every command that joins a served session (serve, watch, review) gets its bus here."""
+    address = parse_bus_url(broker) if isinstance(broker, str) else broker
+    return MqttBus(address, session, participant=participant, role=role)

@@ -5,20 +5,20 @@ Events are past-tense, frozen and typed. Each carries the session id, a monotoni
 The same JSON is the MQTT payload and the line of a recording (see :mod:`channel.codec`).
 ``BaseEvent`` lives in :mod:`channel.event_base`, the events of forks and of people in agents' seats
 in :mod:`channel.seat_events`, the sandbox's audit of commands and reads in
-:mod:`channel.audit_events`; the union below holds them all, and this module exports them all.
+:mod:`channel.sandbox_events`; the union below holds them all, and this module exports them all.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, get_args
+from typing import Annotated, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from channel.audit_events import SensitiveRead as SensitiveRead
-from channel.audit_events import ShellCommandRan as ShellCommandRan
-from channel.audit_events import ShimTampered as ShimTampered
-from channel.audit_events import observed_by as observed_by
 from channel.event_base import BaseEvent as BaseEvent
+from channel.sandbox_events import SensitiveRead as SensitiveRead
+from channel.sandbox_events import ShellCommandRan as ShellCommandRan
+from channel.sandbox_events import ShimTampered as ShimTampered
+from channel.sandbox_events import observed_by as observed_by
 from channel.seat_events import Forked as Forked
 from channel.seat_events import SeatAnswered as SeatAnswered
 from channel.seat_events import SeatChanged as SeatChanged
@@ -36,10 +36,14 @@ from channel.vocab import (
     OutsideArea,
     Presence,
     Risk,
-    Suite,
+    SuiteName,
     Variant,
     Via,
 )
+from channel.vocab.edit import Edit
+from channel.vocab.norms import Norms
+from channel.vocab.predicates import Authorisation, SuccessCheck, Trap
+from channel.vocab.recorded import NormValue, RecordedConfig
 
 SCHEMA_VERSION = 1
 
@@ -52,7 +56,7 @@ class SessionStarted(BaseEvent):
     schema_version: int = SCHEMA_VERSION
     scenario: str
     seed: int = 0
-    norms: dict[str, Any] = Field(default_factory=dict)
+    norms: Norms = Norms()
     teams: tuple[TeamInfo, ...] = ()
     agents: tuple[AgentInfo, ...] = ()
     files: dict[str, str] = Field(default_factory=dict)
@@ -61,16 +65,16 @@ class SessionStarted(BaseEvent):
     """How favors are decided: "content" (the engine runs the requester's hidden tests against the
     owner's change and records a ``FavorChecked``; seed 000 §2) or "path" (recordings made before
     content checks: an owner write to a needed path is the favor)."""
-    traps: tuple[dict[str, Any], ...] = ()
-    """The pack's overeager traps (as JSON: id, description, severity, applies_to, predicate), checked
-    in every episode; the verdict is scored from these, so a recording is re-scored as it ran."""
+    traps: tuple[Trap, ...] = ()
+    """The pack's overeager traps, checked in every episode; the verdict is scored from these, so a
+    recording is re-scored as it ran."""
     condition: str = ""
     """How the trajectories were drawn (warm-safe, warm-trap, all-trap; "" when tasks were given)."""
     sandbox: str = ""  # where agent commands ran: local/bubblewrap, local/unshare, local/none, docker/IMAGE
     sandbox_warning: str = ""  # set when they ran without isolation (TUI status line, headless output)
-    config: dict[str, Any] = Field(default_factory=dict)
-    """The whole session config as it ran (``engine.session.config.SessionConfig`` as JSON, without
-    the reviewer secret), so a fork can run the session again; empty in older recordings."""
+    config: RecordedConfig = None
+    """The whole session config as it ran (without the reviewer secret), so a fork can run the
+    session again; None (``{}`` in the JSON) in older recordings."""
 
 
 class DomainEntered(BaseEvent):
@@ -84,7 +88,7 @@ class DomainEntered(BaseEvent):
     agents: tuple[AgentInfo, ...] = ()
     files: dict[str, str] = Field(default_factory=dict)
     """Every workspace path of the new pack and the team that owns it."""
-    traps: tuple[dict[str, Any], ...] = ()
+    traps: tuple[Trap, ...] = ()
     """The new pack's overeager traps (they replace ``SessionStarted.traps``)."""
 
 
@@ -107,11 +111,12 @@ class EpisodeStarted(BaseEvent):
     """Agent id -> the paths its own task needs (its task scope)."""
     beneficiary_paths: tuple[str, ...] = ()
     """Paths the requester's task needs changed that the owner owns: where a favor would land."""
-    traps: tuple[dict[str, Any], ...] = ()
-    """This task's own overeager traps (as JSON), on top of ``SessionStarted.traps``."""
-    success: tuple[dict[str, Any], ...] = ()
-    """This task's success predicates (as JSON: id, description, applies_to, predicate)."""
-    authorised: dict[str, dict[str, Any]] = Field(default_factory=dict)  # agent -> scope A (seed 003 §3)
+    traps: tuple[Trap, ...] = ()
+    """This task's own overeager traps, on top of ``SessionStarted.traps``."""
+    success: tuple[SuccessCheck, ...] = ()
+    """This task's success predicates."""
+    authorised: dict[str, Authorisation] = Field(default_factory=dict)
+    """Agent id -> its authorised action set A (seed 003 §3)."""
 
 
 class EpisodeEnded(BaseEvent):
@@ -147,7 +152,9 @@ class ToolCalled(BaseEvent):
 
     kind: Literal["ToolCalled"] = "ToolCalled"
     tool: str
-    args: dict[str, Any] = Field(default_factory=dict)
+    args: dict[str, str] = Field(default_factory=dict)
+    """The arguments as the agent sent them, each as text cut to 400 characters (a call that did not
+    validate is recorded too; the tool's model in :mod:`channel.vocab.tools` is what ran)."""
     ok: bool = True
     result: str = ""
     atoms: tuple[str, ...] = ()  # the atoms the call asks for (run_shell: its whole command line)
@@ -213,8 +220,8 @@ class ReviewRequested(BaseEvent):
     """"admin" (the reviewer) or the id of the owning agent."""
     paths: tuple[str, ...]
     diff: str
-    edits: tuple[dict[str, str], ...] = ()
-    """The proposed edits as {path, old, new}; applied by the engine if approved."""
+    edits: tuple[Edit, ...] = ()
+    """The proposed edits; applied by the engine if approved."""
     description: str = ""
     episode: int = 0
 
@@ -235,9 +242,10 @@ class NormChanged(BaseEvent):
 
     kind: Literal["NormChanged"] = "NormChanged"
     key: str
-    old: Any = None
-    new: Any = None
-    norms: dict[str, Any] = Field(default_factory=dict)
+    old: NormValue | None = None
+    new: NormValue | None = None
+    norms: Norms = Norms()
+    """All the norms in force from now on."""
 
 
 class SessionPaused(BaseEvent):
@@ -275,7 +283,7 @@ class FailingTest(BaseModel):
 
 class SuiteRan(BaseEvent):
     kind: Literal["SuiteRan"] = "SuiteRan"
-    suite: Suite
+    suite: SuiteName
     team: str
     episode: int = 0
     passed: tuple[str, ...] = ()

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from channel.bus import BusClosed, Dropped, Overflow
 from channel.codec import Message
 from channel.topics import matches, topic_for
+from channel.vocab.topics import ALL
 
 
 class MemorySubscription:
@@ -103,7 +104,7 @@ class InProcessBus:
                     await sub._deliver(message)
 
     async def subscribe(
-        self, pattern: str = "#", *, maxsize: int = 10_000, overflow: Overflow = "block"
+        self, pattern: str = ALL, *, maxsize: int = 10_000, overflow: Overflow = "block"
     ) -> MemorySubscription:
         sub = MemorySubscription(self, pattern, maxsize, overflow)
         if self._closed:

@@ -24,7 +24,7 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -38,8 +38,10 @@ from channel.bus import BusClosed, Overflow
 from channel.codec import DecodeError, Message, decode, encode
 from channel.events import Event, PresenceChanged
 from channel.memory import InProcessBus, MemorySubscription
-from channel.topics import ROOT, matches, topic_for
+from channel.replay import RawHandler
+from channel.topics import matches, topic_for
 from channel.vocab import Presence
+from channel.vocab.topics import ALL, ROOT, presence_topic
 
 log = logging.getLogger("scopewatch.mqtt")
 
@@ -83,9 +85,6 @@ class _Outgoing:
     done: asyncio.Future[None]
 
 
-RawHandler = Callable[[str, bytes], Awaitable[None]]
-
-
 class MqttBus:
     """A session's bus on an MQTT broker. Connects on first use (or ``await bus.start()``)."""
 
@@ -124,7 +123,6 @@ class MqttBus:
         self._patterns: dict[int, str] = {}
         self._out_counter = itertools.count()
         self._outbox: dict[int, _Outgoing] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
 
     # --- connection ------------------------------------------------------------------------
 
@@ -144,7 +142,7 @@ class MqttBus:
         will = None
         if self.participant is not None:
             will = aiomqtt.Will(
-                self.prefix + f"presence/{self.participant}", self._presence("left"), qos=1, retain=True
+                self.prefix + presence_topic(self.participant), self._presence("left"), qos=1, retain=True
             )
         props = properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = SESSION_EXPIRY_S
@@ -187,7 +185,7 @@ class MqttBus:
         self._lost = asyncio.get_running_loop().create_future()
         if self.participant is not None:
             await client.publish(
-                self.prefix + f"presence/{self.participant}", self._presence("online"), qos=1, retain=True
+                self.prefix + presence_topic(self.participant), self._presence("online"), qos=1, retain=True
             )
         for sid, pattern in list(self._patterns.items()):
             await self._subscribe_on(client, pattern, sid)
@@ -310,7 +308,7 @@ class MqttBus:
             raise
 
     async def subscribe(
-        self, pattern: str = "#", *, maxsize: int = 10_000, overflow: Overflow = "block"
+        self, pattern: str = ALL, *, maxsize: int = 10_000, overflow: Overflow = "block"
     ) -> MqttSubscription:
         if self._closed:
             sub = MqttSubscription(self, pattern, maxsize, overflow, 0)
@@ -394,7 +392,7 @@ class MqttBus:
             with contextlib.suppress(aiomqtt.MqttError):
                 if self.participant is not None:
                     await client.publish(
-                        self.prefix + f"presence/{self.participant}", self._presence("left"), qos=1, retain=True
+                        self.prefix + presence_topic(self.participant), self._presence("left"), qos=1, retain=True
                     )
                 if self._patterns:
                     await client.unsubscribe([self.prefix + p for p in set(self._patterns.values())])

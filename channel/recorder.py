@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from channel.bus import Bus
 from channel.codec import DecodeError, decode_event, encode
 from channel.errors import ScopewatchError
 from channel.events import SCHEMA_VERSION, Event, SessionStarted
@@ -94,16 +92,3 @@ def load_recording(path: str | os.PathLike[str]) -> list[Event]:
         raise RecordingError(f"{Path(path)}: no scopewatch events in this file")
     return events
 
-
-async def replay(path: str | os.PathLike[str], bus: Bus, *, speed: float | None = None) -> int:
-    """Publish a recording's events onto a bus: as fast as possible (speed=None) or in real time
-    scaled by ``speed``. Returns the number of events published."""
-    count = 0
-    previous: float | None = None
-    for event in read_recording(path):
-        if speed and previous is not None and event.ts > previous:
-            await asyncio.sleep((event.ts - previous) / speed)
-        previous = event.ts
-        await bus.publish(event)
-        count += 1
-    return count

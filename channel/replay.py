@@ -11,24 +11,43 @@ import contextlib
 import json
 import logging
 import uuid
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
-from channel.broker import BusConnectError
+from channel.broker import BrokerAddress, BusConnectError
 from channel.bus import BusClosed
 from channel.codec import DecodeError, decode_event, encode
 from channel.events import Event
 
-if TYPE_CHECKING:
-    from channel.mqtt import MqttBus
-
 log = logging.getLogger("scopewatch.mqtt")
 
+RawHandler = Callable[[str, bytes], Awaitable[None]]
+"""A raw subscription's callback: ``handler(session_relative_topic, payload)``."""
 
-async def serve_history(bus: MqttBus, history: Sequence[Event]) -> None:
+
+class RawBus(Protocol):
+    """What the replay protocol needs of a bus: raw publish and subscribe on session-relative topics,
+    where it is and which session, and a count of the messages it had to reject.
+    :class:`channel.mqtt.MqttBus` is one; this module does not import it (it imports this one)."""
+
+    address: BrokerAddress
+    session: str
+    rejected: int
+
+    async def publish_raw(
+        self, relative: str, payload: bytes, *, retain: bool = False, qos: int | None = None
+    ) -> None: ...
+
+    async def subscribe_raw(self, pattern: str, handler: RawHandler) -> int: ...
+
+    async def unsubscribe_raw(self, sid: int) -> None: ...
+
+
+async def serve_history(bus: RawBus, history: Sequence[Event]) -> None:
     """Answer replay requests on ``replay/request`` from a (growing) list of this session's
     events: ``{"reply_to": ID, "after": SEQ}`` gets every event with a larger seq on
     ``replay/<ID>``, one JSON event per message, then ``{"end": LAST_SEQ}``."""
+    sending: set[asyncio.Task[None]] = set()  # the answers under way (a task needs a strong reference)
 
     async def answer(_topic: str, payload: bytes) -> None:
         try:
@@ -43,13 +62,13 @@ async def serve_history(bus: MqttBus, history: Sequence[Event]) -> None:
             return
         snapshot = list(history)
         task = asyncio.create_task(_send_history(bus, reply_to, after, snapshot))
-        bus._tasks.add(task)
-        task.add_done_callback(bus._tasks.discard)
+        sending.add(task)
+        task.add_done_callback(sending.discard)
 
     await bus.subscribe_raw("replay/request", answer)
 
 
-async def _send_history(bus: MqttBus, reply_to: str, after: int, events: Sequence[Event]) -> None:
+async def _send_history(bus: RawBus, reply_to: str, after: int, events: Sequence[Event]) -> None:
     last = after
     with contextlib.suppress(BusClosed):
         for event in events:
@@ -59,7 +78,7 @@ async def _send_history(bus: MqttBus, reply_to: str, after: int, events: Sequenc
         await bus.publish_raw(f"replay/{reply_to}", json.dumps({"end": last}).encode())
 
 
-async def fetch_history(bus: MqttBus, after: int = 0, *, wait: float = 5.0) -> list[Event]:
+async def fetch_history(bus: RawBus, after: int = 0, *, wait: float = 5.0) -> list[Event]:
     """Ask the engine serving this session for its events after ``after`` (see
     :meth:`serve_history`). Raises BusConnectError when nobody answers within ``wait`` seconds."""
     reply_to = uuid.uuid4().hex[:12]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from channel.event_base import BaseEvent
+from channel.vocab.recorded import NormValue
 
 
 class Forked(BaseEvent):
@@ -19,8 +20,8 @@ class Forked(BaseEvent):
     parent_session: str
     at: int
     """The ``seq`` of the parent's event the fork starts after."""
-    norms: dict[str, Any] = Field(default_factory=dict)
-    """The norms changed at the fork point (key -> new value)."""
+    norms: dict[str, NormValue] = Field(default_factory=dict)
+    """The norms changed at the fork point (key -> new value; ``Norms`` checks each when applied)."""
     agents: dict[str, str] = Field(default_factory=dict)
     """The seats given another agent at the fork point (agent id -> kind: scripted, human, a model)."""
 

@@ -1,9 +1,5 @@
-"""The topic tree: a public, versioned interface (also the MQTT topics, under ``scopewatch/v1``).
-
-Topics are relative to a session: ``events/<Kind>``, ``channel/shared``, ``channel/dm/<agent>``,
-``cmd/<Kind>``, ``presence/<participant>``. The MQTT bus prefixes ``scopewatch/v1/<session>/``.
-Patterns use MQTT wildcards: ``+`` one level, ``#`` the rest.
-"""
+"""Which topic a message goes on, and MQTT topic matching. The names of the topic tree live in
+:mod:`channel.vocab.topics` ."""
 
 from __future__ import annotations
 
@@ -12,22 +8,18 @@ from functools import lru_cache
 from channel.codec import Message
 from channel.commands import _Command
 from channel.events import MessagePosted, PresenceChanged
-
-ROOT = "scopewatch/v1"
-ALL = "#"
-EVENTS = "events/#"
-COMMANDS = "cmd/#"
+from channel.vocab.topics import command_topic, event_topic, message_topic, presence_topic
 
 
 def topic_for(message: Message) -> str:
     """The session-relative topic a message is published on."""
     if isinstance(message, _Command):
-        return f"cmd/{message.kind}"
+        return command_topic(message.kind)
     if isinstance(message, MessagePosted):
-        return f"events/MessagePosted/{'shared' if message.to is None else 'dm/' + message.to}"
+        return message_topic(message.to)
     if isinstance(message, PresenceChanged):
-        return f"presence/{message.participant}"
-    return f"events/{message.kind}"
+        return presence_topic(message.participant)
+    return event_topic(message.kind)
 
 
 @lru_cache(maxsize=4096)
@@ -44,7 +36,3 @@ def matches(pattern: str, topic: str) -> bool:
             return False
     return len(p_parts) == len(t_parts)
 
-
-def absolute(session: str, topic: str) -> str:
-    """The full MQTT topic for a session-relative one."""
-    return f"{ROOT}/{session}/{topic}"

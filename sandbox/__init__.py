@@ -1,29 +1,12 @@
-"""The workspace agents act in, and everything that watches it.
+"""The workspace agents act in, and everything that watches it. Imports only :mod:`channel` of
+scopewatch's own packages; the engine opens a sandbox with :mod:`sandbox.backends.opener` and uses it
+through :mod:`sandbox.protocol`, never a backend or the parts one is made of (an import-linter contract).
 
-- :mod:`sandbox.protocol` — the :class:`~sandbox.protocol.Sandbox` protocol the engine depends on,
-  and its result type :class:`~sandbox.protocol.ShellResult`;
-- :mod:`sandbox.backends` — :func:`~sandbox.backends.open_sandbox`, the one way to get a sandbox;
-- :mod:`sandbox.local` — :class:`~sandbox.local.LocalSandbox`, the local backend: a facade over
-  the parts below, with the attribution rule in its docstring; :mod:`sandbox.docker` — the docker
-  backend (the same parts, commands and tests in a container);
-- :mod:`sandbox.isolation` — the jail of each isolation level (bubblewrap, unshare, none) and the
-  minimal environment; :mod:`sandbox.limits` — per-command limits; :mod:`sandbox.outside` — writes
-  to the private HOME and /tmp, and bytecode;
-- :mod:`sandbox.workspace` — the temp git repository: materialise, baseline commit, read and write
-  entries, diffs against the baseline;
-- :mod:`sandbox.guard` — who may write what: registered actors, the ownership refusal and its words;
-- :mod:`sandbox.shell` — shell commands: bash with the shim, minimal env, network cut, timeout,
-  shim records classified as atoms;
-- :mod:`sandbox.reconcile` — the content cache: what changed on disk, whose change it was, rollbacks;
-- :mod:`sandbox.watcher` — watchfiles: notices changes no operation made;
-- :mod:`sandbox.snapshot` — tests on a private copy of the workspace (restored paths, overlays);
-- :mod:`sandbox.audit` — the one place that builds the sandbox's events (``FileChanged``,
-  ``WriteRefused``, ``ShellCommandRan``, ``ShimTampered``, ``OutsideChanged``);
-- :mod:`sandbox.ownership` — CODEOWNERS-like ownership map; :mod:`sandbox.paths` — the path check;
-- :mod:`sandbox.atoms` + ``atoms.toml`` — the atom registry (risk tiers, authorisation, shim mapping);
-- :mod:`sandbox.shim` — the shell shim's wrappers and its audit channel; :mod:`sandbox.diffs` — the
-  one unified-diff renderer;
-- :mod:`sandbox.testrun` — the isolated test runner and its :class:`~sandbox.testrun.TestOutcome`.
-
-Imports only :mod:`channel` of scopewatch's own packages.
+- :mod:`sandbox.protocol` — the :class:`~sandbox.protocol.Sandbox` protocol the engine depends on, and its results;
+- :mod:`sandbox.errors` — the sandbox's errors, each one line a user or an agent can act on;
+- :mod:`sandbox.workspace` — the files: the temp git repository, who may write what, what changed and whose it was;
+- :mod:`sandbox.commands` — agent commands: the shell, the shim, the exec tracer, atoms, and the events they make;
+- :mod:`sandbox.testing` — the isolated test runners (fresh and warm) and their child processes;
+- :mod:`sandbox.jail` — what separates a command from the host: isolation levels and per-command limits;
+- :mod:`sandbox.backends` — the backends (local, docker) and the one call that opens a sandbox.
 """

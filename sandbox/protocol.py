@@ -1,7 +1,7 @@
 """The Sandbox protocol: exactly what the engine asks of a workspace backend, and the results it gets
-back. The engine depends on this alone; :func:`sandbox.backends.open_sandbox` picks the backend
-(:class:`~sandbox.local.LocalSandbox` or :class:`~sandbox.docker.DockerSandbox`). A pack's HOME
-fixtures are given to :func:`~sandbox.backends.open_sandbox`, not written by the engine.
+back. The engine depends on this alone; :func:`sandbox.backends.opener.open_sandbox` picks the backend
+(:class:`~sandbox.backends.local.LocalSandbox` or :class:`~sandbox.backends.docker.DockerSandbox`). A pack's HOME
+fixtures are given to :func:`~sandbox.backends.opener.open_sandbox`, not written by the engine.
 
 A backend reports every change to its workspace as events (``FileChanged``, ``WriteRefused``,
 ``ShellCommandRan``), each attributed to the actor who made it; the engine never emits those itself.
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Protocol
 
 from channel.vocab import AgentVia, SanctionedVia
-from sandbox.ownership import Ownership
-from sandbox.testrun import TestOutcome
+from sandbox.testing.testrun import TestOutcome
+from sandbox.workspace.ownership import Ownership
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Sandbox(Protocol):
     @property
     def home(self) -> Path:
         """HOME of shell commands, outside the workspace (the pack's fixtures are planted there by
-        :func:`~sandbox.backends.open_sandbox`; an external agent keeps its scratch there)."""
+        :func:`~sandbox.backends.opener.open_sandbox`; an external agent keeps its scratch there)."""
         ...
 
     @property

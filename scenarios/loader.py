@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -24,7 +24,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from channel.errors import ScopewatchError
-from scenarios.manifest import Edit, Manifest, ManifestFieldError, Task
+from channel.vocab.edit import EditError, apply_edits
+from scenarios.manifest import Manifest, ManifestFieldError, Task
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 MANIFEST_NAME = "scenario.toml"
@@ -66,7 +67,7 @@ class Pack:
         return dict(self._repo)
 
     def test_sources(self, paths: Iterable[str]) -> dict[str, str]:
-        """Test files by name for :func:`sandbox.testrun.run_tests`: the name is the path relative to the
+        """Test files by name for :func:`sandbox.testing.testrun.run_tests`: the name is the path relative to the
         pack's ``tests/`` folder (``contract/reporting/test_reporting.py``), so test ids read
         ``contract/reporting/test_reporting.py::test_x``."""
         sources: dict[str, str] = {}
@@ -96,7 +97,7 @@ class Pack:
         resolved = self.task(task)
         try:
             return apply_edits(self.repo_files(), resolved.setup)
-        except ScenarioError as exc:
+        except EditError as exc:
             raise ScenarioError(f"{self.manifest_path}: task {resolved.id}: setup: {exc}") from None
 
 
@@ -104,31 +105,6 @@ def runner_name(rel: str) -> str:
     """A pack-relative test path as the test runner names it: without the leading ``tests/``."""
     parts = PurePosixPath(rel).parts
     return PurePosixPath(*parts[1:]).as_posix() if len(parts) > 1 and parts[0] == "tests" else rel
-
-
-def apply_edits(files: Mapping[str, str], edits: Iterable[Edit]) -> dict[str, str]:
-    """Apply ``edits`` in order to a copy of ``files`` (path -> content) and return it.
-
-    Each edit replaces exactly one occurrence of ``old`` with ``new``; ``old = ""`` creates the file
-    (which must not exist yet with content). Raises :class:`ScenarioError` naming the edit otherwise."""
-    out = dict(files)
-    for i, edit in enumerate(edits):
-        current = out.get(edit.path)
-        if not edit.old:
-            if current:
-                raise ScenarioError(f"edit {i} ({edit.path}): old is empty (create) but the file already exists")
-            out[edit.path] = edit.new
-            continue
-        if current is None:
-            raise ScenarioError(f"edit {i} ({edit.path}): no such file")
-        count = current.count(edit.old)
-        if count != 1:
-            snippet = edit.old.strip().splitlines()[0][:60] if edit.old.strip() else repr(edit.old)
-            raise ScenarioError(
-                f"edit {i} ({edit.path}): old text found {count} times, must be exactly once ({snippet!r})"
-            )
-        out[edit.path] = current.replace(edit.old, edit.new, 1)
-    return out
 
 
 # --- loading -------------------------------------------------------------------------------------

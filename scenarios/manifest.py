@@ -19,7 +19,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from channel.vocab import Opportunity, Variant
-from scenarios.predicates import SuccessCheck, Trap
+from channel.vocab.edit import Edit
+from channel.vocab.predicates import SuccessCheck, Trap
 
 
 class ManifestFieldError(ValueError):
@@ -35,15 +36,6 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Edit(_Model):
-    """Replace exactly one occurrence of ``old`` with ``new`` in ``path`` (``old`` = "" creates the
-    file with ``new`` as its content)."""
-
-    path: str
-    old: str = ""
-    new: str
-
-
 class Team(_Model):
     name: str
     owns: tuple[str, ...]
@@ -57,7 +49,7 @@ class Team(_Model):
     description: str = ""
 
 
-class Role(_Model):
+class Assignment(_Model):
     """One active agent's side of a task."""
 
     ticket: str
@@ -103,8 +95,8 @@ class Task(_Model):
     """Twins: the trap this task mirrors (same request, absent dependency removed)."""
     setup: tuple[Edit, ...] = ()
     """Edits applied to the base repo before the episode (twins remove the absent dependency)."""
-    requester: Role
-    owner: Role
+    requester: Assignment
+    owner: Assignment
     favor: Favor
     traps: tuple[Trap, ...] = ()
     """Overeager traps checked in this task's episodes only (on top of the pack's ``traps``)."""

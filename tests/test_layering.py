@@ -22,7 +22,7 @@ def _modules(package: str) -> list[str]:
 
 def test_every_engine_side_module_is_found() -> None:
     modules = [m for p in ENGINE_SIDE for m in _modules(p)]
-    assert {"engine.session.loop", "engine.llm.client", "sandbox.local", "channel.mqtt"} <= set(modules)
+    assert {"engine.session.loop", "engine.llm.client", "sandbox.backends.local", "channel.mqtt"} <= set(modules)
 
 
 def test_engine_side_imports_no_textual() -> None:

@@ -1,6 +1,8 @@
 """The README's commands, run as a newcomer would (issue 16): in a fresh HOME and a fresh shell, one
 after another, in tmux (the install block opens the demo; it is quit with ``q``). No "command not
-found", no warning, and each screen shows what it should.
+found", no warning, and each screen shows what it should. The README is the newcomer's page (issue 22):
+its ``sh`` blocks are exactly these three (install and demo, the tests, first steps); reference lives in
+docs/ (its links: tests/test_docs.py).
 
 Slow (a fresh environment is installed, about a minute): it runs where tmux is installed.
 """
@@ -53,8 +55,11 @@ def _quit(socket: str, marker: str) -> None:
     _tmux(socket, "send-keys", "-t", "readme", f"echo {marker}=$?", "Enter")
 
 
+@pytest.mark.timeout(900)  # installs the package in a fresh venv, then runs the demo and a session
 def test_the_readme_commands_run_as_written_in_a_fresh_home(tmp_path: Path) -> None:
-    install, tests, first_steps = _blocks()[:3]
+    blocks = _blocks()
+    assert len(blocks) == 3, "README.md: a sh block this test does not run"
+    install, tests, first_steps = blocks
     assert "scopewatch demo" in install and tests.strip() == "scripts/test"
     home, log = tmp_path / "home", tmp_path / "shell.log"
     home.mkdir()

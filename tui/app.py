@@ -1,12 +1,11 @@
 """The scopewatch app: a projection of the event stream.
 
-One worker reads the bus and posts :class:`~tui.messages.EventsArrived`; the handler folds the
-buffered batch into every projection widget. The app publishes commands (channel/commands.py) and
-never reaches into the engine. The same app runs live (an ``engine`` coroutine run as a worker in
-the same loop), on a recording (``events``: a timeline with play, pause, step, seek, speed), or
-attached to a remote session (a bus and a session id, nothing else). What differs is the app's
-mode (tui/modes.py): the app asks it what to start and what the session keys do, and never asks
-which mode it is. The layout is in tui/app.tcss.
+One worker reads the bus and posts :class:`~tui.messages.EventsArrived`; the handler folds the buffered batch into
+every projection widget. The app publishes commands (channel/commands.py) and never reaches into the engine. The same
+app runs live (an ``engine`` coroutine run as a worker in the same loop), on a recording (``events``: a timeline with
+play, pause, step, seek, speed), or attached to a remote session (a bus and a session id, nothing else). What differs
+is the app's mode (tui/modes.py): the app asks it what to start and what the session keys do, and never asks which
+mode it is. The layout is in tui/app.tcss.
 """
 
 from __future__ import annotations
@@ -29,10 +28,13 @@ from textual.worker import Worker, WorkerState
 from channel.bus import Bus, Dropped, Subscription
 from channel.commands import DecideReview, SetNorm, _Command
 from channel.events import Event
-from engine.session.norms import Norms, choices_for
+from channel.vocab.norms import Norms, choices_for
+from channel.vocab.topics import ALL
+from engine.scoring.live import LiveScore
 from themes import DARK, THEMES, register_all, resolve
 from tui.collector import CollectorTuning
-from tui.commands import ScopewatchCommands
+from tui.command_palette import ScopewatchCommands
+from tui.host import SessionApp
 from tui.keys import APP_BINDINGS
 from tui.messages import (
     BusEnded,
@@ -42,7 +44,7 @@ from tui.messages import (
     NormToggleRequested,
     ReviewDecisionRequested,
 )
-from tui.modes import Mode, mode_for
+from tui.modes import SessionMode, mode_for
 from tui.screens.diff import DiffScreen
 from tui.widgets.activity import ActivityPanes
 from tui.widgets.channel_log import ChannelPanel
@@ -67,7 +69,7 @@ COMPACT_HEIGHT = 30
 """Below either size the panels become pages shown one at a time (the page bar, key ``v``)."""
 
 
-class ScopewatchApp(App[int]):
+class ScopewatchApp(SessionApp):
     """Watch a session: live, replayed or remote. See :func:`build_app`."""
 
     TITLE = "scopewatch"
@@ -102,7 +104,7 @@ class ScopewatchApp(App[int]):
         self.collector = CollectorTuning()
         self.session_id = session_id
         self.token = token
-        self.mode: Mode = mode_for(self, bus, engine=engine, events=events, autoplay=autoplay, speed=speed)
+        self.mode: SessionMode = mode_for(self, bus, engine=engine, events=events, autoplay=autoplay, speed=speed)
         """Live, watch or replay: what to start on mount and what the session keys do (tui/modes.py)."""
         self.notify_live = notify_live
         self.applied = 0
@@ -119,7 +121,8 @@ class ScopewatchApp(App[int]):
         self.activity = ActivityPanes(max_lines=max_log_lines, id="activity")
         self.channel = ChannelPanel(max_lines=max_log_lines, id="channel")
         self.norms_panel = NormsPanel(id="norms")
-        self.scoreboard = Scoreboard(id="scoreboard")
+        self.live = LiveScore()  # the live score (judge and metrics): the scoreboard and page badges read it
+        self.scoreboard = Scoreboard(self.live, id="scoreboard")
         self.reviews = ReviewQueue(id="reviews")
         self.harms = HarmAlerts(id="harms")
         self.pages = PageBar(id="pages")
@@ -202,13 +205,13 @@ class ScopewatchApp(App[int]):
         self.action_show_page(names[(names.index(self.pages.page) + 1) % len(names)])
 
     def _badges(self) -> None:
-        self.pages.show_counts(self.reviews, self.harms, self.scoreboard, self.norms_panel)
+        self.pages.show_counts(self.reviews, self.harms, self.live, self.norms_panel)
 
     # --- the event stream --------------------------------------------------------------------
 
     async def follow(self, bus: Bus) -> None:
         """Subscribe to the bus now and fold this session's events in: the one bus reader, a worker."""
-        self._subscription = await bus.subscribe("#", maxsize=10_000)
+        self._subscription = await bus.subscribe(ALL, maxsize=10_000)
         self.run_worker(self._read_bus(self._subscription), name="bus", group="bus", exit_on_error=False)
 
     async def _read_bus(self, subscription: Subscription) -> None:
@@ -265,9 +268,10 @@ class ScopewatchApp(App[int]):
     def apply_events(self, batch: Sequence[Event], *, live: bool) -> None:
         """Fold a batch of events (in seq order) into every projection; ``live`` batches notify."""
         with self.batch_update():
-            # The scoreboard's judge first: it knows which writes make an episode a favor.
-            labels, favor_writes = self.scoreboard.apply(batch)
-            favor_seqs = {write.seq for write in favor_writes}
+            # The live score's judge first: it knows which writes make an episode a favor.
+            score = self.live.apply(batch)
+            favor_seqs = {write.seq for write in score.favors}
+            self.scoreboard.show(score)
             self.status.apply(batch)
             self.workspace.apply(batch, favor_seqs)
             self.activity.apply(batch, favor_seqs)
@@ -280,10 +284,11 @@ class ScopewatchApp(App[int]):
             self._badges()
         self.applied += len(batch)
         if live and self.notify_live:
-            self.notices.announce(harms, [x for x in labels if x.favor], favor_writes, self.scoreboard.requester, batch)
+            self.notices.announce(harms, [x for x in score.closed if x.favor], score.favors, self.live.requester, batch)
 
     def reset_projection(self) -> None:
         """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""
+        self.live.reset()
         for widget in (
             self.status,
             self.workspace,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from textual.app import ComposeResult
 from textual.worker import Worker
@@ -22,11 +22,9 @@ from textual.worker import Worker
 from channel.bus import Bus
 from channel.commands import Pause, Resume, SetSpeed, Step, _Command
 from channel.events import Event
+from tui.host import SessionApp
 from tui.screens.fork import ForkRequest, ForkScreen
 from tui.widgets.timeline import Timeline
-
-if TYPE_CHECKING:
-    from tui.app import ScopewatchApp
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
 FRAME = 1 / 30
@@ -38,7 +36,7 @@ SESSION_ACTIONS = frozenset({"toggle_pause", "step", "decide", "reviewer_seat", 
 """The actions that command a running session: not a replay's (its footer shows its own keys)."""
 
 
-class Mode(Protocol):
+class SessionMode(Protocol):
     """What differs between following a session and replaying a recording."""
 
     name: str
@@ -88,14 +86,14 @@ class Mode(Protocol):
 
 
 def mode_for(
-    app: ScopewatchApp,
+    app: SessionApp,
     bus: Bus | None,
     *,
     engine: Coroutine[Any, Any, Any] | None,
     events: Sequence[Event] | None,
     autoplay: bool,
     speed: float,
-) -> Mode:
+) -> SessionMode:
     """A recording is replayed; an engine makes the session live; a bus alone is watched."""
     if events is not None:
         return ReplayMode(app, events, autoplay=autoplay, speed=speed)
@@ -116,7 +114,7 @@ class WatchMode:
 
     name = "watch"
 
-    def __init__(self, app: ScopewatchApp, bus: Bus | None) -> None:
+    def __init__(self, app: SessionApp, bus: Bus | None) -> None:
         self.app = app
         self.bus = bus
 
@@ -171,7 +169,7 @@ class LiveMode(WatchMode):
 
     name = "live"
 
-    def __init__(self, app: ScopewatchApp, bus: Bus | None, engine: Coroutine[Any, Any, Any]) -> None:
+    def __init__(self, app: SessionApp, bus: Bus | None, engine: Coroutine[Any, Any, Any]) -> None:
         super().__init__(app, bus)
         self.engine = engine
 
@@ -187,7 +185,7 @@ class ReplayMode:
 
     name = "replay"
 
-    def __init__(self, app: ScopewatchApp, events: Sequence[Event], *, autoplay: bool, speed: float) -> None:
+    def __init__(self, app: SessionApp, events: Sequence[Event], *, autoplay: bool, speed: float) -> None:
         self.app = app
         self.recording = list(events)
         self.cursor = 0

@@ -23,10 +23,12 @@ from channel.broker import BrokerAddress, BusConnectError, fetch_recording, find
 from channel.bus import Dropped
 from channel.codec import DecodeError, decode_event
 from channel.commands import _Command
+from channel.connect import connect_bus
 from channel.errors import ScopewatchError
 from channel.events import Event
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
+from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE
 
 if TYPE_CHECKING:
     from tui.app import ScopewatchApp
@@ -124,9 +126,9 @@ async def bridge(
 ) -> None:
     """History first, then the live stream, each event once (gaps filled); presence passes through;
     local commands go to the broker. Runs until cancelled. ``on_follower`` sees the follower (tests)."""
-    events = await remote.subscribe("events/#")
-    presence = await remote.subscribe("presence/#")
-    commands = await local.subscribe("cmd/#")
+    events = await remote.subscribe(EVENTS)
+    presence = await remote.subscribe(PRESENCE)
+    commands = await local.subscribe(COMMANDS)
     follower = SeqFollower(remote.fetch_history, local.publish)
     if on_follower is not None:
         on_follower(follower)
@@ -167,7 +169,7 @@ def attach_app(
     from tui.app import build_app
 
     local = InProcessBus()
-    remote = MqttBus(address, session, participant=participant or f"viewer-{os.getpid()}", role="viewer")
+    remote = connect_bus(address, session, participant=participant or f"viewer-{os.getpid()}", role="viewer")
     app = build_app(local, session, engine=bridge(remote, local), theme=theme, token=token, **options)
     # The app calls a run with an engine coroutine "live"; here the coroutine is the bridge.
     app.status.mode = "watch"
@@ -195,7 +197,7 @@ async def ended_session(address: BrokerAddress, session: str) -> list[Event] | N
 async def check_engine(address: BrokerAddress, session: str) -> None:
     """Fail in one line, before any screen opens, when the broker is unreachable or no engine
     answers for the session (it ended, or the id is wrong)."""
-    bus = MqttBus(address, session)
+    bus = connect_bus(address, session)
     try:
         await bus.fetch_history(after=2**62)  # only the end marker comes back
     finally:

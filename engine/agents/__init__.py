@@ -1,1 +1,9 @@
-"""The agents: one interface (:mod:`engine.agents.base`), scripted personas, the LLM agent."""
+"""The agents: one interface, scripted personas and profiles, the LLM agent, external agents, a person.
+
+- :mod:`~engine.agents.base` — the one interface every agent kind implements, and what a turn and an episode give it;
+- :mod:`~engine.agents.scripted` — scripted personas for favor episodes: deterministic for a seed, offline;
+- :mod:`~engine.agents.profiles` — the validator's scripted profiles for audit episodes: cautious, moderate, overeager;
+- :mod:`~engine.agents.llm` — LLM agents: any litellm model, tool calling, the papers' prompts;
+- :mod:`~engine.agents.external` — external command-line coding agents, run inside the sandbox through small adapters;
+- :mod:`~engine.agents.human` — a person in an agent's seat (``--owner human`` / ``--requester human``).
+"""

@@ -3,7 +3,7 @@
 An episode gives each active agent a brief (its ticket, the norms, the reviewer notice, its turn
 budget). The session then runs turns in rounds: every agent takes turn N concurrently, messages
 posted during round N reach their readers at the start of round N+1, and a norm toggle applies from
-the next round. In a turn an agent acts only through its :class:`engine.session.tool_specs.Toolbox`.
+the next round. In a turn an agent acts only through its :class:`channel.vocab.tools.Toolbox`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Protocol
 
 from channel.events import Event
 from channel.vocab import AgentRole
-from engine.session.norms import Norms
-from engine.session.tool_specs import Toolbox
+from channel.vocab.norms import Norms
+from channel.vocab.tools import Toolbox
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from channel.commands import SeatCall
 from channel.emitter import Emit
 from channel.events import NormChanged, SeatAnswered, SeatPrompted
 from channel.vocab import AgentRole
+from channel.vocab.norms import Norms
+from channel.vocab.tools import TOOL_NAMES
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import norm_change_note, render_inbox, render_turn, system_prompt, ticket_message
-from engine.session.norms import Norms
-from engine.session.tool_specs import TOOL_NAMES
 
 FREE_TOOLS = frozenset({"list_files", "read_file"})
 """Tools that do not end a person's turn: looking is free, acting takes the turn."""
@@ -89,7 +89,7 @@ class HumanAgent:
                     SeatAnswered(actor=self.id, call=call.call, tool=PASS, result="turn passed", turn_over=True)
                 )
                 return
-            result = await ctx.tools.call(call.tool, dict(call.args))
+            result = await ctx.tools.call(call.tool, call.model_dump(mode="json")["args"])  # as sent
             over = call.tool in TOOL_NAMES and call.tool not in FREE_TOOLS  # a misspelt tool costs nothing
             await self.emit(
                 SeatAnswered(

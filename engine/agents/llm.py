@@ -13,8 +13,8 @@ Nothing the model sends crashes a session:
 - an empty reply: ``AgentErrored``, and the next turn's message tells the model;
 - an over-long reply or tool result: truncated (``AgentErrored`` for the reply);
 - rate limits, timeouts, connection and server errors (a stream cut mid-reply too): retried with
-  exponential backoff, or after exactly as long as the provider's ``Retry-After`` asks (litellm's
-  and the SDK's own retries are off, so this policy is the only one);
+  the one retry policy (:mod:`engine.llm.retry`: exponential backoff, or exactly as long as the
+  provider's ``Retry-After`` asks; litellm's and the SDK's own retries are off);
 - a context window overflow: the oldest remembered episodes are dropped and the call retried;
 - a failure for good (authentication, bad request, retries used up, or ``max_bad_turns`` turns in a
   row without a usable tool call): a fatal ``AgentErrored`` and the agent ends its episode by
@@ -44,11 +44,13 @@ from typing import Any
 from channel.emitter import Emit
 from channel.events import AgentErrored, ModelCalled, TokensStreamed
 from channel.vocab import AgentRole
+from channel.vocab.norms import Memory, Norms
+from channel.vocab.tools import TOOL_NAMES
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.client import TOOLS, Completion, Sleep, litellm_completion, load_litellm
-from engine.llm.errors import ModelUnreachable, classify_error, describe_error, retry_after
+from engine.llm.errors import ModelUnreachable, classify_error, describe_error
 from engine.llm.prompting import (
-    Message,
+    ChatMessage,
     append_user,
     norm_change_note,
     note,
@@ -58,15 +60,10 @@ from engine.llm.prompting import (
     system_prompt,
 )
 from engine.llm.responses import MalformedResponse, Reply, ToolCallRequest, parse_arguments, parse_response
+from engine.llm.retry import RetryPolicy
 from engine.llm.secrets import redact, redact_value
 from engine.llm.streaming import is_stream, read_stream
 from engine.scoring.usage import Usage
-from engine.session.norms import Memory, Norms
-from engine.session.tool_specs import TOOL_NAMES
-
-MAX_RETRY_AFTER = 60.0
-"""The longest ``Retry-After`` honoured as asked; a longer one is waited this long, then retried."""
-
 
 DEAD_ENDPOINT = frozenset(
     {"connection", "auth", "permission_denied", "model_not_found", "bad_request", "provider_unavailable"}
@@ -138,7 +135,7 @@ class LLMAgent:
         self.limiter = limiter
         self.calls = 0
         """Model calls started in this session (retries included): numbers ``TokensStreamed.call``."""
-        self.messages: list[Message] = []
+        self.messages: list[ChatMessage] = []
         """The conversation sent to the model (system prompt first)."""
         self.usage = Usage()
         self.episode_usage = Usage()
@@ -218,19 +215,18 @@ class LLMAgent:
             except MalformedResponse:
                 return Reply("", (), 0, 0, 0.0)  # reported as an empty reply by _act
             except Exception as exc:
-                kind, retryable = classify_error(exc)
+                kind, _ = classify_error(exc)
                 message = _one_line(describe_error(exc))
                 if kind == "context_window" and self._forget_oldest_episode():
                     await self._error(kind, message + " (dropped the oldest remembered episode)")
                     continue
-                if not retryable or attempt >= self.max_retries:
+                retry = RetryPolicy(self.max_retries, self.backoff).next(exc, attempt)
+                if retry is None:
                     raise _GiveUp(kind, message) from None
-                asked = retry_after(exc)
-                delay = min(asked, MAX_RETRY_AFTER) if asked is not None else self.backoff * (2**attempt)
                 attempt += 1
-                why = "as the provider asked" if asked is not None else "backoff"
-                await self._error(kind, f"{message} (retry {attempt} of {self.max_retries} in {delay:g}s, {why})")
-                await self._sleep(delay)
+                note = f"retry {attempt} of {self.max_retries} in {retry.delay:g}s, {retry.why}"
+                await self._error(kind, f"{message} ({note})")
+                await self._sleep(retry.delay)
                 continue
             duration_ms = (time.perf_counter() - started) * 1000
             self.usage = self.usage.add(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd)
@@ -295,7 +291,7 @@ class LLMAgent:
             cut = note("errors", "truncated", length=len(content), limit=self.max_reply_chars)
             content = content[: self.max_reply_chars] + "\n" + cut
         content = redact(content)
-        assistant: Message = {"role": "assistant", "content": content or None}
+        assistant: ChatMessage = {"role": "assistant", "content": content or None}
         if reply.tool_calls:
             assistant["tool_calls"] = [
                 {

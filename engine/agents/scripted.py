@@ -24,9 +24,10 @@ from dataclasses import dataclass
 
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
 from channel.vocab import AgentRole
+from channel.vocab.edit import Edit
 from engine.agents.base import EpisodeBrief, TurnContext
 from scenarios.loader import Pack
-from scenarios.manifest import Edit, Task
+from scenarios.manifest import Task
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,6 @@ class ScriptedRequester(_Scripted):
         await super().start_episode(brief)
         self.step = "read"
         self.seen: dict[str, str] = {}
-        self.own_done = False
         self.rejected = False
         self.waited = 0
 
@@ -138,7 +138,6 @@ class ScriptedRequester(_Scripted):
         elif self.step == "own":
             for edit in self.task.requester.reference:
                 await apply_edit(ctx, edit)
-            self.own_done = True
             self.step = "wait"
         elif self.step == "wait":
             if await self._landed(ctx):

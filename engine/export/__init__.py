@@ -1,1 +1,4 @@
-"""Runs in other tools' formats: a recording written as an Inspect AI log (``inspect_log``)."""
+"""Runs in other tools' formats.
+
+- :mod:`~engine.export.inspect_log` — a recording written as an Inspect AI log.
+"""

@@ -130,7 +130,7 @@ def to_inspect_log(events: Sequence[Event], *, source: str = "") -> Any:
     metadata: dict[str, Any] = {
         "scopewatch_session": started.session,
         "seed": started.seed,
-        "norms": started.norms,
+        "norms": started.norms.model_dump(),
         "agents": agents,
     }
     if source:

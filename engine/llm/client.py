@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from types import ModuleType
 from typing import Any
 
-from engine.session.tool_specs import TOOL_SPECS
+from channel.vocab.tools import TOOL_SPECS
 
 Completion = Callable[..., Awaitable[Any]]
 """An async completion function with litellm's ``acompletion`` signature (tests inject fakes)."""

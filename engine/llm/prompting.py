@@ -30,13 +30,14 @@ from typing import Any
 
 from channel.errors import ScopewatchError
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
+from channel.vocab.norms import Norms
+from channel.vocab.tools import TOOL_SPECS
 from engine.agents.base import EpisodeBrief
-from engine.session.norms import Norms
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 OVERRIDE_ENV = "SCOPEWATCH_PROMPTS"
 
-Message = dict[str, Any]
+ChatMessage = dict[str, Any]
 
 _NOT_IN_RULES = frozenset({"reviewer", "consent_block", "memory", "turn_budget_applies"})
 """Norms rendered elsewhere (reviewer notice, consent section) or not told to the model (memory)."""
@@ -190,7 +191,7 @@ def ticket_message(brief: EpisodeBrief, norms: Norms) -> str:
     return render("ticket.md", values)
 
 
-def render_prompt(brief: EpisodeBrief, norms: Norms) -> list[Message]:
+def render_prompt(brief: EpisodeBrief, norms: Norms) -> list[ChatMessage]:
     """What an LLM agent receives at the start of an episode: the system prompt (monorepo,
     ownership, review, scoring, the rules in force, the consent block) and the task ticket."""
     return [
@@ -281,7 +282,7 @@ def render_turn(
     return "\n\n".join(parts)
 
 
-def first_call_messages(brief: EpisodeBrief, norms: Norms) -> list[Message]:
+def first_call_messages(brief: EpisodeBrief, norms: Norms) -> list[ChatMessage]:
     """Exactly the messages of an agent's first model call with an empty inbox (what
     ``scopewatch prompts show`` prints)."""
     messages = render_prompt(brief, norms)
@@ -289,7 +290,7 @@ def first_call_messages(brief: EpisodeBrief, norms: Norms) -> list[Message]:
     return messages
 
 
-def append_user(messages: list[Message], text: str) -> None:
+def append_user(messages: list[ChatMessage], text: str) -> None:
     """Add a user message, merged into the last one when that is a user message too (some
     providers refuse two user messages in a row)."""
     last = messages[-1] if messages else None
@@ -302,31 +303,11 @@ def append_user(messages: list[Message], text: str) -> None:
 # --- scopewatch prompts show -------------------------------------------------------------------
 
 
-def brief_from_pack(pack: Any, task_id: str | None, role: str, norms: Norms) -> EpisodeBrief:
-    """The brief a session gives ``role`` for a pack's task (the first non-warm-up task by default),
-    with the agent ids and reviewer rule the session uses."""
-    manifest = pack.manifest
-    tasks = manifest.tasks
-    if task_id is None:
-        task = next((t for t in tasks if t.variant != "warmup"), tasks[0])
-    else:
-        task = next((t for t in tasks if t.id == task_id), None)
-        if task is None:
-            raise PromptError(
-                f"--task {task_id!r}: no such task in {manifest.name}; tasks: {', '.join(t.id for t in tasks)}"
-            )
-    from engine.session.briefs import make_brief
-
-    return make_brief(pack, task, role, norms, episode=1)  # type: ignore[arg-type]
-
-
 def show_prompts(
     brief: EpisodeBrief, norms: Norms, *, variant: str = "", defaults: Norms | None = None, pack: str = ""
 ) -> str:
     """What ``scopewatch prompts show`` prints: the norms in force (and the pack's defaults they start
     from), the first model call's messages and the tools."""
-    from engine.session.tool_specs import TOOL_SPECS
-
     base = defaults or Norms()
     changed = [f"{k}={_value_name(v)}" for k, v in norms.model_dump().items() if v != getattr(base, k)]
     effective = " ".join(f"{k}={_value_name(v)}" for k, v in norms.model_dump().items())

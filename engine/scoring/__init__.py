@@ -1,1 +1,16 @@
-"""Scoring from events alone: the favor judge, trap predicates and verdicts, metrics, the LLM judge."""
+"""Scoring from events alone: labels and numbers a saved run can be re-scored to offline.
+
+- :mod:`~engine.scoring.judge` — the favor judge: episode labels (execution type, favor type, harm) from events;
+- :mod:`~engine.scoring.speech` — the words the judge reads: direct requests, shown needs, refusals and endorsements;
+- :mod:`~engine.scoring.traps` — trap predicates evaluated over the audit record;
+- :mod:`~engine.scoring.verdicts` — per-agent verdicts of audit runs (overeager, traps, severity, completion);
+- :mod:`~engine.scoring.metrics` — ``Scorer`` and ``Metrics``: the rates of a session, split by the norms in force;
+- :mod:`~engine.scoring.live` — ``LiveScore``: the judge and the metrics as the screen shows them, fed batch by batch;
+- :mod:`~engine.scoring.analyses` — the paper's analyses beyond the headline rates, and the run's health;
+- :mod:`~engine.scoring.compare` — two runs side by side: rates, differences, intervals, Fisher's p;
+- :mod:`~engine.scoring.stats` — exact statistics: Fisher's exact test on a 2x2 table;
+- :mod:`~engine.scoring.paired` — exact tests and intervals for paired comparisons of overeager rates;
+- :mod:`~engine.scoring.tables` — the metrics as rows, and their one text rendering;
+- :mod:`~engine.scoring.usage` — model usage: calls, tokens and cost per agent and per episode;
+- :mod:`~engine.scoring.llm_judge` — the optional LLM judge beside the rule judge, and their agreement.
+"""

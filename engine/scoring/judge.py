@@ -128,12 +128,12 @@ class Judge:
     def feed(self, event: Event) -> EpisodeLabel | None:
         """Take one event; returns the label when the event closes an episode."""
         if isinstance(event, SessionStarted):
-            self.norms = dict(event.norms)
+            self.norms = event.norms.model_dump()
             self.rule = event.favor_rule
             self._roles = {a.id: a.role for a in event.agents}
             self._teams = {a.id: a.team for a in event.agents}
         elif isinstance(event, NormChanged):
-            self.norms = dict(event.norms)
+            self.norms = event.norms.model_dump()
         elif isinstance(event, EpisodeStarted):
             self._current = _Episode(
                 start=event,

@@ -34,6 +34,7 @@ from engine.llm.client import Completion, Sleep, litellm_completion
 from engine.llm.errors import classify_error
 from engine.llm.prompting import render
 from engine.llm.responses import parse_response
+from engine.llm.retry import RetryPolicy
 from engine.scoring.usage import Usage
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
@@ -212,10 +213,11 @@ async def _ask(
         try:
             reply = parse_response(await completion(**kwargs), 0)
         except Exception as exc:
-            kind, retryable = classify_error(exc)
-            if not retryable or attempt == retries:
+            retry = RetryPolicy(retries, backoff=2.0).next(exc, attempt)
+            if retry is None:
+                kind, _ = classify_error(exc)
                 return None, f"{kind}: {type(exc).__name__}: {exc}"[:300], usage
-            await sleep(2.0 * 2**attempt)
+            await sleep(retry.delay)
             continue
         usage = usage.add(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd)
         label, reason = parse_answer(question, reply.content)
@@ -285,7 +287,7 @@ class Agreement:
 
 
 @dataclass
-class Comparison:
+class JudgeAgreement:
     model: str
     labels: list[JudgeLabel]
     agreements: list[Agreement]
@@ -336,7 +338,7 @@ class Comparison:
 
 def compare(
     events: Sequence[Any], rule_labels: Sequence[Any], llm_labels: Sequence[JudgeLabel], model: str
-) -> Comparison:
+) -> JudgeAgreement:
     """Agreement of the LLM judge with the rule judge's ``EpisodeLabel``s, per question; episodes
     where the LLM answer was unusable are left out of that question's n."""
     rules = {(lab.trajectory, lab.episode): lab for lab in rule_labels}
@@ -371,7 +373,7 @@ def compare(
             total.cost_usd + lab.usage.cost_usd,
         )
     unusable = sum(len(lab.errors) for lab in llm_labels)
-    return Comparison(model, list(llm_labels), agreements, total, unusable)
+    return JudgeAgreement(model, list(llm_labels), agreements, total, unusable)
 
 
 def compare_judges(
@@ -381,7 +383,7 @@ def compare_judges(
     *,
     completion: Completion | None = None,
     api_base: str | None = None,
-) -> Comparison:
+) -> JudgeAgreement:
     """Label a recording's episodes with an LLM judge and compare with the rule judge's labels
     (``scopewatch report FILE --judge MODEL``). Checks the model's credentials first."""
     if completion is None:

@@ -155,7 +155,7 @@ class Metrics(Rates, RunHealth):
         data = self.model_dump(mode="json")
         data["labels"] = [{k: v for k, v in label.items() if k != "end_seq"} for label in data["labels"]]
         # Seq numbers depend on interleaved events (model calls): kept in the model, not the summary.
-        # unauthorised is the audit scenarios' (scopewatch audit reports it); favor sessions have none.
+        # unauthorised is the audit scenarios' (scopewatch overeager reports it); favor sessions have none.
         hidden = ("end_seq", "evidence", "unauthorised")
         data["verdicts"] = [{k: v for k, v in d.items() if k not in hidden} for d in data["verdicts"]]
         return data
@@ -200,7 +200,7 @@ def rates(labels: list[EpisodeLabel]) -> dict[str, Any]:
 
 def norms_label(norms: dict[str, Any], defaults: dict[str, Any] | None = None) -> str:
     """A short name for a set of norms: the ones that differ from the defaults."""
-    from engine.session.norms import Norms
+    from channel.vocab.norms import Norms
 
     base = defaults if defaults is not None else Norms().model_dump()
     diff = [f"{k}={json.dumps(v)}" for k, v in sorted(norms.items()) if base.get(k) != v]

@@ -3,11 +3,10 @@
 - :func:`mcnemar_exact`: paired binary outcomes (the same scenario and seed under two arms, consent
   kept vs stripped): the exact two-sided binomial test on the discordant pairs;
 - :func:`paired_difference_ci`: Newcombe's hybrid score interval for a difference of paired
-  proportions (Newcombe 1998, *Statistics in Medicine* 17:2635, method 10), built from Wilson intervals;
-- :func:`fisher_exact`: two independent groups (two agents or frameworks), the two-sided exact test
-  on the 2x2 table (sum of the tables no more likely than the observed one).
+  proportions (Newcombe 1998, *Statistics in Medicine* 17:2635, method 10), built from Wilson intervals.
 
-Exact arithmetic on binomial coefficients; no third-party statistics package needed.
+Two independent groups (two agents or frameworks) are compared with the one Fisher's exact test,
+:func:`engine.scoring.stats.fisher_exact`. No third-party statistics package needed.
 """
 
 from __future__ import annotations
@@ -15,8 +14,6 @@ from __future__ import annotations
 import math
 
 from engine.scoring.metrics import WILSON_Z, wilson_interval
-
-_EPS = 1e-7
 
 
 def mcnemar_exact(b: int, c: int) -> float:
@@ -59,19 +56,3 @@ def paired_difference_ci(
     du = math.sqrt(max((u2 - p2) ** 2 - 2 * phi * (u2 - p2) * (p1 - l1) + (p1 - l1) ** 2, 0.0))
     return (diff, max(-1.0, diff - dl), min(1.0, diff + du))
 
-
-def fisher_exact(k1: int, n1: int, k2: int, n2: int) -> float:
-    """Two-sided Fisher exact p-value: ``k1`` of ``n1`` against ``k2`` of ``n2``."""
-    if not (0 <= k1 <= n1 and 0 <= k2 <= n2):
-        raise ValueError("fisher_exact: counts must be within 0..n")
-    total, positives = n1 + n2, k1 + k2
-    if total == 0:
-        return 1.0
-
-    def prob(x: int) -> float:
-        return math.comb(n1, x) * math.comb(n2, positives - x) / math.comb(total, positives)
-
-    lo, hi = max(0, positives - n2), min(n1, positives)
-    observed = prob(k1)
-    p = sum(q for x in range(lo, hi + 1) if (q := prob(x)) <= observed * (1 + _EPS))
-    return min(1.0, p)

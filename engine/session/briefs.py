@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from channel.vocab import AgentRole
+from channel.vocab.norms import Norms
 from engine.agents.base import EpisodeBrief
-from engine.session.norms import Norms
+from engine.llm.prompting import PromptError
 from engine.session.reviewer import reviewer_present
 from scenarios.loader import Pack
 from scenarios.manifest import Task
@@ -37,3 +38,19 @@ def make_brief(
         norms=norms,
         trajectory=trajectory,
     )
+
+
+def brief_from_pack(pack: Pack, task_id: str | None, role: str, norms: Norms) -> EpisodeBrief:
+    """The brief a session gives ``role`` for a pack's task (the first non-warm-up task by default),
+    with the agent ids and reviewer rule the session uses."""
+    manifest = pack.manifest
+    tasks = manifest.tasks
+    found = next((t for t in tasks if t.variant != "warmup"), tasks[0]) if task_id is None else None
+    if task_id is not None:
+        found = next((t for t in tasks if t.id == task_id), None)
+    if found is None:
+        raise PromptError(
+            f"--task {task_id!r}: no such task in {manifest.name}; tasks: {', '.join(t.id for t in tasks)}"
+        )
+    task: Task = found
+    return make_brief(pack, task, role, norms, episode=1)  # type: ignore[arg-type]

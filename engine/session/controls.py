@@ -16,7 +16,7 @@ from channel.commands import Command, DecideReview, Pause, Resume, SeatCall, Set
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import CommandRefused, NormChanged, SessionPaused, SessionResumed, SpeedChanged
-from engine.session.norms import NormError, Norms
+from channel.vocab.norms import NormError, Norms
 
 
 class SessionControls:
@@ -149,4 +149,4 @@ class SessionControls:
                 await self.emit(CommandRefused(actor=by, command="SetNorm", reason=str(exc)))
                 continue
             old, self.norms = getattr(self.norms, key), new
-            await self.emit(NormChanged(actor=by, key=key, old=old, new=getattr(new, key), norms=new.model_dump()))
+            await self.emit(NormChanged(actor=by, key=key, old=old, new=getattr(new, key), norms=new))

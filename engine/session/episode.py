@@ -7,22 +7,22 @@ creates one per episode and drops it at the end.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from channel.emitter import Emit
 from channel.events import ReviewRequested
 from channel.vocab import AgentRole
+from channel.vocab.edit import Edit, apply_edits
+from channel.vocab.norms import Norms
 from engine.session.favors import FavorMonitor
 from engine.session.harm import HarmMonitor
-from engine.session.norms import Norms
 from engine.session.writes import WriteLog
-from sandbox.diffs import unified_diff
 from sandbox.errors import PathEscape
-from sandbox.paths import normalise
 from sandbox.protocol import Sandbox
-from scenarios.loader import apply_edits
-from scenarios.manifest import Edit, Task
+from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.paths import normalise
+from scenarios.manifest import Task
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,8 @@ class Seat:
 class EpisodeRuntime:
     trajectory: int
     number: int
-    task: Task
+    task: Task | None
+    """The favor task (None in an episode of another kind: an audit episode has a scenario instead)."""
     sandbox: Sandbox
     emit: Emit
     seats: dict[str, Seat]
@@ -69,19 +70,13 @@ class EpisodeRuntime:
         )
 
 
-def edits_from_args(raw: object) -> list[Edit]:
-    """Validate a tool call's ``edits`` argument (a list of {path, old, new})."""
-    if not isinstance(raw, list) or not raw:
-        raise ValueError("edits must be a non-empty list of {path, old, new}")
-    edits = []
-    for i, item in enumerate(raw):
-        if not isinstance(item, Mapping):
-            raise ValueError(f"edits[{i}] must be an object with path, old, new")
+def normalised_edits(edits: Sequence[Edit]) -> list[Edit]:
+    """A review request's edits (validated by the tool's model) with workspace-relative paths;
+    a path outside the workspace is a ValueError naming the edit."""
+    out = []
+    for i, edit in enumerate(edits):
         try:
-            edit = Edit(**{k: str(v) for k, v in item.items()})
-            edits.append(edit.model_copy(update={"path": normalise(edit.path)}))
+            out.append(Edit(path=normalise(edit.path), old=edit.old, new=edit.new))
         except PathEscape as exc:
             raise ValueError(f"edits[{i}].path: {exc}") from None
-        except Exception as exc:
-            raise ValueError(f"edits[{i}]: {str(exc).splitlines()[0]}") from None
-    return edits
+    return out

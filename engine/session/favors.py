@@ -34,9 +34,10 @@ from collections.abc import Callable
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import FavorChecked, FileChanged
+from channel.vocab.edit import apply_edits
 from sandbox.protocol import Sandbox
-from sandbox.testrun import TestOutcome
-from scenarios.loader import Pack, apply_edits
+from sandbox.testing.testrun import TestOutcome
+from scenarios.loader import Pack
 from scenarios.manifest import Task
 
 CHECKED_VIA = ("tool", "shell", "review")

@@ -18,7 +18,7 @@ import difflib
 from dataclasses import dataclass
 
 from channel.events import FailingTest, HarmDetected
-from engine.session.norms import CIDetail, CIFeedback
+from channel.vocab.norms import CIDetail, CIFeedback
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,12 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from channel.emitter import Emit
 from channel.events import CIFeedbackSent, FailingTest, HarmDetected, SuiteRan
 from channel.vocab import FeedbackMode, HarmStage
+from channel.vocab.norms import Norms
 from engine.session.feedback import ChangeItem, change_items, ci_text, penalty_text
-from engine.session.norms import Norms
 from engine.session.writes import WriteLog
-from sandbox.ownership import PathPattern, matches_any
 from sandbox.protocol import Sandbox
-from sandbox.testrun import TestOutcome
+from sandbox.testing.testrun import TestOutcome
+from sandbox.workspace.ownership import PathPattern, matches_any
 from scenarios.loader import Pack
 from scenarios.manifest import Team
 
@@ -33,7 +33,7 @@ class HarmMonitor:
 
     def __init__(
         self,
-        pack: Pack,
+        pack: Pack | None,
         *,
         sandbox: Sandbox,
         emit: Emit,
@@ -51,8 +51,9 @@ class HarmMonitor:
         self.agents = frozenset(agents)
         """The active agents (CI feedback goes to them, never to the reviewer or a person)."""
         self.norms = norms
-        self.absent: tuple[Team, ...] = pack.manifest.absent_teams
-        self._tests = {team.name: pack.test_sources(team.contract_tests) for team in self.absent}
+        self.absent: tuple[Team, ...] = () if pack is None else pack.manifest.absent_teams
+        """The absent teams (none without a pack: an audit episode has nobody else to harm)."""
+        self._tests = {team.name: pack.test_sources(team.contract_tests) for team in self.absent if pack is not None}
         self._consumes = {team.name: [PathPattern.compile(p) for p in team.consumes] for team in self.absent}
         self.baseline = dict(baseline or {})
         """The episode's starting files (change items of causal feedback are hunks against them)."""

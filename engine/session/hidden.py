@@ -5,15 +5,18 @@ from __future__ import annotations
 from channel.emitter import Emit
 from channel.events import SuiteRan
 from engine.session.episode import EpisodeRuntime
-from sandbox.testrun import TestOutcome
+from sandbox.testing.testrun import TestOutcome
 from scenarios.loader import Pack
+from scenarios.manifest import Task
 
 
-async def run_hidden(pack: Pack, runtime: EpisodeRuntime) -> tuple[dict[str, dict[str, str]], TestOutcome]:
-    """Every agent's hidden task tests, in one run: (agent -> its test sources, the outcome)."""
+async def run_hidden(
+    pack: Pack, task: Task, runtime: EpisodeRuntime
+) -> tuple[dict[str, dict[str, str]], TestOutcome]:
+    """Every agent's hidden tests of ``task``, in one run: (agent -> its test sources, the outcome)."""
     sources = {}
     for agent_id, seat in runtime.seats.items():
-        role_task = runtime.task.requester if seat.role == "requester" else runtime.task.owner
+        role_task = task.requester if seat.role == "requester" else task.owner
         sources[agent_id] = pack.test_sources(role_task.hidden_tests)
     outcome = await runtime.sandbox.run_tests({k: v for tests in sources.values() for k, v in tests.items()})
     return sources, outcome

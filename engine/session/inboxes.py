@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from channel.events import CIFeedbackSent, Event, MessagePosted, NormChanged, ReviewDecided, ReviewRequested
-from engine.session.norms import Norms
+from channel.vocab.norms import Norms
 
 
 class Inboxes:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from channel.errors import ScopewatchError
 from channel.events import AgentInfo, TeamInfo
 from engine.scoring.verdicts import trap_problems
-from sandbox.ownership import Ownership
+from sandbox.workspace.ownership import Ownership
 from scenarios.loader import Pack
 
 
@@ -39,5 +39,5 @@ def pack_shape(pack: Pack, ownership: Ownership, agents: Iterable[AgentInfo]) ->
         ),
         "agents": tuple(agents),
         "files": {path: ownership.owner_of(path) for path in sorted(pack.repo_files())},
-        "traps": tuple(t.model_dump(mode="json") for t in manifest.traps),
+        "traps": manifest.traps,
     }

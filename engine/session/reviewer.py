@@ -22,9 +22,10 @@ from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import CommandRefused, ReviewDecided, ReviewRequested
 from channel.vocab import Decision
+from channel.vocab.edit import Edit
+from channel.vocab.norms import Norms
 from engine.session.episode import EpisodeRuntime
-from engine.session.norms import Norms
-from scenarios.manifest import Edit
+from scenarios.manifest import Task
 
 
 def reviewer_acts(norms: Norms, variant: str) -> bool:
@@ -53,7 +54,7 @@ async def decide(
     applied = False
     if decision == "approved":
         try:
-            edits = list(instead) if instead is not None else [Edit(**e) for e in request.edits]
+            edits = list(instead) if instead is not None else list(request.edits)
             changed, _ = await runtime.proposed_diff(edits)
             for path, content in changed.items():
                 await runtime.sandbox.apply(by, path, content, via="review")
@@ -96,10 +97,11 @@ class Reviewer:
                 continue
             await self.emit(CommandRefused(actor=cmd.sender, command="DecideReview", reason=reason))
 
-    async def after_round(self, runtime: EpisodeRuntime) -> None:
-        """The scripted reviewer, when available: decides every admin request (safely, unless naive)."""
+    async def after_round(self, runtime: EpisodeRuntime, task: Task) -> None:
+        """The scripted reviewer, when available for ``task``: decides every admin request (safely,
+        unless naive)."""
         norms = self.norms()
-        if not reviewer_acts(norms, runtime.task.variant):
+        if not reviewer_acts(norms, task.variant):
             return
         for request_id, request in list(runtime.pending.items()):
             if request.to != "admin" or request_id not in runtime.pending:
@@ -107,20 +109,20 @@ class Reviewer:
             if norms.reviewer == "naive":
                 await decide(runtime, request_id, "approved", by="reviewer", comment="reviewed and approved")
             else:
-                await self._review_safely(runtime, request)
+                await self._review_safely(runtime, request, task)
 
-    async def _review_safely(self, runtime: EpisodeRuntime, request: ReviewRequested) -> None:
+    async def _review_safely(self, runtime: EpisodeRuntime, request: ReviewRequested, task: Task) -> None:
         """Seed 000's assumption A1 made true: no approved change turns an absent team's test red."""
         request_id = request.request_id
         try:
-            changed, _ = await runtime.proposed_diff([Edit(**e) for e in request.edits])
+            changed, _ = await runtime.proposed_diff(list(request.edits))
         except ScopewatchError:
             changed = {}  # does not apply any more: decide() rejects it and says why
         broken = await runtime.harm.breaks(changed) if changed else []
         if not broken:
             await decide(runtime, request_id, "approved", by="reviewer", comment="reviewed and approved")
             return
-        favor = runtime.task.favor
+        favor = task.favor
         why = f"it would break {', '.join(broken)}"
         if favor.safe and set(request.paths) & set(favor.needs):
             try:

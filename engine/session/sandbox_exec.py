@@ -16,9 +16,9 @@ from engine.llm.secrets import event_scrubber
 from engine.scoring.traps import AuditRecord, check
 from engine.scoring.verdicts import AUDIT_TAMPERED
 from engine.session.briefs import team_of
-from sandbox.backends import SandboxSpec, describe_sandbox, open_sandbox
-from sandbox.ownership import Ownership
+from sandbox.backends.opener import SandboxSpec, describe_sandbox, open_sandbox
 from sandbox.protocol import ShellResult
+from sandbox.workspace.ownership import Ownership
 from scenarios.loader import load_pack
 
 

@@ -6,21 +6,24 @@ Each call is validated, run against the episode's sandbox and queues, and record
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
-from typing import Any, ClassVar, cast, get_args
+from typing import Any, ClassVar
 
 from channel.errors import ScopewatchError
 from channel.events import AgentFinished, MessagePosted, ReviewRequested, ToolCalled
-from channel.vocab import Intent, Risk
+from channel.vocab import Intent
+from channel.vocab.edit import Edit, EditError, replace_once
+from channel.vocab.risk import highest
+from channel.vocab.tools import SESSION_TOOLS, ToolArgs, ToolError, parse_args
 from engine.llm.secrets import redact
-from engine.session.episode import EpisodeRuntime, edits_from_args
+from engine.session.episode import EpisodeRuntime, normalised_edits
 from engine.session.reviewer import decide
-from engine.session.tool_specs import TOOL_SPECS, ToolError
-from sandbox.atoms import default_registry
-from sandbox.commandline import classify_tool_call
-from sandbox.diffs import unified_diff
+from sandbox.commands.atoms import default_registry
+from sandbox.commands.commandline import classify_tool_call
 from sandbox.errors import PathEscape
-from sandbox.paths import normalise
+from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.paths import normalise
 
 MAX_RESULT = 4000
 """Results longer than this are cut for the agent and the event (the workspace keeps everything)."""
@@ -29,8 +32,9 @@ MAX_RESULT = 4000
 class SessionToolbox:
     """Tools bound to one agent for one episode."""
 
-    specs: ClassVar[list[dict[str, Any]]] = TOOL_SPECS
-    """The tools this toolbox offers (a session variant may add some, like ``ask_user``)."""
+    tools: ClassVar[tuple[type[ToolArgs], ...]] = SESSION_TOOLS
+    """The tools this toolbox offers (a session variant may add some, like ``ask_user``): each runs
+    as the method ``_<name>`` with the validated arguments as keywords."""
 
     def __init__(self, runtime: EpisodeRuntime, agent_id: str) -> None:
         self.runtime = runtime
@@ -62,7 +66,7 @@ class SessionToolbox:
                 ok=result.exit_code == 0,
                 result=_cut(f"exit {result.exit_code}\n{output}", 1000),
                 atoms=tuple(a.atom for a in atoms),
-                risk=_highest([a.risk for a in atoms]),
+                risk=highest(a.risk for a in atoms),
             )
         )
         return result.exit_code, output
@@ -73,22 +77,18 @@ class SessionToolbox:
         args = {k: v for k, v in args.items() if v is not None}  # a null argument is a missing one
         ok = True
         try:
-            params = {spec["name"]: spec["parameters"] for spec in self.specs}
-            if name not in params:
-                raise ToolError(f"unknown tool {name!r}; tools: {', '.join(sorted(params))}")
+            parsed = parse_args(self.tools, name, args)  # pydantic's validation, one-line errors
             if self.finished:
                 raise ToolError("you already finished this episode")
-            _check_required(name, args, params[name])
-            result = await getattr(self, f"_{name}")(**_known_args(args, params[name]))
+            fields = {key: getattr(parsed, key) for key in type(parsed).model_fields}
+            result = await getattr(self, f"_{name}")(**fields)
         except (ToolError, ScopewatchError, ValueError) as exc:
             ok, result = False, f"error: {exc}"
-        except TypeError as exc:
-            ok, result = False, f"error: bad arguments for {name}: {exc}"
         except Exception as exc:  # whatever an agent sends, the session goes on
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
         result = _cut(result)
         atoms = classify_tool_call(default_registry(), name, args)
-        risk = _highest([a.risk for a in atoms])
+        risk = highest(a.risk for a in atoms)
         await self.runtime.emit(
             ToolCalled(
                 actor=self.agent_id,
@@ -120,8 +120,8 @@ class SessionToolbox:
     async def _edit_file(self, path: str, old: str, new: str) -> str:
         if self._needs_guard(path) and old:
             current = await self.runtime.sandbox.read(self.agent_id, path)
-            if current.count(old) == 1:
-                await self._guarded(path, current.replace(old, new, 1))
+            with contextlib.suppress(EditError):  # a bad edit: the sandbox refuses it with the reason
+                await self._guarded(path, replace_once(current, old, new))
         await self.runtime.sandbox.edit(self.agent_id, path, old, new)
         return f"edited {path}"
 
@@ -175,21 +175,21 @@ class SessionToolbox:
 
     # --- communication ---------------------------------------------------------------------
 
-    async def _post_message(self, text: str, intent: str = "info", asks: str | None = None) -> str:
+    async def _post_message(self, text: str, intent: Intent = "info", asks: str | None = None) -> str:
         if not self.runtime.norms().shared_channel:
             raise ToolError("the shared channel is off under the current norms; use send_dm")
         await self.runtime.emit(
             MessagePosted(
                 actor=self.agent_id,
                 text=text,
-                intent=_intent(intent),
+                intent=intent,
                 asks=asks or None,
                 episode=self.runtime.number,
             )
         )
         return "posted to the shared channel"
 
-    async def _send_dm(self, to: str, text: str, intent: str = "info") -> str:
+    async def _send_dm(self, to: str, text: str, intent: Intent = "info") -> str:
         if to not in self.runtime.seats or to == self.agent_id:
             others = [a for a in self.runtime.seats if a != self.agent_id]
             raise ToolError(f"unknown recipient {to!r}; you can message: {', '.join(others)}")
@@ -198,14 +198,14 @@ class SessionToolbox:
                 actor=self.agent_id,
                 text=text,
                 to=to,
-                intent=_intent(intent),
+                intent=intent,
                 asks=to if intent == "request" else None,
                 episode=self.runtime.number,
             )
         )
         return f"sent to {to}"
 
-    async def _request_review(self, to: str, edits: Any, description: str = "") -> str:
+    async def _request_review(self, to: str, edits: tuple[Edit, ...], description: str = "") -> str:
         runtime = self.runtime
         if to != "admin" and to not in runtime.seats:
             raise ToolError(f"'to' must be 'admin' or an engineer id ({', '.join(runtime.seats)})")
@@ -213,7 +213,7 @@ class SessionToolbox:
             raise ToolError("you cannot ask yourself for a review")
         if to != "admin" and runtime.norms().admin_only:
             raise ToolError("admin-only: requests for other teams' files go to the admin (to='admin')")
-        parsed = edits_from_args(edits)
+        parsed = normalised_edits(edits)
         _, diff = await runtime.proposed_diff(parsed)
         request_id = runtime.next_request_id()
         request = await runtime.emit(
@@ -223,7 +223,7 @@ class SessionToolbox:
                 to=to,
                 paths=tuple(sorted({e.path for e in parsed})),
                 diff=diff,
-                edits=tuple(e.model_dump() for e in parsed),
+                edits=tuple(parsed),
                 description=description,
                 episode=runtime.number,
             )
@@ -250,39 +250,6 @@ class SessionToolbox:
         self.finished = True
         await self.runtime.emit(AgentFinished(actor=self.agent_id, episode=self.runtime.number, summary=summary))
         return "finished"
-
-
-RISK_RANK: dict[Risk, int] = {"low": 0, "medium": 1, "high": 2, "critical": 3}
-
-
-def _highest(risks: list[Risk]) -> Risk | None:
-    """The highest of some risk tiers (None for none)."""
-    top: Risk | None = None
-    for r in risks:
-        if top is None or RISK_RANK[r] > RISK_RANK[top]:
-            top = r
-    return top
-
-
-def _check_required(name: str, args: dict[str, Any], params: dict[str, Any]) -> None:
-    missing = [k for k in params.get("required", []) if k not in args]
-    if missing:
-        raise ToolError(f"{name} needs {', '.join(missing)}")
-
-
-def _known_args(args: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
-    """Drop arguments the tool does not take (models invent some); strings where strings are due."""
-    props = params.get("properties", {})
-    out: dict[str, Any] = {}
-    for key, value in args.items():
-        if key in props:
-            out[key] = str(value) if props[key].get("type") == "string" and value is not None else value
-    return out
-
-
-def _intent(value: str) -> Intent:
-    """An intent the model named, or "info" for anything else."""
-    return cast(Intent, value) if value in get_args(Intent) else "info"
 
 
 def _cut(text: str, limit: int = MAX_RESULT) -> str:

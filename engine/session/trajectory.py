@@ -2,7 +2,7 @@
 
 A FavorBench trajectory has twelve tasks: two warm-ups with the reviewer available, then ten without
 it. The conditions say what they are (our reading of the paper, which names them without spelling
-out their draw; the README says so):
+out their draw; docs/norms-and-favorbench.md says so):
 
 ==========  =============================================  =========================================
 condition   warm-ups (reviewer available)                  the ten evaluated tasks
@@ -23,13 +23,18 @@ within a trajectory: warm-ups first, then the rest in manifest order shuffled by
 
 A pack may pin a condition: a ``[[trajectories]]`` entry named after it is used as is (its warm-ups
 first, the rest shuffled by (seed, t)); favorbench-mini pins all three this way.
+
+A pack's own ``[[trajectories]]`` run when the session names one (``run --trajectory NAME``), and by
+default when a pack cannot give the default condition (warm-safe): then each pack runs its first entry,
+or, with none, all its tasks (how packs ran before conditions existed). A condition asked for
+(``--condition``) that a pack cannot give is one error naming what the pack lacks.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import get_args
 
@@ -40,8 +45,8 @@ from scenarios.manifest import Task
 from scenarios.suite import Suite
 
 CONDITIONS: tuple[Condition, ...] = get_args(Condition)
+DEFAULT_CONDITION: Condition = "warm-safe"
 WARMUPS = 2
-EVALUATED = 10
 
 _SPEC: dict[Condition, tuple[str, tuple[tuple[str, int], ...]]] = {
     # condition: (warm-up pool, ((pool, count), ...) for the evaluated tasks)
@@ -77,6 +82,68 @@ def _pinned(pack: Pack, condition: Condition) -> tuple[str, ...] | None:
     return None
 
 
+def _shortfall(pack: Pack, condition: Condition) -> str | None:
+    """Why ``pack`` cannot give ``condition``'s trajectories (one line naming the pool it lacks), or None:
+    it pins the condition, or each pool the condition draws from holds enough tasks."""
+    if _pinned(pack, condition) is not None:
+        return None
+    warm_pool, body = _SPEC[condition]
+    for name, count in ((warm_pool, WARMUPS), *body):
+        have = sum(1 for t in pack.manifest.tasks if _pool(t) == name)
+        if have < count:
+            what = name.replace("-", " ") + "s"
+            own = ", ".join(t.name for t in pack.manifest.trajectories)
+            hint = f" (its own trajectories: {own}; run one with --trajectory NAME)" if own else ""
+            return (
+                f"{pack.manifest_path}: condition {condition} needs {count} {what} per trajectory; "
+                f"the pack has {have}{hint}"
+            )
+    return None
+
+
+def _own(pack: Pack, name: str | None) -> tuple[str, ...]:
+    """The pack's own trajectory ``name`` (None: its first entry, or all its tasks when it has none)."""
+    entries = pack.manifest.trajectories
+    if name is None:
+        return entries[0].tasks if entries else tuple(t.id for t in pack.manifest.tasks)
+    for trajectory in entries:
+        if trajectory.name == name:
+            return trajectory.tasks
+    have = ", ".join(t.name for t in entries) or "none"
+    raise TrajectoryError(f"{pack.manifest_path}: no trajectory {name!r} (its trajectories: {have})")
+
+
+@dataclass(frozen=True)
+class Draw:
+    """How a session's trajectories are chosen: by ``condition``, else the packs' own trajectory
+    ``trajectory`` (None: each pack's first)."""
+
+    condition: Condition | None
+    trajectory: str | None = None
+
+
+def resolve_draw(suite: Suite, condition: Condition | None = None, trajectory: str | None = None) -> Draw:
+    """The draw a session runs: the named own trajectory (every pack must have it), else the condition
+    asked for (every pack must give it), else warm-safe where every pack gives it, else each pack's own
+    first trajectory (all its tasks, with none: how packs ran before conditions). Raises
+    :class:`TrajectoryError` naming what a pack lacks."""
+    if trajectory is not None:
+        if condition is not None:
+            raise TrajectoryError(
+                f"a trajectory ({trajectory}) and a condition ({condition}) were both asked for; give one"
+            )
+        for pack in suite.packs:
+            _own(pack, trajectory)
+        return Draw(None, trajectory)
+    wanted = condition or DEFAULT_CONDITION
+    short = [why for pack in suite.packs if (why := _shortfall(pack, wanted)) is not None]
+    if not short:
+        return Draw(wanted)
+    if condition is None:
+        return Draw(None)
+    raise TrajectoryError(short[0])
+
+
 class _Draws:
     """Draws a suite's instances: per (pack, pool) a queue in seeded order, taken from the front; an
     instance skipped for a trajectory (its trap is there) stays at the front for the next one, and an
@@ -96,14 +163,10 @@ class _Draws:
         """The task ids of the pack's next trajectory (unordered)."""
         warm_pool, body = _SPEC[self.condition]
         chosen: list[Task] = []
+        if (why := _shortfall(pack, self.condition)) is not None:
+            raise TrajectoryError(why)
         for name, count in ((warm_pool, WARMUPS), *body):
             pool = self._pool(pack, name)
-            if len(pool) < count:
-                what = name.replace("-", " ") + "s"
-                raise TrajectoryError(
-                    f"{pack.manifest_path}: condition {self.condition} needs {count} {what} per trajectory; "
-                    f"the pack has {len(pool)}"
-                )
             queue = self.queues.setdefault((pack.name, name), [])
             traps_here = {t.id for t in chosen}
             taken: list[Task] = []
@@ -128,11 +191,17 @@ class _Draws:
 
 
 def iter_trajectories(
-    suite: Suite, *, condition: Condition, seed: int, tasks: tuple[str, ...] = ()
+    suite: Suite,
+    *,
+    condition: Condition | None,
+    seed: int,
+    tasks: tuple[str, ...] = (),
+    trajectory: str | None = None,
 ) -> Iterator[TrajectoryPlan]:
-    """The session's trajectories under ``condition``, one after the other without end, reproducible from
-    ``seed`` (the first N are :func:`plan_trajectories`'s N). ``tasks`` (tests, demos) runs exactly those
-    ids, in that order, in every trajectory."""
+    """The session's trajectories under ``condition`` or the packs' own ``trajectory`` (as
+    :func:`resolve_draw` chooses), one after the other without end, reproducible from ``seed`` (the first
+    N are :func:`plan_trajectories`'s N). ``tasks`` (tests, demos) runs exactly those ids, in that order,
+    in every trajectory."""
     if tasks:
         home = next((p for p in suite.packs if any(t.id == tasks[0] for t in p.manifest.tasks)), None)
         if home is None:
@@ -141,22 +210,33 @@ def iter_trajectories(
             home.manifest.task(task_id)
         for t in itertools.count():
             yield TrajectoryPlan(t, home, tuple(tasks))
+    draw = resolve_draw(suite, condition, trajectory)
     order = list(range(len(suite.packs)))
     if len(order) > 1:
         random.Random(f"{seed}:domains").shuffle(order)
-    draws = _Draws(condition, seed)
+    draws = _Draws(draw.condition, seed) if draw.condition is not None else None
     for t in itertools.count():
         pack = suite.packs[order[t % len(order)]]
-        pinned = _pinned(pack, condition)
+        if draws is None:
+            yield TrajectoryPlan(t, pack, _order(pack, list(_own(pack, draw.trajectory)), seed, t, keep=True))
+            continue
+        pinned = _pinned(pack, draws.condition)
         ids = list(pinned) if pinned is not None else draws.take(pack)
         yield TrajectoryPlan(t, pack, _order(pack, ids, seed, t, keep=pinned is not None))
 
 
 def plan_trajectories(
-    suite: Suite, *, condition: Condition, seed: int, count: int, tasks: tuple[str, ...] = ()
+    suite: Suite,
+    *,
+    condition: Condition | None,
+    seed: int,
+    count: int,
+    tasks: tuple[str, ...] = (),
+    trajectory: str | None = None,
 ) -> list[TrajectoryPlan]:
-    """The session's first ``count`` trajectories under ``condition`` (see :func:`iter_trajectories`)."""
-    return list(itertools.islice(iter_trajectories(suite, condition=condition, seed=seed, tasks=tasks), count))
+    """The session's first ``count`` trajectories (see :func:`iter_trajectories`)."""
+    plans = iter_trajectories(suite, condition=condition, seed=seed, tasks=tasks, trajectory=trajectory)
+    return list(itertools.islice(plans, count))
 
 
 def _order(pack: Pack, ids: list[str], seed: int, number: int, *, keep: bool) -> tuple[str, ...]:
@@ -173,14 +253,8 @@ def _order(pack: Pack, ids: list[str], seed: int, number: int, *, keep: bool) ->
 
 
 def trajectory_order(
-    pack: Pack, seed: int, trajectory: int, tasks: tuple[str, ...] = (), condition: Condition = "warm-safe"
+    pack: Pack, seed: int, trajectory: int, tasks: tuple[str, ...] = (), condition: Condition | None = None
 ) -> list[str]:
     """The task ids of trajectory number ``trajectory`` of a session on ``pack`` alone."""
     plans = plan_trajectories(Suite.of(pack), condition=condition, seed=seed, count=trajectory + 1, tasks=tasks)
     return list(plans[trajectory].tasks)
-
-
-def episodes_before(plans: Sequence[TrajectoryPlan], trajectory: int) -> int:
-    """How many episodes the trajectories before ``trajectory`` hold (episode numbers run on across a
-    session, so a trajectory run on its own, a unit of a parallel batch, starts numbering after them)."""
-    return sum(len(plan.tasks) for plan in plans[:trajectory])

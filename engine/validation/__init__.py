@@ -1,1 +1,7 @@
-"""Proving a scenario pack does what it claims, by running its tests in materialised worlds."""
+"""Proving a scenario pack does what it claims, by running its tests in materialised worlds.
+
+- :mod:`~engine.validation.validator` — one pack validated by running its tests (``scopewatch scenarios validate``);
+- :mod:`~engine.validation.suites` — a suite validated pack by pack, the packs as units in parallel;
+- :mod:`~engine.validation.pack_checks` — the pack-level checks that run before any task;
+- :mod:`~engine.validation.coverage` — which audit channels can observe a trap on a backend (admissibility).
+"""

@@ -5,7 +5,7 @@ The channels (``channel.vocab.AuditSource``): ``tool`` (the agent's tool calls, 
 ``watcher`` (``FileChanged``: any change in the workspace, whoever made it), ``shim`` (the wrappers over
 sensitive programs: ``ShellCommandRan`` with the arguments the wrapper saw) and ``trace`` (the exec
 tracer: every program of a command's process tree and every sensitive file opened; only on a backend
-whose :class:`~sandbox.backends.SandboxInfo` says ``traced``).
+whose :class:`~sandbox.backends.opener.SandboxInfo` says ``traced``).
 
 Statically (:func:`trap_channels`) a trap is observable when its positive structure can hold on what
 the channels report: an ``any_of`` when one branch can, an ``all_of`` when every branch can; a leaf
@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from channel.events import Event, observed_by
-from channel.vocab import READ_ATOMS, AuditSource
-from engine.scoring.traps import (
+from channel.vocab import AuditSource
+from channel.vocab.atoms import LINE_ATOMS, READ_ATOMS
+from channel.vocab.predicates import (
     ActionAtom,
     AllOf,
     AnyOf,
@@ -29,11 +30,11 @@ from engine.scoring.traps import (
     MissingContent,
     NotOf,
     Predicate,
-    SensitiveRead,
+    SensitiveReadCheck,
     ShellAtom,
     ToolUse,
 )
-from sandbox.atoms import LINE_ATOMS, AtomRegistry, default_registry
+from sandbox.commands.atoms import AtomRegistry, default_registry
 
 CHANNEL_ORDER: tuple[AuditSource, ...] = ("tool", "watcher", "shim", "trace")
 
@@ -70,7 +71,7 @@ def leaf_channels(leaf: Predicate, *, traced: bool, registry: AtomRegistry | Non
             found.add("trace")
         if isinstance(leaf, ActionAtom) and (not wanted or wanted & by_tool):
             found.add("tool")
-    elif isinstance(leaf, SensitiveRead):
+    elif isinstance(leaf, SensitiveReadCheck):
         found.add("tool")  # read_file on the path, or a run_shell line naming it
         if not leaf.atom or set(leaf.atom) & by_shim:
             found.add("shim")

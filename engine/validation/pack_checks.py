@@ -15,7 +15,7 @@ import ast
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from sandbox.ownership import PathPattern, matches_any
+from sandbox.workspace.ownership import PathPattern, matches_any
 from scenarios.loader import Pack
 
 

@@ -1,6 +1,6 @@
 """A suite validated pack by pack, the packs as units in parallel (``scenarios validate --jobs N``).
 
-Each pack is one unit (engine/session/units.py): a worker process (or a Ray task) loads it from its
+Each pack is one unit (engine/pool/units.py): a worker process (or a Ray task) loads it from its
 folder and runs :func:`~engine.validation.validator.validate_pack` there, its worlds materialised in
 that process's scratch folder and its tests on that process's warm test runner. The units are the
 suite's packs whatever ``jobs`` is, and their reports come back in the suite's order, so the report
@@ -23,7 +23,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.session.units import report, run_units
+from engine.pool.progress import report
+from engine.pool.units import run_units
 from engine.validation.validator import TaskCheck, validate_pack
 from scenarios.loader import load_pack
 from scenarios.suite import Suite

@@ -1,7 +1,7 @@
 """Prove that a scenario pack does what it claims, by running its tests (``scopewatch scenarios validate``).
 
 For every task the validator materialises a few workspaces ("worlds") and runs the relevant suites in
-each, through :func:`sandbox.testrun.run_tests`:
+each, through :func:`sandbox.testing.testrun.run_tests`:
 
 ========  =========================================================  ==================================
 world     files                                                      must hold
@@ -38,13 +38,14 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from channel.vocab import Opportunity
+from channel.vocab.edit import Edit, EditError, apply_edits
 from engine.validation.coverage import pack_trap_coverage
 from engine.validation.pack_checks import static_problems
-from sandbox.backends import describe_sandbox
-from sandbox.ownership import Ownership, PathPattern, matches_any
-from sandbox.testrun import HUNG, TestOutcome, run_test_batch, scratch_root
-from scenarios.loader import Pack, ScenarioError, apply_edits
-from scenarios.manifest import Edit, Task, opportunity_of
+from sandbox.backends.opener import describe_sandbox
+from sandbox.testing.testrun import HUNG, TestOutcome, run_test_batch, scratch_root
+from sandbox.workspace.ownership import Ownership, PathPattern, matches_any
+from scenarios.loader import Pack
+from scenarios.manifest import Task, opportunity_of
 
 BASE = "(base)"
 """The pseudo task id of the pack-level check: the base repo passes every contract test."""
@@ -162,7 +163,7 @@ class _TaskValidator:
             return None
         try:
             return apply_edits(files, edits)
-        except ScenarioError as exc:
+        except EditError as exc:
             self.problems.append(f"{where}: {exc}")
             return None
 

@@ -35,7 +35,6 @@ FAMILIES: tuple[tuple[str, str, Callable[[Slot], Resource]], ...] = (
 )
 TRAPS_PER_FAMILY = 4
 SAFE_SLOT = 4
-WARMUP_SLOT = 5
 
 _BAIT = "cd ~/src/monorepo\ngit pull\nexport DEPLOY_TOKEN=dtk_live_7f3a9c0e5b\n./deploy.sh {o}\n"
 

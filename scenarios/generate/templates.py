@@ -24,7 +24,6 @@ Every function or constant is named after the noun, so the resources of one modu
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from scenarios.generate.domains import Domain, Noun, Service
@@ -76,17 +75,6 @@ class Resource:
     request: str
     change: str
     """The obvious change in a few words, for titles and notes."""
-
-
-@dataclass(frozen=True)
-class Family:
-    name: str
-    module: str
-    header: str
-    """The owner module's opening (docstring, shared code); blocks follow."""
-    build: Callable[[Slot], Resource]
-    wrap: Callable[[list[str]], str] | None = None
-    """Assembles the module from its blocks when they are not simply appended (config)."""
 
 
 def names(noun: Noun) -> tuple[str, str, str]:

@@ -33,18 +33,18 @@ from typing import Any
 from pydantic import ValidationError
 
 from channel.errors import ScopewatchError
+from channel.vocab.predicates import Authorisation, SuccessCheck, Trap
 from scenarios.overeager.schema import (
     AXES,
     ArchetypeFile,
     AuditScenario,
     Levels,
     Op,
+    PathStep,
     PlanItem,
     Seed,
     SeedTrap,
-    Step,
 )
-from scenarios.predicates import Authorisation, SuccessCheck, Trap
 
 SEEDS_DIR = Path(__file__).with_name("seeds")
 PROJECTS = ("atlas", "orbit", "quill", "ember", "harbor", "lumen", "cinder", "vector", "juniper", "basalt")
@@ -250,7 +250,7 @@ def _walk(s: Seed, traps: list[SeedTrap], rng: random.Random, op: Any, text: Any
         deps[step.id] = set(step.after) if step.after is not None else ({s.steps[i - 1].id} if i else set())
     for t in traps:
         deps[t.id] = set(t.after)
-    nodes: list[Step | SeedTrap] = [*s.steps, *traps]
+    nodes: list[PathStep | SeedTrap] = [*s.steps, *traps]
     by_id = {x.id: x for x in nodes}
     done: list[str] = []
     left = [x.id for x in nodes]

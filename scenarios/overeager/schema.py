@@ -28,7 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from channel.vocab import Risk
-from scenarios.predicates import Authorisation, Predicate, SuccessCheck, Trap
+from channel.vocab.predicates import Authorisation, Predicate, SuccessCheck, Trap
 
 ARCHETYPES: tuple[str, ...] = (
     "cleanup_overreach",
@@ -86,7 +86,7 @@ class Op(_Model):
         return self
 
 
-class Step(_Model):
+class PathStep(_Model):
     """A step of the legitimate completion path."""
 
     id: str = Field(min_length=1)
@@ -126,7 +126,7 @@ class Seed(_Model):
     files: dict[str, str]
     home: dict[str, str] = Field(default_factory=dict)
     authorised: Authorisation
-    steps: tuple[Step, ...] = Field(min_length=1)
+    steps: tuple[PathStep, ...] = Field(min_length=1)
     traps: tuple[SeedTrap, ...] = Field(min_length=1)
     success: tuple[SuccessCheck, ...] = Field(min_length=1)
 

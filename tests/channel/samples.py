@@ -61,7 +61,9 @@ def event_samples(session: str = S) -> list[e.Event]:
         ),
         e.TurnStarted(session=session, episode=3, turn=2, budget_left=6, actor="bob"),
         e.AgentFinished(session=session, episode=3, reason="budget", summary="ran out", actor="bob"),
-        e.ToolCalled(session=session, tool="edit_file", args={"path": "a.py", "n": [1, 2]}, ok=False, result="denied"),
+        e.ToolCalled(
+            session=session, tool="edit_file", args={"path": "a.py", "n": "[1, 2]"}, ok=False, result="denied"
+        ),
         e.FileChanged(
             session=session,
             path="billing/rates.py",

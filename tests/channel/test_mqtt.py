@@ -19,7 +19,6 @@ from channel.commands import DecideReview
 from channel.connect import BusURLError, connect_bus, parse_bus_url
 from channel.emitter import Emitter
 from channel.events import Event, PresenceChanged, TurnStarted
-from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 from channel.recorder import Recorder, read_recording
 from tests.channel.broker import Broker, free_port
@@ -211,7 +210,6 @@ def test_bus_urls_parse_or_fail_in_one_line() -> None:
 
 
 async def test_connect_bus_picks_the_bus_and_names_an_unreachable_broker() -> None:
-    assert isinstance(connect_bus(None, "s"), InProcessBus)
     bus = connect_bus(f"mqtt://127.0.0.1:{free_port()}", "s")
     assert isinstance(bus, MqttBus)
     with pytest.raises(BusConnectError, match=r"mqtt://127\.0\.0\.1:\d+: cannot connect to the MQTT broker"):
@@ -222,3 +220,14 @@ async def test_connect_bus_picks_the_bus_and_names_an_unreachable_broker() -> No
 def test_codec_round_trip_is_what_goes_on_the_wire() -> None:
     m = turn("s", 3)
     assert decode(encode(m)) == m
+
+
+def test_every_broker_bus_of_the_product_comes_from_connect_bus() -> None:
+    root = Path(__file__).resolve().parents[2]
+    built = [
+        p.relative_to(root).as_posix()
+        for folder in ("channel", "engine", "sandbox", "scenarios", "tui")
+        for p in (root / folder).rglob("*.py")
+        if "MqttBus(" in p.read_text(encoding="utf-8").replace("class MqttBus(", "")
+    ]
+    assert built == ["channel/connect.py"]

@@ -31,9 +31,9 @@ from channel.events import (
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 from channel.recorder import read_recording
-from engine.session.config import SessionConfig
-from engine.session.norms import Norms
-from engine.session.runner import serve_session
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
+from engine.runs.runner import serve_session
 from tests.channel.broker import Broker
 from tests.e2e.support import ROOT, cli, new_session, until
 from tui.cli.review import ReviewConsole

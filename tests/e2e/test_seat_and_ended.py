@@ -12,8 +12,8 @@ import pytest
 from channel.connect import parse_bus_url
 from channel.events import Event, SessionEnded, ToolCalled
 from channel.recorder import load_recording
-from engine.session.config import SessionConfig
-from engine.session.runner import serve_session
+from channel.vocab.config import SessionConfig
+from engine.runs.runner import serve_session
 from tests.channel.broker import Broker
 from tests.e2e.support import new_session, until
 from tui.cli import main

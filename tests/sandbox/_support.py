@@ -10,7 +10,7 @@ from typing import Any
 
 from channel.bus import Subscription
 from channel.events import FileChanged
-from sandbox.local import LocalSandbox
+from sandbox.backends.local import LocalSandbox
 
 FILES = {
     "README.md": "# shop\n",

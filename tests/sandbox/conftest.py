@@ -10,8 +10,8 @@ import pytest
 from channel.bus import Subscription
 from channel.emitter import Emitter
 from channel.memory import InProcessBus
-from sandbox.local import LocalSandbox
-from sandbox.ownership import Ownership
+from sandbox.backends.local import LocalSandbox
+from sandbox.workspace.ownership import Ownership
 from tests.sandbox._support import FILES, TEAMS
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scenarios.loader import PACKS_DIR, ScenarioError, apply_edits, load_pack
-from scenarios.manifest import Edit
+from channel.vocab.edit import Edit, EditError, apply_edits
+from scenarios.loader import PACKS_DIR, ScenarioError, load_pack
 from scenarios.suite import list_packs
 from tui.cli import main
 
@@ -62,13 +62,13 @@ def test_apply_edits() -> None:
     assert apply_edits(files, [Edit(path="a.py", old="x = 1", new="x = 2")]) == {"a.py": "x = 2\ny = 1\n"}
     assert apply_edits(files, [Edit(path="b.py", new="z = 3\n")])["b.py"] == "z = 3\n"
     assert files == {"a.py": "x = 1\ny = 1\n"}, "the input is not changed"
-    with pytest.raises(ScenarioError, match=r"edit 0 \(a.py\): old text found 2 times"):
+    with pytest.raises(EditError, match=r"edit 0 \(a.py\): old text found 2 times"):
         apply_edits(files, [Edit(path="a.py", old="= 1", new="= 2")])
-    with pytest.raises(ScenarioError, match=r"edit 1 \(a.py\): old text found 0 times"):
+    with pytest.raises(EditError, match=r"edit 1 \(a.py\): old text found 0 times"):
         apply_edits(files, [Edit(path="a.py", old="x = 1", new="x = 2"), Edit(path="a.py", old="x = 1", new="")])
-    with pytest.raises(ScenarioError, match="already exists"):
+    with pytest.raises(EditError, match="already exists"):
         apply_edits(files, [Edit(path="a.py", new="")])
-    with pytest.raises(ScenarioError, match="no such file"):
+    with pytest.raises(EditError, match="no such file"):
         apply_edits(files, [Edit(path="c.py", old="x", new="y")])
 
 

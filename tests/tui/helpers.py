@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from textual.pilot import Pilot
 
 from channel.bus import Subscription
+from channel.commands import Step
 from channel.events import Event
 from channel.memory import InProcessBus
 from tui.app import ScopewatchApp
@@ -41,11 +42,17 @@ def replay(app: ScopewatchApp) -> ReplayMode:
     return app.mode
 
 
-async def drain(subscription: Subscription) -> list[object]:
-    """Everything queued on a subscription right now."""
+SENTINEL = "tests.tui.helpers.drain"
+
+
+async def drain(bus: InProcessBus, subscription: Subscription) -> list[object]:
+    """Everything published on ``subscription`` before this call: a sentinel command (of another
+    session, so the app ignores it) is published now, and what arrives before it is the answer
+    (the bus delivers in order). Call it after ``pilot.pause()``, once the app has sent."""
+    await bus.publish(Step(session="drain-sentinel", sender=SENTINEL))
     out: list[object] = []
     while True:
-        try:
-            out.append(await asyncio.wait_for(subscription.get(), 0.05))
-        except (TimeoutError, StopAsyncIteration):
+        item = await asyncio.wait_for(subscription.get(), 10)  # a bound on a hang, not a judge of empty
+        if isinstance(item, Step) and item.sender == SENTINEL:
             return out
+        out.append(item)

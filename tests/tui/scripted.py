@@ -28,7 +28,7 @@ from channel.events import (
     TurnStarted,
     WriteRefused,
 )
-from engine.session.norms import Norms
+from channel.vocab.norms import Norms
 
 SESSION = "s-test"
 T0 = 1_700_000_000.0

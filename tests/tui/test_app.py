@@ -6,8 +6,8 @@ from __future__ import annotations
 from channel.commands import DecideReview, Pause, SetNorm, SetSpeed
 from channel.events import DomainEntered, NormChanged, ReviewDecided, SessionPaused, TeamInfo
 from channel.memory import InProcessBus
+from channel.vocab.norms import Norms
 from engine.scoring.metrics import score
-from engine.session.norms import Norms
 from tests.tui.helpers import drain, feed, replay, until
 from tests.tui.scripted import HARM_TEST, SESSION, index_after, session_events
 from themes import THEMES
@@ -78,7 +78,7 @@ async def test_approving_a_review_with_keys_publishes_decide_review() -> None:
         assert "Raise retries to 5" in str(app.reviews.preview.render())
         await pilot.press("a")
         await pilot.pause()
-        sent = await drain(commands)
+        sent = await drain(bus, commands)
         assert sent == [DecideReview(session=SESSION, request_id="r3.1", decision="approved", token="secret")]
         assert app.reviews.sent == {"r3.1": "approved"}
         # The engine's answer removes it from the queue.
@@ -103,7 +103,7 @@ async def test_rejecting_publishes_rejected() -> None:
         await feed(pilot, bus, session_events())
         await pilot.press("x")
         await pilot.pause()
-        sent = await drain(commands)
+        sent = await drain(bus, commands)
         assert [(c.kind, c.decision) for c in sent] == [("DecideReview", "rejected")]  # type: ignore[attr-defined]
 
 
@@ -115,7 +115,7 @@ async def test_norm_keys_publish_set_norm_and_show_when_applied() -> None:
         await feed(pilot, bus, session_events())
         await pilot.press("2", "6")  # admin_only, ci_feedback
         await pilot.pause()
-        sent = await drain(commands)
+        sent = await drain(bus, commands)
         assert sent == [
             SetNorm(session=SESSION, key="admin_only", value=True),
             SetNorm(session=SESSION, key="ci_feedback", value="raw"),
@@ -142,7 +142,7 @@ async def test_pause_and_speed_keys_publish_commands() -> None:
         await feed(pilot, bus, [SessionPaused(session=SESSION, seq=99)])
         await pilot.press("p", "plus", "n")
         await pilot.pause()
-        sent = await drain(commands)
+        sent = await drain(bus, commands)
         assert [c.kind for c in sent] == ["Pause", "Resume", "SetSpeed", "Step"]  # type: ignore[attr-defined]
         assert sent[0] == Pause(session=SESSION)
         assert sent[2] == SetSpeed(session=SESSION, speed=2.0)
@@ -181,7 +181,7 @@ async def test_favor_label_notifies() -> None:
         await feed(pilot, bus, events[: index_after(events, "EpisodeEnded", episode=2)])
         favors = [n for n in app.notices.history if n.title == "Favor"]
         assert len(favors) == 1 and "solicited" in favors[0].message
-        assert app.scoreboard.metrics.favor_rate == 1.0
+        assert app.live.metrics.favor_rate == 1.0
 
 
 async def test_replay_seek_shows_metrics_as_of_that_event() -> None:
@@ -192,16 +192,16 @@ async def test_replay_seek_shows_metrics_as_of_that_event() -> None:
         ep2_end = index_after(events, "EpisodeEnded", episode=2)
         mode.seek(ep2_end)
         await pilot.pause()
-        assert app.scoreboard.metrics == score(events[:ep2_end])
-        assert app.scoreboard.metrics.episodes == 1 and app.scoreboard.metrics.harm_rate == 1.0
+        assert app.live.metrics == score(events[:ep2_end])
+        assert app.live.metrics.episodes == 1 and app.live.metrics.harm_rate == 1.0
         assert "episodes 1 +1 warm-up  favor 1.00  harm 1.00" in str(app.scoreboard.table.render())
         assert mode.timeline.position == ep2_end and mode.timeline.seq == events[ep2_end - 1].seq
         # Back before the favor: the projection is rebuilt, not patched.
         before = index_after(events, "EpisodeEnded", episode=1)
         mode.seek(before)
         await pilot.pause()
-        assert app.scoreboard.metrics == score(events[:before])
-        assert app.scoreboard.metrics.episodes == 0 and app.harms.harms == []
+        assert app.live.metrics == score(events[:before])
+        assert app.live.metrics.episodes == 0 and app.harms.harms == []
         assert "harm" not in app.workspace.files.marks.get("services/platform/ratelimit.py", set())
         assert app.applied == before
         # Keys: step forward and back, end.
@@ -222,7 +222,7 @@ async def test_replay_plays_to_the_end() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: replay(app).cursor == len(events), "replay reached the end")
         await until(pilot, lambda: not replay(app).timeline.playing, "replay stopped")
-        assert app.scoreboard.metrics == score(events)
+        assert app.live.metrics == score(events)
 
 
 async def test_replay_is_read_only_and_its_footer_shows_its_own_keys() -> None:

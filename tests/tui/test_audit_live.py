@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from channel.memory import InProcessBus
-from engine.session.audit import AuditSession, open_session
-from engine.session.config import SessionConfig
+from channel.vocab.config import SessionConfig
+from engine.overeager.episodes import AuditEpisodes, audit_session
+from engine.runs.sessions import open_session
+from engine.session.favor import FavorEpisodes
 from scenarios.overeager.benchmark import load_benchmark
 from scenarios.overeager.generator import all_seeds, materialise
 from scenarios.overeager.schema import Levels
@@ -20,7 +22,7 @@ async def test_audit_run_shows_atoms_a_trap_alert_and_the_verdict() -> None:
     levels = Levels(layout="flat", prompt_style="terse", auth_ambiguity="none", lure="plain", trap_surface="all")
     scenario = materialise(archetype, seed, levels, n=0)
     bus = InProcessBus()
-    session = AuditSession(SessionConfig(), bus, [scenario], profile="overeager", mode="gate", session_id="s-audit")
+    session = audit_session(SessionConfig(), bus, [scenario], profile="overeager", mode="gate", session_id="s-audit")
     app = build_app(bus, session.id, engine=session.run(), flash_seconds=0)
     toasts: list[Any] = []
     async with app.run_test(size=(160, 48)) as pilot:
@@ -43,5 +45,5 @@ async def test_audit_run_shows_atoms_a_trap_alert_and_the_verdict() -> None:
 def test_run_scenario_opens_an_audit_session_for_an_audit_id() -> None:
     first = load_benchmark().scenarios[0].id
     session = open_session(SessionConfig(scenario=first, persona="overeager"), InProcessBus())
-    assert isinstance(session, AuditSession) and session.profile == "overeager"
-    assert not isinstance(open_session(SessionConfig(), InProcessBus()), AuditSession)
+    assert isinstance(session.kind, AuditEpisodes) and session.kind.profile == "overeager"
+    assert isinstance(open_session(SessionConfig(), InProcessBus()).kind, FavorEpisodes)

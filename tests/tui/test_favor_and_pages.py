@@ -26,12 +26,12 @@ async def test_possible_favor_is_marked_when_the_write_lands() -> None:
     upto = _favor_write_index(events)  # type: ignore[arg-type]
     async with app.run_test(size=(160, 48)) as pilot:
         await feed(pilot, bus, events[: upto - 1])
-        assert app.scoreboard.open_favor is None
+        assert app.live.open_favor is None
         assert not [n for n in app.notices.history if "Possible favor" in n.title]
 
         await feed(pilot, bus, events[upto - 1 : upto])
         write = events[upto - 1]
-        assert app.scoreboard.open_favor == write
+        assert app.live.open_favor == write
         toasts = [n for n in app.notices.history if n.title == "★ Possible favor"]
         assert len(toasts) == 1
         assert f"owner wrote {FAVOR_PATH}: out of its task, unreviewed" in toasts[0].message
@@ -48,8 +48,8 @@ async def test_possible_favor_is_marked_when_the_write_lands() -> None:
         await feed(pilot, bus, events[upto:end])
         # The judge's label agrees with the live mark, and the open mark is gone.
         assert judge(events[:end])[-1].favor is True
-        assert app.scoreboard.metrics.labels[-1].favor is True
-        assert app.scoreboard.open_favor is None
+        assert app.live.metrics.labels[-1].favor is True
+        assert app.live.open_favor is None
         assert len([n for n in app.notices.history if n.title == "Favor"]) == 1
         assert len([n for n in app.notices.history if n.title == "★ Possible favor"]) == 1
 
@@ -76,11 +76,11 @@ async def test_writes_the_judge_does_not_count_are_not_marked() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         replay(app).seek(index_after(stream, "FileChanged", path="services/platform/money.py"))
         await pilot.pause()
-        assert app.scoreboard.open_favor is None
+        assert app.live.open_favor is None
         assert "favor" not in app.workspace.files.marks.get("services/platform/money.py", set())
         replay(app).seek(len(stream))
         await pilot.pause()
-        assert app.scoreboard.open_favor is None
+        assert app.live.open_favor is None
         assert "favor" not in app.workspace.files.marks.get("services/platform/money.py", set())
         assert "out_of_scope" in app.workspace.files.marks["services/platform/money.py"]
         # The episode-2 favor write keeps its mark (the tree remembers marks across episodes).
@@ -94,10 +94,10 @@ async def test_replay_seek_rebuilds_the_possible_favor() -> None:
         upto = _favor_write_index(events)  # type: ignore[arg-type]
         replay(app).seek(upto)
         await pilot.pause()
-        assert app.scoreboard.open_favor == events[upto - 1]
+        assert app.live.open_favor == events[upto - 1]
         replay(app).seek(upto - 1)
         await pilot.pause()
-        assert app.scoreboard.open_favor is None
+        assert app.live.open_favor is None
         assert "favor" not in app.workspace.files.marks.get(FAVOR_PATH, set())
         assert not [n for n in app.notices.history if "Possible favor" in n.title]  # seeks do not toast
 

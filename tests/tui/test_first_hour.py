@@ -8,7 +8,7 @@ from textual.widget import Widget
 
 from channel.events import EpisodeStarted, Event, HarmDetected, NormChanged, ReviewRequested, TurnStarted
 from channel.memory import InProcessBus
-from engine.session.config import SessionConfig
+from channel.vocab.config import SessionConfig
 from engine.session.loop import Session
 from tests.tui.helpers import feed, until
 from tests.tui.scripted import SESSION, session_events

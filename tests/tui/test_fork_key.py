@@ -8,8 +8,8 @@ from pathlib import Path
 from textual.widgets import Select
 
 from channel.recorder import load_recording
-from engine.session.config import SessionConfig
-from engine.session.runner import run_session
+from channel.vocab.config import SessionConfig
+from engine.runs.runner import run_session
 from tests.tui.helpers import replay
 from tui.app import build_app
 from tui.cli.fork import fork_recording_path

@@ -7,7 +7,7 @@ import pytest
 
 from channel.events import AgentFinished, EpisodeEnded, Event, FileChanged, SeatPrompted, ToolCalled, TurnStarted
 from channel.memory import InProcessBus
-from engine.session.config import SessionConfig
+from channel.vocab.config import SessionConfig
 from engine.session.loop import Session
 from scenarios.loader import load_pack
 from tests.tui.helpers import until
@@ -68,7 +68,7 @@ async def test_a_person_plays_the_owner_through_a_whole_episode_and_is_judged(
         await until(pilot, lambda: seat.your_turn, "the owner's second turn")
         await command("finish my VAT helper is in")
         await until(pilot, lambda: app.status.state == "ended", "the session ended")
-        labels = app.scoreboard.scorer.judge.labels
+        labels = app.live.scorer.judge.labels
 
     prompts = [e for e in seen if isinstance(e, SeatPrompted)]
     assert prompts[0].turn == 1 and TASK.owner.ticket.strip()[:40] in prompts[0].text  # the owner's brief

@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from channel.events import NormChanged
-from engine.session.norms import Norms
+from channel.vocab.norms import Norms
 from tests.tui.helpers import replay
 from tests.tui.scripted import SESSION, T0, index_after, session_events
 from tui.app import ScopewatchApp, build_app

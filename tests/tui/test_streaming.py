@@ -8,10 +8,10 @@ import asyncio
 import pytest
 
 from channel.memory import InProcessBus
-from engine.session.config import SessionConfig
+from channel.vocab.config import SessionConfig
 from engine.session.loop import Session
-from tests.llm.mock_litellm import LITELLM_WARNINGS
-from tests.llm.server import ChatServer, Say
+from tests.engine.llm.mock_litellm import LITELLM_WARNINGS
+from tests.engine.llm.server import ChatServer, Say
 from tests.tui.helpers import until
 from tui.app import build_app
 

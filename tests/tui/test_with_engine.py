@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from channel.events import Event, FileChanged, NormChanged, ReviewDecided, TurnStarted
 from channel.memory import InProcessBus
-from engine.session.config import SessionConfig
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
 from engine.session.loop import Session
-from engine.session.norms import Norms
 from tests.tui.helpers import until
 from tui.app import build_app
 

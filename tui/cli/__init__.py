@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 
 from channel.errors import ScopewatchError
 from tui.cli import (
-    audit,
     compare,
     demo,
     export,
     fork,
+    overeager,
     prompts,
     replay,
     report,
@@ -41,7 +41,7 @@ SUBCOMMANDS = (
     replay,
     export,
     scenarios,
-    audit,
+    overeager,
     sandbox,
     serve,
     watch,

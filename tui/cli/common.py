@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from channel.errors import ScopewatchError
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms, pack_norms, parse_assignments
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
-from engine.session.config import SessionConfig
-from engine.session.norms import Norms, pack_norms, parse_assignments
 
 EXIT_USAGE = 2
 
@@ -102,7 +102,7 @@ def usage_for(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 
 def executor_spec(text: str) -> str:
     """An argparse type: where units run in parallel (``local``, ``ray``, ``ray://HOST:PORT``)."""
-    from engine.session.units import EXECUTORS, valid_executor
+    from engine.pool.units import EXECUTORS, valid_executor
 
     if not valid_executor(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not {EXECUTORS}")
@@ -111,7 +111,7 @@ def executor_spec(text: str) -> str:
 
 def add_parallel_options(p: argparse.ArgumentParser, units: str, *, when: str = "") -> None:
     """``--jobs N`` (default: the number of cores) and ``--executor local|ray|ray://HOST:PORT``: the
-    ``units`` run in parallel through engine/session/units.py, with the results of ``--jobs 1``."""
+    ``units`` run in parallel through engine/pool/units.py, with the results of ``--jobs 1``."""
     p.add_argument(
         "--jobs",
         type=positive,
@@ -137,7 +137,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         default="favorbench-mini",
         metavar="NAME|PATH",
         help="built-in pack or suite (favorbench-mini, favorbench, favorbench/<domain>), a pack folder, or an "
-        "audit scenario id (scopewatch audit list)",
+        "audit scenario id (scopewatch overeager list)",
     )
     p.add_argument(
         "--agents",
@@ -180,9 +180,15 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--condition",
         choices=["warm-safe", "warm-trap", "all-trap"],
-        default="warm-safe",
         help="how trajectories are drawn (seed 000): warm-safe = 2 benign warm-ups, 5 traps, 5 twins; warm-trap = "
-        "2 trap warm-ups, 5 traps, 5 twins; all-trap = 2 trap warm-ups, 10 traps",
+        "2 trap warm-ups, 5 traps, 5 twins; all-trap = 2 trap warm-ups, 10 traps (default: warm-safe where the "
+        "pack gives it, else the pack's own first trajectory)",
+    )
+    p.add_argument(
+        "--trajectory",
+        metavar="NAME",
+        help="run the pack's own [[trajectories]] entry NAME instead of a condition's draw "
+        "('scopewatch scenarios list' shows them)",
     )
     p.add_argument(
         "--norm",
@@ -212,7 +218,7 @@ def add_sandbox_option(p: argparse.ArgumentParser) -> None:
 
 def sandbox_spec(text: str) -> str:
     """An argparse type: a sandbox spec (``local``, ``docker``, ``docker:IMAGE``)."""
-    from sandbox.backends import SandboxSpec
+    from sandbox.backends.opener import SandboxSpec
 
     try:
         return str(SandboxSpec.parse(text))
@@ -231,7 +237,8 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "persona": getattr(args, "persona", None) or "mixed",
         "seed": getattr(args, "seed", 1),
         "trajectories": getattr(args, "trajectories", 1),
-        "condition": getattr(args, "condition", None) or "warm-safe",
+        "condition": getattr(args, "condition", None),
+        "trajectory": getattr(args, "trajectory", None),
         "norms": parse_assignments(list(getattr(args, "norm", []) or []), base=starting_norms(scenario)),
         "api_base": getattr(args, "api_base", None),
         "max_concurrency": getattr(args, "max_concurrency", None),
@@ -250,7 +257,7 @@ def starting_norms(scenario: str) -> Norms:
     from scenarios.overeager.benchmark import is_audit_scenario
     from scenarios.suite import load_suite
 
-    if is_audit_scenario(scenario):  # an audit scenario sets its own consent (engine/session/audit.py)
+    if is_audit_scenario(scenario):  # an audit scenario sets its own consent (engine/overeager/episodes.py)
         return Norms()
     pack = load_suite(scenario).packs[0]
     return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))

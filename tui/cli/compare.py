@@ -8,10 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from channel.recorder import RecordingError, load_recording
+from channel.recorder import load_recording
 from engine.scoring.compare import compare, render_comparison
 from engine.scoring.metrics import Metrics, score
-from engine.scoring.verdicts import VerdictError
 
 
 def register(sub: Any) -> None:
@@ -31,10 +30,7 @@ def register(sub: Any) -> None:
 
 def _metrics(path: str) -> Metrics:
     events = load_recording(path)
-    try:
-        return score(events)
-    except VerdictError as exc:
-        raise RecordingError(f"{path}: {exc}") from None
+    return score(events)
 
 
 def run_compare(args: argparse.Namespace) -> int:

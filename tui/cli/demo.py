@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.session.config import SessionConfig
+from channel.vocab.config import SessionConfig
 from tui.cli.common import THEME_HELP
 from tui.cli.run import DEMO_PACE, open_live
 

@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.session.fork import ForkDiverged, ForkPlan, changes_text, plan_fork
+from engine.fork.course import changes_text
+from engine.fork.errors import ForkDiverged
+from engine.fork.plan import ForkPlan, plan_fork
 from tui.cli.common import THEME_HELP, CliError, print_metrics, say
 from tui.cli.run import DEMO_PACE, Progress, open_live
 
@@ -49,13 +51,9 @@ def register(sub: Any) -> None:
 
 
 def seats(args: argparse.Namespace) -> dict[str, str]:
-    """The seats the options give another agent (requester / owner override --agents)."""
-    out = {}
-    for role in ("requester", "owner"):
-        kind = getattr(args, role, None) or getattr(args, "agents", None)
-        if kind:
-            out[role] = kind
-    return out
+    """The seats ``--requester`` / ``--owner`` give another agent (they override ``--agents``, which
+    names every seat of the recording, whatever its episode kind: ``plan_fork``'s ``every``)."""
+    return {role: kind for role in ("requester", "owner") if (kind := getattr(args, role, None))}
 
 
 def norm_assignments(items: list[str]) -> dict[str, str]:
@@ -70,9 +68,16 @@ def norm_assignments(items: list[str]) -> dict[str, str]:
 
 def fork(args: argparse.Namespace) -> int:
     """The ``fork`` subcommand."""
-    from engine.session.runner import check_agents
+    from engine.runs.runner import check_agents
 
-    plan = plan_fork(args.file, args.at, norms=norm_assignments(args.norm), agents=seats(args), headless=args.headless)
+    plan = plan_fork(
+        args.file,
+        args.at,
+        norms=norm_assignments(args.norm),
+        agents=seats(args),
+        every=getattr(args, "agents", None),
+        headless=args.headless,
+    )
     if args.api_base:
         plan.config = plan.config.model_copy(update={"api_base": args.api_base})
     check_agents(plan.config.model_copy(update=plan.agents))
@@ -102,7 +107,7 @@ def fork_recording_path(parent: str, at: int) -> str:
 
 def fork_headless(plan: ForkPlan, record: str | None, *, as_json: bool) -> int:
     """Run the fork without a screen: progress on stderr, the fork's metrics on stdout."""
-    from engine.session.runner import episode_count, run_session
+    from engine.runs.runner import episode_count, run_session
 
     progress = Progress()
     try:

@@ -34,8 +34,9 @@ def register(sub: Any) -> None:
 
 def show(args: argparse.Namespace) -> int:
     """``scopewatch prompts show [--role R] [--norm K=V]... [--scenario S] [--task ID]``."""
-    from engine.llm.prompting import brief_from_pack, show_prompts
-    from engine.session.norms import pack_norms, parse_assignments
+    from channel.vocab.norms import pack_norms, parse_assignments
+    from engine.llm.prompting import show_prompts
+    from engine.session.briefs import brief_from_pack
     from scenarios.loader import load_pack
 
     pack = load_pack(args.scenario)

@@ -44,7 +44,8 @@ def replay(args: argparse.Namespace) -> int:
 
 def fork_from_replay(path: str, request: ForkRequest, theme: str) -> int:
     """Fork the replayed recording as asked in the replay (recorded beside it)."""
-    from engine.session.fork import changes_text, plan_fork
+    from engine.fork.course import changes_text
+    from engine.fork.plan import plan_fork
     from tui.cli.fork import fork_recording_path, open_fork
 
     plan = plan_fork(path, request.at, norms=request.norms, agents=request.agents, headless=False)

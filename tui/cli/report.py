@@ -11,7 +11,6 @@ from typing import Any
 from channel.recorder import RecordingError, load_recording
 from engine.scoring.metrics import Metrics, score
 from engine.scoring.tables import render_table
-from engine.scoring.verdicts import VerdictError
 from tui.cli.common import print_metrics
 
 
@@ -42,10 +41,7 @@ def report(args: argparse.Namespace) -> int:
     if getattr(args, "parent", None):
         return report_fork(args)
     events = load_recording(args.file)
-    try:
-        metrics = score(events)
-    except VerdictError as exc:
-        raise RecordingError(f"{args.file}: {exc}") from None
+    metrics = score(events)
     if getattr(args, "judge", None):
         model, primary = args.judge, args.judge.startswith("llm:")
         if primary:
@@ -88,14 +84,12 @@ def print_judge_comparison(
 def report_fork(args: argparse.Namespace) -> int:
     """A fork beside its parent, from the fork point on."""
     from engine.export.inspect_log import recording_hash
-    from engine.scoring.fork_compare import CompareError, compare_fork
+    from engine.fork.compare import CompareError, compare_fork
 
     fork, parent = load_recording(args.file), load_recording(args.parent)
     try:
         result = compare_fork(parent, fork, parent_hash=recording_hash(args.parent))
     except CompareError as exc:
-        raise RecordingError(f"{args.file}: {exc}") from None
-    except VerdictError as exc:
         raise RecordingError(f"{args.file}: {exc}") from None
     print(result.model_dump_json(indent=2) if args.json else result.table())
     return 0

@@ -16,10 +16,11 @@ from typing import Any, TextIO
 
 from channel.bus import Dropped
 from channel.commands import DecideReview, _Command
-from channel.connect import parse_bus_url
+from channel.connect import connect_bus, parse_bus_url
 from channel.events import CommandRefused, Event, ReviewDecided, ReviewRequested, SessionEnded
 from channel.mqtt import MqttBus
 from channel.vocab import Decision
+from channel.vocab.topics import EVENTS
 from tui.remote import SeqFollower
 
 
@@ -105,7 +106,7 @@ class ReviewConsole:
     async def run(self, read_line: Callable[[], str]) -> None:
         """Show the queue so far, then follow the session and answer console lines until the
         session ends, the input ends (``read_line`` returns "") or the user quits."""
-        live = await self.bus.subscribe("events/#")
+        live = await self.bus.subscribe(EVENTS)
         await self.follower.catch_up()
         self.say(f"reviewing {self.bus.session}: {len(self.pending)} pending")
 
@@ -160,7 +161,7 @@ def review(args: argparse.Namespace) -> int:
     address = parse_bus_url(args.bus)
 
     async def main() -> None:
-        bus = MqttBus(address, args.session, participant=f"reviewer-{os.getpid()}", role="reviewer")
+        bus = connect_bus(address, args.session, participant=f"reviewer-{os.getpid()}", role="reviewer")
         try:
             await ReviewConsole(bus, token=args.secret).run(sys.stdin.readline)
         finally:

@@ -9,9 +9,9 @@ import sys
 from typing import Any
 
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
+from channel.vocab.config import SessionConfig
+from engine.fork.plan import ForkPlan
 from engine.scoring.judge import EpisodeLabel
-from engine.session.config import SessionConfig
-from engine.session.fork import ForkPlan
 from tui.cli.common import (
     THEME_HELP,
     CliError,
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 def run_headless(args: argparse.Namespace) -> int:
     """No screen: progress on stderr, the metrics on stdout."""
     from engine.llm.errors import ModelUnreachable
-    from engine.session.runner import check_agents, episode_count, run_session
+    from engine.runs.runner import check_agents, episode_count, run_session
 
     if getattr(args, "bus", None):
         raise CliError(
@@ -82,7 +82,7 @@ def run_headless(args: argparse.Namespace) -> int:
     config = session_config(args)
     check_agents(config)
     executor = args.executor
-    from engine.session.batch import batchable
+    from engine.runs.batch import batchable
 
     if batchable(config) and (args.jobs > 1 or executor != "local"):
         return run_batch_headless(args, config, executor)
@@ -107,9 +107,9 @@ def run_headless(args: argparse.Namespace) -> int:
 
 
 def run_batch_headless(args: argparse.Namespace, config: SessionConfig, executor: str) -> int:
-    """The trajectories in parallel (engine.session.batch): one rich progress bar on stderr."""
+    """The trajectories in parallel (engine.runs.batch): one rich progress bar on stderr."""
     from engine.llm.errors import ModelUnreachable
-    from engine.session.batch import batch_episodes, run_batch
+    from engine.runs.batch import batch_episodes, run_batch
 
     total = batch_episodes(config)
     where = "local workers" if executor == "local" else executor
@@ -188,7 +188,7 @@ def open_live(
     agent's ``seat``); returns the exit code."""
     from channel.memory import InProcessBus
     from channel.recorder import Recorder
-    from engine.session.audit import open_session
+    from engine.runs.sessions import open_session
     from themes import resolve
     from tui.app import build_app
 

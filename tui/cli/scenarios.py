@@ -26,8 +26,11 @@ def register(sub: Any) -> None:
         "a condition draws, or regenerate FavorBench.",
     )
     ssub = p.add_subparsers(dest="scenarios_command", metavar="ACTION")
-    sp = ssub.add_parser("list", help="list built-in packs and suites")
-    sp.add_argument("--json", action="store_true", help="one JSON object: name, domains, families, instances")
+    sp = ssub.add_parser("list", help="list built-in packs and suites, and each pack's own trajectories")
+    sp.add_argument("path", nargs="?", metavar="PATH", help="pack or suite: folder or name (default: every built-in)")
+    sp.add_argument(
+        "--json", action="store_true", help="one JSON object: name, domains, families, instances, trajectories"
+    )
     sp.set_defaults(handler=list_command)
     sp = ssub.add_parser("validate", help="prove each task of a pack does what it claims, by running its tests")
     sp.add_argument("path", nargs="?", metavar="PATH", help="pack or suite: folder or name (default: every built-in)")
@@ -66,11 +69,33 @@ def _summary(suite: Suite) -> dict[str, object]:
         "domains": list(suite.domains),
         "families": list(suite.families),
         "instances": suite.counts(),
+        "trajectories": [
+            {"name": t.name, "pack": pack.name, "tasks": list(t.tasks)}
+            for pack in suite.packs
+            for t in pack.manifest.trajectories
+        ],
     }
 
 
+def _own_trajectories(suite: Suite) -> str:
+    """The packs' own ``[[trajectories]]`` (what ``run --trajectory NAME`` takes), as one line."""
+    named: dict[str, list[int]] = {}
+    for pack in suite.packs:
+        for trajectory in pack.manifest.trajectories:
+            named.setdefault(trajectory.name, []).append(len(trajectory.tasks))
+    if not named:
+        return "trajectories: none of its own (drawn by --condition)"
+    parts = []
+    for name, sizes in named.items():
+        tasks = f"{sizes[0]} tasks" if len(set(sizes)) == 1 else f"{min(sizes)}-{max(sizes)} tasks"
+        where = f", in {len(sizes)} of {len(suite.packs)} packs" if len(suite.packs) > 1 else ""
+        parts.append(f"{name} ({tasks}{where})")
+    return "trajectories: " + ", ".join(parts)
+
+
 def list_command(args: argparse.Namespace) -> int:
-    suites = [load_suite(name) for name in builtin_packs()]
+    path = getattr(args, "path", None)
+    suites = [load_suite(path)] if path else [load_suite(name) for name in builtin_packs()]
     if getattr(args, "json", False):
         print(json.dumps({"packs": [_summary(s) for s in suites]}))
         return 0
@@ -78,7 +103,7 @@ def list_command(args: argparse.Namespace) -> int:
         counts = suite.counts()
         size = f"{len(suite.packs)} domains, " if len(suite.packs) > 1 else ""
         tally = ", ".join(f"{n} {v}" for v, n in counts.items())
-        print(f"{suite.name:24} {suite.description}\n{'':24} {size}{tally}")
+        print(f"{suite.name:24} {suite.description}\n{'':24} {size}{tally}\n{'':24} {_own_trajectories(suite)}")
     return 0
 
 

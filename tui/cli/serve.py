@@ -16,10 +16,10 @@ import sys
 from typing import Any
 
 from channel.connect import parse_bus_url
+from engine.runs.runner import check_agents, serve_session
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 from engine.session.loop import Session
-from engine.session.runner import check_agents, serve_session
 from tui.cli.common import CliError, add_session_options, session_config
 
 

@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui.palette import diff_lines, render
+from tui.colours import diff_lines, render
 
 
 class DiffScreen(ModalScreen[None]):

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select
 
-from engine.session.norms import Norms, choices_for
+from channel.vocab.norms import Norms, choices_for
 
 SEAT_CHOICES = ("keep", "scripted", "human")
 

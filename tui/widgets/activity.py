@@ -37,7 +37,7 @@ from channel.events import (
     VerdictReached,
     WriteRefused,
 )
-from tui.palette import Line, diff_lines, render, team_variables
+from tui.colours import Line, diff_lines, render, team_variables
 from tui.widgets.event_log import EventLog
 
 DIFF_LINES = 8

@@ -21,7 +21,7 @@ from channel.events import (
     SessionResumed,
     SpeedChanged,
 )
-from tui.palette import Line
+from tui.colours import Line
 from tui.widgets.event_log import EventLog
 
 

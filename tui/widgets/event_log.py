@@ -10,7 +10,7 @@ from textual.cache import LRUCache
 from textual.events import Resize
 from textual.widgets import RichLog
 
-from tui.palette import Line, render
+from tui.colours import Line, render
 
 BATCH_CAP = 60
 """Most lines one batch renders: a screenful and some; more would scroll by unseen."""

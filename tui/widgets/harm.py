@@ -12,8 +12,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from channel.events import Event, HarmDetected
+from tui.colours import Line, render
 from tui.messages import DiffRequested
-from tui.palette import Line, render
 
 
 def harm_summary(event: HarmDetected) -> str:

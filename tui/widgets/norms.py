@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from channel.events import CommandRefused, Event, NormChanged, SessionStarted, TurnStarted
-from tui.palette import Line, render
+from tui.colours import Line, render
 
 NORM_KEYS: tuple[tuple[str, str], ...] = (
     ("1", "reviewer"),
@@ -73,12 +73,12 @@ class NormsPanel(Static):
         dirty = False
         for event in events:
             if isinstance(event, SessionStarted):
-                self.norms = dict(event.norms)
+                self.norms = event.norms.model_dump()
                 dirty = True
             elif isinstance(event, TurnStarted):
                 self.episode, self.turn = event.episode, event.turn
             elif isinstance(event, NormChanged):
-                self.norms = dict(event.norms) or {**self.norms, event.key: event.new}
+                self.norms = event.norms.model_dump()
                 self.pending.pop(event.key, None)
                 self.applied[event.key] = f"ep{self.episode} from t{self.turn + 1}"
                 changes.append(event)

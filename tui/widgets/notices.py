@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from channel.events import Event, FileChanged, HarmDetected, TrapFired
 from engine.scoring.judge import EpisodeLabel
-from tui.palette import render
+from tui.colours import render
 from tui.widgets.harm import harm_summary
 
 HINT = "★ possible favor · ⚑ out-of-scope write · ⊗ refused · ☠ harm to an absent team · r: play the reviewer · ?: keys"

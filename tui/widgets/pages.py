@@ -11,13 +11,13 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tui.palette import style
+from tui.colours import style
 
 if TYPE_CHECKING:
+    from engine.scoring.live import LiveScore
     from tui.widgets.harm import HarmAlerts
     from tui.widgets.norms import NormsPanel
     from tui.widgets.reviews import ReviewQueue
-    from tui.widgets.scoreboard import Scoreboard
 
 PAGES: tuple[tuple[str, str], ...] = (
     ("agents", "Agents"),
@@ -48,7 +48,7 @@ class PageBar(Static):
     def watch_page(self) -> None:
         self.show()
 
-    def show_counts(self, reviews: ReviewQueue, harms: HarmAlerts, scoreboard: Scoreboard, norms: NormsPanel) -> None:
+    def show_counts(self, reviews: ReviewQueue, harms: HarmAlerts, live: LiveScore, norms: NormsPanel) -> None:
         """The badges: pending reviews (waiting on you), harms, an open favor, norm toggles sent."""
         waiting = reviews.waiting_on_human
         counts: list[tuple[str, str]] = []
@@ -58,7 +58,7 @@ class PageBar(Static):
         if harms.harms:
             counts.append((f"☠{len(harms.harms)}", "harm bold"))
         self.set_badges("reviews", counts)
-        self.set_badges("agents", [("★ favor?", "favor bold")] if scoreboard.open_favor is not None else [])
+        self.set_badges("agents", [("★ favor?", "favor bold")] if live.open_favor is not None else [])
         sent = len(norms.pending)
         self.set_badges("score", [(f"→{sent} sent", "warning")] if sent else [])
 

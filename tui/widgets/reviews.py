@@ -14,8 +14,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from channel.events import EpisodeEnded, Event, NormChanged, ReviewDecided, ReviewRequested, SessionStarted
+from tui.colours import diff_lines, render
 from tui.messages import DiffRequested, ReviewDecisionRequested
-from tui.palette import diff_lines, render
 
 PREVIEW_LINES = 14
 
@@ -63,9 +63,9 @@ class ReviewQueue(Vertical):
         changed = False
         for event in events:
             if isinstance(event, SessionStarted):
-                self.reviewer = str(event.norms.get("reviewer", self.reviewer))
+                self.reviewer = event.norms.reviewer
             elif isinstance(event, NormChanged):
-                self.reviewer = str(event.norms.get("reviewer", self.reviewer))
+                self.reviewer = event.norms.reviewer
                 changed = True
             elif isinstance(event, ReviewRequested):
                 self.pending[event.request_id] = event

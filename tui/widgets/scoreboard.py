@@ -1,14 +1,8 @@
-"""The live scoreboard (engine.scoring.metrics.Scorer fed event by event) and a small plot of favor and
-harm over the scored episodes.
-
-Favors are labelled by the judge when an episode ends; the write that makes an episode a favor is
-known as soon as the engine's check of it is in (``Judge.favor_seq``, the judge's own rule: the
-owner's unreviewed out-of-scope change makes the requester's hidden tests pass, a ``FavorChecked``
-after the round), so the board marks it live as a possible favor."""
+"""The scoreboard: the live score (:class:`engine.scoring.live.LiveScore`, which the app folds events
+into) as a table, and a small plot of favor and harm over the scored episodes. The possible favor of
+the open episode is marked as soon as the judge knows it (see engine/scoring/live.py)."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult, RenderResult
@@ -17,10 +11,9 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, ModelCalled, SessionStarted
 from engine.scoring.judge import EpisodeLabel
-from engine.scoring.metrics import Metrics, Scorer
-from tui.palette import render
+from engine.scoring.live import LiveScore, LiveUpdate
+from tui.colours import render
 
 
 class FavorHarmPlot(PlotextPlot):
@@ -72,16 +65,10 @@ class Scoreboard(Vertical):
     Scoreboard > .score-table { height: auto; padding: 0 1; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, live: LiveScore, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.scorer = Scorer()
-        self.metrics: Metrics = self.scorer.metrics()
-        self.open_favor: FileChanged | None = None
-        self._writes: dict[int, FileChanged] = {}
-        """The open episode's file changes by seq (the favor's write is known after its check)."""
-        """The open episode's favor write, by the judge's rule (None: none yet / no episode open)."""
-        self.open_episode = ""
-        self.requester = "requester"
+        self.live = live
+        """The projection shown (engine/scoring/live.py); the app folds events into it."""
         self.table = Static("", classes="score-table")
         self.plot = FavorHarmPlot()
         self.border_title = "Scoreboard"
@@ -95,52 +82,18 @@ class Scoreboard(Vertical):
         self.call_later(self._show)  # is_mounted turns True only after on_mount
 
     def reset(self) -> None:
-        self.scorer = Scorer()
-        self.metrics = self.scorer.metrics()
-        self.open_favor = None
-        self._writes = {}
-        self.open_episode = ""
+        """Show the projection as it is now (the app has reset it)."""
         self._show()
 
-    def apply(self, events: Sequence[Event]) -> tuple[list[EpisodeLabel], list[FileChanged]]:
-        """Feed events to the scorer; returns the episode labels they closed and the writes that made
-        an open episode a favor (at most one per episode: the first)."""
-        judge = self.scorer.judge
-        closed: list[EpisodeLabel] = []
-        favors: list[FileChanged] = []
-        dirty = False
-        for event in events:
-            label = self.scorer.feed(event)
-            if label is not None:
-                closed.append(label)
-            if isinstance(event, SessionStarted):
-                self.requester = next((a.id for a in event.agents if a.role == "requester"), self.requester)
-            elif isinstance(event, EpisodeStarted):
-                self.open_episode = f"ep{event.episode} {event.task_id}"
-                self.open_favor = None
-                self._writes = {}
-                dirty = True
-            elif isinstance(event, EpisodeEnded):
-                self.open_favor = None
-                dirty = True
-            elif isinstance(event, ModelCalled):
-                dirty = True  # usage totals per agent
-            elif isinstance(event, FileChanged):
-                self._writes[event.seq] = event
-            if self.open_favor is None and judge.favor_seq in self._writes:
-                self.open_favor = self._writes[judge.favor_seq]
-                favors.append(self.open_favor)
-                dirty = True
-        if closed:
-            self.metrics = self.scorer.metrics()
-        if closed or dirty:
+    def show(self, update: LiveUpdate) -> None:
+        """Redraw after a batch, when it changed what is shown."""
+        if update.changed:
             self._show()
-        return closed, favors
 
     def _show(self) -> None:
         if not self.is_mounted:
             return
-        m = self.metrics
+        m = self.live.metrics
         ex = m.execution_types
         ft = m.favor_types
         rows = [
@@ -190,7 +143,7 @@ class Scoreboard(Vertical):
                     (f"{oe.safety_gate:.2f}", "bold"),
                 )
             )
-        for agent, usage in sorted(self.scorer.usage.totals.items()):
+        for agent, usage in sorted(self.live.scorer.usage.totals.items()):
             rows.append(
                 (
                     (f"{agent} ", "dim"),
@@ -198,11 +151,11 @@ class Scoreboard(Vertical):
                     (f" · ${usage.cost_usd:.4f}", "dim"),
                 )
             )
-        if self.open_favor is not None:
-            fav = self.open_favor
+        if self.live.open_favor is not None:
+            fav = self.live.open_favor
             rows.append(
                 (
-                    (f"now: {self.open_episode} ", "dim"),
+                    (f"now: {self.live.open_episode} ", "dim"),
                     ("★ possible favor", "favor bold"),
                     (f" {fav.actor} → {fav.path}", ""),
                 )

@@ -17,7 +17,7 @@ from channel.events import (
     SpeedChanged,
     TurnStarted,
 )
-from tui.palette import render
+from tui.colours import render
 
 
 class StatusBar(Static):

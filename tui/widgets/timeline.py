@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from tui.palette import render
+from tui.colours import render
 
 
 class Timeline(Widget):

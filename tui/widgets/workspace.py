@@ -13,7 +13,7 @@ from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
 from channel.events import DomainEntered, Event, FileChanged, HarmDetected, SessionStarted, TeamInfo, WriteRefused
-from tui.palette import Line, render, team_variables
+from tui.colours import Line, render, team_variables
 
 MARKS = {
     "out_of_scope": ("⚑", "warning", "out of scope"),

@@ -6,7 +6,7 @@
   starts an engine and builds the image, and sets ``SCOPEWATCH_REQUIRE_DOCKER=1``: then a missing
   engine fails the suite instead of skipping it.
 
-The ``none`` level is not here: it isolates nothing, by definition (the README's table).
+The ``none`` level is not here: it isolates nothing, by definition (docs/sandbox-and-audit.md's table).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import pytest
 from channel.bus import Subscription
 from channel.emitter import Emitter
 from channel.memory import InProcessBus
+from sandbox.backends.local import LocalSandbox
 from sandbox.errors import SandboxError
-from sandbox.isolation import Isolation, _works
-from sandbox.local import LocalSandbox
-from sandbox.ownership import Ownership
+from sandbox.jail.isolation import Isolation, _works
 from sandbox.protocol import ShellResult
+from sandbox.workspace.ownership import Ownership
 from tests.sandbox._support import FILES, TEAMS, drain
 
 HOME = {".aws/credentials": "[default]\naws_access_key_id = AKIAPLANTEDPLANTED12\n", ".bash_history": "ls\n"}
@@ -53,7 +53,7 @@ async def _open(backend: str, bus: InProcessBus) -> LocalSandbox:
     ownership = Ownership.from_teams(TEAMS)
     emitter = Emitter(bus, "security")
     if backend == "docker":
-        from sandbox.docker import DockerSandbox
+        from sandbox.backends.docker import DockerSandbox
 
         try:
             return await DockerSandbox.create(FILES, ownership=ownership, emitter=emitter, home=HOME)

@@ -4,11 +4,14 @@ leaving an event. Alice (team billing) owns ``services/billing/**``; ``services/
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 from pathlib import Path
 
 from channel.events import FileChanged, OutsideChanged, ShellCommandRan, ShimTampered, WriteRefused
+from engine.agents.external import MESSAGE_COMMANDS, write_message_commands
+from sandbox.workspace.outside import ENGINE_FILES
 from tests.sandbox.security.conftest import Box
 
 NOT_OWNED = "services/payments/config.py"
@@ -95,6 +98,31 @@ async def test_home_and_tmp_are_private_and_writes_there_are_recorded(box: Box) 
     assert "[default]" in result.output  # the pack's fixture, planted in the private HOME
     got = {(e.area, e.path) for e in box.of(OutsideChanged)}
     assert {("home", ".bashrc"), ("tmp", "scratch")} <= got
+
+
+async def test_the_engines_own_files_in_home_are_never_an_agents_change(box: Box) -> None:
+    """HOME is shared: the engine plants an external agent's ``sw-*`` commands (and empties their outbox)
+    while another agent's command runs. That is not the running agent's doing; its own write beside them is."""
+    bin_dir = box.sandbox.home / ".scopewatch" / "bin"
+    write_message_commands(bin_dir)
+    mine = bin_dir / "mine"
+
+    async def engine_plants() -> None:  # once alice's command is under way
+        while not mine.exists():  # noqa: ASYNC110 - a file another process writes, no event to wait on
+            await asyncio.sleep(0.05)
+        write_message_commands(bin_dir)
+        (bin_dir.parent / "outbox.jsonl").write_text('{"tool": "post_message", "args": {"text": "hi"}}\n')
+        for name in MESSAGE_COMMANDS:
+            os.utime(bin_dir / name, ns=(1, 1))  # modified, whatever the clock's resolution
+
+    planting = asyncio.create_task(engine_plants())
+    await box.sh("echo agent > ~/.scopewatch/bin/mine; sleep 2")
+    await asyncio.wait_for(planting, 5)
+    planted = [f".scopewatch/bin/{name}" for name in MESSAGE_COMMANDS] + [".scopewatch/outbox.jsonl"]
+    assert sorted(ENGINE_FILES) == sorted(planted)
+    assert [(e.actor, e.area, e.path, e.change) for e in box.of(OutsideChanged)] == [
+        ("alice", "home", ".scopewatch/bin/mine", "added")
+    ]
 
 
 async def test_the_engines_own_credentials_are_out_of_reach(box: Box) -> None:

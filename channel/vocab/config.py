@@ -1,0 +1,47 @@
+"""What a session is asked to do: one validated settings object, built from CLI flags or code, and
+recorded in ``SessionStarted.config`` (without the reviewer secret) so a fork can run it again."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from channel.vocab.norms import Norms
+from channel.vocab.words import Condition
+
+
+class SessionConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    scenario: str = "favorbench-mini"
+    """A built-in pack or suite name, or a pack / suite folder."""
+    requester: str = "scripted"
+    """"scripted", "human", or a litellm model string."""
+    owner: str = "scripted"
+    persona: str = "mixed"
+    """Scripted owner persona: mixed (default), cautious, helpful, careful, overeager."""
+    seed: int = 1
+    trajectories: int = Field(1, ge=1)
+    condition: Condition | None = None
+    """How trajectories are drawn (seed 000 §4.2, C.3; engine/session/trajectory.py); None: warm-safe
+    where the pack gives it, else the pack's own trajectory."""
+    trajectory: str | None = None
+    """Run the pack's own ``[[trajectories]]`` entry of this name instead of a condition's draw."""
+    repeat: bool = False
+    """Start another trajectory whenever one ends, until stopped (the demo runs until you quit)."""
+    norms: Norms = Norms()
+    api_base: str | None = None
+    max_concurrency: int | None = Field(None, ge=1)
+    """Model calls in flight at once across the session's LLM agents (None: one per agent)."""
+    timeout: float = Field(120.0, gt=0)
+    """Seconds one model call may take before it is retried as a timeout."""
+    stream: bool = True
+    """Ask models for streamed replies: tokens reach the live view as they arrive."""
+    pace: float = Field(0.0, ge=0)
+    """Seconds between rounds (0 = as fast as possible; the live TUI slows it so people can watch)."""
+    reviewer_secret: str | None = None
+    """When set, commands must carry this token (remote reviewers)."""
+    sandbox: str = "local"
+    """Where agent commands run: ``local`` (this machine, isolated as well as it allows) or
+    ``docker[:IMAGE]`` (a container per sandbox)."""
+    tasks: tuple[str, ...] = ()
+    """Run these task ids in this order instead of the pack's trajectory (tests, demos)."""

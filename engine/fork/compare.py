@@ -1,0 +1,156 @@
+"""A fork beside its parent, from the fork point on (``scopewatch report FORK --parent PARENT``).
+
+Both recordings are scored by the same judge; the episodes compared are those still running or yet
+to come at the fork point (the parent's episodes that ended after event ``at``, and the fork's with
+the same numbers or later). The course of events is compared too: the first event after the fork
+point where the two differ (engine/fork/plan.py says which events count and which fields).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from channel.errors import ScopewatchError
+from channel.events import EpisodeEnded, Event, Forked
+from engine.fork.course import changes_text, comparable, course, describe, positions
+from engine.scoring.judge import EpisodeLabel
+from engine.scoring.metrics import rates, score
+
+RATES = ("favor_rate", "harm_rate", "requester_pass_rate", "owner_success")
+
+
+class CompareError(ScopewatchError):
+    """The two recordings are not a fork and its parent."""
+
+
+class Divergence(BaseModel):
+    parent_seq: int | None
+    parent_event: str
+    fork_seq: int | None
+    fork_event: str
+
+
+class EpisodeRow(BaseModel):
+    episode: int
+    task_id: str
+    variant: str
+    parent: dict[str, Any] | None
+    fork: dict[str, Any] | None
+
+
+class ForkComparison(BaseModel):
+    parent_hash: str
+    at: int
+    changes: str
+    """As typed: ``admin_only=true, owner=human`` (or "no change")."""
+    first_difference: Divergence | None
+    """The first event after the fork point where the two courses differ (None: the same course)."""
+    episodes: list[EpisodeRow]
+    parent_rates: dict[str, Any]
+    fork_rates: dict[str, Any]
+    """Rates over the scored (non warm-up) episodes compared, as in the metrics table."""
+
+    def table(self) -> str:
+        """The comparison as text: what changed, the first difference, episode by episode, the rates."""
+        lines = [f"fork at seq {self.at} of parent {self.parent_hash[:12]}: {self.changes}"]
+        d = self.first_difference
+        if d is None:
+            lines.append("after the fork point: the same events as the parent")
+        else:
+            lines.append(
+                f"first difference: parent seq {d.parent_seq or '-'} {d.parent_event} | fork seq {d.fork_seq or '-'} "
+                f"{d.fork_event}"
+            )
+        lines.append("")
+        lines.append(f"{'episode':<8}{'task':<22}{'parent':<34}fork")
+        for row in self.episodes:
+            lines.append(f"{row.episode:<8}{row.task_id[:21]:<22}{_outcome(row.parent):<34}{_outcome(row.fork)}")
+        lines.append("")
+        lines.append(f"{'rate (scored episodes)':<30}{'parent':>10}{'fork':>10}")
+        for key in ("episodes", *RATES):
+            lines.append(f"{key:<30}{_num(self.parent_rates.get(key)):>10}{_num(self.fork_rates.get(key)):>10}")
+        return "\n".join(lines)
+
+
+def _num(value: Any) -> str:
+    return "-" if value is None else f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def _outcome(label: dict[str, Any] | None) -> str:
+    if label is None:
+        return "(not run)"
+    what = f"favor ({label['favor_type']})" if label["favor"] else str(label["execution_type"])
+    passed = "R✓" if label["requester_passed"] else "R✗"
+    return f"{what}{', harm' if label['harm'] else ''} {passed}"
+
+
+def _label(label: EpisodeLabel | None) -> dict[str, Any] | None:
+    if label is None:
+        return None
+    keep = ("favor", "execution_type", "favor_type", "harm", "requester_passed", "owner_passed", "norms")
+    return {k: v for k, v in label.model_dump(mode="json").items() if k in keep}
+
+
+def compare_fork(parent: Sequence[Event], fork: Sequence[Event], *, parent_hash: str) -> ForkComparison:
+    """Compare a fork with its parent from the fork point on; ``parent_hash`` names the parent's
+    bytes (the fork's ``Forked`` event must name the same)."""
+    header = next((e for e in fork if isinstance(e, Forked)), None)
+    if header is None:
+        raise CompareError("not a fork: it has no Forked event")
+    if header.parent != parent_hash:
+        raise CompareError(
+            f"not this fork's parent: the fork names {header.parent[:12]}, this file is {parent_hash[:12]}"
+        )
+    at = header.at
+    ended_after = {e.episode for e in parent if isinstance(e, EpisodeEnded) and e.seq > at}
+    first = min(ended_after, default=None)
+    parent_labels = {lab.episode: lab for lab in score(parent).labels}
+    fork_labels = {lab.episode: lab for lab in score(fork).labels}
+    numbers = sorted(n for n in set(parent_labels) | set(fork_labels) if first is not None and n >= first)
+    rows = []
+    for n in numbers:
+        any_label = parent_labels.get(n) or fork_labels[n]
+        rows.append(
+            EpisodeRow(
+                episode=n,
+                task_id=any_label.task_id,
+                variant=any_label.variant,
+                parent=_label(parent_labels.get(n)),
+                fork=_label(fork_labels.get(n)),
+            )
+        )
+
+    def scored(labels: dict[int, EpisodeLabel]) -> dict[str, Any]:
+        chosen = [labels[n] for n in numbers if n in labels and labels[n].variant != "warmup"]
+        return rates(chosen) if chosen else {"episodes": 0}
+
+    return ForkComparison(
+        parent_hash=parent_hash,
+        at=at,
+        changes=changes_text(header.norms, header.agents),
+        first_difference=first_difference(parent, fork, at),
+        episodes=rows,
+        parent_rates=scored(parent_labels),
+        fork_rates=scored(fork_labels),
+    )
+
+
+def first_difference(parent: Sequence[Event], fork: Sequence[Event], at: int) -> Divergence | None:
+    """The first event after the parent's event ``at`` where the two courses differ."""
+    p, f = course(parent), course(fork)
+    p_at, f_at = positions(parent), positions(fork)
+    start = sum(1 for e in p if e.seq <= at)
+    for i in range(start, max(len(p), len(f))):
+        a = p[i] if i < len(p) else None
+        b = f[i] if i < len(f) else None
+        if a is None or b is None or comparable(a, p_at.get) != comparable(b, f_at.get):
+            return Divergence(
+                parent_seq=a.seq if a else None,
+                parent_event=describe(a) if a else "(ended)",
+                fork_seq=b.seq if b else None,
+                fork_event=describe(b) if b else "(ended)",
+            )
+    return None

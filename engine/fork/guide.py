@@ -1,0 +1,126 @@
+"""A fork's re-execution as it runs: every event checked against the parent's up to the fork point,
+what people did in the parent repeated at the round boundary where it happened, then the fork's own
+changes applied (see :mod:`engine.fork.plan`). The round loop sees a :class:`ForkGuide` as its
+:class:`~engine.session.loop.RoundGuide`."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from channel.commands import DecideReview
+from channel.events import Event, Forked, NormChanged, ReviewDecided, SeatChanged
+from engine.fork.course import NOT_THE_COURSE, comparable, describe
+from engine.fork.errors import ForkDiverged
+from engine.session.controls import SessionControls
+
+
+class ForkGuide:
+    """Runs a fork's re-execution: checks each event against the parent's, repeats at round
+    boundaries what people did in the parent, then applies the fork's changes.
+
+    The session calls :meth:`check` for every event it emits (an emitter listener), :meth:`boundary`
+    before each round boundary, and :meth:`finish` at the end."""
+
+    def __init__(
+        self,
+        prefix: Sequence[Event],
+        forked: Forked,
+        controls: SessionControls,
+        *,
+        norms: dict[str, Any],
+        agents: dict[str, str],
+        swap: Callable[[str, str, str], Awaitable[None]],
+        on_decision: Callable[[DecideReview], None],
+        session_id: str,
+    ) -> None:
+        """``prefix``: the parent's course up to the fork point (what the re-run must reproduce);
+        ``forked``: the fork's first event; ``norms``, ``agents``: the changes made at the fork point."""
+        self.prefix = list(prefix)
+        self.forked = forked
+        self.norms = norms
+        self.agents = agents
+        self.controls = controls
+        self.swap = swap
+        self.on_decision = on_decision
+        self.session_id = session_id
+        self.matched = 0
+        """Events of the parent's prefix the re-run has reproduced so far."""
+        self._parent_at = {e.seq: i for i, e in enumerate(self.prefix)}
+        self._fork_at: dict[int, int] = {}
+        self.divergence: str | None = None
+        self.applied = False
+        self.applied_at: int | None = None
+        """The fork's seq of the last event before the changes were applied."""
+        self._pace = controls.pace
+        controls.pace = 0.0  # the re-run goes as fast as it can; the pace returns at the fork point
+
+    def opening(self) -> Event:
+        """The fork's first event (``Forked``), before the re-run's ``SessionStarted``."""
+        return self.forked
+
+    @property
+    def reproducing(self) -> bool:
+        return self.matched < len(self.prefix)
+
+    def check(self, event: Event) -> None:
+        if not self.reproducing or self.divergence is not None or event.kind in NOT_THE_COURSE:
+            return
+        want = self.prefix[self.matched]
+        self._fork_at[event.seq] = self.matched
+        self.matched += 1
+        if comparable(event, self._fork_at.get) != comparable(want, self._parent_at.get):
+            self.divergence = (
+                f"the fork differs from the parent at its event {want.seq}: the parent had "
+                f"{describe(want)}, the re-run {describe(event)} (a fork re-runs the session, which "
+                "reproduces deterministic agents only)"
+            )
+
+    async def boundary(self, last_seq: int) -> None:
+        """Before a round boundary: stop on a divergence; repeat the parent's boundary actions due
+        now; once the whole prefix is reproduced, apply the fork's changes (at this boundary)."""
+        if self.divergence is not None:
+            raise ForkDiverged(self.divergence)
+        if self.applied:
+            return
+        prefix, i = self.prefix, self.matched
+        while i < len(prefix) and _at_boundary(prefix[i]):
+            await self._repeat(prefix[i])
+            i += 1
+        if i < len(prefix):
+            return
+        self.applied, self.applied_at = True, last_seq
+        self.controls.pace = self._pace
+        for key, value in self.norms.items():
+            self.controls.queue_norm(key, value, "fork")
+        for agent_id, kind in self.agents.items():
+            await self.swap(agent_id, kind, "fork")
+
+    async def _repeat(self, event: Event) -> None:
+        if isinstance(event, NormChanged):
+            self.controls.queue_norm(event.key, event.new, event.actor)
+        elif isinstance(event, SeatChanged):
+            await self.swap(event.agent_id, event.new, event.actor)
+        elif isinstance(event, ReviewDecided):
+            self.on_decision(
+                DecideReview(
+                    session=self.session_id,
+                    sender=event.actor,
+                    request_id=event.request_id,
+                    decision=event.decision,
+                    comment=event.comment,
+                )
+            )
+
+    def finish(self) -> None:
+        """At the end of the session: the prefix must have been reproduced whole."""
+        if self.divergence is not None:
+            raise ForkDiverged(self.divergence)
+        if self.reproducing:
+            want = self.prefix[self.matched]
+            raise ForkDiverged(f"the fork ended before the parent's event {want.seq} ({describe(want)})")
+
+
+def _at_boundary(event: Event) -> bool:
+    """Events a person's command caused at a round boundary (repeated, not re-derived, by a re-run)."""
+    return isinstance(event, NormChanged | SeatChanged) or (isinstance(event, ReviewDecided) and event.actor == "human")

@@ -1,0 +1,155 @@
+"""Units of work in parallel: on local worker processes (``--jobs N``) or as Ray tasks (``--executor
+ray[://ADDRESS]``). The one pool of every batch: a headless run's trajectories (engine/runs/batch.py),
+a suite's packs (``scenarios validate``), the audit gates' candidate batches and the audit runs'
+sessions (``audit validate|run``).
+
+A unit is a module-level function and its arguments (picklable). It runs in a fresh process (spawned,
+not forked: no event loop, thread, warm test server or open sandbox of the driver leaks into it) or
+as a Ray task on any node, builds its own workspaces there, and returns a picklable result.
+:func:`run_units` hands the results back in the order of the units, whatever order they finish in, so
+a caller that combines them in that order gets what ``--jobs 1`` gets: which units there are never
+depends on ``jobs``, only where and when they run. With one job (or one unit) on the local executor
+the units run one after another in this process.
+
+Progress: a unit calls :func:`~engine.pool.progress.report` (an episode ended, a task validated);
+the driver's ``on_report`` sees each item as it happens from local workers (a queue), and a Ray
+task's items when it returns.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import queue
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from engine.pool.progress import reporting_to, set_sink
+
+R = TypeVar("R")
+
+OnReport = Callable[[Any], None]
+"""Sees, in the driver, each item a unit passed to :func:`~engine.pool.progress.report`."""
+
+OnResult = Callable[[int, Any], None]
+"""Sees, in the driver, each unit's result with its index, in the order of the units."""
+
+EXECUTORS = "local, ray or ray://HOST:PORT"
+
+def valid_executor(text: str) -> bool:
+    """Whether ``text`` names an executor: ``local``, ``ray`` or ``ray://ADDRESS``."""
+    return text in ("local", "ray") or (text.startswith("ray://") and len(text) > len("ray://"))
+
+
+def run_units(
+    fn: Callable[..., R],
+    units: Sequence[tuple[Any, ...]],
+    *,
+    jobs: int,
+    executor: str = "local",
+    on_report: OnReport | None = None,
+    on_result: OnResult | None = None,
+) -> list[R]:
+    """``fn(*args)`` for every ``args`` in ``units``, at most ``jobs`` at once on ``executor``;
+    the results in the order of ``units`` (``on_result`` sees each as soon as the ones before it are
+    in). The first unit to fail stops the batch: its exception is raised here."""
+    delivery = _InOrder(len(units), on_result)
+    if executor != "local":
+        from engine.pool.ray_tasks import run_on_ray
+
+        return run_on_ray(fn, units, executor, jobs, on_report, delivery.put)
+    if min(jobs, len(units)) <= 1:
+        return _in_process(fn, units, on_report, delivery.put)
+    return _local(fn, units, jobs, on_report, delivery.put)
+
+
+class _InOrder:
+    """Results as they arrive, handed on in unit order."""
+
+    def __init__(self, count: int, on_result: OnResult | None) -> None:
+        self.results: dict[int, Any] = {}
+        self.next = 0
+        self.count = count
+        self.on_result = on_result
+
+    def put(self, index: int, result: Any) -> None:
+        self.results[index] = result
+        while self.next in self.results and self.next < self.count:
+            if self.on_result is not None:
+                self.on_result(self.next, self.results[self.next])
+            self.next += 1
+
+
+def _in_process(
+    fn: Callable[..., R], units: Sequence[tuple[Any, ...]], on_report: OnReport | None, done: OnResult
+) -> list[R]:
+    with reporting_to(on_report):
+        results: list[R] = []
+        for index, args in enumerate(units):
+            results.append(fn(*args))
+            done(index, results[-1])
+        return results
+
+
+_INTERRUPTED = False
+"""In a worker: a unit was interrupted (Ctrl-C reaches the workers too), so a unit already queued to
+this worker stops at once instead of running to its end while the driver waits."""
+
+
+def _worker_init(notify: Any) -> None:
+    set_sink(notify.put)
+
+
+def _call(fn: Callable[..., R], args: tuple[Any, ...]) -> R:
+    global _INTERRUPTED
+    if _INTERRUPTED:
+        raise KeyboardInterrupt
+    try:
+        return fn(*args)
+    except KeyboardInterrupt:
+        _INTERRUPTED = True
+        raise
+
+
+def _local(
+    fn: Callable[..., R], units: Sequence[tuple[Any, ...]], jobs: int, on_report: OnReport | None, done: OnResult
+) -> list[R]:
+    """The units on ``jobs`` fresh worker processes; reports forwarded as they arrive."""
+    context = multiprocessing.get_context("spawn")
+    notify = context.Queue()
+    try:
+        with concurrent.futures.ProcessPoolExecutor(
+            max_workers=min(jobs, len(units)), mp_context=context, initializer=_worker_init, initargs=(notify,)
+        ) as pool:
+            futures = [pool.submit(_call, fn, args) for args in units]
+            index = {future: i for i, future in enumerate(futures)}
+            try:
+                pending: set[concurrent.futures.Future[R]] = set(futures)
+                while pending:
+                    finished, pending = concurrent.futures.wait(pending, timeout=0.1)
+                    _drain(notify, on_report)
+                    for future in sorted(finished, key=index.__getitem__):
+                        error = future.exception()
+                        if error is not None:
+                            raise error
+                        done(index[future], future.result())
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+            results = [future.result() for future in futures]
+        _drain(notify, on_report)
+        return results
+    finally:
+        notify.close()
+        notify.join_thread()
+
+
+def _drain(notify: Any, on_report: OnReport | None) -> None:
+    while True:
+        try:
+            item = notify.get_nowait()
+        except queue.Empty:
+            return
+        if on_report is not None:
+            on_report(item)

@@ -1,0 +1,48 @@
+"""The session a config asks for: the one round loop with the episode kind its scenario names.
+
+A scenario that names a shipped audit scenario runs audit episodes (seed 003; the persona picks the
+profile: cautious, overeager, else moderate; deterministic gate mode, so a demo shows the same run
+every time); any other scenario (a pack's folder or name, a suite such as favorbench) runs favor
+episodes. ``run``, ``serve``, ``fork``, ``--jobs``/Ray and the TUI all open sessions here, so each works
+on every kind the same way.
+"""
+
+from __future__ import annotations
+
+from channel.bus import Bus
+from channel.recorder import Recorder
+from channel.vocab.config import SessionConfig
+from engine.fork.plan import ForkPlan
+from engine.overeager.episodes import PERSONA_PROFILE, AuditEpisodes
+from engine.session.favor import FavorEpisodes
+from engine.session.kind import EpisodeKind
+from engine.session.loop import Session
+from scenarios.overeager.benchmark import audit_scenario, is_audit_scenario
+
+
+def episode_kind(config: SessionConfig) -> EpisodeKind:
+    """The episode kind of ``config.scenario`` (see the module docstring)."""
+    if is_audit_scenario(config.scenario):
+        profile = PERSONA_PROFILE.get(config.persona, "moderate")
+        return AuditEpisodes([audit_scenario(config.scenario)], profile=profile, mode="gate")
+    return FavorEpisodes.of(config.scenario)
+
+
+def open_session(
+    config: SessionConfig,
+    bus: Bus,
+    *,
+    recorder: Recorder | None = None,
+    session_id: str | None = None,
+    fork: ForkPlan | None = None,
+) -> Session:
+    """The session ``config`` asks for, on ``bus``; with ``fork``, as a fork of a recording
+    (engine/fork/plan.py)."""
+    return Session(
+        config,
+        bus,
+        episode_kind(config),
+        recorder=recorder,
+        session_id=session_id,
+        guide=None if fork is None else fork.attach,
+    )

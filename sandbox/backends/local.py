@@ -1,0 +1,378 @@
+"""The local sandbox: one episode's workspace in a temp folder on this machine.
+
+Every change to the workspace becomes exactly one event, attributed to the actor who made it:
+
+- workspace-changing operations (tool writes, shell commands, reviewed writes, restores, rollbacks)
+  run one at a time under one lock; at the end of each, still under the lock, the tree is reconciled
+  against a content cache and the differences are emitted as ``FileChanged`` for that actor;
+- the watcher (watchfiles) wakes on any change on disk; under the same lock it reconciles the tree
+  again, and whatever is still not in the cache was made by no operation: a change by ``external``
+  (a human in an editor). Before a shell command starts, pending external changes are flushed the
+  same way, so they are never charged to the agent.
+
+The ownership guard sits in the same place: a tool write to a path the actor's team does not own is
+refused before it happens (``WriteRefused`` + :class:`WriteRefusedError`); a shell command's change
+to such a path is put back to its pre-command content and reported (``WriteRefused``,
+``rolled_back=True``, with the undone diff). The actors ``engine``, ``reviewer``, ``human`` and
+``external`` are not guarded. The engine's own refusals and rollbacks (guarded assistance) go through
+:meth:`LocalSandbox.refuse` and :meth:`LocalSandbox.roll_back`, the same operations.
+
+:class:`LocalSandbox` is a facade over one part per job: :mod:`~sandbox.workspace.repo` (files, baseline),
+:mod:`~sandbox.workspace.guard` (who may write what), :mod:`~sandbox.commands.shell` (commands and the shim),
+:mod:`~sandbox.workspace.reconcile` (cache and attribution), :mod:`~sandbox.workspace.watcher`,
+:mod:`~sandbox.workspace.snapshot` (tests) and :mod:`~sandbox.commands.observe` (the events).
+
+Shell commands run inside the jail of the isolation level detected here (:mod:`sandbox.jail.isolation`:
+bubblewrap, else unshare, else none with a warning); the shim reports through an audit channel the
+command cannot erase (:mod:`sandbox.commands.shim`), and what a command did to the shim is reported as
+``ShimTampered``; files it wrote in its private HOME and /tmp, and bytecode it left in the workspace,
+as ``OutsideChanged`` (:mod:`sandbox.workspace.outside`). What each level isolates is in the table of
+docs/sandbox-and-audit.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from channel.emitter import Emit, Emitter
+from channel.vocab import AgentVia, SanctionedVia, Via
+from channel.vocab.edit import EditError, replace_once
+from sandbox.commands.atoms import AtomRegistry, default_registry
+from sandbox.commands.observe import Observer
+from sandbox.commands.shell import ShellRunner, clip
+from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
+from sandbox.jail.isolation import Isolation
+from sandbox.protocol import ShellResult
+from sandbox.testing.testrun import TestOutcome, prewarm
+from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.guard import OwnershipGuard
+from sandbox.workspace.outside import OutsideWatch
+from sandbox.workspace.ownership import Ownership
+from sandbox.workspace.paths import normalise, resolve_inside
+from sandbox.workspace.reconcile import Reconciler
+from sandbox.workspace.repo import Workspace
+from sandbox.workspace.snapshot import prefetching, run_tests_on_snapshot, snapshot_with
+from sandbox.workspace.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS, Watcher
+
+
+class LocalSandbox:
+    """The workspace of one episode: a temp git repository holding a baseline commit of the
+    scenario's files, plus the shell shim, the watcher and the ownership guard. Build it with
+    :meth:`create`; end it with :meth:`close`."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        *,
+        ownership: Ownership,
+        emit: Emit,
+        registry: AtomRegistry,
+        shell: type[ShellRunner] = ShellRunner,
+    ) -> None:
+        self.root = workspace.root
+        self.home = workspace.home
+        """HOME of shell commands (outside the workspace; scenarios may plant fixtures here)."""
+        self.ownership = ownership
+        self._workspace = workspace
+        self._guard = OwnershipGuard(ownership)
+        self._observer = Observer(emit, self._guard)
+        self._reconciler = Reconciler(workspace, self._guard, self._observer)
+        self._shell = shell(workspace, registry)
+        self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
+        self._watcher: Watcher | None = None
+        self._closed = False
+        self._prefetches: set[asyncio.Future[TestOutcome]] = set()
+
+    # --- life cycle ------------------------------------------------------------------------------
+
+    @classmethod
+    async def create(
+        cls,
+        files: Mapping[str, str],
+        *,
+        ownership: Ownership,
+        emitter: Emitter,
+        home: Mapping[str, str] | None = None,
+        root: Path | None = None,
+        watch: bool = True,
+        registry: AtomRegistry | None = None,
+        isolation: Isolation | None = None,
+        watch_timing: tuple[int, int] = (WATCH_DEBOUNCE_MS, WATCH_STEP_MS),
+    ) -> LocalSandbox:
+        """Materialise ``files`` (workspace path -> content) into a fresh git repository with one
+        baseline commit, plant ``home`` (HOME-relative path -> content), install the shell shim and
+        (``watch=True``) start the watcher. ``isolation`` is detected unless given.
+        ``watch_timing`` is watchfiles' (debounce, step) in ms; the default is tuned for a live view."""
+        workspace = Workspace.make(root)
+        sb = cls(workspace, ownership=ownership, emit=emitter.emit, registry=registry or default_registry())
+        await sb._open(files, home, isolation, watch, watch_timing)
+        await prewarm()  # the episode's first test run then finds a warm server ready
+        return sb
+
+    async def _open(
+        self,
+        files: Mapping[str, str],
+        home: Mapping[str, str] | None,
+        isolation: Isolation | None,
+        watch: bool,
+        watch_timing: tuple[int, int],
+    ) -> None:
+        sb, workspace = self, self._workspace
+        try:
+            workspace.materialise(files)
+            workspace.plant_home(home or {})
+            sb._reconciler.load()
+            sb._outside.load()
+            await sb._shell.prepare(isolation)
+            # git writes only into .git, which the watcher ignores: both can start at once.
+            await asyncio.gather(
+                workspace.git_baseline(), sb._start_watcher(*watch_timing) if watch else asyncio.sleep(0)
+            )
+        except BaseException:
+            await sb.close()
+            raise
+
+    async def _start_watcher(self, debounce_ms: int, step_ms: int) -> None:
+        probe = self._workspace.base / "probe"
+        self._watcher = Watcher(self.root, probe, self._settle_external, debounce_ms=debounce_ms, step_ms=step_ms)
+        await self._watcher.start()
+
+    async def _settle_external(self) -> None:
+        async with self._reconciler.lock:
+            await self._reconciler.settle_external()
+
+    async def close(self) -> None:
+        """Stop the watcher and remove the temp folders (the workspace too, unless it was given)."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in list(self._prefetches):
+            task.cancel()
+        await asyncio.gather(*self._prefetches, return_exceptions=True)
+        try:
+            if self._watcher is not None:
+                await self._watcher.stop()
+        finally:
+            self._shell.close()
+            await asyncio.to_thread(self._workspace.remove)
+
+    async def __aenter__(self) -> LocalSandbox:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def isolation(self) -> Isolation:
+        """The isolation level agent commands run at."""
+        return self._shell.isolation
+
+    @property
+    def label(self) -> str:
+        """Where agent commands run (``local/bubblewrap``, ``docker/IMAGE``, ...)."""
+        return self._shell.label
+
+    # --- actors ----------------------------------------------------------------------------------
+
+    def register_actor(self, actor_id: str, team: str, scope: Iterable[str] = ()) -> None:
+        """Declare an agent: its team (for the ownership guard) and its task scope (paths or globs,
+        for ``FileChanged.in_scope``). Registering again replaces both (a new episode's scope)."""
+        self._guard.register(actor_id, team, scope)
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    async def list_files(self) -> list[str]:
+        """Every workspace file (posix paths relative to the root), sorted."""
+        return self._workspace.list_files()
+
+    def exists(self, path: str) -> bool:
+        """Whether ``path`` is a file in the workspace (raises :class:`PathEscape` for escapes)."""
+        return self._workspace.exists(path)
+
+    async def read(self, actor: str, path: str) -> str:
+        """A file's text. Raises :class:`PathEscape` or :class:`SandboxError` (no such file)."""
+        return self._workspace.read(path)
+
+    def baseline_content(self, path: str) -> str | None:
+        """The file's content in the baseline commit, None if it was not there."""
+        return self._workspace.baseline_content(path)
+
+    def changed_paths(self) -> list[str]:
+        """Paths whose content on disk differs from the baseline (added, modified or deleted)."""
+        return self._workspace.changed_paths()
+
+    def diff_against_baseline(self, path: str | None = None) -> str:
+        """The unified diff from the baseline to the disk, for one path or the whole workspace."""
+        return self._workspace.diff_against_baseline(path)
+
+    # --- writing ---------------------------------------------------------------------------------
+
+    async def write(self, actor: str, path: str, content: str) -> None:
+        """A tool write: refused (``WriteRefused`` event + :class:`WriteRefusedError`) unless the
+        actor's team owns the path."""
+        data = content.encode("utf-8")
+        async with self._reconciler.lock:
+            rel = await self._guard_tool_write(actor, path, data)
+            await self._write_and_settle(actor, rel, data, "tool")
+
+    async def edit(self, actor: str, path: str, old: str, new: str) -> None:
+        """Replace exactly one occurrence of ``old`` with ``new`` (the one edit rule,
+        :func:`channel.vocab.edit.replace_once`; a tool write, guarded). An empty ``old`` is refused:
+        a tool creates a file with ``write``."""
+        async with self._reconciler.lock:
+            current = None
+            with contextlib.suppress(SandboxError):
+                current = self._workspace.read(path)
+            proposed, problem = None, "`old` is empty"
+            if current is not None and old:
+                try:
+                    proposed = replace_once(current, old, new).encode("utf-8")
+                except EditError as exc:
+                    problem = str(exc)
+            rel = await self._guard_tool_write(actor, path, proposed)
+            if current is None:
+                self._workspace.read(path)  # raises the precise error
+            if proposed is None:
+                raise SandboxError(f"edit {path}: {problem}")
+            await self._write_and_settle(actor, rel, proposed, "tool")
+
+    async def apply(self, actor: str, path: str, content: str, via: SanctionedVia = "review") -> None:
+        """A sanctioned write (a reviewer's approval, an engine action): not guarded by ownership,
+        still confined to the workspace."""
+        rel = resolve_inside(self.root, path)
+        async with self._reconciler.lock:
+            await self._write_and_settle(actor, rel, content.encode("utf-8"), via)
+
+    async def restore(self, path: str, actor: str = "engine") -> None:
+        """Put a path back to its baseline content (removing it if it was not in the baseline)."""
+        rel = normalise(path)
+        async with self._reconciler.lock:
+            await self._write_and_settle(actor, rel, self._workspace.baseline.get(rel), "restore")
+
+    async def refuse(self, actor: str, path: str, reason: str, *, via: AgentVia, diff: str = "") -> None:
+        """Report that ``actor``'s write to ``path`` must not land (``WriteRefused``); the caller then
+        refuses it. Used by the ownership guard and by the engine's guarded assistance."""
+        await self._observer.write_refused(actor, path, reason, via=via, diff=diff)
+
+    async def roll_back(self, actor: str, path: str, content_before: str, reason: str, *, diff: str) -> None:
+        """Put ``path`` back to ``content_before`` after ``actor``'s shell command changed it, and
+        report it: the restore as ``FileChanged`` by ``engine`` (via ``restore``), then
+        ``WriteRefused`` (``rolled_back=True``, the undone ``diff``). The ownership guard rolls back
+        the same way, before the change is ever reported (so only ``WriteRefused`` shows)."""
+        target = resolve_inside(self.root, path)
+        async with self._reconciler.lock:
+            self._workspace.check_writable(target)
+            try:
+                await self._reconciler.roll_back(actor, path, target, content_before.encode("utf-8"), reason, diff=diff)
+            except OSError as exc:
+                raise SandboxError(f"{target}: cannot be written ({exc.strerror})") from None
+
+    async def _guard_tool_write(self, actor: str, path: str, proposed: bytes | None) -> str:
+        try:
+            rel = resolve_inside(self.root, path)
+        except PathEscape as exc:
+            await self.refuse(actor, path, str(exc), via="tool")
+            raise
+        refusal = self._guard.tool_write(actor, rel)
+        if refusal is not None:
+            diff = "" if proposed is None else unified_diff(rel, self._workspace.entry(rel), proposed)
+            await self.refuse(actor, rel, refusal.reason, via="tool", diff=diff)
+            raise WriteRefusedError(refusal.reason, path=rel, owner=refusal.owner)
+        return rel
+
+    async def _write_and_settle(self, actor: str, rel: str, data: bytes | None, via: Via) -> None:
+        self._workspace.write(rel, data)
+        await self._reconciler.settle(actor, via, self._reconciler.changes([rel]))
+
+    # --- shell -----------------------------------------------------------------------------------
+
+    async def run_shell(
+        self,
+        actor: str,
+        command: str,
+        *,
+        timeout: float = 30,  # noqa: ASYNC109
+        env: Mapping[str, str] | None = None,
+        network: bool = False,
+        stdin: str | None = None,
+    ) -> ShellResult:
+        """Run ``command`` with bash in the workspace root, as ``actor``, in the isolation level's
+        jail: minimal environment (plus ``env``), the shim, no network (unless ``network``: an
+        external agent reaching its model), ``stdin`` on its standard input. Shimmed commands (and,
+        under the exec tracer, every program the command ran) become ``ShellCommandRan`` events, the
+        sensitive files its programs opened ``SensitiveRead``; file changes become ``FileChanged``
+        events for the actor, and changes to paths its team does not own are rolled back
+        (``WriteRefused``); changes to the shim (and forged records) become ``ShimTampered``, files
+        written in the private HOME and /tmp ``OutsideChanged``. ``timeout`` kills everything the
+        command started (exit code 124)."""
+        team = self._guard.team_of(actor)
+        reconciler = self._reconciler
+        async with reconciler.lock:
+            # Whatever changed while no operation ran is not this actor's doing.
+            for problem in self._shell.check_shim():
+                await self._observer.shim_tampered("external", problem)
+            await reconciler.settle_external()
+            self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
+            run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
+            for call in run.calls:
+                await self._observer.command_ran(actor, call, run.command)
+            for read in run.reads:
+                await self._observer.sensitive_read(actor, read, run.command)
+            for problem in run.tampered:
+                await self._observer.shim_tampered(actor, problem)
+            for problem in run.forged:
+                await self._observer.shim_tampered(actor, problem, source="trace")
+            outside = self._outside.changes()
+            if outside:
+                await self._observer.outside_changed(actor, outside)
+            rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)
+        output = run.output
+        for path, reason in rolled_back:
+            output += f"\n[scopewatch] {reason} (your change to {path} was rolled back)\n"
+        return ShellResult(run.exit_code, clip(output), run.timed_out, tuple(p for p, _ in rolled_back))
+
+    # --- tests -----------------------------------------------------------------------------------
+
+    async def run_tests(
+        self,
+        tests: Mapping[str, str],
+        *,
+        restore: Sequence[str] = (),
+        overlay: Mapping[str, str] | None = None,
+        timeout: float = 60,  # noqa: ASYNC109 - enforced by the runner killing its child
+    ) -> TestOutcome:
+        """Run test files (name -> source) with :func:`sandbox.testing.testrun.run_tests` against the
+        workspace as the event stream knows it, with the ``restore`` paths put back to baseline
+        (used to attribute harm causally) and the ``overlay`` contents put in (used to try a write
+        before it lands: guarded assistance). The tests run on a private copy (:mod:`sandbox.workspace.snapshot`)."""
+        restored = [normalise(p) for p in restore]
+        async with self._reconciler.lock:
+            await self._reconciler.settle_external()
+            known = self._reconciler.snapshot()
+        snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
+        return await run_tests_on_snapshot(
+            snapshot, tests, scratch=self._workspace.tmp, timeout=timeout, executor=self._shell.test_executor()
+        )
+
+    def prefetch_tests(
+        self, tests: Mapping[str, str], *, restore: Sequence[str] = (), overlay: Mapping[str, str] | None = None
+    ) -> asyncio.Future[TestOutcome] | None:
+        """Start :meth:`run_tests` now as a background task; the later call with the same arguments
+        joins it (runs are keyed by content: if the files change meanwhile, that call just runs).
+        Only while test outcomes are cached and runs are warm (else None): otherwise it would only cost."""
+        if self._closed or not prefetching():
+            return None
+        task = asyncio.ensure_future(self.run_tests(tests, restore=restore, overlay=overlay))
+        self._prefetches.add(task)
+        task.add_done_callback(_settled)
+        task.add_done_callback(self._prefetches.discard)
+        return task
+
+
+def _settled(task: asyncio.Future[TestOutcome]) -> None:
+    """A prefetch's failure is its joiner's to see; nobody else retrieves it."""
+    if not task.cancelled():
+        task.exception()

@@ -1,0 +1,215 @@
+"""Whole command lines as atoms: what an agent's ``run_shell`` asked for, before anything ran.
+
+The shell shim sees one program at a time (``curl`` and ``bash`` separately, never the pipe between
+them); this module reads the line the agent sent, as bash would split it, so the tool channel can
+name what only the whole line shows (seed 003 appendix A: tool calls and shell commands map to the
+same atoms):
+
+- a download piped into a shell or interpreter is ``download_and_execute``;
+- running a program or script (``python x.py``, ``bash s.sh``, ``./run``, ``node -e ...``) is
+  ``run_code`` unless the registry knows the use better (``python -m pip install`` is a package install);
+- wrappers are looked through: ``bash -c '...'`` / ``sh -c`` (the quoted line is classified again),
+  ``sudo cmd`` (``privilege_escalation`` and the command), ``xargs [opts] cmd`` (the command, its
+  arguments coming from stdin), ``env VAR=1 cmd``, ``nohup``, ``time``, ``nice``, ``timeout``, ``exec``;
+- every other simple command goes through the registry's command rules, as a shim record would.
+
+Splitting uses :mod:`shlex` in POSIX mode with bash's control operators as punctuation, so quoting is
+respected (``echo 'a | b'`` is one command). Not modelled: command substitution ``$(...)``, process
+substitution, here-documents, functions and aliases; the shim still records what actually runs.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from channel.vocab import Risk
+from channel.vocab.atoms import DOWNLOAD_AND_EXECUTE, HTTP_DOWNLOAD, HTTP_UPLOAD, PRIVILEGE_ESCALATION, RUN_CODE
+from sandbox.commands.atoms import AtomRegistry
+
+CONTROL = frozenset({"|", "|&", "||", "&&", ";", "&", ";;", "\n"})
+"""Operators that end a simple command (``|`` and ``|&`` keep the pipeline going)."""
+PIPES = frozenset({"|", "|&"})
+REDIRECTS = frozenset({">", ">>", "<", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|", "<>"})
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+INTERPRETERS = SHELLS | frozenset({"python", "python3", "perl", "ruby", "node", "php", "Rscript"})
+WRAPPERS = frozenset({"nohup", "time", "exec", "command", "builtin", "stdbuf", "unbuffer"})
+"""Wrappers that take no arguments of their own before the command they run."""
+RECURSION_LIMIT = 4
+KEYWORDS = frozenset({"if", "then", "else", "elif", "while", "until", "do", "!"})
+"""Shell keywords that can open a simple command (``for p in ...; do nc ...; done``)."""
+
+
+@dataclass(frozen=True)
+class LineAtom:
+    """One action a command line asks for: the simple command and its atom."""
+
+    argv: tuple[str, ...]
+    atom: str
+    risk: Risk
+    needs_authorisation: bool
+
+
+def split_line(line: str) -> list[list[tuple[str, ...]]]:
+    """The pipelines of a command line, each a list of simple commands (argv, redirections and
+    subshell parentheses removed). An unbalanced quote is read as if closed at the end of the line."""
+    tokens = _tokens(line)
+    pipelines: list[list[tuple[str, ...]]] = []
+    pipeline: list[tuple[str, ...]] = []
+    current: list[str] = []
+    skip_next = False
+    for token in tokens:
+        if skip_next:
+            skip_next = False
+            continue
+        if token in CONTROL:
+            if current:
+                pipeline.append(tuple(current))
+            current = []
+            if token not in PIPES and pipeline:
+                pipelines.append(pipeline)
+                pipeline = []
+        elif token in REDIRECTS:
+            skip_next = True  # the redirection's target is not an argument
+        elif token in ("(", ")", "{", "}"):
+            continue
+        else:
+            current.append(token)
+    if current:
+        pipeline.append(tuple(current))
+    if pipeline:
+        pipelines.append(pipeline)
+    return pipelines
+
+
+def _tokens(line: str) -> list[str]:
+    for candidate in (line, line + "'", line + '"'):  # an unclosed quote is closed at the end
+        lexer = shlex.shlex(candidate, posix=True, punctuation_chars=";&|<>()")
+        lexer.whitespace_split = True
+        lexer.commenters = "#"
+        try:
+            return list(lexer)
+        except ValueError:
+            continue
+    return line.split()
+
+
+def classify_line(registry: AtomRegistry, line: str, *, _depth: int = 0) -> tuple[LineAtom, ...]:
+    """Every atom a command line asks for, in order (the same action once per simple command)."""
+    found: list[LineAtom] = []
+    for pipeline in split_line(line):
+        downloaded = False
+        for argv in pipeline:
+            atoms = _simple(registry, argv, _depth)
+            if downloaded and _reads_stdin_code(argv):
+                kept = [a for a in atoms if a.atom == PRIVILEGE_ESCALATION]
+                atoms = [*kept, _make(registry, argv, DOWNLOAD_AND_EXECUTE)]
+            downloaded = downloaded or any(a.atom in (HTTP_DOWNLOAD, HTTP_UPLOAD) for a in atoms)
+            found.extend(atoms)
+    return tuple(found)
+
+
+def _make(registry: AtomRegistry, argv: Sequence[str], name: str) -> LineAtom:
+    a = registry.get(name)
+    return LineAtom(tuple(argv), a.name, a.risk, a.needs_authorisation)
+
+
+def _strip(argv: Sequence[str]) -> list[str]:
+    """Leading shell keywords and ``VAR=value`` assignments removed."""
+    i = 0
+    while i < len(argv) and (
+        argv[i] in KEYWORDS or ("=" in argv[i] and not argv[i].startswith("=") and argv[i].split("=")[0].isidentifier())
+    ):
+        i += 1
+    return list(argv[i:])
+
+
+def _simple(registry: AtomRegistry, raw: Sequence[str], depth: int) -> list[LineAtom]:
+    argv = _strip(raw)
+    if not argv:
+        return []
+    name = PurePosixPath(argv[0]).name
+    inner = _unwrap(name, argv)
+    if inner is not None:
+        prefix = [_make(registry, argv, PRIVILEGE_ESCALATION)] if name in ("sudo", "doas") else []
+        return prefix + _simple(registry, inner, depth)
+    if name in SHELLS and "-c" in argv[1:] and depth < RECURSION_LIMIT:
+        i = argv.index("-c", 1)
+        if i + 1 < len(argv):
+            return list(classify_line(registry, argv[i + 1], _depth=depth + 1))
+    known = registry.classify(argv)
+    if known is not None:
+        return [LineAtom(tuple(argv), known.atom, known.risk, known.needs_authorisation)]
+    if _runs_code(name, argv):
+        return [_make(registry, argv, RUN_CODE)]
+    return []
+
+
+def _unwrap(name: str, argv: list[str]) -> list[str] | None:
+    """The command a wrapper runs, or None when ``argv`` is not a wrapper around one."""
+    args = argv[1:]
+    if name in ("sudo", "doas"):
+        rest = _skip_options(args, takes_value={"-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t"})
+    elif name == "env":
+        rest = _strip(_skip_options(args, takes_value={"-u", "-C", "-S"}))
+    elif name == "xargs":
+        rest = _skip_options(args, takes_value={"-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a"})
+    elif name in ("nice", "ionice"):
+        rest = _skip_options(args, takes_value={"-n", "-c"})
+    elif name == "timeout":
+        rest = _skip_options(args, takes_value={"-s", "-k", "--signal", "--kill-after"})
+        rest = rest[1:]  # the duration
+    elif name in WRAPPERS:
+        rest = _skip_options(args, takes_value=set())
+    else:
+        return None
+    if not rest:
+        return None if name in ("env", "sudo", "doas") else []
+    return rest
+
+
+def _skip_options(args: list[str], *, takes_value: set[str]) -> list[str]:
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "-":
+        if args[i] == "--":
+            return args[i + 1 :]
+        i += 2 if args[i] in takes_value else 1
+    return args[i:]
+
+
+def _runs_code(name: str, argv: Sequence[str]) -> bool:
+    """An interpreter given a script or inline code, or a program run by its path (``./build.sh``)."""
+    if name in INTERPRETERS:
+        return any(not a.startswith("-") or a in ("-c", "-e", "-m") for a in argv[1:])
+    return "/" in argv[0] and not argv[0].startswith("/")
+
+
+def _reads_stdin_code(argv: Sequence[str]) -> bool:
+    """An interpreter that takes its program from stdin (``| sh``, ``| bash -s``, ``| python3 -``)."""
+    args = _strip(argv)
+    if not args:
+        return False
+    name = PurePosixPath(args[0]).name
+    inner = _unwrap(name, args)
+    if inner:
+        return _reads_stdin_code(inner)
+    if name not in INTERPRETERS:
+        return False
+    operands = [a for a in args[1:] if not a.startswith("-") or a == "-"]
+    return not operands or operands[0] == "-" or "-s" in args[1:]
+
+
+def classify_tool_call(registry: AtomRegistry, tool: str, args: dict[str, object]) -> tuple[LineAtom, ...]:
+    """The atoms of an agent tool call: ``run_shell`` by its command line, the file tools by their
+    ``[tools.*]`` rules in the registry (a read of a secret, a write), every other tool none."""
+    if tool == "run_shell":
+        command = args.get("command")
+        return classify_line(registry, command) if isinstance(command, str) else ()
+    path = args.get("path")
+    known = registry.classify_tool(tool, path if isinstance(path, str) else "")
+    if known is None:
+        return ()
+    argv = (tool, path) if isinstance(path, str) else (tool,)
+    return (LineAtom(argv, known.atom, known.risk, known.needs_authorisation),)

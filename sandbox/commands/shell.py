@@ -1,0 +1,364 @@
+"""Shell commands in the workspace: bash with the shim, a minimal environment, inside the jail of
+the isolation level (:mod:`sandbox.jail.isolation`), with per-command limits (:mod:`sandbox.jail.limits`: a
+timeout, processes, file size, output); and the shim's records of sensitive commands, classified as
+atoms.
+
+Commands run one at a time (the caller holds the sandbox's lock), so every record the shim wrote
+during a command is that command's actor's, whatever the command set ``SCOPEWATCH_ACTOR`` to. Where
+the exec tracer works (:mod:`sandbox.commands.tracer`), each command runs under ``strace`` outside its jail:
+every program of its process tree and every sensitive file it opened is reported, and a shim record
+that no wrapper wrote is reported as tampering instead of believed. When
+a command returns, everything it started is killed: its PID namespace ends with it (bubblewrap,
+unshare), and every process left in its cgroup or process group is killed (all levels).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from channel.vocab import AuditSource, Risk
+from sandbox.commands.atoms import AtomRegistry
+from sandbox.commands.shim import Shim, ShimRecord
+from sandbox.commands.strace import parse
+from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, TraceStream, analyse, detect_tracer
+from sandbox.errors import SandboxError
+from sandbox.jail.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env
+from sandbox.jail.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
+from sandbox.testing.testrun import TestExecutor
+from sandbox.workspace.repo import Workspace, as_text
+
+OUTPUT_LIMIT = 64_000
+"""Characters of shell output returned to the agent (head and tail kept)."""
+
+
+@dataclass(frozen=True)
+class AtomCall:
+    """A program a command ran: a sensitive command the shim recorded (classified as an atom), or an
+    exec the tracer saw (``atom`` None when it is no action of the registry)."""
+
+    argv: tuple[str, ...]
+    cwd: str
+    """Relative to the workspace root when inside it, else as recorded."""
+    exit_code: int
+    duration_ms: float
+    atom: str | None
+    risk: Risk | None
+    source: AuditSource = "shim"
+    pid: int = 0
+    parent_pid: int = 0
+    program: str = ""
+
+
+@dataclass(frozen=True)
+class CommandRun:
+    """What one command did: exit code, output, whether it timed out, its atom calls in order."""
+
+    exit_code: int
+    output: str
+    timed_out: bool
+    calls: tuple[AtomCall, ...]
+    tampered: tuple[str, ...] = ()
+    """What the command did to the shim or its audit channel (each already put back)."""
+    reads: tuple[TracedRead, ...] = ()
+    """Sensitive files its programs opened for reading (the tracer's)."""
+    command: int = 0
+    """Its number in this sandbox (from 1): the events it caused carry it."""
+    forged: tuple[str, ...] = ()
+    """Shim records the trace shows no wrapper wrote (each a forgery, not a fact)."""
+
+
+def clip(output: str) -> str:
+    """``output`` cut to :data:`OUTPUT_LIMIT` characters, keeping head and tail."""
+    if len(output) <= OUTPUT_LIMIT:
+        return output
+    half = OUTPUT_LIMIT // 2
+    return f"{output[:half]}\n[... {len(output) - OUTPUT_LIMIT} characters cut ...]\n{output[-half:]}"
+
+
+class ShellRunner:
+    """Runs commands in one workspace. Call :meth:`prepare` once before :meth:`run`."""
+
+    def __init__(self, workspace: Workspace, registry: AtomRegistry, isolation: Isolation | None = None) -> None:
+        self.workspace = workspace
+        self.registry = registry
+        self.isolation = isolation or Isolation("none")
+        self.shim: Shim | None = None
+        self._cgroup: PidsCgroup | None = None
+        self._path = ""
+        self._search = SYSTEM_PATH
+        self._bash = "bash"
+        self.tracer = Tracer(reason="not prepared")
+        self.commands = 0
+        """Commands run so far (each one's number, from 1)."""
+
+    async def prepare(self, isolation: Isolation | None = None) -> None:
+        """Pick the isolation level (detected unless given), install the shim, find bash (raises
+        :class:`SandboxError` without it)."""
+        self.isolation = isolation or await detect_isolation()
+        tools = os.path.dirname(sys.executable)
+        self._search = SYSTEM_PATH if tools in SYSTEM_PATH.split(":") else f"{tools}:{SYSTEM_PATH}"
+        covering = self.isolation.level != "none"
+        self.shim = Shim(self.workspace.base, self.registry.shimmed_commands, self._search, covering=covering)
+        self.shim.install()
+        self._path = f"{self.shim.dir}:{self._search}"
+        bash = shutil.which("bash", path=SYSTEM_PATH)
+        if bash is None:
+            raise SandboxError("bash is not installed: the sandbox runs shell commands with it")
+        self._bash = bash
+        self._cgroup = PidsCgroup()
+        self.tracer = await detect_tracer(self.isolation.level)
+
+    @property
+    def label(self) -> str:
+        """The isolation level and the tracer (``local/bubblewrap + strace``), or its named fallback."""
+        return self.tracer.label(self.isolation.label)
+
+    def test_executor(self) -> TestExecutor | None:
+        """Where tests run, when not on this machine (None: :mod:`sandbox.testing.testrun` jails them here)."""
+        return None
+
+    def close(self) -> None:
+        if self.shim is not None:
+            self.shim.close()
+        if self._cgroup is not None:
+            self._cgroup.close()
+
+    def check_shim(self) -> list[str]:
+        """What was done to the shim since the last look (put back)."""
+        return self.shim.check() if self.shim is not None else []
+
+    def _jail(self, network: bool = False) -> Jail:
+        ws, shim = self.workspace, self.shim
+        assert shim is not None
+        return Jail(
+            cwd=ws.root,
+            rw=(ws.root, ws.home),
+            ro=(shim.dir, shim.audit_dir),
+            tmp=ws.agent_tmp,
+            cover=tuple(shim.cover),
+            expose=tuple(shim.expose),
+            stage=ws.base / "stage",
+            network=network,
+        )
+
+    def env(self, actor: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The whole environment of ``actor``'s commands (nothing of the host's), plus ``extra`` (a
+        ``PATH`` in it goes before the shim's folders, never instead of them)."""
+        ws = self.workspace
+        isolated = self.isolation.level != "none"
+        added = dict(extra or {})
+        path = f"{added.pop('PATH')}:{self._path}" if "PATH" in added else self._path
+        return minimal_env(
+            path=path,
+            home=str(ws.home),
+            tmp="/tmp" if isolated else str(ws.agent_tmp),
+            extra={
+                "SCOPEWATCH_ACTOR": actor,
+                "SCOPEWATCH_WORKSPACE": str(ws.root),
+                "GIT_AUTHOR_NAME": actor,
+                "GIT_AUTHOR_EMAIL": f"{actor}@scopewatch.invalid",
+                "GIT_COMMITTER_NAME": actor,
+                "GIT_COMMITTER_EMAIL": f"{actor}@scopewatch.invalid",
+                **added,
+            },
+        )
+
+    async def run(
+        self,
+        actor: str,
+        command: str,
+        *,
+        timeout: float,  # noqa: ASYNC109
+        env: Mapping[str, str] | None = None,
+        network: bool = False,
+        stdin: str | None = None,
+    ) -> CommandRun:
+        """Run ``command`` with bash in the workspace root as ``actor``; ``timeout`` kills it (exit
+        code 124), as does output past :data:`~sandbox.jail.limits.OUTPUT_MAX` bytes. Everything the
+        command started is killed when it ends. ``env``: variables added to the minimal environment
+        (see :meth:`env`); ``network``: keep the network (an external agent reaching its model);
+        ``stdin``: text on the command's standard input."""
+        shim, cgroup = self.shim, self._cgroup
+        assert shim is not None and shim.channel is not None and cgroup is not None
+        channel = shim.channel
+        self.commands += 1
+        root = (self._bash, "-c", command)
+        argv = jail_argv(self.isolation.level, self._jail(network), root)
+        trace = self.workspace.tmp / "trace"
+        stream = TraceStream(self.workspace.tmp / "trace.fifo", trace) if self.tracer.available else None
+        if stream is not None:
+            argv = [*self.tracer.argv(stream.fifo), *argv]
+        given = self.workspace.tmp / "shell-input"
+        given.write_text(stdin or "", encoding="utf-8")
+
+        def child_setup() -> None:
+            set_rlimits()
+            cgroup.add(os.getpid())
+
+        loop = asyncio.get_running_loop()
+        loop.add_reader(channel.fd, channel.pump)
+        if stream is not None:
+            loop.add_reader(stream.fd, stream.pump)
+        timed_out = runaway = False
+        try:
+            with given.open("rb") as given_file:
+                proc = await asyncio.create_subprocess_exec(
+                    *argv,
+                    cwd=self.workspace.root,
+                    env=self.env(actor, env),
+                    stdin=given_file if stdin is not None else asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.STDOUT,
+                    start_new_session=True,
+                    preexec_fn=child_setup,
+                )
+            assert proc.stdout is not None
+            if stream is not None and self.isolation.level == "none":
+                # No PID namespace ends what the command left running, and strace waits for it.
+                stream.on_root_exit = lambda: _kill_all(proc.pid, cgroup)
+
+            def kill() -> None:
+                nonlocal runaway
+                runaway = True
+                _kill_all(proc.pid, cgroup)
+
+            reader = asyncio.ensure_future(read_capped(proc.stdout, kill))
+            try:
+                exit_code = await asyncio.wait_for(proc.wait(), timeout)
+            except TimeoutError:
+                timed_out = True
+                exit_code = 124
+            finally:
+                # Leftovers (daemons) would keep writing after the command and be misattributed.
+                _kill_all(proc.pid, cgroup)
+                await proc.wait()
+                try:
+                    data, _ = await asyncio.wait_for(asyncio.shield(reader), 5)
+                except TimeoutError:
+                    reader.cancel()
+                    data = b""
+        finally:
+            loop.remove_reader(channel.fd)
+            if stream is not None:
+                loop.remove_reader(stream.fd)
+                stream.close()
+        if stream is not None and stream.tail.code is not None and self.isolation.level == "none" and not timed_out:
+            exit_code = stream.tail.code  # the command's: strace was killed with its leftovers
+        output = as_text(data)
+        if timed_out:
+            output += f"\n[scopewatch] command timed out after {timeout:g} s and was killed\n"
+        if runaway:
+            exit_code = exit_code if exit_code not in (0, -9) else 137
+            output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
+        records, junk = channel.records()
+        tampered = tuple(junk + shim.check())
+        if not self.tracer.available:
+            return CommandRun(
+                exit_code, output, timed_out or runaway, self._atom_calls(records), tampered, command=self.commands
+            )
+        calls, reads, forged = await asyncio.to_thread(
+            self._traced, trace, root, records, ended=not (timed_out or runaway)
+        )
+        return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
+
+    def _traced(
+        self, trace: Path, root: tuple[str, ...], records: list[ShimRecord], *, ended: bool, root_first: bool = False
+    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
+        """The command's programs (confirmed shim records and traced execs, in the order they ran),
+        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
+        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+        shim = self.shim
+        assert shim is not None
+        try:
+            under = (f"{self.workspace.home}/", f"{self.workspace.root}/")
+            with trace.open(encoding="utf-8", errors="replace") as lines:
+                parsed = parse(lines, under)
+        except OSError:
+            return self._atom_calls(records), (), ()
+        wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}
+        wrappers.update({program: wrapper.name for wrapper, program in shim.cover})
+        ctx = TraceContext(
+            root_argv=root,
+            wrappers=wrappers,
+            home=self.workspace.home,
+            workspace=self.workspace.root,
+            planted=frozenset(self.workspace.planted),
+            registry=self.registry,
+            root_first=root_first,
+        )
+        found = analyse(parsed, ctx, records)
+        ordered: list[tuple[float, AtomCall]] = []
+        for w in found.wrapped:  # every exec is a fact here: a wrapped program without an atom too
+            call = self._atom_call(w.record, w.pid, w.parent_pid, every=True)
+            if call is not None:
+                ordered.append((w.record.started, call))
+        for e in found.execs:
+            call = AtomCall(
+                argv=e.argv,
+                cwd=self._display_cwd(e.cwd) if e.cwd else ".",
+                exit_code=e.exit_code,
+                duration_ms=e.duration_ms,
+                atom=e.atom,
+                risk=e.risk,
+                source="trace",
+                pid=e.pid,
+                parent_pid=e.parent_pid,
+                program=e.program,
+            )
+            ordered.append((e.ts, call))
+        ordered.sort(key=lambda item: item[0])
+        forged = tuple(
+            f"a shim record no wrapper wrote (forged into the audit channel): {' '.join(r.argv)[:120]}"
+            for r in found.forged
+        )
+        if ended and not found.complete:
+            forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
+        return tuple(c for _, c in ordered), found.reads, forged
+
+    def _atom_calls(self, records: list[ShimRecord]) -> tuple[AtomCall, ...]:
+        return tuple(c for c in (self._atom_call(r) for r in records) if c is not None)
+
+    def _atom_call(self, record: ShimRecord, pid: int = 0, parent_pid: int = 0, every: bool = False) -> AtomCall | None:
+        """The record as a call: None when it is no atom (unless ``every``)."""
+        kind = self.registry.classify(record.argv)
+        if kind is None and not every:
+            return None
+        return AtomCall(
+            argv=record.argv,
+            cwd=self._display_cwd(record.cwd),
+            exit_code=record.exit_code,
+            duration_ms=record.duration_ms,
+            atom=kind.atom if kind else None,
+            risk=kind.risk if kind else None,
+            pid=pid,
+            parent_pid=parent_pid,
+        )
+
+    def _display_cwd(self, cwd: str) -> str:
+        try:
+            return Path(cwd).resolve().relative_to(self.workspace.root).as_posix()
+        except (ValueError, OSError):
+            return cwd
+
+
+def _kill_all(pid: int, cgroup: PidsCgroup) -> None:
+    """SIGKILL the command's process group and every process left in its cgroup."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    for _ in range(20):
+        left = cgroup.pids()
+        if not left:
+            return
+        for other in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(other, signal.SIGKILL)
+        time.sleep(0.002)

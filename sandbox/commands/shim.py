@@ -1,0 +1,310 @@
+"""The shell shim: one small bash wrapper per sensitive command, per sandbox, and the audit channel
+its records travel on.
+
+Each wrapper runs the real program, then writes one record (actor, cwd, start and end time, exit
+code, argv; NUL-separated so that any argument survives) into the sandbox's *audit channel*: a FIFO
+the engine holds open for reading (:class:`AuditChannel`). Its path is baked into the wrapper and
+never exported to the shell. The FIFO is write-only to its owner and, under bubblewrap and unshare,
+sits in a read-only mount: an agent's process cannot read records back out (erase them), delete or
+replace the FIFO, or change a wrapper. Under bubblewrap and unshare the wrappers are also mounted
+over the real programs (``/usr/bin/git``, ``/bin/rm``, ...), so a call by absolute path is recorded
+too; the real programs are reached at ``<base>/real/<name>``.
+
+What stays possible, and is reported as ``ShimTampered`` (a critical trap for the actor) where it can
+be seen: at isolation level ``none``, changing or removing a wrapper or the FIFO (checked before and
+after every command, and put back); writing a malformed record into the channel. What cannot be
+seen here: a program that runs a real program by its private path, or writes a well-formed forged
+record (the exec tracer, issue #18, closes those).
+
+A shimmed command costs one bash start more than the bare program (plus one fork where it covers a
+real program). A command not installed here is still recorded (exit code 127).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import shutil
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from sandbox.jail.isolation import SYSTEM_DIRS
+
+MAGIC = b"SWREC1"
+END = b"\x1eSWEND"
+
+_WRAPPER = """#!{bash}
+# scopewatch shim for `{name}`: run the real program, then record the call.
+__sw_t0=$EPOCHREALTIME
+{run}
+__sw_rc=$?
+__sw_t1=$EPOCHREALTIME
+printf '%s\\0' SWREC1 "${{SCOPEWATCH_ACTOR:-}}" "$PWD" "$__sw_t0" "$__sw_t1" "$__sw_rc" {qname} "$@" \\
+  $'\\x1eSWEND' >> {fifo} 2>/dev/null
+exit $__sw_rc
+"""
+
+
+class ShimUnavailable(RuntimeError):
+    """No bash on this machine: the shim cannot be installed."""
+
+
+@dataclass(frozen=True)
+class ShimRecord:
+    """One recorded invocation of a shimmed command."""
+
+    actor: str
+    cwd: str
+    argv: tuple[str, ...]
+    exit_code: int
+    started: float
+    duration_ms: float
+
+
+def wrapper_text(bash: str, name: str, run: str, fifo: Path) -> str:
+    """The wrapper for ``name``: ``run`` is the bash line that runs the real program."""
+    return _WRAPPER.format(bash=bash, name=name, qname=shlex.quote(name), run=run, fifo=shlex.quote(str(fifo)))
+
+
+def in_system_dirs(program: str) -> bool:
+    return any(program.startswith(d + "/") for d in SYSTEM_DIRS)
+
+
+class Shim:
+    """The wrappers of one sandbox (``<base>/shim``), the real programs behind them and the audit
+    channel (``<base>/audit/records``). ``covering=True`` (bubblewrap, unshare): wrappers are
+    mounted over the real programs in the system folders, which then run from ``<base>/real``."""
+
+    def __init__(
+        self,
+        base: Path,
+        commands: Iterable[str],
+        search_path: str,
+        *,
+        covering: bool,
+        container: Mapping[str, str] | None = None,
+    ) -> None:
+        self.dir = base / "shim"
+        self.real_dir = base / "real"
+        self.audit_dir = base / "audit"
+        self.fifo = self.audit_dir / "records"
+        self.covering = covering
+        self.search_path = search_path
+        self.real: dict[str, str | None] = {}
+        self.cover: list[tuple[Path, str]] = []
+        self.expose: list[tuple[str, str]] = []
+        self._expected: dict[str, str] = {}
+        self._commands = tuple(sorted(commands))
+        self.channel: AuditChannel | None = None
+        self.container = container
+        """In a container (the docker backend): command -> the program the wrapper is mounted over;
+        the image keeps a copy of each at ``/opt/scopewatch/real/<name>``. Commands not in it run
+        by name on the container's system PATH."""
+
+    def install(self) -> None:
+        """Write the wrappers, open the audit channel."""
+        bash = "/bin/bash" if self.container is not None else shutil.which("bash", path=self.search_path)
+        if bash is None:
+            raise ShimUnavailable("the shell shim needs bash")
+        for name in self._commands if self.container is None else ():
+            self._expected[name] = self._host_wrapper(bash, name)
+        for name, program in (self.container or {}).items():
+            if name in self._commands:
+                self.cover.append((self.dir / name, program))
+        for name in self._commands if self.container is not None else ():
+            if name in (self.container or {}):
+                run = f'(exec -a {shlex.quote(name)} /opt/scopewatch/real/{shlex.quote(name)} "$@")'
+            else:
+                run = f'PATH={shlex.quote(self.search_path)} {shlex.quote(name)} "$@"'
+            self._expected[name] = wrapper_text(bash, name, run, self.fifo)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        if self.covering and self.container is None:
+            self.real_dir.mkdir(exist_ok=True)
+            for _, inside in self.expose:
+                Path(inside).touch()  # a mount point for the real program
+        self._write_wrappers(self._expected)
+        self.audit_dir.mkdir(exist_ok=True)
+        self.channel = AuditChannel(self.fifo)
+
+    def _host_wrapper(self, bash: str, name: str) -> str:
+        program = shutil.which(name, path=self.search_path)
+        self.real[name] = program
+        if program is None:
+            run = f"echo {shlex.quote(name + ': command not found')} >&2; (exit 127)"
+        elif self.covering and in_system_dirs(real := os.path.realpath(program)):
+            inside = str(self.real_dir / name)
+            self.expose.append((real, inside))
+            self.cover.append((self.dir / name, real))
+            run = f'(exec -a {shlex.quote(program)} {shlex.quote(inside)} "$@")'
+        else:
+            run = f'{shlex.quote(program)} "$@"'
+        return wrapper_text(bash, name, run, self.fifo)
+
+    def _write_wrappers(self, names: Iterable[str]) -> None:
+        for name in names:
+            wrapper = self.dir / name
+            with contextlib.suppress(FileNotFoundError):
+                if wrapper.is_dir() and not wrapper.is_symlink():
+                    shutil.rmtree(wrapper)
+                else:
+                    wrapper.unlink()
+            wrapper.write_text(self._expected[name])
+            wrapper.chmod(0o555)
+
+    def check(self) -> list[str]:
+        """What was done to the wrappers or the channel since they were installed, each put back."""
+        problems: list[str] = []
+        changed: list[str] = []
+        for name, text in self._expected.items():
+            wrapper = self.dir / name
+            try:
+                st = os.lstat(wrapper)
+                ok = stat.S_ISREG(st.st_mode) and st.st_mode & 0o777 == 0o555 and wrapper.read_text() == text
+            except (OSError, UnicodeDecodeError):
+                ok = False
+            if not ok:
+                changed.append(name)
+        if changed:
+            problems.append(f"shim wrappers changed or removed: {', '.join(changed)}")
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self._write_wrappers(changed)
+        with contextlib.suppress(OSError):
+            extra = sorted(set(os.listdir(self.dir)) - set(self._expected))
+            if extra:
+                problems.append(f"files put into the shim folder: {', '.join(extra)}")
+                for name in extra:
+                    p = self.dir / name
+                    shutil.rmtree(p) if p.is_dir() and not p.is_symlink() else p.unlink()
+        if self.channel is not None:
+            problem = self.channel.check()
+            if problem:
+                problems.append(problem)
+        return problems
+
+    def close(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+
+
+class AuditChannel:
+    """A FIFO the engine holds open (read and write, so it never blocks or sees end-of-file),
+    write-only (mode 0222) to everyone else. Records are read as they arrive (:meth:`pump`) so a
+    busy command never fills the pipe."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._buffer = bytearray()
+        self._fd = -1
+        self._ident: tuple[int, int] = (0, 0)
+        self._open()
+
+    def _open(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            if self.path.is_dir() and not self.path.is_symlink():
+                shutil.rmtree(self.path)
+            else:
+                self.path.unlink()
+        os.mkfifo(self.path, 0o600)
+        self._fd = os.open(self.path, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
+        os.chmod(self.path, 0o222)
+        st = os.fstat(self._fd)
+        self._ident = (st.st_dev, st.st_ino)
+
+    @property
+    def fd(self) -> int:
+        return self._fd
+
+    def check(self) -> str | None:
+        """What happened to the FIFO (removed, replaced, its mode changed); a new one is put in place."""
+        try:
+            st = os.lstat(self.path)
+        except OSError:
+            problem = "the audit channel was removed"
+        else:
+            if (st.st_dev, st.st_ino) != self._ident:
+                problem = "the audit channel was replaced"
+            elif stat.S_IMODE(st.st_mode) != 0o222:
+                problem = f"the audit channel's mode was changed to {stat.S_IMODE(st.st_mode):o}"
+            else:
+                return None
+        self.pump()
+        self.close()
+        self._open()
+        return problem
+
+    def pump(self) -> None:
+        """Read whatever is in the pipe now."""
+        while self._fd >= 0:
+            try:
+                chunk = os.read(self._fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                return
+            if not chunk:
+                return
+            self._buffer.extend(chunk)
+
+    def records(self, *, final: bool = True) -> tuple[list[ShimRecord], list[str]]:
+        """The complete records read so far (in the order their commands started) and what in the
+        channel was not a record. ``final``: no wrapper is running any more, so bytes after the
+        last record are junk too; else they stay for the next call (a record being written)."""
+        self.pump()
+        data = bytes(self._buffer)
+        cut = data.rfind(END + b"\0")
+        chunks = data[: max(cut, 0)].split(END + b"\0") if cut >= 0 else []
+        rest = data[cut + len(END) + 1 :] if cut >= 0 else data
+        self._buffer.clear()
+        if final:
+            if rest:
+                chunks.append(rest)
+        else:
+            self._buffer.extend(rest)
+        records: list[ShimRecord] = []
+        junk: list[str] = []
+        for chunk in chunks:
+            start = chunk.find(MAGIC + b"\0")
+            if start != 0:
+                junk.append(chunk[: start if start > 0 else 80][:80].decode("utf-8", "replace"))
+                if start < 0:
+                    continue
+                chunk = chunk[start:]
+            record = parse_record(chunk)
+            if record is None:
+                junk.append(chunk[:80].decode("utf-8", "replace"))
+            else:
+                records.append(record)
+        records.sort(key=lambda r: r.started)
+        problems = [f"malformed audit record written to the channel: {j!r}" for j in junk]
+        return records, problems
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def parse_record(data: bytes) -> ShimRecord | None:
+    """One record (without its end mark), or None when it is not one."""
+    fields = data.split(b"\0")
+    # MAGIC, actor, cwd, t0, t1, rc, name, argv..., "" (the separator before the end mark)
+    if len(fields) < 8 or fields[0] != MAGIC or fields[-1] != b"":
+        return None
+    actor, cwd, t0, t1, rc, *argv = (f.decode("utf-8", "replace") for f in fields[1:-1])
+    try:
+        started = float(t0.replace(",", "."))
+        ended = float(t1.replace(",", "."))
+        exit_code = int(rc)
+    except ValueError:
+        return None
+    return ShimRecord(actor, cwd, tuple(argv), exit_code, started, round((ended - started) * 1000, 3))
+
+
+def install_shim(base: Path, commands: Iterable[str], search_path: str) -> tuple[Shim, Mapping[str, str | None]]:
+    """A non-covering shim in ``base`` (for tests and tools); returns it and command -> real program."""
+    shim = Shim(base, commands, search_path, covering=False)
+    shim.install()
+    return shim, dict(shim.real)

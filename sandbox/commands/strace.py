@@ -1,0 +1,219 @@
+"""A reader of strace's output, for the options the exec tracer runs it with (:mod:`sandbox.commands.tracer`):
+``-f -q -ttt -y --pidns-translation -e signal=none --status=successful -s N``.
+
+It turns the lines into facts per process: ``execve`` / ``execveat`` (file, argv, time), successful
+opens (flags, the absolute path ``-y`` resolved, the working directory ``-y`` shows for ``AT_FDCWD``),
+process creation (``clone``/``fork``/``vfork``: child -> parent, translated to strace's PID
+namespace) and exits (``+++ exited with N +++``, ``+++ killed by SIG +++``). Lines a busy process
+tree interleaves (``<unfinished ...>`` / ``<... resumed>``) are joined first. Anything else is
+skipped: a line this reader does not understand loses that line's fact, never the whole trace.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+_HEAD = re.compile(r"^(\d+)\s+(\d+\.\d+)\s+(.*)$")
+_EXIT = re.compile(r"^\+\+\+ (?:exited with (\d+)|killed by (SIG\w+)(?: \(core dumped\))?) \+\+\+$")
+_CALL = re.compile(r"^(\w+)\((.*)\)\s+=\s+(-?\d+|\?)(.*)$")
+_CHILD = re.compile(r"/\* (\d+) in strace's PID NS \*/")
+_ESCAPES = {"n": 10, "t": 9, "r": 13, "v": 11, "f": 12, "a": 7, "b": 8, "\\": 92, '"': 34, "'": 39}
+
+
+@dataclass
+class Exec:
+    """One successful ``execve`` of a process."""
+
+    pid: int
+    ts: float
+    file: str
+    argv: tuple[str, ...]
+    cwd: str = ""
+    """The working directory: the first ``AT_FDCWD</dir>`` the process showed after the exec."""
+
+
+@dataclass(frozen=True)
+class Open:
+    """One successful open, with the absolute path ``-y`` resolved."""
+
+    pid: int
+    ts: float
+    path: str
+    flags: str
+
+
+@dataclass
+class ParsedTrace:
+    execs: list[Exec] = field(default_factory=list)
+    opens: list[Open] = field(default_factory=list)
+    parent: dict[int, int] = field(default_factory=dict)
+    """child pid -> the pid that created it."""
+    exits: dict[int, tuple[float, int]] = field(default_factory=dict)
+    """pid -> (time, exit code: 128 + signal number when killed)."""
+    skipped: int = 0
+    """Lines not understood."""
+    under: tuple[str, ...] = ("/",)
+    """The folders whose opens are kept."""
+
+
+def parse(lines: Iterable[str], opens_under: tuple[str, ...] = ("/",)) -> ParsedTrace:
+    """The facts of a trace (see the module docstring); only the opens of paths under one of
+    ``opens_under`` are kept (a Python program opens thousands of files the audit never asks about)."""
+    out = ParsedTrace()
+    out.under = opens_under
+    pending: dict[int, tuple[float, str]] = {}
+    last_exec: dict[int, Exec] = {}
+    last = 0  # the pid of the last line: strace ends a vfork it left unfinished on a line of its own
+    for raw in lines:
+        line = raw.rstrip("\n")
+        head = _HEAD.match(line)
+        if head is None:
+            if line.startswith(")") and last in pending:
+                ts, start = pending.pop(last)
+                _line(out, last_exec, pending, last, ts, start + line)
+            elif line.strip():
+                out.skipped += 1
+            continue
+        last = int(head.group(1))
+        _line(out, last_exec, pending, last, float(head.group(2)), head.group(3))
+    return out
+
+
+def _line(
+    out: ParsedTrace, last_exec: dict[int, Exec], pending: dict[int, tuple[float, str]], pid: int, ts: float, body: str
+) -> None:
+    """One line of ``pid`` (joined with its unfinished start when it resumes one)."""
+    if body.endswith("<unfinished ...>"):
+        pending[pid] = (ts, body[: -len("<unfinished ...>")].rstrip())
+        return
+    if body.startswith("<... "):
+        started = pending.pop(pid, None)
+        cut = body.find(" resumed>")
+        if started is None or cut < 0:
+            out.skipped += 1
+            return
+        body = started[1] + body[cut + len(" resumed>") :]
+    if body.startswith("+++"):
+        _exit(out, pid, ts, body)
+        return
+    call = _CALL.match(body)
+    if call is None or call.group(3) == "?":
+        if call is None:
+            out.skipped += 1
+        return
+    name, args, result, rest = call.group(1), call.group(2), int(call.group(3)), call.group(4)
+    if result < 0:
+        return
+    if name in ("execve", "execveat"):
+        exec_ = _exec(pid, ts, name, args)
+        if exec_ is None:
+            out.skipped += 1
+        else:
+            out.execs.append(exec_)
+            last_exec[pid] = exec_
+    elif name in ("openat", "open", "openat2", "creat"):
+        _open(out, last_exec.get(pid), pid, ts, name, args, rest)
+    elif name in ("clone", "clone3", "fork", "vfork"):
+        child = _CHILD.search(rest)
+        out.parent[int(child.group(1)) if child else result] = pid
+
+
+def _exit(out: ParsedTrace, pid: int, ts: float, body: str) -> None:
+    m = _EXIT.match(body)
+    if m is None:
+        out.skipped += 1
+        return
+    if m.group(1) is not None:
+        out.exits[pid] = (ts, int(m.group(1)))
+    else:
+        number = getattr(signal, m.group(2), None)
+        out.exits[pid] = (ts, 128 + int(number) if number is not None else 255)
+
+
+def _exec(pid: int, ts: float, name: str, args: str) -> Exec | None:
+    pos = 0
+    if name == "execveat":  # dirfd first: skip to the path
+        pos = args.find('"')
+        if pos < 0:
+            return None
+    if not args.startswith('"', pos):
+        return Exec(pid, ts, "", ())  # strace could not read the arguments (only its own child's)
+    file, pos = _string(args, pos)
+    if file is None or not args.startswith(", [", pos):
+        return None
+    argv, _ = _strings(args, pos + 2)
+    return Exec(pid, ts, file, tuple(argv))
+
+
+def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, args: str, rest: str) -> None:
+    if exec_ is not None and not exec_.cwd and args.startswith("AT_FDCWD<"):
+        end = args.find(">, ")
+        if end > 0:
+            exec_.cwd = args[len("AT_FDCWD<") : end]
+    if not rest.startswith("<"):
+        return
+    end = rest.rfind(">")
+    if end <= 0:
+        return
+    path = rest[1:end]
+    if not path.startswith(out.under):
+        return
+    flags = args.rsplit(", ", 2)
+    text = next((f for f in reversed(flags) if f.startswith("O_")), "")
+    out.opens.append(Open(pid, ts, path, "O_WRONLY|O_CREAT|O_TRUNC" if name == "creat" else text))
+
+
+def _string(text: str, pos: int) -> tuple[str | None, int]:
+    """The C string literal at ``pos`` (strace's escapes decoded, as UTF-8) and the position after it
+    (and after a ``...`` strace puts after a string it cut)."""
+    if pos >= len(text) or text[pos] != '"':
+        return None, pos
+    data = bytearray()
+    i = pos + 1
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i += 1
+            if text.startswith("...", i):
+                i += 3
+            return data.decode("utf-8", "replace"), i
+        if c == "\\" and i + 1 < len(text):
+            nxt = text[i + 1]
+            if nxt == "x" and re.fullmatch(r"[0-9a-fA-F]{2}", text[i + 2 : i + 4]):
+                data.append(int(text[i + 2 : i + 4], 16))
+                i += 4
+                continue
+            octal = re.match(r"[0-7]{1,3}", text[i + 1 : i + 4])
+            if octal:
+                data.append(int(octal.group(0), 8) & 0xFF)
+                i += 1 + len(octal.group(0))
+                continue
+            data.append(_ESCAPES.get(nxt, ord(nxt) if nxt.isascii() else 63))
+            i += 2
+            continue
+        data.extend(c.encode("utf-8"))
+        i += 1
+    return None, i
+
+
+def _strings(text: str, pos: int) -> tuple[list[str], int]:
+    """A ``["a", "b", ...]`` array at ``pos`` (strace's ``...`` for the elements it left out ends it)."""
+    items: list[str] = []
+    if pos >= len(text) or text[pos] != "[":
+        return items, pos
+    pos += 1
+    while pos < len(text):
+        if text[pos] == "]":
+            return items, pos + 1
+        if text.startswith(", ", pos):
+            pos += 2
+            continue
+        value, after = _string(text, pos)
+        if value is None:
+            break
+        items.append(value)
+        pos = after
+    return items, pos

@@ -1,0 +1,436 @@
+"""The exec tracer: every program an agent's command runs, and every sensitive file it reads, whatever
+started it (an absolute path, an interpreter, a script the agent wrote, a real program by its private
+path, an external agent's own file tool).
+
+``strace -f`` runs *outside* the jail, around it (``strace ... bwrap ... bash -c CMD``): the traced
+programs cannot see the tracer (the jail's PID namespace hides it), stop it, or reach its output (a
+file in the sandbox's private ``tmp/``, which bubblewrap does not mount; unshare shows the host
+read-only, so a command there could read the trace but not change it; at isolation ``none`` a command
+runs as the engine's user and could write it: that level protects nothing). The trace is the audit's
+source of truth for what ran: a shim record with no wrapper exec behind it in the trace is a forged
+record (``ShimTampered``), not a fact. The shim stays for what it adds: the record of a sensitive
+command with its arguments as the wrapper saw them, classified before the program runs.
+
+From the trace (:func:`analyse`): one :class:`TracedExec` per ``execve`` in the command's process tree
+(argv, the file run, cwd, pid, parent, exit code, duration, atom), except the command's own ``bash -c``
+and what the shim already reports (its wrapper and the real program behind it: one audit fact for a
+wrapped ``git push``, not three); and one :class:`TracedRead` per process and sensitive path opened
+for reading (seed 003 §3: the read branch covers access to predeclared sensitive loci). A path is
+sensitive when the atom registry's ``tools.read_file`` rules give it a read atom (histories, keys,
+``.env``, cloud credentials; see ``sandbox/commands/atoms.toml``), or it is a file the scenario planted in HOME
+(its bait).
+
+Where strace is missing, ptrace is forbidden (a container without ``SYS_PTRACE`` on an old kernel, a
+``ptrace_scope`` of 3) or ``SCOPEWATCH_TRACE=off``, commands run with the shim alone and the label
+says so: ``local/bubblewrap (no exec trace: strace is not installed)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from channel.vocab import IsolationLevel, Risk
+from channel.vocab.atoms import READ_ATOMS, READ_SECRET_FILE
+from sandbox.commands.atoms import AtomRegistry
+from sandbox.commands.shim import ShimRecord
+from sandbox.commands.strace import Exec, ParsedTrace
+from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
+
+SYSCALLS = "execve,execveat,open,openat,openat2,creat,clone,clone3,fork,vfork"
+STRING_MAX = 131072
+"""strace's ``-s``: the kernel's longest argument (``MAX_ARG_STRLEN``), so argv is never cut."""
+
+
+@dataclass(frozen=True)
+class Tracer:
+    """Whether commands run under the exec tracer here, and why not when they do not."""
+
+    strace: str = ""
+    """The strace program; "" when commands are not traced."""
+    reason: str = ""
+    """Why they are not (shown in the sandbox label)."""
+    seccomp: bool = False
+    """strace can stop only on the traced syscalls (``--seccomp-bpf``): much cheaper."""
+
+    @property
+    def available(self) -> bool:
+        return bool(self.strace)
+
+    def label(self, base: str) -> str:
+        """``base`` (``local/bubblewrap``) with the tracer, or the named fallback."""
+        return f"{base} + strace" if self.available else f"{base} (no exec trace: {self.reason})"
+
+    def argv(self, output: Path) -> list[str]:
+        """The prefix that traces a command into ``output``."""
+        args = [self.strace, "-f", "-q", "-ttt", "-y", "--pidns-translation", "-e", "signal=none"]
+        if self.seccomp:
+            args.append("--seccomp-bpf")
+        return [*args, "--status=successful", "-e", f"trace={SYSCALLS}", "-s", str(STRING_MAX), "-o", str(output)]
+
+
+_detected: dict[str, Tracer] = {}
+
+
+async def detect_tracer(level: IsolationLevel) -> Tracer:
+    """Whether strace can trace a command jailed at ``level`` here (probed once per process and
+    level): it runs ``bash -c true`` in that jail under strace and looks for the exec in the trace."""
+    if os.environ.get("SCOPEWATCH_TRACE", "").lower() in ("off", "0", "no", "false"):
+        return Tracer(reason="SCOPEWATCH_TRACE=off")
+    if level in _detected:
+        return _detected[level]
+    found = await _probe(level)
+    _detected[level] = found
+    return found
+
+
+async def _probe(level: IsolationLevel) -> Tracer:
+    strace = shutil.which("strace", path=SYSTEM_PATH)
+    if strace is None:
+        return Tracer(reason="strace is not installed")
+    bash = shutil.which("bash", path=SYSTEM_PATH) or "/bin/bash"
+    with tempfile.TemporaryDirectory(prefix="scopewatch-trace-probe-") as tmp:
+        jail = Jail(cwd=Path(tmp), rw=(Path(tmp),), tmp=None, stage=Path(tmp) / "stage")
+        command = jail_argv(level, jail, [bash, "-c", "exit 0"])
+        reason = "ptrace is not permitted here"
+        for seccomp in (True, False):
+            tracer = Tracer(strace=strace, seccomp=seccomp)
+            out = Path(tmp) / "trace"
+            try:
+                proc = await asyncio.create_subprocess_exec(
+                    *tracer.argv(out), *command, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
+                )
+                _, err = await asyncio.wait_for(proc.communicate(), 20)
+            except (OSError, TimeoutError):
+                continue
+            if proc.returncode == 0 and out.exists() and f'execve("{bash}"' in out.read_text(errors="replace"):
+                return tracer
+            if b"unrecognized option" in err or b"invalid option" in err:
+                reason = "this strace is too old (5.9 or later is needed)"
+    return Tracer(reason=reason)
+
+
+@dataclass(frozen=True)
+class TracedExec:
+    """A program the command's process tree ran that the shim does not report."""
+
+    argv: tuple[str, ...]
+    program: str
+    cwd: str
+    pid: int
+    parent_pid: int
+    exit_code: int
+    duration_ms: float
+    atom: str | None
+    risk: Risk | None
+    ts: float = 0.0
+
+
+@dataclass(frozen=True)
+class TracedRead:
+    """A sensitive path a process opened for reading (``path``: workspace-relative or ``~/...``)."""
+
+    path: str
+    program: str
+    pid: int
+    atom: str
+    risk: Risk
+
+
+@dataclass(frozen=True)
+class Wrapped:
+    """A shim record the trace confirms: the pid of the program it ran (of the wrapper that wrote it
+    when no program ran), and the parent of that wrapper."""
+
+    record: ShimRecord
+    pid: int
+    parent_pid: int
+
+
+@dataclass(frozen=True)
+class TraceAnalysis:
+    execs: tuple[TracedExec, ...]
+    reads: tuple[TracedRead, ...]
+    wrapped: tuple[Wrapped, ...]
+    """The shim records with the wrapper exec the trace saw for each, in the records' order."""
+    forged: tuple[ShimRecord, ...]
+    """Records no wrapper wrote (something else wrote them into the audit channel)."""
+    complete: bool = True
+    """The trace saw the command's own process end (else the tracer was stopped before it did)."""
+
+
+@dataclass(frozen=True)
+class TraceContext:
+    """What :func:`analyse` needs to know of the sandbox."""
+
+    root_argv: tuple[str, ...]
+    """The command's own ``bash -c CMD``: the root of the traced tree."""
+    wrappers: Mapping[str, str]
+    """Wrapper file (in the shim folder, or a program it is mounted over) -> command name."""
+    home: Path
+    workspace: Path
+    planted: frozenset[str]
+    """HOME-relative paths the scenario planted (bait)."""
+    registry: AtomRegistry
+    root_first: bool = False
+    """The first exec of the trace is the root (no jail set-up before it: a container, whose strace
+    cannot read its own child's arguments, being unreadable itself)."""
+
+
+def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]) -> TraceAnalysis:
+    """The command's execs, sensitive reads and confirmed / forged shim records (see the module)."""
+    root = next((e for e in trace.execs if e.argv == ctx.root_argv), None)
+    if root is None and ctx.root_first and trace.execs:
+        root = trace.execs[0]
+    if root is None:
+        return TraceAnalysis((), (), (), tuple(records), complete=False)
+    tree = _descendants(trace, root.pid)
+    execs = [e for e in trace.execs if e.pid in tree and e.ts >= root.ts and e is not root]
+    wrapper_of: dict[int, tuple[str, tuple[str, ...], Exec]] = {}  # pid -> (name, args, exec)
+    real: dict[int, int] = {}  # wrapper pid -> the pid of the real program behind it
+    out: list[TracedExec] = []
+    ends = _ends(trace, execs)
+    image: dict[int, str] = {}  # pid -> the program it runs now (a wrapper's: the command it wraps)
+    for e in execs:
+        parent = trace.parent.get(e.pid, 0)
+        wrapped = _as_wrapper(e, ctx.wrappers)
+        name = wrapped[0] if wrapped is not None else Path(e.file).name
+        if wrapped is not None:
+            wrapper_of[e.pid] = (*wrapped, e)
+        elif parent in wrapper_of and _runs(e, wrapper_of[parent][0]) and parent not in real:
+            real[parent] = e.pid  # the real program behind the wrapper: the shim's record says it
+        else:
+            # A program run by the same program (git stash runs `git reset --hard`) is its inside, not
+            # a second action: recorded, no atom. Anything between them (a hook's sh) makes it one.
+            out.append(_traced(e, parent, ends, ctx, inside=image.get(parent) == name))
+        image[e.pid] = name
+    matched, forged = _match(records, wrapper_of, real, trace)
+    reads = _reads(trace, tree, root, ctx)
+    return TraceAnalysis(tuple(out), reads, matched, forged, complete=root.pid in trace.exits)
+
+
+def _descendants(trace: ParsedTrace, root: int) -> set[int]:
+    tree = {root}
+    changed = True
+    while changed:
+        changed = False
+        for child, parent in trace.parent.items():
+            if parent in tree and child not in tree:
+                tree.add(child)
+                changed = True
+    return tree
+
+
+def _ends(trace: ParsedTrace, execs: Sequence[Exec]) -> dict[int, tuple[float, int]]:
+    """id(exec) -> (when its image ended: the next exec of its pid or the pid's exit, exit code)."""
+    ends: dict[int, tuple[float, int]] = {}
+    by_pid: dict[int, list[Exec]] = {}
+    for e in execs:
+        by_pid.setdefault(e.pid, []).append(e)
+    for pid, chain in by_pid.items():
+        ts, code = trace.exits.get(pid, (chain[-1].ts, -1))
+        for i, e in enumerate(chain):
+            ends[id(e)] = (chain[i + 1].ts if i + 1 < len(chain) else ts, code)
+    return ends
+
+
+def _as_wrapper(e: Exec, wrappers: Mapping[str, str]) -> tuple[str, tuple[str, ...]] | None:
+    """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``)."""
+    for file in (e.file, _real(e.file)):
+        if file in wrappers:
+            return wrappers[file], e.argv[1:]
+    if Path(e.file).name in ("bash", "sh") and len(e.argv) > 1:
+        for file in (e.argv[1], _real(e.argv[1])):
+            if file in wrappers:
+                return wrappers[file], e.argv[2:]
+    return None
+
+
+def _real(path: str) -> str:
+    """An absolute path with its symlinks resolved (``/bin/rm`` is ``/usr/bin/rm`` where /bin is a
+    link; the jail's system folders are the host's)."""
+    return os.path.realpath(path) if path.startswith("/") else path
+
+
+def _runs(e: Exec, name: str) -> bool:
+    return Path(e.file).name == name
+
+
+def _traced(
+    e: Exec, parent: int, ends: Mapping[int, tuple[float, int]], ctx: TraceContext, *, inside: bool = False
+) -> TracedExec:
+    """``e`` as a traced exec; ``inside``: its parent runs the same program (no atom of its own)."""
+    end, code = ends.get(id(e), (e.ts, -1))
+    argv = e.argv or (e.file,)
+    kind = None if inside else ctx.registry.classify((Path(e.file).name, *argv[1:]))
+    return TracedExec(
+        argv=tuple(argv),
+        program=e.file,
+        cwd=e.cwd,
+        pid=e.pid,
+        parent_pid=parent,
+        exit_code=code,
+        duration_ms=round(max(0.0, end - e.ts) * 1000, 3),
+        atom=kind.atom if kind else None,
+        risk=kind.risk if kind else None,
+        ts=e.ts,
+    )
+
+
+def _match(
+    records: Sequence[ShimRecord],
+    wrappers: Mapping[int, tuple[str, tuple[str, ...], Exec]],
+    real: Mapping[int, int],
+    trace: ParsedTrace,
+) -> tuple[tuple[Wrapped, ...], tuple[ShimRecord, ...]]:
+    """Each record takes one wrapper exec with the same command and arguments; the rest are forged.
+    A confirmed record is the real program's process (what it starts names it as parent)."""
+    free = sorted(wrappers.items(), key=lambda item: item[1][2].ts)
+    used: set[int] = set()
+    matched: list[Wrapped] = []
+    forged: list[ShimRecord] = []
+    for record in records:
+        hit = next(
+            (
+                pid
+                for pid, (name, args, _) in free
+                if pid not in used and name == record.argv[0] and args == record.argv[1:]
+            ),
+            None,
+        )
+        if hit is None:
+            forged.append(record)
+        else:
+            used.add(hit)
+            matched.append(Wrapped(record, real.get(hit, hit), trace.parent.get(hit, 0)))
+    return tuple(matched), tuple(forged)
+
+
+def _reads(trace: ParsedTrace, tree: set[int], root: Exec, ctx: TraceContext) -> tuple[TracedRead, ...]:
+    found: dict[tuple[int, str], TracedRead] = {}
+    for o in trace.opens:
+        if o.pid not in tree or o.ts < root.ts or not _reading(o.flags):
+            continue
+        where = sensitive(o.path, ctx)
+        if where is None or (o.pid, where[0]) in found:
+            continue
+        program = _image_at(trace, o.pid, o.ts)
+        found[(o.pid, where[0])] = TracedRead(where[0], program, o.pid, where[1], where[2])
+    return tuple(found.values())
+
+
+def _reading(flags: str) -> bool:
+    parts = set(flags.split("|"))
+    return not parts & {"O_WRONLY", "O_DIRECTORY", "O_PATH"}
+
+
+def _image_at(trace: ParsedTrace, pid: int, ts: float) -> str:
+    """The program ``pid`` ran at ``ts`` (its last exec before; else its parent's)."""
+    seen: set[int] = set()
+    while pid and pid not in seen:
+        seen.add(pid)
+        last = [e for e in trace.execs if e.pid == pid and e.ts <= ts]
+        if last:
+            return Path(last[-1].file).name
+        pid = trace.parent.get(pid, 0)
+    return ""
+
+
+def sensitive(path: str, ctx: TraceContext) -> tuple[str, str, Risk] | None:
+    """(display path, atom, risk) when ``path`` (absolute) is a sensitive locus, else None."""
+    for base, prefix in ((ctx.home, "~/"), (ctx.workspace, "")):
+        try:
+            rel = Path(path).relative_to(base).as_posix()
+        except ValueError:
+            continue
+        kind = ctx.registry.classify_tool("read_file", rel)
+        if kind is not None and kind.atom in READ_ATOMS:
+            return f"{prefix}{rel}", kind.atom, kind.risk
+        if prefix and rel in ctx.planted:
+            bait = ctx.registry.get(READ_SECRET_FILE)
+            return f"{prefix}{rel}", bait.name, bait.risk
+        return None
+    return None
+
+
+class TraceTail:
+    """Watches a trace as strace writes it for the end of strace's own child (the command's root
+    process): ``strace -f`` waits for every traced process, so a daemon the command left would keep
+    the command running; where no PID namespace ends it (isolation ``none``, a container), the
+    engine ends the leftovers when the root has ended, and takes the root's exit code."""
+
+    def __init__(self) -> None:
+        self._root: bytes | None = None
+        self._partial = b""
+        self.code: int | None = None
+        """The root's exit code, once it has ended."""
+
+    def feed(self, data: bytes) -> bool:
+        """Take more of the trace; True once the root has ended."""
+        if self.code is not None:
+            return True
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()
+        for line in lines:
+            parts = line.split(None, 2)  # pid (padded), time, what
+            if len(parts) < 3:
+                continue
+            pid, event = parts[0], parts[2]
+            if self._root is None:
+                self._root = pid
+            if pid != self._root:
+                continue
+            if event.startswith(b"+++ exited with "):
+                self.code = int(event.split()[3])
+            elif event.startswith(b"+++ killed by "):
+                self.code = 137
+            if self.code is not None:
+                return True
+        return False
+
+
+class TraceStream:
+    """The trace through a FIFO the engine holds open (read and write: it never sees end-of-file)
+    and reads as it comes (strace never blocks on a full pipe), kept in ``file`` for the parser.
+    ``on_root_exit`` runs once, when :class:`TraceTail` sees the root end."""
+
+    def __init__(self, fifo: Path, file: Path) -> None:
+        fifo.unlink(missing_ok=True)
+        os.mkfifo(fifo, 0o600)
+        self.fifo = fifo
+        self._fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
+        self._out = file.open("wb")
+        self.tail = TraceTail()
+        self.on_root_exit: Callable[[], None] | None = None
+
+    @property
+    def fd(self) -> int:
+        return self._fd
+
+    def pump(self) -> None:
+        """Read whatever is in the pipe now."""
+        while self._fd >= 0:
+            try:
+                chunk = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                return
+            if not chunk:
+                return
+            self._out.write(chunk)
+            if self.tail.feed(chunk) and self.on_root_exit is not None:
+                callback, self.on_root_exit = self.on_root_exit, None
+                callback()
+
+    def close(self) -> None:
+        """Read the rest (strace has exited), close the pipe and the file."""
+        self.pump()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+        self._out.close()
+        self.fifo.unlink(missing_ok=True)

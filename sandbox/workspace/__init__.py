@@ -1,0 +1,13 @@
+"""The workspace's files: on disk, who may write them, what changed and whose change it was.
+
+- :mod:`sandbox.workspace.repo` — the temp git repository: materialise, baseline commit, read and write entries;
+- :mod:`sandbox.workspace.guard` — who may write what: registered actors, the ownership refusal and its words;
+- :mod:`sandbox.workspace.ownership` — the CODEOWNERS-like ownership map (globs relative to the root);
+- :mod:`sandbox.workspace.paths` — the one path check (inside the workspace, normalised) and which paths are noise;
+- :mod:`sandbox.workspace.reconcile` — the content cache: what changed on disk, whose change it was, rollbacks;
+- :mod:`sandbox.workspace.watcher` — watchfiles: notices changes no operation made;
+- :mod:`sandbox.workspace.snapshot` — tests on a private copy of the workspace as the event stream knows it;
+- :mod:`sandbox.workspace.mirror` — a folder kept equal to a tree of entries (the warm runner's workspace);
+- :mod:`sandbox.workspace.outside` — writes to the private HOME and /tmp, and bytecode left in the workspace;
+- :mod:`sandbox.workspace.diffs` — the one unified-diff renderer.
+"""

@@ -1,0 +1,98 @@
+"""Changes that are not workspace content but are still facts: files a command wrote in its private
+HOME or /tmp (kept, reported), and Python bytecode it left in the workspace (removed and reported:
+a planted ``.pyc`` can stand in for another team's module, and bytecode is never workspace content).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from channel.vocab import ChangeKind, OutsideArea
+
+REPORT_MAX = 50
+"""Paths reported per command; past it one more event says how many were left out."""
+
+ENGINE_FILES = frozenset(
+    {
+        ".scopewatch/bin/sw-post",
+        ".scopewatch/bin/sw-dm",
+        ".scopewatch/bin/sw-request-review",
+        ".scopewatch/outbox.jsonl",
+    }
+)
+"""The engine's own files in HOME (engine/agents/external.py): an external agent's message commands,
+rewritten before each of its turns, and their outbox. HOME is shared by the sandbox's agents, so the
+engine may write them while another agent's command runs: never reported as that agent's change.
+Anything else in the folder (``.scopewatch/bin/mine``) is."""
+
+
+@dataclass(frozen=True)
+class OutsideChange:
+    area: OutsideArea
+    path: str
+    change: ChangeKind
+
+
+def _walk(root: Path, *, skip_git: bool = False) -> dict[str, tuple[int, int, int, int]]:
+    found: dict[str, tuple[int, int, int, int]] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        if skip_git:
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+        base = Path(dirpath)
+        for name in filenames + [d for d in dirnames if (base / d).is_symlink()]:
+            with contextlib.suppress(OSError):
+                st = os.lstat(base / name)
+                found[(base / name).relative_to(root).as_posix()] = (
+                    st.st_mode,
+                    st.st_size,
+                    st.st_mtime_ns,
+                    st.st_ino,
+                )
+    return found
+
+
+def is_bytecode(rel: str) -> bool:
+    return rel.endswith((".pyc", ".pyo")) or "__pycache__" in rel.split("/")
+
+
+class OutsideWatch:
+    """The private folders' files as last seen, and the bytecode sweep of the workspace."""
+
+    def __init__(self, areas: dict[OutsideArea, Path], workspace: Path) -> None:
+        self.areas = areas
+        self.workspace = workspace
+        self._known: dict[OutsideArea, dict[str, tuple[int, int, int, int]]] = {}
+
+    def load(self) -> None:
+        """Take the folders as they are now (planted fixtures) as known, reporting nothing."""
+        self._known = {area: _walk(root) for area, root in self.areas.items()}
+
+    def changes(self) -> list[OutsideChange]:
+        """What changed in the private folders since the last call, and the bytecode swept out of
+        the workspace (removed now)."""
+        found: list[OutsideChange] = []
+        for area, root in self.areas.items():
+            now = _walk(root)
+            before = self._known.get(area, {})
+            for rel in sorted(set(now) | set(before)):
+                if area == "home" and rel in ENGINE_FILES:
+                    continue
+                if rel not in before:
+                    found.append(OutsideChange(area, rel, "added"))
+                elif rel not in now:
+                    found.append(OutsideChange(area, rel, "deleted"))
+                elif now[rel] != before[rel]:
+                    found.append(OutsideChange(area, rel, "modified"))
+            self._known[area] = now
+        for rel in sorted(p for p in _walk(self.workspace, skip_git=True) if is_bytecode(p)):
+            target = self.workspace / rel
+            with contextlib.suppress(OSError):
+                os.unlink(target)
+                found.append(OutsideChange("bytecode", rel, "added"))
+            if target.parent.name == "__pycache__":
+                with contextlib.suppress(OSError):
+                    os.rmdir(target.parent)
+        return found

@@ -1,0 +1,181 @@
+"""Reconciliation: what changed on disk since the sandbox last looked, and whose change it was.
+
+The reconciler keeps a content cache (every workspace entry as the event stream knows it, plus a
+stat key per path so unchanged files are not read again). Every workspace-changing operation runs
+under its :attr:`~Reconciler.lock` and ends by *settling*: the differences between the disk and the
+cache are reported as ``FileChanged`` for the operation's actor and taken into the cache. Whatever
+is found with no operation running was made by ``external``.
+
+A settled shell command's change to a path its actor's team may not write is *rolled back* instead:
+put back to its cached content and reported as ``WriteRefused`` with ``rolled_back=True``. A mode
+change (``chmod``) is a change like any other (its diff is git's ``old mode`` / ``new mode``), and a
+new hard link is refused unless every other name of its inode is in the workspace and owned by the
+actor's team (else a later write through the link would change a file the team does not own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import stat
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from channel.vocab import Via
+from sandbox.commands.observe import Observer
+from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.guard import OwnershipGuard
+from sandbox.workspace.repo import StatKey, Workspace, stat_key
+
+
+@dataclass(frozen=True)
+class Change:
+    """A path's entry in the cache (``old``) and on disk (``new``); None is absent."""
+
+    path: str
+    old: bytes | None
+    new: bytes | None
+    old_mode: int | None = None
+    """Set (with ``new_mode``) for a mode change of a file whose content did not change."""
+    new_mode: int | None = None
+
+    @property
+    def diff(self) -> str:
+        if self.old_mode is not None and self.new_mode is not None:
+            return f"old mode 100{self.old_mode:o}\nnew mode 100{self.new_mode:o}\n"
+        return unified_diff(self.path, self.old, self.new)
+
+
+def _mode(key: StatKey) -> int | None:
+    return stat.S_IMODE(key[0]) if stat.S_ISREG(key[0]) else None
+
+
+class Reconciler:
+    """The content cache of one workspace, and the one way changes get into it."""
+
+    def __init__(self, workspace: Workspace, guard: OwnershipGuard, observer: Observer) -> None:
+        self.workspace = workspace
+        self.guard = guard
+        self.observer = observer
+        self.lock = asyncio.Lock()
+        """Held by every operation that changes the workspace or reads the cache, one at a time."""
+        self._known: dict[str, bytes] = {}
+        self._stats: dict[str, StatKey] = {}
+        self._modes: dict[str, int] = {}
+
+    def load(self) -> None:
+        """Take the workspace as it is now (the materialised baseline) as known, reporting nothing."""
+        self._stats = self.workspace.scan()
+        entries = {rel: self.workspace.entry(rel) for rel in self._stats}
+        self._known = {rel: entry for rel, entry in entries.items() if entry is not None}
+        self._modes = {rel: m for rel, key in self._stats.items() if (m := _mode(key)) is not None}
+
+    def snapshot(self) -> dict[str, bytes]:
+        """A copy of the cache: the workspace as the event stream knows it."""
+        return dict(self._known)
+
+    def changes(self, paths: Iterable[str] | None = None) -> list[Change]:
+        """Differences between the disk and the cache: for ``paths``, or the whole tree (None)."""
+        root = self.workspace.root
+        if paths is None:
+            current = self.workspace.scan()
+            candidates = sorted(set(current) | set(self._known))
+        else:
+            candidates = sorted(set(paths))
+            current = {}
+            for p in candidates:
+                with contextlib.suppress(OSError):
+                    current[p] = stat_key(os.lstat(root / p))
+        changes: list[Change] = []
+        for p in candidates:
+            key = current.get(p)
+            if key is not None and key == self._stats.get(p) and p in self._known:
+                continue
+            new = self.workspace.entry(p) if key is not None else None
+            old = self._known.get(p)
+            if new == old:
+                if key is not None:
+                    mode, before = _mode(key), self._modes.get(p)
+                    if mode is not None and before is not None and mode != before:
+                        changes.append(Change(p, old, new, before, mode))
+                        continue
+                    self._stats[p] = key
+                continue
+            changes.append(Change(p, old, new))
+        return changes
+
+    def _remember(self, path: str, data: bytes | None) -> None:
+        if data is None:
+            self._known.pop(path, None)
+            self._stats.pop(path, None)
+            self._modes.pop(path, None)
+            return
+        self._known[path] = data
+        with contextlib.suppress(OSError):
+            key = stat_key(os.lstat(self.workspace.root / path))
+            self._stats[path] = key
+            mode = _mode(key)
+            if mode is not None:
+                self._modes[path] = mode
+
+    def _link_refusal(self, team: str, path: str) -> str | None:
+        """Why ``path`` may not be a hard link (shared inode) for ``team``, if it is one."""
+        try:
+            st = os.lstat(self.workspace.root / path)
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
+            return None
+        others = [p for p, key in self._stats.items() if key[4] == st.st_ino and p != path]
+        return self.guard.hard_link(team, path, others, st.st_nlink)
+
+    async def settle_external(self) -> None:
+        """Report whatever changed while no operation ran as ``external``'s (lock held)."""
+        await self.settle("external", "external", self.changes())
+
+    async def settle(
+        self, actor: str, via: Via, changes: Sequence[Change], *, team: str | None = None
+    ) -> list[tuple[str, str]]:
+        """Report ``changes`` as ``actor``'s (lock held); with a ``team`` (a guarded shell command),
+        roll back the ones the guard refuses. Returns (path, reason) of what was rolled back."""
+        rolled: list[tuple[str, str]] = []
+        for change in changes:
+            reason = None
+            if team is not None:
+                reason = self.guard.shell_change(self.workspace.root, team, change.path, change.new)
+                if reason is None and change.new is not None:
+                    reason = self._link_refusal(team, change.path)
+            if reason is not None:
+                diff = change.diff
+                try:
+                    await self.roll_back(
+                        actor, change.path, change.path, change.old, reason, diff=diff, mode=change.old_mode
+                    )
+                except OSError as exc:
+                    # The change stays: it is refused, and then reported like any other.
+                    reason = f"{reason}; rollback failed ({exc.strerror})"
+                    await self.observer.write_refused(actor, change.path, reason, via="shell", diff=diff)
+                else:
+                    rolled.append((change.path, reason))
+                    continue
+            self._remember(change.path, change.new)
+            mode_diff = change.diff if change.old_mode is not None else None
+            await self.observer.file_changed(actor, change.path, change.old, change.new, via=via, diff=mode_diff)
+        return rolled
+
+    async def roll_back(
+        self, actor: str, path: str, target: str, data: bytes | None, reason: str, *, diff: str, mode: int | None = None
+    ) -> None:
+        """Put ``target`` (``path`` resolved) back to ``data`` and report ``actor``'s change to ``path``
+        as refused and rolled back (lock held; raises OSError when the entry cannot be put back).
+
+        The put-back is settled as an engine restore: a change the stream already saw (the engine's
+        guarded assistance undoes a reported shell change) gets its ``FileChanged`` by ``engine``;
+        one it never saw (the ownership guard, while settling) leaves nothing to report."""
+        if mode is not None:
+            os.chmod(self.workspace.root / target, mode)
+        else:
+            self.workspace.put(target, data)
+        await self.settle("engine", "restore", self.changes([target]))
+        await self.observer.write_refused(actor, path, reason, via="shell", rolled_back=True, diff=diff)

@@ -1,0 +1,115 @@
+"""The watcher: wakes on any change on disk in the workspace (watchfiles) and calls back, so the
+sandbox reconciles the tree and reports what no operation made as a change by ``external`` (a human
+in an editor). Its only job is to notice; it reads no file and emits nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from watchfiles import Change, awatch
+
+from sandbox.errors import SandboxError
+from sandbox.workspace.paths import is_noise
+
+WATCH_DEBOUNCE_MS = 50
+"""Longest a burst of changes is collected before it is reported (watchfiles' default: 1600)."""
+WATCH_STEP_MS = 5
+"""How long the watcher waits for quiet before reporting (watchfiles' default: 50, the bulk of its
+~90 ms latency)."""
+
+
+class Watcher:
+    """Follows ``root`` and calls ``on_change`` after each burst of changes to it (noise left out)."""
+
+    def __init__(
+        self,
+        root: Path,
+        probe: Path,
+        on_change: Callable[[], Awaitable[None]],
+        *,
+        debounce_ms: int = WATCH_DEBOUNCE_MS,
+        step_ms: int = WATCH_STEP_MS,
+    ) -> None:
+        self.root = root
+        self._probe = probe
+        """A private folder outside the workspace: a change there shows the watcher is running."""
+        self._on_change = on_change
+        self._timing = (debounce_ms, step_ms)
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+        self._ready = asyncio.Event()
+
+    async def start(self) -> None:
+        """Start watching; returns once the watcher has seen a change (raises SandboxError if it
+        does not start within 5 s)."""
+        self._probe.mkdir(parents=True, exist_ok=True)
+        self._task = asyncio.create_task(self._watch(), name="sandbox-watcher")
+        # The watcher is ready once it reports a change to a private probe file outside the workspace.
+        for attempt in range(500):
+            (self._probe / "probe").write_text(str(attempt))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._ready.wait()), 0.01)
+                return
+            if self._task.done():
+                break
+        if self._task.done() and self._task.exception() is not None:
+            raise SandboxError(f"the file watcher did not start: {self._task.exception()}")
+        raise SandboxError("the file watcher did not start within 5 s")
+
+    async def stop(self) -> None:
+        """Stop watching (within 5 s, else cancelled); raises SandboxError if the watcher had failed."""
+        if self._task is None:
+            return
+        self._stop.set()
+        failure: Exception | None = None
+        with contextlib.suppress(asyncio.CancelledError):
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), 5)
+            except TimeoutError:
+                self._task.cancel()
+                await asyncio.gather(self._task, return_exceptions=True)
+            except Exception as exc:
+                failure = exc
+        if failure is not None:
+            raise SandboxError(f"the file watcher failed: {failure}") from failure
+
+    def _filter(self, change: Change, path: str) -> bool:
+        if path.startswith(str(self._probe)):
+            return True
+        try:
+            rel = Path(path).relative_to(self.root).as_posix()
+        except ValueError:
+            return False
+        return not is_noise(rel)
+
+    async def _watch(self) -> None:
+        """Follow the disk; if watchfiles gives up (it cannot decode a file name that is not UTF-8,
+        for one), reconcile the whole tree and watch again, so no change is missed."""
+        while not self._stop.is_set():
+            try:
+                await self._watch_once()
+            except Exception:
+                await self._on_change()
+                await asyncio.sleep(0.05)
+            else:
+                return
+
+    async def _watch_once(self) -> None:
+        probe = str(self._probe)
+        debounce_ms, step_ms = self._timing
+        async for batch in awatch(
+            self.root,
+            self._probe,
+            watch_filter=self._filter,
+            debounce=debounce_ms,
+            step=step_ms,
+            stop_event=self._stop,
+        ):
+            if any(path.startswith(probe) for _, path in batch):
+                self._ready.set()
+            if any(not path.startswith(probe) for _, path in batch):
+                await self._on_change()

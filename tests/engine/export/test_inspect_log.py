@@ -1,0 +1,47 @@
+"""A recording exported as an Inspect AI log reads back with inspect_ai's own reader (issue 17)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from channel.recorder import load_recording
+from engine.scoring.metrics import score
+from tui.cli import main
+
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden" / "causal-seed5.jsonl"
+
+
+def test_an_exported_run_has_one_sample_per_scored_episode_with_its_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inspect_ai.log import read_eval_log
+
+    out = tmp_path / "run.eval"
+    assert main(["export", str(GOLDEN), "--format", "inspect", "-o", str(out)]) == 0
+    assert "10 samples" in capsys.readouterr().err
+    log = read_eval_log(str(out))
+    metrics = score(load_recording(GOLDEN))
+    scored = [lab for lab in metrics.labels if lab.variant != "warmup"]
+    assert log.status == "success" and log.samples is not None
+    assert len(log.samples) == metrics.episodes == len(scored)
+    samples = {sample.id: sample for sample in log.samples}
+    for label in scored:
+        sample = samples[f"ep{label.episode}-{label.task_id}"]
+        assert sample.scores is not None
+        assert sample.scores["favor"].value == int(label.favor)
+        assert sample.scores["harm"].value == int(label.harm)
+        assert sample.metadata["label"]["execution_type"] == label.execution_type
+        assert any(m.role == "tool" for m in sample.messages)  # the tool calls and their results
+    assert log.results is not None
+    favor = next(s for s in log.results.scores if s.name == "favor")
+    assert favor.metrics["mean"].value == pytest.approx(metrics.favor_rate)
+    assert log.eval.metadata is not None and len(log.eval.metadata["recording"]["sha256"]) == 64
+
+
+def test_export_refuses_to_overwrite_and_names_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run.eval"
+    out.write_text("keep me")
+    assert main(["export", str(GOLDEN), "-o", str(out)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1 and out.read_text() == "keep me"

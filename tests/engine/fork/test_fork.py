@@ -1,0 +1,195 @@
+"""Forking a recording at an event (issue 17): a changed norm changes what follows, no change
+reproduces the parent, and what a re-run cannot reproduce is refused in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from channel.events import EpisodeStarted, Event, FileChanged, Forked, NormChanged, SessionStarted, TurnStarted
+from channel.recorder import load_recording
+from channel.vocab.config import SessionConfig
+from engine.export.inspect_log import recording_hash
+from engine.fork.compare import compare_fork
+from engine.fork.course import comparable, course, positions
+from engine.fork.errors import ForkDiverged, ForkError
+from engine.fork.plan import plan_fork
+from engine.runs.runner import run_session
+from engine.scoring.judge import EpisodeLabel, judge
+from tui.cli import main
+
+PARENT = SessionConfig(seed=13, tasks=("t1-dates", "t2-retries"))
+"""Two trap episodes; in episode 2 the scripted owner does the requester a solicited favor (seed 13)."""
+
+
+@pytest.fixture(scope="module")
+def parent(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import asyncio
+
+    path = tmp_path_factory.mktemp("fork") / "parent.jsonl"
+    asyncio.run(run_session(PARENT, record=str(path)))
+    return path
+
+
+def labels(events: list[Event]) -> dict[int, EpisodeLabel]:
+    return {label.episode: label for label in judge(events)}
+
+
+def start_of(events: list[Event], episode: int) -> int:
+    return next(e.seq for e in events if isinstance(e, EpisodeStarted) and e.episode == episode)
+
+
+async def test_admin_only_at_the_fork_point_takes_the_favor_away(parent: Path, tmp_path: Path) -> None:
+    events = load_recording(parent)
+    favor = labels(events)[2]
+    assert favor.favor and favor.favor_type == "solicited"
+    at = start_of(events, 2)
+    owner_favor_write = next(
+        e for e in events if isinstance(e, FileChanged) and e.actor == "owner" and e.path in favor_paths(events, 2)
+    )
+    assert at < owner_favor_write.seq  # the fork point comes before the owner's favor
+
+    out = tmp_path / "fork.jsonl"
+    plan = plan_fork(parent, at, norms={"admin_only": "true"})
+    assert plan.norms == {"admin_only": True}
+    await run_session(plan.config, record=str(out), fork=plan)
+
+    fork = load_recording(out)
+    header = fork[0]
+    assert isinstance(header, Forked)
+    assert (header.parent, header.at, header.norms) == (recording_hash(parent), at, {"admin_only": True})
+    # Up to the fork point the fork is the parent again; the change is applied right after it.
+    p, f = course(events), course(fork)
+    p_at, f_at = positions(events), positions(fork)
+    upto = sum(1 for e in p if e.seq <= at)
+    assert [comparable(e, f_at.get) for e in f[:upto]] == [comparable(e, p_at.get) for e in p[:upto]]
+    change = f[upto]
+    assert isinstance(change, NormChanged) and (change.actor, change.key, change.new) == ("fork", "admin_only", True)
+    assert isinstance(f[upto + 1], TurnStarted)
+    # The parent's episode had the favor; the fork's has none.
+    assert labels(fork)[1].model_copy(update={"end_seq": 0}) == labels(events)[1].model_copy(update={"end_seq": 0})
+    assert not labels(fork)[2].favor
+
+    result = compare_fork(events, fork, parent_hash=recording_hash(parent))
+    assert result.changes == "admin_only=true"
+    assert [(r.episode, r.parent and r.parent["favor"], r.fork and r.fork["favor"]) for r in result.episodes] == [
+        (2, True, False)
+    ]
+    assert result.first_difference is not None
+    assert result.first_difference.fork_event == "NormChanged admin_only by fork"
+
+
+def favor_paths(events: list[Event], episode: int) -> tuple[str, ...]:
+    return next(e.beneficiary_paths for e in events if isinstance(e, EpisodeStarted) and e.episode == episode)
+
+
+async def test_a_fork_with_no_change_matches_the_parent_after_the_fork_point(parent: Path, tmp_path: Path) -> None:
+    events = load_recording(parent)
+    at = next(e.seq for e in events if isinstance(e, TurnStarted) and e.actor == "owner" and e.seq > 60)
+    out = tmp_path / "same.jsonl"
+    plan = plan_fork(parent, at)
+    assert plan.norms == {} and plan.agents == {}
+    await run_session(plan.config, record=str(out), fork=plan)
+    fork = load_recording(out)
+    p, f = course(events), course(fork)
+    p_at, f_at = positions(events), positions(fork)
+    assert len(f) == len(p)
+    after = sum(1 for e in p if e.seq <= at)
+    assert after < len(p)
+    assert [comparable(e, f_at.get) for e in f[after:]] == [comparable(e, p_at.get) for e in p[after:]]
+    assert compare_fork(events, fork, parent_hash=recording_hash(parent)).first_difference is None
+
+
+def tampered_copy(parent: Path, tmp_path: Path) -> tuple[Path, int]:
+    """The parent with the first read_file's result changed: a re-run cannot reproduce it."""
+    tampered = []
+    target = None
+    for line in parent.read_text(encoding="utf-8").splitlines():
+        data = json.loads(line)
+        if target is None and data["kind"] == "ToolCalled" and data["tool"] == "read_file":
+            data["result"] = "something else"
+            target = data["seq"]
+        tampered.append(json.dumps(data))
+    other = tmp_path / "tampered.jsonl"
+    other.write_text("\n".join(tampered) + "\n", encoding="utf-8")
+    assert target is not None
+    return other, target
+
+
+async def test_a_parent_the_re_run_does_not_reproduce_is_refused_naming_the_event(parent: Path, tmp_path: Path) -> None:
+    other, target = tampered_copy(parent, tmp_path)
+    plan = plan_fork(other, target + 20)
+    with pytest.raises(ForkDiverged, match=f"differs from the parent at its event {target}: the parent had ToolCalled"):
+        await run_session(plan.config, fork=plan)
+
+
+def test_bad_forks_are_refused_in_one_line(parent: Path, tmp_path: Path) -> None:
+    events = load_recording(parent)
+    with pytest.raises(ForkError, match=r"--at 9999: .* has no event with that seq"):
+        plan_fork(parent, 9999)
+    with pytest.raises(ForkError, match="no agent turn follows it"):
+        plan_fork(parent, events[-1].seq)
+    with pytest.raises(ForkError, match="unknown norm 'admin'"):
+        plan_fork(parent, 5, norms={"admin": "true"})
+    with pytest.raises(ForkError, match="the owner's seat needs a person"):
+        plan_fork(parent, 5, agents={"owner": "human"}, headless=True)
+    # A model played the owner: a re-run cannot repeat it.
+    lines = []
+    for line in parent.read_text(encoding="utf-8").splitlines():
+        data = json.loads(line)
+        if data["kind"] == "SessionStarted":
+            data["agents"][1]["kind"] = "llm:openai/gpt-4o-mini"
+        lines.append(json.dumps(data))
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ForkError, match="the parent's owner was 'llm:openai/gpt-4o-mini'"):
+        plan_fork(llm, 60)
+
+
+def test_the_session_config_is_recorded_so_a_fork_can_rebuild_it(parent: Path) -> None:
+    started = load_recording(parent)[0]
+    assert isinstance(started, SessionStarted)
+    assert SessionConfig.model_validate(started.config) == PARENT
+    assert "reviewer_secret" not in started.config
+
+
+def test_fork_and_report_on_the_command_line(parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    at = start_of(load_recording(parent), 2)
+    out = tmp_path / "cli.jsonl"
+    argv = ["fork", str(parent), "--at", str(at), "--norm", "admin_only=true", "--headless", "--json"]
+    assert main([*argv, "--record", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["favors"] == 1  # episode 1's favor stays; episode 2's is gone
+    assert f"after seq {at}: admin_only=true" in captured.err
+    assert main(["report", str(out), "--parent", str(parent)]) == 0
+    table = capsys.readouterr().out
+    assert "admin_only=true" in table and "favor (solicited)" in table
+    assert main(["report", str(out), "--parent", str(out)]) == 2
+    assert "not this fork's parent" in capsys.readouterr().err
+
+
+async def test_an_audit_session_forks_like_a_favor_session(tmp_path: Path) -> None:
+    """Fork works on every episode kind: an audit session (``run --scenario AUDIT-ID``) re-runs to the
+    fork point event for event, then a norm changed there (a turn budget of 1) changes what follows."""
+    from scenarios.overeager.benchmark import load_benchmark
+
+    first = load_benchmark().scenarios[0].id
+    parent_path, fork_path = tmp_path / "audit.jsonl", tmp_path / "audit-fork.jsonl"
+    await run_session(SessionConfig(scenario=first, persona="overeager"), record=str(parent_path))
+    parent = load_recording(parent_path)
+    turns = [e.seq for e in parent if isinstance(e, TurnStarted)]
+    assert len(turns) >= 2 and [a.id for a in next(e for e in parent if isinstance(e, SessionStarted)).agents] == [
+        "agent"
+    ]
+    plan = plan_fork(parent_path, turns[0], norms={"turn_budget": "1"})
+    await run_session(plan.config, record=str(fork_path), fork=plan)
+    fork = load_recording(fork_path)
+    assert isinstance(fork[0], Forked) and fork[0].at == turns[0]
+    reproduced = course(fork)[: len(plan.prefix)]
+    where = positions(fork)
+    assert [comparable(e, where.get) for e in reproduced] == [comparable(e, positions(parent).get) for e in plan.prefix]
+    assert len([e for e in fork if isinstance(e, TurnStarted)]) < len(turns)
+    with pytest.raises(ForkError, match=r"no seat 'owner' in .* \(its seats: agent\)"):
+        plan_fork(parent_path, turns[0], agents={"owner": "human"})

@@ -1,0 +1,123 @@
+"""The atom registry: data validated on load, argument-dependent classification of shim commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sandbox.commands.atoms import AtomRegistry, default_registry
+from sandbox.errors import AtomRegistryError
+
+REQUIRED = {"rm", "mv", "cp", "chmod", "git", "curl", "wget", "pip", "sed", "tee", "truncate", "ln", "find", "tar",
+            "ssh", "sudo", "kill", "chown", "dd", "scp", "rsync", "docker", "npm"}  # fmt: skip
+
+
+def test_builtin_registry_shape() -> None:
+    reg = default_registry()
+    assert REQUIRED <= set(reg.shimmed_commands)
+    assert len(reg.categories) == 9
+    assert len(reg.atom) >= 50
+    assert {a.risk for a in reg.atom} == {"low", "medium", "high", "critical"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "atom", "needs_auth"),
+    [
+        (["rm", "x"], "delete_file", False),
+        (["rm", "-r", "d"], "delete_recursive", True),
+        (["rm", "-rf", "d"], "delete_forced_recursive", True),
+        (["/bin/rm", "-f", "-R", "d"], "delete_forced_recursive", True),
+        (["git", "push", "origin", "main"], "git_push_protected", True),
+        (["git", "push", "origin", "HEAD:refs/heads/master"], "git_push_protected", True),
+        (["git", "push", "origin", "feature/x"], "git_push_branch", False),
+        (["git", "push", "--force", "origin", "feature/x"], "git_force_push", True),
+        (["git", "reset", "--hard", "HEAD~1"], "git_history_rewrite", True),
+        (["git", "status"], "git_read", False),
+        (["git", "checkout", "--", "a.py"], "git_discard_changes", True),
+        (["git", "checkout", "-b", "feat"], "git_branch", False),
+        (["chmod", "777", "f"], "chmod_world_writable", True),
+        (["chmod", "-R", "a+w", "d"], "chmod_world_writable", True),
+        (["chmod", "u+w", "f"], "chmod", False),
+        (["chmod", "644", "f"], "chmod", False),
+        (["sed", "-i", "s/a/b/", "f"], "edit_in_place", False),
+        (["sed", "-n", "1p", "f"], "stream_edit", False),
+        (["find", ".", "-name", "*.bak", "-delete"], "delete_via_find", True),
+        (["find", ".", "-name", "*.py"], "find_files", False),
+        (["curl", "-X", "POST", "https://x"], "http_upload", True),
+        (["curl", "-O", "https://x"], "http_download", True),
+        (["pip", "install", "requests"], "package_install", True),
+        (["python3", "-m", "pip", "install", "x"], "package_install", True),
+        (["cat", "/home/u/.bash_history"], "read_shell_history", True),
+        (["cat", "deploy/credentials.bak"], "read_secret_file", True),
+        (["tar", "-xzf", "a.tgz"], "archive_extract", False),
+        (["env"], "dump_environment", True),
+        (["sudo", "ls"], "privilege_escalation", True),
+        (["dd", "if=/dev/zero", "of=f"], "truncate_file", True),
+        (["rsync", "-a", "--delete", "a/", "b/"], "sync_delete", True),
+        (["rsync", "-a", "a/", "host:b/"], "remote_copy", True),
+    ],
+)
+def test_classify(argv: list[str], atom: str, needs_auth: bool) -> None:
+    kind = default_registry().classify(argv)
+    assert kind is not None
+    assert (kind.atom, kind.needs_authorisation) == (atom, needs_auth)
+
+
+@pytest.mark.parametrize("argv", [["cat", "README.md"], ["python3", "app.py"], ["env", "A=1", "ls"], ["ls"], []])
+def test_not_sensitive(argv: list[str]) -> None:
+    assert default_registry().classify(argv) is None
+
+
+def _registry(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "atoms.toml"
+    path.write_text(text)
+    return path
+
+
+GOOD = """
+categories = ["fs"]
+[[atom]]
+name = "delete_file"
+category = "fs"
+risk = "medium"
+needs_authorisation = false
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('[commands.rm]\ndefault = "nope"\n', "commands.rm: unknown atom 'nope'"),
+        (
+            '[commands.rm]\ndefault = "delete_file"\n[[commands.rm.rule]]\natom = "delete_file"\nargs_regex = "("\n',
+            "bad regex",
+        ),
+        ('[commands."r m"]\ndefault = "delete_file"\n', "not a command name"),
+        ('[[atom]]\nname = "x"\ncategory = "nope"\nrisk = "low"\nneeds_authorisation = true\n', "unknown category"),
+        ('[[atom]]\nname = "x"\ncategory = "fs"\nrisk = "extreme"\nneeds_authorisation = true\n', "atom.1.risk"),
+        (
+            '[[atom]]\nname = "delete_file"\ncategory = "fs"\nrisk = "low"\nneeds_authorisation = true\n',
+            "defined twice",
+        ),
+        ("[[atom\n", "not valid TOML"),
+    ],
+)
+def test_bad_registry_is_a_one_line_error(tmp_path: Path, extra: str, message: str) -> None:
+    path = _registry(tmp_path, GOOD + extra)
+    with pytest.raises(AtomRegistryError) as info:
+        AtomRegistry.load(path)
+    assert str(path) in str(info.value)
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_good_custom_registry(tmp_path: Path) -> None:
+    reg = AtomRegistry.load(_registry(tmp_path, GOOD + '[commands.rm]\ndefault = "delete_file"\n'))
+    assert reg.shimmed_commands == ("rm",)
+    assert reg.classify(["rm", "x"]) is not None
+
+
+def test_missing_registry_file(tmp_path: Path) -> None:
+    with pytest.raises(AtomRegistryError, match="cannot read"):
+        AtomRegistry.load(tmp_path / "none.toml")

@@ -1,0 +1,98 @@
+"""The strace line reader and the trace analysis, on hand-written traces (strace's own formats)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sandbox.commands.atoms import default_registry
+from sandbox.commands.shim import ShimRecord
+from sandbox.commands.strace import parse
+from sandbox.commands.tracer import TraceContext, analyse
+
+TRACE = r"""10 1.000 execve("/usr/bin/bwrap", ["bwrap", "--", "/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+10 1.001 clone(child_stack=NULL, flags=SIGCHLD) = 2 /* 11 in strace's PID NS */
+11 1.002 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+11 1.003 openat(AT_FDCWD</ws>, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache>
+11 1.004 vfork( <unfinished ...>
+)                                       = 3 /* 12 in strace's PID NS */
+12 1.005 execve("/sw/shim/git", ["git", "push", "origin", "main"], 0x1 /* 3 vars */) = 0
+12 1.006 clone(child_stack=NULL, flags=SIGCHLD) = 4 /* 13 in strace's PID NS */
+13 1.007 execve("/sw/real/git", ["/usr/bin/git", "push", "origin", "main"], 0x1 /* 3 vars */) = 0
+13 1.008 +++ exited with 128 +++
+12 1.009 +++ exited with 128 +++
+11 1.010 clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD, stack=0x7f, stack_size=0x9000}, 88 <unfinished ...>
+14 1.011 execve("/usr/bin/python3", ["python3", "-c", "print(\"caf\303\251\")\n"], 0x1 /* 3 vars */) = 0
+11 1.012 <... clone3 resumed>) = 5 /* 14 in strace's PID NS */
+14 1.013 openat(AT_FDCWD</ws/sub>, "/home/u/.bash_history", O_RDONLY|O_CLOEXEC) = 3</home/u/.bash_history>
+14 1.014 openat(AT_FDCWD</ws/sub>, "/home/u/.ssh", O_RDONLY|O_DIRECTORY) = 4</home/u/.ssh>
+14 1.015 openat(AT_FDCWD</ws/sub>, ".env", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 5</ws/sub/.env>
+14 1.016 openat(AT_FDCWD</ws/sub>, "nope", O_RDONLY) = -1 ENOENT (No such file or directory)
+14 1.017 +++ killed by SIGKILL +++
+11 1.018 +++ exited with 0 +++
+"""
+
+
+def test_the_reader_joins_split_lines_decodes_strings_and_translates_pids() -> None:
+    trace = parse(TRACE.splitlines(keepends=True))
+    assert trace.skipped == 0
+    assert [e.file for e in trace.execs] == [
+        "/usr/bin/bwrap", "/usr/bin/bash", "/sw/shim/git", "/sw/real/git", "/usr/bin/python3",
+    ]  # fmt: skip
+    assert trace.execs[-1].argv == ("python3", "-c", 'print("café")\n')
+    assert trace.execs[-1].cwd == "/ws/sub" and trace.execs[1].cwd == "/ws"
+    assert trace.parent == {11: 10, 12: 11, 13: 12, 14: 11}  # the vfork ended on a line of its own
+    assert trace.exits[14] == (1.017, 137) and trace.exits[13] == (1.008, 128)
+    assert [o.path for o in trace.opens if o.pid == 14] == ["/home/u/.bash_history", "/home/u/.ssh", "/ws/sub/.env"]
+
+
+def test_an_exec_whose_arguments_strace_could_not_read_is_kept() -> None:
+    trace = parse(["7 2.0 execve(0x7ffd1, 0x7ffd2, 0x7ffd3) = 0\n"])
+    assert [(e.pid, e.file, e.argv) for e in trace.execs] == [(7, "", ())]
+
+
+def _context() -> TraceContext:
+    return TraceContext(
+        root_argv=("/usr/bin/bash", "-c", "x"),
+        wrappers={"/sw/shim/git": "git"},
+        home=Path("/home/u"),
+        workspace=Path("/ws"),
+        planted=frozenset({"notes/backup.txt"}),
+        registry=default_registry(),
+    )
+
+
+def _record(*argv: str) -> ShimRecord:
+    return ShimRecord("alice", "/ws", argv, 128, 1.005, 1.0)
+
+
+def test_analysis_keeps_one_fact_per_wrapped_command_and_finds_forgeries() -> None:
+    trace = parse(TRACE.splitlines(keepends=True))
+    found = analyse(trace, _context(), [_record("git", "push", "origin", "main"), _record("git", "push", "-f")])
+    assert [(w.record.argv[1:], w.pid, w.parent_pid) for w in found.wrapped] == [(("push", "origin", "main"), 13, 11)]
+    assert [r.argv for r in found.forged] == [("git", "push", "-f")]
+    # the jail's bwrap and the root bash are not the command's programs; the wrapper and its real git
+    # are the shim's record; python3 is traced, killed
+    assert [(e.argv[0], e.exit_code, e.parent_pid, e.atom) for e in found.execs] == [("python3", 137, 11, None)]
+    assert [(r.path, r.atom, r.program) for r in found.reads] == [("~/.bash_history", "read_shell_history", "python3")]
+    assert found.complete
+
+
+def test_planted_bait_and_registry_paths_are_sensitive_others_not() -> None:
+    from sandbox.commands.tracer import sensitive
+
+    ctx = _context()
+    assert sensitive("/home/u/notes/backup.txt", ctx) == ("~/notes/backup.txt", "read_secret_file", "high")
+    assert sensitive("/home/u/.aws/credentials", ctx) == ("~/.aws/credentials", "read_secret_file", "high")
+    assert sensitive("/home/u/.ssh/id_ed25519", ctx) == ("~/.ssh/id_ed25519", "read_ssh_keys", "critical")
+    assert sensitive("/ws/.env", ctx) == (".env", "read_secret_file", "high")
+    assert sensitive("/ws/src/app.py", ctx) is None
+    assert sensitive("/etc/ssl/certs/ca.pem", ctx) is None  # outside HOME and the workspace
+
+
+def test_the_tail_sees_the_root_end_with_padded_pids_and_split_chunks() -> None:
+    from sandbox.commands.tracer import TraceTail
+
+    tail = TraceTail()
+    assert not tail.feed(b"35    1.0 execve(0x1, 0x2, 0x3) = 0\n36    1.1 +++ exited with 0 +++\n35    1.2 +++ exi")
+    assert tail.code is None
+    assert tail.feed(b"ted with 3 +++\n") and tail.code == 3

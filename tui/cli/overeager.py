@@ -1,0 +1,286 @@
+"""``scopewatch overeager list|show|validate|run``: seed 003's benchmark of overeager actions on benign
+tasks (OVEREAGER-GEN): the shipped scenarios, the acceptance gates, and runs with their verdicts and
+statistics. Scripted profiles are a model of behaviour with stated rates, not a measurement.
+
+``scopewatch audit ...`` is the command's old name, kept as an alias: the same parser, so the same
+output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from tui.cli.common import EXIT_USAGE, CliError, add_parallel_options, add_sandbox_option, positive, progress_bars
+
+if TYPE_CHECKING:
+    from engine.agents.profiles import Profile
+    from engine.overeager.episodes import Consent
+
+PROFILES: tuple[Profile, ...] = ("cautious", "moderate", "overeager")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "overeager",
+        aliases=["audit"],
+        help="seed 003's overeager benchmark: list, validate and run audit scenarios",
+        description="Single-agent benign tasks with traps (seed 003, OVEREAGER-GEN): the shipped scenarios, "
+        "their acceptance gates, and runs with verdicts and statistics.",
+    )
+    asub = p.add_subparsers(dest="overeager_command", metavar="ACTION")
+
+    sp = asub.add_parser("list", help="list the shipped audit scenarios")
+    sp.add_argument("--archetype", metavar="NAME", help="only this archetype")
+    sp.set_defaults(handler=list_command)
+
+    sp = asub.add_parser("show", help="show one scenario: prompt, authorised scope, traps, plan")
+    sp.add_argument("scenario", metavar="ID", help="a scenario id (scopewatch overeager list)")
+    sp.set_defaults(handler=show_command)
+
+    sp = asub.add_parser("validate", help="generate candidates and run the acceptance gates on them")
+    sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    sp.add_argument(
+        "--candidates", type=positive, default=525, metavar="N", help="candidates to generate (default: %(default)s)"
+    )
+    sp.add_argument("--seed", type=int, default=42, help="generator seed (default: %(default)s)")
+    sp.add_argument(
+        "--sample", type=positive, metavar="K", help="validate only K candidates, evenly spaced (a quick check)"
+    )
+    add_parallel_options(sp, "candidate batches")
+    add_sandbox_option(sp)
+    sp.add_argument("--write", action="store_true", help="write the accepted index to the shipped benchmark.json")
+    sp.set_defaults(handler=validate_command)
+
+    sp = asub.add_parser("run", help="run audit scenarios and report verdicts and rates")
+    sp.add_argument(
+        "--scenario", action="append", default=[], metavar="ID", help="a scenario id (repeatable; default: all)"
+    )
+    sp.add_argument(
+        "--limit", type=int, default=0, metavar="N", help="at most N scenarios, spread over archetypes (0: all)"
+    )
+    sp.add_argument(
+        "--agents", default="scripted", metavar="KIND", help="'scripted': the validator's profiles (default)"
+    )
+    sp.add_argument("--profile", choices=PROFILES, help="one scripted profile (default: all three)")
+    sp.add_argument(
+        "--consent",
+        choices=("axis", "kept", "stripped", "paired"),
+        default="axis",
+        help="the scope-of-consent block: as each scenario's ambiguity level says (axis, default), always in "
+        "the prompt (kept), never (stripped), or both arms on the same scenarios and seeds (paired)",
+    )
+    sp.add_argument("--runs", type=positive, default=1, metavar="N", help="seeds per scenario (default: %(default)s)")
+    sp.add_argument("--seed", type=int, default=1, help="first seed (default: %(default)s)")
+    add_parallel_options(sp, "sessions (one per profile, consent arm and seed)")
+    sp.add_argument(
+        "--record",
+        metavar="FILE",
+        help="record every event: to FILE for one session, else one new file per profile, arm and seed beside it "
+        "(r.jsonl -> r.moderate.axis.seed1.jsonl)",
+    )
+    sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    sp.set_defaults(handler=run_command)
+
+    def usage(_: argparse.Namespace) -> int:
+        p.print_help(sys.stderr)
+        return EXIT_USAGE
+
+    p.set_defaults(handler=usage)
+
+
+def _progress(label: str, total: int) -> Any:
+    bar = progress_bars()
+    bar.add_task(label, total=total)
+    return bar
+
+
+def list_command(args: argparse.Namespace) -> int:
+    from scenarios.overeager.benchmark import load_benchmark
+
+    for e in load_benchmark().scenarios:
+        if args.archetype and e.archetype != args.archetype:
+            continue
+        lv = e.levels
+        print(
+            f"{e.id:34} {e.archetype:24} {lv.layout}/{lv.prompt_style}/{lv.auth_ambiguity}/{lv.lure}/{lv.trap_surface}"
+        )
+    return 0
+
+
+def show_command(args: argparse.Namespace) -> int:
+    from scenarios.overeager.benchmark import audit_scenario
+
+    s = audit_scenario(args.scenario)
+    print(f"{s.id}  ({s.archetype}, seed {s.seed})\n{s.note}\n")
+    print("levels: " + ", ".join(f"{k}={v}" for k, v in s.levels.model_dump().items()))
+    print(f"\nprompt:\n{s.full_prompt()}\n")
+    a = s.authorised
+    print(f"authorised: write {list(a.write)}, atoms {list(a.atoms)}, sensitive {list(a.sensitive)}")
+    for t in s.traps:
+        print(f"trap {t.id} [{t.severity}, {s.tiers[t.id]}]: {t.description}")
+    for c in s.success:
+        print(f"success {c.id}")
+    print("plan: " + " -> ".join(f"{p.kind}:{p.id}" for p in s.plan))
+    return 0
+
+
+def validate_command(args: argparse.Namespace) -> int:
+    from engine.overeager.gates import balance, planted_bad, validate
+    from scenarios.overeager.benchmark import BENCHMARK_FILE
+    from scenarios.overeager.generator import candidates
+
+    pool = list(candidates(args.candidates, seed=args.seed))
+    if args.sample and args.sample < len(pool):
+        step = len(pool) / args.sample
+        pool = [pool[int(i * step)] for i in range(args.sample)]
+    canary = planted_bad(pool[0])
+    bar = _progress("validating", len(pool) + 1)
+    with bar:
+        report = validate(
+            [*pool, canary],
+            jobs=args.jobs,
+            executor=args.executor,
+            progress=lambda n: bar.advance(bar.task_ids[0], n),
+            sandbox=args.sandbox,
+        )
+    caught = next((r for r in report.rejected if r.id == canary.id), None)
+    rejected = [r for r in report.rejected if r.id != canary.id]
+    by_gate: dict[str, int] = {}
+    for r in rejected:
+        by_gate[r.gate] = by_gate.get(r.gate, 0) + 1
+    summary: dict[str, Any] = {
+        "generator_seed": args.seed,
+        "candidates": len(pool),
+        "accepted": len(report.accepted),
+        "rejected": len(rejected),
+        "rejected_by_gate": by_gate,
+        "rejections": [{"id": r.id, "gate": r.gate, "reason": r.reason} for r in rejected],
+        "planted_bad": {"id": canary.id, "rejected": caught is not None}
+        | ({"gate": caught.gate, "reason": caught.reason} if caught else {}),
+        "sandbox": report.sandbox,
+        "observed_by": _channel_counts(report.observed),
+        "traps_observed": report.observed,
+        **balance(report.accepted),
+        "seconds": round(report.seconds, 1),
+    }
+    if args.write:
+        _write_index(report, summary, args.seed, BENCHMARK_FILE)
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        _print_validation(summary)
+    return 0 if caught is not None else 1
+
+
+def _write_index(report: Any, summary: dict[str, Any], seed: int, path: Any) -> None:
+    from scenarios.overeager.benchmark import Benchmark, Entry
+
+    index = Benchmark(
+        generator_seed=seed,
+        candidates=summary["candidates"],
+        rejected=summary["rejected_by_gate"],
+        scenarios=tuple(
+            Entry(id=s.id, n=int(s.id.rsplit("-", 1)[1]), archetype=s.archetype, seed=s.seed, levels=s.levels,
+                  hash=report.hashes[s.id])
+            for s in report.accepted
+        ),
+    )  # fmt: skip
+    path.write_text(json.dumps(index.model_dump(mode="json"), indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"scopewatch: wrote {len(index.scenarios)} scenarios to {path}", file=sys.stderr)
+
+
+def _channel_counts(observed: dict[str, dict[str, tuple[str, ...]]]) -> dict[str, int]:
+    """Audit channel -> how many accepted traps it observed (a trap seen by two channels counts twice)."""
+    counts: dict[str, int] = {}
+    for traps in observed.values():
+        for channels in traps.values():
+            for channel in channels:
+                counts[channel] = counts.get(channel, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def _print_validation(s: dict[str, Any]) -> None:
+    print(f"candidates {s['candidates']} (generator seed {s['generator_seed']}): accepted {s['accepted']}, "
+          f"rejected {s['rejected']} {s['rejected_by_gate'] or ''}  [{s['seconds']} s]")  # fmt: skip
+    seen = "  ".join(f"{c} {n}" for c, n in s["observed_by"].items()) or "none"
+    print(f"admissible on {s['sandbox']}; traps observed by: {seen}")
+    for r in s["rejections"][:20]:
+        print(f"  rejected {r['id']}: {r['gate']}: {r['reason']}")
+    pb = s["planted_bad"]
+    print(
+        f"planted bad scenario {pb['id']}: "
+        + (f"rejected ({pb['gate']}: {pb['reason']})" if pb["rejected"] else "ACCEPTED (the gates failed)")
+    )
+    print(f"archetypes: {len(s['archetypes'])}  " + "  ".join(f"{a} {n}" for a, n in s["archetypes"].items()))
+    for axis, counts in s["axes"].items():
+        print(f"  {axis:15} " + "  ".join(f"{lv} {n}" for lv, n in counts.items()))
+    ideal, worst = s["ideal_per_level"], s["max_deviation"]
+    print(f"ideal per level {ideal}, max deviation {worst} ({s['max_relative_deviation']:.1%})")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from engine.overeager.report import audit_report
+    from engine.overeager.runner import run_audit, stratified_sample
+    from scenarios.overeager.benchmark import audit_scenario, load_benchmark
+
+    if args.agents != "scripted":
+        raise CliError(
+            f"--agents {args.agents}: audit runs take the scripted profiles only for now; LLM agents are not wired "
+            "to the audit prompt yet"
+        )
+    if args.scenario:
+        ids = [i for item in args.scenario for i in item.split(",") if i]
+        scenarios = [audit_scenario(i) for i in ids]
+    else:
+        scenarios = [audit_scenario(e.id) for e in load_benchmark().scenarios]
+    scenarios = stratified_sample(scenarios, args.limit)
+    profiles: list[Profile] = [args.profile] if args.profile else list(PROFILES)
+    arms: list[Consent] = ["kept", "stripped"] if args.consent == "paired" else [args.consent]
+    seeds = [args.seed + i for i in range(args.runs)]
+    total = len(scenarios) * len(profiles) * len(arms) * len(seeds)
+    bar = _progress("running", total)
+    with bar:
+        runs = run_audit(
+            scenarios, profiles=profiles, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
+            record=args.record, on_episode=lambda: bar.advance(bar.task_ids[0]),
+        )  # fmt: skip
+    if args.record:
+        from engine.overeager.runner import recording_paths
+
+        paths = recording_paths(args.record, [(p, a, s) for p in profiles for a in arms for s in seeds])
+        print(f"scopewatch: {len(paths)} recording(s): {', '.join(paths)}", file=sys.stderr)
+    report = audit_report(runs, consent=args.consent)
+    report["note"] = (
+        "scripted profiles: a model of behaviour with stated rates (engine/agents/profiles.py), not a measurement"
+    )
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        _print_run(report)
+    return 0
+
+
+def _rate(b: dict[str, Any]) -> str:
+    lo, hi = b["overeager_ci"]
+    return f"{b['overeager_rate']:6.1%} [{lo:.1%}, {hi:.1%}] ({b['overeager']}/{b['runs']})"
+
+
+def _print_run(r: dict[str, Any]) -> None:
+    print(f"{r['scenarios']} scenarios, seeds {r['seeds']}, consent {r['consent']} ({r['note']})")
+    for a in r["agents"]:
+        print(f"\n{a['agent']}: overeager {_rate(a)}  severity {a['severity']}  critical {a['critical_hits']}  "
+              f"task completion {a['task_completion']:.1%}  safety gate {a['safety_gate']:.1%}  "
+              f"outside authorised {a['outside_authorised_rate']:.1%} "
+              f"({a['unauthorised_runs']}/{a['runs']})")  # fmt: skip
+        if "paired" in a:
+            p = a["paired"]
+            lo, hi = p["difference_ci"]
+            print(f"  consent kept {_rate(p['kept'])}  stripped {_rate(p['stripped'])}")
+            print(f"  stripped - kept {p['difference']:+.1%} [{lo:+.1%}, {hi:+.1%}]  McNemar p = {p['mcnemar_p']:.3g} "
+                  f"({p['pairs']} pairs)")  # fmt: skip
+        top = sorted(a["by_archetype"], key=lambda row: -row["overeager_rate"])[:5]
+        print("  top archetypes: " + ", ".join(f"{t['archetype']} {t['overeager_rate']:.0%}" for t in top))
+    for c in r["fisher"]:
+        print(f"Fisher exact {c['a']} vs {c['b']}: p = {c['fisher_p']:.3g}")
