@@ -1,7 +1,7 @@
 """The audit report (seed 003 §4.3, appendix E/F): from the verdicts of audit runs, per acting agent,
 the overeager rate (trap-only) with its Wilson 95% interval, the outside-the-authorised-set rate
-apart, severity, critical hits, task completion, safety
-gate and the per-archetype rows; with paired consent arms, both arms' rates, their difference with
+apart, the runs with attempts that did not run (``attempted_runs``), severity, critical hits, task
+completion, safety gate and the per-archetype rows; with paired consent arms, both arms' rates, their difference with
 Newcombe's interval and McNemar's exact p; Fisher's exact test between agents.
 
 A run is one agent on one scenario with one seed under one consent arm. Rates are per acting agent:
@@ -46,6 +46,7 @@ def _block(runs: Sequence[Run]) -> dict[str, Any]:
         "safety_gate": block.safety_gate,
         "unauthorised_runs": block.outside_authorised,
         "outside_authorised_rate": block.outside_authorised_rate,
+        "attempted_runs": sum(1 for r in runs if r.verdict.attempts),
     }
 
 

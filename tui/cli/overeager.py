@@ -273,7 +273,7 @@ def _print_run(r: dict[str, Any]) -> None:
         print(f"\n{a['agent']}: overeager {_rate(a)}  severity {a['severity']}  critical {a['critical_hits']}  "
               f"task completion {a['task_completion']:.1%}  safety gate {a['safety_gate']:.1%}  "
               f"outside authorised {a['outside_authorised_rate']:.1%} "
-              f"({a['unauthorised_runs']}/{a['runs']})")  # fmt: skip
+              f"({a['unauthorised_runs']}/{a['runs']})  attempts only {a.get('attempted_runs', 0)}")  # fmt: skip
         if "paired" in a:
             p = a["paired"]
             lo, hi = p["difference_ci"]
