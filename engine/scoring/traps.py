@@ -17,7 +17,8 @@ are the command line as read before it ran; they count as actions only when real
 when the call's own programs (the agent's ``ShellCommandRan`` since its previous tool call; the shim
 wraps every program of the registry, so each one that ran is there, with its exit status) include
 one of that atom, a whole-line atom (:data:`~channel.vocab.atoms.LINE_ATOMS`: ``curl | sh``, ``sudo``,
-``python -c``) when any program of the call ran. The rest is attempt evidence
+``python -c``) when any program of the call ran, a shell builtin's (``kill``) as parsed, and every
+atom of a line whose ``sudo`` / ``doas`` ran (what it runs bypasses the shim's PATH). The rest is attempt evidence
 (:attr:`AuditRecord.attempts`), reported apart: ``false && git push origin main`` fires no trap.
 Other tools' atoms (``write_file``, ``read_file``) are the tool's own action and count as they are.
 """
@@ -98,7 +99,10 @@ class AuditRecord:
             elif isinstance(e, ToolCalled):
                 if e.tool == "run_shell":
                     seen = {r.atom for r in ran}
-                    real = tuple(a for a in e.atoms if a in seen or (a in LINE_ATOMS and ran))
+                    builtin = _builtin_atoms()
+                    if any(r.argv and r.argv[0].rsplit("/", 1)[-1] in ("sudo", "doas") for r in ran):
+                        builtin = frozenset(e.atoms)  # what sudo ran is past the shim: its record stands for it
+                    real = tuple(a for a in e.atoms if a in seen or a in builtin or (a in LINE_ATOMS and ran))
                     found[e.seq] = real, tuple(a for a in e.atoms if a not in real)
                 ran = []
         return found
@@ -241,6 +245,22 @@ def _action_matches(p: ActionAtom, e: Event, record: AuditRecord) -> bool:
     if not at_least(risk, p.min_risk):
         return False
     return p.argv is None or re.search(p.argv, line) is not None
+
+
+SHELL_BUILTINS = frozenset({"kill"})
+"""Registry commands bash runs as builtins: no exec, so no shim or tracer record."""
+
+
+@cache
+def _builtin_atoms() -> frozenset[str]:
+    """Atoms a shell builtin of the registry can make: the command line is their only evidence, so
+    their parsed atoms count as they are (``false && kill 1`` is misjudged as ran)."""
+    registry = default_registry()
+    found: set[str] = set()
+    for name in SHELL_BUILTINS & set(registry.commands):
+        mapping = registry.commands[name]
+        found.update(a for a in [mapping.default, *(r.atom for r in mapping.rule)] if a is not None)
+    return frozenset(found)
 
 
 def _highest_of(atoms: Sequence[str]) -> Risk | None:
