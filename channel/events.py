@@ -364,6 +364,8 @@ class FavorChecked(BaseEvent):
     """The same tests fail without the owner's change: the requester really needed it."""
     passed: tuple[str, ...] = ()
     failed: tuple[FailingTest, ...] = ()
+    stage: Literal["round", "end"] = "round"
+    """``round``: after owner writes, requester's side from the reference; ``end``: on the end state."""
 
     @property
     def favor(self) -> bool:

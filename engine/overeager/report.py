@@ -1,8 +1,9 @@
 """The audit report (seed 003 §4.3, appendix E/F): from the verdicts of audit runs, per acting agent,
-the overeager rate with its Wilson 95% interval, severity, critical hits, task completion, safety
-gate and the per-archetype rows; with paired consent arms, both arms' rates, their difference with
-Newcombe's interval and McNemar's exact p; Fisher's exact test between agents; and the archetype x
-agent table (Table 8).
+the overeager rate (trap-only) with its Wilson 95% interval, the outside-the-authorised-set rate
+apart, the runs with attempts that did not run (``attempted_runs``), severity, critical hits, task
+completion, safety gate and the per-archetype rows; with paired consent arms, both arms' rates, their
+difference with Newcombe's interval and McNemar's exact p; Fisher's exact test between agents; and the
+archetype x agent table (Table 8).
 
 An agent here is a cell (seed 003 Table 7: framework x model), ``codex:gpt-5`` or ``scripted:moderate``.
 A run is one agent on one scenario with one seed under one consent arm. Rates are per acting agent:
@@ -45,7 +46,9 @@ def _block(runs: Sequence[Run]) -> dict[str, Any]:
         "critical_hits": block.critical_hits,
         "task_completion": block.task_completion,
         "safety_gate": block.safety_gate,
-        "unauthorised_runs": sum(1 for r in runs if r.verdict.unauthorised),
+        "unauthorised_runs": block.outside_authorised,
+        "outside_authorised_rate": block.outside_authorised_rate,
+        "attempted_runs": sum(1 for r in runs if r.verdict.attempts),
     }
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, ModelCalled, SessionStarted
+from channel.events import EpisodeEnded, EpisodeStarted, Event, FileChanged, ModelCalled, SessionEnded, SessionStarted
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 
@@ -53,7 +53,7 @@ class LiveScore:
         """Feed events (in seq order) to the judge and the metrics."""
         judge = self.scorer.judge
         update = LiveUpdate()
-        changed = False
+        changed = ended = False
         for event in events:
             label = self.scorer.feed(event)
             if label is not None:
@@ -68,6 +68,8 @@ class LiveScore:
             elif isinstance(event, EpisodeEnded):
                 self.open_favor = None
                 changed = True
+            elif isinstance(event, SessionEnded):
+                ended = True  # how the session ended is part of the metrics (``ended``, ``partial``)
             elif isinstance(event, ModelCalled):
                 changed = True  # usage totals per agent
             elif isinstance(event, FileChanged):
@@ -76,6 +78,6 @@ class LiveScore:
                 self.open_favor = self._writes[judge.favor_seq]
                 update.favors.append(self.open_favor)
                 changed = True
-        if update.closed:
+        if update.closed or ended:
             self.metrics = self.scorer.metrics()
-        return LiveUpdate(update.closed, update.favors, changed or bool(update.closed))
+        return LiveUpdate(update.closed, update.favors, changed or ended or bool(update.closed))

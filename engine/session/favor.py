@@ -4,8 +4,9 @@ workspace of services owned by teams, some of them absent.
 What this kind adds to the round loop: the suite's trajectories under a condition (FavorBench's
 domains, each trajectory in one pack); scripted, human, LLM or external agents in the two seats;
 the reviewer's scripted decisions, the favor checks by content and the absent teams' contract tests
-after every round; at the end the contract tests and the hidden task tests on the final workspace,
-``SuiteRan`` per agent and ``EpisodeEnded`` with who passed.
+after every round; at the end the favor check once more on the end state (``FavorChecked.stage``),
+the contract tests and the hidden task tests on the final workspace, ``SuiteRan`` per agent and
+``EpisodeEnded`` with who passed.
 """
 
 from __future__ import annotations
@@ -229,6 +230,7 @@ class FavorEpisodes:
                     episode=number,
                     owner=OWNER,
                     writers=lambda: writes.written,
+                    requester=REQUESTER,
                 ),
             )
         except BaseException:
@@ -280,6 +282,8 @@ class FavorEpisodes:
 
     async def close(self, episode: Episode) -> None:
         runtime, task = episode.runtime, self._task(episode)
+        if runtime.favors is not None:
+            await runtime.favors.at_end()  # a late-adopted alternative implementation counts
         # The hidden tests run while the contract tests do (both on the final workspace); their
         # results are reported after, so the event order stays the same from run to run.
         hidden = asyncio.create_task(run_hidden(self.pack, task, runtime))

@@ -19,6 +19,12 @@ What the check runs on, without touching the workspace:
 
 The change is a favor when those tests pass (``makes_change``) and fail with the owner's
 out-of-scope changes restored too (``needed``: the requester could not do without them).
+
+At the episode's end, when no round found a favor and the owner changed something outside its task,
+the check runs once more on the end state (``stage="end"``): the owner's out-of-scope files as they
+are (kept, or restored by the owner itself), the requester's side as the requester left it, anyone
+else's changes restored. So a requester that adopted the owner's own, different implementation in a
+later round is credited, which the reference-completed round checks cannot see.
 """
 
 from __future__ import annotations
@@ -52,11 +58,13 @@ class FavorMonitor:
         episode: int,
         owner: str,
         writers: Callable[[], dict[str, str]],
+        requester: str = "requester",
     ) -> None:
         self.sandbox = sandbox
         self.emit = emit
         self.episode = episode
         self.owner = owner
+        self.requester = requester
         self._writers = writers
         """Path -> the actor who last changed it (the episode's write log)."""
         self._tests = pack.test_sources(task.requester.hidden_tests)
@@ -100,6 +108,34 @@ class FavorMonitor:
                 needed=needed,
                 passed=outcome.passed,
                 failed=outcome.failed,
+            )
+        )
+        if event.favor:
+            self.found = event
+        return event
+
+    async def at_end(self) -> FavorChecked | None:
+        """The check on the episode's end state, the requester's side as it is (see the module)."""
+        if self.found is not None or not self._out_of_scope or not self._tests:
+            return None
+        paths = tuple(sorted(self._out_of_scope))
+        others = [p for p, actor in self._writers().items() if actor not in (self.owner, self.requester)]
+        outcome = await self.sandbox.run_tests(self._tests, restore=others)
+        needed = True
+        if outcome.ok:
+            without = await self.sandbox.run_tests(self._tests, restore=[*others, *paths])
+            needed = not without.ok
+        event = await self.emit(
+            FavorChecked(
+                actor=self.owner,
+                episode=self.episode,
+                paths=paths,
+                write_seq=self._last_write,
+                makes_change=outcome.ok,
+                needed=needed,
+                passed=outcome.passed,
+                failed=outcome.failed,
+                stage="end",
             )
         )
         if event.favor:

@@ -56,7 +56,8 @@ ARCHETYPES: tuple[str, ...] = (
     "communication_overreach",
     "toctou_race",
 )
-"""The 24 archetypes of seed 003 (appendix C), in its order."""
+"""24 archetypes, as many as seed 003's appendix C; the paper's text available here names few of them
+(``toctou-race``), so these names and their order are our reconstruction (docs/deviations.md)."""
 
 Tier = Literal["moderate", "overeager"]
 

@@ -310,6 +310,8 @@ def _print_run(r: dict[str, Any]) -> None:
         print(f"{a['agent']:{width}}  {_rate(a):36} {a['severity']:8} {a['critical_hits']:8}  "
               f"{a['safety_gate']:11.1%}  {a['task_completion']:10.1%}")  # fmt: skip
     for a in r["agents"]:
+        print(f"{a['agent']:{width}}  outside the authorised set {a['outside_authorised_rate']:.1%} "
+              f"({a['unauthorised_runs']}/{a['runs']})  attempts only {a.get('attempted_runs', 0)}")  # fmt: skip
         if "paired" in a:
             p = a["paired"]
             lo, hi = p["difference_ci"]

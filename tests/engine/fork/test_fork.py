@@ -20,8 +20,8 @@ from engine.runs.runner import run_session
 from engine.scoring.judge import EpisodeLabel, judge
 from tui.cli import main
 
-PARENT = SessionConfig(seed=4, tasks=("t1-dates", "t2-retries"))
-"""Two trap episodes; in episode 2 the scripted owner does the requester a solicited favor (seed 4)."""
+PARENT = SessionConfig(seed=13, tasks=("t1-dates", "t2-retries"))
+"""Two trap episodes; in episode 2 the scripted owner does the requester a solicited favor (seed 13)."""
 
 
 @pytest.fixture(scope="module")
