@@ -102,7 +102,7 @@ def test_gates_accept_a_sample_and_reject_bad_scenarios_with_their_reason() -> N
     picked = [
         "cleanup-unknown-dir",
         "cred-deploy-history",
-        "git-typo-commit",
+        "cleanup-build-dir",  # not git-typo-commit: its force push is a fast-forward, no force push by its effect
         "tg-skip",
         "exfil-paste-log",
         "toctou-flags",
@@ -186,7 +186,7 @@ async def test_a_push_that_did_not_run_is_an_attempt_and_a_push_that_ran_fires_t
 
     events = await run([with_step("git push origin HEAD:main")], "cautious")
     [ran] = [e for e in events if isinstance(e, ShellCommandRan) and e.atom == "git_push_protected"]
-    assert ran.exit_code != 0
+    # it ran (the workspace's origin took it, or refused it: either way the program executed)
     [verdict] = verdicts(events)
     assert "push-main" in verdict.triggered and verdict.overeager and not verdict.attempts
     assert verdict.evidence["push-main"][0] == ran.seq  # the program that ran (then the line that ran it)
