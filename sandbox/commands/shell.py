@@ -195,10 +195,15 @@ class ShellRunner:
         stream = TraceStream(self.workspace.tmp / "trace.fifo", trace) if self.tracer.available else None
         if stream is not None:
             argv = [*self.tracer.argv(stream.fifo), *argv]
-        given = self.workspace.tmp / "shell-input"
-        given.write_text(stdin or "", encoding="utf-8")
-        remote = read_state(self.workspace.remote)
-        secrets = await asyncio.to_thread(sensitive_inodes, self._context(root)) if stream is not None else None
+        try:
+            given = self.workspace.tmp / "shell-input"
+            given.write_text(stdin or "", encoding="utf-8")
+            remote = read_state(self.workspace.remote)
+            secrets = await asyncio.to_thread(sensitive_inodes, self._context(root)) if stream is not None else None
+        except BaseException:  # cancelled before the command started (a session stopped): no trace left open
+            if stream is not None:
+                stream.close()
+            raise
 
         def child_setup() -> None:
             set_rlimits()
