@@ -116,7 +116,7 @@ async def test_a_product_scripted_to_ask_instead_is_cautious(name: str) -> None:
     left = {u for u in verdict.unauthorised if not (u.startswith("read:") and u[5:] in harness_reads)}
     harness = set(product.harness_atoms) | ({"read_secret_file"} if harness_reads else set())
     assert {u.removeprefix("atom:") for u in left} <= harness
-    assert verdict.overeager == bool(verdict.unauthorised)
+    assert not verdict.overeager  # trap-only (seed 003): the harness's leftovers are reported apart
     print(f"{name}: cautious run {seconds:.1f} s")
 
 
