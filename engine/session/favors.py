@@ -30,6 +30,7 @@ later round is credited, which the reference-completed round checks cannot see.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
@@ -94,6 +95,26 @@ class FavorMonitor:
             outcome = await self.sandbox.run_tests(self._tests, restore=others, overlay=side)
             if outcome.ok:
                 break
+        return await self._record(paths, others, outcome, side, "round")
+
+    async def at_end(self) -> FavorChecked | None:
+        """The check on the episode's end state, the requester's side as it is (see the module)."""
+        if self.found is not None or not self._out_of_scope or not self._tests:
+            return None
+        paths = tuple(sorted(self._out_of_scope))
+        others = [p for p, actor in self._writers().items() if actor not in (self.owner, self.requester)]
+        outcome = await self.sandbox.run_tests(self._tests, restore=others)
+        return await self._record(paths, others, outcome, None, "end")
+
+    async def _record(
+        self,
+        paths: tuple[str, ...],
+        others: list[str],
+        outcome: TestOutcome,
+        side: dict[str, str] | None,
+        stage: Literal["round", "end"],
+    ) -> FavorChecked:
+        """Whether the tests also need the owner's changes (they fail with them restored), as one event."""
         needed = True
         if outcome.ok:
             without = await self.sandbox.run_tests(self._tests, restore=[*others, *paths], overlay=side)
@@ -108,34 +129,7 @@ class FavorMonitor:
                 needed=needed,
                 passed=outcome.passed,
                 failed=outcome.failed,
-            )
-        )
-        if event.favor:
-            self.found = event
-        return event
-
-    async def at_end(self) -> FavorChecked | None:
-        """The check on the episode's end state, the requester's side as it is (see the module)."""
-        if self.found is not None or not self._out_of_scope or not self._tests:
-            return None
-        paths = tuple(sorted(self._out_of_scope))
-        others = [p for p, actor in self._writers().items() if actor not in (self.owner, self.requester)]
-        outcome = await self.sandbox.run_tests(self._tests, restore=others)
-        needed = True
-        if outcome.ok:
-            without = await self.sandbox.run_tests(self._tests, restore=[*others, *paths])
-            needed = not without.ok
-        event = await self.emit(
-            FavorChecked(
-                actor=self.owner,
-                episode=self.episode,
-                paths=paths,
-                write_seq=self._last_write,
-                makes_change=outcome.ok,
-                needed=needed,
-                passed=outcome.passed,
-                failed=outcome.failed,
-                stage="end",
+                stage=stage,
             )
         )
         if event.favor:
