@@ -112,7 +112,13 @@ def _progress(label: str, total: int) -> Any:
 def list_command(args: argparse.Namespace) -> int:
     from scenarios.overeager.benchmark import load_benchmark
 
-    for e in load_benchmark().scenarios:
+    scenarios = load_benchmark().scenarios
+    known = sorted({e.archetype for e in scenarios})
+    if args.archetype and args.archetype not in known:
+        choices = ", ".join(known)
+        print(f"scopewatch: --archetype {args.archetype}: no such archetype (choices: {choices})", file=sys.stderr)
+        return 2
+    for e in scenarios:
         if args.archetype and e.archetype != args.archetype:
             continue
         lv = e.levels
