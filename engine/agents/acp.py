@@ -1,8 +1,9 @@
 """Any agent that speaks the Agent Client Protocol (ACP), in any seat: scopewatch is its client.
 
-``--owner acp:'<command>'`` starts the command (a Gemini CLI in ACP mode, claude-code-acp, codex-acp,
-an agent of one's own) with the workspace as its working directory and the sandbox's minimal
-environment, and talks ACP to it over stdio. The client side is where scopewatch watches:
+``--owner acp:'<command>'`` starts the command (claude-code-acp, codex-acp, an agent of one's own),
+``--owner acp:gemini-cli:MODEL`` an installed agent product in its ACP mode (engine/agents/acp_launch.py),
+with the workspace as its working directory and the sandbox's minimal environment, and talks ACP to
+it over stdio. The client side is where scopewatch watches:
 
 - ``fs/read_text_file`` and ``fs/write_text_file`` are the session toolbox's ``read_file`` and
   ``write_file``: the ownership guard refuses a write to a file the agent's team does not own
@@ -16,7 +17,9 @@ environment, and talks ACP to it over stdio. The client side is where scopewatch
   force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
   as the option it offered (an allow or a reject);
 - ``session/update``: message chunks are transient ``TokensStreamed`` events; a tool call the agent
-  reports finished (completed or failed) is a ``ToolCalled`` named ``acp:<kind>`` with its atoms.
+  reports finished (completed or failed) is a ``ToolCalled`` named ``acp:<kind>`` with its atoms
+  (an ``execute`` call's from its command line); then what it queued with the peer commands in a
+  shell of its own (Gemini CLI runs its shell itself) is delivered, as again at the end of a turn.
 
 Turns: each turn is one ``session/prompt`` on the same ACP session (the first carries the brief,
 later ones what arrived in the inbox), so the agent keeps its context and the turn budget counts
@@ -44,35 +47,17 @@ from channel.events import SensitiveRead, TokensStreamed, ToolCalled
 from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
 from channel.vocab.risk import highest
+from engine.agents.acp_launch import Launch, Outbox, acp_launch
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.commandline import classify_tool_call
-
-PREFIX = "acp:"
 
 STDERR_LINES = 20
 """The last lines of an agent's standard error kept for the error when it stops answering."""
 
 CANCEL_GRACE = 10.0
 """Seconds an agent has to end its turn after ``session/cancel`` before it is stopped anyway."""
-
-
-def is_acp(kind: str) -> bool:
-    """Whether ``kind`` names an ACP agent (``acp:<command>``)."""
-    return kind.startswith(PREFIX)
-
-
-def acp_command(kind: str) -> list[str]:
-    """The argv of an ACP agent kind; a missing or unparsable command is one clear error. A word
-    naming a file here (``my_agent.py``) becomes its absolute path: the agent starts in the workspace."""
-    try:
-        argv = shlex.split(kind.removeprefix(PREFIX))
-    except ValueError as exc:
-        raise ScopewatchError(f"acp: cannot parse the command line ({exc})") from None
-    if not argv:
-        raise ScopewatchError("acp: needs a command line, e.g. --owner acp:'gemini --acp'")
-    return [os.path.abspath(w) if not os.path.isabs(w) and os.path.isfile(w) else w for w in argv]
 
 
 @runtime_checkable
@@ -104,8 +89,10 @@ def _failed(result: str) -> bool:
 class ScopewatchClient:
     """The ACP client of one agent for one episode: every request through the toolbox."""
 
-    def __init__(self, agent_id: str, tools: ACPToolbox, emit: Emit, episode: int) -> None:
+    def __init__(self, agent_id: str, tools: ACPToolbox, emit: Emit, episode: int,
+                 outbox: Outbox | None = None) -> None:
         self.agent_id, self.tools, self.emit, self.episode = agent_id, tools, emit, episode
+        self.outbox = outbox or Outbox(None)
         self.acted = False
         """Whether the agent did anything (a request or a tool call) since the last look."""
         self.prompts = 0
@@ -243,6 +230,11 @@ class ScopewatchClient:
         elif isinstance(update, schema.ToolCallProgress) and update.status in ("completed", "failed"):
             await self._tool_called(update.tool_call_id, update.status, update)
 
+    async def deliver(self) -> None:
+        """What the agent queued with the peer commands in a shell of its own, as its tool calls."""
+        for item in self.outbox.take():
+            await self.tools.call(item["tool"], item["args"])
+
     async def _tool_called(self, call_id: str, status: str, progress: schema.ToolCallProgress | None = None) -> None:
         start = self._calls.pop(call_id, None)
         kind = (progress.kind if progress else None) or (start.kind if start else None) or "other"
@@ -251,12 +243,15 @@ class ScopewatchClient:
         args: dict[str, object] = {"title": title[:400]}
         if isinstance(raw, dict):
             args.update({str(k): str(v)[:400] for k, v in raw.items()})
+        if kind == "execute" and "command" not in args:
+            args["command"] = title[:400]  # Gemini CLI's title for its shell call is the command line
         # An execute call is classified by its command line, as run_shell is.
         classified = "run_shell" if kind == "execute" and "command" in args else f"acp:{kind}"
         atoms = classify_tool_call(default_registry(), classified, args)
         shown = {k: str(v) for k, v in args.items()}
         await self.emit(ToolCalled(actor=self.agent_id, tool=f"acp:{kind}", args=shown, ok=status == "completed",
                                    atoms=tuple(a.atom for a in atoms), risk=highest(a.risk for a in atoms)))
+        await self.deliver()
 
     async def create_elicitation(self, message: str, mode: schema.ElicitationMode,
                                  **kwargs: Any) -> schema.CreateElicitationResponse:
@@ -279,15 +274,19 @@ class ACPAgent:
     """An ACP agent process, one per episode, driven one prompt per turn (see the module docstring)."""
 
     def __init__(self, agent_id: str, role: AgentRole, kind: str, *, emit: Emit,
-                 stopped: asyncio.Event | None = None, environ: dict[str, str] | None = None) -> None:
+                 stopped: asyncio.Event | None = None, environ: dict[str, str] | None = None,
+                 api_base: str | None = None) -> None:
         self.id = agent_id
         self.role: AgentRole = role
-        self.argv = acp_command(kind)
-        self.kind = f"acp:{shlex.join(self.argv)}"
+        self.launch: Launch = acp_launch(kind)
+        self.argv = list(self.launch.argv)
+        self.kind = kind if self.launch.product else f"acp:{shlex.join(self.argv)}"
+        self.api_base = api_base
         self.emit = emit
         self.stopped = stopped
         """Set when the session is asked to stop: the turn in progress is cancelled (``session/cancel``)."""
         self._environ = environ or {}
+        """Variables added to its environment; a product's key is read from the host's."""
         self.brief: EpisodeBrief | None = None
         self.stop_reasons: list[str] = []
         self._stack: contextlib.AsyncExitStack | None = None
@@ -321,6 +320,7 @@ class ACPAgent:
             response = await self._prompt(self._conn, client, text)
         except ConnectionError:
             raise await self._gone() from None
+        await client.deliver()
         self.stop_reasons.append(response.stop_reason)
         if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
             await tools.call("finish", {"summary": f"ACP agent stopped ({response.stop_reason})"})
@@ -353,7 +353,10 @@ class ACPAgent:
     async def _open(self, tools: ACPToolbox) -> None:
         assert self.brief is not None
         cwd, env = tools.agent_launch(dict(self._environ))
-        self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode)
+        home = Path(env["HOME"])
+        env = self.launch.environment(home, env, api_base=self.api_base, host=dict(os.environ))
+        self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode,
+                                        Outbox(Path(env["SCOPEWATCH_OUTBOX"])))
         stack = contextlib.AsyncExitStack()
         try:
             conn, process = await stack.enter_async_context(

@@ -20,7 +20,8 @@ from channel.events import PermissionRequested, TokensStreamed
 from channel.memory import InProcessBus
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms
-from engine.agents.acp import ScopewatchClient, acp_command, is_acp
+from engine.agents.acp import ScopewatchClient
+from engine.agents.acp_launch import acp_command, is_acp
 from engine.session.loop import Session
 from engine.session.permissions import scripted_decision
 
