@@ -16,10 +16,10 @@ it over stdio. The client side is where scopewatch watches:
 - ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in
   force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
   as the option it offered (an allow or a reject);
-- ``session/update``: message chunks are transient ``TokensStreamed`` events; a tool call the agent
-  reports finished (completed or failed) is a ``ToolCalled`` named ``acp:<kind>`` with its atoms
-  (an ``execute`` call's from its command line); then what it queued with the peer commands in a
-  shell of its own (Gemini CLI runs its shell itself) is delivered, as again at the end of a turn.
+- ``session/update`` becomes events (engine/agents/acp_updates.py: its words as they stream, its
+  plan, its tool calls' progress, each finished call as a ``ToolCalled`` with atoms); when a call
+  ends, what it queued with the peer commands in a shell of its own (Gemini CLI runs its shell
+  itself) is delivered, as again at the end of a turn.
 
 Turns: each turn is one ``session/prompt`` on the same ACP session (the first carries the brief,
 later ones what arrived in the inbox), so the agent keeps its context and the turn budget counts
@@ -43,15 +43,14 @@ from acp import schema
 
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
-from channel.events import SensitiveRead, TokensStreamed, ToolCalled
+from channel.events import SensitiveRead
 from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
-from channel.vocab.risk import highest
 from engine.agents.acp_launch import Launch, Outbox, acp_launch
+from engine.agents.acp_updates import FINISHED, Updates
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
 from sandbox.commands.atoms import default_registry
-from sandbox.commands.commandline import classify_tool_call
 
 STDERR_LINES = 20
 """The last lines of an agent's standard error kept for the error when it stops answering."""
@@ -99,7 +98,7 @@ class ScopewatchClient:
         self.cancelled = asyncio.Event()
         """Set when the turn is cancelled: a permission request still waiting is answered ``cancelled``."""
         self._terminals: dict[str, _Terminal] = {}
-        self._calls: dict[str, schema.ToolCallStart] = {}
+        self.updates = Updates(agent_id, emit, episode, self._shown)
 
     async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False) -> str:
         self.acted = True
@@ -128,6 +127,12 @@ class ScopewatchClient:
                               **kwargs: Any) -> schema.WriteTextFileResponse | None:
         await self._tool("write_file", {"path": self._rel(path), "content": content})
         return schema.WriteTextFileResponse()
+
+    def _shown(self, path: str) -> str:
+        try:
+            return self.tools.relative(path)
+        except ScopewatchError:
+            return path
 
     def _rel(self, path: str) -> str:
         try:
@@ -194,7 +199,7 @@ class ScopewatchClient:
         self, session_id: str, tool_call: schema.ToolCallUpdate, options: list[schema.PermissionOption], **kwargs: Any
     ) -> schema.RequestPermissionResponse:
         self.acted = True
-        known = self._calls.get(tool_call.tool_call_id)
+        known = self.updates.calls.get(tool_call.tool_call_id)
         title = tool_call.title or (known.title if known else "") or tool_call.tool_call_id
         kind = tool_call.kind or (known.kind if known else None) or "other"
         locations = tool_call.locations or (known.locations if known else None) or []
@@ -219,39 +224,15 @@ class ScopewatchClient:
         return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
-        if isinstance(update, schema.AgentMessageChunk) and isinstance(update.content, schema.TextContentBlock):
-            await self.emit(TokensStreamed(actor=self.agent_id, call=self.prompts, text=update.content.text,
-                                           episode=self.episode))
-        elif isinstance(update, schema.ToolCallStart):
+        if await self.updates.read(update, self.prompts):
             self.acted = True
-            self._calls[update.tool_call_id] = update
-            if update.status in ("completed", "failed"):
-                await self._tool_called(update.tool_call_id, update.status)
-        elif isinstance(update, schema.ToolCallProgress) and update.status in ("completed", "failed"):
-            await self._tool_called(update.tool_call_id, update.status, update)
+            if isinstance(update, (schema.ToolCallStart, schema.ToolCallProgress)) and update.status in FINISHED:
+                await self.deliver()
 
     async def deliver(self) -> None:
         """What the agent queued with the peer commands in a shell of its own, as its tool calls."""
         for item in self.outbox.take():
             await self.tools.call(item["tool"], item["args"])
-
-    async def _tool_called(self, call_id: str, status: str, progress: schema.ToolCallProgress | None = None) -> None:
-        start = self._calls.pop(call_id, None)
-        kind = (progress.kind if progress else None) or (start.kind if start else None) or "other"
-        title = (progress.title if progress else None) or (start.title if start else "") or call_id
-        raw = (progress.raw_input if progress else None) or (start.raw_input if start else None)
-        args: dict[str, object] = {"title": title[:400]}
-        if isinstance(raw, dict):
-            args.update({str(k): str(v)[:400] for k, v in raw.items()})
-        if kind == "execute" and "command" not in args:
-            args["command"] = title[:400]  # Gemini CLI's title for its shell call is the command line
-        # An execute call is classified by its command line, as run_shell is.
-        classified = "run_shell" if kind == "execute" and "command" in args else f"acp:{kind}"
-        atoms = classify_tool_call(default_registry(), classified, args)
-        shown = {k: str(v) for k, v in args.items()}
-        await self.emit(ToolCalled(actor=self.agent_id, tool=f"acp:{kind}", args=shown, ok=status == "completed",
-                                   atoms=tuple(a.atom for a in atoms), risk=highest(a.risk for a in atoms)))
-        await self.deliver()
 
     async def create_elicitation(self, message: str, mode: schema.ElicitationMode,
                                  **kwargs: Any) -> schema.CreateElicitationResponse:

@@ -15,10 +15,11 @@ expects:
 
 The script (:mod:`tests.modelservers.script`) is a list of steps; a request is answered with the
 step after the tool calls its conversation already holds (a step without calls takes one place: in
-a conversation that goes on after it, an ACP agent's next prompt, its model turn counts as one). A request that offers no tools (a
-product's side question: a title, a next-speaker check) gets a short text and does not advance the
-script. Paths in the script are workspace-relative; for a product whose file tools want absolute
-paths, the server finds the working directory in the request (its system prompt names it).
+a conversation that goes on after it, an ACP agent's next prompt, its model turn counts as one). A
+request that offers no tools (a product's side question: a title, a next-speaker check) gets a
+short text and does not advance the script. Paths in the script are workspace-relative; for a
+product whose file tools want absolute paths, the server finds the working directory in the
+request (its system prompt names it).
 """
 
 from __future__ import annotations
