@@ -71,8 +71,8 @@ async def test_the_acp_panel_shows_plan_call_and_permission_and_a_allows_it() ->
         text = shown(app)
         assert "plan 1/3" in text
         assert "✓ read the text helpers" in text and "▸ add slugify" in text and "· tell the requester" in text
-        assert f"⚙ now edit: Writing to {TEXT} {TEXT} (pending)" in text
-        assert f"⏳ permission? edit: Writing to {TEXT}  [a] allow · [x] reject (review queue)" in text
+        assert f"⚙ now edit: Writing to {TEXT} (pending)" in text
+        assert f"⏳ permission? [a] allow · [x] reject (review queue) · edit: Writing to {TEXT}" in text
         # The panel is on screen, under the owner's header.
         region = app.activity.panels["owner"].acp.region
         assert region.height >= 5 and region.width > 0
@@ -95,4 +95,4 @@ async def test_with_the_gate_off_the_panel_names_the_gate_not_the_keys() -> None
     async with app.run_test(size=(160, 48)) as pilot:
         await feed(pilot, bus, start("off"))
         text = shown(app)
-        assert "(gate off decides)" in text and "[a] allow" not in text
+        assert "⏳ permission? gate off decides · edit" in text and "[a] allow" not in text

@@ -35,7 +35,7 @@ class ACPStatus(Static):
     """The plan, current tool call and pending permission of the ACP agent ``agent_id``."""
 
     DEFAULT_CSS = """
-    ACPStatus { height: auto; max-height: 10; padding: 0 1; border-bottom: dashed $primary 40%; }
+    ACPStatus { height: auto; max-height: 12; padding: 0 1; border-bottom: dashed $primary 40%; }
     """
 
     def __init__(self, agent_id: str, gate: str = "off") -> None:
@@ -92,14 +92,14 @@ class ACPStatus(Static):
                 out.append(((f" {mark} ", spec), (_short(step.content, 70), faded)))
         if self.calls:
             call = list(self.calls.values())[-1]
-            where = f" {', '.join(call.paths)}" if call.paths else ""
+            unnamed = [p for p in call.paths if p not in call.title]  # most titles name the path already
+            where = f" {', '.join(unnamed)}" if unnamed else ""
             out.append((("⚙ now ", "accent bold"), (f"{call.tool_kind}: {_short(call.title, 60)}", ""),
                         (f"{where} ({call.status.replace('_', ' ')})", "dim")))
         for asked in self.asking.values():
-            keys = ("  [a] allow · [x] reject (review queue)" if self.gate == "human"
-                    else f"  (gate {self.gate} decides)")
-            out.append((("⏳ permission? ", "warning bold"), (f"{asked.tool_kind}: {_short(asked.title, 50)}", "bold"),
-                        (keys, "warning" if self.gate == "human" else "dim")))
+            keys = "[a] allow · [x] reject (review queue)" if self.gate == "human" else f"gate {self.gate} decides"
+            out.append((("⏳ permission? ", "warning bold"), (keys, "warning" if self.gate == "human" else "dim"),
+                        (f" · {asked.tool_kind}: {_short(asked.title, 50)}", "bold")))
         return out
 
     def refresh_view(self) -> None:
