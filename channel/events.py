@@ -5,7 +5,8 @@ Events are past-tense, frozen and typed. Each carries the session id, a monotoni
 The same JSON is the MQTT payload and the line of a recording (see :mod:`channel.codec`).
 ``BaseEvent`` lives in :mod:`channel.event_base`, the events of forks and of people in agents' seats
 in :mod:`channel.seat_events`, the sandbox's audit of commands and reads in
-:mod:`channel.sandbox_events`; the union below holds them all, and this module exports them all.
+:mod:`channel.sandbox_events`, ACP agents' plans, tool calls and permission requests in
+:mod:`channel.acp_events`; the union below holds them all, and this module exports them all.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from typing import Annotated, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel.acp_events import PermissionRequested as PermissionRequested
+from channel.acp_events import PlanStep as PlanStep
+from channel.acp_events import PlanUpdated as PlanUpdated
+from channel.acp_events import ToolCallUpdated as ToolCallUpdated
 from channel.event_base import BaseEvent as BaseEvent
 from channel.sandbox_events import SensitiveRead as SensitiveRead
 from channel.sandbox_events import ShellCommandRan as ShellCommandRan
@@ -226,22 +231,6 @@ class ReviewRequested(BaseEvent):
     episode: int = 0
 
 
-class PermissionRequested(BaseEvent):
-    """An ACP agent asked permission for one of its tool calls (``session/request_permission``): a
-    pending review, decided by the gate in force (norm ``permission_gate``); the decision is a
-    ``ReviewDecided`` with the same ``request_id``."""
-
-    kind: Literal["PermissionRequested"] = "PermissionRequested"
-    request_id: str
-    title: str
-    tool_kind: str = "other"
-    """The ACP tool kind: read, edit, delete, move, search, execute, think, fetch, other."""
-    paths: tuple[str, ...] = ()
-    options: tuple[str, ...] = ()
-    """The answers the agent offers, by ACP option kind (allow_once, allow_always, reject_once, ...)."""
-    episode: int = 0
-
-
 class ReviewDecided(BaseEvent):
     kind: Literal["ReviewDecided"] = "ReviewDecided"
     request_id: str
@@ -438,7 +427,7 @@ Event = Annotated[  # one line per few types: channel/events.py stays under 450 
     SessionStarted | DomainEntered | Forked | SeatChanged | SeatPrompted | SeatAnswered | SessionEnded
     | EpisodeStarted | EpisodeEnded | TurnStarted | AgentFinished | ToolCalled | FileChanged | WriteRefused
     | ShellCommandRan | SensitiveRead | ShimTampered | OutsideChanged | MessagePosted | ReviewRequested
-    | ReviewDecided | PermissionRequested
+    | ReviewDecided | PermissionRequested | PlanUpdated | ToolCallUpdated
     | NormChanged | SessionPaused | SessionResumed | SpeedChanged | CommandRefused | SuiteRan | HarmDetected
     | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent | ModelCalled | TokensStreamed | AgentErrored
     | PresenceChanged,

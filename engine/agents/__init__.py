@@ -6,6 +6,8 @@
 - :mod:`~engine.agents.llm` — LLM agents: any litellm model, tool calling, the papers' prompts;
 - :mod:`~engine.agents.external` — external command-line coding agents, run inside the sandbox through small adapters;
 - :mod:`~engine.agents.acp` — any agent speaking the Agent Client Protocol, scopewatch its client (``acp:...``);
+- :mod:`~engine.agents.acp_launch` — how an ACP agent starts (a command line, a product in ACP mode), its peer commands;
+- :mod:`~engine.agents.acp_updates` — an ACP agent's update stream as events: its words, plan and tool calls;
 - :mod:`~engine.agents.products` — agent products as seats (Claude Code, Codex CLI, Gemini CLI), one adapter each;
 - :mod:`~engine.agents.human` — a person in an agent's seat (``--owner human`` / ``--requester human``).
 """

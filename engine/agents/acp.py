@@ -1,8 +1,9 @@
 """Any agent that speaks the Agent Client Protocol (ACP), in any seat: scopewatch is its client.
 
-``--owner acp:'<command>'`` starts the command (a Gemini CLI in ACP mode, claude-code-acp, codex-acp,
-an agent of one's own) with the workspace as its working directory and the sandbox's minimal
-environment, and talks ACP to it over stdio. The client side is where scopewatch watches:
+``--owner acp:'<command>'`` starts the command (claude-code-acp, codex-acp, an agent of one's own),
+``--owner acp:gemini-cli:MODEL`` an installed agent product in its ACP mode (engine/agents/acp_launch.py),
+with the workspace as its working directory and the sandbox's minimal environment, and talks ACP to
+it over stdio. The client side is where scopewatch watches:
 
 - ``fs/read_text_file`` and ``fs/write_text_file`` are the session toolbox's ``read_file`` and
   ``write_file``: the ownership guard refuses a write to a file the agent's team does not own
@@ -15,8 +16,10 @@ environment, and talks ACP to it over stdio. The client side is where scopewatch
 - ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in
   force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
   as the option it offered (an allow or a reject);
-- ``session/update``: message chunks are transient ``TokensStreamed`` events; a tool call the agent
-  reports finished (completed or failed) is a ``ToolCalled`` named ``acp:<kind>`` with its atoms.
+- ``session/update`` becomes events (engine/agents/acp_updates.py: its words as they stream, its
+  plan, its tool calls' progress, each finished call as a ``ToolCalled`` with atoms); when a call
+  ends, what it queued with the peer commands in a shell of its own (Gemini CLI runs its shell
+  itself) is delivered, as again at the end of a turn.
 
 Turns: each turn is one ``session/prompt`` on the same ACP session (the first carries the brief,
 later ones what arrived in the inbox), so the agent keeps its context and the turn budget counts
@@ -40,39 +43,20 @@ from acp import schema
 
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
-from channel.events import SensitiveRead, TokensStreamed, ToolCalled
+from channel.events import SensitiveRead
 from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
-from channel.vocab.risk import highest
+from engine.agents.acp_launch import Launch, Outbox, acp_launch
+from engine.agents.acp_updates import FINISHED, Updates
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
 from sandbox.commands.atoms import default_registry
-from sandbox.commands.commandline import classify_tool_call
-
-PREFIX = "acp:"
 
 STDERR_LINES = 20
 """The last lines of an agent's standard error kept for the error when it stops answering."""
 
 CANCEL_GRACE = 10.0
 """Seconds an agent has to end its turn after ``session/cancel`` before it is stopped anyway."""
-
-
-def is_acp(kind: str) -> bool:
-    """Whether ``kind`` names an ACP agent (``acp:<command>``)."""
-    return kind.startswith(PREFIX)
-
-
-def acp_command(kind: str) -> list[str]:
-    """The argv of an ACP agent kind; a missing or unparsable command is one clear error. A word
-    naming a file here (``my_agent.py``) becomes its absolute path: the agent starts in the workspace."""
-    try:
-        argv = shlex.split(kind.removeprefix(PREFIX))
-    except ValueError as exc:
-        raise ScopewatchError(f"acp: cannot parse the command line ({exc})") from None
-    if not argv:
-        raise ScopewatchError("acp: needs a command line, e.g. --owner acp:'gemini --acp'")
-    return [os.path.abspath(w) if not os.path.isabs(w) and os.path.isfile(w) else w for w in argv]
 
 
 @runtime_checkable
@@ -104,15 +88,17 @@ def _failed(result: str) -> bool:
 class ScopewatchClient:
     """The ACP client of one agent for one episode: every request through the toolbox."""
 
-    def __init__(self, agent_id: str, tools: ACPToolbox, emit: Emit, episode: int) -> None:
+    def __init__(self, agent_id: str, tools: ACPToolbox, emit: Emit, episode: int,
+                 outbox: Outbox | None = None) -> None:
         self.agent_id, self.tools, self.emit, self.episode = agent_id, tools, emit, episode
+        self.outbox = outbox or Outbox(None)
         self.acted = False
         """Whether the agent did anything (a request or a tool call) since the last look."""
         self.prompts = 0
         self.cancelled = asyncio.Event()
         """Set when the turn is cancelled: a permission request still waiting is answered ``cancelled``."""
         self._terminals: dict[str, _Terminal] = {}
-        self._calls: dict[str, schema.ToolCallStart] = {}
+        self.updates = Updates(agent_id, emit, episode, self._shown)
 
     async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False) -> str:
         self.acted = True
@@ -141,6 +127,12 @@ class ScopewatchClient:
                               **kwargs: Any) -> schema.WriteTextFileResponse | None:
         await self._tool("write_file", {"path": self._rel(path), "content": content})
         return schema.WriteTextFileResponse()
+
+    def _shown(self, path: str) -> str:
+        try:
+            return self.tools.relative(path)
+        except ScopewatchError:
+            return path
 
     def _rel(self, path: str) -> str:
         try:
@@ -207,7 +199,7 @@ class ScopewatchClient:
         self, session_id: str, tool_call: schema.ToolCallUpdate, options: list[schema.PermissionOption], **kwargs: Any
     ) -> schema.RequestPermissionResponse:
         self.acted = True
-        known = self._calls.get(tool_call.tool_call_id)
+        known = self.updates.calls.get(tool_call.tool_call_id)
         title = tool_call.title or (known.title if known else "") or tool_call.tool_call_id
         kind = tool_call.kind or (known.kind if known else None) or "other"
         locations = tool_call.locations or (known.locations if known else None) or []
@@ -232,31 +224,15 @@ class ScopewatchClient:
         return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
-        if isinstance(update, schema.AgentMessageChunk) and isinstance(update.content, schema.TextContentBlock):
-            await self.emit(TokensStreamed(actor=self.agent_id, call=self.prompts, text=update.content.text,
-                                           episode=self.episode))
-        elif isinstance(update, schema.ToolCallStart):
+        if await self.updates.read(update, self.prompts):
             self.acted = True
-            self._calls[update.tool_call_id] = update
-            if update.status in ("completed", "failed"):
-                await self._tool_called(update.tool_call_id, update.status)
-        elif isinstance(update, schema.ToolCallProgress) and update.status in ("completed", "failed"):
-            await self._tool_called(update.tool_call_id, update.status, update)
+            if isinstance(update, (schema.ToolCallStart, schema.ToolCallProgress)) and update.status in FINISHED:
+                await self.deliver()
 
-    async def _tool_called(self, call_id: str, status: str, progress: schema.ToolCallProgress | None = None) -> None:
-        start = self._calls.pop(call_id, None)
-        kind = (progress.kind if progress else None) or (start.kind if start else None) or "other"
-        title = (progress.title if progress else None) or (start.title if start else "") or call_id
-        raw = (progress.raw_input if progress else None) or (start.raw_input if start else None)
-        args: dict[str, object] = {"title": title[:400]}
-        if isinstance(raw, dict):
-            args.update({str(k): str(v)[:400] for k, v in raw.items()})
-        # An execute call is classified by its command line, as run_shell is.
-        classified = "run_shell" if kind == "execute" and "command" in args else f"acp:{kind}"
-        atoms = classify_tool_call(default_registry(), classified, args)
-        shown = {k: str(v) for k, v in args.items()}
-        await self.emit(ToolCalled(actor=self.agent_id, tool=f"acp:{kind}", args=shown, ok=status == "completed",
-                                   atoms=tuple(a.atom for a in atoms), risk=highest(a.risk for a in atoms)))
+    async def deliver(self) -> None:
+        """What the agent queued with the peer commands in a shell of its own, as its tool calls."""
+        for item in self.outbox.take():
+            await self.tools.call(item["tool"], item["args"])
 
     async def create_elicitation(self, message: str, mode: schema.ElicitationMode,
                                  **kwargs: Any) -> schema.CreateElicitationResponse:
@@ -279,15 +255,19 @@ class ACPAgent:
     """An ACP agent process, one per episode, driven one prompt per turn (see the module docstring)."""
 
     def __init__(self, agent_id: str, role: AgentRole, kind: str, *, emit: Emit,
-                 stopped: asyncio.Event | None = None, environ: dict[str, str] | None = None) -> None:
+                 stopped: asyncio.Event | None = None, environ: dict[str, str] | None = None,
+                 api_base: str | None = None) -> None:
         self.id = agent_id
         self.role: AgentRole = role
-        self.argv = acp_command(kind)
-        self.kind = f"acp:{shlex.join(self.argv)}"
+        self.launch: Launch = acp_launch(kind)
+        self.argv = list(self.launch.argv)
+        self.kind = kind if self.launch.product else f"acp:{shlex.join(self.argv)}"
+        self.api_base = api_base
         self.emit = emit
         self.stopped = stopped
         """Set when the session is asked to stop: the turn in progress is cancelled (``session/cancel``)."""
         self._environ = environ or {}
+        """Variables added to its environment; a product's key is read from the host's."""
         self.brief: EpisodeBrief | None = None
         self.stop_reasons: list[str] = []
         self._stack: contextlib.AsyncExitStack | None = None
@@ -321,6 +301,7 @@ class ACPAgent:
             response = await self._prompt(self._conn, client, text)
         except ConnectionError:
             raise await self._gone() from None
+        await client.deliver()
         self.stop_reasons.append(response.stop_reason)
         if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
             await tools.call("finish", {"summary": f"ACP agent stopped ({response.stop_reason})"})
@@ -353,7 +334,10 @@ class ACPAgent:
     async def _open(self, tools: ACPToolbox) -> None:
         assert self.brief is not None
         cwd, env = tools.agent_launch(dict(self._environ))
-        self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode)
+        home = Path(env["HOME"])
+        env = self.launch.environment(home, env, api_base=self.api_base, host=dict(os.environ))
+        self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode,
+                                        Outbox(Path(env["SCOPEWATCH_OUTBOX"])))
         stack = contextlib.AsyncExitStack()
         try:
             conn, process = await stack.enter_async_context(

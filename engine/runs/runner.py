@@ -27,7 +27,7 @@ OnEvent = Callable[[Event, EpisodeLabel | None], None]
 
 def check_agents(config: SessionConfig) -> None:
     """Fail fast, in one line, when a model's credentials are missing (before anything runs)."""
-    from engine.agents.acp import acp_command, is_acp
+    from engine.agents.acp_launch import acp_command, is_acp
     from engine.agents.external import check_credentials, is_external
 
     for kind in sorted({config.requester, config.owner} - {"scripted", "human"}):

@@ -17,7 +17,8 @@ from collections.abc import Iterator, Sequence
 from channel.events import AgentInfo, DomainEntered, EpisodeEnded, EpisodeStarted, SessionStarted
 from channel.vocab import AgentRole
 from channel.vocab.config import SessionConfig
-from engine.agents.acp import ACPAgent, is_acp
+from engine.agents.acp import ACPAgent
+from engine.agents.acp_launch import is_acp
 from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.human import HumanAgent
@@ -120,7 +121,8 @@ class FavorEpisodes:
         if kind == "human":
             return HumanAgent(role, role, emit=parts.emitter.emit, stopped=parts.controls.stop_requested)
         if is_acp(kind):
-            return ACPAgent(role, role, kind, emit=parts.emitter.emit, stopped=parts.controls.stop_requested)
+            return ACPAgent(role, role, kind, emit=parts.emitter.emit, stopped=parts.controls.stop_requested,
+                            api_base=config.api_base)
         kind = kind.removeprefix("llm:")
         if is_external(kind):
             return ExternalAgent(role, role, kind, api_base=config.api_base)

@@ -109,6 +109,11 @@ def event_samples(session: str = S) -> list[e.Event]:
         e.ReviewDecided(session=session, request_id="r1", decision="rejected", comment="no", applied=False),
         e.PermissionRequested(session=session, actor="owner", request_id="p1.1", title="Edit cart.py", tool_kind="edit",
                               paths=("services/checkout/cart.py",), options=("allow_once", "reject_once"), episode=1),
+        e.PlanUpdated(session=session, actor="owner", episode=1, steps=(
+            e.PlanStep(content="read cart.py", status="completed"),
+            e.PlanStep(content="add GBP", status="in_progress"))),
+        e.ToolCallUpdated(session=session, actor="owner", call_id="c1", title="Edit cart.py", tool_kind="edit",
+                          status="in_progress", paths=("services/checkout/cart.py",), episode=1),
         e.NormChanged(session=session, key="ci_feedback", old="off", new="raw", norms={"ci_feedback": "raw"}),
         e.SessionPaused(session=session),
         e.SessionResumed(session=session),

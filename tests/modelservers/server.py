@@ -14,10 +14,12 @@ expects:
   ``run_shell_command``, ``read_file``, ``write_file``, ``replace``.
 
 The script (:mod:`tests.modelservers.script`) is a list of steps; a request is answered with the
-step after the tool calls its conversation already holds. A request that offers no tools (a
-product's side question: a title, a next-speaker check) gets a short text and does not advance the
-script. Paths in the script are workspace-relative; for a product whose file tools want absolute
-paths, the server finds the working directory in the request (its system prompt names it).
+step after the tool calls its conversation already holds (a step without calls takes one place: in
+a conversation that goes on after it, an ACP agent's next prompt, its model turn counts as one). A
+request that offers no tools (a product's side question: a title, a next-speaker check) gets a
+short text and does not advance the script. Paths in the script are workspace-relative; for a
+product whose file tools want absolute paths, the server finds the working directory in the
+request (its system prompt names it).
 """
 
 from __future__ import annotations
@@ -161,12 +163,12 @@ class ModelServer:
             await self._runner.cleanup()
 
     def _step(self, calls_done: int) -> Step:
-        """The step after ``calls_done`` tool calls (past the end: a plain "Done.")."""
+        """The step after ``calls_done`` tool calls and text-only turns (past the end: a plain "Done.")."""
         seen = 0
         for item in self.script:
             if seen == calls_done:
                 return item
-            seen += len(item.calls)
+            seen += max(len(item.calls), 1)
         return Step("Done.")
 
     async def _models(self, request: web.Request) -> web.Response:
@@ -303,8 +305,9 @@ class ModelServer:
         method = request.match_info["method"]
         self.requests.append(Request("gemini", request.path, body))
         contents = body.get("contents") or []
-        done = sum(1 for c in contents if isinstance(c, dict) and c.get("role") == "model"
-                   for p in c.get("parts") or [] if isinstance(p, dict) and "functionCall" in p)
+        turns = [[p for p in c.get("parts") or [] if isinstance(p, dict)]
+                 for c in contents if isinstance(c, dict) and c.get("role") == "model"]
+        done = sum(max(sum(1 for p in parts if "functionCall" in p), 1) for parts in turns)
         if body.get("tools"):
             step = self._step(done)
         else:  # a side question (next speaker, loop check) wants JSON back

@@ -6,7 +6,8 @@ arrive (transient ``TokensStreamed`` events, in a line under the header that the
 The programs one agent command ran and the sensitive files they read (``ShellCommandRan`` and
 ``SensitiveRead`` with the command's number) arrive before the command's ``run_shell`` tool call: they
 are held and shown folded under it, indented: every atom and read on its own line, the other programs
-on one line (``+ 3 more programs: ls, sh, git-receive-pack``)."""
+on one line (``+ 3 more programs: ls, sh, git-receive-pack``). An ACP agent's panel also shows its
+plan, current tool call and pending permission under its header (tui/widgets/acp_status.py)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ from channel.events import (
     WriteRefused,
 )
 from tui.colours import Line, diff_lines, render, team_variables
+from tui.widgets.acp_status import ACPStatus
 from tui.widgets.event_log import EventLog
 
 DIFF_LINES = 8
@@ -68,11 +70,13 @@ class AgentPanel(Vertical):
     AgentPanel > .agent-stream { height: auto; max-height: 4; padding: 0 1; color: $text-muted; text-style: italic; }
     """
 
-    def __init__(self, agent: AgentInfo, team_var: str, *, max_lines: int = 300) -> None:
+    def __init__(self, agent: AgentInfo, team_var: str, *, max_lines: int = 300, gate: str = "off") -> None:
         super().__init__(classes="agent")
         self.agent = agent
         self.team_var = team_var
         self.header = Static("", classes="agent-header")
+        self.acp = ACPStatus(agent.id, gate) if agent.kind.startswith("acp:") else None
+        """An ACP agent's plan, current tool call and pending permission (tui/widgets/acp_status.py)."""
         self.log_view = EventLog(max_lines=max_lines)
         self.stream_view = Static("", classes="agent-stream")
         self.stream_view.display = False
@@ -93,6 +97,8 @@ class AgentPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield self.header
+        if self.acp is not None:
+            yield self.acp
         yield self.stream_view
         yield self.log_view
 
@@ -108,6 +114,8 @@ class AgentPanel(Vertical):
         self.streaming = ""
         self.held = []
         self.log_view.reset()
+        if self.acp is not None:
+            self.acp.reset()
         self.refresh_header()
         self.refresh_stream()
 
@@ -300,6 +308,7 @@ class ActivityPanes(Horizontal):
                 self._build(event)
                 pending.clear()
                 continue
+            touched.update(i for i, p in self.panels.items() if p.acp is not None and p.acp.apply(event))
             if isinstance(event, EpisodeStarted):
                 targets = list(self.panels)
             elif isinstance(event, CIFeedbackSent):
@@ -321,6 +330,8 @@ class ActivityPanes(Horizontal):
             panel.log_view.add(pending.get(agent_id, []))
             panel.refresh_header()
             panel.refresh_stream()
+            if panel.acp is not None:
+                panel.acp.refresh_view()
 
     def _build(self, started: SessionStarted) -> None:
         slots = team_variables(started.teams)
@@ -331,10 +342,13 @@ class ActivityPanes(Horizontal):
             # A replay seek restarts from SessionStarted: keep the mounted panels, forget their state.
             for panel in self.panels.values():
                 panel.clear_state()
+                if panel.acp is not None:
+                    panel.acp.gate = started.norms.permission_gate
             return
         self.panels.clear()
         self.remove_children()
         for agent in started.agents:
-            self.panels[agent.id] = AgentPanel(agent, slots.get(agent.team, ""), max_lines=self.max_lines)
+            self.panels[agent.id] = AgentPanel(agent, slots.get(agent.team, ""), max_lines=self.max_lines,
+                                               gate=started.norms.permission_gate)
         if self.panels:
             self.mount_all(self.panels.values())

@@ -95,14 +95,22 @@ class Product(ABC):
         """Its last words, when ``event`` carries them (the episode's summary)."""
         return None
 
+    def acp_arguments(self, model: str) -> list[str] | None:
+        """Its argv after the program in ACP mode (``acp:NAME:MODEL``), its own gate on so that its
+        permission requests reach the client; None when it does not speak ACP."""
+        return None
+
+    def program(self) -> list[str]:
+        """The argv that starts it. node runs the script itself: through its ``#!/usr/bin/env node``
+        line, the tracer would see an ``env`` the shim never recorded (a forged-record alarm,
+        audit_tampered)."""
+        real = os.path.realpath(self.executable)
+        return ["node", real] if _is_script(real) else [real]
+
     def command(self, model: str, prompt: str, stream: str) -> str:
         """The shell line that runs it in the workspace, its stream into ``stream`` (after a first line
         naming the working directory, so paths can be made relative wherever the workspace is)."""
-        # node runs the script itself: through its ``#!/usr/bin/env node`` line, the tracer would see
-        # an ``env`` the shim never recorded (a forged-record alarm, audit_tampered).
-        real = os.path.realpath(self.executable)
-        program = ["node", real] if _is_script(real) else [real]
-        argv = " ".join(shlex.quote(a) for a in [*program, *self.arguments(model, prompt)])
+        argv = " ".join(shlex.quote(a) for a in [*self.program(), *self.arguments(model, prompt)])
         q = shlex.quote(stream)
         return (f'printf \'{{"type":"scopewatch.cwd","cwd":"%s"}}\\n\' "$PWD" > {q}; '
                 f"{argv} < /dev/null >> {q}")

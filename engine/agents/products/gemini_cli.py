@@ -4,6 +4,9 @@ Its stream: ``tool_use`` (name, id, parameters) then ``tool_result`` (same id, s
 ``message`` events with role ``assistant`` carry its words in deltas; ``result`` ends the run. It
 calls ``GOOGLE_GEMINI_BASE_URL`` (``streamGenerateContent?alt=sse``) once its settings name the
 API-key auth type and folder trust is off (else it waits for a person). Gate off is ``--yolo``.
+In ACP mode (``acp:gemini-cli:MODEL``, engine/agents/acp_launch.py) it runs ``--acp`` with its own
+gate on: its reads and writes and its permission requests go through scopewatch as its client (its
+shell commands it still runs itself).
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ class GeminiCli(Product):
     def arguments(self, model: str, prompt: str) -> list[str]:
         gate = ["--approval-mode", "default"] if self.gate else ["--yolo"]
         return ["-p", prompt, "--output-format", "stream-json", "-m", model.removeprefix("gemini/"), *gate]
+
+    def acp_arguments(self, model: str) -> list[str] | None:
+        return ["--acp", "-m", model.removeprefix("gemini/")]
 
     def setup_home(self, home: Path, model: str, api_base: str | None) -> None:
         settings = {

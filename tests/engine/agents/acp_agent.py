@@ -1,6 +1,6 @@
 """A small ACP agent for the tests, over stdio, speaking the protocol through the ``acp`` package.
 
-Turn 1: reads the file it owns, writes it, writes a file it does not own, writes a scratch file
+Turn 1: states its plan, reads the file it owns, writes it, writes a file it does not own, writes a scratch file
 beside its own and removes it in a terminal, writes and reads back a ``.env`` (a sensitive read),
 asks permission to edit the file it does not own (reporting the answer), posts a message. Turn 2:
 reports what arrived in its prompt (so the test sees the session kept its context). Turn 3: does
@@ -52,6 +52,9 @@ class EchoAgent:
         text = " ".join(getattr(block, "text", "") for block in prompt)
         sid = session_id
         if self.prompts == 1:
+            await self.conn.session_update(session_id=sid, update=acp.update_plan([
+                acp.plan_entry(f"edit {OWN}", status="in_progress", priority="high"),
+                acp.plan_entry(f"ask about {FOREIGN}")]))
             own, foreign = os.path.join(self.cwd, OWN), os.path.join(self.cwd, FOREIGN)
             read = await self.conn.read_text_file(session_id=sid, path=own)
             await self.conn.write_text_file(session_id=sid, path=own, content=read.content + "# acp was here\n")

@@ -20,7 +20,8 @@ from channel.events import PermissionRequested, TokensStreamed
 from channel.memory import InProcessBus
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms
-from engine.agents.acp import ScopewatchClient, acp_command, is_acp
+from engine.agents.acp import ScopewatchClient
+from engine.agents.acp_launch import acp_command, is_acp
 from engine.session.loop import Session
 from engine.session.permissions import scripted_decision
 
@@ -36,7 +37,9 @@ def kind(seat: str) -> str:
 
 async def run(gate: str, decide: str | None = None, seat: str = "owner", stop: bool = False) -> list[Any]:
     config = SessionConfig(tasks=("w1-gbp",), seed=1, norms=Norms(permission_gate=gate), **{seat: kind(seat)})  # type: ignore[arg-type]
-    session = Session(config, InProcessBus())
+    bus = InProcessBus()
+    published = await bus.subscribe(maxsize=100_000)  # the transient events reach the bus alone
+    session = Session(config, bus)
     events: list[Any] = []
     tasks: list[asyncio.Task[None]] = []
 
@@ -51,6 +54,10 @@ async def run(gate: str, decide: str | None = None, seat: str = "owner", stop: b
 
     session.emitter.add_listener(seen)
     await asyncio.wait_for(session.run(), 120)
+    while len(published):
+        message = await published.get()
+        if getattr(message, "TRANSIENT", False):
+            events.append(message)
     return events
 
 
@@ -98,6 +105,12 @@ async def test_an_acp_agent_is_watched_and_its_permission_request_is_a_review(se
     assert "permission: no" in texts
     [reported] = [e for e in of(events, "ToolCalled") if e.tool == "acp:edit"]
     assert not reported.ok and reported.args["title"] == f"Edit {FOREIGN}"
+    # Its plan and its call's progress are events (the call's updates live only, for its panel).
+    [plan] = of(events, "PlanUpdated")
+    assert [(s.content, s.status, s.priority) for s in plan.steps] == [
+        (f"edit {OWN}", "in_progress", "high"), (f"ask about {FOREIGN}", "pending", "medium")]
+    updates = [(u.call_id, u.status, u.tool_kind, u.paths) for u in of(events, "ToolCallUpdated")]
+    assert updates == [("c1", "pending", "edit", (FOREIGN,)), ("c1", "failed", "edit", (FOREIGN,))]
     # Turns are prompts on one session: a second prompt came, the third did nothing and finished it.
     assert any(t.startswith("second prompt:") for t in texts)
     assert len(of(events, "TurnStarted")) == 3

@@ -1,0 +1,81 @@
+"""An ACP agent's ``session/update`` stream, as events.
+
+- a message chunk is a transient ``TokensStreamed`` (its panel's live line);
+- a plan is a ``PlanUpdated``, whole (ACP sends the whole plan each time);
+- each tool call's start and every change of it is a transient ``ToolCallUpdated`` (the call as
+  known so far: a progress update names only what changed), and a call the agent reports finished
+  (completed or failed) is also a recorded ``ToolCalled`` named ``acp:<kind>`` with its atoms: an
+  ``execute`` call's from its command line (its ``command`` input, else its title, which is the
+  command line in Gemini CLI's calls), as ``run_shell``'s are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from acp import schema
+
+from channel.emitter import Emit
+from channel.events import PlanStep, PlanUpdated, TokensStreamed, ToolCalled, ToolCallUpdated
+from channel.vocab.risk import highest
+from sandbox.commands.atoms import default_registry
+from sandbox.commands.commandline import classify_tool_call
+
+FINISHED = ("completed", "failed")
+_PROGRESS = ("kind", "status", "title", "content", "locations", "raw_input", "raw_output")
+"""What a progress update may change of a call."""
+
+
+class Updates:
+    """One agent's update stream for one episode; ``shown`` makes a path as the events carry it."""
+
+    def __init__(self, agent_id: str, emit: Emit, episode: int, shown: Callable[[str], str]) -> None:
+        self.agent_id, self.emit, self.episode, self.shown = agent_id, emit, episode, shown
+        self.calls: dict[str, schema.ToolCallStart] = {}
+        """The calls not finished yet, as known so far."""
+
+    async def read(self, update: Any, call: int) -> bool:
+        """Emit what ``update`` says (``call``: the prompt number, for the tokens); True when it is
+        about a tool call (the agent acted)."""
+        if isinstance(update, schema.AgentMessageChunk) and isinstance(update.content, schema.TextContentBlock):
+            await self.emit(TokensStreamed(actor=self.agent_id, call=call, text=update.content.text,
+                                           episode=self.episode))
+        elif isinstance(update, schema.AgentPlanUpdate):
+            steps = tuple(PlanStep(content=e.content[:400], status=e.status, priority=e.priority)
+                          for e in update.entries)
+            await self.emit(PlanUpdated(actor=self.agent_id, steps=steps, episode=self.episode))
+        elif isinstance(update, schema.ToolCallStart):
+            await self._changed(update)
+            return True
+        elif isinstance(update, schema.ToolCallProgress):
+            known = self.calls.get(update.tool_call_id) or schema.ToolCallStart(
+                tool_call_id=update.tool_call_id, title=update.tool_call_id, session_update="tool_call")
+            changes = {k: getattr(update, k) for k in _PROGRESS if getattr(update, k) is not None}
+            await self._changed(known.model_copy(update=changes))
+            return True
+        return False
+
+    async def _changed(self, call: schema.ToolCallStart) -> None:
+        status = call.status or "pending"
+        paths = tuple(self.shown(loc.path) for loc in call.locations or [])
+        await self.emit(ToolCallUpdated(actor=self.agent_id, call_id=call.tool_call_id, title=call.title[:400],
+                                        tool_kind=call.kind or "other", status=status, paths=paths,
+                                        episode=self.episode))
+        if status in FINISHED:
+            self.calls.pop(call.tool_call_id, None)
+            await self._finished(call, status == "completed")
+        else:
+            self.calls[call.tool_call_id] = call
+
+    async def _finished(self, call: schema.ToolCallStart, ok: bool) -> None:
+        kind = call.kind or "other"
+        args: dict[str, object] = {"title": call.title[:400]}
+        if isinstance(call.raw_input, dict):
+            args.update({str(k): str(v)[:400] for k, v in call.raw_input.items()})
+        if kind == "execute" and "command" not in args:
+            args["command"] = call.title[:400]
+        classified = "run_shell" if kind == "execute" else f"acp:{kind}"
+        atoms = classify_tool_call(default_registry(), classified, args)
+        await self.emit(ToolCalled(actor=self.agent_id, tool=f"acp:{kind}", args={k: str(v) for k, v in args.items()},
+                                   ok=ok, atoms=tuple(a.atom for a in atoms), risk=highest(a.risk for a in atoms)))
