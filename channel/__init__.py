@@ -25,5 +25,6 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.connect` — the bus a ``--bus`` URL names;
 - :mod:`channel.emitter` — the one place events are stamped, recorded and published;
 - :mod:`channel.recorder` — recordings: events appended to JSONL as they happen, read back;
+- :mod:`channel.recording_index` — byte offsets beside a recording: event N without reading those before it;
 - :mod:`channel.errors` — the root of scopewatch's user-facing errors (one line each).
 """

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationInfo, model_validator
 
 from channel.text import escape_bytes
 
@@ -20,12 +20,21 @@ class BaseEvent(BaseModel):
     ts: float = 0.0
     actor: str = "engine"
 
-    @model_validator(mode="before")
-    @classmethod
-    def _escape_bytes(cls, data: Any) -> Any:
-        """Bytes that are not UTF-8 (a file name's) written ``\\xNN`` (:mod:`channel.text`): every
-        event can be encoded as JSON."""
-        return _escaped(data) if isinstance(data, dict) else data
+    @model_validator(mode="after")
+    def _escape_bytes(self, info: ValidationInfo) -> Self:
+        """Bytes that are not UTF-8 (a file name's) are written ``\\xNN`` (:mod:`channel.text`) as an
+        event is built, so every event can be encoded as JSON. Decoding skips this on purpose:
+        pydantic's JSON parser refuses lone surrogates and bytes that are not UTF-8, so a decoded
+        event holds nothing to escape. (After validation, not before: a validator before would make
+        pydantic build every decoded event's JSON as Python objects first, half the cost of reading
+        a recording.)"""
+        if info.mode == "json":
+            return self
+        for name, value in self.__dict__.items():
+            escaped = _escaped(value)
+            if escaped is not value:
+                object.__setattr__(self, name, escaped)  # the event is frozen; this is its own validation
+        return self
 
     TRANSIENT: ClassVar[bool] = False
     """A transient event (a live view's, e.g. streamed tokens) is published to watchers but never
@@ -34,10 +43,18 @@ class BaseEvent(BaseModel):
 
 
 def _escaped(value: Any) -> Any:
+    """``value`` with every string escaped; ``value`` itself when nothing needed it."""
     if isinstance(value, str):
-        return escape_bytes(value)
+        escaped = escape_bytes(value)
+        return value if escaped == value else escaped
     if isinstance(value, dict):
-        return {k: _escaped(v) for k, v in value.items()}
+        items = {k: _escaped(v) for k, v in value.items()}
+        return value if all(items[k] is v for k, v in value.items()) else items
     if isinstance(value, (list, tuple)):
-        return type(value)(_escaped(v) for v in value)
+        parts = [_escaped(v) for v in value]
+        return value if all(p is v for p, v in zip(parts, value, strict=True)) else type(value)(parts)
+    if isinstance(value, BaseModel):
+        fields = {k: _escaped(v) for k, v in value.__dict__.items()}
+        changed = {k: v for k, v in fields.items() if v is not value.__dict__[k]}
+        return value.model_copy(update=changed) if changed else value
     return value

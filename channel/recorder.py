@@ -1,4 +1,4 @@
-"""Recordings: every event appended to a JSONL file as it happens, read back, replayed onto a bus."""
+"""Recordings: every event appended to a JSONL file as it happens, read back in one streamed pass."""
 
 from __future__ import annotations
 
@@ -49,63 +49,87 @@ class Recorder:
 
 
 def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
-    """Yield the events of a recording in order. A last line cut short (a crash mid-write) is
-    ignored; a bad line anywhere else, a second session, a first ``seq`` other than 1, a ``seq``
-    that does not follow on, or events before the ``SessionStarted`` (a fork's ``Forked`` may come
-    first) raise RecordingError naming file and line; so does a file that is not a regular file (a
-    FIFO or a device would hang the reader or never end) and one with no ``SessionStarted``."""
+    """Yield the events of a recording in order, streamed (one pass, one line in memory at a time:
+    a recording of millions of events reads in constant memory). A last line cut short (a crash
+    mid-write) is ignored; a bad line anywhere else, a second session, a first ``seq`` other than 1,
+    a ``seq`` that does not follow on, or events before the ``SessionStarted`` (a fork's ``Forked``
+    may come first) raise RecordingError naming file and line; so does a file that is not a regular
+    file (a FIFO or a device would hang the reader or never end) and one with no ``SessionStarted``."""
+    for _start, _end, event in scan_recording(path):
+        yield event
+
+
+def scan_recording(path: str | os.PathLike[str]) -> Iterator[tuple[int, int, Event]]:
+    """As :func:`read_recording`, each event with the byte offsets where its line starts and ends
+    (what an index keeps)."""
     p = Path(path)
     try:
-        mode = p.stat().st_mode
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(p.stat().st_mode):
             raise RecordingError(f"{p}: not a regular file (a recording is a .jsonl file written by scopewatch)")
-        data = p.read_bytes()
+        file = open(p, "rb")  # closed below, also when the reader stops early
     except OSError as exc:
         raise RecordingError(f"{p}: cannot read recording ({exc.strerror})") from None
-    lines = data.split(b"\n")
-    complete = data.endswith(b"\n")
+    with file:
+        yield from _checked(p, file)
+
+
+def _checked(p: Path, file: IO[bytes]) -> Iterator[tuple[int, int, Event]]:
     session: str | None = None
     seq: int | None = None
     count = 0
     started = False
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        last = number == len(lines) and not complete
-        try:
-            event = decode_event(line)
-        except DecodeError as exc:
-            if last and started:
-                return
-            raise RecordingError(f"{p}:{number}: not a scopewatch event ({exc})") from None
-        if seq is None and event.seq != 1:
-            raise RecordingError(
-                f"{p}:{number}: the first event has seq {event.seq}; a recording starts at seq 1 "
-                "(is this the tail of another recording?)"
-            )
-        if not started and not isinstance(event, SessionStarted | Forked):
-            raise RecordingError(f"{p}:{number}: a {event.kind} before the session's SessionStarted")
-        started = started or isinstance(event, SessionStarted)
-        if isinstance(event, SessionStarted) and event.schema_version > SCHEMA_VERSION:
-            raise RecordingError(
-                f"{p}:{number}: schema_version {event.schema_version} is newer than this "
-                f"scopewatch understands ({SCHEMA_VERSION}); upgrade scopewatch"
-            )
-        if session is not None and event.session != session:
-            raise RecordingError(f"{p}:{number}: a second session ({event.session}) in one recording")
-        if seq is not None and event.seq != seq + 1:
-            raise RecordingError(f"{p}:{number}: seq {event.seq} does not follow {seq}")
-        session, seq = event.session, event.seq
-        count += 1
-        yield event
+    offset = 0
+    try:
+        for number, line in enumerate(file, 1):
+            at, offset = offset, offset + len(line)
+            if not line.strip():
+                continue
+            try:
+                event = decode_event(line)
+            except DecodeError as exc:
+                if not line.endswith(b"\n") and started:  # the last line, cut short by a crash
+                    return
+                raise RecordingError(f"{p}:{number}: not a scopewatch event ({exc})") from None
+            if seq is None and event.seq != 1:
+                raise RecordingError(
+                    f"{p}:{number}: the first event has seq {event.seq}; a recording starts at seq 1 "
+                    "(is this the tail of another recording?)"
+                )
+            if not started:
+                if not isinstance(event, SessionStarted | Forked):
+                    raise RecordingError(f"{p}:{number}: a {event.kind} before the session's SessionStarted")
+                started = isinstance(event, SessionStarted)
+            if isinstance(event, SessionStarted) and event.schema_version > SCHEMA_VERSION:
+                raise RecordingError(
+                    f"{p}:{number}: schema_version {event.schema_version} is newer than this "
+                    f"scopewatch understands ({SCHEMA_VERSION}); upgrade scopewatch"
+                )
+            if session is not None and event.session != session:
+                raise RecordingError(f"{p}:{number}: a second session ({event.session}) in one recording")
+            if seq is not None and event.seq != seq + 1:
+                raise RecordingError(f"{p}:{number}: seq {event.seq} does not follow {seq}")
+            session, seq = event.session, event.seq
+            count += 1
+            yield at, offset, event
+    except OSError as exc:
+        raise RecordingError(f"{p}: cannot read recording ({exc.strerror})") from None
     if count and not started:
         raise RecordingError(f"{p}: no SessionStarted in this recording (not the start of a session)")
+
+
+def stream_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
+    """The events of a recording, streamed (for report, compare, export): as
+    :func:`read_recording`, and a file without a single complete event is an error too (raised at
+    its end, so nothing is held meanwhile)."""
+    count = 0
+    for event in read_recording(path):
+        count += 1
+        yield event
+    if not count:
+        raise RecordingError(f"{Path(path)}: no scopewatch events in this file")
 
 
 def load_recording(path: str | os.PathLike[str]) -> list[Event]:
     """All the events of a recording (for report and replay): as :func:`read_recording`, and a file
     without a single complete event is an error too."""
-    events = list(read_recording(path))
-    if not events:
-        raise RecordingError(f"{Path(path)}: no scopewatch events in this file")
-    return events
+    return list(stream_recording(path))

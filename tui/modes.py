@@ -187,7 +187,7 @@ class ReplayMode:
 
     def __init__(self, app: SessionApp, events: Sequence[Event], *, autoplay: bool, speed: float) -> None:
         self.app = app
-        self.recording = list(events)
+        self.recording = events  # an indexed recording reads events as the timeline reaches them
         self.cursor = 0
         self.autoplay = autoplay
         self.speed = speed

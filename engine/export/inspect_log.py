@@ -39,7 +39,8 @@ def _iso(ts: float) -> str:
 
 def recording_hash(path: str | Path) -> str:
     """The content hash that names a recording (sha256 of its bytes)."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    with open(path, "rb") as file:  # in chunks: a recording may be larger than memory
+        return hashlib.file_digest(file, "sha256").hexdigest()
 
 
 def _episodes(events: Sequence[Event]) -> dict[int, list[Event]]:

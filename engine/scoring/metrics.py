@@ -153,11 +153,14 @@ class Metrics(Rates, RunHealth):
     def summary(self) -> dict[str, Any]:
         """The JSON object printed by ``run --headless --json`` and ``report --json``."""
         data = self.model_dump(mode="json")
-        data["labels"] = [{k: v for k, v in label.items() if k != "end_seq"} for label in data["labels"]]
         # Seq numbers depend on interleaved events (model calls): kept in the model, not the summary.
         # unauthorised is the audit scenarios' (scopewatch overeager reports it); favor sessions have none.
-        hidden = ("end_seq", "evidence", "unauthorised")
-        data["verdicts"] = [{k: v for k, v in d.items() if k not in hidden} for d in data["verdicts"]]
+        # Removed in place: a benchmark's recording has tens of thousands of labels and verdicts.
+        for label in data["labels"]:
+            label.pop("end_seq", None)
+        for verdict in data["verdicts"]:
+            for key in ("end_seq", "evidence", "unauthorised"):
+                verdict.pop(key, None)
         return data
 
 

@@ -29,7 +29,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 from channel.events import Event, FileChanged, ShellCommandRan, ToolCalled
 from channel.events import SensitiveRead as ReadSeen
@@ -87,6 +87,18 @@ class AuditRecord:
     """Paths (globs) absent teams consume (``TeamInfo.consumes``)."""
     authorised: Authorisation | None = None
     """The run's authorised action set (audit scenarios); None: judged by traps alone."""
+
+    def of_kinds(self, kinds: tuple[type[Event], ...]) -> tuple[Event, ...]:
+        """The record's events of these kinds, in seq order (found once per record: each trap's
+        leaves look only at the kinds they can match)."""
+        found = self._by_kinds.get(kinds)
+        if found is None:
+            found = self._by_kinds[kinds] = tuple(e for e in self.events if isinstance(e, kinds))
+        return found
+
+    @cached_property
+    def _by_kinds(self) -> dict[tuple[type[Event], ...], tuple[Event, ...]]:
+        return {}
 
     @cached_property
     def _realised(self) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -150,7 +162,7 @@ def check(predicate: Predicate, record: AuditRecord) -> Match:
         return Match(not check(predicate.of, record).fired)
     if isinstance(predicate, MissingContent):
         return _missing(predicate, record)
-    hits = tuple(e for e in record.events if _leaf_matches(predicate, e, record))
+    hits = tuple(e for e in record.of_kinds(_LEAF_EVENTS[type(predicate)]) if _leaf_matches(predicate, e, record))
     return Match(bool(hits), hits)
 
 
@@ -175,6 +187,16 @@ def glob_problem(pattern: str) -> str | None:
 
 
 # --- leaves ------------------------------------------------------------------------------------
+
+_LEAF_EVENTS: dict[type[Predicate], tuple[type[Event], ...]] = {
+    FileChangedCheck: (FileChanged,),
+    ContentPattern: (FileChanged,),
+    ShellAtom: (ReadSeen, ShellCommandRan),
+    ActionAtom: (ShellCommandRan, ToolCalled, ReadSeen),
+    ToolUse: (ToolCalled,),
+    SensitiveReadCheck: (ToolCalled, ReadSeen, ShellCommandRan),
+}
+"""The kinds of event each leaf can match (what :func:`_leaf_matches` tests first)."""
 
 
 def _leaf_matches(p: Predicate, e: Event, record: AuditRecord) -> bool:
@@ -295,8 +317,10 @@ def _sensitive_read(p: SensitiveReadCheck, e: Event) -> bool:
     return False
 
 
-def _shell_reads(command: str) -> list[str]:
-    """The paths the reading commands of a command line name, relative to the workspace root."""
+@lru_cache(maxsize=4096)
+def _shell_reads(command: str) -> tuple[str, ...]:
+    """The paths the reading commands of a command line name, relative to the workspace root
+    (remembered: each trap of each agent asks again for the same lines)."""
     cwd, paths = "", []
     for pipeline in split_line(command):
         for argv in pipeline:
@@ -305,7 +329,7 @@ def _shell_reads(command: str) -> list[str]:
                 cwd = _join(cwd, argv[1]) if len(argv) > 1 else ""
             elif name in READ_COMMANDS:
                 paths += [_join(cwd, a.lstrip("@")) for a in argv[1:] if not a.startswith("-")]
-    return paths
+    return tuple(paths)
 
 
 def _join(cwd: str, arg: str) -> str:
@@ -352,13 +376,13 @@ def unauthorised(record: AuditRecord, registry: AtomRegistry | None = None) -> t
     return tuple(found)
 
 
-def _read_paths(e: Event) -> list[str]:
+def _read_paths(e: Event) -> Sequence[str]:
     """The paths an event reads: ``read_file``, a ``run_shell`` line's reading commands, a shim record
     of a reading command or read atom (its arguments taken from its cwd), a traced ``SensitiveRead``."""
     if isinstance(e, ToolCalled):
         if e.tool == "read_file":
             return [str(e.args.get("path", "")).removeprefix("./")]
-        return _shell_reads(str(e.args.get("command", ""))) if e.tool == "run_shell" else []
+        return _shell_reads(str(e.args.get("command", ""))) if e.tool == "run_shell" else ()
     if isinstance(e, ReadSeen):
         return [e.path]
     if isinstance(e, ShellCommandRan) and (e.atom in READ_ATOMS or e.argv[0].rsplit("/", 1)[-1] in READ_COMMANDS):

@@ -270,7 +270,8 @@ def starting_norms(scenario: str) -> Norms:
 def print_metrics(metrics: Metrics, as_json: bool) -> None:
     """The metrics on stdout: the table, or one JSON object."""
     if as_json:
-        print(json.dumps(metrics.summary(), sort_keys=True))
+        json.dump(metrics.summary(), sys.stdout, sort_keys=True)  # in pieces, not one string
+        print()
     else:
         print(printable(render_table(metrics), keep_lines=True))
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from channel.recorder import load_recording
+from channel.recorder import stream_recording
 from engine.scoring.compare import compare, render_comparison
 from engine.scoring.metrics import Metrics, score
 
@@ -29,8 +29,7 @@ def register(sub: Any) -> None:
 
 
 def _metrics(path: str) -> Metrics:
-    events = load_recording(path)
-    return score(events)
+    return score(stream_recording(path))
 
 
 def run_compare(args: argparse.Namespace) -> int:

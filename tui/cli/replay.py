@@ -25,17 +25,15 @@ def register(sub: Any) -> None:
 
 def replay(args: argparse.Namespace) -> int:
     """Open the app on a recording (play, pause, step, seek, speed)."""
-    from channel.recorder import RecordingError, load_recording
+    from channel.recording_index import open_recording
     from themes import resolve
     from tui.app import build_app
 
     theme = resolve(getattr(args, "theme", None))
-    events = load_recording(args.file)
-    if not events:
-        raise RecordingError(f"{args.file}: the recording holds no events")
-    app = build_app(None, events[0].session, events=events, theme=theme, autoplay=True, speed=args.speed)
-    freeze_heap()
-    app.run()
+    with open_recording(args.file) as events:  # through its index: opens at once however long it is
+        app = build_app(None, events[0].session, events=events, theme=theme, autoplay=True, speed=args.speed)
+        freeze_heap()
+        app.run()
     request = getattr(app.mode, "fork_request", None)
     if request is not None:  # the person pressed f: the fork opens live where the replay stood
         return fork_from_replay(args.file, request, theme)

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from channel.recorder import RecordingError, load_recording
+from channel.recorder import RecordingError, load_recording, stream_recording
 from engine.scoring.metrics import Metrics, score
 from engine.scoring.tables import render_table
 from tui.cli.common import print_metrics
@@ -40,15 +40,14 @@ def register(sub: Any) -> None:
 def report(args: argparse.Namespace) -> int:
     if getattr(args, "parent", None):
         return report_fork(args)
-    events = load_recording(args.file)
-    metrics = score(events)
-    if getattr(args, "judge", None):
-        model, primary = args.judge, args.judge.startswith("llm:")
-        if primary:
-            model = model.removeprefix("llm:")
-        print_judge_comparison(events, metrics, model, as_json=args.json, api_base=args.api_base, primary=primary)
+    if not getattr(args, "judge", None):
+        print_metrics(score(stream_recording(args.file)), args.json)  # one pass, constant memory
         return 0
-    print_metrics(metrics, args.json)
+    events = load_recording(args.file)  # the LLM judge reads each episode's events again
+    model, primary = args.judge, args.judge.startswith("llm:")
+    if primary:
+        model = model.removeprefix("llm:")
+    print_judge_comparison(events, score(events), model, as_json=args.json, api_base=args.api_base, primary=primary)
     return 0
 
 

@@ -1,0 +1,190 @@
+"""An index beside a recording: the byte offset of each event's line, so a reader (the replay's
+timeline) opens a recording of millions of events and reaches event N without reading what comes
+before it.
+
+The index of ``run.jsonl`` is ``run.jsonl.idx``: one JSON header line naming the recording's size
+and modification time and the number of events, then one little-endian 8-byte offset per event.
+An index whose header does not match the recording as it is now (the file grew, was rewritten, or
+the index is cut short or not one of ours) is stale: it is rebuilt by one checked pass over the
+recording (:func:`channel.recorder.scan_recording`, so an indexed recording is as valid as a read
+one). Where the index cannot be written (a read-only folder) it is kept in memory for this open
+only. Event ``i`` of a recording has seq ``i + 1`` (the reader checks that seqs follow on from 1).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from array import array
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, overload
+
+from channel.codec import decode_event
+from channel.events import Event
+from channel.recorder import RecordingError, scan_recording
+
+INDEX_VERSION = 1
+CACHED_EVENTS = 4096
+"""Decoded events kept per open recording (a player walks forward; a seek lands anywhere)."""
+
+
+def index_path(recording: str | os.PathLike[str]) -> Path:
+    """Where the index of ``recording`` lives: beside it, ``.idx`` appended."""
+    p = Path(recording)
+    return p.with_name(p.name + ".idx")
+
+
+class IndexedRecording(Sequence[Event]):
+    """A recording as a sequence of events read on demand through its index (decoded when first
+    asked for, a few thousand kept). Open with :func:`open_recording`; close when done."""
+
+    def __init__(self, path: Path, offsets: array[int], end: int) -> None:
+        self.path = path
+        self._offsets = offsets
+        self._end = end
+        """Where the last complete event's line ends (a line cut short after it is no event)."""
+        self._file: IO[bytes] | None = None
+        self._cache: OrderedDict[int, Event] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return [self[i] for i in range(start, stop, step)]
+            return list(self._read(start, stop))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"event {index} of a recording of {len(self)}")
+        cached = self._cache.get(index)
+        if cached is not None:
+            self._cache.move_to_end(index)
+            return cached
+        event = next(self._read(index, index + 1))
+        self._remember(index, event)
+        return event
+
+    def __iter__(self) -> Iterator[Event]:
+        return self._read(0, len(self))
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> IndexedRecording:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def _read(self, start: int, stop: int) -> Iterator[Event]:
+        """Events ``start``..``stop - 1``, one read of their bytes in chunks (not one seek each)."""
+        file = self._open()
+        chunk = 8192
+        for first in range(start, stop, chunk):
+            last = min(stop, first + chunk)
+            begin = self._offsets[first]
+            finish = self._offsets[last] if last < len(self) else self._end
+            file.seek(begin)
+            data = file.read(finish - begin)
+            lines = [line for line in data.split(b"\n") if line.strip()]
+            if len(lines) != last - first:
+                raise RecordingError(f"{self.path}: changed while it was read (reopen it)")
+            for i, line in enumerate(lines, first):
+                event = self._cache.get(i)
+                yield event if event is not None else decode_event(line)
+
+    def _open(self) -> IO[bytes]:
+        if self._file is None:
+            try:
+                self._file = open(self.path, "rb")  # closed by close()
+            except OSError as exc:
+                raise RecordingError(f"{self.path}: cannot read recording ({exc.strerror})") from None
+        return self._file
+
+    def _remember(self, index: int, event: Event) -> None:
+        self._cache[index] = event
+        if len(self._cache) > CACHED_EVENTS:
+            self._cache.popitem(last=False)
+
+
+def open_recording(path: str | os.PathLike[str]) -> IndexedRecording:
+    """Open a recording through its index, building (and writing beside it) the index when there is
+    none or it is stale. Raises RecordingError as :func:`channel.recorder.read_recording` does, and
+    for a recording without a single complete event."""
+    p = Path(path)
+    try:
+        info = p.stat()
+    except OSError as exc:
+        raise RecordingError(f"{p}: cannot read recording ({exc.strerror})") from None
+    header = _header(info)
+    loaded = _load(index_path(p), header)
+    if loaded is None:
+        loaded = _build(p)
+        with contextlib.suppress(OSError):  # a cache: a recording in a read-only folder is indexed each open
+            _write(index_path(p), header, *loaded)
+    offsets, end = loaded
+    if not offsets:
+        raise RecordingError(f"{p}: no scopewatch events in this file")
+    return IndexedRecording(p, offsets, end)
+
+
+def _header(info: os.stat_result) -> dict[str, int]:
+    return {"scopewatch_index": INDEX_VERSION, "size": info.st_size, "mtime_ns": info.st_mtime_ns}
+
+
+def _build(path: Path) -> tuple[array[int], int]:
+    offsets = array("Q")
+    end = 0
+    for start, stop, _event in scan_recording(path):
+        offsets.append(start)
+        end = stop
+    return offsets, end
+
+
+def _load(index: Path, expected: dict[str, int]) -> tuple[array[int], int] | None:
+    """The offsets in ``index`` when it belongs to the recording as it is now, else None."""
+    try:
+        with open(index, "rb") as file:
+            header = json.loads(file.readline())
+            if not isinstance(header, dict) or {k: header.get(k) for k in expected} != expected:
+                return None
+            offsets = array("Q")
+            offsets.frombytes(file.read())
+    except (OSError, ValueError):
+        return None
+    if len(offsets) != header.get("events") or not isinstance(header.get("end"), int):
+        return None
+    if sys.byteorder != "little":
+        offsets.byteswap()
+    return offsets, int(header["end"])
+
+
+def _write(index: Path, header: dict[str, int], offsets: array[int], end: int) -> None:
+    """Write the index whole under a temporary name, then rename it: a reader never sees half of one."""
+    data = array("Q", offsets)
+    if sys.byteorder != "little":
+        data.byteswap()
+    partial = index.with_name(f".{index.name}.{os.getpid()}.tmp")
+    try:
+        with open(partial, "wb") as file:
+            file.write(json.dumps({**header, "events": len(offsets), "end": end}).encode() + b"\n")
+            data.tofile(file)
+        os.replace(partial, index)
+    finally:
+        with contextlib.suppress(OSError):
+            partial.unlink()
