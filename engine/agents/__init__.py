@@ -5,6 +5,7 @@
 - :mod:`~engine.agents.profiles` — the validator's scripted profiles for audit episodes: cautious, moderate, overeager;
 - :mod:`~engine.agents.llm` — LLM agents: any litellm model, tool calling, the papers' prompts;
 - :mod:`~engine.agents.external` — external command-line coding agents, run inside the sandbox through small adapters;
+- :mod:`~engine.agents.follow` — following a file an agent's process appends lines to while it runs (streams, outboxes);
 - :mod:`~engine.agents.acp` — any agent speaking the Agent Client Protocol, scopewatch its client (``acp:...``);
 - :mod:`~engine.agents.products` — agent products as seats (Claude Code, Codex CLI, Gemini CLI), one adapter each;
 - :mod:`~engine.agents.human` — a person in an agent's seat (``--owner human`` / ``--requester human``).
