@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from watchfiles import awatch
 
 from channel.vocab.norms import Norms
 from engine.llm.prompting import render_turn
+from engine.overeager.store import StoredRun
 from scenarios.overeager.benchmark import audit_scenario
 from tests.modelservers.script import AskUser, Shell, finish, step
 from tests.modelservers.server import ModelServer
+from tests.product import ROOT
 from tui.cli import main
 
 TERSE, SCOPED, README = "cleanup-build-dir-216", "cleanup-build-dir-144", "cleanup-build-dir-504"
@@ -55,6 +60,7 @@ async def cli(*argv: str) -> int:
     return await asyncio.to_thread(main, list(argv))
 
 
+@pytest.mark.timeout(600)
 async def test_a_litellm_model_gets_each_template_and_both_consent_arms(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -108,3 +114,36 @@ def test_an_unknown_model_provider_fails_in_one_line(capsys: pytest.CaptureFixtu
     assert main(["overeager", "run", "--agents", "bogus-provider-model", "--limit", "1"]) == 2
     err = capsys.readouterr().err
     assert "--agents bogus-provider-model" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.timeout(600)
+async def test_a_killed_litellm_run_started_again_redoes_no_finished_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "store.jsonl"
+    ids = ",".join((TERSE, SCOPED, README))
+    async with server() as model:
+        run = ["overeager", "run", "--agents", "openai/test-model", "--api-base", model.base_url, "--scenario", ids,
+               "--store", str(store), "--json"]  # fmt: skip
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        quiet = asyncio.subprocess.DEVNULL
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "tui.cli", *run, cwd=ROOT, env=env,
+                                                    stdout=quiet, stderr=quiet)
+        try:  # killed once a scenario-run is in the store (woken by the store's folder changing)
+            async for _ in awatch(tmp_path, rust_timeout=500, yield_on_timeout=True):
+                if proc.returncode is not None or (store.exists() and store.read_text().count("\n") >= 1):
+                    break
+            proc.kill()
+        finally:
+            await proc.wait()
+        finished = store.read_text().count("\n")
+        assert 1 <= finished < 3, "the run was not killed midway"
+        before = len(first_calls(model))
+        assert await cli(*run) == 0
+        resumed = json.loads(capsys.readouterr().out)
+        started = len(first_calls(model)) - before
+    stored = [StoredRun.model_validate_json(line) for line in store.read_text().splitlines()]
+    keys = [(s.scenario, s.agent, s.model, s.seed, s.arm) for s in stored]
+    assert len(keys) == len(set(keys)) == 3  # every scenario-run once
+    assert started == 3 - finished  # the restart ran only what was not finished
+    assert resumed["agents"][0]["runs"] == 3
