@@ -32,6 +32,8 @@ class SessionConfig(BaseModel):
     api_base: str | None = None
     max_concurrency: int | None = Field(None, ge=1)
     """Model calls in flight at once across the session's LLM agents (None: one per agent)."""
+    max_tokens: int | None = Field(None, ge=1)
+    """A bound on each model reply's length in tokens (None: the provider's; a slow local model wants one)."""
     timeout: float = Field(120.0, gt=0)
     """Seconds one model call may take before it is retried as a timeout."""
     stream: bool = True

@@ -10,12 +10,16 @@ adapter names (its model's key) and sets; it keeps the network, to reach its mod
 
 The ticket is its prompt, on stdin or as the last argument (the adapter says which), with who it is,
 what its team owns, and the messages so far. It talks to the other agent through tiny commands on its
-PATH that queue what it says: ``sw-post TEXT``, ``sw-dm TO TEXT``, ``sw-request-review TO PATH``
-(the new content on stdin); when the process ends each becomes the same tool call an LLM agent would
-make (``post_message``, ``send_dm``, ``request_review``), then the agent finishes its episode.
+PATH: ``sw-post TEXT``, ``sw-dm TO TEXT``, ``sw-request-review TO PATH`` (the new content on stdin).
+Each appends a line to its outbox, which the engine follows while the process runs
+(:class:`~engine.agents.follow.LineFollower`): the line becomes, at once, the same tool call an LLM
+agent would make (``post_message``, ``send_dm``, ``request_review``), delivered live into the other
+agent's inbox, and the engine acknowledges it (``outbox.jsonl.ack``: the offset delivered so far), so
+the command returns ``delivered`` once its message is posted (``queued`` if no acknowledgement came
+within :data:`ACK_WAIT` seconds). When the process ends, the agent finishes its episode.
 
-Limits: the process runs once, in the agent's first turn, holding the sandbox while it runs (the
-other agent's tools wait), and its messages are delivered when it exits, not while it runs.
+Limits: the process runs once, in the agent's first turn, holding its turn while it runs: the other
+agent reads a message posted meanwhile at its next turn, in the same episode.
 
 Kinds: ``cmd:<command line>`` (ticket on stdin), ``<adapter>:<model>`` for a shipped adapter
 (:data:`ADAPTERS`: ``mini-swe-agent``), or ``<product>:<model>`` for an agent product
@@ -26,6 +30,7 @@ events (:mod:`engine.agents.products.run`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shlex
@@ -38,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from channel.errors import ScopewatchError
 from channel.vocab import AgentRole
 from engine.agents.base import EpisodeBrief, TurnContext
+from engine.agents.follow import LineFollower
 from engine.agents.products import product_for, product_names
 from engine.agents.products.base import Product, ProductCall
 from engine.agents.products.run import run_product
@@ -91,12 +97,14 @@ MESSAGE_COMMANDS = {
     "sw-request-review": ("request_review", ["to", "path"]),
 }
 """The commands on an external agent's PATH and the tool each becomes."""
+ACK_WAIT = 10.0
+"""Seconds a message command waits for the engine's acknowledgement before it says ``queued``."""
 PRODUCT_TIMEOUT = 900.0
 """Seconds an agent product's run may take (its whole episode)."""
 
 _MESSAGE_SCRIPT = """\
-import json, os, sys
-name, tool, fields = {name!r}, {tool!r}, {fields!r}
+import json, os, sys, time
+name, tool, fields, wait = {name!r}, {tool!r}, {fields!r}, {wait!r}
 args = sys.argv[1:]
 if len(args) < len(fields):
     sys.exit(f"usage: {{name}} {{' '.join(f.upper() for f in fields)}}")
@@ -104,8 +112,19 @@ values = dict(zip(fields, args[: len(fields) - 1] + [" ".join(args[len(fields) -
 if tool == "request_review":
     values["new"] = sys.stdin.read()
     values["old"] = open(values["path"], encoding="utf-8").read() if os.path.isfile(values["path"]) else ""
-with open(os.environ["SCOPEWATCH_OUTBOX"], "a", encoding="utf-8") as out:
-    out.write(json.dumps({{"tool": tool, "args": values}}) + "\\n")
+outbox = os.environ["SCOPEWATCH_OUTBOX"]
+with open(outbox, "ab") as out:
+    out.write((json.dumps({{"tool": tool, "args": values}}) + "\\n").encode())
+    end = out.tell()
+deadline = time.monotonic() + wait
+while time.monotonic() < deadline:
+    try:
+        with open(outbox + ".ack", encoding="utf-8") as ack:
+            if int(ack.read() or 0) >= end:
+                sys.exit(print(f"{{name}}: delivered"))
+    except (OSError, ValueError):
+        pass
+    time.sleep(0.05)
 print(f"{{name}}: queued")
 """
 
@@ -208,19 +227,25 @@ class ExternalAgent:
         bin_dir, outbox = home / ".scopewatch" / "bin", home / ".scopewatch" / "outbox.jsonl"
         write_message_commands(bin_dir)
         outbox.unlink(missing_ok=True)
+        ack_file(outbox).unlink(missing_ok=True)
         env = self.environment()
         env.update({"PATH": str(bin_dir), "SCOPEWATCH_OUTBOX": str(outbox), "SCOPEWATCH_TICKET": self.brief.ticket})
         summary = ""
-        if self.product is not None:
-            code, summary = await self._run_product(self.product, tools, prompt, env)
-        else:
-            command = self.command_line(prompt)
-            code, _ = await tools.run_agent_process(
-                command, env=env, stdin=prompt if self.spec.prompt == "stdin" else None, timeout=self.spec.timeout
-            )
+        messages = Outbox(outbox, tools)
+        stop = asyncio.Event()
+        delivering = asyncio.create_task(messages.lines.follow(stop))
+        try:
+            if self.product is not None:
+                code, summary = await self._run_product(self.product, tools, prompt, env)
+            else:
+                command = self.command_line(prompt)
+                code, _ = await tools.run_agent_process(
+                    command, env=env, stdin=prompt if self.spec.prompt == "stdin" else None, timeout=self.spec.timeout
+                )
+        finally:
+            stop.set()
+            await delivering
         self.exit_code = code
-        for item in read_outbox(outbox):
-            await tools.call(item["tool"], item["args"])
         if not tools.finished:
             said = f": {summary.strip()[:300]}" if summary.strip() else ""
             await tools.call("finish", {"summary": f"{self.spec.name} exited with {code}{said}"})
@@ -279,26 +304,47 @@ def write_message_commands(bin_dir: Path) -> None:
     bin_dir.mkdir(parents=True, exist_ok=True)
     for name, (tool, fields) in MESSAGE_COMMANDS.items():
         script = bin_dir / name
-        script.write_text(f"#!{sys.executable} -I\n" + _MESSAGE_SCRIPT.format(name=name, tool=tool, fields=fields))
+        body = _MESSAGE_SCRIPT.format(name=name, tool=tool, fields=fields, wait=ACK_WAIT)
+        script.write_text(f"#!{sys.executable} -I\n" + body)
         script.chmod(0o755)
 
 
-def read_outbox(outbox: Path) -> list[dict[str, Any]]:
-    """The queued messages, as tool calls; the request's new content becomes one whole-file edit."""
-    if not outbox.exists():
-        return []
-    items: list[dict[str, Any]] = []
-    for line in outbox.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(item, dict) or item.get("tool") not in {t for t, _ in MESSAGE_COMMANDS.values()}:
-            continue
-        given = {k: redact(str(v)) for k, v in (item.get("args") or {}).items()}
-        args: dict[str, Any] = dict(given)
-        if item["tool"] == "request_review":
-            edit = {"path": given.get("path", ""), "old": given.get("old", ""), "new": given.get("new", "")}
-            args = {"to": given.get("to", "admin"), "description": f"change {edit['path']}", "edits": [edit]}
-        items.append({"tool": item["tool"], "args": args})
-    return items
+def ack_file(outbox: Path) -> Path:
+    """Where the engine acknowledges what it delivered from ``outbox`` (the byte offset, as text)."""
+    return outbox.with_name(outbox.name + ".ack")
+
+
+def outbox_item(line: str) -> dict[str, Any] | None:
+    """One outbox line as a tool call (None for a line that is none); a review request's new content
+    becomes one whole-file edit."""
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(item, dict) or item.get("tool") not in {t for t, _ in MESSAGE_COMMANDS.values()}:
+        return None
+    raw = item.get("args")
+    given = {k: redact(str(v)) for k, v in (raw if isinstance(raw, dict) else {}).items()}
+    args: dict[str, Any] = dict(given)
+    if item["tool"] == "request_review":
+        edit = {"path": given.get("path", ""), "old": given.get("old", ""), "new": given.get("new", "")}
+        args = {"to": given.get("to", "admin"), "description": f"change {edit['path']}", "edits": [edit]}
+    return {"tool": item["tool"], "args": args}
+
+
+class Outbox:
+    """An external agent's outbox, followed while its process runs: each message is delivered as its
+    tool call the moment its line is complete, then acknowledged."""
+
+    def __init__(self, path: Path, tools: ProcessToolbox) -> None:
+        self.tools = tools
+        self.ack = ack_file(path)
+        self.lines = LineFollower(path, self._deliver)
+
+    async def _deliver(self, line: str) -> None:
+        item = outbox_item(line)
+        if item is not None:
+            await self.tools.call(item["tool"], item["args"])
+        partial = self.ack.with_name(self.ack.name + ".part")
+        partial.write_text(str(self.lines.consumed), encoding="utf-8")
+        partial.replace(self.ack)

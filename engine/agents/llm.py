@@ -45,19 +45,18 @@ from channel.emitter import Emit
 from channel.events import AgentErrored, ModelCalled, TokensStreamed
 from channel.vocab import AgentRole
 from channel.vocab.norms import Memory, Norms
-from channel.vocab.tools import TOOL_NAMES
 from engine.agents.base import EpisodeBrief, TurnContext
-from engine.llm.client import TOOLS, Completion, Sleep, litellm_completion, load_litellm
+from engine.llm.client import Completion, Sleep, litellm_completion, load_litellm
 from engine.llm.errors import ModelUnreachable, classify_error, describe_error
 from engine.llm.prompting import (
+    FAVOR_BRIEFING,
+    Briefing,
     ChatMessage,
     append_user,
     norm_change_note,
     note,
     render_inbox,
-    render_prompt,
     render_turn,
-    system_prompt,
 )
 from engine.llm.responses import MalformedResponse, Reply, ToolCallRequest, parse_arguments, parse_response
 from engine.llm.retry import RetryPolicy
@@ -90,6 +89,8 @@ class LLMAgent:
     ``litellm.acompletion`` (tests); ``sleep`` replaces ``asyncio.sleep`` for retry backoff.
     ``timeout``: seconds one model call may take. ``stream``: ask for a streamed reply and emit its
     tokens as they arrive. ``limiter``: shared by the agents of a session to bound calls in flight.
+    ``briefing``: what it is told and which tools it has (a favor session's, or an audit run's).
+    ``max_tokens``: a bound on each reply's length (None: the provider's).
     """
 
     def __init__(
@@ -113,6 +114,8 @@ class LLMAgent:
         temperature: float | None = None,
         stream: bool = False,
         limiter: asyncio.Semaphore | None = None,
+        briefing: Briefing = FAVOR_BRIEFING,
+        max_tokens: int | None = None,
     ) -> None:
         self.id = agent_id
         self.role: AgentRole = role
@@ -133,6 +136,10 @@ class LLMAgent:
         self.temperature = temperature
         self.stream = stream
         self.limiter = limiter
+        self.briefing = briefing
+        self.max_tokens = max_tokens
+        self._tools = briefing.function_tools()
+        self._tool_names = briefing.tool_names
         self.calls = 0
         """Model calls started in this session (retries included): numbers ``TokensStreamed.call``."""
         self.messages: list[ChatMessage] = []
@@ -157,7 +164,7 @@ class LLMAgent:
         self._pending = []
         self._bad_turns = 0
         self.episode_usage = Usage()
-        prompt = render_prompt(brief, brief.norms)
+        prompt = self.briefing.render(brief, brief.norms)
         remember = "full" in (self.memory, brief.norms.memory)
         new_trajectory = brief.trajectory != self._trajectory
         self._trajectory = brief.trajectory
@@ -195,7 +202,7 @@ class LLMAgent:
             norm_note = norm_change_note(self._norms, ctx.norms, self.brief)
             budget = ctx.norms.budget_for(self.role)
             self.brief = replace(self.brief, norms=ctx.norms, budget=budget)
-            self.messages[0] = {"role": "system", "content": system_prompt(self.brief, ctx.norms)}
+            self.messages[0] = {"role": "system", "content": self.briefing.system(self.brief, ctx.norms)}
             self._norms = ctx.norms
         extra, self._pending = self._pending, []
         return render_turn(
@@ -252,9 +259,11 @@ class LLMAgent:
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": self.messages,
-            "tools": TOOLS,
+            "tools": self._tools,
             "timeout": self.timeout,
         }
+        if self.max_tokens is not None:
+            kwargs["max_tokens"] = self.max_tokens
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
         if self.stream:
@@ -337,8 +346,8 @@ class LLMAgent:
                 await self._error(
                     "too_many_calls", f"{len(self._last_calls)} tool calls in one reply; ran the first {index}"
                 )
-        elif call.name not in TOOL_NAMES:
-            error = note("errors", "unknown_tool", name=call.name, tools=", ".join(sorted(TOOL_NAMES)))
+        elif call.name not in self._tool_names:
+            error = note("errors", "unknown_tool", name=call.name, tools=", ".join(sorted(self._tool_names)))
             await self._error("unknown_tool", f"the model called an unknown tool {call.name!r}")
         else:
             args, problem = parse_arguments(call.arguments)

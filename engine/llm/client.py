@@ -11,14 +11,9 @@ from collections.abc import Awaitable, Callable
 from types import ModuleType
 from typing import Any
 
-from channel.vocab.tools import TOOL_SPECS
-
 Completion = Callable[..., Awaitable[Any]]
 """An async completion function with litellm's ``acompletion`` signature (tests inject fakes)."""
 Sleep = Callable[[float], Awaitable[Any]]
-
-TOOLS: list[dict[str, Any]] = [{"type": "function", "function": spec} for spec in TOOL_SPECS]
-"""The tools as OpenAI-style function definitions (litellm translates them for other providers)."""
 
 
 def load_litellm() -> ModuleType:

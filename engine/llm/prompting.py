@@ -16,6 +16,13 @@ prompts differ by exactly the consent block and nothing else.
 
 One renderer serves the agent and ``scopewatch prompts show``: :func:`render_prompt` (system prompt
 and ticket), :func:`render_turn` (the user message that starts each turn), :func:`norm_change_note`.
+
+A :class:`Briefing` is what one kind of session tells its LLM agents and which tools it gives them:
+:data:`FAVOR_BRIEFING` (the shared monorepo above) or :data:`AUDIT_BRIEFING` (seed 003: ``audit.md``
+as the system prompt, which says who the agent works for and how its tools work and nothing about
+scope, and the scenario's own prompt as the first user message, verbatim: terse, verbose with the
+consent block, or pointing to the README, appendix I; kept and stripped arms stay byte-identical
+apart from the block).
 """
 
 from __future__ import annotations
@@ -24,14 +31,15 @@ import os
 import re
 import string
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from channel.errors import ScopewatchError
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
 from channel.vocab.norms import Norms
-from channel.vocab.tools import TOOL_SPECS
+from channel.vocab.tools import AUDIT_TOOLS, SESSION_TOOLS, TOOL_SPECS, ToolArgs, tool_specs
 from engine.agents.base import EpisodeBrief
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
@@ -192,12 +200,50 @@ def ticket_message(brief: EpisodeBrief, norms: Norms) -> str:
 
 
 def render_prompt(brief: EpisodeBrief, norms: Norms) -> list[ChatMessage]:
-    """What an LLM agent receives at the start of an episode: the system prompt (monorepo,
-    ownership, review, scoring, the rules in force, the consent block) and the task ticket."""
-    return [
-        {"role": "system", "content": system_prompt(brief, norms)},
-        {"role": "user", "content": ticket_message(brief, norms)},
-    ]
+    """What an LLM agent of a favor session receives at the start of an episode: the system prompt
+    (monorepo, ownership, review, scoring, the rules in force, the consent block) and the task ticket."""
+    return FAVOR_BRIEFING.render(brief, norms)
+
+
+def audit_system_prompt(brief: EpisodeBrief, norms: Norms) -> str:
+    """An audit run's system prompt (``audit.md``): the agent, its tools, its turn budget; no scope."""
+    return render("audit.md", _values(brief, norms))
+
+
+def audit_ticket(brief: EpisodeBrief, norms: Norms) -> str:
+    """An audit run's first user message: the scenario's prompt exactly as the run's consent arm
+    gives it (no template around it, so the arms differ by the block alone)."""
+    return brief.ticket
+
+
+@dataclass(frozen=True)
+class Briefing:
+    """What an LLM agent is told and which tools it has, for one kind of session."""
+
+    tools: tuple[type[ToolArgs], ...]
+    system: Callable[[EpisodeBrief, Norms], str]
+    ticket: Callable[[EpisodeBrief, Norms], str]
+
+    def render(self, brief: EpisodeBrief, norms: Norms) -> list[ChatMessage]:
+        """The start of an episode: the system prompt and the ticket."""
+        return [
+            {"role": "system", "content": self.system(brief, norms)},
+            {"role": "user", "content": self.ticket(brief, norms)},
+        ]
+
+    @property
+    def tool_names(self) -> frozenset[str]:
+        return frozenset(tool.name for tool in self.tools)
+
+    def function_tools(self) -> list[dict[str, Any]]:
+        """The tools as OpenAI-style function definitions (litellm translates them for other providers)."""
+        return [{"type": "function", "function": spec} for spec in tool_specs(self.tools)]
+
+
+FAVOR_BRIEFING = Briefing(SESSION_TOOLS, system_prompt, ticket_message)
+"""A favor session's agents: the shared monorepo, ownership, review, the rules in force (seed 000)."""
+AUDIT_BRIEFING = Briefing(AUDIT_TOOLS, audit_system_prompt, audit_ticket)
+"""An audit run's agent: a user's coding agent with the scenario's prompt and ``ask_user`` (seed 003)."""
 
 
 def render_inbox(events: Iterable[Any], agent_id: str) -> list[str]:

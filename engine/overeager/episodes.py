@@ -3,8 +3,10 @@ loop, toolbox, sandbox and verdicts as favor episodes.
 
 :class:`AuditEpisodes` is the episode kind (:mod:`engine.session.kind`) of a session of audit
 scenarios, one episode per scenario, in order. Its seat is a single agent (id ``agent``, role
-``owner``: the repository's owner doing its own task): a scripted profile, or an external agent
-(an agent product or ``cmd:``, prompted with the scenario's ticket); the project team owns
+``owner``: the repository's owner doing its own task): a scripted profile, an LLM agent (any
+litellm model, ``llm:MODEL``, told :data:`~engine.llm.prompting.AUDIT_BRIEFING`: the scenario's
+prompt verbatim, the audit tools with ``ask_user``), or an external agent (an agent product or
+``cmd:``, prompted with the scenario's ticket); the project team owns
 the whole workspace; there is no peer, no reviewer and no absent team. What it supplies:
 
 - the workspace is the scenario's fixtures, its HOME fixtures are planted, and ``EpisodeStarted``
@@ -170,10 +172,20 @@ class AuditEpisodes:
         if is_external(kind):  # an agent product or command-line agent, prompted with the scenario's ticket
             return ExternalAgent(AGENT, "owner", kind, api_base=self.parts.config.api_base)
         if kind != "scripted":
-            raise ScopewatchError(
-                f"audit runs take scripted profiles only for now (got {kind!r}); LLM agents need their own prompt"
-            )
+            return self._llm_agent(kind.removeprefix("llm:"))
         return ScriptedProfile(AGENT, self.scenarios, profile=self.profile, mode=self.mode, seed=self.parts.config.seed)
+
+    def _llm_agent(self, model: str) -> Agent:
+        """A litellm model in the seat, with the audit run's prompt and tools."""
+        from engine.agents.llm import LLMAgent  # litellm is slow to import: only when a model is used
+        from engine.llm.prompting import AUDIT_BRIEFING
+
+        parts, config = self.parts, self.parts.config
+        agent: Agent = LLMAgent(
+            AGENT, "owner", model, emit=parts.emitter.emit, api_base=config.api_base, timeout=config.timeout,
+            stream=config.stream, limiter=parts.limiter, briefing=AUDIT_BRIEFING, max_tokens=config.max_tokens,
+        )  # fmt: skip
+        return agent
 
     def prompt(self, scenario: AuditScenario) -> str:
         """The prompt of a run under this session's consent setting."""

@@ -47,9 +47,14 @@ def stratified_sample(scenarios: Sequence[AuditScenario], limit: int) -> list[Au
 
 
 def cell_label(kind: str, profile: Profile | None = None) -> str:
-    """The cell a run belongs to: ``scripted:PROFILE`` for a scripted profile, else the agent kind
-    itself (``codex:gpt-5``, ``cmd:'...'``)."""
-    return f"scripted:{profile}" if kind == "scripted" and profile else kind
+    """The cell a run belongs to: ``scripted:PROFILE`` for a scripted profile, ``llm:MODEL`` for a
+    litellm model (``openai/gpt-4o`` -> ``llm:openai/gpt-4o``: framework ``llm``, the project's own
+    tool-calling loop), else the agent kind itself (``codex:gpt-5``, ``cmd:'...'``)."""
+    if kind == "scripted" and profile:
+        return f"scripted:{profile}"
+    if kind != "scripted" and ":" not in kind.split("/", 1)[0]:
+        return f"llm:{kind}"
+    return kind
 
 
 def audit_unit(
@@ -59,11 +64,12 @@ def audit_unit(
     seed: int,
     mode: Mode,
     record: bool,
-    api_base: str | None = None,
+    base: SessionConfig | None = None,
     store: str | None = None,
 ) -> tuple[list[Run], list[bytes]]:
     """One (cell, consent arm, seed) session over the scenarios: its runs, and its events (encoded)
-    when ``record``. A unit (engine/pool/units.py): it reports each verdict as it is reached, and
+    when ``record``. ``base`` gives what every session shares (the model endpoint, timeouts, reply
+    bound, sandbox). A unit (engine/pool/units.py): it reports each verdict as it is reached, and
     with ``store`` adds each finished scenario-run to the results store at once."""
     by_id = {s.id: s for s in scenarios}
     live = Verdicts()
@@ -85,7 +91,7 @@ def audit_unit(
 
     async def session() -> None:
         bus = InProcessBus()
-        config = SessionConfig(seed=seed, owner="scripted" if scripted else cell, api_base=api_base)
+        config = (base or SessionConfig()).model_copy(update={"seed": seed, "owner": "scripted" if scripted else cell})
         audit = audit_session(config, bus, scenarios, profile=profile, mode=mode, consent=arm)
         audit.emitter.add_listener(feed)
         try:
@@ -124,7 +130,7 @@ def run_audit(
     jobs: int = 1,
     executor: str = "local",
     record: str | None = None,
-    api_base: str | None = None,
+    base: SessionConfig | None = None,
     store: str | None = None,
     on_episode: OnScenarioRun | None = None,
 ) -> list[Run]:
@@ -159,7 +165,7 @@ def run_audit(
 
         results = run_units(
             audit_unit,
-            [(todo[i], *keys[i], mode, bool(recorders), api_base, store) for i in live],
+            [(todo[i], *keys[i], mode, bool(recorders), base, store) for i in live],
             jobs=jobs,
             executor=executor,
             on_report=None if on_episode is None else lambda _: on_episode(),

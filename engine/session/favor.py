@@ -138,6 +138,7 @@ class FavorEpisodes:
             timeout=config.timeout,
             stream=config.stream,
             limiter=parts.limiter,
+            max_tokens=config.max_tokens,
         )
         return agent
 

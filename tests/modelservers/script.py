@@ -44,7 +44,15 @@ class Edit:
     new: str
 
 
-Action = Shell | Read | Write | Edit
+@dataclass(frozen=True)
+class AskUser:
+    """Ask the user with the audit run's ``ask_user`` tool (litellm agents only: a product asks in
+    its words, :func:`ask`)."""
+
+    question: str
+
+
+Action = Shell | Read | Write | Edit | AskUser
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,12 @@ expects:
 
 The script (:mod:`tests.modelservers.script`) is a list of steps; a request is answered with the
 step after the tool calls its conversation already holds (a step without calls takes one place: in
-a conversation that goes on after it, an ACP agent's next prompt, its model turn counts as one). A
-request that offers no tools (a product's side question: a title, a next-speaker check) gets a
-short text and does not advance the script. Paths in the script are workspace-relative; for a
-product whose file tools want absolute paths, the server finds the working directory in the
-request (its system prompt names it).
+a conversation that goes on after it, an ACP agent's next prompt, its model turn counts as one).
+``branch=(marker, steps)`` gives a second script, followed by every request whose text contains
+``marker`` (a prompt with a consent block, say). A request that offers no tools (a product's side
+question: a title, a next-speaker check) gets a short text and does not advance the script. Paths in
+the script are workspace-relative; for a product whose file tools want absolute paths, the server
+finds the working directory in the request (its system prompt names it).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.modelservers.script import Action, Edit, Read, Shell, Step, Write
+from tests.modelservers.script import Action, AskUser, Edit, Read, Shell, Step, Write
 
 Call = tuple[str, dict[str, Any]]
 
@@ -66,6 +67,7 @@ def _python_edit(path: str, old: str, new: str) -> str:
 
 def codex_call(action: Action, cwd: str) -> Call:
     """Codex CLI's tools: everything through ``exec_command``."""
+    assert not isinstance(action, AskUser), "a product has no ask_user tool: script its question with ask()"
     if isinstance(action, Shell):
         return "exec_command", {"cmd": action.command}
     if isinstance(action, Read):
@@ -77,6 +79,7 @@ def codex_call(action: Action, cwd: str) -> Call:
 
 def claude_call(action: Action, cwd: str) -> Call:
     """Claude Code's tools (absolute paths)."""
+    assert not isinstance(action, AskUser), "a product has no ask_user tool: script its question with ask()"
     if isinstance(action, Shell):
         return "Bash", {"command": action.command, "description": "run a command"}
     if isinstance(action, Read):
@@ -89,6 +92,7 @@ def claude_call(action: Action, cwd: str) -> Call:
 
 def gemini_call(action: Action, cwd: str) -> Call:
     """Gemini CLI's tools (absolute paths)."""
+    assert not isinstance(action, AskUser), "a product has no ask_user tool: script its question with ask()"
     if isinstance(action, Shell):
         return "run_shell_command", {"command": action.command, "description": "run a command"}
     if isinstance(action, Read):
@@ -108,7 +112,8 @@ def chat_call(action: Action, cwd: str) -> Call:
         return "read_file", {"path": action.path}
     if isinstance(action, Write):
         return "write_file", {"path": action.path, "content": action.content}
-    assert isinstance(action, Edit)
+    if isinstance(action, AskUser):
+        return "ask_user", {"question": action.question}
     return "edit_file", {"path": action.path, "old": action.old, "new": action.new}
 
 
@@ -124,8 +129,9 @@ class Request:
 class ModelServer:
     """``async with ModelServer(step(...), finish()) as server: server.base_url`` (``.../v1``)."""
 
-    def __init__(self, *script: Step) -> None:
+    def __init__(self, *script: Step, branch: tuple[str, tuple[Step, ...]] | None = None) -> None:
         self.script: tuple[Step, ...] = script
+        self.branch = branch
         self.requests: list[Request] = []
         self.port = 0
         self._runner: web.AppRunner | None = None
@@ -162,10 +168,14 @@ class ModelServer:
         if self._runner is not None:
             await self._runner.cleanup()
 
-    def _step(self, calls_done: int) -> Step:
-        """The step after ``calls_done`` tool calls and text-only turns (past the end: a plain "Done.")."""
+    def _step(self, calls_done: int, body: dict[str, Any] | None = None) -> Step:
+        """The step after ``calls_done`` tool calls and text-only turns (past the end: a plain
+        "Done."), in the branch's script when the request holds its marker."""
+        script = self.script
+        if self.branch is not None and body is not None and self.branch[0] in json.dumps(body):
+            script = self.branch[1]
         seen = 0
-        for item in self.script:
+        for item in script:
             if seen == calls_done:
                 return item
             seen += max(len(item.calls), 1)
@@ -181,7 +191,7 @@ class ModelServer:
         self.requests.append(Request("responses", request.path, body))
         items = body.get("input") if isinstance(body.get("input"), list) else []
         done = sum(1 for i in items if isinstance(i, dict) and i.get("type") == "function_call")
-        step = self._step(done) if body.get("tools") else Step("ok")
+        step = self._step(done, body) if body.get("tools") else Step("ok")
         cwd = find_cwd(body)
         n = len(self.requests)
         output: list[dict[str, Any]] = []
@@ -221,7 +231,7 @@ class ModelServer:
         messages = body.get("messages") or []
         done = sum(len(m.get("tool_calls") or []) for m in messages
                    if isinstance(m, dict) and m.get("role") == "assistant")
-        step = self._step(done) if body.get("tools") else Step("ok")
+        step = self._step(done, body) if body.get("tools") else Step("ok")
         n = len(self.requests)
         calls = [{"id": f"call_{n}_{i}", "type": "function",
                   "function": {"name": name, "arguments": json.dumps(args)}}
@@ -259,7 +269,7 @@ class ModelServer:
             if (isinstance(message, dict) and message.get("role") == "assistant"
                     and isinstance(message.get("content"), list)):
                 done += sum(1 for b in message["content"] if isinstance(b, dict) and b.get("type") == "tool_use")
-        step = self._step(done) if body.get("tools") else Step("ok")
+        step = self._step(done, body) if body.get("tools") else Step("ok")
         cwd = find_cwd(body)
         n = len(self.requests)
         blocks: list[dict[str, Any]] = [{"type": "text", "text": step.text}] if step.text else []
@@ -309,7 +319,7 @@ class ModelServer:
                  for c in contents if isinstance(c, dict) and c.get("role") == "model"]
         done = sum(max(sum(1 for p in parts if "functionCall" in p), 1) for parts in turns)
         if body.get("tools"):
-            step = self._step(done)
+            step = self._step(done, body)
         else:  # a side question (next speaker, loop check) wants JSON back
             step = Step(json.dumps({"next_speaker": "user", "reasoning": "the model is done"}))
         cwd = find_cwd(body)

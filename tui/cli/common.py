@@ -160,25 +160,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         help="scripted owner persona; on an audit scenario, the profile (cautious, overeager, else moderate)",
     )
     p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
-    p.add_argument(
-        "--max-concurrency",
-        type=positive,
-        metavar="N",
-        help="model calls in flight at once across the agents (default: one per agent)",
-    )
-    p.add_argument(
-        "--timeout",
-        type=seconds,
-        default=120.0,
-        metavar="SECONDS",
-        help="how long one model call may take before it is retried",
-    )
-    p.add_argument(
-        "--no-stream",
-        dest="stream",
-        action="store_false",
-        help="ask models for whole replies instead of streamed tokens (some servers stream badly)",
-    )
+    add_model_options(p)
     p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order")
     p.add_argument("--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run")
     p.add_argument(
@@ -204,6 +186,35 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", metavar="FILE", help="write every event to this JSONL recording (a new file)")
     add_sandbox_option(p)
     p.add_argument("--bus", metavar="URL", help="message bus: omit for in-process, or mqtt://host:port")
+
+
+def add_model_options(p: argparse.ArgumentParser) -> None:
+    """How LLM agents call their model: calls in flight, timeout, streaming, reply length."""
+    p.add_argument(
+        "--max-concurrency",
+        type=positive,
+        metavar="N",
+        help="model calls in flight at once across the agents (default: one per agent)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long one model call may take before it is retried",
+    )
+    p.add_argument(
+        "--no-stream",
+        dest="stream",
+        action="store_false",
+        help="ask models for whole replies instead of streamed tokens (some servers stream badly)",
+    )
+    p.add_argument(
+        "--max-tokens",
+        type=positive,
+        metavar="N",
+        help="at most N tokens per model reply (default: the provider's; a slow local model wants a bound)",
+    )
 
 
 def add_sandbox_option(p: argparse.ArgumentParser) -> None:
@@ -246,6 +257,7 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "norms": parse_assignments(list(getattr(args, "norm", []) or []), base=starting_norms(scenario)),
         "api_base": getattr(args, "api_base", None),
         "max_concurrency": getattr(args, "max_concurrency", None),
+        "max_tokens": getattr(args, "max_tokens", None),
         "timeout": getattr(args, "timeout", 120.0),
         "stream": getattr(args, "stream", True),
         "reviewer_secret": getattr(args, "secret", None),

@@ -12,9 +12,18 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from tui.cli.common import EXIT_USAGE, CliError, add_parallel_options, add_sandbox_option, positive, progress_bars
+from tui.cli.common import (
+    EXIT_USAGE,
+    CliError,
+    add_model_options,
+    add_parallel_options,
+    add_sandbox_option,
+    positive,
+    progress_bars,
+)
 
 if TYPE_CHECKING:
+    from channel.vocab.config import SessionConfig
     from engine.agents.profiles import Profile
     from engine.overeager.episodes import Consent
 
@@ -65,12 +74,14 @@ def register(sub: Any) -> None:
         action="append",
         metavar="KIND",
         help="an agent to run, one cell of the report each (repeatable; every one runs the same scenarios and "
-        "seeds): 'scripted' (the validator's profiles, the default), scripted:PROFILE, an agent product "
+        "seeds): 'scripted' (the validator's profiles, the default), scripted:PROFILE, a litellm model "
+        "(openai/gpt-4o, anthropic/..., any --api-base; seed 003's prompt and an ask_user tool), an agent product "
         "claude-code:MODEL, codex:MODEL, gemini-cli:MODEL (NAME-gated:MODEL: its permission gate on), "
         "mini-swe-agent:MODEL or cmd:'<command line>'",
     )
     sp.add_argument("--profile", choices=PROFILES, help="one scripted profile (default: all three)")
     sp.add_argument("--api-base", metavar="URL", help="the model endpoint the agents call (a local or scripted server)")
+    add_model_options(sp)
     sp.add_argument(
         "--store",
         metavar="FILE",
@@ -241,7 +252,9 @@ def _print_validation(s: dict[str, Any]) -> None:
 
 def _cells(args: argparse.Namespace) -> list[str]:
     """The report's cells from ``--agents`` (each checked, in one line, before anything runs)."""
+    from channel.errors import ScopewatchError
     from engine.agents.external import check_credentials, is_external
+    from engine.llm.secrets import check_model_credentials
     from engine.overeager.runner import cell_label
 
     cells: list[str] = []
@@ -256,12 +269,20 @@ def _cells(args: argparse.Namespace) -> list[str]:
             check_credentials(kind, args.api_base)  # a bad product or missing key fails here, in one line
             cells.append(kind)
         else:
-            raise CliError(
-                f"--agents {kind}: audit runs take scripted profiles, agent products (claude-code:MODEL, codex:MODEL, "
-                "gemini-cli:MODEL), mini-swe-agent:MODEL and cmd:'...' for now; litellm models are not wired to the "
-                "audit prompt yet"
-            )
+            try:  # a litellm model: its provider and key are checked here, in one line
+                check_model_credentials(kind.removeprefix("llm:"), args.api_base)
+            except ScopewatchError as exc:
+                raise CliError(f"--agents {kind}: {exc}") from None
+            cells.append(cell_label(kind))
     return list(dict.fromkeys(cells))
+
+
+def _base_config(args: argparse.Namespace) -> SessionConfig:
+    """What every session of the run shares: the model endpoint and how its agents call it."""
+    from channel.vocab.config import SessionConfig
+
+    return SessionConfig(api_base=args.api_base, timeout=args.timeout, stream=args.stream,
+                         max_tokens=args.max_tokens, max_concurrency=args.max_concurrency)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -283,7 +304,7 @@ def run_command(args: argparse.Namespace) -> int:
     with bar:
         runs = run_audit(
             scenarios, cells=cells, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
-            record=args.record, api_base=args.api_base, store=args.store,
+            record=args.record, base=_base_config(args), store=args.store,
             on_episode=lambda: bar.advance(bar.task_ids[0]),
         )  # fmt: skip
     if args.record:

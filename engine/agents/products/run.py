@@ -2,28 +2,24 @@
 
 The product writes its event stream to a file in its HOME (``.scopewatch/stream.jsonl``, outside
 the workspace, so the watcher and the guard never see it); while the process runs, every complete
-line is read as soon as the file changes (watchfiles wakes the reader) and the calls it completes
+line is read as soon as the file changes (:class:`~engine.agents.follow.LineFollower`) and the calls it completes
 are recorded at once through the toolbox's ``record_call``, as ``ToolCalled`` events of the agent
 with their atoms. Its shell commands also run through the shim and under the tracer (they are
 programs in the jail), so the same ``rm`` is seen twice: as the product's call and as the program
-the kernel ran. The stream is bounded: lines past :data:`MAX_LINE` bytes are skipped.
+the kernel ran. The stream is bounded: lines past :data:`~engine.agents.follow.MAX_LINE` bytes are skipped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from watchfiles import awatch
-
+from engine.agents.follow import LineFollower
 from engine.agents.products.base import NO_KEY, STREAM_FILE, Product, ProductCall
-
-MAX_LINE = 1 << 20
 
 Record = Callable[[ProductCall], Awaitable[None]]
 
@@ -37,42 +33,23 @@ class StreamReader:
     record: Record
     final: str = ""
     calls: list[ProductCall] = field(default_factory=list)
-    _offset: int = 0
-    _rest: bytes = b""
 
-    async def drain(self) -> None:
-        """Read what was appended since the last read."""
-        try:
-            with self.path.open("rb") as stream:
-                stream.seek(self._offset)
-                chunk = stream.read()
-        except FileNotFoundError:
-            return
-        self._offset += len(chunk)
-        lines = (self._rest + chunk).split(b"\n")
-        self._rest = lines.pop()
-        if len(self._rest) > MAX_LINE:
-            self._rest = b""
-        for raw in lines:
-            if len(raw) > MAX_LINE:
-                continue
-            line = raw.decode("utf-8", errors="replace")
-            for call in self.product.read_line(line):
-                self.calls.append(call)
-                await self.record(call)
-            event = _event(line)
-            if event is not None:
-                text = self.product.final_text(event)
-                if text is not None:
-                    self.final = text
+    def __post_init__(self) -> None:
+        self.lines = LineFollower(self.path, self._line)
+
+    async def _line(self, line: str) -> None:
+        for call in self.product.read_line(line):
+            self.calls.append(call)
+            await self.record(call)
+        event = _event(line)
+        if event is not None:
+            text = self.product.final_text(event)
+            if text is not None:
+                self.final = text
 
     async def follow(self, stop: asyncio.Event) -> None:
-        """Drain on every change of the stream's folder until ``stop`` is set, then once more."""
-        with contextlib.suppress(RuntimeError):  # the folder went away: the final drain still runs
-            async for _ in awatch(self.path.parent, stop_event=stop, debounce=50, step=20,
-                                  rust_timeout=200, yield_on_timeout=True):
-                await self.drain()
-        await self.drain()
+        """Drain on every change of the stream until ``stop`` is set, then once more."""
+        await self.lines.follow(stop)
 
 
 def _event(line: str) -> dict[str, Any] | None:

@@ -125,11 +125,12 @@ NEED = "services/platform/config.py"
 
 @pytest.mark.skipif(not PRODUCTS["codex"]().installed(),
                     reason="codex is not installed: scopewatch agents install codex")
-async def test_a_codex_owner_does_a_favor_and_its_post_reaches_the_requester() -> None:
+async def test_a_codex_owner_does_a_favor_and_its_post_reaches_the_requester_live() -> None:
     async with ModelServer(
         step("", Read(NEED)),
         step("I can set that for you.", Edit(NEED, '"retries": 3', '"retries": 5')),
         step("", Shell("sw-post 'set retries to 5 in services/platform/config.py for you'")),
+        step("", Shell("ls")),
         finish("Done: retries is 5."),
     ) as server:
         session = Session(SessionConfig(tasks=("t2-retries-twin",), owner="codex:test-model",
@@ -143,6 +144,11 @@ async def test_a_codex_owner_does_a_favor_and_its_post_reaches_the_requester() -
     assert label.favor and label.execution_type == "implemented"
     [posted] = [e for e in events if isinstance(e, MessagePosted) and e.actor == "owner"]
     assert "retries to 5" in posted.text
+    # live: posted while Codex still ran, before its sw-post command returned (it waits for the
+    # engine's acknowledgement and says so) and before its next command
+    [post_call] = [c for c in product_calls(events, "codex") if "sw-post" in c.args.get("command", "")]
+    [later] = [c for c in product_calls(events, "codex") if c.args.get("command") == "ls"]
+    assert posted.seq < post_call.seq < later.seq and "sw-post: delivered" in post_call.result
     ended = next(e for e in events if e.kind == "EpisodeEnded")
     # the requester acts after the post, in the same episode: the post was in its inbox
     assert any(e.actor == "requester" and e.kind == "ToolCalled" and posted.seq < e.seq < ended.seq for e in events)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from channel.vocab.config import SessionConfig
 from engine.agents.products import product_for
 from engine.overeager.report import audit_report
 from engine.overeager.runner import run_audit
@@ -51,10 +52,13 @@ def test_two_cells_make_table_7_and_8(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "archetype " in text and "0% 0/1" in text
 
 
-def test_a_litellm_model_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_litellm_model_without_its_key_fails_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert main(["audit", "run", "--agents", "scripted", "--agents", "openai/gpt-4o", "--limit", "1"]) == 2
     err = capsys.readouterr().err
-    assert "--agents openai/gpt-4o" in err and len(err.strip().splitlines()) == 1
+    assert "--agents openai/gpt-4o" in err and "OPENAI_API_KEY" in err and len(err.strip().splitlines()) == 1
     assert main(["audit", "run", "--agents", "scripted:reckless", "--limit", "1"]) == 2
     assert "cautious, moderate, overeager" in capsys.readouterr().err
 
@@ -107,7 +111,7 @@ async def test_a_product_is_a_cell_beside_a_scripted_profile(tmp_path: Path) -> 
     ) as server:
         runs = await asyncio.to_thread(
             run_audit, [s], cells=["scripted:cautious", "codex:test-model"], arms=["axis"], seeds=[1],
-            mode="gate", api_base=server.base_url, store=str(tmp_path / "store.jsonl"),
+            mode="gate", base=SessionConfig(api_base=server.base_url), store=str(tmp_path / "store.jsonl"),
         )  # fmt: skip
     report = audit_report(runs, consent="axis")
     cautious, product = report["agents"]

@@ -41,11 +41,6 @@ def test_audit_run_paired_reports_rates_in_profile_order(capsys: pytest.CaptureF
     assert len(out["fisher"]) == 3 and "not a measurement" in out["note"]
 
 
-def test_audit_run_refuses_llm_agents_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["audit", "run", "--agents", "openai/gpt-4o", "--limit", "1"]) == 2
-    assert "litellm models are not wired" in capsys.readouterr().err
-
-
 def test_list_with_an_unknown_archetype_is_one_line_naming_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["overeager", "list", "--archetype", "nope"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

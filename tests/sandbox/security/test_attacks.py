@@ -112,6 +112,7 @@ async def test_the_engines_own_files_in_home_are_never_an_agents_change(box: Box
             await asyncio.sleep(0.05)
         write_message_commands(bin_dir)
         (bin_dir.parent / "outbox.jsonl").write_text('{"tool": "post_message", "args": {"text": "hi"}}\n')
+        (bin_dir.parent / "outbox.jsonl.ack").write_text("49")
         for name in MESSAGE_COMMANDS:
             os.utime(bin_dir / name, ns=(1, 1))  # modified, whatever the clock's resolution
 
@@ -119,6 +120,7 @@ async def test_the_engines_own_files_in_home_are_never_an_agents_change(box: Box
     await box.sh("echo agent > ~/.scopewatch/bin/mine; sleep 2")
     await asyncio.wait_for(planting, 5)
     planted = [f".scopewatch/bin/{name}" for name in MESSAGE_COMMANDS] + [".scopewatch/outbox.jsonl"]
+    planted += [".scopewatch/outbox.jsonl.ack", ".scopewatch/outbox.jsonl.ack.part"]
     assert sorted(ENGINE_FILES) == sorted(planted)
     assert [(e.actor, e.area, e.path, e.change) for e in box.of(OutsideChanged)] == [
         ("alice", "home", ".scopewatch/bin/mine", "added")
