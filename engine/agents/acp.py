@@ -46,7 +46,7 @@ from channel.errors import ScopewatchError
 from channel.events import SensitiveRead
 from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
-from engine.agents.acp_launch import Launch, Outbox, acp_launch
+from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch
 from engine.agents.acp_updates import FINISHED, Updates
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
@@ -89,9 +89,9 @@ class ScopewatchClient:
     """The ACP client of one agent for one episode: every request through the toolbox."""
 
     def __init__(self, agent_id: str, tools: ACPToolbox, emit: Emit, episode: int,
-                 outbox: Outbox | None = None) -> None:
+                 outbox: AcpOutbox | None = None) -> None:
         self.agent_id, self.tools, self.emit, self.episode = agent_id, tools, emit, episode
-        self.outbox = outbox or Outbox(None)
+        self.outbox = outbox or AcpOutbox(None)
         self.acted = False
         """Whether the agent did anything (a request or a tool call) since the last look."""
         self.prompts = 0
@@ -337,7 +337,7 @@ class ACPAgent:
         home = Path(env["HOME"])
         env = self.launch.environment(home, env, api_base=self.api_base, host=dict(os.environ))
         self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode,
-                                        Outbox(Path(env["SCOPEWATCH_OUTBOX"])))
+                                        AcpOutbox(Path(env["SCOPEWATCH_OUTBOX"])))
         stack = contextlib.AsyncExitStack()
         try:
             conn, process = await stack.enter_async_context(

@@ -10,7 +10,8 @@ every request it would ask a person comes to scopewatch's gate (norm ``permissio
 An agent that runs shell commands itself instead of asking for a client terminal (Gemini CLI does)
 still talks to its peer live: ``sw-post``, ``sw-dm`` and ``sw-request-review`` are on its PATH
 (:func:`engine.agents.external.write_message_commands`) and queue into an outbox the client
-delivers whenever one of its tool calls ends and at the end of each turn (:class:`Outbox`).
+delivers whenever one of its tool calls ends and at the end of each turn (:class:`AcpOutbox`); they
+say ``queued`` at once, since nothing is delivered while the call that runs them is still going.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from channel.errors import ScopewatchError
-from engine.agents.external import read_outbox, write_message_commands
+from engine.agents.external import outbox_item, write_message_commands
 from engine.agents.products import product_for
 from engine.agents.products.base import NO_KEY, Product
 
@@ -50,7 +51,7 @@ class Launch:
         """``env`` (the sandbox's minimal one) with the peer commands first on PATH and the outbox
         named; for a product, its HOME files written and its model's variables added."""
         bin_dir = home / BIN
-        write_message_commands(bin_dir)
+        write_message_commands(bin_dir, wait=0)
         outbox = home / OUTBOX
         outbox.unlink(missing_ok=True)
         env = {**env, "PATH": f"{bin_dir}:{env.get('PATH', '')}", "SCOPEWATCH_OUTBOX": str(outbox)}
@@ -87,7 +88,7 @@ def acp_command(kind: str) -> list[str]:
     return list(acp_launch(kind).argv)
 
 
-class Outbox:
+class AcpOutbox:
     """The peer commands' queue: each call is handed out once, in the order it was queued."""
 
     def __init__(self, path: Path | None) -> None:
@@ -98,6 +99,9 @@ class Outbox:
         """The calls queued since the last take (``{"tool": ..., "args": ...}``)."""
         if self.path is None:
             return []
-        items = read_outbox(self.path)
+        if not self.path.exists():
+            return []
+        lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        items = [item for item in map(outbox_item, lines) if item is not None]
         new, self._delivered = items[self._delivered :], len(items)
         return new

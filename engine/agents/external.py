@@ -299,12 +299,13 @@ class ExternalAgent:
         return "\n".join(lines)
 
 
-def write_message_commands(bin_dir: Path) -> None:
-    """Put ``sw-post``, ``sw-dm`` and ``sw-request-review`` in ``bin_dir`` (Python scripts)."""
+def write_message_commands(bin_dir: Path, wait: float = ACK_WAIT) -> None:
+    """Put ``sw-post``, ``sw-dm`` and ``sw-request-review`` in ``bin_dir`` (Python scripts); each waits
+    up to ``wait`` seconds for the engine's acknowledgement (0: it says ``queued`` at once)."""
     bin_dir.mkdir(parents=True, exist_ok=True)
     for name, (tool, fields) in MESSAGE_COMMANDS.items():
         script = bin_dir / name
-        body = _MESSAGE_SCRIPT.format(name=name, tool=tool, fields=fields, wait=ACK_WAIT)
+        body = _MESSAGE_SCRIPT.format(name=name, tool=tool, fields=fields, wait=wait)
         script.write_text(f"#!{sys.executable} -I\n" + body)
         script.chmod(0o755)
 
