@@ -12,6 +12,8 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.commands` — commands: requests sent to a running session, checked whole when decoded;
 - :mod:`channel.rejects` — command payloads that failed the command models, reported to the engine;
 - :mod:`channel.ratelimit` — token buckets per key (commands per sender, history requests per client);
+- :mod:`channel.credentials` — per-role and per-participant tokens, signed commands, replay nonces;
+- :mod:`channel.inbound` — what an MQTT bus drops or refuses before readers see it, and its subscriptions;
 - :mod:`channel.signing` — the engine signs what it publishes (HMAC per session key), readers check it;
 - :mod:`channel.codec` — the one adapter between messages and JSON, for the bus and recordings;
 - :mod:`channel.text` — the one escaping scheme: bytes that are not UTF-8 in events, control characters on screen;
