@@ -24,6 +24,8 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.replay` — the replay protocol: how a late joiner gets the events it missed;
 - :mod:`channel.broker` — where the broker is, its connection error, and the sessions announced on it;
 - :mod:`channel.connect` — the bus a ``--bus`` URL names;
+- :mod:`channel.outbox` — publishing off the engine's path: in order, a window of acks, bounded, shed counted;
+- :mod:`channel.exposure` — whether anonymous clients may publish on a session's command topics;
 - :mod:`channel.emitter` — the one place events are stamped, recorded and published;
 - :mod:`channel.recorder` — recordings: events appended to JSONL as they happen, read back;
 - :mod:`channel.errors` — the root of scopewatch's user-facing errors (one line each).

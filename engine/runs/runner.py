@@ -17,6 +17,7 @@ from channel.credentials import CommandGuard, Credentials
 from channel.events import Event
 from channel.exposure import anonymous_publish
 from channel.memory import InProcessBus
+from channel.outbox import Outbox
 from channel.recorder import Recorder
 from channel.vocab.config import SessionConfig
 from engine.fork.plan import ForkPlan
@@ -27,8 +28,12 @@ from engine.session.loop import Session
 
 log = logging.getLogger("scopewatch.serve")
 
-FINAL_PUBLISH_S = 5.0
+FINAL_PUBLISH_S = 2.0
 """How long a served session's end waits for the broker to take the retained recording."""
+FLUSH_S = 30.0
+"""How long a served session's end waits for its outbox to be published (viewers see the end)."""
+STOP_FLUSH_S = 2.0
+"""The same when it was stopped (SIGTERM): a stop must be quick even with the broker gone."""
 
 OnEvent = Callable[[Event, EpisodeLabel | None], None]
 """Sees every event in order, with the episode's label when the event ended a scored episode."""
@@ -109,9 +114,11 @@ async def serve_session(
         )
     recorder = Recorder(record) if record else None
     history: list[Event] = []
+    outbox = Outbox(bus)  # the engine never waits for the broker (channel.outbox)
     try:
         session = open_session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
         session.emitter.add_listener(history.append)
+        session.emitter.outbox = outbox
         await bus.serve_history(history)
         return await _hosted(
             session, None if on_start is None else lambda s: on_start(s, bus.address.display), on_event
@@ -119,6 +126,9 @@ async def serve_session(
     finally:
         if recorder is not None:
             recorder.close()
+        stopping = (task := asyncio.current_task()) is not None and task.cancelling() > 0
+        await outbox.flush(STOP_FLUSH_S if stopping else FLUSH_S)
+        await outbox.close()
         # The whole session, retained, for viewers who come after it ended (``watch`` replays it).
         # Bounded: with the broker gone, a stop (SIGTERM) must not wait for it.
         with contextlib.suppress(Exception):
