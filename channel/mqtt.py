@@ -51,6 +51,10 @@ log = logging.getLogger("scopewatch.mqtt")
 
 SESSION_EXPIRY_S = 600
 """How long the broker keeps a disconnected bus's subscriptions and queued messages."""
+KEEPALIVE_S = {"engine": 4}
+"""Keepalive per role (others: 15 s): a broker sends the engine's Last Will ("left") within 1.5x
+of it after the engine goes silent, so viewers say "engine gone" within seconds even when its host
+vanished without closing the connection."""
 
 
 @dataclass
@@ -112,6 +116,11 @@ class MqttBus:
 
     # --- connection ------------------------------------------------------------------------
 
+    @property
+    def connected(self) -> bool:
+        """Whether the bus is connected to the broker now."""
+        return self._connected.is_set()
+
     def _presence(self, status: Presence) -> bytes:
         assert self.participant is not None
         event = PresenceChanged(
@@ -146,7 +155,7 @@ class MqttBus:
             properties=props,
             tls_context=a.tls_context(),
             timeout=10,
-            keepalive=15,
+            keepalive=KEEPALIVE_S.get(self.role, 15),
         )
 
     async def start(self) -> None:

@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Callable
 
 from channel.broker import RECORDING
+from channel.bus import BusClosed
 from channel.codec import encode
 from channel.connect import connect_bus
 from channel.credentials import CommandGuard, Credentials
@@ -32,8 +33,8 @@ FINAL_PUBLISH_S = 2.0
 """How long a served session's end waits for the broker to take the retained recording."""
 FLUSH_S = 30.0
 """How long a served session's end waits for its outbox to be published (viewers see the end)."""
-STOP_FLUSH_S = 2.0
-"""The same when it was stopped (SIGTERM): a stop must be quick even with the broker gone."""
+STOP_FLUSH_S = 1.0
+"""The same when it was stopped (SIGTERM), with the broker there; with it gone, neither waits."""
 
 OnEvent = Callable[[Event, EpisodeLabel | None], None]
 """Sees every event in order, with the episode's label when the event ended a scored episode."""
@@ -127,11 +128,14 @@ async def serve_session(
         if recorder is not None:
             recorder.close()
         stopping = (task := asyncio.current_task()) is not None and task.cancelling() > 0
-        await outbox.flush(STOP_FLUSH_S if stopping else FLUSH_S)
+        if bus.connected or not stopping:
+            await outbox.flush(STOP_FLUSH_S if stopping else FLUSH_S)
         await outbox.close()
         # The whole session, retained, for viewers who come after it ended (``watch`` replays it).
         # Bounded: with the broker gone, a stop (SIGTERM) must not wait for it.
         with contextlib.suppress(Exception):
+            if stopping and not bus.connected:
+                raise BusClosed("the broker is gone: nobody to leave the recording with")
             recording = b"".join(encode(e) + b"\n" for e in history)
             await asyncio.wait_for(bus.publish_raw(RECORDING, recording, retain=True, qos=1), FINAL_PUBLISH_S)
         await bus.close()
