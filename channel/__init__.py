@@ -13,6 +13,8 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.commands` — commands: requests sent to a running session, checked whole when decoded;
 - :mod:`channel.rejects` — command payloads that failed the command models, reported to the engine;
 - :mod:`channel.ratelimit` — token buckets per key (commands per sender, history requests per client);
+- :mod:`channel.credentials` — per-role and per-participant tokens, signed commands, replay nonces;
+- :mod:`channel.inbound` — what an MQTT bus drops or refuses before readers see it, and its subscriptions;
 - :mod:`channel.signing` — the engine signs what it publishes (HMAC per session key), readers check it;
 - :mod:`channel.codec` — the one adapter between messages and JSON, for the bus and recordings;
 - :mod:`channel.text` — the one escaping scheme: bytes that are not UTF-8 in events, control characters on screen;
@@ -23,6 +25,8 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.replay` — the replay protocol: how a late joiner gets the events it missed;
 - :mod:`channel.broker` — where the broker is, its connection error, and the sessions announced on it;
 - :mod:`channel.connect` — the bus a ``--bus`` URL names;
+- :mod:`channel.outbox` — publishing off the engine's path: in order, a window of acks, bounded, shed counted;
+- :mod:`channel.exposure` — whether anonymous clients may publish on a session's command topics;
 - :mod:`channel.emitter` — the one place events are stamped, recorded and published;
 - :mod:`channel.recorder` — recordings: events appended to JSONL as they happen, read back;
 - :mod:`channel.recording_index` — byte offsets beside a recording: event N without reading those before it;

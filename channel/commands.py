@@ -39,7 +39,10 @@ class _Command(BaseModel):
     session: Short
     sender: Short = "tui"
     token: Short | None = None
-    """Shared secret proving the reviewer role (checked by the engine when one is configured)."""
+    """Shared secret proving the reviewer role to a local session (``run --secret``); never sent over
+    MQTT, where commands are signed instead (channel.credentials)."""
+    nonce: Short | None = None
+    """Set by the MQTT bus when it signs the command: a captured command cannot be replayed."""
 
     @model_validator(mode="after")
     def _bounded(self) -> Self:

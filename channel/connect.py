@@ -10,6 +10,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from channel.broker import BrokerAddress
+from channel.credentials import CommandGuard, Credential
 from channel.errors import ScopewatchError
 from channel.mqtt import MqttBus
 
@@ -62,10 +63,13 @@ def connect_bus(
     participant: str | None = None,
     role: str = "viewer",
     key: bytes | None = None,
+    credential: Credential | None = None,
+    guard: CommandGuard | None = None,
 ) -> MqttBus:
     """The bus of ``session`` on a broker (a ``--bus`` URL or a parsed address): it connects on first
     use (``await bus.start()`` to fail early); ``participant`` announces presence with a Last Will.
     Every command that joins a served session (serve, watch, review) gets its bus here; ``key`` signs
-    (the engine) or checks (a viewer) the engine's traffic (channel.signing)."""
+    (the engine) or checks (a viewer) the engine's traffic (channel.signing); ``credential`` signs a
+    participant's commands, ``guard`` (the engine's) refuses commands without one (channel.credentials)."""
     address = parse_bus_url(broker) if isinstance(broker, str) else broker
-    return MqttBus(address, session, participant=participant, role=role, key=key)
+    return MqttBus(address, session, participant=participant, role=role, key=key, credential=credential, guard=guard)

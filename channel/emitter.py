@@ -9,6 +9,7 @@ from typing import Protocol, TypeVar
 
 from channel.bus import Bus
 from channel.events import BaseEvent, Event
+from channel.outbox import Outbox
 from channel.recorder import Recorder
 
 E = TypeVar("E", bound=BaseEvent)
@@ -47,6 +48,8 @@ class Emitter:
         self._listeners: list[Listener] = []
         self._scrub = scrub
         """Applied to every event before it is stamped (the engine's secret redactor)."""
+        self.outbox: Outbox | None = None
+        """When set (a served session), events are posted to it instead of published under the lock."""
 
     @property
     def last_seq(self) -> int:
@@ -64,7 +67,7 @@ class Emitter:
         published: no recording, no listener, no effect on ``seq``."""
         if event.TRANSIENT:
             stamped = event.model_copy(update={"session": self.session, "ts": self.clock()})
-            await self.bus.publish(stamped)  # type: ignore[arg-type]
+            await self._publish(stamped)
             return stamped
         async with self._lock:
             self._seq += 1
@@ -75,5 +78,11 @@ class Emitter:
                 self.recorder.write(stamped)  # type: ignore[arg-type]
             for listener in self._listeners:
                 listener(stamped)  # type: ignore[arg-type]
-            await self.bus.publish(stamped)  # type: ignore[arg-type]
+            await self._publish(stamped)
             return stamped
+
+    async def _publish(self, event: BaseEvent) -> None:
+        if self.outbox is not None:
+            self.outbox.post(event)  # type: ignore[arg-type]
+        else:
+            await self.bus.publish(event)  # type: ignore[arg-type]

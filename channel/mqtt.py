@@ -26,7 +26,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -36,11 +36,13 @@ from channel import replay
 from channel.broker import BrokerAddress, BusConnectError, properties, release
 from channel.bus import BusClosed, Overflow
 from channel.codec import DecodeError, Message, decode, encode
+from channel.commands import _Command
+from channel.credentials import CommandGuard, Credential, new_nonce, sign_command
 from channel.events import Event, PresenceChanged
-from channel.memory import InProcessBus, MemorySubscription
-from channel.rejects import RejectHandler, rejected, too_large
+from channel.inbound import MqttSubscription, forged, refused_command
+from channel.rejects import RejectHandler, rejected
 from channel.replay import RawHandler
-from channel.signing import from_engine, genuine, signed
+from channel.signing import signed
 from channel.topics import matches, topic_for
 from channel.vocab import Presence
 from channel.vocab.topics import ALL, ROOT, presence_topic
@@ -49,33 +51,10 @@ log = logging.getLogger("scopewatch.mqtt")
 
 SESSION_EXPIRY_S = 600
 """How long the broker keeps a disconnected bus's subscriptions and queued messages."""
-
-
-class MqttSubscription(MemorySubscription):
-    """The in-process bounded, ordered queue, fed from the broker."""
-
-    def __init__(self, bus: MqttBus, pattern: str, maxsize: int, overflow: Overflow, sid: int) -> None:
-        # The queue never calls back into its bus except in close(), which is overridden here.
-        super().__init__(cast(InProcessBus, None), pattern, maxsize, overflow)
-        self.sid = sid
-        self._mqtt = bus
-        self._last_seq: dict[str, int] = {}
-
-    def _fresh(self, message: Message) -> bool:
-        """False for an event this subscription already delivered (a QoS 1 re-send)."""
-        seq = getattr(message, "seq", 0)
-        if not seq or isinstance(message, PresenceChanged):
-            return True
-        session = message.session
-        if seq <= self._last_seq.get(session, 0):
-            return False
-        self._last_seq[session] = seq
-        return True
-
-    async def close(self) -> None:
-        await self._mqtt._unsubscribe(self)
-        self._items.clear()
-        self._end()
+KEEPALIVE_S = {"engine": 4}
+"""Keepalive per role (others: 15 s): a broker sends the engine's Last Will ("left") within 1.5x
+of it after the engine goes silent, so viewers say "engine gone" within seconds even when its host
+vanished without closing the connection."""
 
 
 @dataclass
@@ -102,6 +81,8 @@ class MqttBus:
         client_id: str | None = None,
         max_backoff: float = 2.0,
         key: bytes | None = None,
+        credential: Credential | None = None,
+        guard: CommandGuard | None = None,
     ) -> None:
         self.address = address
         self.session = session
@@ -111,6 +92,8 @@ class MqttBus:
         self.prefix = f"{ROOT}/{session}/"
         self.client_id = client_id or f"sw-{session[:24]}-{participant or 'bus'}-{uuid.uuid4().hex[:8]}"
         self.key = key  # the session's signing key (channel.signing): the engine signs, viewers check
+        self.credential = credential  # signs this participant's commands (channel.credentials)
+        self.guard = guard  # the engine's: refuses commands without a valid credential
         self.forged = 0  # messages on the engine's topics dropped: not signed with ``key``
         self.rejected = 0
         """Payloads on the session's topics that were not valid scopewatch messages (skipped)."""
@@ -132,6 +115,11 @@ class MqttBus:
         self._on_rejected: list[RejectHandler] = []
 
     # --- connection ------------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        """Whether the bus is connected to the broker now."""
+        return self._connected.is_set()
 
     def _presence(self, status: Presence) -> bytes:
         assert self.participant is not None
@@ -167,7 +155,7 @@ class MqttBus:
             properties=props,
             tls_context=a.tls_context(),
             timeout=10,
-            keepalive=15,
+            keepalive=KEEPALIVE_S.get(self.role, 15),
         )
 
     async def start(self) -> None:
@@ -240,7 +228,7 @@ class MqttBus:
         topic = m.topic.value
         payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
         relative = topic[len(self.prefix) :] if topic.startswith(self.prefix) else topic
-        if self.key is not None and from_engine(relative) and not genuine(self.key, topic, payload, m.properties):
+        if forged(self.key, relative, topic, payload, m.properties):
             self.forged += 1
             log.warning("%s: dropped a message not signed by the engine (forged, or a wrong --key)", topic)
             return
@@ -257,14 +245,14 @@ class MqttBus:
                 continue
             if message is None:
                 command = relative.startswith("cmd/")
-                refused = too_large(payload) if command else None
+                refused = refused_command(self.guard, topic, payload, m.properties) if command else None
                 try:
                     if refused is not None:
                         raise DecodeError(refused.reason)
                     message = decode(payload)
                 except DecodeError as exc:
                     self.rejected += 1
-                    log.warning("%s: skipped a payload that is not a scopewatch message (%s)", topic, exc)
+                    log.warning("%s: skipped a payload that is not an acceptable message (%s)", topic, exc)
                     for handler in self._on_rejected if command else ():
                         await handler(refused if refused is not None else rejected(payload, str(exc)))
                     return
@@ -283,6 +271,9 @@ class MqttBus:
         streamed tokens, which a later recorded event repeats whole); survives reconnects."""
         retain = isinstance(message, PresenceChanged)
         qos = 0 if getattr(message, "TRANSIENT", False) else None
+        if isinstance(message, _Command):  # a token never goes on the bus; a credential signs instead
+            nonce = new_nonce() if self.credential is not None else message.nonce
+            message = message.model_copy(update={"token": None, "nonce": nonce})
         await self.publish_raw(topic_for(message), encode(message), retain=retain, qos=qos)
 
     async def publish_raw(self, relative: str, payload: bytes, *, retain: bool = False, qos: int | None = None) -> None:
@@ -293,7 +284,10 @@ class MqttBus:
         loop = asyncio.get_running_loop()
         topic = self.prefix + relative
         out = _Outgoing(topic, payload, self.qos if qos is None else qos, retain, loop.create_future())
-        out.props = signed(self.key, topic, payload)
+        if self.credential is not None and relative.startswith("cmd/"):
+            out.props = sign_command(self.credential, topic, payload)
+        else:
+            out.props = signed(self.key, topic, payload)
         key = next(self._out_counter)
         self._outbox[key] = out
 
@@ -334,17 +328,17 @@ class MqttBus:
         self, pattern: str = ALL, *, maxsize: int = 10_000, overflow: Overflow = "block"
     ) -> MqttSubscription:
         if self._closed:
-            sub = MqttSubscription(self, pattern, maxsize, overflow, 0)
+            sub = MqttSubscription(self._unsubscribe, pattern, maxsize, overflow, 0)
             sub._end()
             return sub
         await self.start()
         sid = self._sids.get(pattern)
         if sid is not None:
-            sub = MqttSubscription(self, pattern, maxsize, overflow, sid)
+            sub = MqttSubscription(self._unsubscribe, pattern, maxsize, overflow, sid)
             self._subs[sid].append(sub)
             return sub
         sid = next(self._sid_counter)
-        sub = MqttSubscription(self, pattern, maxsize, overflow, sid)
+        sub = MqttSubscription(self._unsubscribe, pattern, maxsize, overflow, sid)
         self._sids[pattern] = sid
         self._subs[sid] = [sub]
         await self._add_pattern(pattern, sid)

@@ -1,7 +1,13 @@
 """The replay protocol: how a late joiner gets the events it missed from the engine serving a session.
 
-A viewer publishes ``{"reply_to": ID, "after": SEQ}`` on ``replay/request``; the engine answers on
-``replay/<ID>`` with every event of a larger seq, one JSON event per message, then ``{"end": LAST_SEQ}``.
+A viewer publishes ``{"reply_to": ID, "after": SEQ, "client": NAME}`` on ``replay/request``; the
+engine answers on ``replay/<ID>`` with every event of a larger seq, in batches (one message holds up
+to :data:`BATCH_EVENTS` events or :data:`BATCH_BYTES` bytes, one JSON event per line, each batch
+acknowledged by the broker before the next: flow control), then ``{"end": LAST_SEQ}``. The joiner
+has no total deadline: it waits at most ``wait`` seconds for each next message, and when the stream
+stalls or skips a seq (a broker dropped a message, the connection went) it asks again from the last
+seq it holds, so a long history arrives whole over a slow or flaky link. It gives up, with the one
+line "no engine answered", only after :data:`ATTEMPTS` requests in a row brought nothing new.
 Requests are rate-limited per client (the request's ``client``, else its ``reply_to``) and overall,
 and at most :data:`MAX_ANSWERS` answers are under way at once; a refused request is answered with
 ``{"refused": REASON}`` (the joiner's one-line error), so a flood of requests cannot queue millions
@@ -30,6 +36,12 @@ OVERALL = Rate(burst=50, per_second=5.0)
 """History requests all clients together may make."""
 MAX_ANSWERS = 4
 """History answers being sent at the same time."""
+BATCH_EVENTS = 500
+"""Events in one history message at most."""
+BATCH_BYTES = 256 * 1024
+"""Bytes of one history message at most (a single larger event goes alone)."""
+ATTEMPTS = 3
+"""Requests in a row that may bring nothing new before the joiner gives up."""
 
 log = logging.getLogger("scopewatch.mqtt")
 
@@ -98,49 +110,104 @@ def _refusal(within_rate: bool, answering: int) -> str | None:
 
 async def _send_history(bus: RawBus, reply_to: str, after: int, events: Sequence[Event]) -> None:
     last = after
+    topic = f"replay/{reply_to}"
     with contextlib.suppress(BusClosed):
+        batch: list[bytes] = []
+        size = 0
         for event in events:
-            if event.seq > after:
-                await bus.publish_raw(f"replay/{reply_to}", encode(event))
-                last = event.seq
-        await bus.publish_raw(f"replay/{reply_to}", json.dumps({"end": last}).encode())
+            line = encode(event)
+            if batch and (len(batch) >= BATCH_EVENTS or size + len(line) > BATCH_BYTES):
+                await bus.publish_raw(topic, b"\n".join(batch))
+                batch, size = [], 0
+            batch.append(line)
+            size += len(line) + 1
+            last = event.seq
+        if batch:
+            await bus.publish_raw(topic, b"\n".join(batch))
+        await bus.publish_raw(topic, json.dumps({"end": last}).encode())
+
+
+class _Answer:
+    """What one request's answer brought: events in seq order from ``after``, the end, a refusal."""
+
+    def __init__(self, after: int, events: list[Event]) -> None:
+        self.after = after
+        self.events = events
+        self.end: int | None = None
+        self.broken = False
+        """The answer skipped a seq (a message the broker dropped): ask again from the last one held."""
+        self.refused: str | None = None
+        self.arrived = asyncio.Event()
+
+    @property
+    def last(self) -> int:
+        return self.events[-1].seq if self.events else self.after
+
+    def take(self, payload: bytes, rejected: Callable[[], None]) -> None:
+        self.arrived.set()
+        if payload.startswith(b'{"refused"'):
+            self.refused = str(json.loads(payload).get("refused", "refused"))[:300]
+            return
+        if payload.startswith(b'{"end"'):
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                self.end = int(json.loads(payload)["end"])
+            return
+        for line in payload.split(b"\n"):
+            try:
+                event = decode_event(line)
+            except DecodeError:
+                rejected()
+                continue
+            if event.seq <= self.last:
+                continue  # a re-sent batch: already held
+            if event.seq != self.last + 1:
+                self.broken = True
+                return
+            self.events.append(event)
 
 
 async def fetch_history(bus: RawBus, after: int = 0, *, wait: float = 5.0, client: str = "") -> list[Event]:
     """Ask the engine serving this session for its events after ``after`` (see
-    :meth:`serve_history`). Raises BusConnectError when nobody answers within ``wait`` seconds, or
-    when the engine refused the request (rate limits)."""
-    reply_to = uuid.uuid4().hex[:12]
+    :meth:`serve_history`), in batches, asking again from the last seq held when the answer stalls
+    for ``wait`` seconds or skips a seq. Raises BusConnectError when :data:`ATTEMPTS` requests in a
+    row bring nothing (no engine), or when the engine refused the request (rate limits)."""
     events: list[Event] = []
-    finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    async def collect(_topic: str, payload: bytes) -> None:
-        if payload.startswith(b'{"refused"'):
-            if not finished.done():
-                reason = str(json.loads(payload).get("refused", "refused"))[:300]
-                finished.set_exception(BusConnectError(f"{bus.address.display}: the engine refused history: {reason}"))
-            return
-        if payload.startswith(b'{"end"'):
-            if not finished.done():
-                finished.set_result(None)
-            return
-        try:
-            events.append(decode_event(payload))
-        except DecodeError:
-            bus.rejected += 1
-
-    sid = await bus.subscribe_raw(f"replay/{reply_to}", collect)
-    try:
-        await bus.publish_raw(
-            "replay/request", json.dumps({"reply_to": reply_to, "after": after, "client": client or reply_to}).encode()
-        )
-        try:
-            await asyncio.wait_for(finished, wait)
-        except TimeoutError:
+    idle = 0
+    while True:
+        answer = _Answer(events[-1].seq if events else after, events)
+        held = answer.last
+        await _ask(bus, answer, wait=wait, client=client)
+        if answer.refused is not None:
+            raise BusConnectError(f"{bus.address.display}: the engine refused history: {answer.refused}")
+        if answer.end is not None and not answer.broken and answer.last >= answer.end:
+            return events
+        idle = 0 if answer.last > held else idle + 1
+        if idle >= ATTEMPTS:
             raise BusConnectError(
                 f"{bus.address.display}: no engine answered for session {bus.session!r} "
                 f"within {wait:g}s (is 'scopewatch serve' running?)"
-            ) from None
+            )
+
+
+async def _ask(bus: RawBus, answer: _Answer, *, wait: float, client: str) -> None:
+    """One request; returns when its answer ended, was refused, broke, or stalled for ``wait`` seconds."""
+    reply_to = uuid.uuid4().hex[:12]
+
+    def rejected() -> None:
+        bus.rejected += 1
+
+    async def collect(_topic: str, payload: bytes) -> None:
+        answer.take(payload, rejected)
+
+    sid = await bus.subscribe_raw(f"replay/{reply_to}", collect)
+    try:
+        request = {"reply_to": reply_to, "after": answer.last, "client": client or reply_to}
+        await bus.publish_raw("replay/request", json.dumps(request).encode())
+        while answer.end is None and answer.refused is None and not answer.broken:
+            answer.arrived.clear()
+            try:
+                await asyncio.wait_for(answer.arrived.wait(), wait)
+            except TimeoutError:
+                return
     finally:
         await bus.unsubscribe_raw(sid)
-    return events

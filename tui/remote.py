@@ -24,6 +24,7 @@ from channel.bus import Dropped
 from channel.codec import DecodeError, decode_event
 from channel.commands import _Command
 from channel.connect import connect_bus
+from channel.credentials import Credential
 from channel.errors import ScopewatchError
 from channel.events import Event
 from channel.memory import InProcessBus
@@ -164,13 +165,17 @@ def attach_app(
     theme: str | None = None,
     participant: str | None = None,
     key: bytes | None = None,
+    credential: Credential | None = None,
     **options: Any,
 ) -> ScopewatchApp:
-    """The TUI app fed from a session on the broker (``watch``; also what the tests drive with Pilot)."""
+    """The TUI app fed from a session on the broker (``watch``; also what the tests drive with Pilot).
+    ``credential`` signs the app's commands (without one, a served session refuses them)."""
     from tui.app import build_app
 
     local = InProcessBus()
-    remote = connect_bus(address, session, participant=participant or f"viewer-{os.getpid()}", role="viewer", key=key)
+    who = participant or (credential.participant if credential else "") or f"viewer-{os.getpid()}"
+    role = credential.role if credential else "viewer"
+    remote = connect_bus(address, session, participant=who, role=role, key=key, credential=credential)
     app = build_app(local, session, engine=bridge(remote, local), theme=theme, token=token, **options)
     # The app calls a run with an engine coroutine "live"; here the coroutine is the bridge.
     app.status.mode = "watch"

@@ -4,15 +4,21 @@ session's own events; what to show while it runs is the caller's (``on_event``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import uuid
 from collections.abc import Callable
 
 from channel.broker import RECORDING
+from channel.bus import BusClosed
 from channel.codec import encode
 from channel.connect import connect_bus
+from channel.credentials import CommandGuard, Credentials
 from channel.events import Event
+from channel.exposure import anonymous_publish
 from channel.memory import InProcessBus
+from channel.outbox import Outbox
 from channel.recorder import Recorder
 from channel.vocab.config import SessionConfig
 from engine.fork.plan import ForkPlan
@@ -20,6 +26,15 @@ from engine.runs.sessions import open_session
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
 from engine.session.loop import Session
+
+log = logging.getLogger("scopewatch.serve")
+
+FINAL_PUBLISH_S = 2.0
+"""How long a served session's end waits for the broker to take the retained recording."""
+FLUSH_S = 30.0
+"""How long a served session's end waits for its outbox to be published (viewers see the end)."""
+STOP_FLUSH_S = 1.0
+"""The same when it was stopped (SIGTERM), with the broker there; with it gone, neither waits."""
 
 OnEvent = Callable[[Event, EpisodeLabel | None], None]
 """Sees every event in order, with the episode's label when the event ended a scored episode."""
@@ -79,19 +94,32 @@ async def serve_session(
     on_event: OnEvent | None = None,
     fork: ForkPlan | None = None,
     key: bytes | None = None,
+    credentials: Credentials | None = None,
 ) -> Metrics:
     """Run one session on the broker at ``url``: presence announced (retained, with a Last Will),
     late joiners' replay requests answered from the events so far. ``on_start`` gets the session
     and the broker's display address once it is reachable. ``key``: the engine signs everything it
-    publishes with it (channel.signing)."""
+    publishes with it (channel.signing). ``credentials``: every command must be signed with a token
+    derived from them, its role allowing its kind (channel.credentials); without, commands are open.
+    A broker that lets anonymous clients publish on the command topics is reported with a warning."""
     session_id = session_id or f"s-{uuid.uuid4().hex[:8]}"
-    bus = connect_bus(url, session_id, participant="engine", role="engine", key=key)
+    guard = None if credentials is None else CommandGuard(credentials)
+    bus = connect_bus(url, session_id, participant="engine", role="engine", key=key, guard=guard)
     await bus.start()
+    if credentials is not None and await anonymous_publish(bus):
+        log.warning(
+            "scopewatch: warning: %s lets anonymous clients publish on this session's command topics: "
+            "commands without a token are refused, but anyone can flood them; require a login and "
+            "per-user ACLs (docs/mqtt.md)",
+            bus.address.display,
+        )
     recorder = Recorder(record) if record else None
     history: list[Event] = []
+    outbox = Outbox(bus)  # the engine never waits for the broker (channel.outbox)
     try:
         session = open_session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
         session.emitter.add_listener(history.append)
+        session.emitter.outbox = outbox
         await bus.serve_history(history)
         return await _hosted(
             session, None if on_start is None else lambda s: on_start(s, bus.address.display), on_event
@@ -99,9 +127,17 @@ async def serve_session(
     finally:
         if recorder is not None:
             recorder.close()
+        stopping = (task := asyncio.current_task()) is not None and task.cancelling() > 0
+        if bus.connected or not stopping:
+            await outbox.flush(STOP_FLUSH_S if stopping else FLUSH_S)
+        await outbox.close()
         # The whole session, retained, for viewers who come after it ended (``watch`` replays it).
+        # Bounded: with the broker gone, a stop (SIGTERM) must not wait for it.
         with contextlib.suppress(Exception):
-            await bus.publish_raw(RECORDING, b"".join(encode(e) + b"\n" for e in history), retain=True, qos=1)
+            if stopping and not bus.connected:
+                raise BusClosed("the broker is gone: nobody to leave the recording with")
+            recording = b"".join(encode(e) + b"\n" for e in history)
+            await asyncio.wait_for(bus.publish_raw(RECORDING, recording, retain=True, qos=1), FINAL_PUBLISH_S)
         await bus.close()
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from channel.bus import Bus, BusClosed, Dropped, Subscription
 from channel.codec import Message
-from channel.commands import DecideReview, SetNorm
+from channel.commands import DecideReview, SetNorm, _Command
 from channel.connect import parse_bus_url
 from channel.events import MessagePosted, PresenceChanged
 from channel.memory import InProcessBus
@@ -90,7 +90,14 @@ async def test_every_event_and_command_passes_unchanged(pair: Pair) -> None:
     messages: list[Message] = [*event_samples(pair.session), *command_samples(pair.session)]
     for m in messages:
         await pair.pub.publish(m)
-    assert await take(sub, len(messages)) == messages
+    got = await take(sub, len(messages))
+    if pair.kind == "mqtt":  # a token never goes on the broker (channel.credentials)
+        assert all(m.token is None for m in got if isinstance(m, _Command))
+        got = [
+            m.model_copy(update={"token": w.token}) if isinstance(m, _Command) else m
+            for m, w in zip(got, messages, strict=True)
+        ]
+    assert got == messages
 
 
 async def test_topic_patterns(pair: Pair) -> None:

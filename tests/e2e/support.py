@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from channel.credentials import ROLE_PROPERTY, SIG_PROPERTY, new_nonce, parse_token, sign_command
+
 ROOT = Path(__file__).resolve().parents[2]
 GUARD = 90.0
 """Seconds a condition may take before the test gives up (a guard against hangs, not a speed claim)."""
@@ -39,10 +41,20 @@ def cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "tui.cli", *args]
 
 
-def mosquitto_pub(port: int, topic: str, payload: dict[str, Any]) -> None:
-    """Publish like a user at a shell would: plain JSON with mosquitto_pub, QoS 1."""
+def mosquitto_pub(port: int, topic: str, payload: dict[str, Any], *, token: str | None = None) -> None:
+    """Publish like a user at a shell would: plain JSON with mosquitto_pub, QoS 1; with ``token`` (one
+    ``serve`` printed), signed the way the protocol says (channel.credentials), by hand."""
+    extra: list[str] = []
+    if token is not None:
+        credential = parse_token(token)
+        payload = {**payload, "nonce": new_nonce()}
+        props = dict(sign_command(credential, topic, json.dumps(payload).encode()).UserProperty)
+        extra = ["-V", "5"]
+        for name in (ROLE_PROPERTY, SIG_PROPERTY):
+            extra += ["-D", "PUBLISH", "user-property", name, props[name]]
+    argv = ["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "-q", "1", "-t", topic, "-m", json.dumps(payload)]
     subprocess.run(
-        ["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "-q", "1", "-t", topic, "-m", json.dumps(payload)],
+        [*argv, *extra],
         check=True,
         timeout=GUARD,
     )

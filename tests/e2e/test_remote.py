@@ -1,6 +1,6 @@
 """``watch`` and ``review`` attached over MQTT: a late joiner gets the state so far without
 duplicates, gaps in ``seq`` are filled from the engine's history, the review console decides a
-request, and commands without the reviewer secret are refused."""
+request, and commands without a token whose role may send them are refused."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from channel.bus import Dropped, Overflow, Subscription
 from channel.codec import Message
 from channel.commands import SetNorm
 from channel.connect import parse_bus_url
+from channel.credentials import Credentials
 from channel.emitter import Emitter
 from channel.events import (
     CommandRefused,
@@ -229,7 +230,7 @@ async def test_the_review_console_shows_the_queue_so_far_and_its_decision_is_app
     lines: queue.Queue[str] = queue.Queue()
     out = io.StringIO()
     bus = MqttBus(parse_bus_url(mqtt_broker.url), session, participant="reviewer-test", role="reviewer")
-    console = ReviewConsole(bus, token=None, out=out)
+    console = ReviewConsole(bus, out=out)
     running = asyncio.create_task(console.run(lines.get))
     await until(lambda: request.request_id in console.pending, "the console shows the pending request")
     assert f"[{request.request_id}] requester asks to change" in out.getvalue()
@@ -260,31 +261,36 @@ async def _read_until(stream: asyncio.StreamReader, needle: str, seen: list[str]
             seen.append(line.decode())
 
 
-async def test_commands_without_the_secret_are_refused_and_the_review_cli_answers_with_it(
+async def test_commands_without_a_commanding_token_are_refused_and_the_review_cli_answers_with_one(
     mqtt_broker: Broker, tmp_path: Path
 ) -> None:
     session = new_session()
     record = tmp_path / "served.jsonl"
-    config = SessionConfig(tasks=("w1-gbp",), norms=Norms(reviewer="human"), reviewer_secret="s3cret")
-    engine = asyncio.create_task(serve_session(config, mqtt_broker.url, record=str(record), session_id=session))
+    config = SessionConfig(tasks=("w1-gbp",), norms=Norms(reviewer="human"))
+    creds = Credentials()
+    engine = asyncio.create_task(
+        serve_session(config, mqtt_broker.url, record=str(record), session_id=session, credentials=creds)
+    )
     await until(lambda: _first_admin_request(record) is not None or engine.done(), "an admin review request")
     request = _first_admin_request(record)
     assert request is not None
 
-    # Through MQTT: a norm toggle without the token, and one with a wrong token, are refused.
+    # Through MQTT: a norm toggle with no token, and one with a watcher's token, are refused.
     viewer = MqttBus(parse_bus_url(mqtt_broker.url), session)
+    watcher = MqttBus(parse_bus_url(mqtt_broker.url), session, credential=creds.issue("watcher"))
     refusals = await viewer.subscribe("events/CommandRefused")
     await viewer.publish(SetNorm(session=session, key="admin_only", value=True, sender="mallory"))
-    await viewer.publish(SetNorm(session=session, key="admin_only", value=True, sender="eve", token="guess"))
+    await watcher.publish(SetNorm(session=session, key="admin_only", value=True, sender="eve", token="guess"))
     async with asyncio.timeout(60):
         got = [await refusals.get(), await refusals.get()]
-    assert [(r.actor, r.command, r.reason) for r in got if isinstance(r, CommandRefused)] == [
-        ("mallory", "SetNorm", "missing or wrong reviewer secret"),
-        ("eve", "SetNorm", "missing or wrong reviewer secret"),
+    assert [(r.actor, r.command, r.reason.split(":")[0]) for r in got if isinstance(r, CommandRefused)] == [
+        ("mallory", "SetNorm", "unsigned command"),
+        ("eve", "SetNorm", "role watcher may not send SetNorm"),
     ]
     await viewer.close()
+    await watcher.close()
 
-    # The review CLI without --secret: its decision is refused, the request stays pending.
+    # The review CLI without --token: its decision is refused, the request stays pending.
     proc = await asyncio.create_subprocess_exec(
         *cli("review", "--bus", mqtt_broker.url, "--session", session),
         cwd=ROOT,
@@ -296,16 +302,17 @@ async def test_commands_without_the_secret_are_refused_and_the_review_cli_answer
     await _read_until(proc.stdout, "1 pending", out)
     proc.stdin.write(f"a {request.request_id}\n".encode())
     await proc.stdin.drain()
-    await _read_until(proc.stdout, "refused: DecideReview: missing or wrong reviewer secret", out)
+    await _read_until(proc.stdout, "refused: DecideReview: unsigned command", out)
     proc.stdin.write(b"q\n")
     await proc.stdin.drain()
     assert await asyncio.wait_for(proc.wait(), 60) == 0
     assert not engine.done()  # still waiting for a decision
     refused_console = f"reviewer-{proc.pid}"
 
-    # With the secret, the same line is applied and the session completes.
+    # With the reviewer's token, the same line is applied and the session completes.
+    token = creds.issue("reviewer").token
     proc = await asyncio.create_subprocess_exec(
-        *cli("review", "--bus", mqtt_broker.url, "--session", session, "--secret", "s3cret"),
+        *cli("review", "--bus", mqtt_broker.url, "--session", session, "--token", token),
         cwd=ROOT,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,

@@ -1,6 +1,7 @@
 """Issue 5 end to end: ``scopewatch serve`` in its own process on a private broker; ``watch``
 attached late under Pilot; a plain ``mosquitto_sub`` reading the same events; a plain
-``mosquitto_pub`` review decision applied by the engine (norm reviewer=human), then a Stop."""
+``mosquitto_pub`` review decision applied by the engine (norm reviewer=human), then a Stop: both
+signed by hand with the instructor token serve printed (an unsigned Stop before them is refused)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,10 @@ async def test_serve_watch_mosquitto_sub_and_a_mosquitto_pub_review(
         first = await asyncio.wait_for(serve.stdout.readline(), 90)
         session = first.decode().strip()
         assert session.startswith("s-"), f"serve printed {first!r}; stderr: {(tmp_path / 'serve.stderr').read_text()}"
+        await until(lambda: "watcher token" in (tmp_path / "serve.stderr").read_text(), "serve's tokens")
+        printed = (tmp_path / "serve.stderr").read_text()
+        instructor = printed.split("instructor token: --token ")[1].split()[0]
+        assert "lets anonymous clients publish" in printed  # this test broker allows anonymous clients
 
         # reviewer=human: the session waits on the first admin request (seen by the plain client).
         def admin_request() -> ReviewRequested | None:
@@ -95,9 +100,11 @@ async def test_serve_watch_mosquitto_sub_and_a_mosquitto_pub_review(
                 "comment": "from a shell",
                 "sender": "mosquitto_pub",
             }
-            await asyncio.to_thread(mosquitto_pub, broker.port, topic + "DecideReview", decision)
-            await until(lambda: app.reviews.decided >= 1, "the decision shown by the watcher", pause=pilot.pause)
             await asyncio.to_thread(mosquitto_pub, broker.port, topic + "Stop", {"kind": "Stop", "session": session})
+            await asyncio.to_thread(mosquitto_pub, broker.port, topic + "DecideReview", decision, token=instructor)
+            await until(lambda: app.reviews.decided >= 1, "the decision shown by the watcher", pause=pilot.pause)
+            stop = {"kind": "Stop", "session": session}
+            await asyncio.to_thread(mosquitto_pub, broker.port, topic + "Stop", stop, token=instructor)
             await until(lambda: app.status.state == "ended", "the session ended on the watcher", pause=pilot.pause)
             assert app.engine_error is None
 
@@ -114,6 +121,8 @@ async def test_serve_watch_mosquitto_sub_and_a_mosquitto_pub_review(
     seqs = [e.seq for e in recorded]
     assert seqs == list(range(1, len(recorded) + 1))  # contiguous, each once
     kinds = [(e.seq, e.kind) for e in recorded]
+    unsigned = [e for e in recorded if e.kind == "CommandRefused"]
+    assert [(e.command, e.reason.split(":")[0]) for e in unsigned] == [("Stop", "unsigned command")]  # type: ignore[attr-defined]
     # The plain client read exactly the recorded events, on the documented topics, as codec JSON.
     assert [(e.seq, e.kind) for _, e in lines] == kinds
     assert [t for t, _ in lines] == [f"scopewatch/v1/{session}/{topic_for(e)}" for e in recorded]

@@ -17,11 +17,13 @@ from typing import Any, TextIO
 from channel.bus import Dropped
 from channel.commands import DecideReview, _Command
 from channel.connect import connect_bus, parse_bus_url
+from channel.credentials import parse_token
 from channel.events import CommandRefused, Event, PresenceChanged, ReviewDecided, ReviewRequested, SessionEnded
 from channel.mqtt import MqttBus
 from channel.signing import parse_key
 from channel.vocab import Decision
 from channel.vocab.topics import EVENTS, presence_topic
+from tui.cli.common import CliError
 from tui.remote import SeqFollower
 
 
@@ -33,7 +35,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
     p.add_argument("--session", required=True, metavar="ID", help="the session id 'scopewatch serve' printed")
-    p.add_argument("--secret", metavar="TEXT", help="the reviewer secret the session was served with")
+    p.add_argument("--token", metavar="TOKEN", help="the reviewer (or instructor) token serve printed")
+    p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by --token
     p.add_argument(
         "--key", metavar="HEX", help="the session's signing key from serve's join line: unsigned events are dropped"
     )
@@ -43,15 +46,14 @@ def register(sub: Any) -> None:
 class ReviewConsole:
     """The review queue of one session, fed by its events; decisions are sent as commands."""
 
-    def __init__(self, bus: MqttBus, *, token: str | None, out: TextIO = sys.stdout) -> None:
+    def __init__(self, bus: MqttBus, *, sender: str | None = None, out: TextIO = sys.stdout) -> None:
         self.bus = bus
-        self.token = token
         self.out = out
         self.pending: dict[str, ReviewRequested] = {}
         self.ended = asyncio.Event()
         self.gone = False
         """The engine left (its Last Will) before the session ended: it died."""
-        self.sender = f"reviewer-{os.getpid()}"
+        self.sender = sender or f"reviewer-{os.getpid()}"
         self.follower = SeqFollower(bus.fetch_history, self._apply)
 
     def say(self, text: str) -> None:
@@ -104,7 +106,6 @@ class ReviewConsole:
                     decision=decision,
                     comment=words[2] if len(words) > 2 else "",
                     sender=self.sender,
-                    token=self.token,
                 )
             )
         elif words[0] == "l":
@@ -179,12 +180,17 @@ def _read_lines(read_line: Callable[[], str]) -> asyncio.Queue[str]:
 
 def review(args: argparse.Namespace) -> int:
     """The ``review`` subcommand."""
+    if getattr(args, "secret", None):
+        raise CliError("review --secret was replaced by --token (the reviewer token 'scopewatch serve' printed)")
     address = parse_bus_url(args.bus)
     key = parse_key(args.key) if args.key else None
+    credential = parse_token(args.token) if args.token else None
+    who = (credential.participant if credential else "") or f"reviewer-{os.getpid()}"
 
     async def main() -> int:
-        bus = connect_bus(address, args.session, participant=f"reviewer-{os.getpid()}", role="reviewer", key=key)
-        console = ReviewConsole(bus, token=args.secret)
+        role = credential.role if credential else "reviewer"
+        bus = connect_bus(address, args.session, participant=who, role=role, key=key, credential=credential)
+        console = ReviewConsole(bus, sender=who)
         try:
             await console.run(sys.stdin.readline)
         finally:

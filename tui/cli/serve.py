@@ -1,11 +1,13 @@
 """``scopewatch serve``: run a session headless on an MQTT broker, for viewers and reviewers elsewhere.
 
 Prints the session id (the first line on stdout), and the metrics table on stderr when the session
-ends. With ``--secret`` every command must carry that token; others are answered with
-``CommandRefused``. SIGTERM (like Ctrl-C) ends the session as "cancelled": the last event, recorded
-and published, is ``SessionEnded``, and the exit code is 143. Everything the engine publishes is
-signed with a fresh per-session key (channel.signing); the join line on stderr carries it
-(``--key HEX``) for ``watch`` and ``review``.
+ends. Every command must be signed with one of the per-role tokens printed on stderr
+(channel.credentials: instructor commands everything, reviewer decides reviews and plays seats,
+watcher commands nothing); others are answered with ``CommandRefused``. A broker that lets anonymous
+clients publish on the command topics is warned about. SIGTERM (like Ctrl-C) ends the session as
+"cancelled": the last event, recorded and published, is ``SessionEnded``, and the exit code is 143.
+Everything the engine publishes is signed with a fresh per-session key (channel.signing); the join
+line on stderr carries it (``--key HEX``) for ``watch`` and ``review``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 from typing import Any
 
 from channel.connect import parse_bus_url
+from channel.credentials import ROLES, Credentials
 from channel.signing import new_key
 from engine.runs.runner import check_agents, serve_session
 from engine.scoring.metrics import Metrics
@@ -33,13 +36,14 @@ def register(sub: Any) -> None:
         description="Run a session headless, publishing on an MQTT broker; prints the session id.",
     )
     add_session_options(p)
-    p.add_argument("--secret", metavar="TEXT", help="shared secret a remote reviewer must present")
+    p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by the printed tokens
     p.set_defaults(handler=serve)
 
 
-def announce(session: Session, broker: str, key: bytes) -> None:
+def announce(session: Session, broker: str, key: bytes, credentials: Credentials) -> None:
     """The session id on stdout (for scripts), how to attach on stderr (for people): the join line,
-    with the session's signing key (give it to viewers only: it lets them check the engine's events)."""
+    with the session's signing key (give it to viewers only: it lets them check the engine's events),
+    then one token per role (give each only to whoever plays that role: it lets them command)."""
     print(session.id, flush=True)
     print(
         f"scopewatch: serving session {session.id} on {broker} "
@@ -47,6 +51,8 @@ def announce(session: Session, broker: str, key: bytes) -> None:
         file=sys.stderr,
         flush=True,
     )
+    for role in ROLES:
+        print(f"scopewatch: {role} token: --token {credentials.issue(role).token}", file=sys.stderr, flush=True)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -56,8 +62,12 @@ def serve(args: argparse.Namespace) -> int:
     parse_bus_url(args.bus)  # a bad URL fails before anything is built
     config = session_config(args)
     check_agents(config)
+    if getattr(args, "secret", None):
+        raise CliError(
+            "serve --secret was replaced by per-role tokens: serve prints them; pass one to watch/review --token"
+        )
     record = getattr(args, "record", None)
-    key = new_key()
+    key, credentials = new_key(), Credentials()
 
     async def main() -> Metrics:
         task = asyncio.current_task()
@@ -66,9 +76,9 @@ def serve(args: argparse.Namespace) -> int:
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
 
         def joined(session: Session, broker: str) -> None:
-            announce(session, broker, key)
+            announce(session, broker, key, credentials)
 
-        return await serve_session(config, args.bus, record=record, key=key, on_start=joined)
+        return await serve_session(config, args.bus, record=record, key=key, credentials=credentials, on_start=joined)
 
     try:
         metrics = asyncio.run(main())

@@ -10,6 +10,7 @@ from typing import Any
 
 from channel.broker import BusConnectError, find_sessions
 from channel.connect import parse_bus_url
+from channel.credentials import parse_token
 from channel.events import Event
 from channel.signing import parse_key
 from tui.cli.common import THEME_HELP, CliError, freeze_heap, say
@@ -24,7 +25,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
     p.add_argument("--session", metavar="ID", help="session id (default: the most recent one announced)")
-    p.add_argument("--secret", metavar="TEXT", help="reviewer secret, to send commands")
+    p.add_argument("--token", metavar="TOKEN", help="a token serve printed (instructor or reviewer), to send commands")
+    p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by --token
     p.add_argument(
         "--key", metavar="HEX", help="the session's signing key from serve's join line: unsigned events are dropped"
     )
@@ -46,6 +48,9 @@ def watch(args: argparse.Namespace) -> int:
     """The ``watch`` subcommand: the TUI attached to a served session, or the replay of an ended one."""
     from themes import resolve
 
+    if getattr(args, "secret", None):
+        raise CliError("watch --secret was replaced by --token (one of the tokens 'scopewatch serve' printed)")
+    credential = parse_token(args.token) if getattr(args, "token", None) else None
     address = parse_bus_url(args.bus)
     theme = resolve(getattr(args, "theme", None))
 
@@ -73,7 +78,7 @@ def watch(args: argparse.Namespace) -> int:
     if recorded is not None or getattr(args, "recording", None):
         return replay_ended(session, recorded, args, theme)
     key = parse_key(args.key) if getattr(args, "key", None) else None
-    app = attach_app(address, session, token=args.secret, theme=theme, seat=getattr(args, "seat", None), key=key)
+    app = attach_app(address, session, theme=theme, seat=getattr(args, "seat", None), key=key, credential=credential)
     app.run()
     if app.engine_error is not None:
         print(f"scopewatch: watching stopped: {app.engine_error}", file=sys.stderr)
