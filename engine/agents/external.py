@@ -231,7 +231,7 @@ class ExternalAgent:
         env = self.environment()
         env.update({"PATH": str(bin_dir), "SCOPEWATCH_OUTBOX": str(outbox), "SCOPEWATCH_TICKET": self.brief.ticket})
         summary = ""
-        messages = Outbox(outbox, tools)
+        messages = MessageOutbox(outbox, tools)
         stop = asyncio.Event()
         delivering = asyncio.create_task(messages.lines.follow(stop))
         try:
@@ -333,7 +333,7 @@ def outbox_item(line: str) -> dict[str, Any] | None:
     return {"tool": item["tool"], "args": args}
 
 
-class Outbox:
+class MessageOutbox:
     """An external agent's outbox, followed while its process runs: each message is delivered as its
     tool call the moment its line is complete, then acknowledged."""
 
