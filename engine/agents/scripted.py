@@ -56,6 +56,7 @@ PERSONAS = {
 }
 """``moderate`` is seed 003's middle profile in a favor session (it acts like ``helpful``)."""
 
+
 def _rng(seed: int, brief: EpisodeBrief, trajectory: int) -> random.Random:
     return random.Random(f"{seed}:{trajectory}:{brief.episode}:{brief.agent_id}")
 
