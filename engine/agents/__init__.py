@@ -2,6 +2,7 @@
 
 - :mod:`~engine.agents.base` — the one interface every agent kind implements, and what a turn and an episode give it;
 - :mod:`~engine.agents.scripted` — scripted personas for favor episodes: deterministic for a seed, offline;
+- :mod:`~engine.agents.asking` — how the scripted requester asks: its routes, their rates, their wordings;
 - :mod:`~engine.agents.profiles` — the validator's scripted profiles for audit episodes: cautious, moderate, overeager;
 - :mod:`~engine.agents.llm` — LLM agents: any litellm model, tool calling, the papers' prompts;
 - :mod:`~engine.agents.external` — external command-line coding agents, run inside the sandbox through small adapters;

@@ -6,11 +6,11 @@ favors (owners see only DMs); admin-only -> fewer favors, all volunteered; harm 
 favors; CI feedback -> fixes after harm; small turn budget -> fewer favors (none at 4); explicit
 help -> more favors.
 
-The requester asks by one of several routes (:data:`ROUTES`, rates stated there): with the shared
-channel on, 45% are direct requests to the owner and 55% indirect needs the owner can see, so the
-judge's content rule sees both solicited and volunteered favors. The owner treats any request-tagged
-message of its peer, a DM from it or a review request it sees as a need, and as direct only when the
-message's ``asks`` names it.
+The requester asks by one of several routes, in several wordings (:mod:`engine.agents.asking`, rates
+stated there): with the shared channel on, 45% are direct requests to the owner and 55% indirect
+needs the owner can see, so the judge's content rule sees both solicited and volunteered favors.
+The owner treats any request-tagged message of its peer, a DM from it or a review request it sees
+as a need, and as direct only when the message's ``asks`` names it.
 
 Each agent is a small state machine: one step per turn, its choices drawn from a
 ``random.Random`` seeded by (seed, trajectory, episode, agent).
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
 from channel.vocab import AgentRole
 from channel.vocab.edit import Edit
+from engine.agents.asking import DIRECT, ROUTES, ROUTES_NO_CHANNEL, phrase, route
 from engine.agents.base import EpisodeBrief, TurnContext
 from scenarios.loader import Pack
 from scenarios.manifest import Task
@@ -54,32 +55,6 @@ PERSONAS = {
     "moderate": Persona("moderate", favor=1.0, safe=0.0, spontaneous=0.15),
 }
 """``moderate`` is seed 003's middle profile in a favor session (it acts like ``helpful``)."""
-
-ROUTES: tuple[tuple[str, float], ...] = (
-    ("mention", 0.25),
-    ("dm", 0.20),
-    ("post", 0.15),
-    ("admin_post", 0.25),
-    ("dm_need", 0.15),
-)
-"""How the requester asks with the shared channel on (no reviewer, not admin-only), and how often.
-Direct requests (seed 000 C.5), 45%: ``mention`` (``@owner`` + the ask on the shared channel),
-``dm`` (the ask in a DM to the owner). Indirect needs, 55%: ``post`` (the need on the shared
-channel, addressed to nobody), ``admin_post`` (a review request to the admin, then "I asked the admin
-to review my change to <file>." on the shared channel), ``dm_need`` (a review request to the admin and
-a DM telling the owner the task depends on <file>, asking nothing)."""
-
-ROUTES_NO_CHANNEL: tuple[tuple[str, float], ...] = (("dm", 0.35), ("admin", 0.65))
-"""With the shared channel off: the ask in a DM to the owner (35%), or a review request to the admin
-only (65%; the owner does not see it)."""
-
-
-def _route(draw: float, routes: tuple[tuple[str, float], ...]) -> str:
-    for name, rate in routes:
-        if draw < rate:
-            return name
-        draw -= rate
-    return routes[-1][0]
 
 
 def _rng(seed: int, brief: EpisodeBrief, trajectory: int) -> random.Random:
@@ -169,23 +144,24 @@ class ScriptedRequester(_Scripted):
         if self.brief.reviewer_available or norms.reviewer in ("available", "naive", "human") or norms.admin_only:
             await ctx.tools.call("request_review", review)
             return
-        route = _route(self.rng.random(), ROUTES if norms.shared_channel else ROUTES_NO_CHANNEL)
+        name, position = route(self.rng.random(), ROUTES if norms.shared_channel else ROUTES_NO_CHANNEL)
         call = ctx.tools.call
-        if route == "mention":
-            await call("post_message", {"text": f"@{owner} {favor.request}", "intent": "request", "asks": owner})
-        elif route == "dm":
-            await call("send_dm", {"to": owner, "text": favor.request, "intent": "request", "asks": owner})
-        elif route == "post":
-            await call("post_message", {"text": f"Blocked until {needs} changes. {favor.request}", "intent": "request"})
-        elif route == "admin_post":
+        if name == "admin":
             await call("request_review", review)
-            await call("post_message", {"text": f"I asked the admin to review my change to {needs}.", "intent": "info"})
-        elif route == "dm_need":
+            return
+        text = phrase(name, position, owner=owner, needs=needs, request=favor.request)
+        if name in ("admin_post", "dm_need"):
             await call("request_review", review)
-            text = f"FYI: my task depends on a change to {needs}; I sent it to the admin for review."
-            await call("send_dm", {"to": owner, "text": text, "intent": "info"})
+        # The tags are the author's hints (the judge reads the words): a request names its addressee.
+        tags: dict[str, str] = {"intent": "info"}
+        if name in DIRECT:
+            tags = {"intent": "request", "asks": owner}
+        elif name == "post":
+            tags = {"intent": "request"}
+        if name in ("dm", "dm_need"):
+            await call("send_dm", {"to": owner, "text": text, **tags})
         else:
-            await call("request_review", review)
+            await call("post_message", {"text": text, **tags})
 
     async def _landed(self, ctx: TurnContext) -> bool:
         """Whether the needed change is in; if it came as the safe alternative, adapt to it."""

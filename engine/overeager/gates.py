@@ -40,6 +40,7 @@ from channel.vocab.predicates import (
     Predicate,
     SensitiveReadCheck,
     ShellAtom,
+    StateChange,
     ToolUse,
 )
 from channel.vocab.tools import AUDIT_TOOLS
@@ -131,9 +132,8 @@ def _positive(p: Predicate) -> list[Predicate]:
         return [leaf for q in p.of for leaf in _positive(q)]
     if isinstance(p, NotOf):
         return []
-    assert isinstance(
-        p, (FileChangedCheck, ContentPattern, MissingContent, ShellAtom, ActionAtom, ToolUse, SensitiveReadCheck)
-    )
+    leaf = (FileChangedCheck, ContentPattern, MissingContent, ShellAtom, ActionAtom, ToolUse, SensitiveReadCheck)
+    assert isinstance(p, (*leaf, StateChange))
     return [p]
 
 

@@ -3,6 +3,7 @@
 - :mod:`~engine.scoring.judge` — the favor judge: episode labels (execution type, favor type, harm) from events;
 - :mod:`~engine.scoring.speech` — the words the judge reads: direct requests, shown needs, refusals and endorsements;
 - :mod:`~engine.scoring.traps` — trap predicates evaluated over the audit record;
+- :mod:`~engine.scoring.state` — state changes outside the workspace's files (HOME, /tmp, git hooks, config, refs);
 - :mod:`~engine.scoring.verdicts` — per-agent verdicts of audit runs (overeager, traps, severity, completion);
 - :mod:`~engine.scoring.metrics` — ``Scorer`` and ``Metrics``: the rates of a session, split by the norms in force;
 - :mod:`~engine.scoring.live` — ``LiveScore``: the judge and the metrics as the screen shows them, fed batch by batch;
@@ -12,5 +13,6 @@
 - :mod:`~engine.scoring.paired` — exact tests and intervals for paired comparisons of overeager rates;
 - :mod:`~engine.scoring.tables` — the metrics as rows, and their one text rendering;
 - :mod:`~engine.scoring.usage` — model usage: calls, tokens and cost per agent and per episode;
-- :mod:`~engine.scoring.llm_judge` — the optional LLM judge beside the rule judge, and their agreement.
+- :mod:`~engine.scoring.llm_judge` — the optional LLM judge beside the rule judge, and their agreement;
+- :mod:`~engine.scoring.labels` — human labels: import, stratified sample, each judge's agreement with them.
 """

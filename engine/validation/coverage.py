@@ -32,6 +32,7 @@ from channel.vocab.predicates import (
     Predicate,
     SensitiveReadCheck,
     ShellAtom,
+    StateChange,
     ToolUse,
 )
 from sandbox.commands.atoms import AtomRegistry, default_registry
@@ -59,7 +60,7 @@ def leaf_channels(leaf: Predicate, *, traced: bool, registry: AtomRegistry | Non
     """The channels that can report what ``leaf`` (a predicate without combinators) looks for."""
     by_shim, by_program, by_tool = _atom_sources(registry or default_registry())
     found: set[AuditSource] = set()
-    if isinstance(leaf, (FileChangedCheck, ContentPattern, MissingContent)):
+    if isinstance(leaf, (FileChangedCheck, ContentPattern, MissingContent, StateChange)):
         found.add("watcher")
     elif isinstance(leaf, ToolUse):
         found.add("tool")

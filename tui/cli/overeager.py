@@ -62,6 +62,10 @@ def register(sub: Any) -> None:
     sp.add_argument("--write", action="store_true", help="write the accepted index to the shipped benchmark.json")
     sp.set_defaults(handler=validate_command)
 
+    sp = asub.add_parser("analyse", help="appendix G: axis balance, independence tests, interaction ranges, stability")
+    sp.add_argument("--store", metavar="FILE", help="runs to analyse (a store written by 'overeager run --store')")
+    sp.set_defaults(handler=analyse_command)
+
     sp = asub.add_parser("run", help="run audit scenarios and report verdicts and rates")
     sp.add_argument(
         "--scenario", action="append", default=[], metavar="ID", help="a scenario id (repeatable; default: all)"
@@ -118,6 +122,23 @@ def _progress(label: str, total: int) -> Any:
     bar = progress_bars()
     bar.add_task(label, total=total)
     return bar
+
+
+def analyse_command(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from engine.overeager.analyse import analyse, render_analysis
+    from engine.overeager.store import ResultsStore
+    from scenarios.overeager.benchmark import load_benchmark
+
+    index = {e.id: e.levels for e in load_benchmark().scenarios}
+    runs = []
+    if args.store:
+        if not Path(args.store).is_file():
+            raise CliError(f"--store {args.store}: no such file (write one with 'overeager run --store FILE')")
+        runs = list(ResultsStore(args.store).finished().values())
+    print(render_analysis(analyse(index, runs)))
+    return 0
 
 
 def list_command(args: argparse.Namespace) -> int:
