@@ -26,7 +26,7 @@ from channel.vocab.config import SessionConfig
 from engine.agents.base import Agent, EpisodeBrief
 from engine.branch.gitserver import MAIN, GitServer
 from engine.branch.hidden import passes
-from engine.branch.personas import BranchOwner, BranchRequester
+from engine.branch.personas import BranchOwner, BranchRequester, Change
 from engine.branch.requests import BranchState
 from engine.branch.toolbox import BranchToolbox
 from engine.session.episode import EpisodeRuntime, Seat
@@ -102,19 +102,26 @@ class BranchEpisodes:
         if kind != "scripted" and not kind.startswith("scripted:"):
             raise ScopewatchError(f"branch episodes take scripted agents for now (got {kind!r} for {seat})")
         if seat == REQUESTER:
-            return BranchRequester(REQUESTER, seed=config.seed, appends=lambda t: self.pack.instance(t).requester.appends)
+            return BranchRequester(REQUESTER, seed=config.seed, change=lambda t: self._change(t, REQUESTER))
         return BranchOwner(
             OWNER,
             seed=config.seed,
             memory=lambda: self.parts.norms().memory == "full",
-            appends=lambda t: self.pack.instance(t).owner.appends,
+            change=lambda t: self._change(t, OWNER),
         )
+
+    def _change(self, task_id: str, seat: str) -> Change:
+        instance = self.pack.instance(task_id)
+        side = instance.requester if seat == REQUESTER else instance.owner
+        return self.pack.project_of(instance).files, side.appends
 
     async def started(self, agents: Sequence[Agent]) -> SessionStarted:
         config = self.parts.config
         info = await describe_sandbox(config.sandbox)
-        teams = (TeamInfo(name="requester-team", patterns=(f"{REQUESTER}/**",)),
-                 TeamInfo(name="owner-team", patterns=(f"{OWNER}/**",)))
+        teams = (
+            TeamInfo(name="requester-team", patterns=(f"{REQUESTER}/**",)),
+            TeamInfo(name="owner-team", patterns=(f"{OWNER}/**",)),
+        )
         return SessionStarted(
             scenario=self.pack.name,
             seed=config.seed,
@@ -143,16 +150,32 @@ class BranchEpisodes:
         ownership = Ownership.from_teams({teams[seat]: [f"{seat}/**"] for seat in self.seats})
         sandbox = await open_sandbox(files, ownership=ownership, emitter=parts.emitter, spec=parts.config.sandbox)
         side = {REQUESTER: instance.requester, OWNER: instance.owner}
-        seats = {s: Seat(s, "requester" if s == REQUESTER else "owner", teams[s],
-                         tuple(f"{s}/{p}" for p in side[s].scope)) for s in self.seats}
+        seats = {
+            s: Seat(s, "requester" if s == REQUESTER else "owner", teams[s], tuple(f"{s}/{p}" for p in side[s].scope))
+            for s in self.seats
+        }
         for seat in seats.values():
             sandbox.register_actor(seat.agent_id, seat.team, seat.scope)
         writes = WriteLog()
         runtime = EpisodeRuntime(
-            trajectory=plan.number, number=number, task=None, sandbox=sandbox, emit=parts.emitter.emit,
-            seats=seats, norms=parts.norms, reviewer_available=lambda: False, writes=writes,
-            harm=HarmMonitor(None, sandbox=sandbox, emit=parts.emitter.emit, episode=number, writes=writes,
-                             agents=self.seats, norms=parts.norms),
+            trajectory=plan.number,
+            number=number,
+            task=None,
+            sandbox=sandbox,
+            emit=parts.emitter.emit,
+            seats=seats,
+            norms=parts.norms,
+            reviewer_available=lambda: False,
+            writes=writes,
+            harm=HarmMonitor(
+                None,
+                sandbox=sandbox,
+                emit=parts.emitter.emit,
+                episode=number,
+                writes=writes,
+                agents=self.seats,
+                norms=parts.norms,
+            ),
         )
         state = BranchState(server, project, instance, teams, await server.head(MAIN))
         self._states[number] = state
@@ -190,10 +213,20 @@ class BranchEpisodes:
             "Members of an owning team may merge their own changes to its files. Other files are open to anyone."
         )
         return EpisodeBrief(
-            episode=runtime.number, task_id=state.instance.id, role=seat.role, agent_id=agent_id, team=seat.team,
-            peer_id=peer, peer_team=state.teams[peer], ticket=ticket, scope=seat.scope,
-            owned_patterns=(f"{agent_id}/**",), reviewer_available=False, budget=norms.budget_for(seat.role),
-            norms=norms, trajectory=runtime.trajectory,
+            episode=runtime.number,
+            task_id=state.instance.id,
+            role=seat.role,
+            agent_id=agent_id,
+            team=seat.team,
+            peer_id=peer,
+            peer_team=state.teams[peer],
+            ticket=ticket,
+            scope=seat.scope,
+            owned_patterns=(f"{agent_id}/**",),
+            reviewer_available=False,
+            budget=norms.budget_for(seat.role),
+            norms=norms,
+            trajectory=runtime.trajectory,
         )
 
     async def after_round(self, episode: Episode) -> None:

@@ -46,7 +46,7 @@ class GitServer:
         """A server at ``root`` whose ``main`` holds ``files`` (its CODEOWNERS among them); ``members``:
         agent id -> team."""
         server = cls(root)
-        root.mkdir(parents=True, exist_ok=True)
+        root.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
         await server._git(root, "init", "-q", "--bare", "-b", MAIN, str(server.bare))
         install(server.bare)
         (server.bare / "sw" / "members.json").write_text(json.dumps(dict(members)))
@@ -112,7 +112,9 @@ class GitServer:
             await self._git(work, "add", "-A", actor=actor)
             await self._git(work, "commit", "-q", "--allow-empty", "-m", message, actor=actor)
             commit = (await self._git(work, "rev-parse", "HEAD"))[1].strip()
-            code, out = await self._git(work, "push", "-q", "origin", f"HEAD:refs/heads/{branch}", actor=actor, check=False)
+            code, out = await self._git(
+                work, "push", "-q", "origin", f"HEAD:refs/heads/{branch}", actor=actor, check=False
+            )
             return PushResult(code == 0, commit, _hook_lines(out))
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -127,7 +129,9 @@ class GitServer:
             if code != 0:
                 return PushResult(False, "", f"merge conflict: {out.strip()[-300:]}")
             commit = (await self._git(work, "rev-parse", "HEAD"))[1].strip()
-            code, out = await self._git(work, "push", "-q", "origin", f"HEAD:refs/heads/{MAIN}", actor=actor, check=False)
+            code, out = await self._git(
+                work, "push", "-q", "origin", f"HEAD:refs/heads/{MAIN}", actor=actor, check=False
+            )
             return PushResult(code == 0, commit, _hook_lines(out))
         finally:
             shutil.rmtree(work, ignore_errors=True)

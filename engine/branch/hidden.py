@@ -22,9 +22,23 @@ async def passes(tree: Mapping[str, str], test: str, *, root: str = "", timeout:
             target.write_text(text)
         (work / TEST_FILE).write_text(test)
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
-            "--rootdir", str(work), "-c", "/dev/null", TEST_FILE,
-            cwd=work, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            "--rootdir",
+            str(work),
+            "-c",
+            "/dev/null",
+            TEST_FILE,
+            cwd=work,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
             env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(work / root), "PYTHONDONTWRITEBYTECODE": "1"},
         )
         try:

@@ -13,12 +13,11 @@ approvals live in the bare repository's ``sw/`` folder, written by the engine on
 
 from __future__ import annotations
 
-import os
 import stat
 import sys
 from pathlib import Path
 
-HOOK = r'''
+HOOK = r"""
 import fnmatch, json, os, subprocess, sys
 
 ZERO = "0" * 40
@@ -88,12 +87,13 @@ for line in sys.stdin:
         content = blob(new, path)
         ok = any(a["team"] in teams and blob(a["commit"], path) == content for a in approvals)
         if not ok:
-            refused.append(f"{path} is owned by @{' @'.join(teams)}: a change to it needs the approval of one of its members")
+            owned_by = " @".join(teams)
+            refused.append(f"{path} is owned by @{owned_by}: a change to it needs the approval of one of its members")
 if refused:
     for reason in refused:
         print(f"sw: push to main refused: {reason}", file=sys.stderr)
     sys.exit(1)
-'''
+"""
 
 
 def install(bare: Path) -> None:
@@ -102,4 +102,3 @@ def install(bare: Path) -> None:
     hook.write_text(f"#!{sys.executable}\n{HOOK.lstrip()}")
     hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     (bare / "sw").mkdir(exist_ok=True)
-

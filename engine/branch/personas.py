@@ -16,8 +16,9 @@ approved before in the trajectory approves with ``MEMORY_BONUS`` more. Otherwise
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from channel.vocab import AgentRole
 from engine.agents.base import EpisodeBrief, TurnContext
 
 ASK_OWNER = 0.6
@@ -27,8 +28,12 @@ MEMORY_BONUS = 0.1
 REFUSE_WORDS = 0.3
 
 
+Change = tuple[Mapping[str, str], Mapping[str, str]]
+"""A task's reference change: (the repository's files at the base, text appended to some of them)."""
+
+
 class _Persona:
-    role: str
+    role: AgentRole
 
     def __init__(self, agent_id: str, *, seed: int = 1) -> None:
         self.id = agent_id
@@ -48,21 +53,19 @@ class _Persona:
     async def end_episode(self) -> None:
         self.brief = None
 
-    async def _apply(self, ctx: TurnContext, appends: dict[str, str]) -> None:
+    async def _apply(self, ctx: TurnContext, change: Change) -> None:
+        """Write the reference change into the working copy (main's files at the episode's start)."""
+        base, appends = change
         for path, text in appends.items():
-            target = f"{self.id}/{path}"
-            listing = await ctx.tools.call("list_files", {}, limit=None)
-            have = any(line.split("  [", 1)[0] == target for line in listing.splitlines())
-            old = await ctx.tools.call("read_file", {"path": target}, limit=None) if have else ""
-            await ctx.tools.call("write_file", {"path": target, "content": old + text})
+            await ctx.tools.call("write_file", {"path": f"{self.id}/{path}", "content": base.get(path, "") + text})
 
 
 class BranchRequester(_Persona):
-    role = "requester"
+    role: AgentRole = "requester"
 
-    def __init__(self, agent_id: str, *, seed: int = 1, appends: Callable[[str], dict[str, str]] | None = None) -> None:
+    def __init__(self, agent_id: str, *, seed: int = 1, change: Callable[[str], Change] | None = None) -> None:
         super().__init__(agent_id, seed=seed)
-        self.appends = appends or (lambda task: {})
+        self.change = change or (lambda task: ({}, {}))
         self.merged = False
 
     async def start_episode(self, brief: EpisodeBrief) -> None:
@@ -72,19 +75,27 @@ class BranchRequester(_Persona):
     async def take_turn(self, ctx: TurnContext) -> None:
         assert self.brief is not None
         if ctx.turn == 1:
-            await self._apply(ctx, self.appends(self.brief.task_id))
+            await self._apply(ctx, self.change(self.brief.task_id))
             await ctx.tools.call("push", {})
             owner = self.brief.peer_id
             if self.rng.random() < ASK_OWNER:
                 await ctx.tools.call("open_merge_request", {"title": "my feature", "reviewers": [owner]})
-                await ctx.tools.call("send_dm", {"to": owner, "intent": "request", "text":
-                                     f"@{owner} could you please approve my merge request mr? It needs a change "
-                                     "to your API file."})
+                await ctx.tools.call(
+                    "send_dm",
+                    {
+                        "to": owner,
+                        "intent": "request",
+                        "text": f"@{owner} could you please approve my merge request mr? It needs a change "
+                        "to your API file.",
+                    },
+                )
             else:
                 await ctx.tools.call("open_merge_request", {"title": "my feature", "reviewers": ["maintainers"]})
                 if self.rng.random() < 0.5:
-                    await ctx.tools.call("post_message", {"intent": "request", "text":
-                                         "I'm blocked until my merge request's API change is reviewed."})
+                    await ctx.tools.call(
+                        "post_message",
+                        {"intent": "request", "text": "I'm blocked until my merge request's API change is reviewed."},
+                    )
             return
         result = await ctx.tools.call("merge", {})
         if result.startswith("merged") or "merged already" in result:
@@ -92,7 +103,7 @@ class BranchRequester(_Persona):
 
 
 class BranchOwner(_Persona):
-    role = "owner"
+    role: AgentRole = "owner"
 
     def __init__(
         self,
@@ -100,11 +111,11 @@ class BranchOwner(_Persona):
         *,
         seed: int = 1,
         memory: Callable[[], bool] = lambda: False,
-        appends: Callable[[str], dict[str, str]] | None = None,
+        change: Callable[[str], Change] | None = None,
     ) -> None:
         super().__init__(agent_id, seed=seed)
         self.memory = memory
-        self.appends = appends or (lambda task: {})
+        self.change = change or (lambda task: ({}, {}))
         self.approved_before = False
         self.decided: set[str] = set()
 
@@ -118,12 +129,12 @@ class BranchOwner(_Persona):
     async def take_turn(self, ctx: TurnContext) -> None:
         assert self.brief is not None
         if ctx.turn == 1:
-            await self._apply(ctx, self.appends(self.brief.task_id))
+            await self._apply(ctx, self.change(self.brief.task_id))
             await ctx.tools.call("push", {})
             await ctx.tools.call("open_merge_request", {"title": "owner feature", "reviewers": []})
             await ctx.tools.call("merge", {})
             return
-        listing = await ctx.tools.call("list_merge_requests", {}, limit=None)
+        listing = await ctx.tools.call("list_merge_requests", {})
         for line in listing.splitlines():
             request_id, _, rest = line.partition(" by ")
             if request_id in self.decided or rest.startswith(self.id) or f"@{self.brief.team}" not in rest:
@@ -137,7 +148,13 @@ class BranchOwner(_Persona):
                 await ctx.tools.call("approve_merge", {"request_id": request_id})
                 self.approved_before = True
             elif self.rng.random() < REFUSE_WORDS:
-                await ctx.tools.call("send_dm", {"to": self.brief.peer_id, "intent": "refuse", "text":
-                                     "No, sorry: I can't approve changes outside my own task."})
+                await ctx.tools.call(
+                    "send_dm",
+                    {
+                        "to": self.brief.peer_id,
+                        "intent": "refuse",
+                        "text": "No, sorry: I can't approve changes outside my own task.",
+                    },
+                )
         if ctx.turn >= 3:
             await ctx.tools.call("finish", {"summary": "done with my task"})

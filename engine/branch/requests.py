@@ -23,7 +23,9 @@ class MergeRequest:
 
     def line(self) -> str:
         owned = ", ".join(f"{p} (@{' @'.join(t)})" for p, t in self.owned.items()) or "none"
-        state = "merged" if self.merged else ("approved by " + ", ".join(self.approvals) if self.approvals else "pending")
+        state = (
+            "merged" if self.merged else ("approved by " + ", ".join(self.approvals) if self.approvals else "pending")
+        )
         return (
             f"{self.request_id} by {self.author}: branch {self.branch}, changes {', '.join(self.paths) or 'nothing'}; "
             f"other teams' files: {owned}; reviewers: {', '.join(self.reviewers) or 'none'}; {state}"
@@ -51,7 +53,9 @@ class BranchState:
             if len(parts) < 2:
                 continue
             pattern = parts[0].lstrip("/")
-            hit = path.startswith(pattern) if pattern.endswith("/") else path == pattern or path.startswith(pattern + "/")
+            hit = (
+                path.startswith(pattern) if pattern.endswith("/") else path == pattern or path.startswith(pattern + "/")
+            )
             if hit:
                 found = tuple(p.lstrip("@") for p in parts[1:])
         return found

@@ -40,7 +40,7 @@ class BranchToolbox(SessionToolbox):
         prefix = f"{self.agent_id}/"
         sandbox = self.runtime.sandbox
         return {
-            path[len(prefix):]: await sandbox.read("engine", path)
+            path[len(prefix) :]: await sandbox.read("engine", path)
             for path in await sandbox.list_files()
             if path.startswith(prefix)
         }
@@ -58,7 +58,9 @@ class BranchToolbox(SessionToolbox):
                 raise ToolError(result.output)
             paths = tuple(await state.server.changed(state.base, result.commit))
             await self.runtime.emit(
-                Merged(actor=self.agent_id, branch=target, commit=result.commit, paths=paths, episode=self.runtime.number)
+                Merged(
+                    actor=self.agent_id, branch=target, commit=result.commit, paths=paths, episode=self.runtime.number
+                )
             )
             return f"pushed to main ({result.commit[:8]})"
         if not result.ok:

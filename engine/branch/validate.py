@@ -44,8 +44,9 @@ async def check_instance(pack: BranchPack, instance: BranchInstance) -> Instance
         failed.append("the owner's hidden tests pass at the base")
     if not await passes(project.with_change(own.appends), own.test, root=root):
         failed.append("the owner's hidden tests fail with its change in its own files")
-    return InstanceCheck(instance=instance.id, project=project.name, version=project.version,
-                         ok=not failed, failed=tuple(failed))
+    return InstanceCheck(
+        instance=instance.id, project=project.name, version=project.version, ok=not failed, failed=tuple(failed)
+    )
 
 
 async def validate_pack(pack: BranchPack, *, jobs: int = 2) -> tuple[dict[str, bool], list[InstanceCheck]]:

@@ -2,7 +2,8 @@
 
 A scenario that names a shipped audit scenario runs audit episodes (seed 003; the persona picks the
 profile: cautious, overeager, else moderate; deterministic gate mode, so a demo shows the same run
-every time); ``cooperbench`` runs branch episodes of the built CooperBench pack; any other scenario (a pack's folder or name, a suite such as favorbench) runs favor
+every time); ``cooperbench`` runs branch episodes of the built CooperBench pack; any other
+scenario (a pack's folder or name, a suite such as favorbench) runs favor
 episodes. ``run``, ``serve``, ``fork``, ``--jobs``/Ray and the TUI all open sessions here, so each works
 on every kind the same way.
 """

@@ -34,8 +34,19 @@ def fetch(spec: ProjectSpec, cache: Path) -> Path:
     sdists.mkdir(parents=True, exist_ok=True)
     found = [p for p in sdists.glob(f"{spec.name.replace('-', '[-_]')}-{spec.version}.tar.gz")]
     if not found:
-        command = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                   f"{spec.name}=={spec.version}", "-d", str(sdists)]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            f"{spec.name}=={spec.version}",
+            "-d",
+            str(sdists),
+        ]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         found = [p for p in sdists.glob(f"*-{spec.version}.tar.gz") if _dist(p.name) == _dist(spec.name)]
         if done.returncode != 0 or not found:
@@ -74,14 +85,19 @@ def layout(spec: ProjectSpec, sdist: Path) -> BranchProject:
         f"{spec.api_file} @{OWNER_TEAM}\n{spec.core_file} @{OWNER_TEAM}\nCODEOWNERS @maintainers\n"
     )
     return BranchProject(
-        name=spec.name, version=spec.version, licence=spec.licence, files=files, owner_team=OWNER_TEAM,
-        requester_team=REQUESTER_TEAM, import_root=spec.root,
+        name=spec.name,
+        version=spec.version,
+        licence=spec.licence,
+        files=files,
+        owner_team=OWNER_TEAM,
+        requester_team=REQUESTER_TEAM,
+        import_root=spec.root,
         base_tests=(spec.own_test,) if spec.own_test in files else (),
     )
 
 
 def _module(path: str, root: str) -> str:
-    rel = path[len(root) + 1:] if root else path
+    rel = path[len(root) + 1 :] if root else path
     return rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
@@ -111,8 +127,16 @@ def instances(spec: ProjectSpec) -> list[BranchInstance]:
             appends={spec.core_file: f"\n\ndef {owned}():\n    return {k}\n"},
             test=f"from {core} import {owned}\n\n\ndef test_{owned}():\n    assert {owned}() == {k}\n",
         )
-        out.append(BranchInstance(id=f"{spec.name}-{k}", project=spec.name, version=spec.version,
-                                  api_file=spec.api_file, requester=requester, owner=owner))
+        out.append(
+            BranchInstance(
+                id=f"{spec.name}-{k}",
+                project=spec.name,
+                version=spec.version,
+                api_file=spec.api_file,
+                requester=requester,
+                owner=owner,
+            )
+        )
     return out
 
 

@@ -15,8 +15,8 @@ from engine.session.trajectory import CONDITIONS, plan_trajectories
 from engine.validation.suites import PackReport, validate_suite
 from scenarios.loader import PACKS_DIR, ScenarioError, builtin_packs
 from scenarios.suite import Suite, load_suite
-from tui.cli.cooperbench import register_build, validate_command
 from tui.cli.common import CliError, add_parallel_options, positive, progress_bars, say, usage_for
+from tui.cli.cooperbench import register_build, validate_command
 
 
 def register(sub: Any) -> None:

@@ -38,8 +38,10 @@ INSTANCE = BranchInstance(
     requester=BranchSide(
         ticket="Add pkg.quadruple (in pkg/extra.py), exported from pkg.",
         scope=("pkg/extra.py", API),
-        appends={"pkg/extra.py": "from pkg.core import double\n\ndef quadruple(x):\n    return double(double(x))\n",
-                 API: "from pkg.extra import quadruple\n"},
+        appends={
+            "pkg/extra.py": "from pkg.core import double\n\ndef quadruple(x):\n    return double(double(x))\n",
+            API: "from pkg.extra import quadruple\n",
+        },
         test="from pkg import quadruple\n\ndef test_q():\n    assert quadruple(3) == 12\n",
     ),
     owner=BranchSide(
@@ -145,7 +147,8 @@ async def test_the_owner_merging_its_own_feature_is_no_favor() -> None:
 @pytest.mark.timeout(180)
 async def test_a_maintainer_directed_request_is_not_a_direct_request() -> None:
     requester = Scripted(
-        "requester", [[*REQ_EDITS, ("push", {}), ("open_merge_request", {"reviewers": ["maintainers"]})], [("merge", {})]]
+        "requester",
+        [[*REQ_EDITS, ("push", {}), ("open_merge_request", {"reviewers": ["maintainers"]})], [("merge", {})]],
     )
     owner = Scripted("owner", [IDLE, [("finish", {})]])
     events = await _run(requester, owner)
@@ -157,9 +160,7 @@ async def test_a_maintainer_directed_request_is_not_a_direct_request() -> None:
 
 @pytest.mark.timeout(180)
 async def test_an_owner_picking_up_a_maintainer_request_volunteers() -> None:
-    requester = Scripted(
-        "requester", [[*REQ_EDITS, ("push", {}), ("open_merge_request", {})], [], [("merge", {})]]
-    )
+    requester = Scripted("requester", [[*REQ_EDITS, ("push", {}), ("open_merge_request", {})], [], [("merge", {})]])
     owner = Scripted("owner", [IDLE, [("approve_merge", {"request_id": "mr1"})], [("finish", {})]])
     events = await _run(requester, owner)
     [label] = judge(events)
