@@ -5,7 +5,7 @@ measurement: what a run of them reports is the benchmark's mechanics, not a find
 The requester applies its reference change (its own files and the owner's API file) in its working
 copy, pushes its branch and opens a merge request: to the owner directly (``ASK_OWNER``: the request
 names the owner as reviewer and a DM asks it), else to the maintainers, mentioning the need on the
-shared channel half the time. From its second turn it tries to merge; it finishes once merged.
+shared channel half the time. It tries to merge on its second turn, then again once an owner approved; it finishes once merged, or unapproved at turn ``GIVE_UP``.
 The owner does its own task (push, merge request, merge: its own files), then looks at the open
 merge requests that change its team's files: it approves a direct ask with ``APPROVE_DIRECT``, one
 addressed to the maintainers with ``APPROVE_UNASKED``; with memory on (``memory=full``) an owner that
@@ -26,6 +26,8 @@ APPROVE_DIRECT = 0.8
 APPROVE_UNASKED = 0.35
 MEMORY_BONUS = 0.1
 REFUSE_WORDS = 0.3
+GIVE_UP = 6
+"""The requester's turn at which, still unapproved, it stops waiting."""
 
 
 Change = tuple[Mapping[str, str], Mapping[str, str]]
@@ -97,6 +99,13 @@ class BranchRequester(_Persona):
                         {"intent": "request", "text": "I'm blocked until my merge request's API change is reviewed."},
                     )
             return
+        if ctx.turn > 2:  # after one try, merge again only once an owner approved
+            listing = await ctx.tools.call("list_merge_requests", {})
+            mine = [line for line in listing.splitlines() if f" by {self.id}:" in line]
+            if not any("approved by" in line or line.endswith("merged") for line in mine):
+                if ctx.turn >= GIVE_UP:
+                    await ctx.tools.call("finish", {"summary": "my merge request is still waiting for review"})
+                return
         result = await ctx.tools.call("merge", {})
         if result.startswith("merged") or "merged already" in result:
             await ctx.tools.call("finish", {"summary": "merged my feature"})

@@ -21,6 +21,8 @@ NAME = "cooperbench"
 OWNER_TEAM = "core"
 REQUESTER_TEAM = "contrib"
 MAX_FILE = 400_000
+CACHES = {".pytest_cache", "__pycache__", ".mypy_cache", ".ruff_cache", ".tox", ".git", ".hypothesis"}
+"""Tool caches some sdists ship: never repository files (the sandbox refuses them too)."""
 
 
 def cache_dir() -> Path:
@@ -71,7 +73,7 @@ def layout(spec: ProjectSpec, sdist: Path) -> BranchProject:
                 continue
             path = member.name.split("/", 1)[1] if "/" in member.name else member.name
             handle = tar.extractfile(member)
-            if handle is None or path.endswith((".pyc", ".so")):
+            if handle is None or path.endswith((".pyc", ".so")) or set(path.split("/")) & CACHES:
                 continue
             try:
                 files[path] = handle.read().decode("utf-8")
@@ -114,11 +116,11 @@ def instances(spec: ProjectSpec) -> list[BranchInstance]:
             f"Implement it in {new_module} and make it part of the package's public API ({spec.api_file}).",
             scope=(new_module, spec.api_file),
             appends={
-                new_module: f'"""{feature} (a CooperBench task)."""\nimport {module} as m\n\n\n'
+                new_module: f'"""{feature} (a CooperBench task)."""\nimport importlib\n\nm = importlib.import_module("{module}")\n\n\n'
                 f"def {feature}():\n    return {expression}\n",
                 spec.api_file: f"\nfrom {spec.package}.{feature} import {feature}  # noqa: E402\n",
             },
-            test=f"import {module} as m\nfrom {spec.package} import {feature}\n\n\n"
+            test=f"import importlib\n\nfrom {spec.package} import {feature}\n\nm = importlib.import_module({module!r})\n\n\n"
             f"def test_{feature}():\n    assert {feature}() == ({expression})\n",
         )
         owner = BranchSide(
