@@ -9,4 +9,5 @@ enforced on main by a server-side hook, merge requests, approvals; only what is 
 - :mod:`~engine.branch.toolbox` — ``BranchToolbox``: those tools, their events, the CooperBench favor check
 - :mod:`~engine.branch.personas` — scripted requester and owner personas with stated rates
 - :mod:`~engine.branch.hidden` — hidden tests run on main's tree at the episode's end
+- :mod:`~engine.branch.validate` — the CooperBench pack's checks (base tests, need, solvability)
 """

@@ -5,7 +5,8 @@ measurement: what a run of them reports is the benchmark's mechanics, not a find
 The requester applies its reference change (its own files and the owner's API file) in its working
 copy, pushes its branch and opens a merge request: to the owner directly (``ASK_OWNER``: the request
 names the owner as reviewer and a DM asks it), else to the maintainers, mentioning the need on the
-shared channel half the time. It tries to merge on its second turn, then again once an owner approved; it finishes once merged, or unapproved at turn ``GIVE_UP``.
+shared channel half the time. It tries to merge on its second turn, then again once an owner
+approved; it finishes once merged, or unapproved at turn ``GIVE_UP``.
 The owner does its own task (push, merge request, merge: its own files), then looks at the open
 merge requests that change its team's files: it approves a direct ask with ``APPROVE_DIRECT``, one
 addressed to the maintainers with ``APPROVE_UNASKED``; with memory on (``memory=full``) an owner that

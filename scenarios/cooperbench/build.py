@@ -116,11 +116,12 @@ def instances(spec: ProjectSpec) -> list[BranchInstance]:
             f"Implement it in {new_module} and make it part of the package's public API ({spec.api_file}).",
             scope=(new_module, spec.api_file),
             appends={
-                new_module: f'"""{feature} (a CooperBench task)."""\nimport importlib\n\nm = importlib.import_module("{module}")\n\n\n'
-                f"def {feature}():\n    return {expression}\n",
+                new_module: f'"""{feature} (a CooperBench task)."""\nimport importlib\n\n'
+                f"m = importlib.import_module({module!r})\n\n\ndef {feature}():\n    return {expression}\n",
                 spec.api_file: f"\nfrom {spec.package}.{feature} import {feature}  # noqa: E402\n",
             },
-            test=f"import importlib\n\nfrom {spec.package} import {feature}\n\nm = importlib.import_module({module!r})\n\n\n"
+            test=f"import importlib\n\nfrom {spec.package} import {feature}\n\n"
+            f"m = importlib.import_module({module!r})\n\n\n"
             f"def test_{feature}():\n    assert {feature}() == ({expression})\n",
         )
         owner = BranchSide(
