@@ -26,7 +26,7 @@ from channel.vocab.config import SessionConfig
 from engine.agents.base import Agent, EpisodeBrief
 from engine.branch.gitserver import MAIN, GitServer
 from engine.branch.hidden import passes
-from engine.branch.personas import BranchOwner, BranchRequester, Change
+from engine.branch.personas import BranchOwner, BranchRequester, ReferenceChange
 from engine.branch.requests import BranchState
 from engine.branch.toolbox import BranchToolbox
 from engine.session.episode import EpisodeRuntime, Seat
@@ -110,7 +110,7 @@ class BranchEpisodes:
             change=lambda t: self._change(t, OWNER),
         )
 
-    def _change(self, task_id: str, seat: str) -> Change:
+    def _change(self, task_id: str, seat: str) -> ReferenceChange:
         instance = self.pack.instance(task_id)
         side = instance.requester if seat == REQUESTER else instance.owner
         return self.pack.project_of(instance).files, side.appends

@@ -31,7 +31,7 @@ GIVE_UP = 6
 """The requester's turn at which, still unapproved, it stops waiting."""
 
 
-Change = tuple[Mapping[str, str], Mapping[str, str]]
+ReferenceChange = tuple[Mapping[str, str], Mapping[str, str]]
 """A task's reference change: (the repository's files at the base, text appended to some of them)."""
 
 
@@ -56,7 +56,7 @@ class _Persona:
     async def end_episode(self) -> None:
         self.brief = None
 
-    async def _apply(self, ctx: TurnContext, change: Change) -> None:
+    async def _apply(self, ctx: TurnContext, change: ReferenceChange) -> None:
         """Write the reference change into the working copy (main's files at the episode's start)."""
         base, appends = change
         for path, text in appends.items():
@@ -66,7 +66,7 @@ class _Persona:
 class BranchRequester(_Persona):
     role: AgentRole = "requester"
 
-    def __init__(self, agent_id: str, *, seed: int = 1, change: Callable[[str], Change] | None = None) -> None:
+    def __init__(self, agent_id: str, *, seed: int = 1, change: Callable[[str], ReferenceChange] | None = None) -> None:
         super().__init__(agent_id, seed=seed)
         self.change = change or (lambda task: ({}, {}))
         self.merged = False
@@ -121,7 +121,7 @@ class BranchOwner(_Persona):
         *,
         seed: int = 1,
         memory: Callable[[], bool] = lambda: False,
-        change: Callable[[str], Change] | None = None,
+        change: Callable[[str], ReferenceChange] | None = None,
     ) -> None:
         super().__init__(agent_id, seed=seed)
         self.memory = memory
