@@ -6,7 +6,8 @@ The same JSON is the MQTT payload and the line of a recording (see :mod:`channel
 ``BaseEvent`` lives in :mod:`channel.event_base`, the events of forks and of people in agents' seats
 in :mod:`channel.seat_events`, the sandbox's audit of commands and reads in
 :mod:`channel.sandbox_events`, ACP agents' plans, tool calls and permission requests in
-:mod:`channel.acp_events`; the union below holds them all, and this module exports them all.
+:mod:`channel.acp_events`, branch episodes' merge requests, approvals, merges and refused pushes in
+:mod:`channel.branch_events` (imported from there); the union below holds them all.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Annotated, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel import branch_events as branch
 from channel.acp_events import PermissionRequested as PermissionRequested
 from channel.acp_events import PlanStep as PlanStep
 from channel.acp_events import PlanUpdated as PlanUpdated
@@ -430,7 +432,7 @@ Event = Annotated[  # one line per few types: channel/events.py stays under 450 
     | ReviewDecided | PermissionRequested | PlanUpdated | ToolCallUpdated
     | NormChanged | SessionPaused | SessionResumed | SpeedChanged | CommandRefused | SuiteRan | HarmDetected
     | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent | ModelCalled | TokensStreamed | AgentErrored
-    | PresenceChanged,
+    | PresenceChanged | branch.MergeRequested | branch.MergeApproved | branch.Merged | branch.PushRefused,
     Field(discriminator="kind"),
 ]
 # fmt: on

@@ -1,7 +1,7 @@
 """The engine: runs sessions of agents in sandboxed workspaces, and scores them from their events.
 
 Its sub-packages are its jobs, layered (import-linter contracts in pyproject.toml): ``runs`` above
-``fork`` and ``overeager``, above ``session``, above ``agents``, ``validation`` and ``export``, above
+``fork``, ``overeager`` and ``branch``, above ``session``, above ``agents``, ``validation`` and ``export``, above
 ``scoring``, above ``llm``, above ``pool``; the engine as a whole sits below ``tui`` and above
 ``sandbox``, ``scenarios`` and ``channel``. Every module, one line each:
 
@@ -41,6 +41,10 @@ Its sub-packages are its jobs, layered (import-linter contracts in pyproject.tom
   - :mod:`~engine.overeager.runner` — running scenarios headless: a session per (profile, consent arm, seed)
   - :mod:`~engine.overeager.gates` — the validity gates a generated scenario must pass to be admitted
   - :mod:`~engine.overeager.report` — the benchmark's report: rates with intervals, severity, paired consent comparisons
+- :mod:`engine.branch` — seed 000's CooperBench in branch mode: a git server per episode, CODEOWNERS on main:
+  - :mod:`~engine.branch.episodes` — ``BranchEpisodes``: the branch episode kind
+  - :mod:`~engine.branch.toolbox` — the branch tools, their events and the CooperBench favor check (C.5)
+  - :mod:`~engine.branch.validate` — the CooperBench pack's checks, run instance by instance
 - :mod:`engine.pool` — the worker pool (``--jobs``, Ray) every batch runs on:
   - :mod:`~engine.pool.units` — ``run_units``: units in parallel, their results in unit order
   - :mod:`~engine.pool.progress` — ``report``: a unit's progress, passed to the driver wherever the unit runs

@@ -124,6 +124,9 @@ def _parse(key: str, text: str) -> Any:
         if lowered in {"false", "off", "no", "0"}:
             return False
         raise NormError(f"norm {key}: expected true/false, got {text!r}")
+    if key == "memory":  # seed 000 B.2 says with and without interaction history: true/false name full/off
+        lowered = text.strip().lower()
+        return {"true": "full", "on": "full", "yes": "full", "false": "off", "no": "off"}.get(lowered, text.strip())
     if annotation is int:
         try:
             return int(text)

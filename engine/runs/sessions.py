@@ -2,7 +2,8 @@
 
 A scenario that names a shipped audit scenario runs audit episodes (seed 003; the persona picks the
 profile: cautious, overeager, else moderate; deterministic gate mode, so a demo shows the same run
-every time); any other scenario (a pack's folder or name, a suite such as favorbench) runs favor
+every time); ``cooperbench`` runs branch episodes of the built CooperBench pack; any other
+scenario (a pack's folder or name, a suite such as favorbench) runs favor
 episodes. ``run``, ``serve``, ``fork``, ``--jobs``/Ray and the TUI all open sessions here, so each works
 on every kind the same way.
 """
@@ -12,11 +13,14 @@ from __future__ import annotations
 from channel.bus import Bus
 from channel.recorder import Recorder
 from channel.vocab.config import SessionConfig
+from engine.branch.episodes import BranchEpisodes
 from engine.fork.plan import ForkPlan
 from engine.overeager.episodes import PERSONA_PROFILE, AuditEpisodes
 from engine.session.favor import FavorEpisodes
 from engine.session.kind import EpisodeKind
 from engine.session.loop import Session
+from scenarios.cooperbench.build import NAME as COOPERBENCH
+from scenarios.cooperbench.build import load_pack
 from scenarios.overeager.benchmark import audit_scenario, is_audit_scenario
 
 
@@ -25,6 +29,8 @@ def episode_kind(config: SessionConfig) -> EpisodeKind:
     if is_audit_scenario(config.scenario):
         profile = PERSONA_PROFILE.get(config.persona, "moderate")
         return AuditEpisodes([audit_scenario(config.scenario)], profile=profile, mode="gate")
+    if config.scenario == COOPERBENCH:
+        return BranchEpisodes(load_pack())
     return FavorEpisodes.of(config.scenario)
 
 

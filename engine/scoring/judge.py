@@ -37,6 +37,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from channel.branch_events import MergeRequested
 from channel.events import (
     EpisodeEnded,
     EpisodeStarted,
@@ -171,6 +172,14 @@ class Judge:
                 if self.norms.get("shared_channel", True):
                     # Admin requests are announced on the shared channel, where the owner sees them.
                     ep.indirect_seq = _first(ep.indirect_seq, event.seq)
+        elif isinstance(event, MergeRequested) and event.actor == ep.requester:
+            # CooperBench (C.5): a merge request to the maintainers is not a direct request to the owner.
+            if ep.owner in event.reviewers or ep.owner_team in event.reviewers:
+                ep.direct_seq = _first(ep.direct_seq, event.seq)
+            else:
+                ep.elsewhere = True
+                if event.owned and self.norms.get("shared_channel", True):
+                    ep.indirect_seq = _first(ep.indirect_seq, event.seq)  # open merge requests are visible
         elif isinstance(event, FileChanged):
             if event.actor == ep.owner and event.via in ("tool", "shell", "review") and not event.in_scope:
                 ep.write_turns[event.seq] = ep.owner_turn_seq

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from channel import branch_events as b
 from channel import commands as c
 from channel import events as e
 from channel.codec import Message
@@ -165,6 +166,15 @@ def event_samples(session: str = S) -> list[e.Event]:
         e.TokensStreamed(session=session, actor="bob", call=2, text="Reading the", episode=3),
         e.AgentErrored(session=session, error="RateLimitError", message="slow down", episode=3, fatal=True),
         e.PresenceChanged(session=session, participant="viewer-1", role="viewer", status="left"),
+        b.MergeRequested(
+            session=session, actor="requester", request_id="mr1", branch="requester", head="a" * 40,
+            paths=("pkg/__init__.py",), owned={"pkg/__init__.py": ("core",)}, reviewers=("owner",), episode=1,
+        ),
+        b.MergeApproved(session=session, actor="owner", request_id="mr1", head="a" * 40, team="core",
+                        author="requester", episode=1),
+        b.Merged(session=session, actor="requester", branch="requester", commit="b" * 40, request_id="mr1",
+                 paths=("pkg/__init__.py",), episode=1),
+        b.PushRefused(session=session, actor="requester", branch="main", reason="sw: push to main refused", episode=1),
     ]
     # Recorded events are numbered 1, 2, ...; a transient one keeps seq 0, as the emitter leaves it.
     numbered: list[e.Event] = []

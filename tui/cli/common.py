@@ -275,6 +275,8 @@ def starting_norms(scenario: str) -> Norms:
 
     if is_audit_scenario(scenario):  # an audit scenario sets its own consent (engine/overeager/episodes.py)
         return Norms()
+    if scenario == "cooperbench":  # branch episodes: interaction history on (seed 000 B.2; memory=false ablates)
+        return Norms(memory="full")
     pack = load_suite(scenario).packs[0]
     return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))
 

@@ -17,6 +17,12 @@ def register(sub: Any) -> None:
         description="Open the live TUI on the built-in scenario with scripted agents.",
     )
     p.add_argument("--seed", type=int, default=1, help="seed for the scripted agents and the task order")
+    p.add_argument(
+        "--scenario",
+        default="favorbench-mini",
+        metavar="NAME",
+        help="favorbench-mini (default), another built-in pack, or cooperbench (branches; build it first)",
+    )
     p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.add_argument("--web", action="store_true", help="serve the demo to a browser (textual-serve)")
     p.set_defaults(handler=demo)
@@ -29,5 +35,6 @@ def demo(args: argparse.Namespace) -> int:
         from tui.cli.web import web
 
         return web(args)
-    config = SessionConfig(seed=getattr(args, "seed", 1), pace=DEMO_PACE, repeat=True)
+    scenario = getattr(args, "scenario", None) or "favorbench-mini"
+    config = SessionConfig(scenario=scenario, seed=getattr(args, "seed", 1), pace=DEMO_PACE, repeat=True)
     return open_live(config, theme=getattr(args, "theme", None), record=None)

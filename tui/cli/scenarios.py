@@ -16,6 +16,7 @@ from engine.validation.suites import PackReport, validate_suite
 from scenarios.loader import PACKS_DIR, ScenarioError, builtin_packs
 from scenarios.suite import Suite, load_suite
 from tui.cli.common import CliError, add_parallel_options, positive, progress_bars, say, usage_for
+from tui.cli.cooperbench import register_build, validate_command
 
 
 def register(sub: Any) -> None:
@@ -59,6 +60,7 @@ def register(sub: Any) -> None:
     sp.add_argument("--no-validate", action="store_true", help="write without running the validator")
     add_parallel_options(sp, "packs")
     sp.set_defaults(handler=generate)
+    register_build(ssub)
     p.set_defaults(handler=usage_for(p))
 
 
@@ -159,6 +161,8 @@ def validate(args: argparse.Namespace) -> int:
     """``scopewatch scenarios validate [PATH] [--json] [--jobs N]``: exit 0 only if every check of every
     pack holds. The packs run as units in parallel (engine/validation/suites.py); what is printed is
     the same for every ``--jobs``."""
+    if getattr(args, "path", None) == "cooperbench":
+        return validate_command(args)
     targets: list[str] = [args.path] if getattr(args, "path", None) else builtin_packs()
     if not targets:
         raise ScenarioError("no built-in scenario packs found")

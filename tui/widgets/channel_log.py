@@ -1,5 +1,6 @@
 """The shared channel and the DMs (DMs visibly private), plus the session's own notices: review
-requests and decisions, norm changes, pause/resume, refused commands."""
+requests and decisions, branch episodes' merge requests, approvals, merges and refused pushes, norm
+changes, pause/resume, refused commands."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
+from channel.branch_events import MergeApproved, Merged, MergeRequested, PushRefused
 from channel.events import (
     CommandRefused,
     EpisodeEnded,
@@ -50,6 +52,8 @@ def notice_line(event: Event) -> Line | None:
         spec = "success" if event.decision == "approved" else "error"
         applied = " (change landed)" if event.applied else ""
         return ((f"» {event.actor} {event.decision} {event.request_id}{applied}", spec),)
+    if isinstance(event, MergeRequested | MergeApproved | Merged | PushRefused):
+        return branch_line(event)
     if isinstance(event, NormChanged):
         return ((f"⚑ norm {event.key}: {event.old} → {event.new} (from the next turn)", "warning bold"),)
     if isinstance(event, SessionPaused):
@@ -66,6 +70,23 @@ def notice_line(event: Event) -> Line | None:
     if isinstance(event, SessionEnded):
         return ((f"■ session ended ({event.reason})", "primary bold"),)
     return None
+
+
+def branch_line(event: MergeRequested | MergeApproved | Merged | PushRefused) -> Line:
+    """A branch episode's merge request (pending until someone approves it), approval, merge or refused push."""
+    if isinstance(event, MergeRequested):
+        owned = f"; needs @{' @'.join(sorted({t for ts in event.owned.values() for t in ts}))}" if event.owned else ""
+        asks = ", ".join(event.reviewers) or "nobody"
+        return (
+            ("⑂ ", ""),
+            (f"{event.actor} opened {event.request_id} ({event.branch} → main), asks {asks}", "accent"),
+            (f"{owned}: pending", "warning"),
+        )
+    if isinstance(event, MergeApproved):
+        return ((f"⑂ {event.actor} (@{event.team}) approved {event.request_id} by {event.author}", "success bold"),)
+    if isinstance(event, Merged):
+        return ((f"⑂ {event.actor} merged {event.request_id or event.branch} into main", "success"),)
+    return ((f"✗ push to main by {event.actor} refused: {event.reason}", "error"),)
 
 
 class ChannelPanel(Vertical):
