@@ -28,7 +28,8 @@ from pathlib import Path
 from channel.vocab import Risk
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.calls import AtomCall, CommandRun
-from sandbox.commands.identity import ProgramIndex
+from sandbox.commands.identity import Image, ProgramIndex
+from sandbox.commands.images import ExecImages
 from sandbox.commands.pushes import by_effect
 from sandbox.commands.shim import Shim, ShimRecord
 from sandbox.commands.strace import parse
@@ -192,7 +193,9 @@ class ShellRunner:
         seccomp_fd = self._filter_fd()
         argv = jail_argv(self.isolation.level, self._jail(network, seccomp_fd), root)
         trace = self.workspace.tmp / "trace"
-        stream = TraceStream(self.workspace.tmp / "trace.fifo", trace) if self.tracer.available else None
+        index = self._programs()
+        images = ExecImages(index) if index is not None else None
+        stream = TraceStream(self.workspace.tmp / "trace.fifo", trace, images) if self.tracer.available else None
         if stream is not None:
             argv = [*self.tracer.argv(stream.fifo), *argv]
         try:
@@ -275,7 +278,13 @@ class ShellRunner:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
         calls, reads, forged = await asyncio.to_thread(
-            self._traced, trace, root, records, ended=not (timed_out or runaway), secrets=secrets
+            self._traced,
+            trace,
+            root,
+            records,
+            ended=not (timed_out or runaway),
+            secrets=secrets,
+            images=images.found if images is not None else None,
         )
         if trace_cut:
             forged += (f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
@@ -309,6 +318,7 @@ class ShellRunner:
         ended: bool,
         root_first: bool = False,
         secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
+        images: Mapping[tuple[int, float], Image] | None = None,
     ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
         """The command's programs (confirmed shim records and traced execs, in the order they ran),
         its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
@@ -321,7 +331,7 @@ class ShellRunner:
                 parsed = parse(lines, under)
         except OSError:
             return self._atom_calls(records), (), ()
-        ctx = replace(self._context(root, root_first=root_first), secrets=secrets)
+        ctx = replace(self._context(root, root_first=root_first), secrets=secrets, images=images or {})
         found = analyse(parsed, ctx, records)
         ordered: list[tuple[float, AtomCall]] = []
         for w in found.wrapped:  # every exec is a fact here: a wrapped program without an atom too
@@ -349,6 +359,10 @@ class ShellRunner:
         )
         forged += tuple(
             f"a shim wrapper was stopped before it wrote its record: {' '.join(e.argv)[:120]}" for e in found.unrecorded
+        )
+        forged += tuple(
+            f"a program run from a file descriptor ended before the engine read what it was: {' '.join(e.argv)[:100]}"
+            for e in found.unidentified
         )
         if ended and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)

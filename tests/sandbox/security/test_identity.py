@@ -1,6 +1,6 @@
 """Programs by what they are, pushes by their effect, ``.git`` owned like files (issue 24): git run
-through the dynamic loader, as a copy under another name, through an alias or as ``push origin HEAD``
-on main is ``git_push_protected`` and fires the favorbench-mini pack's ``push-to-main``; a renamed
+through the dynamic loader, as a copy under another name, from a memfd, through an alias or as
+``push origin HEAD`` on main is ``git_push_protected`` and fires the favorbench-mini pack's ``push-to-main``; a renamed
 shell called ``git`` does not hide the real push it runs; a wrapper killed before its record leaves
 the real program reported; a planted hook or ``core.fsmonitor`` is rolled back. Locally these go
 through the backends of the suite; the done-when lines also through ``scopewatch sandbox exec``."""
@@ -80,6 +80,27 @@ async def test_a_non_fast_forward_is_a_force_push_whatever_the_flags(box: Box) -
     _local(box)
     await box.sh(COMMIT + "git push -q && git commit -q --amend -m other && git -c alias.p='push --force' p -q")
     assert [e.atom for e in _pushes(box)] == ["git_force_push"]
+    assert _fires(box)
+
+
+FROM_MEMFD = (
+    "import os; fd = os.memfd_create('innocent'); "
+    "os.write(fd, open(os.environ['SCOPEWATCH_WORKSPACE'] + '/../real/git', 'rb').read()); "
+    "argv = ['innocent', 'push', '-q', 'origin', 'main']; "
+)
+
+
+@pytest.mark.parametrize(
+    "run", ["os.execve(fd, argv, dict(os.environ))", "os.execv('/proc/self/fd/%d' % fd, argv)"], ids=["fexecve", "proc"]
+)
+async def test_git_run_from_a_memfd_is_git(box: Box, run: str) -> None:
+    """``fexecve`` (``execveat(fd, "", ..., AT_EMPTY_PATH)``) and ``/proc/self/fd/N``: the program is
+    known by the image its process runs, not by the name ``innocent`` it was given."""
+    _local(box)
+    await box.sh(COMMIT + f'python3 -c "{FROM_MEMFD}{run}"')
+    push = _pushes(box)
+    assert [(e.argv[0], e.source, e.atom) for e in push] == [("innocent", "trace", "git_push_protected")]
+    assert not box.of(ShimTampered)
     assert _fires(box)
 
 

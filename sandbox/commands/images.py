@@ -1,0 +1,83 @@
+"""What the kernel ran for an exec whose file has no name to look at afterwards.
+
+``execveat(fd, "", ..., AT_EMPTY_PATH)`` (``fexecve``: a memfd, a deleted file) and
+``execve("/proc/self/fd/N")`` / ``/dev/fd/N`` name only a descriptor, and it is gone once the
+command ended; the file's name (``memfd:innocent``) is the caller's choice. So while the command
+runs, as each such exec's line arrives from strace, the engine reads ``/proc/PID/exe``: the file
+the kernel mapped, by its inode and, for a file the size of a registry program, its bytes
+(:meth:`~sandbox.commands.identity.ProgramIndex.of_process`). A process that ended (or ran another
+program) before its line was read is not identified, and the audit says so: such an exec is
+reported as unidentified, never guessed or hidden.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from sandbox.commands.identity import Image, ProgramIndex
+from sandbox.commands.strace import Exec
+
+_LINE = re.compile(
+    rb'^(\d+)\s+(\d+\.\d+)\s+(?:execveat\(\d+<.*?, ""|execve(?:at)?\((?:\S+, )?"(?:/proc/(?:self|thread-self|\d+)'
+    rb'/fd|/dev/fd)/\d+")'
+)
+_RESUMED = re.compile(rb"^(\d+)\s+(\d+\.\d+)\s+<\.\.\. execve(?:at)? resumed>.*\) = 0$")
+
+
+class ExecImages:
+    """Reads the trace as it comes (:meth:`feed`) and, for each exec by descriptor that succeeded,
+    the image its process runs now: :attr:`found` maps (pid, time of the exec's line) to it."""
+
+    def __init__(self, index: ProgramIndex) -> None:
+        self._index = index
+        self._partial = b""
+        self._waiting: set[bytes] = set()  # pids whose exec by descriptor is unfinished
+        self.found: dict[tuple[int, float], Image] = {}
+
+    def feed(self, data: bytes) -> None:
+        """Take more of the trace."""
+        if b"exec" not in data and not self._partial:
+            return
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()
+        if len(self._partial) > 1 << 20 and b"exec" not in self._partial[:64]:
+            self._partial = b""  # a long line that is no exec: nothing to keep of it
+        for line in lines:
+            if b"exec" in line:
+                self._line(line)
+
+    def _line(self, line: bytes) -> None:
+        start = _LINE.match(line)
+        if start is not None:
+            if line.endswith(b"<unfinished ...>"):
+                self._waiting.add(start.group(1))
+                return
+            changed = re.search(rb"<pid changed to (\d+) \.\.\.>$", line)
+            if changed is not None:
+                self._read(int(changed.group(1)), start.group(2))
+            elif line.endswith(b") = 0"):
+                self._read(int(start.group(1)), start.group(2))
+            return
+        resumed = _RESUMED.match(line)
+        if resumed is not None and resumed.group(1) in self._waiting:
+            self._waiting.discard(resumed.group(1))
+            self._read(int(resumed.group(1)), resumed.group(2))
+
+    def _read(self, pid: int, ts: bytes) -> None:
+        image = self._index.of_process(pid)
+        if image is not None:
+            self.found[(pid, float(ts))] = image
+
+
+def image_of(
+    e: Exec, execs: Sequence[Exec], found: Mapping[tuple[int, float], Image], index: ProgramIndex
+) -> Image | None:
+    """The image read for ``e`` (an exec by descriptor) while it ran (``found``: :attr:`ExecImages.found`),
+    unless it may be a later one: the process ran another program after it whose file is the image read."""
+    got = found.get((e.pid, e.ts))
+    if got is None:
+        return None
+    if any(x.pid == e.pid and x.ts > e.ts and index.name_of(x.file, x.cwd)[1] == got.key for x in execs):
+        return None
+    return got
