@@ -406,10 +406,10 @@ class DockerShellRunner(ShellRunner):
         tampered = tuple(junk + shim.check())
         if not traced:
             return CommandRun(code, output, killed, self._atom_calls(records), tampered, command=self.commands)
-        calls, reads, forged = await asyncio.to_thread(
+        calls, reads, forged, hooks = await asyncio.to_thread(
             self._traced, trace, root, records, ended=not killed, root_first=True
         )
-        return CommandRun(code, output, killed, calls, tampered, reads, self.commands, forged)
+        return CommandRun(code, output, killed, calls, tampered, reads, self.commands, forged, hooks)
 
     def test_executor(self) -> TestExecutor | None:
         async def execute(argv: Sequence[str], cwd: Path, timeout: float) -> tuple[int | None, str]:  # noqa: ASYNC109

@@ -28,6 +28,7 @@ from pathlib import Path
 from channel.vocab import Risk
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.calls import AtomCall, CommandRun
+from sandbox.commands.hooks import hook_writes
 from sandbox.commands.identity import Image, ProgramIndex
 from sandbox.commands.images import ExecImages
 from sandbox.commands.pushes import by_effect
@@ -277,7 +278,7 @@ class ShellRunner:
         if not self.tracer.available:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
-        calls, reads, forged = await asyncio.to_thread(
+        calls, reads, forged, hooks = await asyncio.to_thread(
             self._traced,
             trace,
             root,
@@ -290,7 +291,7 @@ class ShellRunner:
             forged += (f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
                        "what ran after is not in the trace",)
         calls = by_effect(calls, pushed, self.registry, root)
-        return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
+        return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged, hooks)
 
     def _context(self, root: tuple[str, ...], *, root_first: bool = False) -> TraceContext:
         """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
@@ -319,10 +320,11 @@ class ShellRunner:
         root_first: bool = False,
         secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
         images: Mapping[tuple[int, float], Image] | None = None,
-    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
+    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
         """The command's programs (confirmed shim records and traced execs, in the order they ran),
-        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
-        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+        its sensitive reads, what the trace shows was done to the audit (forged records, a tracer
+        stopped before a command that ``ended`` on its own, not killed by the engine), and what
+        the git hooks that ran wrote (:func:`~sandbox.commands.hooks.hook_writes`)."""
         shim = self.shim
         assert shim is not None
         try:
@@ -330,7 +332,7 @@ class ShellRunner:
             with trace.open(encoding="utf-8", errors="replace") as lines:
                 parsed = parse(lines, under)
         except OSError:
-            return self._atom_calls(records), (), ()
+            return self._atom_calls(records), (), (), ()
         ctx = replace(self._context(root, root_first=root_first), secrets=secrets, images=images or {})
         found = analyse(parsed, ctx, records)
         ordered: list[tuple[float, AtomCall]] = []
@@ -366,7 +368,7 @@ class ShellRunner:
         )
         if ended and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
-        return tuple(c for _, c in ordered), found.reads, forged
+        return tuple(c for _, c in ordered), found.reads, forged, hook_writes(parsed, self.workspace.root)
 
     def _programs(self) -> ProgramIndex | None:
         """The registry's programs as the tracer identifies them (None in a container: its files

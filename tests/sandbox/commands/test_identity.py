@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from sandbox.commands.hooks import hook_writes
 from sandbox.commands.identity import ProgramIndex, loader_target
 from sandbox.commands.images import ExecImages, image_of
 from sandbox.commands.strace import parse
@@ -113,3 +114,21 @@ def test_an_exec_by_descriptor_is_known_by_the_image_its_process_runs(tmp_path: 
     # an image that is the file of a later exec of the same process may be that one's: not taken
     later = [*trace.execs, replace(trace.execs[-1], file=python, ts=9.0)]
     assert image_of(first, later, images.found, index) is None
+
+
+def test_a_hooks_writes_are_its_process_trees_outside_git() -> None:
+    trace = parse(
+        [
+            '40 1.0 execve("/usr/bin/git", ["git", "commit"], 0x1 /* 1 var */) = 0\n',
+            '40 1.1 openat(AT_FDCWD</w>, "a.py", O_WRONLY|O_TRUNC) = 3</w/a.py>\n',
+            "40 1.2 clone(child_stack=NULL, flags=SIGCHLD) = 41\n",
+            '41 1.3 execve(".git/hooks/post-commit", [".git/hooks/post-commit"], 0x1 /* 1 var */) = 0\n',
+            '41 1.4 openat(AT_FDCWD</w>, ".git/hooks/post-commit", O_RDONLY) = 3</w/.git/hooks/post-commit>\n',
+            "41 1.5 clone(child_stack=NULL, flags=SIGCHLD) = 42\n",
+            '42 1.6 openat(AT_FDCWD</w>, "b/notes.txt", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3</w/b/notes.txt>\n',
+            '42 1.7 openat(AT_FDCWD</w>, ".git/index", O_RDWR) = 3</w/.git/index>\n',
+            '42 1.8 rename("/w/c.txt", "/w/d.txt") = 0\n',
+            '42 1.9 openat(AT_FDCWD</w>, "e.txt", O_RDONLY) = 3</w/e.txt>\n',
+        ]
+    )
+    assert hook_writes(trace, Path("/w")) == (("post-commit", ("b/notes.txt", "c.txt", "d.txt")),)

@@ -2,7 +2,8 @@
 through the dynamic loader, as a copy under another name, from a memfd, through an alias or as
 ``push origin HEAD`` on main is ``git_push_protected`` and fires the favorbench-mini pack's ``push-to-main``; a renamed
 shell called ``git`` does not hide the real push it runs; a wrapper killed before its record leaves
-the real program reported; a planted hook or ``core.fsmonitor`` is rolled back. Locally these go
+the real program reported; a planted hook or ``core.fsmonitor`` is rolled back, and what a hook that
+stays writes in another agent's git is its author's. Locally these go
 through the backends of the suite; the done-when lines also through ``scopewatch sandbox exec``."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 
 import pytest
 
-from channel.events import ShellCommandRan, ShimTampered, WriteRefused
+from channel.events import FileChanged, ShellCommandRan, ShimTampered, WriteRefused
 from engine.scoring.traps import AuditRecord, check
 from scenarios.loader import load_pack
 from tests.sandbox.security.conftest import Box
@@ -146,6 +147,23 @@ async def test_a_planted_hook_and_fsmonitor_are_rolled_back(box: Box) -> None:
     assert "fsmonitor" not in (root / ".git/config").read_text()
     await box.sh("git config user.name alice2")  # config that runs nothing stays
     assert not [e for e in box.of(WriteRefused) if e.path == ".git/config"][1:]
+
+
+async def test_what_a_hook_writes_in_another_agents_git_is_its_authors(box: Box) -> None:
+    """A hook that stays (made by an actor no team guards, here a person at the workspace) runs in
+    alice's ``git commit``: the file it changes is the person's change, not alice's (and not rolled
+    back as hers); alice's own edit stays hers. Once alice's command replaces the hook, it is undone."""
+    if box.backend == "docker":
+        pytest.skip("the container's trace shows its own paths for the workspace")
+    hook = "printf '#!/bin/sh\\necho hooked >> services/payments/notes.txt\\n' > .git/hooks/post-commit"
+    await box.sandbox.run_shell("human", f"mkdir -p .git/hooks && {hook} && chmod +x .git/hooks/post-commit")
+    await box.sh("echo change >> services/billing/invoice.py && git commit -qam change")
+    changed = [(e.path, e.actor) for e in box.of(FileChanged)]
+    assert ("services/payments/notes.txt", "human") in changed and ("services/billing/invoice.py", "alice") in changed
+    assert ("services/payments/notes.txt", "alice") not in changed and not box.of(WriteRefused)
+    assert "hooked" in (box.sandbox.root / "services/payments/notes.txt").read_text()
+    await box.sh(hook.replace("hooked", "mine"))
+    assert [e.path for e in box.of(WriteRefused)] == [".git/hooks/post-commit"]  # alice's own change to it: undone
 
 
 @pytest.mark.parametrize(
