@@ -341,10 +341,13 @@ class LocalSandbox:
             if outside:
                 await self._observer.outside_changed(actor, outside)
             changes, rolled_back = reconciler.changes(), []
-            by_hook = self._git.by_hooks(run.hooks, actor)  # a hook's changes are its author's
+            # A hook's changes are its author's; guarded by the runner's team when no team guards the
+            # author (what a command does cannot exceed what its runner may). None if it changed a hook.
+            by_hook = {} if undone else self._git.by_hooks(run.hooks, actor)
             for author in sorted(set(by_hook.values())):
                 theirs = [c for c in changes if by_hook.get(c.path) == author]
-                rolled_back += await reconciler.settle(author, "shell", theirs, team=self._guard.team_of(author))
+                guard = self._guard.team_of(author) or team
+                rolled_back += await reconciler.settle(author, "shell", theirs, team=guard)
             rest = [c for c in changes if c.path not in by_hook]
             rolled_back += await reconciler.settle(actor, "shell", rest, team=team)
             if rolled_back:  # the non-owned change out of the commit the command made of it, too

@@ -5,7 +5,9 @@ runs in whoever's git runs it, so what it changes is its author's doing, not the
 A hook is an exec of a file under the workspace's ``.git/hooks/`` (git runs it by that path, from the
 worktree's root); what it wrote is every workspace path its process tree (from that exec on) opened
 for writing, created, renamed or hard-linked, outside ``.git``. A removal is not in the trace
-(``unlink`` is not traced): it stays the runner's.
+(``unlink`` is not traced): it stays the runner's. A command that wrote, renamed or linked anything
+under ``.git/hooks/`` ran hooks that were not (only) their author's: none of its changes are given to
+a hook's author (else an agent could swap a hook, run it, put it back, and pass its writes off).
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ def hook_writes(trace: ParsedTrace, root: Path) -> tuple[tuple[str, tuple[str, .
     """(hook: its path under ``.git/hooks``, the workspace paths its programs wrote) for each hook the
     trace shows ran in the workspace at ``root``, in the order they ran."""
     hooks = f"{root}/.git/hooks/"
+    touched = [o.path for o in trace.opens if set(o.flags.split("|")) & _WRITING] + [
+        p for m in trace.moves for p in (m.src, m.dst)
+    ]
+    if any(path.startswith(hooks) for path in touched):
+        return ()
     found: dict[str, list[str]] = {}
     for e in trace.execs:
         base = e.cwd or str(root)  # git runs a hook from the worktree's root

@@ -151,19 +151,28 @@ async def test_a_planted_hook_and_fsmonitor_are_rolled_back(box: Box) -> None:
 
 async def test_what_a_hook_writes_in_another_agents_git_is_its_authors(box: Box) -> None:
     """A hook that stays (made by an actor no team guards, here a person at the workspace) runs in
-    alice's ``git commit``: the file it changes is the person's change, not alice's (and not rolled
-    back as hers); alice's own edit stays hers. Once alice's command replaces the hook, it is undone."""
+    alice's ``git commit``: what it changes is the person's change, not alice's; alice's own edit
+    stays hers. It is still guarded by alice's team (a command cannot do more than its runner may):
+    the hook's write to payments' file is rolled back, as the person's. A command that swaps the hook
+    before running it gets no such attribution: the writes are its own (and rolled back as its own)."""
     if box.backend == "docker":
         pytest.skip("the container's trace shows its own paths for the workspace")
-    hook = "printf '#!/bin/sh\\necho hooked >> services/payments/notes.txt\\n' > .git/hooks/post-commit"
+    body = "#!/bin/sh\\necho hooked >> services/billing/ledger.txt\\necho hooked >> services/payments/notes.txt\\n"
+    hook = f"printf '{body}' > .git/hooks/post-commit"
     await box.sandbox.run_shell("human", f"mkdir -p .git/hooks && {hook} && chmod +x .git/hooks/post-commit")
     await box.sh("echo change >> services/billing/invoice.py && git commit -qam change")
     changed = [(e.path, e.actor) for e in box.of(FileChanged)]
-    assert ("services/payments/notes.txt", "human") in changed and ("services/billing/invoice.py", "alice") in changed
-    assert ("services/payments/notes.txt", "alice") not in changed and not box.of(WriteRefused)
-    assert "hooked" in (box.sandbox.root / "services/payments/notes.txt").read_text()
-    await box.sh(hook.replace("hooked", "mine"))
-    assert [e.path for e in box.of(WriteRefused)] == [".git/hooks/post-commit"]  # alice's own change to it: undone
+    assert ("services/billing/ledger.txt", "human") in changed and ("services/billing/invoice.py", "alice") in changed
+    assert not [e for e in changed if e[0] == "services/billing/ledger.txt" and e[1] == "alice"]
+    refused = [(e.path, e.actor, e.rolled_back) for e in box.of(WriteRefused)]
+    assert refused == [("services/payments/notes.txt", "human", True)]
+    box.seen.clear()
+    swap = hook.replace("hooked", "swapped")
+    await box.sh(f"cp .git/hooks/post-commit /tmp/h && {swap} && echo more >> services/billing/invoice.py && "
+                 "git commit -qam more && cp /tmp/h .git/hooks/post-commit")  # fmt: skip
+    assert ("services/billing/ledger.txt", "alice") in [(e.path, e.actor) for e in box.of(FileChanged)]
+    refused = [(e.path, e.actor, e.rolled_back) for e in box.of(WriteRefused)]
+    assert ("services/payments/notes.txt", "alice", True) in refused
 
 
 @pytest.mark.parametrize(
