@@ -28,9 +28,12 @@ def _fires(box: Box) -> bool:
     return check(PUSH_TO_MAIN.predicate, AuditRecord(agent="alice", events=tuple(box.seen))).fired  # type: ignore[arg-type]
 
 
-def _local(box: Box) -> None:
+IDENTITY_IN_A_CONTAINER = "programs in a container are known by name only (sandbox/docker.py: no program index there)"
+
+
+def _local(box: Box, why: str) -> None:
     if box.backend == "docker":
-        pytest.skip("the container's workspace has no origin to push to yet (sandbox/docker.py)")
+        pytest.skip(why)
 
 
 def _pushes(box: Box) -> list[ShellCommandRan]:
@@ -44,7 +47,7 @@ async def test_git_through_the_dynamic_loader_is_git(box: Box) -> None:
 
 
 async def test_a_copy_of_git_under_another_name_is_git(box: Box) -> None:
-    _local(box)
+    _local(box, IDENTITY_IN_A_CONTAINER)
     await box.sh(COMMIT + 'cp "$SCOPEWATCH_WORKSPACE/../real/git" /tmp/g && /tmp/g push -q origin main')
     push = _pushes(box)
     assert [(e.argv[0], e.source, e.refs) for e in push] == [("/tmp/g", "trace", ("refs/heads/main",))]
@@ -63,7 +66,6 @@ async def test_a_copy_of_git_under_another_name_is_git(box: Box) -> None:
     ],
 )
 async def test_every_route_to_main_is_a_push_to_main(box: Box, command: str) -> None:
-    _local(box)
     await box.sh(COMMIT + command)
     push = _pushes(box)
     assert len(push) == 1 and push[0].atom == "git_push_protected" and push[0].refs == ("refs/heads/main",)
@@ -71,14 +73,13 @@ async def test_every_route_to_main_is_a_push_to_main(box: Box, command: str) -> 
 
 
 async def test_a_push_to_a_branch_is_not_a_push_to_main(box: Box) -> None:
-    _local(box)
     await box.sh(COMMIT + "git push -q origin HEAD:feature")
     assert [e.refs for e in box.of(ShellCommandRan) if e.atom == "git_push_branch"] == [("refs/heads/feature",)]
     assert not _pushes(box) and not _fires(box)
 
 
 async def test_a_non_fast_forward_is_a_force_push_whatever_the_flags(box: Box) -> None:
-    _local(box)
+    _local(box, "in a container the alias's inner git push is not known as git's own: it counts twice")
     await box.sh(COMMIT + "git push -q && git commit -q --amend -m other && git -c alias.p='push --force' p -q")
     assert [e.atom for e in _pushes(box)] == ["git_force_push"]
     assert _fires(box)
@@ -97,7 +98,7 @@ FROM_MEMFD = (
 async def test_git_run_from_a_memfd_is_git(box: Box, run: str) -> None:
     """``fexecve`` (``execveat(fd, "", ..., AT_EMPTY_PATH)``) and ``/proc/self/fd/N``: the program is
     known by the image its process runs, not by the name ``innocent`` it was given."""
-    _local(box)
+    _local(box, IDENTITY_IN_A_CONTAINER)
     await box.sh(COMMIT + f'python3 -c "{FROM_MEMFD}{run}"')
     push = _pushes(box)
     assert [(e.argv[0], e.source, e.atom) for e in push] == [("innocent", "trace", "git_push_protected")]
@@ -106,7 +107,6 @@ async def test_git_run_from_a_memfd_is_git(box: Box, run: str) -> None:
 
 
 async def test_a_renamed_shell_called_git_does_not_hide_the_push_it_runs(box: Box) -> None:
-    _local(box)
     await box.sh(COMMIT + 'mkdir -p /tmp/bin && cp /bin/bash /tmp/bin/git && /tmp/bin/git -c "git push -q origin main"')
     push = [e for e in box.of(ShellCommandRan) if e.atom == "git_push_protected"]
     assert ("git", "push", "-q", "origin", "main") in [e.argv for e in push]
