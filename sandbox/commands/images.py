@@ -22,6 +22,8 @@ _LINE = re.compile(
     rb'^(\d+)\s+(\d+\.\d+)\s+(?:execveat\(\d+<.*?, ""|execve(?:at)?\((?:\S+, )?"(?:/proc/(?:self|thread-self|\d+)'
     rb'/fd|/dev/fd)/\d+")'
 )
+_HEAD = 4096
+"""Bytes of a long trace line kept (the call, its descriptor and path come first)."""
 _RESUMED = re.compile(rb"^(\d+)\s+(\d+\.\d+)\s+<\.\.\. execve(?:at)? resumed>.*\) = 0$")
 
 
@@ -32,20 +34,32 @@ class ExecImages:
     def __init__(self, index: ProgramIndex) -> None:
         self._index = index
         self._partial = b""
+        self._long = False  # inside a line past _HEAD bytes: its head is kept, the rest skipped to its end
         self._waiting: set[bytes] = set()  # pids whose exec by descriptor is unfinished
         self.found: dict[tuple[int, float], Image] = {}
 
     def feed(self, data: bytes) -> None:
-        """Take more of the trace."""
-        if b"exec" not in data and not self._partial:
-            return
-        lines = (self._partial + data).split(b"\n")
-        self._partial = lines.pop()
-        if len(self._partial) > 1 << 20 and b"exec" not in self._partial[:64]:
-            self._partial = b""  # a long line that is no exec: nothing to keep of it
-        for line in lines:
-            if b"exec" in line:
-                self._line(line)
+        """Take more of the trace. Of a line longer than :data:`_HEAD` (an exec with a huge argv) only
+        its head and its end are kept: all that says which exec it is and whether it succeeded."""
+        if self._long:
+            cut = data.find(b"\n")
+            if cut < 0:
+                return
+            self._long = False
+            self._examine(self._partial + data[max(0, cut - 64) : cut])
+            self._partial, data = b"", data[cut + 1 :]
+        buf = self._partial + data
+        cut = buf.rfind(b"\n")
+        complete, self._partial = (buf[:cut], buf[cut + 1 :]) if cut >= 0 else (b"", buf)
+        if b"exec" in complete:
+            for line in complete.split(b"\n"):
+                self._examine(line)
+        if len(self._partial) > _HEAD:
+            self._partial, self._long = self._partial[:_HEAD], True
+
+    def _examine(self, line: bytes) -> None:
+        if b"exec" in line:
+            self._line(line)
 
     def _line(self, line: bytes) -> None:
         start = _LINE.match(line)

@@ -132,3 +132,12 @@ def test_a_hooks_writes_are_its_process_trees_outside_git() -> None:
         ]
     )
     assert hook_writes(trace, Path("/w")) == (("post-commit", ("b/notes.txt", "c.txt", "d.txt")),)
+
+
+def test_an_exec_line_with_a_huge_argv_is_read_by_its_head_and_end() -> None:
+    me = os.getpid()
+    line = f'{me} 5.0 execve("/proc/self/fd/3", ["x", "{"a" * 300_000}"], 0x1 /* 0 vars */) = 0\n'.encode()
+    images = ExecImages(ProgramIndex({"python3": os.path.realpath(sys.executable)}))
+    for i in range(0, len(line), 65536):
+        images.feed(line[i : i + 65536])
+    assert set(images.found) == {(me, 5.0)}
