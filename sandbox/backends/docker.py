@@ -5,7 +5,8 @@ The container (image ``scopewatch-sandbox:bookworm-trace`` unless another is nam
 image``) has no network, a read-only root, no capabilities, ``no-new-privileges``, the jail's seccomp list
 (:func:`~sandbox.jail.seccomp.docker_profile`), memory / pids / CPU limits; agent commands run as the sandbox's uid
 (:mod:`sandbox.jail.jailuser`). It sees the workspace and HOME read-write at their host paths (events carry the local
-backend's paths), a private ``/tmp``, and the shim and its audit channel read-only; the shim's wrappers are mounted over
+backend's paths), the workspace's ``origin`` too (pushes are known by their effect there, as locally), a private
+``/tmp``, and the shim and its audit channel read-only; the shim's wrappers are mounted over
 the image's real programs (copies kept in ``/opt/scopewatch/real``, listed in the ``scopewatch.real`` label), so
 ``/usr/bin/git`` and ``/bin/rm`` are recorded too. Each command runs with ``docker exec``, then every process it started
 is killed (``kill -9 -1``). Where the image has strace and ptrace works in the container, each command runs under it
@@ -24,7 +25,6 @@ import json
 import os
 import shlex
 import signal
-import socket
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -32,9 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from channel.emitter import Emitter
+from sandbox.backends.engine import close_stream, engine_client
 from sandbox.backends.local import LocalSandbox
 from sandbox.commands.atoms import AtomRegistry, default_registry
 from sandbox.commands.calls import CommandRun
+from sandbox.commands.pushes import by_effect
 from sandbox.commands.shell import ShellRunner
 from sandbox.commands.shim import Shim
 from sandbox.commands.tracer import Tracer
@@ -46,6 +48,7 @@ from sandbox.jail.limits import KEEP, OUTPUT_MAX
 from sandbox.jail.seccomp import docker_profile
 from sandbox.testing.testrun import TestExecutor
 from sandbox.workspace.ownership import Ownership
+from sandbox.workspace.remote import read_state, ref_updates
 from sandbox.workspace.repo import Workspace, as_text
 from sandbox.workspace.watcher import WATCH_DEBOUNCE_MS, WATCH_STEP_MS
 
@@ -59,59 +62,6 @@ _DRIVER_DIR = Path(__file__).resolve().parent.parent / "testing"  # the test dri
 
 _live: set[str] = set()
 _live_lock = threading.Lock()
-
-
-def _close_stream(stream: Any) -> None:
-    """Close an exec's output stream and the buffered reader over its socket: the SDK's own close
-    shuts the socket but leaves the reader holding it, which leaks it (a ResourceWarning)."""
-    stream.close()
-    with contextlib.suppress(Exception):
-        stream._response.raw._fp.fp.close()
-    with contextlib.suppress(Exception):
-        stream._response.close()
-
-
-def _answers(path: str) -> bool:
-    """Whether something listens on the unix socket ``path`` (checked with a socket we close:
-    the docker SDK leaves its own open when the engine is not there)."""
-    with contextlib.closing(socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)) as probe:
-        probe.settimeout(2)
-        try:
-            probe.connect(path)
-        except OSError:
-            return False
-    return True
-
-
-DOCKER_API_VERSION = "1.41"
-"""The Docker Engine API version spoken (Docker 20.10 and later answer it)."""
-
-
-def _client() -> Any:
-    """A docker client whose engine answers, else :class:`SandboxError` with one line."""
-    import docker
-    from docker.errors import DockerException
-
-    where = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
-    client = None
-    if where.startswith("unix://") and not _answers(where.removeprefix("unix://")):
-        raise SandboxError(
-            f"no Docker engine reachable at {where}: start one "
-            '(eval "$(scripts/docker-sandbox start)") or use --sandbox local'
-        )
-    try:
-        # A fixed API version: "auto" asks the engine in the constructor, and a failed ask leaves
-        # the client's socket open with nobody to close it.
-        client = docker.from_env(timeout=60, version=DOCKER_API_VERSION)
-        client.ping()
-    except (DockerException, OSError) as exc:
-        if client is not None:
-            client.close()
-        raise SandboxError(
-            f"no Docker engine reachable at {where} ({type(exc).__name__}): start one "
-            '(eval "$(scripts/docker-sandbox start)") or use --sandbox local'
-        ) from None
-    return client
 
 
 def _image_labels(client: Any, image: str) -> dict[str, str]:
@@ -163,7 +113,7 @@ def _remove_live() -> None:
     if not _live:
         return
     with contextlib.suppress(Exception):
-        client = _client()
+        client = engine_client()
         for cid in list(_live):
             with contextlib.suppress(Exception):
                 client.containers.get(cid).remove(force=True)
@@ -175,7 +125,7 @@ async def docker_info(image: str | None) -> Tracer:
     name = image or DEFAULT_IMAGE
 
     def check() -> bool:
-        client = _client()
+        client = engine_client()
         try:
             return _image_labels(client, name).get("scopewatch.tracer") == "strace"
         finally:
@@ -205,18 +155,20 @@ class DockerShellRunner(ShellRunner):
 
     def _start(self) -> None:
         ws = self.workspace
-        self._client = client = _client()
+        self._client = client = engine_client()
         reap(client)
         real = _image_real(client, self.image)
         self.shim = shim = Shim(ws.base, self.registry.shimmed_commands, CONTAINER_PATH, covering=True, container=real)
         shim.install()
         self._path = f"{shim.dir}:{CONTAINER_PATH}"
         self.uid = jail_uid() or os.getuid()
+        ws.remote.mkdir(exist_ok=True)  # mounted before the baseline is pushed into it
         volumes: dict[str, dict[str, str]] = {
             str(ws.root): {"bind": str(ws.root), "mode": "rw"},
             str(ws.home): {"bind": str(ws.home), "mode": "rw"},
             str(ws.agent_tmp): {"bind": "/tmp", "mode": "rw"},
             str(ws.tmp): {"bind": str(ws.tmp), "mode": "rw"},
+            str(ws.remote): {"bind": str(ws.remote), "mode": "rw"},  # the workspace's origin, at its host path
             str(shim.dir): {"bind": str(shim.dir), "mode": "ro"},
             str(shim.audit_dir): {"bind": str(shim.audit_dir), "mode": "ro"},
             str(_DRIVER_DIR): {"bind": str(_DRIVER_DIR), "mode": "ro"},
@@ -339,7 +291,7 @@ class DockerShellRunner(ShellRunner):
                     kill()
         finally:
             timer.cancel()
-            _close_stream(stream)
+            close_stream(stream)
             if sink is not None:
                 sink.close()
         if not tests:
@@ -390,6 +342,7 @@ class DockerShellRunner(ShellRunner):
         trace = self.workspace.base / "trace"  # not mounted in the container
         argv = [*self.tracer.argv(Path("/dev/stderr")), *root] if traced else list(root)
         await self._hand_over()
+        remote = read_state(self.workspace.remote)
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
         try:
@@ -404,12 +357,15 @@ class DockerShellRunner(ShellRunner):
             output += f"\n[scopewatch] command killed (over {timeout:g} s or {OUTPUT_MAX // 2**20} MB of output)\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
+        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
         if not traced:
-            return CommandRun(code, output, killed, self._atom_calls(records), tampered, command=self.commands)
-        calls, reads, forged = await asyncio.to_thread(
+            calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
+            return CommandRun(code, output, killed, calls, tampered, command=self.commands)
+        calls, reads, forged, hooks = await asyncio.to_thread(
             self._traced, trace, root, records, ended=not killed, root_first=True
         )
-        return CommandRun(code, output, killed, calls, tampered, reads, self.commands, forged)
+        calls = by_effect(calls, pushed, self.registry, root)
+        return CommandRun(code, output, killed, calls, tampered, reads, self.commands, forged, hooks)
 
     def test_executor(self) -> TestExecutor | None:
         async def execute(argv: Sequence[str], cwd: Path, timeout: float) -> tuple[int | None, str]:  # noqa: ASYNC109

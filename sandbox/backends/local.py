@@ -323,6 +323,8 @@ class LocalSandbox:
             git, head = self._git.snapshot(), self._git.head()
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             undone = self._git.undo(git) if team is not None else []
+            if team is None:
+                self._git.note_authors(git, actor)
             calls, cut = cap_calls(run.calls)
             for call in calls:
                 await self._observer.command_ran(actor, call, run.command)
@@ -338,7 +340,16 @@ class LocalSandbox:
             outside = self._outside.changes()
             if outside:
                 await self._observer.outside_changed(actor, outside)
-            rolled_back = await reconciler.settle(actor, "shell", reconciler.changes(), team=team)
+            changes, rolled_back = reconciler.changes(), []
+            # A hook's changes are its author's; guarded by the runner's team when no team guards the
+            # author (what a command does cannot exceed what its runner may). None if it changed a hook.
+            by_hook = {} if undone else self._git.by_hooks(run.hooks, actor)
+            for author in sorted(set(by_hook.values())):
+                theirs = [c for c in changes if by_hook.get(c.path) == author]
+                guard = self._guard.team_of(author) or team
+                rolled_back += await reconciler.settle(author, "shell", theirs, team=guard)
+            rest = [c for c in changes if c.path not in by_hook]
+            rolled_back += await reconciler.settle(actor, "shell", rest, team=team)
             if rolled_back:  # the non-owned change out of the commit the command made of it, too
                 await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back])
             for change in undone:

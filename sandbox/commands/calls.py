@@ -45,3 +45,6 @@ class CommandRun:
     """Its number in this sandbox (from 1): the events it caused carry it."""
     forged: tuple[str, ...] = ()
     """Shim records the trace shows no wrapper wrote (each a forgery, not a fact)."""
+    hooks: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each git hook that ran (its path under ``.git/hooks``) and the workspace paths it wrote
+    (:mod:`sandbox.commands.hooks`): its author's changes, not the runner's."""

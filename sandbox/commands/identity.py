@@ -32,6 +32,9 @@ LOADER = re.compile(r"^ld(-linux[-.\w]*|-musl-[\w]+)?\.so(\.\d+)*$")
 """The file names of the dynamic loader (glibc's ``ld-linux-x86-64.so.2``, ``ld.so``, musl's)."""
 _LOADER_VALUED = frozenset({"--library-path", "--preload", "--argv0", "--audit", "--inhibit-rpath"})
 """The loader's options that take a value (``ld.so --help``)."""
+BY_DESCRIPTOR = re.compile(r"^(?:fd |/proc/(?:self|thread-self|\d+)/fd/\d+$|/dev/fd/\d+$)")
+"""The file of an exec (as :mod:`sandbox.commands.strace` gives it) that names a descriptor: an
+``execveat`` with an empty path (``fd 3</memfd:x>``), or a descriptor's ``/proc`` or ``/dev/fd`` link."""
 _HASHED_MAX = 256 * 2**20
 """Files larger than this are never hashed (no registry program is this big)."""
 
@@ -46,6 +49,20 @@ class Program:
     argv: tuple[str, ...]
     key: str
     known: bool
+
+
+@dataclass(frozen=True)
+class Image:
+    """The file a process runs, as the kernel mapped it (read through ``/proc/PID/exe``): the registry
+    program it is (None: none), and its identity key (as :attr:`Program.key`)."""
+
+    known: str | None
+    key: str
+
+
+def by_descriptor(file: str) -> bool:
+    """Whether an exec's ``file`` names a descriptor, not a file (see :data:`BY_DESCRIPTOR`)."""
+    return BY_DESCRIPTOR.match(file) is not None
 
 
 def loader_target(argv: Sequence[str]) -> int | None:
@@ -108,6 +125,20 @@ class ProgramIndex:
             st = os.stat(host)
         except OSError:
             return None, f"path:{full}"
+        return self._known(host, st)
+
+    def of_process(self, pid: int) -> Image | None:
+        """The program process ``pid`` (host PID) runs now, by the file the kernel mapped (its
+        ``/proc/PID/exe``: a memfd or a deleted file too); None when the process is gone."""
+        exe = f"/proc/{pid}/exe"
+        try:
+            st = os.stat(exe)
+        except OSError:
+            return None
+        return Image(*self._known(exe, st))
+
+    def _known(self, host: str, st: os.stat_result) -> tuple[str | None, str]:
+        """(the registry command the file ``host`` with status ``st`` is, or None; its key)."""
         key = f"inode:{st.st_dev}:{st.st_ino}"
         known = self._by_inode.get((st.st_dev, st.st_ino))
         if known is not None:
@@ -126,15 +157,20 @@ class ProgramIndex:
             self._digests[file] = _sha256(file) or ""
         return self._digests[file] or None
 
-    def identify(self, file: str, argv: Sequence[str], cwd: str = "") -> Program:
-        """The program an exec of ``file`` with ``argv`` runs (see the module)."""
+    def identify(self, file: str, argv: Sequence[str], cwd: str = "", image: Image | None = None) -> Program:
+        """The program an exec of ``file`` with ``argv`` runs (see the module); ``image``: the file
+        the kernel mapped for it, when ``file`` names no file (a descriptor, :mod:`sandbox.commands.images`)."""
         args = tuple(argv) or (file,)
-        if LOADER.match(PurePosixPath(file).name):
-            target = loader_target(args)
-            if target is not None:
-                file, args = args[target], args[target:]
-        base = PurePosixPath(file).name
-        known, key = self.name_of(file, cwd)
+        if image is not None or by_descriptor(file):
+            base = PurePosixPath(args[0]).name  # the only name it has: its caller's choice
+            known, key = (image.known, image.key) if image is not None else (None, f"path:{file}")
+        else:
+            if LOADER.match(PurePosixPath(file).name):
+                target = loader_target(args)
+                if target is not None:
+                    file, args = args[target], args[target:]
+            base = PurePosixPath(file).name
+            known, key = self.name_of(file, cwd)
         if known is None:
             return Program(base, (base, *args[1:]), key, known=False)
         if base != known and base.startswith(known + "-") and len(base) > len(known) + 1:

@@ -28,7 +28,9 @@ from pathlib import Path
 from channel.vocab import Risk
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.calls import AtomCall, CommandRun
-from sandbox.commands.identity import ProgramIndex
+from sandbox.commands.hooks import hook_writes
+from sandbox.commands.identity import Image, ProgramIndex
+from sandbox.commands.images import ExecImages
 from sandbox.commands.pushes import by_effect
 from sandbox.commands.shim import Shim, ShimRecord
 from sandbox.commands.strace import parse
@@ -192,7 +194,9 @@ class ShellRunner:
         seccomp_fd = self._filter_fd()
         argv = jail_argv(self.isolation.level, self._jail(network, seccomp_fd), root)
         trace = self.workspace.tmp / "trace"
-        stream = TraceStream(self.workspace.tmp / "trace.fifo", trace) if self.tracer.available else None
+        index = self._programs()
+        images = ExecImages(index) if index is not None else None
+        stream = TraceStream(self.workspace.tmp / "trace.fifo", trace, images) if self.tracer.available else None
         if stream is not None:
             argv = [*self.tracer.argv(stream.fifo), *argv]
         try:
@@ -274,14 +278,20 @@ class ShellRunner:
         if not self.tracer.available:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
-        calls, reads, forged = await asyncio.to_thread(
-            self._traced, trace, root, records, ended=not (timed_out or runaway), secrets=secrets
+        calls, reads, forged, hooks = await asyncio.to_thread(
+            self._traced,
+            trace,
+            root,
+            records,
+            ended=not (timed_out or runaway),
+            secrets=secrets,
+            images=images.found if images is not None else None,
         )
         if trace_cut:
             forged += (f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
                        "what ran after is not in the trace",)
         calls = by_effect(calls, pushed, self.registry, root)
-        return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged)
+        return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged, hooks)
 
     def _context(self, root: tuple[str, ...], *, root_first: bool = False) -> TraceContext:
         """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
@@ -309,10 +319,12 @@ class ShellRunner:
         ended: bool,
         root_first: bool = False,
         secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
-    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...]]:
+        images: Mapping[tuple[int, float], Image] | None = None,
+    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
         """The command's programs (confirmed shim records and traced execs, in the order they ran),
-        its sensitive reads, and what the trace shows was done to the audit: forged records, a tracer
-        stopped before a command that ``ended`` on its own (not killed by the engine)."""
+        its sensitive reads, what the trace shows was done to the audit (forged records, a tracer
+        stopped before a command that ``ended`` on its own, not killed by the engine), and what
+        the git hooks that ran wrote (:func:`~sandbox.commands.hooks.hook_writes`)."""
         shim = self.shim
         assert shim is not None
         try:
@@ -320,8 +332,8 @@ class ShellRunner:
             with trace.open(encoding="utf-8", errors="replace") as lines:
                 parsed = parse(lines, under)
         except OSError:
-            return self._atom_calls(records), (), ()
-        ctx = replace(self._context(root, root_first=root_first), secrets=secrets)
+            return self._atom_calls(records), (), (), ()
+        ctx = replace(self._context(root, root_first=root_first), secrets=secrets, images=images or {})
         found = analyse(parsed, ctx, records)
         ordered: list[tuple[float, AtomCall]] = []
         for w in found.wrapped:  # every exec is a fact here: a wrapped program without an atom too
@@ -350,9 +362,13 @@ class ShellRunner:
         forged += tuple(
             f"a shim wrapper was stopped before it wrote its record: {' '.join(e.argv)[:120]}" for e in found.unrecorded
         )
+        forged += tuple(
+            f"a program run from a file descriptor ended before the engine read what it was: {' '.join(e.argv)[:100]}"
+            for e in found.unidentified
+        )
         if ended and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
-        return tuple(c for _, c in ordered), found.reads, forged
+        return tuple(c for _, c in ordered), found.reads, forged, hook_writes(parsed, self.workspace.root)
 
     def _programs(self) -> ProgramIndex | None:
         """The registry's programs as the tracer identifies them (None in a container: its files

@@ -19,6 +19,7 @@ import re
 import signal
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 _HEAD = re.compile(r"^(\d+)\s+(\d+\.\d+)\s+(.*)$")
 _EXIT = re.compile(r"^\+\+\+ (?:exited with (\d+)|killed by (SIG\w+)(?: \(core dumped\))?) \+\+\+$")
@@ -146,6 +147,18 @@ def _line(
         out.parent[int(child.group(1)) if child else result] = pid
 
 
+def program_at(trace: ParsedTrace, pid: int, ts: float) -> str:
+    """The name of the program ``pid`` ran at ``ts`` (its last exec before; else its parent's)."""
+    seen: set[int] = set()
+    while pid and pid not in seen:
+        seen.add(pid)
+        last = [e for e in trace.execs if e.pid == pid and e.ts <= ts]
+        if last:
+            return PurePosixPath(last[-1].file).name
+        pid = trace.parent.get(pid, 0)
+    return ""
+
+
 def _exit(out: ParsedTrace, pid: int, ts: float, body: str) -> None:
     m = _EXIT.match(body)
     if m is None:
@@ -166,10 +179,13 @@ def _exec(pid: int, ts: float, name: str, args: str) -> Exec | None:
             return None
     if not args.startswith('"', pos):
         return Exec(pid, ts, "", ())  # strace could not read the arguments (only its own child's)
+    dirfd = args[: max(0, pos - 2)]
     file, pos = _string(args, pos)
     if file is None or not args.startswith(", [", pos):
         return None
     argv, _ = _strings(args, pos + 2)
+    if name == "execveat" and not file and dirfd:
+        file = f"fd {dirfd}"  # AT_EMPTY_PATH: the descriptor is the file (``fd 3</memfd:x>(deleted)``)
     return Exec(pid, ts, file, tuple(argv))
 
 

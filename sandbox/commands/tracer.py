@@ -39,9 +39,10 @@ from pathlib import Path
 from channel.vocab import IsolationLevel, Risk
 from channel.vocab.atoms import READ_ATOMS, READ_SECRET_FILE
 from sandbox.commands.atoms import AtomRegistry
-from sandbox.commands.identity import Program, ProgramIndex
+from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor
+from sandbox.commands.images import image_of
 from sandbox.commands.shim import ShimRecord
-from sandbox.commands.strace import Exec, Move, Open, ParsedTrace
+from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, program_at
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
 from sandbox.workspace.paths import NOISE_DIRS
 
@@ -170,6 +171,8 @@ class TraceAnalysis:
     the trace, never hidden behind the wrapper."""
     complete: bool = True
     """The trace saw the command's own process end (else the tracer was stopped before it did)."""
+    unidentified: tuple[TracedExec, ...] = ()
+    """Execs by descriptor whose image the engine could not read while they ran (also in ``execs``)."""
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,8 @@ class TraceContext:
     secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None
     """The sensitive files when the command started, by (device, inode): a read of one under any
     other name (a hard link) is a read of it (:func:`sensitive_inodes`)."""
+    images: Mapping[tuple[int, float], Image] | None = None
+    """Execs by descriptor (pid, time) -> the file the kernel mapped (:mod:`sandbox.commands.images`)."""
 
 
 def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]) -> TraceAnalysis:
@@ -210,10 +215,12 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     ends = _ends(trace, execs)
     index = ctx.programs or ProgramIndex({})
     image: dict[int, str] = {}  # pid -> the identity of the program it runs now (a wrapper's: its command)
+    unidentified: list[TracedExec] = []
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
         wrapped = _as_wrapper(e, ctx.wrappers)
-        program = index.identify(e.file, e.argv, e.cwd)
+        mapped = image_of(e, execs, ctx.images or {}, index) if by_descriptor(e.file) else None
+        program = index.identify(e.file, e.argv, e.cwd, image=mapped)
         if wrapped is not None:
             wrapper_of[e.pid] = (*wrapped, e)
             key = wrapped[0]
@@ -226,6 +233,8 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
             # and so does another file under the same name (a renamed shell called git).
             key = program.key
             out.append(_traced(e, parent, ends, ctx, program, inside=image.get(parent) == key))
+            if mapped is None and by_descriptor(e.file):
+                unidentified.append(out[-1])
         image[e.pid] = key
     matched, forged, silent = _match(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
     unrecorded = tuple(
@@ -233,7 +242,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         for pid in silent
     )
     reads = _reads(trace, tree, root, ctx)
-    return TraceAnalysis(tuple(out), reads, matched, forged, unrecorded, complete=root.pid in trace.exits)
+    return TraceAnalysis(tuple(out), reads, matched, forged, unrecorded, root.pid in trace.exits, tuple(unidentified))
 
 
 def _descendants(trace: ParsedTrace, root: int) -> set[int]:
@@ -370,7 +379,7 @@ def _reads(trace: ParsedTrace, tree: set[int], root: Exec, ctx: TraceContext) ->
         where = sensitive(o.path, ctx) or moved.get(o.path) or _by_inode(o.path, ctx)
         if where is None or (o.pid, where[0]) in found:
             continue
-        program = _image_at(trace, o.pid, o.ts)
+        program = program_at(trace, o.pid, o.ts)
         found[(o.pid, where[0])] = TracedRead(where[0], program, o.pid, where[1], where[2])
     return tuple(found.values())
 
@@ -414,18 +423,6 @@ def sensitive_inodes(ctx: TraceContext, limit: int = 20_000) -> dict[tuple[int, 
 def _reading(flags: str) -> bool:
     parts = set(flags.split("|"))
     return not parts & {"O_WRONLY", "O_DIRECTORY", "O_PATH"}
-
-
-def _image_at(trace: ParsedTrace, pid: int, ts: float) -> str:
-    """The program ``pid`` ran at ``ts`` (its last exec before; else its parent's)."""
-    seen: set[int] = set()
-    while pid and pid not in seen:
-        seen.add(pid)
-        last = [e for e in trace.execs if e.pid == pid and e.ts <= ts]
-        if last:
-            return Path(last[-1].file).name
-        pid = trace.parent.get(pid, 0)
-    return ""
 
 
 def sensitive(path: str, ctx: TraceContext) -> tuple[str, str, Risk] | None:

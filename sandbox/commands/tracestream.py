@@ -1,7 +1,8 @@
 """The exec trace as strace writes it: read as it comes through a FIFO the engine holds open (so strace never
-blocks on a full pipe), kept up to :data:`~sandbox.commands.volume.TRACE_MAX` bytes (the rest counted, not kept),
-and watched for the end of the command's root process (:class:`TraceTail`). The analysis of a finished trace is
-:mod:`sandbox.commands.tracer`'s.
+blocks on a full pipe), looked at for execs by descriptor while their processes run
+(:class:`~sandbox.commands.images.ExecImages`), kept up to :data:`~sandbox.commands.volume.TRACE_MAX` bytes
+(the rest counted, not kept), and watched for the end of the command's root process (:class:`TraceTail`). The
+analysis of a finished trace is :mod:`sandbox.commands.tracer`'s.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from sandbox.commands.images import ExecImages
 from sandbox.commands.volume import TRACE_MAX
 
 
@@ -54,7 +56,7 @@ class TraceStream:
     and reads as it comes (strace never blocks on a full pipe), kept in ``file`` for the parser.
     ``on_root_exit`` runs once, when :class:`TraceTail` sees the root end."""
 
-    def __init__(self, fifo: Path, file: Path) -> None:
+    def __init__(self, fifo: Path, file: Path, images: ExecImages | None = None) -> None:
         fifo.unlink(missing_ok=True)
         os.mkfifo(fifo, 0o600)
         self.fifo = fifo
@@ -64,6 +66,7 @@ class TraceStream:
         self.cut = 0
         """Bytes of trace not kept, past :data:`~sandbox.commands.volume.TRACE_MAX` (the rest is lost)."""
         self.tail = TraceTail()
+        self.images = images
         self.on_root_exit: Callable[[], None] | None = None
 
     @property
@@ -84,6 +87,8 @@ class TraceStream:
                 self.kept += len(chunk)
             else:
                 self.cut += len(chunk)
+            if self.images is not None:
+                self.images.feed(chunk)
             if self.tail.feed(chunk) and self.on_root_exit is not None:
                 callback, self.on_root_exit = self.on_root_exit, None
                 callback()

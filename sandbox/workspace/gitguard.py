@@ -16,6 +16,9 @@ whole. Other config changes (``user.name``, a branch's upstream, a push refspec)
 nothing. The engine reads config with ``git config --file`` (a reader: it
 runs nothing either), and only for a file whose bytes changed.
 
+A hook that stays (one made by an actor no team guards: the engine, a reviewer, a person) has an author
+(:attr:`GitGuard.authors`): what it writes when another agent's git runs it is its author's change.
+
 A change the ownership guard rolled back on disk is undone in the history too (:meth:`GitGuard.unmake`):
 when the command moved ``HEAD`` (a commit of the non-owned change), the commit is amended by the
 engine to hold the rolled-back paths as they are on disk now, so the other agents' ``git checkout --
@@ -73,6 +76,28 @@ class GitGuard:
             "~/.gitconfig": home / ".gitconfig",
             "~/.config/git/config": home / ".config" / "git" / "config",
         }
+        self.authors: dict[str, str] = {}
+        """Hook (its path under ``.git/hooks``) -> the actor whose command or write made it as it is."""
+
+    def note_authors(self, before: GitState, actor: str) -> None:
+        """``actor`` made every hook that changed since ``before`` (and kept: a guarded command's are undone)."""
+        now = self.snapshot()
+        for rel in set(before.hooks) | set(now.hooks):
+            if before.hooks.get(rel) != now.hooks.get(rel):
+                if now.hooks.get(rel) is None:
+                    self.authors.pop(rel, None)
+                else:
+                    self.authors[rel] = actor
+
+    def by_hooks(self, hooks: tuple[tuple[str, tuple[str, ...]], ...], runner: str) -> dict[str, str]:
+        """Workspace path -> the author of the hook that wrote it, for the ``hooks`` a command of
+        ``runner`` ran (:attr:`~sandbox.commands.calls.CommandRun.hooks`) that another actor made."""
+        found: dict[str, str] = {}
+        for hook, paths in hooks:
+            author = self.authors.get(hook)
+            if author is not None and author != runner:
+                found.update(dict.fromkeys(paths, author))
+        return found
 
     def head(self) -> str:
         """The commit ``HEAD`` names now ("" when none), read from the files."""

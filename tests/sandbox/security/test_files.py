@@ -59,6 +59,22 @@ async def test_a_fifo_in_an_owned_folder_is_reported_and_reading_it_does_not_blo
         await box.sandbox.read("alice", "services/billing/pipe")
 
 
+async def test_a_fifo_and_a_socket_in_place_of_owned_files_are_reported(box: Box, tmp_path: Path) -> None:
+    """The owner's own files replaced by a FIFO and a socket: no rollback (they are hers), the
+    command finishes, each change is reported as what the file became, the recording is valid."""
+    bind = "import socket; socket.socket(socket.AF_UNIX).bind('services/billing/invoice.py')"
+    command = f'rm services/billing/*.py && mkfifo services/billing/tax.py && python3 -c "{bind}" && echo made'
+    await box.sh("printf 'RATE = 1\\n' > services/billing/tax.py")
+    result = await box.sh(command, timeout=30)
+    assert "made" in result.output, result.output
+    assert not [e for e in box.of(WriteRefused) if e.path.startswith("services/billing/")]
+    changed = {e.path: e for e in box.of(FileChanged) if "fifo" in e.diff or "socket" in e.diff}
+    assert set(changed) == {"services/billing/tax.py", "services/billing/invoice.py"}, [
+        (e.path, e.change, e.diff[-60:]) for e in box.of(FileChanged)
+    ]
+    _recording_is_valid_json(box, tmp_path)
+
+
 async def test_a_name_that_is_not_utf8_is_escaped_in_events(box: Box, tmp_path: Path) -> None:
     await box.sh("printf x > services/payments/$'\\xff\\xfe'.py; printf y > services/billing/$'caf\\xe9'.txt")
     refused = [e.path for e in box.of(WriteRefused) if e.rolled_back]
