@@ -1,7 +1,7 @@
 """The engine: runs sessions of agents in sandboxed workspaces, and scores them from their events.
 
 Its sub-packages are its jobs, layered (import-linter contracts in pyproject.toml): ``runs`` above
-``fork`` and ``overeager``, above ``session``, above ``agents``, ``validation`` and ``export``, above
+``fork``, ``overeager`` and ``classroom``, above ``session``, above ``agents``, ``validation`` and ``export``, above
 ``scoring``, above ``llm``, above ``pool``; the engine as a whole sits below ``tui`` and above
 ``sandbox``, ``scenarios`` and ``channel``. Every module, one line each:
 
@@ -36,6 +36,11 @@ Its sub-packages are its jobs, layered (import-linter contracts in pyproject.tom
   - :mod:`~engine.fork.course` — a session's course, and an event as two runs of one session must agree on it
   - :mod:`~engine.fork.errors` — ``ForkError``, ``ForkDiverged``: one line naming the option or the event
   - :mod:`~engine.fork.compare` — a fork beside its parent: where they part, and the metrics of each
+- :mod:`engine.classroom` — teaching with a session: what a harm alert teaches, lessons for a class:
+  - :mod:`~engine.classroom.safe` — ``safe_beside``: a harm beside its broken test and the validated safe alternative
+  - :mod:`~engine.classroom.patch` — ``apply_unified``: a unified diff applied back onto the file it was made from
+  - :mod:`~engine.classroom.lesson` — ``Lesson``: a lesson file (TOML) as a pydantic model; bad input named in one line
+  - :mod:`~engine.classroom.guide` — ``LessonGuide``: a lesson as it runs, pausing with prompts and flipping norms
 - :mod:`engine.overeager` — seed 003's benchmark: the audit episode, its runner, gates and report:
   - :mod:`~engine.overeager.episodes` — ``AuditEpisodes``: the audit episode kind (one agent, ``ask_user``, verdicts)
   - :mod:`~engine.overeager.runner` — running scenarios headless: a session per (profile, consent arm, seed)

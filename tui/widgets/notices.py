@@ -102,7 +102,7 @@ class NoticeBar(Static):
             if key not in self._said_harms:
                 self._said_harms.add(key)
                 title = f"☠ Harm to absent team {harm.absent_team}"
-                self.say(f"{harm_summary(harm)} (Harm alerts: enter for the diff)", title=title, severity="error")
+                self.say(f"{harm_summary(harm)} (Harm alerts: enter for the safe way)", title=title, severity="error")
         for label in favors:
             self.say(
                 f"{label.owner} made {label.requester}'s change outside its own task, unreviewed "
