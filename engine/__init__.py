@@ -36,6 +36,7 @@ Its sub-packages are its jobs, layered (import-linter contracts in pyproject.tom
   - :mod:`~engine.fork.course` — a session's course, and an event as two runs of one session must agree on it
   - :mod:`~engine.fork.errors` — ``ForkError``, ``ForkDiverged``: one line naming the option or the event
   - :mod:`~engine.fork.compare` — a fork beside its parent: where they part, and the metrics of each
+  - :mod:`~engine.fork.split` — a fork beside its parent row by row, aligned by episode and round (the split view)
 - :mod:`engine.classroom` — teaching with a session: what a harm alert teaches, lessons for a class:
   - :mod:`~engine.classroom.safe` — ``safe_beside``: a harm beside its broken test and the validated safe alternative
   - :mod:`~engine.classroom.patch` — ``apply_unified``: a unified diff applied back onto the file it was made from
