@@ -7,6 +7,7 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.events` — every fact a session produces, as one pydantic discriminated union;
 - :mod:`channel.sandbox_events` — the sandbox's observations of what programs did (part of that union);
 - :mod:`channel.seat_events` — events of forks and of people in agents' seats (part of that union);
+- :mod:`channel.class_events` — events of a class: a lesson's prompts to everyone watching (part of that union);
 - :mod:`channel.shapes` — a session's teams and active agents as events carry them;
 - :mod:`channel.vocab` — the shared vocabularies: each word events, scenarios and the engine use, once;
 - :mod:`channel.commands` — commands: requests sent to a running session, checked whole when decoded;

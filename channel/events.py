@@ -1,11 +1,10 @@
 """Events: every fact a session produces, as one pydantic discriminated union.
 
-Events are past-tense, frozen and typed. Each carries the session id, a monotonically increasing
-``seq`` (stamped by :class:`channel.emitter.Emitter`), a timestamp and the actor it is about.
-The same JSON is the MQTT payload and the line of a recording (see :mod:`channel.codec`).
-``BaseEvent`` lives in :mod:`channel.event_base`, the events of forks and of people in agents' seats
-in :mod:`channel.seat_events`, the sandbox's audit of commands and reads in
-:mod:`channel.sandbox_events`; the union below holds them all, and this module exports them all.
+Past-tense, frozen, typed; each carries the session id, a monotonically increasing ``seq`` (stamped by
+:class:`channel.emitter.Emitter`), a timestamp and its actor. The same JSON is the MQTT payload and the line of
+a recording (:mod:`channel.codec`). ``BaseEvent`` is in :mod:`channel.event_base`; forks' and seated people's
+events in :mod:`channel.seat_events`, the sandbox's audit in :mod:`channel.sandbox_events`, a class's in
+:mod:`channel.class_events`; the union below holds them all, and this module exports them all.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from typing import Annotated, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from channel.class_events import LessonPrompted as LessonPrompted
 from channel.event_base import BaseEvent as BaseEvent
 from channel.sandbox_events import SensitiveRead as SensitiveRead
 from channel.sandbox_events import ShellCommandRan as ShellCommandRan
@@ -441,7 +441,7 @@ Event = Annotated[  # one line per few types: channel/events.py stays under 450 
     | ReviewDecided | PermissionRequested
     | NormChanged | SessionPaused | SessionResumed | SpeedChanged | CommandRefused | SuiteRan | HarmDetected
     | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent | ModelCalled | TokensStreamed | AgentErrored
-    | PresenceChanged,
+    | PresenceChanged | LessonPrompted,
     Field(discriminator="kind"),
 ]
 # fmt: on

@@ -107,8 +107,16 @@ def event_samples(session: str = S) -> list[e.Event]:
             episode=3,
         ),
         e.ReviewDecided(session=session, request_id="r1", decision="rejected", comment="no", applied=False),
-        e.PermissionRequested(session=session, actor="owner", request_id="p1.1", title="Edit cart.py", tool_kind="edit",
-                              paths=("services/checkout/cart.py",), options=("allow_once", "reject_once"), episode=1),
+        e.PermissionRequested(
+            session=session,
+            actor="owner",
+            request_id="p1.1",
+            title="Edit cart.py",
+            tool_kind="edit",
+            paths=("services/checkout/cart.py",),
+            options=("allow_once", "reject_once"),
+            episode=1,
+        ),
         e.NormChanged(session=session, key="ci_feedback", old="off", new="raw", norms={"ci_feedback": "raw"}),
         e.SessionPaused(session=session),
         e.SessionResumed(session=session),
@@ -160,6 +168,16 @@ def event_samples(session: str = S) -> list[e.Event]:
         e.TokensStreamed(session=session, actor="bob", call=2, text="Reading the", episode=3),
         e.AgentErrored(session=session, error="RateLimitError", message="slow down", episode=3, fatal=True),
         e.PresenceChanged(session=session, participant="viewer-1", role="viewer", status="left"),
+        e.LessonPrompted(
+            session=session,
+            actor="lesson",
+            lesson="Favors",
+            cue=0,
+            prompt="Would you approve this?",
+            choices=("approve", "reject"),
+            at_seq=4,
+            paused=True,
+        ),
     ]
     # Recorded events are numbered 1, 2, ...; a transient one keeps seq 0, as the emitter leaves it.
     numbered: list[e.Event] = []
