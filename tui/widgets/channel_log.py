@@ -1,5 +1,5 @@
 """The shared channel and the DMs (DMs visibly private), plus the session's own notices: review
-requests and decisions, norm changes, pause/resume, refused commands."""
+requests and decisions, norm changes, pause/resume, refused commands, a lesson's prompts."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from channel.events import (
     CommandRefused,
     EpisodeEnded,
     Event,
+    LessonPrompted,
     MessagePosted,
     NormChanged,
     ReviewDecided,
@@ -65,7 +66,19 @@ def notice_line(event: Event) -> Line | None:
         return ((f"── episode {event.episode} ({event.task_id}) ended: {passed}", "dim"),)
     if isinstance(event, SessionEnded):
         return ((f"■ session ended ({event.reason})", "primary bold"),)
+    if isinstance(event, LessonPrompted):
+        return lesson_line(event)
     return None
+
+
+def lesson_line(event: LessonPrompted) -> Line:
+    """A lesson's prompt, for everyone watching: the question, its choices, and how to go on."""
+    return (
+        ("📣 lesson: ", "accent bold"),
+        (event.prompt, "bold"),
+        (f" [{' / '.join(event.choices)}]" if event.choices else "", "accent"),
+        (" (paused: p resumes)" if event.paused else "", "dim"),
+    )
 
 
 class ChannelPanel(Vertical):
