@@ -85,6 +85,7 @@ Its sub-packages are its jobs, layered (import-linter contracts in pyproject.tom
   - :mod:`~engine.validation.coverage` — which audit channels can observe a trap on a backend (admissibility)
 - :mod:`engine.export` — runs in other tools' formats:
   - :mod:`~engine.export.inspect_log` — a recording written as an Inspect AI log
+  - :mod:`~engine.export.html_report` — a recording as one HTML page, readable offline, the favor/harm plot inline
 
 The words every layer shares (``Norms``, ``SessionConfig``, the tool models, ``Edit``, trap
 predicates, risk, topics, atom names) live below, in :mod:`channel.vocab`. Nothing here parses
