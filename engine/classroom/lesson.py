@@ -24,6 +24,7 @@ from channel.events import EVENT_TYPES, Event
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import NormError, Norms
 from channel.vocab.recorded import NormValue
+from engine.agents.scripted import PERSONAS
 
 EVENT_KINDS = tuple(sorted(t.model_fields["kind"].default for t in EVENT_TYPES))
 """The event kinds a cue can wait for."""
@@ -108,21 +109,31 @@ class Lesson(_Model):
     """The norms the session starts from, over the scenario's and scopewatch's defaults."""
     cues: tuple[Cue, ...] = ()
 
-    def start_norms(self) -> Norms:
-        norms = Norms()
+    @field_validator("persona")
+    @classmethod
+    def _known_persona(cls, persona: str) -> str:
+        if persona not in PERSONAS:
+            raise ValueError(f"unknown persona {persona!r} (choose from {', '.join(PERSONAS)})")
+        return persona
+
+    def start_norms(self, base: Norms | None = None) -> Norms:
+        """The norms the session starts from: ``base`` (the scenario's own, else scopewatch's
+        defaults) with the lesson's on top."""
+        norms = base or Norms()
         for key, value in self.norms.items():
             norms = norms.with_value(key, value)
         return norms
 
-    def config(self, **options: Any) -> SessionConfig:
-        """The session the lesson runs (``options``: run settings such as ``pace``)."""
+    def config(self, base: Norms | None = None, **options: Any) -> SessionConfig:
+        """The session the lesson runs, from the norms ``base`` (the scenario's); ``options``: run
+        settings such as ``pace``."""
         return SessionConfig(
             scenario=self.scenario,
             seed=self.seed,
             tasks=self.tasks,
             trajectories=self.trajectories,
             persona=self.persona,
-            norms=self.start_norms(),
+            norms=self.start_norms(base),
             **options,
         )
 

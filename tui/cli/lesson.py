@@ -14,7 +14,7 @@ from typing import Any
 from channel.events import Event, LessonPrompted
 from engine.classroom.lesson import Lesson, LessonError, load_lesson
 from engine.scoring.judge import EpisodeLabel
-from tui.cli.common import THEME_HELP, print_metrics, say
+from tui.cli.common import THEME_HELP, print_metrics, say, starting_norms
 
 LESSONS = Path(__file__).resolve().parents[2] / "scenarios" / "lessons"
 """The lessons shipped, one TOML file each."""
@@ -79,7 +79,7 @@ def describe(lesson: Lesson) -> list[str]:
 
 def lesson_check(args: argparse.Namespace) -> int:
     lesson = load_lesson(resolve(args.file))
-    lesson.config()  # the session it asks for is valid too
+    lesson.config(starting_norms(lesson.scenario))  # its scenario exists; the session it asks for is valid
     print("\n".join(describe(lesson)))
     return 0
 
@@ -103,11 +103,12 @@ def lesson_run(args: argparse.Namespace) -> int:
     from tui.cli.run import open_live
 
     lesson = load_lesson(resolve(args.file))
+    base = starting_norms(lesson.scenario)  # the scenario's own norms, under the lesson's
     say(f"lesson: {lesson.title}" + (f": {lesson.about}" if lesson.about else ""))
     if args.headless:
-        metrics = asyncio.run(
-            run_session(lesson.config(), record=args.record, on_event=_print_prompt, guide=attach(lesson, pauses=False))
-        )
+        config = lesson.config(base)
+        guide = attach(lesson, pauses=False)
+        metrics = asyncio.run(run_session(config, record=args.record, on_event=_print_prompt, guide=guide))
         print_metrics(metrics, as_json=False)
         return 0
-    return open_live(lesson.config(pace=args.pace), theme=args.theme, record=args.record, guide=attach(lesson))
+    return open_live(lesson.config(base, pace=args.pace), theme=args.theme, record=args.record, guide=attach(lesson))

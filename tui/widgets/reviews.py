@@ -82,15 +82,8 @@ class ReviewQueue(Vertical):
             elif isinstance(event, PermissionRequested):
                 offers = ", ".join(event.options) or "no options"
                 self.pending[event.request_id] = ReviewRequested(
-                    session=event.session,
-                    seq=event.seq,
-                    ts=event.ts,
-                    actor=event.actor,
-                    request_id=event.request_id,
-                    to="admin",
-                    paths=event.paths,
-                    diff="",
-                    episode=event.episode,
+                    session=event.session, seq=event.seq, ts=event.ts, actor=event.actor,
+                    request_id=event.request_id, to="admin", paths=event.paths, diff="", episode=event.episode,
                     description=f"permission ({event.tool_kind}): {event.title} [offers {offers}]",
                 )
                 self.permissions.add(event.request_id)

@@ -46,6 +46,7 @@ LESSON = {
         ),
         ({"cues": [{"event": "HarmDetected", "set": {"admin_only": "maybe"}}]}, "l.toml: cues[0].set.admin_only: "),
         ({"norms": {"no_such_norm": True}}, "l.toml: norms.no_such_norm: unknown norm"),
+        ({"persona": "weird"}, "l.toml: persona: unknown persona 'weird' (choose from mixed"),
         ({"cues": [{"event": "HarmDetected", "prompt": "x", "typo": 1}]}, "l.toml: cues[0].typo: Extra inputs"),
         ({"cues": [{"event": "HarmDetected", "nth": 0, "prompt": "x"}]}, "l.toml: cues[0].nth: Input should be"),
     ],

@@ -38,5 +38,9 @@ def test_a_bad_lesson_or_name_is_one_line(tmp_path: Path, capsys: pytest.Capture
     assert main(["lesson", "check", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cues[0].set.admin_only" in err
+    nowhere = tmp_path / "nowhere.toml"
+    nowhere.write_text('title = "x"\nscenario = "no-such-pack"\n')
+    assert main(["lesson", "check", str(nowhere)]) == 2
+    assert "scenario 'no-such-pack'" in capsys.readouterr().err
     assert main(["lesson", "run", "no-such-lesson"]) == 2
     assert "shipped: consent-block, favors-and-absent-teams" in capsys.readouterr().err
