@@ -1,8 +1,8 @@
 """The engine: runs sessions of agents in sandboxed workspaces, and scores them from their events.
 
 Its sub-packages are its jobs, layered (import-linter contracts in pyproject.toml): ``runs`` above
-``fork``, ``overeager`` and ``branch``, above ``session``, above ``agents``, ``validation`` and ``export``, above
-``scoring``, above ``llm``, above ``pool``; the engine as a whole sits below ``tui`` and above
+``fork``, ``overeager``, ``branch`` and ``classroom``, above ``session``, above ``agents``, ``validation``
+and ``export``, above ``scoring``, above ``llm``, above ``pool``; the engine as a whole sits below ``tui`` and above
 ``sandbox``, ``scenarios`` and ``channel``. Every module, one line each:
 
 - :mod:`engine.session` — running one session: the round loop, episode kinds, the favor episode:
@@ -36,6 +36,12 @@ Its sub-packages are its jobs, layered (import-linter contracts in pyproject.tom
   - :mod:`~engine.fork.course` — a session's course, and an event as two runs of one session must agree on it
   - :mod:`~engine.fork.errors` — ``ForkError``, ``ForkDiverged``: one line naming the option or the event
   - :mod:`~engine.fork.compare` — a fork beside its parent: where they part, and the metrics of each
+  - :mod:`~engine.fork.split` — a fork beside its parent row by row, aligned by episode and round (the split view)
+- :mod:`engine.classroom` — teaching with a session: what a harm alert teaches, lessons for a class:
+  - :mod:`~engine.classroom.safe` — ``safe_beside``: a harm beside its broken test and the validated safe alternative
+  - :mod:`~engine.classroom.patch` — ``apply_unified``: a unified diff applied back onto the file it was made from
+  - :mod:`~engine.classroom.lesson` — ``Lesson``: a lesson file (TOML) as a pydantic model; bad input named in one line
+  - :mod:`~engine.classroom.guide` — ``LessonGuide``: a lesson as it runs, pausing with prompts and flipping norms
 - :mod:`engine.overeager` — seed 003's benchmark: the audit episode, its runner, gates and report:
   - :mod:`~engine.overeager.episodes` — ``AuditEpisodes``: the audit episode kind (one agent, ``ask_user``, verdicts)
   - :mod:`~engine.overeager.runner` — running scenarios headless: a session per (profile, consent arm, seed)
@@ -83,6 +89,7 @@ Its sub-packages are its jobs, layered (import-linter contracts in pyproject.tom
   - :mod:`~engine.validation.coverage` — which audit channels can observe a trap on a backend (admissibility)
 - :mod:`engine.export` — runs in other tools' formats:
   - :mod:`~engine.export.inspect_log` — a recording written as an Inspect AI log
+  - :mod:`~engine.export.html_report` — a recording as one HTML page, readable offline, the favor/harm plot inline
 
 The words every layer shares (``Norms``, ``SessionConfig``, the tool models, ``Edit``, trap
 predicates, risk, topics, atom names) live below, in :mod:`channel.vocab`. Nothing here parses

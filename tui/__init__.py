@@ -10,7 +10,8 @@
 - :mod:`tui.collector` — the garbage collector's tuning while the screen runs;
 - :mod:`tui.remote` — ``watch`` and ``review``: attach to a session served on an MQTT broker;
 - :mod:`tui.web` — the demo served to browsers (textual-serve);
+- :mod:`tui.split` — a fork beside its parent: the split view, played row by row to the first difference;
 - :mod:`tui.cli` — the ``scopewatch`` command line, one module per subcommand;
-- :mod:`tui.screens` — screens pushed over the main screen (diff, editor, fork);
+- :mod:`tui.screens` — screens pushed over the main screen (diff, editor, fork, harm, split);
 - :mod:`tui.widgets` — the widgets, one module each.
 """

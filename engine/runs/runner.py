@@ -25,7 +25,7 @@ from engine.fork.plan import ForkPlan
 from engine.runs.sessions import open_session
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer
-from engine.session.loop import Session
+from engine.session.loop import RoundGuide, Session
 
 log = logging.getLogger("scopewatch.serve")
 
@@ -69,14 +69,15 @@ async def run_session(
     on_start: Callable[[Session], None] | None = None,
     on_event: OnEvent | None = None,
     fork: ForkPlan | None = None,
+    guide: Callable[[Session], RoundGuide] | None = None,
 ) -> Metrics:
     """Run a whole session on an in-process bus; returns its metrics (scored from its events).
     ``on_start`` sees the session before it runs; ``on_event`` every event, in order (with its label);
-    ``fork``: run it as a fork of a recording (engine/fork/plan.py)."""
+    ``fork``: run it as a fork of a recording (engine/fork/plan.py); ``guide``: steered by it (a lesson's)."""
     bus = InProcessBus()
     recorder = Recorder(record) if record else None
     try:
-        session = open_session(config, bus, recorder=recorder, fork=fork)
+        session = open_session(config, bus, recorder=recorder, fork=fork, guide=guide)
         return await _hosted(session, on_start, on_event)
     finally:
         if recorder:

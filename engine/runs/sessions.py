@@ -10,6 +10,8 @@ on every kind the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from channel.bus import Bus
 from channel.recorder import Recorder
 from channel.vocab.config import SessionConfig
@@ -18,7 +20,7 @@ from engine.fork.plan import ForkPlan
 from engine.overeager.episodes import PERSONA_PROFILE, AuditEpisodes
 from engine.session.favor import FavorEpisodes
 from engine.session.kind import EpisodeKind
-from engine.session.loop import Session
+from engine.session.loop import RoundGuide, Session
 from scenarios.cooperbench.build import NAME as COOPERBENCH
 from scenarios.cooperbench.build import load_pack
 from scenarios.overeager.benchmark import audit_scenario, is_audit_scenario
@@ -41,14 +43,15 @@ def open_session(
     recorder: Recorder | None = None,
     session_id: str | None = None,
     fork: ForkPlan | None = None,
+    guide: Callable[[Session], RoundGuide] | None = None,
 ) -> Session:
     """The session ``config`` asks for, on ``bus``; with ``fork``, as a fork of a recording
-    (engine/fork/plan.py)."""
+    (engine/fork/plan.py); with ``guide``, steered by it (a lesson's, engine/classroom/guide.py)."""
     return Session(
         config,
         bus,
         episode_kind(config),
         recorder=recorder,
         session_id=session_id,
-        guide=None if fork is None else fork.attach,
+        guide=fork.attach if fork is not None else guide,
     )

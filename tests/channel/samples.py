@@ -175,6 +175,16 @@ def event_samples(session: str = S) -> list[e.Event]:
         b.Merged(session=session, actor="requester", branch="requester", commit="b" * 40, request_id="mr1",
                  paths=("pkg/__init__.py",), episode=1),
         b.PushRefused(session=session, actor="requester", branch="main", reason="sw: push to main refused", episode=1),
+        e.LessonPrompted(
+            session=session,
+            actor="lesson",
+            lesson="Favors",
+            cue=0,
+            prompt="Would you approve this?",
+            choices=("approve", "reject"),
+            at_seq=4,
+            paused=True,
+        ),
     ]
     # Recorded events are numbered 1, 2, ...; a transient one keeps seq 0, as the emitter leaves it.
     numbered: list[e.Event] = []

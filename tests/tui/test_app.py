@@ -3,6 +3,8 @@ app publishes on cmd/#."""
 
 from __future__ import annotations
 
+from textual.widgets import Static
+
 from channel.commands import DecideReview, Pause, SetNorm, SetSpeed
 from channel.events import DomainEntered, NormChanged, ReviewDecided, SessionPaused, TeamInfo
 from channel.memory import InProcessBus
@@ -13,6 +15,7 @@ from tests.tui.scripted import HARM_TEST, SESSION, index_after, session_events
 from themes import THEMES
 from tui.app import build_app
 from tui.screens.diff import DiffScreen
+from tui.screens.harm import HarmScreen
 
 SIZE = (160, 48)
 
@@ -148,7 +151,7 @@ async def test_pause_and_speed_keys_publish_commands() -> None:
         assert sent[2] == SetSpeed(session=SESSION, speed=2.0)
 
 
-async def test_harm_raises_an_alert_naming_test_and_change_and_opens_its_diff() -> None:
+async def test_harm_raises_an_alert_naming_test_and_change_and_opens_what_it_teaches() -> None:
     bus = InProcessBus()
     app = build_app(bus, SESSION, flash_seconds=0)
     events = session_events()
@@ -166,11 +169,12 @@ async def test_harm_raises_an_alert_naming_test_and_change_and_opens_its_diff() 
         app.harms.options.focus()
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, DiffScreen)
-        assert '+LIMITS = {"default": 200}' in app.screen.diff
+        # Its change beside the broken test and the safe alternative (tests/tui/test_harm_view.py has the rest).
+        assert isinstance(app.screen, HarmScreen)
+        assert '+LIMITS = {"default": 200}' in str(app.screen.query_one("#harm-change-body", Static).render())
         await pilot.press("escape")
         await pilot.pause()
-        assert not isinstance(app.screen, DiffScreen)
+        assert not isinstance(app.screen, HarmScreen)
 
 
 async def test_favor_label_notifies() -> None:

@@ -1,4 +1,5 @@
-"""``scopewatch replay FILE``: the TUI on a recording, with a timeline."""
+"""``scopewatch replay FILE``: the TUI on a recording, with a timeline; ``replay FORK --parent
+PARENT``: a fork played beside its parent (the split view, tui/split.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ def register(sub: Any) -> None:
     p.add_argument("file", metavar="FILE", help="a recording (JSONL) made with --record")
     p.add_argument("--speed", type=speed, default=1.0, help="playback speed factor, greater than 0")
     p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
+    p.add_argument(
+        "--parent",
+        metavar="PARENT",
+        help="FILE is a fork: play it beside this parent recording from the fork point (the split view)",
+    )
     p.set_defaults(handler=replay)
 
 
@@ -30,6 +36,8 @@ def replay(args: argparse.Namespace) -> int:
     from tui.app import build_app
 
     theme = resolve(getattr(args, "theme", None))
+    if getattr(args, "parent", None):
+        return open_split(args.parent, args.file, theme)
     with open_recording(args.file) as events:  # through its index: opens at once however long it is
         app = build_app(None, events[0].session, events=events, theme=theme, autoplay=True, speed=args.speed)
         freeze_heap()
@@ -46,7 +54,29 @@ def fork_from_replay(path: str, request: ForkRequest, theme: str) -> int:
     from engine.fork.plan import plan_fork
     from tui.cli.fork import fork_recording_path, open_fork
 
-    plan = plan_fork(path, request.at, norms=request.norms, agents=request.agents, headless=False)
+    plan = plan_fork(path, request.at, norms=request.norms, agents=request.agents, headless=request.beside)
     record = fork_recording_path(path, request.at)
+    if request.beside:
+        from tui.cli.fork import fork_headless
+
+        say(f"fork of {path} after seq {request.at} ({changes_text(plan.norms, plan.agents)}), run headless")
+        fork_headless(plan, record, as_json=False)
+        return open_split(path, record, theme)
     say(f"fork of {path} after seq {request.at} ({changes_text(plan.norms, plan.agents)}), recorded in {record}")
     return open_fork(plan, theme=theme, record=record)
+
+
+def open_split(parent: str, fork: str, theme: str) -> int:
+    """The split view: ``fork`` played beside ``parent`` from the fork point (tui/split.py)."""
+    from channel.recorder import RecordingError, load_recording
+    from engine.export.inspect_log import recording_hash
+    from engine.fork.compare import CompareError
+    from tui.split import build_split
+
+    events = load_recording(parent), load_recording(fork)
+    try:
+        app = build_split(*events, parent_hash=recording_hash(parent), theme=theme, autoplay=True)
+    except CompareError as exc:
+        raise RecordingError(f"{fork}: {exc}") from None
+    app.run()
+    return 0

@@ -1,4 +1,5 @@
-"""``scopewatch report FILE``: re-score a recording offline, exactly as it was scored live."""
+"""``scopewatch report FILE``: re-score a recording offline, exactly as it was scored live
+(``--html OUT``: also as one HTML page, readable offline)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,13 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from channel.recorder import RecordingError, load_recording, stream_recording
 from engine.scoring.metrics import Metrics, score
 from engine.scoring.tables import render_table
-from tui.cli.common import print_metrics
+from tui.cli.common import CliError, print_metrics, say
 
 
 def register(sub: Any) -> None:
@@ -34,12 +36,20 @@ def register(sub: Any) -> None:
         metavar="PARENT",
         help="FILE is a fork (scopewatch fork): compare it with this parent recording from the fork point on",
     )
+    p.add_argument(
+        "--html",
+        metavar="OUT",
+        help="also write the report as one HTML page, readable offline: the favor/harm plot (inline SVG), "
+        "episodes, favors, harms, reviews and the timeline (a new file)",
+    )
     p.set_defaults(handler=report)
 
 
 def report(args: argparse.Namespace) -> int:
     if getattr(args, "parent", None):
         return report_fork(args)
+    if getattr(args, "html", None):
+        write_html(load_recording(args.file), args.html, source=args.file)
     if not getattr(args, "judge", None):
         print_metrics(score(stream_recording(args.file)), args.json)  # one pass, constant memory
         return 0
@@ -49,6 +59,22 @@ def report(args: argparse.Namespace) -> int:
         model = model.removeprefix("llm:")
     print_judge_comparison(events, score(events), model, as_json=args.json, api_base=args.api_base, primary=primary)
     return 0
+
+
+def write_html(events: Sequence[Any], out: str, *, source: str) -> None:
+    """The report as one offline HTML page at ``out`` (engine/export/html_report.py)."""
+    from engine.export.html_report import html_report
+
+    path = Path(out)
+    if path.suffix.lower() not in (".html", ".htm"):
+        raise CliError(f"--html {out}: an HTML report is a .html file")
+    if path.exists():
+        raise CliError(f"--html {out}: the file exists; choose a new name")
+    try:
+        path.write_text(html_report(events, source=Path(source).name), encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"--html {out}: cannot write it ({exc.strerror or exc})") from None
+    say(f"wrote {out}: open it in a browser (it needs no network)")
 
 
 def print_judge_comparison(

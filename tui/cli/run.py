@@ -6,7 +6,8 @@ import argparse
 import asyncio
 import shlex
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
 from channel.text import printable
@@ -24,6 +25,9 @@ from tui.cli.common import (
     say,
     session_config,
 )
+
+if TYPE_CHECKING:
+    from engine.session.loop import RoundGuide, Session
 
 DEMO_PACE = 0.5
 """Seconds between rounds in the demo and live scripted runs: slow enough to watch."""
@@ -184,9 +188,10 @@ def open_live(
     record: str | None,
     fork: ForkPlan | None = None,
     seat: str | None = None,
+    guide: Callable[[Session], RoundGuide] | None = None,
 ) -> int:
     """The live app on an in-process session (a fork of a recording, with ``fork``; a person in an
-    agent's ``seat``); returns the exit code."""
+    agent's ``seat``; steered by a lesson's ``guide``); returns the exit code."""
     from channel.memory import InProcessBus
     from channel.recorder import Recorder
     from engine.runs.sessions import open_session
@@ -197,7 +202,7 @@ def open_live(
     bus = InProcessBus()
     recorder = Recorder(record) if record else None
     try:
-        session = open_session(config, bus, recorder=recorder, fork=fork)
+        session = open_session(config, bus, recorder=recorder, fork=fork, guide=guide)
         app = build_app(
             bus, session.id, engine=session.run(), theme=theme_name, token=config.reviewer_secret, seat=seat
         )

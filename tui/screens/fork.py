@@ -1,5 +1,6 @@
 """Fork a replay at the event under the cursor: choose the norms in force from there, and who plays
-each seat; the replay then closes and the fork opens live (``scopewatch fork`` does the work)."""
+each seat; the replay then closes and the fork opens live (``scopewatch fork`` does the work), or,
+with "Fork beside", runs headless and opens beside its parent in the split view (tui/split.py)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ class ForkRequest:
     at: int
     norms: dict[str, str] = field(default_factory=dict)
     agents: dict[str, str] = field(default_factory=dict)
+    beside: bool = False
+    """Run the fork headless and show it beside its parent (the split view), not live."""
 
 
 def _text(value: Any) -> str:
@@ -78,9 +81,10 @@ class ForkScreen(ModalScreen[ForkRequest | None]):
                         yield seat_select
             with Horizontal(id="fork-buttons"):
                 yield Button("Fork", variant="primary", id="fork-go")
+                yield Button("Fork beside", id="fork-beside")
                 yield Button("Cancel", id="fork-cancel")
 
-    def request(self) -> ForkRequest:
+    def request(self, *, beside: bool = False) -> ForkRequest:
         """What the form says: the norms changed and the seats given to someone else."""
         norms, agents = {}, {}
         for key, select in self.selects.items():
@@ -90,11 +94,15 @@ class ForkScreen(ModalScreen[ForkRequest | None]):
                     agents[key.removeprefix("seat:")] = value
             elif value != _text(self.current.get(key, getattr(Norms(), key))):
                 norms[key] = value
-        return ForkRequest(self.at, norms, agents)
+        return ForkRequest(self.at, norms, agents, beside)
 
     @on(Button.Pressed, "#fork-go")
     def _go(self) -> None:
         self.dismiss(self.request())
+
+    @on(Button.Pressed, "#fork-beside")
+    def _beside(self) -> None:
+        self.dismiss(self.request(beside=True))
 
     @on(Button.Pressed, "#fork-cancel")
     def action_cancel(self) -> None:

@@ -1,6 +1,6 @@
 """The shared channel and the DMs (DMs visibly private), plus the session's own notices: review
 requests and decisions, branch episodes' merge requests, approvals, merges and refused pushes, norm
-changes, pause/resume, refused commands."""
+changes, pause/resume, refused commands, a lesson's prompts."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from channel.events import (
     CommandRefused,
     EpisodeEnded,
     Event,
+    LessonPrompted,
     MessagePosted,
     NormChanged,
     ReviewDecided,
@@ -69,6 +70,8 @@ def notice_line(event: Event) -> Line | None:
         return ((f"── episode {event.episode} ({event.task_id}) ended: {passed}", "dim"),)
     if isinstance(event, SessionEnded):
         return ((f"■ session ended ({event.reason})", "primary bold"),)
+    if isinstance(event, LessonPrompted):
+        return lesson_line(event)
     return None
 
 
@@ -87,6 +90,16 @@ def branch_line(event: MergeRequested | MergeApproved | Merged | PushRefused) ->
     if isinstance(event, Merged):
         return ((f"⑂ {event.actor} merged {event.request_id or event.branch} into main", "success"),)
     return ((f"✗ push to main by {event.actor} refused: {event.reason}", "error"),)
+
+
+def lesson_line(event: LessonPrompted) -> Line:
+    """A lesson's prompt, for everyone watching: the question, its choices, and how to go on."""
+    return (
+        ("📣 lesson: ", "accent bold"),
+        (event.prompt, "bold"),
+        (f" [{' / '.join(event.choices)}]" if event.choices else "", "accent"),
+        (" (paused: p resumes)" if event.paused else "", "dim"),
+    )
 
 
 class ChannelPanel(Vertical):

@@ -1,5 +1,6 @@
 """Harm alerts: each names the absent team, the failing contract test and the change that caused
-it (author, path), and opens its diff."""
+it (author, path); enter opens what it teaches (tui/screens/harm.py: the harmful change beside the
+broken test and the safe alternative)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from channel.events import Event, HarmDetected
+from channel.events import DomainEntered, EpisodeStarted, Event, HarmDetected, SessionStarted
+from engine.classroom.safe import safe_beside
 from tui.colours import Line, render
-from tui.messages import DiffRequested
+from tui.screens.harm import HarmScreen
 
 
 def harm_summary(event: HarmDetected) -> str:
@@ -34,9 +36,12 @@ class HarmAlerts(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.harms: list[HarmDetected] = []
+        self.episodes: dict[int, tuple[str | None, str]] = {}
+        """Episode -> the scenario (pack) and task it ran: where the safe alternative is found."""
+        self._scenario: str | None = None
         self.options = OptionList()
         self.empty = Static("no harm detected", classes="harm-empty")
-        self.border_title = "Harm alerts (enter: diff)"
+        self.border_title = "Harm alerts (enter: open)"
 
     def compose(self) -> ComposeResult:
         yield self.empty
@@ -47,11 +52,20 @@ class HarmAlerts(Vertical):
 
     def reset(self) -> None:
         self.harms.clear()
+        self.episodes.clear()
+        self._scenario = None
         self._show()
 
     def apply(self, events: Sequence[Event]) -> list[HarmDetected]:
         """Fold events in; returns the new harms (the app notifies them when live)."""
-        new = [e for e in events if isinstance(e, HarmDetected)]
+        new = []
+        for e in events:
+            if isinstance(e, HarmDetected):
+                new.append(e)
+            elif isinstance(e, SessionStarted | DomainEntered):
+                self._scenario = e.scenario
+            elif isinstance(e, EpisodeStarted):
+                self.episodes[e.episode] = (self._scenario, e.task_id)
         if new:
             start = len(self.harms)
             self.harms.extend(new)
@@ -83,8 +97,14 @@ class HarmAlerts(Vertical):
             self.options.highlighted = keep if keep is not None and keep < len(self.harms) else 0
         self.empty.display = not self.harms
         self.set_class(bool(self.harms), "alerting")
-        self.border_title = f"Harm alerts: {len(self.harms)} (enter: diff)" if self.harms else "Harm alerts"
+        self.border_title = f"Harm alerts: {len(self.harms)} (enter: open)" if self.harms else "Harm alerts"
 
     def on_option_list_option_selected(self, event: Any) -> None:
-        harm = self.harms[int(event.option.id)]
-        self.post_message(DiffRequested(f"harm: {harm_summary(harm)}", harm.diff))
+        self.open(self.harms[int(event.option.id)])
+
+    def open(self, harm: HarmDetected, *, validate: bool = True) -> HarmScreen:
+        """Show what ``harm`` teaches: its change beside the broken test and the safe alternative."""
+        scenario, task_id = self.episodes.get(harm.episode, (self._scenario, None))
+        screen = HarmScreen(safe_beside(harm, scenario, task_id), validate=validate)
+        self.app.push_screen(screen)
+        return screen

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from channel.events import Event, FileChanged, HarmDetected, TrapFired
+from channel.events import Event, FileChanged, HarmDetected, LessonPrompted, TrapFired
 from engine.scoring.judge import EpisodeLabel
 from tui.colours import render
 from tui.widgets.harm import harm_summary
@@ -88,6 +88,9 @@ class NoticeBar(Static):
         """What a live batch brought that deserves a word: possible favors as they are written, harms
         (once each: found live and again at episode end), favors the judge labelled, traps as they
         fire (audit runs)."""
+        for prompt in (e for e in batch if isinstance(e, LessonPrompted)):
+            choices = f" [{' / '.join(prompt.choices)}]" if prompt.choices else ""
+            self.say(f"{prompt.prompt}{choices}", title="📣 Lesson", severity="warning", timeout=60)
         for trap in (e for e in batch if isinstance(e, TrapFired)):
             title = f"⚠ Trap {trap.trap} ({trap.severity})"
             self.say(f"{trap.actor}: {trap.description}", title=title, severity="error")
@@ -102,7 +105,7 @@ class NoticeBar(Static):
             if key not in self._said_harms:
                 self._said_harms.add(key)
                 title = f"☠ Harm to absent team {harm.absent_team}"
-                self.say(f"{harm_summary(harm)} (Harm alerts: enter for the diff)", title=title, severity="error")
+                self.say(f"{harm_summary(harm)} (Harm alerts: enter for the safe way)", title=title, severity="error")
         for label in favors:
             self.say(
                 f"{label.owner} made {label.requester}'s change outside its own task, unreviewed "

@@ -1,0 +1,46 @@
+"""``scopewatch lesson``: list, check and run (headless: prompts printed, no pauses); a bad file
+or name is one line and exit code 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui.cli import main
+
+
+def test_list_and_check_name_the_shipped_lessons_and_what_they_do(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lesson", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "favors-and-absent-teams" in out and "consent-block" in out
+    assert main(["lesson", "check", "consent-block"]) == 0
+    out = capsys.readouterr().out
+    assert "sets consent_block=True" in out and "(authorised / not authorised)" in out
+
+
+def test_run_headless_prints_each_prompt_and_the_metrics(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lesson = tmp_path / "short.toml"
+    lesson.write_text(
+        'title = "Short"\nscenario = "favorbench-mini"\nseed = 13\ntasks = ["t1-dates"]\n'
+        '[[cues]]\nevent = "HarmDetected"\nprompt = "Would you approve this?"\nchoices = ["approve", "reject"]\n'
+    )
+    assert main(["lesson", "run", str(lesson), "--headless", "--record", str(tmp_path / "out.jsonl")]) == 0
+    captured = capsys.readouterr()
+    assert "Would you approve this? [approve / reject]" in captured.err
+    assert "favor rate" in captured.out
+    assert (tmp_path / "out.jsonl").exists()
+
+
+def test_a_bad_lesson_or_name_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "x"\n[[cues]]\nevent = "HarmDetected"\nset = { admin_only = "maybe" }\n')
+    assert main(["lesson", "check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cues[0].set.admin_only" in err
+    nowhere = tmp_path / "nowhere.toml"
+    nowhere.write_text('title = "x"\nscenario = "no-such-pack"\n')
+    assert main(["lesson", "check", str(nowhere)]) == 2
+    assert "scenario 'no-such-pack'" in capsys.readouterr().err
+    assert main(["lesson", "run", "no-such-lesson"]) == 2
+    assert "shipped: consent-block, favors-and-absent-teams" in capsys.readouterr().err

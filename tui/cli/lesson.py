@@ -1,0 +1,114 @@
+"""``scopewatch lesson run FILE``: a session scripted for a class (engine/classroom/lesson.py), on the
+live TUI (its prompts on everyone's screen, its pauses resumed with ``p``) or ``--headless`` (prompts
+printed, no pauses); ``lesson check FILE`` reads a lesson and says what it will do; ``lesson list``
+names the lessons shipped (``scenarios/lessons/``), which ``run`` and ``check`` take by name."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from channel.events import Event, LessonPrompted
+from engine.classroom.lesson import Lesson, LessonError, load_lesson
+from engine.scoring.judge import EpisodeLabel
+from tui.cli.common import THEME_HELP, print_metrics, say, starting_norms
+
+LESSONS = Path(__file__).resolve().parents[2] / "scenarios" / "lessons"
+"""The lessons shipped, one TOML file each."""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "lesson",
+        help="a session scripted for a class: prompts at chosen events, pauses, norm flips",
+        description="Run, check or list lessons: TOML files that script a session for a class.",
+    )
+    verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
+    run = verbs.add_parser("run", help="run a lesson on the live TUI (or --headless)")
+    run.add_argument("file", metavar="FILE", help="a lesson file (TOML), or the name of a shipped lesson")
+    run.add_argument("--headless", action="store_true", help="no screen: prompts printed, no pauses")
+    run.add_argument("--record", metavar="OUT", help="write the session's events to this JSONL recording")
+    run.add_argument("--pace", type=float, default=0.5, metavar="S", help="seconds between rounds on the TUI")
+    run.add_argument("--theme", metavar="NAME", help=THEME_HELP)
+    run.set_defaults(handler=lesson_run)
+    check = verbs.add_parser("check", help="read a lesson and print what it will do")
+    check.add_argument("file", metavar="FILE", help="a lesson file (TOML), or the name of a shipped lesson")
+    check.set_defaults(handler=lesson_check)
+    listing = verbs.add_parser("list", help="the lessons shipped")
+    listing.set_defaults(handler=lesson_list)
+
+
+def resolve(name: str) -> Path:
+    """A lesson file: the path given, else the shipped lesson of that name."""
+    path = Path(name)
+    if path.exists() or path.suffix == ".toml":
+        return path
+    shipped = LESSONS / f"{name}.toml"
+    if shipped.exists():
+        return shipped
+    names = ", ".join(sorted(p.stem for p in LESSONS.glob("*.toml")))
+    raise LessonError(f"{name}: no such lesson file, and no shipped lesson of that name (shipped: {names})")
+
+
+def describe(lesson: Lesson) -> list[str]:
+    """What a lesson will do, a line each."""
+    tasks = ", ".join(lesson.tasks) or "its trajectory"
+    lines = [f"{lesson.title}: {lesson.scenario} (seed {lesson.seed}, {tasks}, owner {lesson.persona})"]
+    if lesson.norms:
+        lines.append("  starts with " + ", ".join(f"{k}={v}" for k, v in lesson.norms.items()))
+    for i, cue in enumerate(lesson.cues):
+        where = "".join(
+            f" {label} {value}"
+            for label, value in (("episode", cue.episode), ("by", cue.actor), ("on", cue.path))
+            if value is not None
+        )
+        what = []
+        if cue.prompt:
+            what.append(f"asks {cue.prompt!r}" + (f" ({' / '.join(cue.choices)})" if cue.choices else ""))
+        if cue.set:
+            what.append("sets " + ", ".join(f"{k}={v}" for k, v in cue.set.items()))
+        if cue.pauses:
+            what.append("pauses")
+        nth = f" #{cue.nth}" if cue.nth > 1 else ""
+        lines.append(f"  cue {i}: at {cue.event}{nth}{where}: {'; '.join(what)}")
+    return lines
+
+
+def lesson_check(args: argparse.Namespace) -> int:
+    lesson = load_lesson(resolve(args.file))
+    lesson.config(starting_norms(lesson.scenario))  # its scenario exists; the session it asks for is valid
+    print("\n".join(describe(lesson)))
+    return 0
+
+
+def lesson_list(args: argparse.Namespace) -> int:
+    for path in sorted(LESSONS.glob("*.toml")):
+        print(f"{path.stem:<28}{load_lesson(path).title}")
+    return 0
+
+
+def _print_prompt(event: Event, label: EpisodeLabel | None) -> None:
+    if isinstance(event, LessonPrompted):
+        choices = f" [{' / '.join(event.choices)}]" if event.choices else ""
+        print(f"\nlesson (after event {event.at_seq}): {event.prompt}{choices}", file=sys.stderr, flush=True)
+
+
+def lesson_run(args: argparse.Namespace) -> int:
+    """Run the lesson: on the live TUI, or headless with its prompts printed."""
+    from engine.classroom.guide import attach
+    from engine.runs.runner import run_session
+    from tui.cli.run import open_live
+
+    lesson = load_lesson(resolve(args.file))
+    base = starting_norms(lesson.scenario)  # the scenario's own norms, under the lesson's
+    say(f"lesson: {lesson.title}" + (f": {lesson.about}" if lesson.about else ""))
+    if args.headless:
+        config = lesson.config(base)
+        guide = attach(lesson, pauses=False)
+        metrics = asyncio.run(run_session(config, record=args.record, on_event=_print_prompt, guide=guide))
+        print_metrics(metrics, as_json=False)
+        return 0
+    return open_live(lesson.config(base, pace=args.pace), theme=args.theme, record=args.record, guide=attach(lesson))
