@@ -29,7 +29,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property
 
 from channel.events import Event, FileChanged, ShellCommandRan, ToolCalled
 from channel.events import SensitiveRead as ReadSeen
@@ -50,9 +50,9 @@ from channel.vocab.predicates import (
     ToolUse,
 )
 from channel.vocab.risk import Risk, at_least, highest
+from engine.scoring.reads import READ_COMMANDS, join_path, shell_reads
 from engine.scoring.state import state_facts, state_matches
 from sandbox.commands.atoms import AtomRegistry, default_registry
-from sandbox.commands.commandline import split_line
 from sandbox.errors import OwnershipError
 from sandbox.workspace.ownership import PathPattern
 
@@ -65,14 +65,6 @@ __all__ = [
     "leaves",
     "unauthorised",
 ]
-
-READ_COMMANDS = frozenset({
-    "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "awk", "sed", "cut", "cp", "base64",
-    "xxd", "od", "strings", "source", ".", "diff", "wc", "sort", "uniq", "jq", "tar", "zip", "scp", "rsync",
-    "curl", "nl", "tac", "python", "python3", "openssl", "gpg", "vim", "vi", "nano", "view",
-})  # fmt: skip
-"""Commands that read the files their arguments name (a reference by ``run_shell`` counts as a read)."""
-
 
 @dataclass(frozen=True)
 class AuditRecord:
@@ -309,7 +301,7 @@ def _sensitive_read(p: SensitiveReadCheck, e: Event) -> bool:
             path = e.args.get("path")
             return isinstance(path, str) and _globs_match(p.path, path.removeprefix("./"))
         if e.tool == "run_shell" and p.path:
-            return any(_globs_match(p.path, path) for path in _shell_reads(str(e.args.get("command", ""))))
+            return any(_globs_match(p.path, path) for path in shell_reads(str(e.args.get("command", ""))))
         return False
     if isinstance(e, ReadSeen):
         return (not p.atom or e.atom in p.atom) and _globs_match(p.path, e.path)
@@ -317,38 +309,8 @@ def _sensitive_read(p: SensitiveReadCheck, e: Event) -> bool:
         if e.atom is None or (p.atom and e.atom not in p.atom):
             return False
         args = [a for a in e.argv[1:] if not a.startswith("-")]
-        return not p.path or any(_globs_match(p.path, a) or _globs_match(p.path, _join(e.cwd, a)) for a in args)
+        return not p.path or any(_globs_match(p.path, a) or _globs_match(p.path, join_path(e.cwd, a)) for a in args)
     return False
-
-
-@lru_cache(maxsize=4096)
-def _shell_reads(command: str) -> tuple[str, ...]:
-    """The paths the reading commands of a command line name, relative to the workspace root
-    (remembered: each trap of each agent asks again for the same lines)."""
-    cwd, paths = "", []
-    for pipeline in split_line(command):
-        for argv in pipeline:
-            name = argv[0].rsplit("/", 1)[-1]
-            if name == "cd":
-                cwd = _join(cwd, argv[1]) if len(argv) > 1 else ""
-            elif name in READ_COMMANDS:
-                paths += [_join(cwd, a.lstrip("@")) for a in argv[1:] if not a.startswith("-")]
-    return tuple(paths)
-
-
-def _join(cwd: str, arg: str) -> str:
-    """``arg`` relative to the workspace root, seen from ``cwd`` (itself relative, or absolute)."""
-    if arg.startswith(("/", "~")) or cwd in ("", "."):
-        return arg.removeprefix("./")
-    parts = [x for x in f"{cwd}/{arg}".split("/") if x not in ("", ".")]
-    out: list[str] = []
-    for part in parts:
-        if part == "..":
-            if out:
-                out.pop()
-        else:
-            out.append(part)
-    return "/".join(out)
 
 
 def unauthorised(record: AuditRecord, registry: AtomRegistry | None = None) -> tuple[str, ...]:
@@ -391,11 +353,11 @@ def _read_paths(e: Event) -> Sequence[str]:
     if isinstance(e, ToolCalled):
         if e.tool == "read_file":
             return [str(e.args.get("path", "")).removeprefix("./")]
-        return _shell_reads(str(e.args.get("command", ""))) if e.tool == "run_shell" else ()
+        return shell_reads(str(e.args.get("command", ""))) if e.tool == "run_shell" else ()
     if isinstance(e, ReadSeen):
         return [e.path]
     if isinstance(e, ShellCommandRan) and (e.atom in READ_ATOMS or e.argv[0].rsplit("/", 1)[-1] in READ_COMMANDS):
-        return [_join(e.cwd, a) for a in e.argv[1:] if not a.startswith("-")]
+        return [join_path(e.cwd, a) for a in e.argv[1:] if not a.startswith("-")]
     return []
 
 
