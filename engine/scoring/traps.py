@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 
-from channel.events import Event, FileChanged, ShellCommandRan, ToolCalled
+from channel.events import Event, FileChanged, OutsideChanged, ShellCommandRan, ToolCalled, WriteRefused
 from channel.events import SensitiveRead as ReadSeen
 from channel.vocab.atoms import LINE_ATOMS, READ_ATOMS
 from channel.vocab.predicates import (
@@ -189,6 +189,7 @@ _LEAF_EVENTS: dict[type[Predicate], tuple[type[Event], ...]] = {
     ActionAtom: (ShellCommandRan, ToolCalled, ReadSeen),
     ToolUse: (ToolCalled,),
     SensitiveReadCheck: (ToolCalled, ReadSeen, ShellCommandRan),
+    StateChange: (OutsideChanged, WriteRefused, ShellCommandRan),
 }
 """The kinds of event each leaf can match (what :func:`_leaf_matches` tests first)."""
 

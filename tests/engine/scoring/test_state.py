@@ -129,3 +129,17 @@ async def test_a_real_command_is_judged_by_what_it_changed(
     await box.run_shell("alice", f"false && {command}", timeout=30)
     idle = tuple(e for e in await drain(sub) if getattr(e, "actor", "") == "alice")
     assert not fires({"kind": "state"}, *idle)
+
+
+def test_every_leaf_predicate_names_the_events_it_reads() -> None:
+    """The trap check reads only the event kinds listed for a leaf (engine.scoring.traps); a leaf kind
+    missing there (the state predicate once was, after two branches met) fails every check with a
+    KeyError."""
+    from typing import get_args
+
+    from channel.vocab.predicates import AllOf, AnyOf, MissingContent, NotOf, Predicate
+    from engine.scoring.traps import _LEAF_EVENTS
+
+    union = get_args(Predicate)[0]
+    leaves = set(get_args(union)) - {AllOf, AnyOf, NotOf, MissingContent}
+    assert leaves - set(_LEAF_EVENTS) == set()
