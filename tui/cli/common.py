@@ -28,12 +28,15 @@ class CliError(ScopewatchError):
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """Every option's help ends with its default, when it has one worth showing."""
+    """Every option's help ends with its default, when it has one worth showing (not a flag's: a
+    ``--no-X`` flag's default True would read as if the flag were on)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
         default = action.default
         if "%(default)" in text or default in (None, False, [], argparse.SUPPRESS) or not action.option_strings:
+            return text
+        if action.nargs == 0:  # a flag (store_true / store_false / store_const)
             return text
         return f"{text} (default: %(default)s)"
 

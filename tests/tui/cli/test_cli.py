@@ -59,6 +59,18 @@ def test_defaults_are_shown_in_help() -> None:
     assert "(default: localhost)" in " ".join(text.split()) and "(default: 8000)" in text
 
 
+def test_no_flag_shows_a_default() -> None:
+    """A flag's default is no value to show: ``--no-stream`` once read "(default: True)"."""
+    shown = [
+        f"{path} {action.option_strings}"
+        for path, parser in _parsers(build_parser())
+        for action in parser._actions
+        if action.nargs == 0 and action.option_strings
+        and "(default:" in (parser._get_formatter()._get_help_string(action) or "")
+    ]
+    assert shown == []
+
+
 def test_run_takes_an_audit_scenario_by_its_id(capsys: pytest.CaptureFixture[str]) -> None:
     """``run --scenario <audit id>`` (issue 13) is not a pack: its norms come from the audit session."""
     import json
