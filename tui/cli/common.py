@@ -36,7 +36,7 @@ class HelpFormatter(argparse.HelpFormatter):
         default = action.default
         if "%(default)" in text or default in (None, False, [], argparse.SUPPRESS) or not action.option_strings:
             return text
-        if action.nargs == 0:  # a flag (store_true / store_false / store_const)
+        if action.nargs == 0 or "(default" in text:  # a flag, or a help that names its default already
             return text
         return f"{text} (default: %(default)s)"
 

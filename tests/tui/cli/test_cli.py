@@ -71,6 +71,16 @@ def test_no_flag_shows_a_default() -> None:
     assert shown == []
 
 
+def test_no_help_names_its_default_twice() -> None:
+    twice = [
+        f"{path} {action.option_strings}"
+        for path, parser in _parsers(build_parser())
+        for action in parser._actions
+        if (parser._get_formatter()._get_help_string(action) or "").count("(default:") > 1
+    ]
+    assert twice == []
+
+
 def test_run_takes_an_audit_scenario_by_its_id(capsys: pytest.CaptureFixture[str]) -> None:
     """``run --scenario <audit id>`` (issue 13) is not a pack: its norms come from the audit session."""
     import json
