@@ -278,7 +278,10 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     # The seccomp filter last of all: the set-up above mounts, and setpriv changes the uid.
     load = ""
     if jail.seccomp_fd is not None:
-        load = f"{q(sys.executable)} -I -S -c {q(LOADER)} {jail.seccomp_fd} "
+        # The real interpreter, never the shim's cover of it: where the engine's Python is a system one
+        # (Debian's /usr/bin/python3), the wrapper is mounted over it, and the loader would run the wrapper.
+        python = dict(jail.expose).get(os.path.realpath(sys.executable), sys.executable)
+        load = f"{q(python)} -I -S -c {q(LOADER)} {jail.seccomp_fd} "
     lines.append(
         f"exec setsid {q(setpriv)} {ids}--bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "
         f'{load}"$@"'
