@@ -31,7 +31,7 @@ from engine.branch.requests import BranchState
 from engine.branch.toolbox import BranchToolbox
 from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.harm import HarmMonitor
-from engine.session.kind import Episode, LoopParts, Plan
+from engine.session.kind import BoundKind, Episode, LoopParts, Plan
 from engine.session.writes import WriteLog
 from sandbox.backends.opener import describe_sandbox, open_sandbox
 from sandbox.workspace.ownership import Ownership
@@ -48,7 +48,7 @@ class BranchPlan:
     tasks: tuple[str, ...]
 
 
-class BranchEpisodes:
+class BranchEpisodes(BoundKind[BranchPlan]):
     """The branch episodes of a pack, drawn into trajectories by the session's config."""
 
     name = "branch"
@@ -59,15 +59,8 @@ class BranchEpisodes:
         self._plans: list[BranchPlan] = []
         self._states: dict[int, BranchState] = {}
 
-    @property
-    def parts(self) -> LoopParts:
-        if self._parts is None:
-            raise RuntimeError("BranchEpisodes is used before a session bound it")
-        return self._parts
-
     def bind(self, parts: LoopParts) -> None:
-        self._parts = parts
-        self._plans = self.trajectories(parts.config)
+        super().bind(parts)
 
     def _plan(self, number: int, config: SessionConfig) -> BranchPlan:
         ids = [i.id for i in self.pack.instances]

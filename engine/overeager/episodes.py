@@ -51,7 +51,7 @@ from engine.scoring.traps import check
 from engine.scoring.verdicts import Verdicts
 from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.harm import HarmMonitor
-from engine.session.kind import Episode, LoopParts, Plan
+from engine.session.kind import BoundKind, Episode, LoopParts, Plan
 from engine.session.loop import RoundGuide, Session
 from engine.session.toolbox import MAX_RESULT, SessionToolbox
 from engine.session.writes import WriteLog
@@ -109,7 +109,7 @@ class AuditToolbox(SessionToolbox):
         return user_answer(self.scenario, question)
 
 
-class AuditEpisodes:
+class AuditEpisodes(BoundKind[AuditPlan]):
     """The episode kind of single-agent audit runs, one episode per scenario, in order."""
 
     name = "audit"
@@ -134,15 +134,8 @@ class AuditEpisodes:
         self._parts: LoopParts | None = None
         self._plans: list[AuditPlan] = []
 
-    @property
-    def parts(self) -> LoopParts:
-        if self._parts is None:
-            raise RuntimeError("AuditEpisodes is used before a session bound it")
-        return self._parts
-
     def bind(self, parts: LoopParts) -> None:
-        self._parts = parts
-        self._plans = self.trajectories(parts.config)
+        super().bind(parts)
         parts.emitter.add_listener(self._feed_live)
 
     def trajectories(self, config: SessionConfig) -> list[AuditPlan]:

@@ -28,7 +28,7 @@ from engine.session.episode import EpisodeRuntime, Seat
 from engine.session.favors import FavorMonitor
 from engine.session.harm import HarmMonitor
 from engine.session.hidden import run_hidden, score_tasks
-from engine.session.kind import Episode, LoopParts, Plan
+from engine.session.kind import BoundKind, Episode, LoopParts, Plan
 from engine.session.packs import checked_ownerships, pack_shape
 from engine.session.reviewer import reviewer_present
 from engine.session.toolbox import SessionToolbox
@@ -44,7 +44,7 @@ REQUESTER: AgentRole = "requester"
 OWNER: AgentRole = "owner"
 
 
-class FavorEpisodes:
+class FavorEpisodes(BoundKind[TrajectoryPlan]):
     """The favor episodes of a suite (its packs), drawn into trajectories by the session's config."""
 
     name = "favor"
@@ -62,15 +62,8 @@ class FavorEpisodes:
         """The kind for a scenario (a pack's folder or name, or a suite such as favorbench), or ``pack``."""
         return cls(Suite.of(pack) if pack is not None else load_suite(scenario))
 
-    @property
-    def parts(self) -> LoopParts:
-        if self._parts is None:
-            raise RuntimeError("FavorEpisodes is used before a session bound it")
-        return self._parts
-
     def bind(self, parts: LoopParts) -> None:
-        self._parts = parts
-        self._plans = self.trajectories(parts.config)
+        super().bind(parts)
         self._ownerships = checked_ownerships(dict.fromkeys(plan.pack for plan in self._plans))
         self.pack = self._plans[0].pack
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from channel.emitter import Emitter
 from channel.events import SessionStarted
@@ -68,6 +68,30 @@ class Episode:
     task_id: str
     runtime: EpisodeRuntime
     toolboxes: dict[str, SessionToolbox]
+
+
+P = TypeVar("P", bound=Plan)
+
+
+class BoundKind(Generic[P]):
+    """What every episode kind does alike: it is bound once to the loop's parts, and its session's
+    trajectories are computed then. A kind that needs more at bind time extends :meth:`bind`."""
+
+    _parts: LoopParts | None = None
+    _plans: list[P]
+
+    @property
+    def parts(self) -> LoopParts:
+        if self._parts is None:
+            raise RuntimeError(f"{type(self).__name__} is used before a session bound it")
+        return self._parts
+
+    def bind(self, parts: LoopParts) -> None:
+        self._parts = parts
+        self._plans = list(self.trajectories(parts.config))
+
+    def trajectories(self, config: SessionConfig) -> Sequence[P]:
+        raise NotImplementedError
 
 
 class EpisodeKind(Protocol):

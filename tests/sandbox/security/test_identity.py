@@ -28,7 +28,10 @@ def _fires(box: Box) -> bool:
     return check(PUSH_TO_MAIN.predicate, AuditRecord(agent="alice", events=tuple(box.seen))).fired  # type: ignore[arg-type]
 
 
-IDENTITY_IN_A_CONTAINER = "programs in a container are known by name only (sandbox/docker.py: no program index there)"
+IDENTITY_IN_A_CONTAINER = (
+    "a known gap, open in issue 24: programs in a container are known by name only "
+    "(sandbox/backends/docker.py keeps no index of the container's programs)"
+)
 
 
 def _local(box: Box, why: str) -> None:
