@@ -141,8 +141,14 @@ def compare_fork(parent: Sequence[Event], fork: Sequence[Event], *, parent_hash:
 def first_difference(parent: Sequence[Event], fork: Sequence[Event], at: int) -> Divergence | None:
     """The first event after the parent's event ``at`` where the two courses differ."""
     p, f = course(parent), course(fork)
-    p_at, f_at = positions(parent), positions(fork)
-    start = sum(1 for e in p if e.seq <= at)
+    return divergence(p, f, positions(parent), positions(fork), start=sum(1 for e in p if e.seq <= at))
+
+
+def divergence(
+    p: Sequence[Event], f: Sequence[Event], p_at: dict[int, int], f_at: dict[int, int], *, start: int = 0
+) -> Divergence | None:
+    """The first place from index ``start`` where two courses differ (their positions map seqs for
+    :func:`comparable`); None when they agree to the end."""
     for i in range(start, max(len(p), len(f))):
         a = p[i] if i < len(p) else None
         b = f[i] if i < len(f) else None

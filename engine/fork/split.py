@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from channel.events import EpisodeStarted, Event, Forked, NormChanged, SeatChanged, TurnStarted
-from engine.fork.compare import CompareError, Divergence
+from engine.fork.compare import CompareError, Divergence, divergence
 from engine.fork.course import changes_text, comparable, course, describe, positions
 from engine.scoring.judge import judge
 
@@ -98,7 +98,7 @@ def split_course(parent: Sequence[Event], fork: Sequence[Event], *, parent_hash:
     p_rows, f_rows = _rounds(p_course)[start:], _rounds(f_course)[start:]
     keys = sorted({(ep, rd) for ep, rd, _ in p_rows} | {(ep, rd) for ep, rd, _ in f_rows})
     changes = {e.seq for _, _, e in f_rows if _is_change(e)}
-    first = _first_difference(
+    first = divergence(
         [e for _, _, e in p_rows], [e for _, _, e in f_rows if e.seq not in changes], p_pos, f_pos
     )
     first_seqs = {("p", first.parent_seq), ("f", first.fork_seq)} if first is not None else set()
@@ -133,23 +133,6 @@ def split_course(parent: Sequence[Event], fork: Sequence[Event], *, parent_hash:
 
 def _is_change(event: Event) -> bool:
     return isinstance(event, NormChanged | SeatChanged) and event.actor == "fork"
-
-
-def _first_difference(
-    p: Sequence[Event], f: Sequence[Event], p_pos: dict[int, int], f_pos: dict[int, int]
-) -> Divergence | None:
-    """The first place the two courses (from the fork point, without the fork's own changes) differ."""
-    for i in range(max(len(p), len(f))):
-        a = p[i] if i < len(p) else None
-        b = f[i] if i < len(f) else None
-        if a is None or b is None or comparable(a, p_pos.get) != comparable(b, f_pos.get):
-            return Divergence(
-                parent_seq=a.seq if a else None,
-                parent_event=describe(a) if a else "(ended)",
-                fork_seq=b.seq if b else None,
-                fork_event=describe(b) if b else "(ended)",
-            )
-    return None
 
 
 def _labels(parent: Sequence[Event], fork: Sequence[Event], episodes: set[int]) -> list[EpisodeLabels]:
