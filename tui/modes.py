@@ -172,10 +172,11 @@ class LiveMode(WatchMode):
     def __init__(self, app: SessionApp, bus: Bus | None, engine: Coroutine[Any, Any, Any]) -> None:
         super().__init__(app, bus)
         self.engine = engine
+        self.worker: Worker[Any] | None = None  # kept: Textual forgets a worker once it has ended
 
     async def start(self) -> None:
         await super().start()  # subscribed before the engine starts, so not one event is missed
-        self.app.run_worker(self.engine, name="engine", group="engine", exit_on_error=False)
+        self.worker = self.app.run_worker(self.engine, name="engine", group="engine", exit_on_error=False)
 
 
 class ReplayMode:

@@ -34,8 +34,9 @@ def channel(app: Any) -> str:
 
 
 async def ended(app: Any) -> None:
-    """Wait for the engine's worker to end (the one-episode session ran to its end)."""
-    [engine] = [w for w in app.workers if w.name == "engine"]
+    """Wait for the engine's worker to end (the one-episode session ran to its end). The mode holds
+    the worker: ``app.workers`` drops it once it has ended, which it may have done already."""
+    engine = app.mode.worker
     await asyncio.wait_for(engine.wait(), 120)  # a bound on a hang, not a judge of speed
     assert app.engine_error is None
 
