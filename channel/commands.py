@@ -116,7 +116,25 @@ class SeatCall(_Command):
     """An id of the sender's choosing, repeated in the answer."""
 
 
+class CastVote(_Command):
+    """A room member's vote on a pending review (norm ``reviewer=room``); a later vote by the same
+    member on the same review replaces it. Answered with ``VoteCast`` or ``CommandRefused``."""
+
+    kind: Literal["CastVote"] = "CastVote"
+    request_id: Short
+    choice: Decision
+
+
+class SetVoteRule(_Command):
+    """The instructor sets how a room's vote closes: ``quorum`` votes at least, within ``deadline_s``
+    seconds of the request (engine/session/room.py). Answered with ``VoteRuleSet``."""
+
+    kind: Literal["SetVoteRule"] = "SetVoteRule"
+    quorum: int = Field(ge=1, le=10_000)
+    deadline_s: float = Field(gt=0, le=86_400)
+
+
 Command = Annotated[
-    SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop | SeatCall,
+    SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop | SeatCall | CastVote | SetVoteRule,
     Field(discriminator="kind"),
 ]

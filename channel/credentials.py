@@ -33,12 +33,15 @@ from channel.broker import properties
 from channel.errors import ScopewatchError
 
 ROLES = ("instructor", "reviewer", "watcher")
-"""Instructor: every command; reviewer: review decisions and a person's seat; watcher: none."""
-_EVERY = frozenset({"SetNorm", "DecideReview", "Pause", "Resume", "Step", "SetSpeed", "Stop", "SeatCall"})
+"""Instructor: every command; reviewer: review decisions, a person's seat and a vote; watcher: a
+vote in a room (engine/session/room.py), nothing else."""
+_EVERY = frozenset(
+    {"SetNorm", "DecideReview", "Pause", "Resume", "Step", "SetSpeed", "Stop", "SeatCall", "CastVote", "SetVoteRule"}
+)
 ALLOWED: dict[str, frozenset[str]] = {
     "instructor": _EVERY,
-    "reviewer": frozenset({"DecideReview", "SeatCall"}),
-    "watcher": frozenset(),
+    "reviewer": frozenset({"DecideReview", "SeatCall", "CastVote"}),
+    "watcher": frozenset({"CastVote"}),
 }
 """The command kinds each role may send."""
 NONCE_WINDOW_S = 300.0

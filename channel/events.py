@@ -7,7 +7,8 @@ The same JSON is the MQTT payload and the line of a recording (see :mod:`channel
 in :mod:`channel.seat_events`, the sandbox's audit of commands and reads in
 :mod:`channel.sandbox_events`, ACP agents' plans, tool calls and permission requests in
 :mod:`channel.acp_events`, branch episodes' merge requests, approvals, merges and refused pushes in
-:mod:`channel.branch_events` (imported from there), a class's lesson prompts in :mod:`channel.class_events`;
+:mod:`channel.branch_events` (imported from there), a class's lesson prompts and room votes in
+:mod:`channel.class_events`;
 the union below holds them all.
 """
 
@@ -23,6 +24,7 @@ from channel.acp_events import PlanStep as PlanStep
 from channel.acp_events import PlanUpdated as PlanUpdated
 from channel.acp_events import ToolCallUpdated as ToolCallUpdated
 from channel.class_events import LessonPrompted as LessonPrompted
+from channel.class_events import RoomChanged, VoteCast, VoteClosed, VoteRuleSet
 from channel.event_base import BaseEvent as BaseEvent
 from channel.sandbox_events import SensitiveRead as SensitiveRead
 from channel.sandbox_events import ShellCommandRan as ShellCommandRan
@@ -435,7 +437,7 @@ Event = Annotated[  # one line per few types: channel/events.py stays under 450 
     | NormChanged | SessionPaused | SessionResumed | SpeedChanged | CommandRefused | SuiteRan | HarmDetected
     | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent | ModelCalled | TokensStreamed | AgentErrored
     | PresenceChanged | branch.MergeRequested | branch.MergeApproved | branch.Merged | branch.PushRefused
-    | LessonPrompted,
+    | LessonPrompted | RoomChanged | VoteRuleSet | VoteCast | VoteClosed,
     Field(discriminator="kind"),
 ]
 # fmt: on

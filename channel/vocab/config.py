@@ -45,5 +45,12 @@ class SessionConfig(BaseModel):
     sandbox: str = "local"
     """Where agent commands run: ``local`` (this machine, isolated as well as it allows) or
     ``docker[:IMAGE]`` (a container per sandbox)."""
+    room: str | None = None
+    """``serve --room NAME``: a room a class joins (``watch --as``); with norm ``reviewer=room`` its
+    members' votes decide admin reviews (engine/session/room.py)."""
+    vote_quorum: int = Field(1, ge=1)
+    """A room's vote closes only with at least this many votes (else the default: rejected)."""
+    vote_deadline_s: float = Field(60.0, gt=0)
+    """Seconds a room's vote on a review stays open; then the votes cast decide (or the default)."""
     tasks: tuple[str, ...] = ()
     """Run these task ids in this order instead of the pack's trajectory (tests, demos)."""

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from channel.errors import ScopewatchError
 
-ReviewerKind = Literal["trajectory", "available", "naive", "away", "human"]
+ReviewerKind = Literal["trajectory", "available", "naive", "away", "human", "room"]
 CIFeedback = Literal["off", "raw", "causal", "decision"]
 CIDetail = Literal["last-line", "error-line", "full-log"]
 BudgetApplies = Literal["owner", "both"]
@@ -35,7 +35,8 @@ class Norms(BaseModel):
     """trajectory: available in warm-ups, away after (the paper); available: always, and safe (seed
     000 A1: it applies the validated safe alternative or rejects a change that breaks an absent
     team's contract test); naive: always, approving every request; away; or played by a human (the
-    session waits on the human's decision)."""
+    session waits on the human's decision); room: decided by the votes of a served room's members
+    (engine/session/room.py, docs/classroom.md)."""
     admin_only: bool = False
     """Requests for others' files may go to the admin only, not to the owner."""
     own_task_only: bool = False

@@ -141,7 +141,8 @@ class ScriptedRequester(_Scripted):
         owner = self.brief.peer_id
         needs = ", ".join(favor.needs)
         review = {"to": "admin", "edits": edits, "description": favor.request}
-        if self.brief.reviewer_available or norms.reviewer in ("available", "naive", "human") or norms.admin_only:
+        reviewing = norms.reviewer in ("available", "naive", "human", "room")
+        if self.brief.reviewer_available or reviewing or norms.admin_only:
             await ctx.tools.call("request_review", review)
             return
         name, position = route(self.rng.random(), ROUTES if norms.shared_channel else ROUTES_NO_CHANNEL)

@@ -54,8 +54,8 @@ from channel.events import (
 from channel.vocab import ExecutionType, FavorEvidence, FavorRule, FavorType, Inaction, Variant
 from engine.scoring import speech
 
-REVIEWERS = ("reviewer", "human")
-"""Actors whose approvals land changes through the review path (the scripted reviewer, a person)."""
+REVIEWERS = ("reviewer", "human", "room")
+"""Actors whose approvals land changes through the review path (the scripted reviewer, a person, a room's vote)."""
 
 
 class EpisodeLabel(BaseModel):

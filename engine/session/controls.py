@@ -10,11 +10,24 @@ limits); a payload the bus could not decode into a command is refused through th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channel.bus import Dropped, Subscription
-from channel.commands import Command, DecideReview, Pause, Resume, SeatCall, SetNorm, SetSpeed, Step, Stop
+from channel.commands import (
+    CastVote,
+    Command,
+    DecideReview,
+    Pause,
+    Resume,
+    SeatCall,
+    SetNorm,
+    SetSpeed,
+    SetVoteRule,
+    Step,
+    Stop,
+)
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import CommandRefused, NormChanged, SessionPaused, SessionResumed, SpeedChanged
@@ -37,6 +50,7 @@ class SessionControls:
         *,
         on_decision: Callable[[DecideReview], None],
         on_seat_call: Callable[[SeatCall], Awaitable[None]] | None = None,
+        on_room: Callable[[CastVote | SetVoteRule], Awaitable[None]] | None = None,
         pace: float = 0.0,
         secret: str | None = None,
         session: str | None = None,
@@ -53,6 +67,8 @@ class SessionControls:
         self.speed = 1.0
         self._on_decision = on_decision
         self._on_seat_call = on_seat_call
+        self.on_room = on_room
+        """A room's votes and rule (engine/session/room.py); None: the session has no room."""
         self._pending_norms: list[tuple[str, Any, str]] = []
         self._running = asyncio.Event()
         self._running.set()
@@ -73,7 +89,10 @@ class SessionControls:
         async for message in commands:
             if isinstance(message, Dropped):
                 continue
-            if not isinstance(message, SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop | SeatCall):
+            if not isinstance(
+                message,
+                SetNorm | DecideReview | Pause | Resume | Step | SetSpeed | Stop | SeatCall | CastVote | SetVoteRule,
+            ):
                 continue  # an event published under cmd/: not a command, nothing to do
             admitted, refusal = self.gate.admit(message.sender, message.kind, message.session)
             if refusal is not None:
@@ -145,21 +164,30 @@ class SessionControls:
                 if self._on_seat_call is None:
                     raise ScopewatchError(f"no seat here is played by a person ({cmd.seat})")
                 await self._on_seat_call(cmd)
+            case CastVote() | SetVoteRule():
+                if self.on_room is None:
+                    raise ScopewatchError("this session has no room: serve it with --room NAME")
+                await self.on_room(cmd)
 
     # --- the round boundary ----------------------------------------------------------------------
 
     async def boundary(
-        self, *, apply_decisions: Callable[[], Awaitable[None]], waits_for_human: Callable[[], bool]
+        self,
+        *,
+        apply_decisions: Callable[[], Awaitable[None]],
+        waits_for_human: Callable[[], bool],
+        wait_s: Callable[[], float | None] = lambda: None,
     ) -> None:
         """Between rounds: apply norm changes and a person's decisions; wait while a person must
-        decide, while paused (a step lets one round through), then keep the pace."""
+        decide (at most ``wait_s()`` seconds: a room's vote deadline), while paused (a step lets one
+        round through), then keep the pace."""
         while True:
             await self._apply_norms()
             await apply_decisions()
             if self.stopped:
                 return
             if waits_for_human():
-                await self._wait_for_command()
+                await self._wait_for_command(wait_s())
                 continue
             if not self._running.is_set():
                 if self._steps > 0:
@@ -171,9 +199,15 @@ class SessionControls:
         if self.pace:
             await asyncio.sleep(self.pace / self.speed)
 
-    async def _wait_for_command(self) -> None:
+    async def _wait_for_command(self, within: float | None = None) -> None:
         self._wake.clear()
-        await self._wake.wait()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(within):
+                await self._wake.wait()
+
+    def wake(self) -> None:
+        """Look at the boundary again now (a room's members changed, a vote came)."""
+        self._wake.set()
 
     def queue_norm(self, key: str, value: Any, by: str) -> None:
         """A norm change to apply at the next boundary, as if ``by`` had sent it (a fork's changes)."""

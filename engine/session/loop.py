@@ -35,16 +35,18 @@ from channel.recorder import Recorder
 from channel.rejects import RejectedCommands
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms
-from channel.vocab.topics import COMMANDS
+from channel.vocab.topics import COMMANDS, PRESENCE
 from engine.agents.base import Agent, TurnContext
 from engine.agents.human import HumanAgent
 from engine.llm.errors import ModelUnreachable
 from engine.llm.secrets import event_scrubber, redact
 from engine.session.controls import SessionControls
+from engine.session.episode import EpisodeRuntime
 from engine.session.favor import FavorEpisodes
 from engine.session.inboxes import Inboxes
 from engine.session.kind import Episode, EpisodeKind, LoopParts, Plan
 from engine.session.reviewer import Reviewer
+from engine.session.room import Room
 
 
 class SessionFailed(ScopewatchError):
@@ -112,6 +114,16 @@ class Session:
         )
         self.agents: dict[str, Agent] = self.kind.build_agents()
         self.emitter.add_listener(self._route)
+        self.room: Room | None = None
+        """``serve --room``: its members, and with ``reviewer=room`` their votes (engine/session/room.py)."""
+        if config.room:
+            seats = {agent_id: agent.kind for agent_id, agent in self.agents.items()}
+            self.room = Room(
+                config.room, self.emitter.emit, lambda: self.norms, seats=seats, quorum=config.vote_quorum,
+                deadline_s=config.vote_deadline_s, wake=self.controls.wake,
+            )  # fmt: skip
+            self.controls.on_room = self.room.command
+            self.emitter.add_listener(self.room.observe)
         self.guide: RoundGuide | None = None if guide is None else guide(self)
 
     @property
@@ -132,6 +144,8 @@ class Session:
         if not isinstance(agent, HumanAgent):
             raise ScopewatchError(f"{call.seat!r} is not a seat played by a person in this session")
         agent.offer(call)
+        if self.room is not None:
+            await self.room.seat_played(call.seat, call.sender)
 
     async def swap_agent(self, agent_id: str, kind: str, by: str) -> None:
         """Put another agent in a seat (a fork's ``--owner human``), briefed on the episode under way."""
@@ -153,6 +167,7 @@ class Session:
         if isinstance(self.bus, RejectedCommands):
             self.bus.on_rejected(self.controls.refuse)
         listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
+        room_task: asyncio.Task[None] | None = None
         reason = "completed"
         kind = self.kind
         try:
@@ -160,6 +175,9 @@ class Session:
             if opening is not None:
                 await self.emitter.emit(opening)
             await self.emitter.emit(await kind.started(list(self.agents.values())))
+            if self.room is not None:
+                await self.emitter.emit(self.room.state())
+                room_task = asyncio.create_task(self.room.listen(await self.bus.subscribe(PRESENCE)), name="room")
             episode = 0
             plans = kind.endless() if self.config.repeat else iter(kind.plans)
             for plan in plans if only is None else (kind.plans[t] for t in only):
@@ -192,9 +210,11 @@ class Session:
             reason = f"crashed: {type(exc).__name__}: {exc}"
             raise
         finally:
-            listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await listener
+            for task in (listener, room_task):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
             await commands.close()
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.controls.settle(final=True))
@@ -225,8 +245,9 @@ class Session:
             if self.guide is not None:
                 await self.guide.boundary(self.emitter.last_seq)
             await self.controls.boundary(
-                apply_decisions=lambda: self.reviewer.apply_decisions(runtime),
+                apply_decisions=lambda: self._decisions(runtime),
                 waits_for_human=lambda: self.reviewer.waits_for_human(runtime),
+                wait_s=(lambda: None) if self.room is None else self.room.wait_s,
             )
             if self.controls.stopped:
                 return
@@ -272,6 +293,12 @@ class Session:
                         AgentFinished(actor=agent_id, episode=runtime.number, reason="turn budget used up")
                     )
             await self.kind.after_round(episode)
+
+    async def _decisions(self, runtime: EpisodeRuntime) -> None:
+        """At the boundary: a person's decisions, then the room's closed votes."""
+        await self.reviewer.apply_decisions(runtime)
+        if self.room is not None:
+            await self.room.close_ready(runtime)
 
     def _decision(self, cmd: DecideReview) -> None:
         """A person's decision: an ACP agent waiting for a permission gets it now, inside its turn;

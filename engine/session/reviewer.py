@@ -8,7 +8,8 @@ alternative instead, when the request is for what the task needs and that altern
 test green, or rejects the request naming the tests it would break. ``reviewer=naive`` is the
 explicit other variant: it approves every request that still applies (harm it lets through is
 counted as ``reviewer_harm``). The reviewer can also be away, or played by a person whose decisions
-arrive as ``DecideReview`` commands and are applied at the next round boundary. Owners approve
+arrive as ``DecideReview`` commands and are applied at the next round boundary, or by a room whose
+votes decide (``reviewer=room``, engine/session/room.py; a ``DecideReview`` there overrides the vote). Owners approve
 requests addressed to them through the same :func:`decide`, so an approval is one code path
 whoever gives it.
 """
@@ -36,7 +37,7 @@ def reviewer_acts(norms: Norms, variant: str) -> bool:
 
 def reviewer_present(norms: Norms, variant: str) -> bool:
     """What agents are told: someone (the scripted reviewer or a human) will answer admin requests."""
-    return reviewer_acts(norms, variant) or norms.reviewer == "human"
+    return reviewer_acts(norms, variant) or norms.reviewer in ("human", "room")
 
 
 async def decide(
@@ -76,8 +77,8 @@ class Reviewer:
         self._decisions: list[DecideReview] = []
 
     def waits_for_human(self, runtime: EpisodeRuntime) -> bool:
-        """A person plays the reviewer and an admin request is waiting for them."""
-        return self.norms().reviewer == "human" and any(r.to == "admin" for r in runtime.pending.values())
+        """A person (or a room, by its votes) plays the reviewer and an admin request is waiting."""
+        return self.norms().reviewer in ("human", "room") and any(r.to == "admin" for r in runtime.pending.values())
 
     def queue(self, cmd: DecideReview) -> None:
         """A person's decision: applied between rounds, like every other command's effect."""
