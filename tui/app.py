@@ -1,11 +1,10 @@
 """The scopewatch app: a projection of the event stream.
 
 One worker reads the bus and posts :class:`~tui.messages.EventsArrived`; the handler folds the buffered batch into
-every projection widget. The app publishes commands (channel/commands.py) and never reaches into the engine. The same
-app runs live (an ``engine`` coroutine run as a worker in the same loop), on a recording (``events``: a timeline with
-play, pause, step, seek, speed), or attached to a remote session (a bus and a session id, nothing else). What differs
-is the app's mode (tui/modes.py): the app asks it what to start and what the session keys do, and never asks which
-mode it is. The layout is in tui/app.tcss.
+every projection widget. The app publishes commands (channel/commands.py) and never reaches into the engine. It runs
+live (an ``engine`` coroutine run as a worker in the same loop), on a recording (``events``: a timeline), or attached
+to a remote session (a bus and a session id). What differs is the app's mode (tui/modes.py): the app asks it what to
+start and what the session keys do, never which mode it is. The layout is in tui/app.tcss.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from channel.bus import Bus, Dropped, Subscription
-from channel.commands import DecideReview, SetNorm, _Command
+from channel.commands import CastVote, DecideReview, SetNorm, _Command
 from channel.events import Event
 from channel.vocab.norms import Norms, choices_for
 from channel.vocab.topics import ALL
@@ -130,8 +129,7 @@ class ScopewatchApp(SessionApp):
         self.footer = Footer()
         self.seat = SeatPanel(seat, id="seat") if seat else None
         """A person's place in an agent's seat (``--owner human``, ``watch --seat``): tui/widgets/seat.py."""
-        self._reviewer_before = "trajectory"
-        """The reviewer norm to give back when the person leaves the reviewer's seat."""
+        self._reviewer_before = "trajectory"  # the reviewer norm to give back when the person leaves the seat
         self.compact = False
         """Small terminal: panels shown one page at a time (see :data:`COMPACT_WIDTH`)."""
 
@@ -338,7 +336,9 @@ class ScopewatchApp(SessionApp):
 
     @on(ReviewDecisionRequested)
     async def _review_decision(self, message: ReviewDecisionRequested) -> None:
-        await self.send(self.command(DecideReview, request_id=message.request_id, decision=message.decision))
+        rid, choice = message.request_id, message.decision  # in a room (reviewer=room) the same keys vote
+        vote = self.command(CastVote, request_id=rid, choice=choice) if self.reviews.reviewer == "room" else None
+        await self.send(vote or self.command(DecideReview, request_id=rid, decision=choice))
 
     @on(DiffRequested)
     def _open_diff(self, message: DiffRequested) -> None:

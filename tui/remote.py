@@ -26,7 +26,7 @@ from channel.commands import _Command
 from channel.connect import connect_bus
 from channel.credentials import Credential
 from channel.errors import ScopewatchError
-from channel.events import Event
+from channel.events import Event, SessionEnded
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE
@@ -136,7 +136,9 @@ async def bridge(
 
     async def forward_commands() -> None:
         async for command in commands:
-            if not isinstance(command, Dropped):
+            if isinstance(command, _Command):
+                if remote.participant:  # a room member's commands carry the name they joined with
+                    command = command.model_copy(update={"sender": remote.participant})
                 await remote.publish(command)
 
     async def forward_presence() -> None:
@@ -155,6 +157,29 @@ async def bridge(
         for task in helpers:
             task.cancel()
         await remote.close()
+
+
+async def follow_headless(remote: MqttBus, deliver: Callable[[Event], Awaitable[None]]) -> SeqFollower:
+    """``watch --headless``: hand every event of the session to ``deliver`` once, in seq order (history
+    first, gaps filled), until ``SessionEnded``; the bus reconnects on its own when the link drops."""
+    events = await remote.subscribe(EVENTS)
+    ended = False
+
+    async def take(event: Event) -> None:
+        nonlocal ended
+        ended = ended or isinstance(event, SessionEnded)
+        await deliver(event)
+
+    follower = SeqFollower(remote.fetch_history, take)
+    try:
+        await follower.catch_up()
+        while not ended:
+            item = await events.get()
+            if not isinstance(item, Dropped | _Command):
+                await follower.offer(item)
+    finally:
+        await remote.close()
+    return follower
 
 
 def attach_app(
@@ -179,6 +204,7 @@ def attach_app(
     app = build_app(local, session, engine=bridge(remote, local), theme=theme, token=token, **options)
     # The app calls a run with an engine coroutine "live"; here the coroutine is the bridge.
     app.status.mode = "watch"
+    app.reviews.me = who  # a room's member sees their own vote
     return app
 
 

@@ -246,7 +246,7 @@ class Session:
                 await self.guide.boundary(self.emitter.last_seq)
             await self.controls.boundary(
                 apply_decisions=lambda: self._decisions(runtime),
-                waits_for_human=lambda: self.reviewer.waits_for_human(runtime),
+                waits_for_human=lambda: self.reviewer.waits_for_human(runtime, room=self.room is not None),
                 wait_s=(lambda: None) if self.room is None else self.room.wait_s,
             )
             if self.controls.stopped:

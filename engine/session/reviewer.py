@@ -76,9 +76,11 @@ class Reviewer:
         self.norms = norms
         self._decisions: list[DecideReview] = []
 
-    def waits_for_human(self, runtime: EpisodeRuntime) -> bool:
-        """A person (or a room, by its votes) plays the reviewer and an admin request is waiting."""
-        return self.norms().reviewer in ("human", "room") and any(r.to == "admin" for r in runtime.pending.values())
+    def waits_for_human(self, runtime: EpisodeRuntime, *, room: bool = False) -> bool:
+        """A person (or, in a session with a ``room``, its votes) plays the reviewer and an admin
+        request is waiting (``reviewer=room`` without a room is as if the reviewer were away)."""
+        deciders = ("human", "room") if room else ("human",)
+        return self.norms().reviewer in deciders and any(r.to == "admin" for r in runtime.pending.values())
 
     def queue(self, cmd: DecideReview) -> None:
         """A person's decision: applied between rounds, like every other command's effect."""

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from channel.connect import parse_bus_url
@@ -26,7 +27,7 @@ from engine.runs.runner import check_agents, serve_session
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 from engine.session.loop import Session
-from tui.cli.common import CliError, add_session_options, session_config
+from tui.cli.common import CliError, add_session_options, positive, seconds, session_config
 
 
 def register(sub: Any) -> None:
@@ -36,14 +37,36 @@ def register(sub: Any) -> None:
         description="Run a session headless, publishing on an MQTT broker; prints the session id.",
     )
     add_session_options(p)
+    p.add_argument(
+        "--room",
+        metavar="NAME",
+        help="make the session a room a class joins (watch --as NAME --token ...): presence shown to everyone; "
+        "with --norm reviewer=room the members' votes decide admin reviews (docs/classroom.md)",
+    )
+    p.add_argument(
+        "--member",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --room: print a watcher token for this member alone (repeatable): their votes carry their name",
+    )
+    p.add_argument("--quorum", type=positive, default=1, metavar="N", help="with --room: votes a review needs at least")
+    p.add_argument(
+        "--deadline",
+        type=seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="with --room: how long a vote stays open; then the votes cast decide, or the default (rejected)",
+    )
     p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by the printed tokens
     p.set_defaults(handler=serve)
 
 
-def announce(session: Session, broker: str, key: bytes, credentials: Credentials) -> None:
+def announce(session: Session, broker: str, key: bytes, credentials: Credentials, members: Sequence[str] = ()) -> None:
     """The session id on stdout (for scripts), how to attach on stderr (for people): the join line,
     with the session's signing key (give it to viewers only: it lets them check the engine's events),
-    then one token per role (give each only to whoever plays that role: it lets them command)."""
+    then one token per role (give each only to whoever plays that role: it lets them command); in a
+    room, how to join it and one token per named member."""
     print(session.id, flush=True)
     print(
         f"scopewatch: serving session {session.id} on {broker} "
@@ -53,6 +76,17 @@ def announce(session: Session, broker: str, key: bytes, credentials: Credentials
     )
     for role in ROLES:
         print(f"scopewatch: {role} token: --token {credentials.issue(role).token}", file=sys.stderr, flush=True)
+    room = session.config.room
+    if room:
+        print(
+            f"scopewatch: room {room}: join with scopewatch watch --bus URL --session {session.id} --key {key.hex()} "
+            "--as NAME --token TOKEN (the watcher token, or a member's; the instructor token commands the room)",
+            file=sys.stderr,
+            flush=True,
+        )
+    for name in members:
+        token = credentials.issue("watcher", name).token
+        print(f"scopewatch: member {name} token: --token {token}", file=sys.stderr, flush=True)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -60,7 +94,18 @@ def serve(args: argparse.Namespace) -> int:
     if not getattr(args, "bus", None):
         raise CliError("serve needs --bus mqtt://host:port (the broker viewers and reviewers connect to)")
     parse_bus_url(args.bus)  # a bad URL fails before anything is built
-    config = session_config(args)
+    room = getattr(args, "room", None)
+    members = list(getattr(args, "member", []) or [])
+    if members and not room:
+        raise CliError("--member: names members of a room; add --room NAME")
+    for name in members:
+        if "." in name or not name.strip():
+            raise CliError(f"--member {name!r}: a member's name is not empty and has no '.'")
+    config = session_config(
+        args, room=room, vote_quorum=getattr(args, "quorum", 1), vote_deadline_s=getattr(args, "deadline", 60.0)
+    )
+    if config.norms.reviewer == "room" and not room:
+        raise CliError("--norm reviewer=room: the room's votes decide reviews; add --room NAME")
     check_agents(config)
     if getattr(args, "secret", None):
         raise CliError(
@@ -76,7 +121,7 @@ def serve(args: argparse.Namespace) -> int:
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
 
         def joined(session: Session, broker: str) -> None:
-            announce(session, broker, key, credentials)
+            announce(session, broker, key, credentials, members)
 
         return await serve_session(config, args.bus, record=record, key=key, credentials=credentials, on_start=joined)
 

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from typing import Any
 
-from channel.broker import BusConnectError, find_sessions
-from channel.connect import parse_bus_url
-from channel.credentials import parse_token
+from channel.broker import BrokerAddress, BusConnectError, find_sessions
+from channel.codec import encode
+from channel.connect import connect_bus, parse_bus_url
+from channel.credentials import Credential, parse_token
 from channel.events import Event
 from channel.signing import parse_key
 from tui.cli.common import THEME_HELP, CliError, freeze_heap, say
-from tui.remote import attach_app, check_engine, ended_session, resolve_session
+from tui.remote import attach_app, check_engine, ended_session, follow_headless, resolve_session
 
 
 def register(sub: Any) -> None:
@@ -39,6 +41,17 @@ def register(sub: Any) -> None:
         "--recording",
         metavar="FILE",
         help="if the session has ended and the broker kept no recording of it, replay this file",
+    )
+    p.add_argument(
+        "--as",
+        dest="name",
+        metavar="NAME",
+        help="join the session's room with this name (shown to everyone; with a token, your votes count)",
+    )
+    p.add_argument(
+        "--headless",
+        action="store_true",
+        help="no screen: print every event as one JSON line on stdout, once each, in order, until the session ends",
     )
     p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     p.set_defaults(handler=watch)
@@ -75,10 +88,23 @@ def watch(args: argparse.Namespace) -> int:
         return session, recorded
 
     session, recorded = asyncio.run(prepare())
+    if recorded is not None and getattr(args, "headless", False):
+        sys.stdout.buffer.write(b"".join(encode(event) + b"\n" for event in recorded))
+        return 0
     if recorded is not None or getattr(args, "recording", None):
         return replay_ended(session, recorded, args, theme)
     key = parse_key(args.key) if getattr(args, "key", None) else None
-    app = attach_app(address, session, theme=theme, seat=getattr(args, "seat", None), key=key, credential=credential)
+    name = getattr(args, "name", None)
+    if name is not None and ("." in name or "/" in name or "+" in name or "#" in name or not name.strip()):
+        raise CliError(f"--as {name!r}: a name is not empty and has none of . / + #")
+    if credential is not None and credential.participant and name and name != credential.participant:
+        raise CliError(f"--as {name}: this --token belongs to {credential.participant}")
+    if getattr(args, "headless", False):
+        return watch_headless(address, session, name, key, credential)
+    app = attach_app(
+        address, session, theme=theme, seat=getattr(args, "seat", None), key=key, credential=credential,
+        participant=name,
+    )  # fmt: skip
     app.run()
     if app.engine_error is not None:
         print(f"scopewatch: watching stopped: {app.engine_error}", file=sys.stderr)
@@ -102,3 +128,22 @@ def replay_ended(session: str, recorded: list[Event] | None, args: argparse.Name
     freeze_heap()
     app.run()
     return app.return_code or 0
+
+
+def watch_headless(
+    address: BrokerAddress, session: str, name: str | None, key: bytes | None, credential: Credential | None
+) -> int:
+    """``watch --headless``: every event on stdout as its JSON line (the recording's), in order, once."""
+    who = name or (credential.participant if credential else "") or f"viewer-{os.getpid()}"
+    role = credential.role if credential else "viewer"
+
+    async def deliver(event: Event) -> None:
+        sys.stdout.buffer.write(encode(event) + b"\n")
+        sys.stdout.flush()
+
+    async def main() -> None:
+        remote = connect_bus(address, session, participant=who, role=role, key=key, credential=credential)
+        await follow_headless(remote, deliver)
+
+    asyncio.run(main())
+    return 0

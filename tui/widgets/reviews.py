@@ -1,7 +1,9 @@
 """Pending reviews: a queue of requests (requester, files, proposed diff); the user approves or
 rejects the highlighted one with keys, playing the reviewer (with norm reviewer=human the session
 waits on these decisions). An ACP agent's permission request is queued the same way (with norm
-permission_gate=human the agent waits on it; ``a`` allows, ``x`` rejects)."""
+permission_gate=human the agent waits on it; ``a`` allows, ``x`` rejects). In a room with
+reviewer=room the same keys vote, and the panel shows who is present, the live tally, the
+watcher's own vote and the decision (tui/widgets/room.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from channel.class_events import VoteCast
 from channel.events import (
     EpisodeEnded,
     Event,
@@ -25,6 +28,7 @@ from channel.events import (
 )
 from tui.colours import diff_lines, render
 from tui.messages import DiffRequested, ReviewDecisionRequested
+from tui.widgets.room import RoomView
 
 PREVIEW_LINES = 14
 
@@ -50,6 +54,7 @@ class ReviewQueue(Vertical):
         self.gate = "off"
         self.permissions: set[str] = set()
         """The pending ids that are ACP agents' permission requests."""
+        self.room = RoomView()
         self.status = Static("", classes="review-status")
         self.options = OptionList()
         self.preview = Static("")
@@ -65,14 +70,23 @@ class ReviewQueue(Vertical):
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._show())
         self.call_later(self._show)  # is_mounted turns True only after on_mount
 
+    @property
+    def me(self) -> str:
+        return self.room.me
+
+    @me.setter
+    def me(self, name: str) -> None:
+        self.room.me = name
+
     def reset(self) -> None:
+        self.room.reset()
         self.pending.clear()
         self.sent.clear()
         self.decided = 0
         self._show()
 
     def apply(self, events: Sequence[Event]) -> None:
-        changed = False
+        changed = self.room.apply(events)
         for event in events:
             if isinstance(event, SessionStarted):
                 self.reviewer, self.gate = event.norms.reviewer, event.norms.permission_gate
@@ -82,8 +96,15 @@ class ReviewQueue(Vertical):
             elif isinstance(event, PermissionRequested):
                 offers = ", ".join(event.options) or "no options"
                 self.pending[event.request_id] = ReviewRequested(
-                    session=event.session, seq=event.seq, ts=event.ts, actor=event.actor,
-                    request_id=event.request_id, to="admin", paths=event.paths, diff="", episode=event.episode,
+                    session=event.session,
+                    seq=event.seq,
+                    ts=event.ts,
+                    actor=event.actor,
+                    request_id=event.request_id,
+                    to="admin",
+                    paths=event.paths,
+                    diff="",
+                    episode=event.episode,
                     description=f"permission ({event.tool_kind}): {event.title} [offers {offers}]",
                 )
                 self.permissions.add(event.request_id)
@@ -99,6 +120,9 @@ class ReviewQueue(Vertical):
                     self.sent.pop(rid, None)
                     self.permissions.discard(rid)
                 changed = changed or bool(expired)
+            elif isinstance(event, VoteCast) and event.actor == self.me:
+                self.sent.pop(event.request_id, None)  # the vote arrived: the tally shows it
+                changed = True
             elif isinstance(event, ReviewDecided):
                 if self.pending.pop(event.request_id, None) is not None:
                     self.decided += 1
@@ -112,7 +136,9 @@ class ReviewQueue(Vertical):
     def waiting_on_human(self) -> bool:
         asks = [rid for rid, r in self.pending.items() if r.to == "admin"]
         reviews = [rid for rid in asks if rid not in self.permissions]
-        return (self.reviewer == "human" and bool(reviews)) or (self.gate == "human" and len(reviews) < len(asks))
+        return (self.reviewer in ("human", "room") and bool(reviews)) or (
+            self.gate == "human" and len(reviews) < len(asks)
+        )
 
     def highlighted(self) -> ReviewRequested | None:
         index = self.options.highlighted
@@ -128,7 +154,7 @@ class ReviewQueue(Vertical):
         self.options.clear_options()
         for rid, req in self.pending.items():
             sent = self.sent.get(rid)
-            mark = f"  ({sent} sent…)" if sent else ""
+            mark = f"  ({'your vote: ' if self.reviewer == 'room' else ''}{sent} sent…)" if sent else ""
             text = render(
                 self.app,
                 ((f"{req.actor}", "bold"), (f" → {req.to}: ", "dim"), (", ".join(req.paths), "accent"), (mark, "dim")),
@@ -140,8 +166,14 @@ class ReviewQueue(Vertical):
         self.set_class(waiting, "waiting")
         status = f"{len(self.pending)} pending · {self.decided} decided · reviewer: {self.reviewer}"
         if waiting:
-            status += " · ⏳ the session waits on you"
-        self.status.update(render(self.app, ((status, "warning bold" if waiting else "dim"),)))
+            status += (
+                " · ⏳ the session waits on the room's votes"
+                if self.reviewer == "room"
+                else " · ⏳ the session waits on you"
+            )
+        lines = [((status, "warning bold" if waiting else "dim"),)]
+        lines += [((line, "accent"),) for line in (self.room.presence_line(), self.room.closed_line()) if line]
+        self.status.update(Text("\n").join(render(self.app, line) for line in lines))
         self._preview()
 
     def _preview(self) -> None:
@@ -150,7 +182,8 @@ class ReviewQueue(Vertical):
             self.preview.update(Text("no pending review", style="dim"))
             return
         head = ((f"{req.request_id}: {req.description or 'proposed change'}", "bold"),)
-        lines = [head, *diff_lines(req.diff, PREVIEW_LINES)]
+        tally = [((self.room.tally_line(req.request_id), "warning bold"),)] if self.reviewer == "room" else []
+        lines = [head, *tally, *diff_lines(req.diff, PREVIEW_LINES)]
         text = Text("\n").join(render(self.app, line) for line in lines)
         self.preview.update(text)
 
