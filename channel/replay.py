@@ -11,7 +11,9 @@ line "no engine answered", only after :data:`ATTEMPTS` requests in a row brought
 Requests are rate-limited per client (the request's ``client``, else its ``reply_to``) and overall,
 and at most :data:`MAX_ANSWERS` answers are under way at once; a refused request is answered with
 ``{"refused": REASON}`` (the joiner's one-line error), so a flood of requests cannot queue millions
-of messages or grow the engine's memory.
+of messages or grow the engine's memory. A refusal because :data:`MAX_ANSWERS` answers are under way
+(or all clients together asked too often) says ``"busy": true``: the joiner waits a moment and asks again (a class of 30 joining at once all
+get their history), up to :data:`BUSY_RETRIES` times.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
@@ -42,6 +45,9 @@ BATCH_BYTES = 256 * 1024
 """Bytes of one history message at most (a single larger event goes alone)."""
 ATTEMPTS = 3
 """Requests in a row that may bring nothing new before the joiner gives up."""
+BUSY_RETRIES = 60
+"""Times a joiner asks again after a "busy" refusal (each after :data:`BUSY_WAIT_S`, jittered)."""
+BUSY_WAIT_S = 1.0
 
 log = logging.getLogger("scopewatch.mqtt")
 
@@ -86,11 +92,13 @@ async def serve_history(bus: RawBus, history: Sequence[Event]) -> None:
             return
         if not reply_to or "/" in reply_to or "+" in reply_to or "#" in reply_to:
             return
-        refused = _refusal(clients.take(client) and overall.take("*"), len(sending))
+        polite = clients.take(client)
+        refused = _refusal(polite and overall.take("*"), len(sending))
         if refused is not None:
             log.warning("replay/request from %s refused: %s", client, refused)
+            answer = {"refused": refused, "busy": polite}  # busy: everyone's limit, not this client's
             with contextlib.suppress(BusClosed):
-                await bus.publish_raw(f"replay/{reply_to}", json.dumps({"refused": refused}).encode(), qos=0)
+                await bus.publish_raw(f"replay/{reply_to}", json.dumps(answer).encode(), qos=0)
             return
         snapshot = [event for event in history if event.seq > after]
         task = asyncio.create_task(_send_history(bus, reply_to, after, snapshot))
@@ -137,6 +145,8 @@ class _Answer:
         self.broken = False
         """The answer skipped a seq (a message the broker dropped): ask again from the last one held."""
         self.refused: str | None = None
+        self.busy = False
+        """The refusal was "busy" (answers under way): ask again in a moment."""
         self.arrived = asyncio.Event()
 
     @property
@@ -146,7 +156,8 @@ class _Answer:
     def take(self, payload: bytes, rejected: Callable[[], None]) -> None:
         self.arrived.set()
         if payload.startswith(b'{"refused"'):
-            self.refused = str(json.loads(payload).get("refused", "refused"))[:300]
+            refusal = json.loads(payload)
+            self.refused, self.busy = str(refusal.get("refused", "refused"))[:300], refusal.get("busy") is True
             return
         if payload.startswith(b'{"end"'):
             with contextlib.suppress(ValueError, TypeError, AttributeError):
@@ -172,11 +183,15 @@ async def fetch_history(bus: RawBus, after: int = 0, *, wait: float = 5.0, clien
     for ``wait`` seconds or skips a seq. Raises BusConnectError when :data:`ATTEMPTS` requests in a
     row bring nothing (no engine), or when the engine refused the request (rate limits)."""
     events: list[Event] = []
-    idle = 0
+    idle = busy = 0
     while True:
         answer = _Answer(events[-1].seq if events else after, events)
         held = answer.last
         await _ask(bus, answer, wait=wait, client=client)
+        if answer.busy and busy < BUSY_RETRIES:
+            busy += 1
+            await asyncio.sleep(BUSY_WAIT_S * (1 + random.random()))
+            continue
         if answer.refused is not None:
             raise BusConnectError(f"{bus.address.display}: the engine refused history: {answer.refused}")
         if answer.end is not None and not answer.broken and answer.last >= answer.end:

@@ -32,7 +32,7 @@ from channel.class_events import Member, RoomChanged, VoteCast, VoteClosed, Vote
 from channel.commands import CastVote, SetVoteRule
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
-from channel.events import EpisodeEnded, Event, PresenceChanged, ReviewDecided, ReviewRequested
+from channel.events import CommandRefused, EpisodeEnded, Event, PresenceChanged, ReviewDecided, ReviewRequested
 from channel.vocab import Decision
 from channel.vocab.norms import Norms
 from engine.session.episode import EpisodeRuntime
@@ -156,6 +156,18 @@ class Room:
             await self.emit(VoteRuleSet(actor=cmd.sender, quorum=cmd.quorum, deadline_s=cmd.deadline_s))
             self.wake()
             return
+        try:
+            ballot = self._ballot_for(cmd)
+        except RoomRefusal as exc:
+            await self.emit(CommandRefused(actor=cmd.sender, command=cmd.kind, reason=str(exc)))
+            return
+        old = ballot.votes.get(cmd.sender)
+        ballot.votes[cmd.sender] = cmd.choice
+        await self.emit(VoteCast(actor=cmd.sender, request_id=cmd.request_id, choice=cmd.choice, replaced=old))
+        self.wake()
+
+    def _ballot_for(self, cmd: CastVote) -> Ballot:
+        """The open ballot a vote counts in, or the reason it is refused."""
         reviewer = self.norms().reviewer
         ballot = self.ballots.get(cmd.request_id)
         if reviewer != "room":
@@ -164,12 +176,9 @@ class Room:
             raise RoomRefusal(f"no open vote on review {cmd.request_id!r} (unknown, or decided)")
         if cmd.sender not in self.members:
             raise RoomRefusal(f"{cmd.sender} is not in room {self.name} (join with 'watch --as NAME --token ...')")
-        old = ballot.votes.get(cmd.sender)
-        if old == cmd.choice:
-            raise RoomRefusal(f"{cmd.sender} already voted {old} on {cmd.request_id}")
-        ballot.votes[cmd.sender] = cmd.choice
-        await self.emit(VoteCast(actor=cmd.sender, request_id=cmd.request_id, choice=cmd.choice, replaced=old))
-        self.wake()
+        if ballot.votes.get(cmd.sender) == cmd.choice:
+            raise RoomRefusal(f"{cmd.sender} already voted {cmd.choice} on {cmd.request_id}")
+        return ballot
 
     def wait_s(self) -> float | None:
         """Seconds until the nearest open ballot's deadline (None: no ballot, or not the room's to decide)."""
