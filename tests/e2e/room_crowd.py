@@ -140,7 +140,7 @@ def check(
         mine = [(c.request_id, c.choice) for c in casts if c.actor == name]
         no = sum(r.actor == name for r in refused)
         assert len(mine) + no == len(votes), f"{name}: sent {len(votes)} votes, {len(mine)} cast + {no} refused"
-        assert Counter(mine) <= Counter(votes), f"{name}: a vote recorded that was not sent (or twice)"
+        assert Counter(mine) <= Counter(tuple(v) for v in votes), f"{name}: a vote recorded that was not sent (or twice)"
     closed = [e for e in recording if isinstance(e, VoteClosed)]
     for vote in closed:
         ballot: dict[str, str] = {}

@@ -1,0 +1,95 @@
+"""A served room under load, side by side with the same room unwatched, in one run (issue 30: the
+engine's wall time with the crowd within 10% of without).
+
+    python bench/room_load.py [--early 20] [--late 10] [--voters 5] [--rounds 2] [--drop-every 3]
+
+Starts a private mosquitto on loopback. Each round serves the same scripted session with
+``--room`` and ``reviewer=room`` twice, alternating: with the five voters only (the baseline: the
+reviews need their votes), then with the voters and ``--early`` + ``--late`` headless watchers, the
+late ones joining once the session is under way through a TCP proxy that cuts their connections
+every ``--drop-every`` seconds. The crowd (tests/e2e/room_crowd.py) runs in a process of its own,
+started before the engine so its start-up is not timed. After each run it checks that every
+watcher ended with every event exactly once in order, every vote was recorded once and every
+decision is the votes' majority, then prints both wall times and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from channel.credentials import Credentials
+from channel.recorder import read_recording
+from channel.signing import new_key
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
+from engine.runs.runner import serve_session
+from tests.channel.broker import Broker
+from tests.e2e.room_crowd import check
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def one_run(
+    url: str, args: argparse.Namespace, watchers: tuple[int, int], work: Path
+) -> tuple[float, dict[str, int]]:
+    session, key, creds = f"bench-{uuid.uuid4().hex[:8]}", new_key(), Credentials()
+    record, out = work / f"{session}.jsonl", work / f"{session}.crowd.json"
+    early, late = watchers
+    crowd = await asyncio.create_subprocess_exec(  # waits for the engine's presence before anyone joins
+        sys.executable, "-m", "tests.e2e.room_crowd", url, session, key.hex(), creds.master.hex(),
+        "--early", str(early), "--late", str(late), "--voters", str(args.voters), "--late-after", "40",
+        "--out", str(out), cwd=ROOT,
+    )  # fmt: skip
+    await asyncio.sleep(3.0)  # its imports done before the clock starts (not a correctness wait)
+    config = SessionConfig(room="class", norms=Norms(reviewer="room"), vote_deadline_s=120, seed=args.seed)
+    start = time.perf_counter()
+    await serve_session(config, url, record=str(record), session_id=session, key=key, credentials=creds)
+    wall = time.perf_counter() - start
+    if await asyncio.wait_for(crowd.wait(), 300) != 0:
+        raise SystemExit(f"the crowd of {session} failed (rc {crowd.returncode})")
+    result = json.loads(out.read_text())
+    counts = check(list(read_recording(record)), result["watchers"], result["sent"])
+    counts["drops"] = result["drops"]
+    return wall, counts
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--early", type=int, default=20, help="watchers there from the start")
+    parser.add_argument("--late", type=int, default=10, help="watchers joining late over the flaky proxy")
+    parser.add_argument("--voters", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    broker = Broker(Path(tempfile.mkdtemp(prefix="sw-room-")))
+    broker.start()
+    work = Path(tempfile.mkdtemp(prefix="sw-room-runs-"))
+    alone: list[float] = []
+    crowded: list[float] = []
+    try:
+        for _ in range(args.rounds):
+            wall, counts = await one_run(broker.url, args, (0, 0), work)
+            alone.append(wall)
+            print(f"voters only:        {wall:7.2f} s  {counts}", flush=True)
+            wall, counts = await one_run(broker.url, args, (args.early, args.late), work)
+            crowded.append(wall)
+            print(f"voters + {args.early + args.late} watchers: {wall:7.2f} s  {counts}", flush=True)
+    finally:
+        broker.stop()
+    base, load = statistics.median(alone), statistics.median(crowded)
+    print(f"engine wall time, median of {args.rounds} rounds: {base:.2f} s unwatched, {load:.2f} s watched")
+    print(f"ratio watched / unwatched: {load / base:.3f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
