@@ -43,23 +43,50 @@ async def one_run(
     url: str, args: argparse.Namespace, watchers: tuple[int, int], work: Path
 ) -> tuple[float, dict[str, int]]:
     session, key, creds = f"bench-{uuid.uuid4().hex[:8]}", new_key(), Credentials()
-    record, out = work / f"{session}.jsonl", work / f"{session}.crowd.json"
+    record = work / f"{session}.jsonl"
     early, late = watchers
-    crowd = await asyncio.create_subprocess_exec(  # waits for the engine's presence before anyone joins
-        sys.executable, "-m", "tests.e2e.room_crowd", url, session, key.hex(), creds.master.hex(),
-        "--early", str(early), "--late", str(late), "--voters", str(args.voters), "--late-after", "40",
-        "--out", str(out), cwd=ROOT,
-    )  # fmt: skip
-    await asyncio.sleep(3.0)  # its imports done before the clock starts (not a correctness wait)
+    # The voters in a process of their own in both runs (the session waits on their votes), the
+    # watchers in another; each waits for the engine's presence before anyone joins.
+    crowds = {"voters": (0, 0, args.voters)} | ({"watchers": (early, late, 0)} if early + late else {})
+    procs = {
+        name: await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.e2e.room_crowd",
+            url,
+            session,
+            key.hex(),
+            creds.master.hex(),
+            "--early",
+            str(e),
+            "--late",
+            str(n),
+            "--voters",
+            str(v),
+            "--late-after",
+            "40",
+            "--drop-every",
+            str(args.drop_every),
+            "--out",
+            str(work / f"{session}.{name}.json"),
+            cwd=ROOT,
+        )
+        for name, (e, n, v) in crowds.items()
+    }
+    await asyncio.sleep(4.0)  # their imports done before the clock starts (not a correctness wait)
     config = SessionConfig(room="class", norms=Norms(reviewer="room"), vote_deadline_s=120, seed=args.seed)
     start = time.perf_counter()
     await serve_session(config, url, record=str(record), session_id=session, key=key, credentials=creds)
     wall = time.perf_counter() - start
-    if await asyncio.wait_for(crowd.wait(), 300) != 0:
-        raise SystemExit(f"the crowd of {session} failed (rc {crowd.returncode})")
-    result = json.loads(out.read_text())
-    counts = check(list(read_recording(record)), result["watchers"], result["sent"])
-    counts["drops"] = result["drops"]
+    results = {}
+    for name, proc in procs.items():
+        if await asyncio.wait_for(proc.wait(), 600) != 0:
+            raise SystemExit(f"the {name} of {session} failed (rc {proc.returncode})")
+        results[name] = json.loads((work / f"{session}.{name}.json").read_text())
+    seen = results.get("watchers", {}).get("watchers", [])
+    counts = check(list(read_recording(record)), seen, results["voters"]["sent"])
+    counts["watchers"] = len(seen)
+    counts["drops"] = results.get("watchers", {}).get("drops", 0)
     return wall, counts
 
 
@@ -70,6 +97,7 @@ async def main() -> None:
     parser.add_argument("--voters", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--drop-every", type=float, default=3.0, help="seconds between the proxy's cuts")
     args = parser.parse_args()
     broker = Broker(Path(tempfile.mkdtemp(prefix="sw-room-")))
     broker.start()

@@ -12,8 +12,8 @@ Requests are rate-limited per client (the request's ``client``, else its ``reply
 and at most :data:`MAX_ANSWERS` answers are under way at once; a refused request is answered with
 ``{"refused": REASON}`` (the joiner's one-line error), so a flood of requests cannot queue millions
 of messages or grow the engine's memory. A refusal because :data:`MAX_ANSWERS` answers are under way
-(or all clients together asked too often) says ``"busy": true``: the joiner waits a moment and asks again (a class of 30 joining at once all
-get their history), up to :data:`BUSY_RETRIES` times.
+(or all clients together asked too often) says ``"busy": true``: the joiner waits a moment and asks
+again, up to :data:`BUSY_RETRIES` times (a class of 30 joining at once all get their history).
 """
 
 from __future__ import annotations

@@ -6,7 +6,10 @@ protocol of :class:`channel.mqtt.MqttBus`), then forwards the live stream; the a
 to the broker. ``review`` is the review queue alone, as a line console: pending admin requests with
 their diff, ``a ID [comment]`` approves, ``r ID [comment]`` rejects.
 
-Both read the stream through a :class:`SeqFollower`: every event once, in ``seq`` order; when the live
+``watch --headless`` (:func:`follow_headless`) has no screen: every event handed on once, in order.
+``watch --as NAME`` joins a room (``serve --room``): the bus announces NAME, and the app's commands carry it.
+
+All read the stream through a :class:`SeqFollower`: every event once, in ``seq`` order; when the live
 stream skips a ``seq`` (a dropped message, a long disconnect), the missing events are fetched from the
 engine with ``fetch_history(after=last)`` before the stream goes on.
 """
@@ -161,7 +164,8 @@ async def bridge(
 
 async def follow_headless(remote: MqttBus, deliver: Callable[[Event], Awaitable[None]]) -> SeqFollower:
     """``watch --headless``: hand every event of the session to ``deliver`` once, in seq order (history
-    first, gaps filled), until ``SessionEnded``; the bus reconnects on its own when the link drops."""
+    first, gaps filled), until ``SessionEnded``; the bus reconnects on its own when the link drops, and
+    what the engine can no longer send (it ended meanwhile) comes from the recording it left."""
     events = await remote.subscribe(EVENTS)
     ended = False
 
@@ -170,7 +174,16 @@ async def follow_headless(remote: MqttBus, deliver: Callable[[Event], Awaitable[
         ended = ended or isinstance(event, SessionEnded)
         await deliver(event)
 
-    follower = SeqFollower(remote.fetch_history, take)
+    async def fetch(after: int) -> Sequence[Event]:
+        try:
+            return await remote.fetch_history(after)
+        except BusConnectError:  # the engine is gone: the recording it left on the broker, if any
+            recorded = await ended_session(remote.address, remote.session)
+            if recorded is None:
+                raise
+            return [event for event in recorded if event.seq > after]
+
+    follower = SeqFollower(fetch, take)
     try:
         await follower.catch_up()
         while not ended:

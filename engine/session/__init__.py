@@ -8,6 +8,7 @@ an episode runs on (the tools, the reviewer, harm and favor checks, inboxes, com
 - :mod:`~engine.session.gate` — the gate every command passes first: the right session, rate limits, flood counts;
 - :mod:`~engine.session.permissions` — ACP agents' permission requests as reviews, decided live (``permission_gate``);
 - :mod:`~engine.session.reviewer` — the admin: scripted approvals, a person's decisions, ``decide``;
+- :mod:`~engine.session.room` — a room (``serve --room``): members from presence, votes that decide reviews;
 - :mod:`~engine.session.inboxes` — what each agent sees: events delivered to inboxes, read at the agent's next turn;
 - :mod:`~engine.session.episode` — ``EpisodeRuntime``: what one episode holds while it runs;
 - :mod:`~engine.session.toolbox` — the one dispatcher every agent acts through: validated, recorded tool calls;

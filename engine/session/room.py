@@ -32,7 +32,15 @@ from channel.class_events import Member, RoomChanged, VoteCast, VoteClosed, Vote
 from channel.commands import CastVote, SetVoteRule
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
-from channel.events import CommandRefused, EpisodeEnded, Event, PresenceChanged, ReviewDecided, ReviewRequested
+from channel.events import (
+    CommandRefused,
+    EpisodeEnded,
+    Event,
+    NormChanged,
+    PresenceChanged,
+    ReviewDecided,
+    ReviewRequested,
+)
 from channel.vocab import Decision
 from channel.vocab.norms import Norms
 from engine.session.episode import EpisodeRuntime
@@ -57,13 +65,13 @@ class Ballot:
 
 def count(votes: dict[str, Decision], present: set[str], quorum: int, *, expired: bool) -> tuple[Decision, str] | None:
     """The decision and its reason when the ballot closes now, else None (the rule above)."""
-    tally = {"approved": 0, "rejected": 0}
-    for choice in votes.values():
-        tally[choice] += 1
+    tally: dict[Decision, int] = {"approved": 0, "rejected": 0}
+    for vote in votes.values():
+        tally[vote] += 1
     cast = len(votes)
     for choice, n in tally.items():
         if cast >= quorum and n > len(present) / 2:
-            return choice, "majority"  # type: ignore[return-value]
+            return choice, "majority"
     everyone = bool(present) and present <= set(votes)
     if not (everyone or expired):
         return None
@@ -145,6 +153,10 @@ class Room:
             self.ballots[event.request_id] = Ballot(self.clock(), event.episode)
         elif isinstance(event, ReviewDecided):
             self.ballots.pop(event.request_id, None)
+        elif isinstance(event, NormChanged) and event.key == "reviewer" and event.new == "room":
+            now = self.clock()  # ballots opened before the room became the reviewer: their clock starts now
+            for ballot in self.ballots.values():
+                ballot.opened = max(ballot.opened, now)
         elif isinstance(event, EpisodeEnded):
             for rid in [r for r, b in self.ballots.items() if b.episode == event.episode]:
                 del self.ballots[rid]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from channel.bus import Dropped
 from channel.class_events import VoteCast, VoteClosed
-from channel.codec import decode_event, encode
+from channel.codec import encode
 from channel.commands import CastVote
 from channel.connect import connect_bus
 from channel.credentials import Credentials
@@ -100,7 +100,8 @@ async def crowd(
     late_after: int,
     drop_every: float = 2.0,
 ) -> dict[str, object]:
-    """Run the crowd of one session until it ended; what each watcher saw and what each voter sent."""
+    """Run the crowd of one session until it ended; what each watcher saw and what each voter sent
+    (``voters`` and watchers may be crowds of their own, in processes of their own)."""
     port = int(url.rsplit(":", 1)[1])
     members = [Voter(f"voter{i}", flip=i == 0) for i in range(voters)]
     await engine_online(url, session)
@@ -140,7 +141,9 @@ def check(
         mine = [(c.request_id, c.choice) for c in casts if c.actor == name]
         no = sum(r.actor == name for r in refused)
         assert len(mine) + no == len(votes), f"{name}: sent {len(votes)} votes, {len(mine)} cast + {no} refused"
-        assert Counter(mine) <= Counter(tuple(v) for v in votes), f"{name}: a vote recorded that was not sent (or twice)"
+        assert Counter(mine) <= Counter(tuple(v) for v in votes), (
+            f"{name}: a vote recorded that was not sent (or twice)"
+        )
     closed = [e for e in recording if isinstance(e, VoteClosed)]
     for vote in closed:
         ballot: dict[str, str] = {}
@@ -167,6 +170,7 @@ def main() -> None:
     p.add_argument("--late", type=int, default=10)
     p.add_argument("--voters", type=int, default=5)
     p.add_argument("--late-after", type=int, default=20)
+    p.add_argument("--drop-every", type=float, default=3.0, help="seconds between the proxy's cuts")
     p.add_argument("--out", required=True)
     a = p.parse_args()
     creds = Credentials(bytes.fromhex(a.master))
@@ -180,14 +184,11 @@ def main() -> None:
             late=a.late,
             voters=a.voters,
             late_after=a.late_after,
+            drop_every=a.drop_every,
         )
     )
     with open(a.out, "w") as out:
         json.dump(result, out)
-
-
-def load(lines: Sequence[str]) -> list[Event]:
-    return [decode_event(line) for line in lines]
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ async def test_two_watchers_vote_on_one_review_and_both_see_the_tally_and_the_de
             key=key,
             flash_seconds=0,
             notify_live=False,
-        )  # fmt: skip
+        )
         for name in ("alice", "bob")
     }
     alice, bob = apps["alice"], apps["bob"]
@@ -94,4 +94,4 @@ async def test_two_watchers_vote_on_one_review_and_both_see_the_tally_and_the_de
         ("alice", "approved"),
         ("bob", "approved"),
     ]
-    assert [e.votes for e in seen if isinstance(e, VoteClosed)][0] == {"alice": "approved", "bob": "approved"}
+    assert next(e.votes for e in seen if isinstance(e, VoteClosed)) == {"alice": "approved", "bob": "approved"}

@@ -7,7 +7,9 @@ watcher commands nothing); others are answered with ``CommandRefused``. A broker
 clients publish on the command topics is warned about. SIGTERM (like Ctrl-C) ends the session as
 "cancelled": the last event, recorded and published, is ``SessionEnded``, and the exit code is 143.
 Everything the engine publishes is signed with a fresh per-session key (channel.signing); the join
-line on stderr carries it (``--key HEX``) for ``watch`` and ``review``.
+line on stderr carries it (``--key HEX``) for ``watch`` and ``review``. ``--room NAME`` makes the
+session a room a class joins (``watch --as``; with ``--norm reviewer=room`` the members' votes decide
+reviews, under ``--quorum`` and ``--deadline``; ``--member NAME`` prints a token for one member).
 """
 
 from __future__ import annotations

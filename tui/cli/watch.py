@@ -1,5 +1,7 @@
 """``scopewatch watch``: the TUI attached to a session served on an MQTT broker; on a session that
-has ended, a replay of the recording its engine left on the broker (or of ``--recording FILE``)."""
+has ended, a replay of the recording its engine left on the broker (or of ``--recording FILE``).
+``--as NAME`` joins the session's room with a name (docs/classroom.md); ``--headless`` prints every
+event as a JSON line instead of opening a screen."""
 
 from __future__ import annotations
 
