@@ -183,7 +183,7 @@ class ReviewQueue(Vertical):
             return
         head = ((f"{req.request_id}: {req.description or 'proposed change'}", "bold"),)
         tally = [((self.room.tally_line(req.request_id), "warning bold"),)] if self.reviewer == "room" else []
-        lines = [head, *tally, *diff_lines(req.diff, PREVIEW_LINES)]
+        lines = [*tally, head, *diff_lines(req.diff, PREVIEW_LINES)]  # the tally first: the panel is short
         text = Text("\n").join(render(self.app, line) for line in lines)
         self.preview.update(text)
 
