@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 async def one_run(
     url: str, args: argparse.Namespace, watchers: tuple[int, int], work: Path
-) -> tuple[float, dict[str, int]]:
+) -> tuple[float, float, dict[str, int]]:
     session, key, creds = f"bench-{uuid.uuid4().hex[:8]}", new_key(), Credentials()
     record = work / f"{session}.jsonl"
     early, late = watchers
@@ -75,9 +75,10 @@ async def one_run(
     }
     await asyncio.sleep(4.0)  # their imports done before the clock starts (not a correctness wait)
     config = SessionConfig(room="class", norms=Norms(reviewer="room"), vote_deadline_s=120, seed=args.seed)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()  # this process runs the engine alone
     await serve_session(config, url, record=str(record), session_id=session, key=key, credentials=creds)
     wall = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     results = {}
     for name, proc in procs.items():
         if await asyncio.wait_for(proc.wait(), 600) != 0:
@@ -87,7 +88,7 @@ async def one_run(
     counts = check(list(read_recording(record)), seen, results["voters"]["sent"])
     counts["watchers"] = len(seen)
     counts["drops"] = results.get("watchers", {}).get("drops", 0)
-    return wall, counts
+    return wall, cpu, counts
 
 
 async def main() -> None:
@@ -102,21 +103,27 @@ async def main() -> None:
     broker = Broker(Path(tempfile.mkdtemp(prefix="sw-room-")))
     broker.start()
     work = Path(tempfile.mkdtemp(prefix="sw-room-runs-"))
-    alone: list[float] = []
-    crowded: list[float] = []
+    alone: list[tuple[float, float]] = []
+    crowded: list[tuple[float, float]] = []
     try:
         for _ in range(args.rounds):
-            wall, counts = await one_run(broker.url, args, (0, 0), work)
-            alone.append(wall)
-            print(f"voters only:        {wall:7.2f} s  {counts}", flush=True)
-            wall, counts = await one_run(broker.url, args, (args.early, args.late), work)
-            crowded.append(wall)
-            print(f"voters + {args.early + args.late} watchers: {wall:7.2f} s  {counts}", flush=True)
+            wall, cpu, counts = await one_run(broker.url, args, (0, 0), work)
+            alone.append((wall, cpu))
+            print(f"voters only:          {wall:7.2f} s wall {cpu:6.2f} s engine CPU  {counts}", flush=True)
+            wall, cpu, counts = await one_run(broker.url, args, (args.early, args.late), work)
+            crowded.append((wall, cpu))
+            print(
+                f"voters + {args.early + args.late} watchers: {wall:7.2f} s wall {cpu:6.2f} s engine CPU  {counts}",
+                flush=True,
+            )
     finally:
         broker.stop()
-    base, load = statistics.median(alone), statistics.median(crowded)
-    print(f"engine wall time, median of {args.rounds} rounds: {base:.2f} s unwatched, {load:.2f} s watched")
-    print(f"ratio watched / unwatched: {load / base:.3f}")
+    for i, what in enumerate(("wall time", "CPU time")):
+        base, load = statistics.median(r[i] for r in alone), statistics.median(r[i] for r in crowded)
+        print(
+            f"engine {what}, median of {args.rounds} rounds: {base:.2f} s unwatched, {load:.2f} s watched, "
+            f"ratio {load / base:.3f}"
+        )
 
 
 if __name__ == "__main__":
