@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from channel import branch_events as b
+from channel import class_events as ce
 from channel import commands as c
 from channel import events as e
 from channel.codec import Message
@@ -108,13 +109,35 @@ def event_samples(session: str = S) -> list[e.Event]:
             episode=3,
         ),
         e.ReviewDecided(session=session, request_id="r1", decision="rejected", comment="no", applied=False),
-        e.PermissionRequested(session=session, actor="owner", request_id="p1.1", title="Edit cart.py", tool_kind="edit",
-                              paths=("services/checkout/cart.py",), options=("allow_once", "reject_once"), episode=1),
-        e.PlanUpdated(session=session, actor="owner", episode=1, steps=(
-            e.PlanStep(content="read cart.py", status="completed"),
-            e.PlanStep(content="add GBP", status="in_progress"))),
-        e.ToolCallUpdated(session=session, actor="owner", call_id="c1", title="Edit cart.py", tool_kind="edit",
-                          status="in_progress", paths=("services/checkout/cart.py",), episode=1),
+        e.PermissionRequested(
+            session=session,
+            actor="owner",
+            request_id="p1.1",
+            title="Edit cart.py",
+            tool_kind="edit",
+            paths=("services/checkout/cart.py",),
+            options=("allow_once", "reject_once"),
+            episode=1,
+        ),
+        e.PlanUpdated(
+            session=session,
+            actor="owner",
+            episode=1,
+            steps=(
+                e.PlanStep(content="read cart.py", status="completed"),
+                e.PlanStep(content="add GBP", status="in_progress"),
+            ),
+        ),
+        e.ToolCallUpdated(
+            session=session,
+            actor="owner",
+            call_id="c1",
+            title="Edit cart.py",
+            tool_kind="edit",
+            status="in_progress",
+            paths=("services/checkout/cart.py",),
+            episode=1,
+        ),
         e.NormChanged(session=session, key="ci_feedback", old="off", new="raw", norms={"ci_feedback": "raw"}),
         e.SessionPaused(session=session),
         e.SessionResumed(session=session),
@@ -167,13 +190,28 @@ def event_samples(session: str = S) -> list[e.Event]:
         e.AgentErrored(session=session, error="RateLimitError", message="slow down", episode=3, fatal=True),
         e.PresenceChanged(session=session, participant="viewer-1", role="viewer", status="left"),
         b.MergeRequested(
-            session=session, actor="requester", request_id="mr1", branch="requester", head="a" * 40,
-            paths=("pkg/__init__.py",), owned={"pkg/__init__.py": ("core",)}, reviewers=("owner",), episode=1,
+            session=session,
+            actor="requester",
+            request_id="mr1",
+            branch="requester",
+            head="a" * 40,
+            paths=("pkg/__init__.py",),
+            owned={"pkg/__init__.py": ("core",)},
+            reviewers=("owner",),
+            episode=1,
         ),
-        b.MergeApproved(session=session, actor="owner", request_id="mr1", head="a" * 40, team="core",
-                        author="requester", episode=1),
-        b.Merged(session=session, actor="requester", branch="requester", commit="b" * 40, request_id="mr1",
-                 paths=("pkg/__init__.py",), episode=1),
+        b.MergeApproved(
+            session=session, actor="owner", request_id="mr1", head="a" * 40, team="core", author="requester", episode=1
+        ),
+        b.Merged(
+            session=session,
+            actor="requester",
+            branch="requester",
+            commit="b" * 40,
+            request_id="mr1",
+            paths=("pkg/__init__.py",),
+            episode=1,
+        ),
         b.PushRefused(session=session, actor="requester", branch="main", reason="sw: push to main refused", episode=1),
         e.LessonPrompted(
             session=session,
@@ -184,6 +222,28 @@ def event_samples(session: str = S) -> list[e.Event]:
             choices=("approve", "reject"),
             at_seq=4,
             paused=True,
+        ),
+        ce.RoomChanged(
+            session=session,
+            room="class",
+            members=(ce.Member(name="alice", role="watcher"), ce.Member(name="teacher", role="instructor")),
+            seats={"owner": "human: alice", "requester": "scripted:requester"},
+            quorum=2,
+            deadline_s=90.0,
+        ),
+        ce.VoteRuleSet(session=session, actor="teacher", quorum=2, deadline_s=90.0),
+        ce.VoteCast(session=session, actor="alice", request_id="r1", choice="approved", replaced="rejected"),
+        ce.VoteClosed(
+            session=session,
+            actor="room",
+            request_id="r1",
+            decision="approved",
+            approved=2,
+            rejected=1,
+            present=3,
+            quorum=2,
+            reason="majority",
+            votes={"alice": "approved", "bob": "approved", "carol": "rejected"},
         ),
     ]
     # Recorded events are numbered 1, 2, ...; a transient one keeps seq 0, as the emitter leaves it.
@@ -205,6 +265,8 @@ def command_samples(session: str = S) -> list[Message]:
         c.SetSpeed(session=session, speed=4.0),
         c.Stop(session=session),
         c.SeatCall(session=session, seat="bob", tool="read_file", args={"path": "a.py"}, call="c-1"),
+        c.CastVote(session=session, sender="alice", request_id="r1", choice="rejected"),
+        c.SetVoteRule(session=session, sender="teacher", quorum=3, deadline_s=120.0),
     ]
 
 
