@@ -6,8 +6,8 @@ ends. Every command must be signed with one of the per-role tokens printed on st
 watcher commands nothing); others are answered with ``CommandRefused``. A broker that lets anonymous
 clients publish on the command topics is warned about. SIGTERM (like Ctrl-C) ends the session as
 "cancelled": the last event, recorded and published, is ``SessionEnded``, and the exit code is 143.
-Everything the engine publishes is signed with a fresh per-session key (channel.signing); the join
-line on stderr carries it (``--key HEX``) for ``watch`` and ``review``.
+Everything the engine publishes is signed with a fresh per-session Ed25519 key (channel.signing); the
+join line on stderr carries its public key (``--key HEX``) for ``watch`` and ``review`` to pin.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 
 from channel.connect import parse_bus_url
 from channel.credentials import ROLES, Credentials
-from channel.signing import new_key
+from channel.signing import SessionKey, new_key
 from engine.runs.runner import check_agents, serve_session
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
@@ -40,14 +40,14 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=serve)
 
 
-def announce(session: Session, broker: str, key: bytes, credentials: Credentials) -> None:
+def announce(session: Session, broker: str, key: SessionKey, credentials: Credentials) -> None:
     """The session id on stdout (for scripts), how to attach on stderr (for people): the join line,
-    with the session's signing key (give it to viewers only: it lets them check the engine's events),
-    then one token per role (give each only to whoever plays that role: it lets them command)."""
+    with the session's public key (not a secret: it only checks the engine's events; a viewer given it
+    pins it), then one token per role (give each only to whoever plays that role: it lets them command)."""
     print(session.id, flush=True)
     print(
         f"scopewatch: serving session {session.id} on {broker} "
-        f"(scopewatch watch --bus URL --session {session.id} --key {key.hex()})",
+        f"(scopewatch watch --bus URL --session {session.id} --key {key.public.hex()})",
         file=sys.stderr,
         flush=True,
     )

@@ -12,7 +12,7 @@ from channel.broker import BusConnectError, find_sessions
 from channel.connect import parse_bus_url
 from channel.credentials import parse_token
 from channel.events import Event
-from channel.signing import parse_key
+from channel.signing import VerifyKey, parse_key, session_key
 from tui.cli.common import THEME_HELP, CliError, freeze_heap, say
 from tui.remote import attach_app, check_engine, ended_session, resolve_session
 
@@ -28,7 +28,10 @@ def register(sub: Any) -> None:
     p.add_argument("--token", metavar="TOKEN", help="a token serve printed (instructor or reviewer), to send commands")
     p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by --token
     p.add_argument(
-        "--key", metavar="HEX", help="the session's signing key from serve's join line: unsigned events are dropped"
+        "--key",
+        metavar="HEX",
+        help="the session's public signing key from serve's join line (pinned: a different key announced on the bus "
+        "is refused; without it the announced key is trusted on first use)",
     )
     p.add_argument(
         "--seat",
@@ -54,17 +57,20 @@ def watch(args: argparse.Namespace) -> int:
     address = parse_bus_url(args.bus)
     theme = resolve(getattr(args, "theme", None))
 
-    async def prepare() -> tuple[str, list[Event] | None]:
+    pinned = parse_key(args.key) if getattr(args, "key", None) else None
+
+    async def prepare() -> tuple[str, VerifyKey | None, list[Event] | None]:
         session = await resolve_session(address, args.session)
+        key = await session_key(address, session, pinned)
         presence = {p.session: p for p in await find_sessions(address)}.get(session)
         unanswered: BusConnectError | None = None
         if presence is None or presence.status == "online":
             try:
-                await check_engine(address, session)
-                return session, None
+                await check_engine(address, session, key)
+                return session, key, None
             except BusConnectError as exc:  # no engine answers: the session may have ended
                 unanswered = exc
-        recorded = await ended_session(address, session)
+        recorded = await ended_session(address, session, key)
         if recorded is None and getattr(args, "recording", None) is None:
             if unanswered is not None:
                 raise unanswered
@@ -72,12 +78,11 @@ def watch(args: argparse.Namespace) -> int:
                 f"--session {session}: the session has ended and the broker kept no recording of it; "
                 "replay its recording with 'scopewatch replay FILE' (or pass --recording FILE)"
             )
-        return session, recorded
+        return session, key, recorded
 
-    session, recorded = asyncio.run(prepare())
+    session, key, recorded = asyncio.run(prepare())
     if recorded is not None or getattr(args, "recording", None):
         return replay_ended(session, recorded, args, theme)
-    key = parse_key(args.key) if getattr(args, "key", None) else None
     app = attach_app(address, session, theme=theme, seat=getattr(args, "seat", None), key=key, credential=credential)
     app.run()
     if app.engine_error is not None:
