@@ -178,11 +178,10 @@ async def fetch_key(address: BrokerAddress, session: str, *, wait: float = 1.0) 
 
 
 async def session_key(address: BrokerAddress, session: str, pinned: VerifyKey | None) -> VerifyKey | None:
-    """The key a viewer checks ``session``'s traffic with (:func:`check_announced`); warns when there is
-    none (an engine from before signing: nothing is checked) and when it trusts on first use."""
+    """The key a viewer checks ``session``'s traffic with (:func:`check_announced`); None when the
+    session announces none and none is pinned (an engine from before signing, or no engine: the caller
+    says so once it knows which), logged when it trusts on first use."""
     key = check_announced(session, pinned, await fetch_key(address, session))
-    if key is None:
-        log.warning("scopewatch: session %s announces no signing key: its events are not checked", session)
-    elif pinned is None:
+    if key is not None and pinned is None:
         log.info("scopewatch: trusting the signing key session %s announced (pin it with --key)", session)
     return key

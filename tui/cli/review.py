@@ -133,6 +133,8 @@ class ReviewConsole:
         engine = await self.bus.subscribe(presence_topic("engine"))
         await self.follower.catch_up()
         self.say(f"reviewing {self.bus.session}: {len(self.pending)} pending")
+        if self.bus.key is None:
+            self.say("the session announces no signing key: its events are not checked")
 
         async def follow() -> None:
             async for item in live:

@@ -67,6 +67,8 @@ def watch(args: argparse.Namespace) -> int:
         if presence is None or presence.status == "online":
             try:
                 await check_engine(address, session, key)
+                if key is None:
+                    say(f"session {session} announces no signing key: its events are not checked")
                 return session, key, None
             except BusConnectError as exc:  # no engine answers: the session may have ended
                 unanswered = exc
