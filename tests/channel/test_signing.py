@@ -38,7 +38,7 @@ from channel.signing import (
 )
 from tests.channel.broker import Broker
 from tests.channel.samples import turn
-from tests.e2e.support import cli
+from tests.e2e.support import cli, until
 from tui.cli.review import ReviewConsole
 from tui.remote import RemoteError, ended_session
 
@@ -148,9 +148,7 @@ async def test_a_forged_event_is_dropped_with_a_notice_to_the_reviewer(mqtt_brok
     await bus.subscribe("events/#")
     impostor = MqttBus(address, session, participant="engine", role="engine", key=new_key())
     await impostor.publish(SessionEnded(session=session, seq=5, reason="completed"))
-    async with asyncio.timeout(GUARD):
-        while "dropped 1 message(s) not signed by the engine" not in out.getvalue():
-            await asyncio.sleep(0.02)
+    await until(lambda: "dropped 1 message(s) not signed by the engine" in out.getvalue(), "the reviewer's notice")
     assert "events/SessionEnded" in out.getvalue()
     for b in (bus, impostor):
         await b.close()
