@@ -22,8 +22,9 @@ from paho.mqtt.packettypes import PacketTypes
 
 from channel.broker import RECORDING, properties
 from channel.codec import encode
+from channel.commands import Pause
 from channel.connect import parse_bus_url
-from channel.credentials import Credentials
+from channel.credentials import CommandGuard, Credentials
 from channel.events import PresenceChanged, SessionEnded
 from channel.mqtt import MqttBus
 from channel.signing import (
@@ -98,14 +99,17 @@ async def test_forged_events_are_dropped_and_genuine_ones_delivered(
 
 async def test_a_viewer_holding_everything_a_watcher_has_cannot_forge_an_event(mqtt_broker: Broker) -> None:
     """Mallory has the public key (the join line), a watcher token, and every message with its
-    signature as the broker delivered it. She tries: no signature, an HMAC keyed with the public key
+    properties as the broker delivered it (none of which holds a credential: no token, master secret
+    or private key). She tries: no signature, an HMAC keyed with the public key
     (what the HMAC scheme accepted from any key holder), an Ed25519 signature of her own, a genuine
     signature moved onto her payload, and a genuine message replayed. Alice accepts none of them."""
     session, key = f"t-{uuid.uuid4().hex[:8]}", new_key()
     address = parse_bus_url(mqtt_broker.url)
-    watcher_token = Credentials().issue("watcher").token
-    engine = MqttBus(address, session, participant="engine", role="engine", key=key)
+    credentials = Credentials()
+    watcher_token, instructor = credentials.issue("watcher").token, credentials.issue("instructor")
+    engine = MqttBus(address, session, participant="engine", role="engine", key=key, guard=CommandGuard(credentials))
     alice = MqttBus(address, session, key=key.public)
+    teacher = MqttBus(address, session, participant="teacher", key=key.public, credential=instructor)
     stream = await alice.subscribe("events/#")
     await engine.start()
     topic = f"scopewatch/v1/{session}/events/TurnStarted"
@@ -113,14 +117,18 @@ async def test_a_viewer_holding_everything_a_watcher_has_cannot_forge_an_event(m
     async with aiomqtt.Client("127.0.0.1", mqtt_broker.port, protocol=aiomqtt.ProtocolVersion.V5) as mallory:
         await mallory.subscribe(f"scopewatch/v1/{session}/#", qos=1)
         await engine.publish(turn(session, 1))
+        await teacher.publish(Pause(session=session, sender="teacher"))
         async with asyncio.timeout(GUARD):
             assert await stream.get() == turn(session, 1)
-            async for m in mallory.messages:
-                if m.topic.value == topic:
-                    captured.append(m)
+            async for m in mallory.messages:  # everything a passive subscriber reads, with its properties
+                captured.append(m)
+                if {topic, f"scopewatch/v1/{session}/cmd/Pause"} <= {c.topic.value for c in captured}:
                     break
-        genuine_sig = dict(captured[0].properties.UserProperty)[PROPERTY]  # type: ignore[union-attr]
-        assert watcher_token not in str(captured) and key.public.hex() != genuine_sig
+        secrets = (instructor.key.hex(), credentials.master.hex(), key._private.private_bytes_raw().hex())
+        seen = " ".join(f"{c.payload!r} {c.properties}" for c in captured)
+        assert watcher_token.split(".")[-1] not in seen and not any(s in seen for s in secrets)
+        event = next(c for c in captured if c.topic.value == topic)
+        genuine_sig = dict(event.properties.UserProperty)[PROPERTY]  # type: ignore[union-attr]
         fake = encode(SessionEnded(session=session, seq=2, reason="completed"))
         end_topic = f"scopewatch/v1/{session}/events/SessionEnded"
         as_watcher = MqttBus(address, session, key=key.public)  # her own bus, with everything she holds
@@ -129,13 +137,13 @@ async def test_a_viewer_holding_everything_a_watcher_has_cannot_forge_an_event(m
         await mallory.publish(end_topic, fake, qos=1, properties=_sig(hmac_sig))
         await mallory.publish(end_topic, fake, qos=1, properties=_sig(new_key().sign(end_topic, fake)))
         await mallory.publish(end_topic, fake, qos=1, properties=_sig(genuine_sig))
-        await mallory.publish(topic, captured[0].payload, qos=1, properties=captured[0].properties)  # a replay
+        await mallory.publish(topic, event.payload, qos=1, properties=event.properties)  # a replay
         await as_watcher.close()
     await engine.publish(turn(session, 2))
     async with asyncio.timeout(GUARD):
         assert await stream.get() == turn(session, 2)  # the next genuine event, nothing forged before it
     assert alice.forged == 4 and not stream._items
-    for bus in (engine, alice):
+    for bus in (engine, alice, teacher):
         await bus.close()
 
 
