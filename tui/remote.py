@@ -26,11 +26,11 @@ from channel.commands import _Command
 from channel.connect import connect_bus
 from channel.credentials import Credential
 from channel.errors import ScopewatchError
-from channel.events import Event
+from channel.events import Event, PresenceChanged
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 from channel.signing import VerifyKey, genuine
-from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE, ROOT
+from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE, ROOT, presence_topic
 
 if TYPE_CHECKING:
     from tui.app import ScopewatchApp
@@ -212,6 +212,20 @@ async def ended_session(address: BrokerAddress, session: str, key: VerifyKey | N
                     f"session {session}: the recording on the broker is damaged (line {number}: {exc})"
                 ) from None
     return events or None
+
+
+async def engine_presence(address: BrokerAddress, session: str, key: VerifyKey | None = None) -> PresenceChanged | None:
+    """The engine's retained presence for ``session`` (None when there is none, or, with ``key``, when
+    the engine did not sign it: a forged "left" must not turn a live session into an ended one)."""
+    topic = presence_topic("engine")
+    found = await retained(address, session, topic)
+    if found is None or (key is not None and not genuine(key, f"{ROOT}/{session}/{topic}", *found)):
+        return None
+    try:
+        event = decode_event(found[0])
+    except DecodeError:
+        return None
+    return event if isinstance(event, PresenceChanged) else None
 
 
 async def check_engine(address: BrokerAddress, session: str, key: VerifyKey | None = None) -> None:

@@ -25,7 +25,8 @@ from channel.codec import encode
 from channel.commands import Pause
 from channel.connect import parse_bus_url
 from channel.credentials import CommandGuard, Credentials
-from channel.events import PresenceChanged, SessionEnded
+from channel.emitter import Emitter
+from channel.events import Event, PresenceChanged, SessionEnded, SessionStarted, TurnStarted
 from channel.mqtt import MqttBus
 from channel.signing import (
     KEY_TOPIC,
@@ -41,7 +42,7 @@ from tests.channel.broker import Broker
 from tests.channel.samples import turn
 from tests.e2e.support import cli, until
 from tui.cli.review import ReviewConsole
-from tui.remote import RemoteError, ended_session
+from tui.remote import RemoteError, attach_app, ended_session, engine_presence
 
 GUARD = 30.0
 
@@ -220,3 +221,35 @@ async def test_the_retained_recording_is_checked_against_the_key(mqtt_broker: Br
     with pytest.raises(RemoteError, match="not signed by the session's engine"):
         await ended_session(address, session, key.public)
     assert await ended_session(address, session) == [turn(session, 2)]  # unchecked without a key
+
+
+async def test_watch_shows_a_notice_for_a_forged_event_and_never_acts_on_it(mqtt_broker: Broker) -> None:
+    session, key = f"t-{uuid.uuid4().hex[:8]}", new_key()
+    address = parse_bus_url(mqtt_broker.url)
+    engine = MqttBus(address, session, participant="engine", role="engine", key=key)
+    history: list[Event] = []
+    emitter = Emitter(engine, session)
+    emitter.add_listener(history.append)
+    await engine.serve_history(history)
+    await emitter.emit(SessionStarted(scenario="favorbench-mini", seed=3))
+    # A forged "left" presence must not make the session look ended to a viewer holding the key.
+    async with aiomqtt.Client("127.0.0.1", mqtt_broker.port, protocol=aiomqtt.ProtocolVersion.V5) as raw:
+        left = PresenceChanged(session=session, participant="engine", role="engine", status="left")
+        await raw.publish(f"scopewatch/v1/{session}/presence/engine", encode(left), qos=1, retain=True)
+    assert await engine_presence(address, session, key.public) is None
+    assert (await engine_presence(address, session)) == left  # unchecked without a key
+    app = attach_app(address, session, key=key.public, flash_seconds=0, notify_live=False)
+    impostor = MqttBus(address, session, key=new_key())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(lambda: app.status.scenario == "favorbench-mini", "the history arrived", pause=pilot.pause)
+        await impostor.publish_raw("events/SessionEnded", encode(SessionEnded(session=session, seq=2, reason="x")))
+        await until(
+            lambda: "not signed by the engine" in app.notices.text,
+            "the notice on screen",
+            pause=pilot.pause,
+        )
+        await emitter.emit(TurnStarted(actor="requester", episode=1, turn=1, budget_left=0))
+        await until(lambda: app.status.turn == 1, "the next genuine event", pause=pilot.pause)
+        assert app.status.state != "ended"
+    for bus in (engine, impostor):
+        await bus.close()

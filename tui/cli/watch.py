@@ -8,13 +8,13 @@ import asyncio
 import sys
 from typing import Any
 
-from channel.broker import BusConnectError, find_sessions
+from channel.broker import BusConnectError
 from channel.connect import parse_bus_url
 from channel.credentials import parse_token
 from channel.events import Event
 from channel.signing import VerifyKey, parse_key, session_key
 from tui.cli.common import THEME_HELP, CliError, freeze_heap, say
-from tui.remote import attach_app, check_engine, ended_session, resolve_session
+from tui.remote import attach_app, check_engine, ended_session, engine_presence, resolve_session
 
 
 def register(sub: Any) -> None:
@@ -62,7 +62,7 @@ def watch(args: argparse.Namespace) -> int:
     async def prepare() -> tuple[str, VerifyKey | None, list[Event] | None]:
         session = await resolve_session(address, args.session)
         key = await session_key(address, session, pinned)
-        presence = {p.session: p for p in await find_sessions(address)}.get(session)
+        presence = await engine_presence(address, session, key)
         unanswered: BusConnectError | None = None
         if presence is None or presence.status == "online":
             try:
