@@ -22,13 +22,8 @@ def register(sub: Any) -> None:
     ls = inner.add_parser("list", help="each product, its pinned package and whether it is installed")
     ls.set_defaults(handler=list_agents)
     ins = inner.add_parser("install", help="install products into the agents cache (npm install --prefix)")
-    ins.add_argument(
-        "names",
-        nargs="+",
-        metavar="NAME",
-        choices=[*sorted(PRODUCTS), "all"],
-        help=f"one of {', '.join(sorted(PRODUCTS))}, or all",
-    )
+    ins.add_argument("names", nargs="+", metavar="NAME", choices=[*sorted(PRODUCTS), "all"],
+                     help=f"one of {', '.join(sorted(PRODUCTS))}, or all")
     ins.set_defaults(handler=install_agents)
     p.set_defaults(handler=lambda _args: p.print_help() or 0)
 

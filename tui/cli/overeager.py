@@ -302,13 +302,8 @@ def _base_config(args: argparse.Namespace) -> SessionConfig:
     """What every session of the run shares: the model endpoint and how its agents call it."""
     from channel.vocab.config import SessionConfig
 
-    return SessionConfig(
-        api_base=args.api_base,
-        timeout=args.timeout,
-        stream=args.stream,
-        max_tokens=args.max_tokens,
-        max_concurrency=args.max_concurrency,
-    )
+    return SessionConfig(api_base=args.api_base, timeout=args.timeout, stream=args.stream,
+                         max_tokens=args.max_tokens, max_concurrency=args.max_concurrency)
 
 
 def run_command(args: argparse.Namespace) -> int:
