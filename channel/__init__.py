@@ -17,7 +17,7 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.ratelimit` — token buckets per key (commands per sender, history requests per client);
 - :mod:`channel.credentials` — per-role and per-participant tokens, signed commands, replay nonces;
 - :mod:`channel.inbound` — what an MQTT bus drops or refuses before readers see it, and its subscriptions;
-- :mod:`channel.signing` — the engine signs what it publishes (HMAC per session key), readers check it;
+- :mod:`channel.signing` — the engine signs what it publishes (Ed25519, a key per session), readers check it;
 - :mod:`channel.codec` — the one adapter between messages and JSON, for the bus and recordings;
 - :mod:`channel.text` — the one escaping scheme: bytes that are not UTF-8 in events, control characters on screen;
 - :mod:`channel.topics` — the topic tree, a public versioned interface;

@@ -72,14 +72,22 @@ async def release(client: aiomqtt.Client) -> None:
         gone.exception()
 
 
-def _client(address: BrokerAddress) -> aiomqtt.Client:
-    """A plain client for one look at the broker (no session state, no presence)."""
+def outcome_read(done: asyncio.Future[None]) -> None:
+    """Mark a future's outcome as read (a done callback where nobody awaits it any more)."""
+    if not done.cancelled():
+        done.exception()
+
+
+def _client(address: BrokerAddress, *, v5: bool = False) -> aiomqtt.Client:
+    """A plain client for one look at the broker (no session state, no presence); ``v5`` to see the
+    messages' user properties (signatures)."""
     return aiomqtt.Client(
         address.host,
         address.port,
         username=address.username,
         password=address.password,
         tls_context=address.tls_context(),
+        protocol=aiomqtt.ProtocolVersion.V5 if v5 else None,
     )
 
 
@@ -109,18 +117,28 @@ RECORDING = "recording"
 session ends, so a late viewer can still replay it."""
 
 
-async def fetch_recording(address: BrokerAddress, session: str, *, wait: float = 1.0) -> bytes | None:
-    """The recording an engine left on the broker for ``session`` when it ended (JSONL bytes), or
-    None when there is none."""
-    client = _client(address)
+async def retained(
+    address: BrokerAddress, session: str, relative: str, *, wait: float = 1.0
+) -> tuple[bytes, object] | None:
+    """The message retained on a session-relative topic (its payload and MQTT v5 properties, where a
+    signature travels), or None when the broker holds none there."""
+    topic = f"{ROOT}/{session}/{relative}"
+    client = _client(address, v5=True)
     try:
         async with client:
-            await client.subscribe(f"{ROOT}/{session}/{RECORDING}", qos=1)
+            await client.subscribe(topic, qos=1)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(wait):
                     async for m in client.messages:
                         payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
-                        return payload or None
+                        return (payload, m.properties) if payload else None
     except aiomqtt.MqttError as exc:
         raise BusConnectError(f"{address.display}: cannot connect to the MQTT broker ({exc})") from None
     return None
+
+
+async def fetch_recording(address: BrokerAddress, session: str, *, wait: float = 1.0) -> bytes | None:
+    """The recording an engine left on the broker for ``session`` when it ended (JSONL bytes), or
+    None when there is none (unchecked: ``tui.remote.ended_session`` checks its signature)."""
+    found = await retained(address, session, RECORDING, wait=wait)
+    return None if found is None else found[0]

@@ -13,6 +13,7 @@ from channel.broker import BrokerAddress
 from channel.credentials import CommandGuard, Credential
 from channel.errors import ScopewatchError
 from channel.mqtt import MqttBus
+from channel.signing import SessionKey, VerifyKey
 
 
 class BusURLError(ScopewatchError):
@@ -62,14 +63,15 @@ def connect_bus(
     *,
     participant: str | None = None,
     role: str = "viewer",
-    key: bytes | None = None,
+    key: SessionKey | VerifyKey | None = None,
     credential: Credential | None = None,
     guard: CommandGuard | None = None,
 ) -> MqttBus:
     """The bus of ``session`` on a broker (a ``--bus`` URL or a parsed address): it connects on first
     use (``await bus.start()`` to fail early); ``participant`` announces presence with a Last Will.
     Every command that joins a served session (serve, watch, review) gets its bus here; ``key`` signs
-    (the engine) or checks (a viewer) the engine's traffic (channel.signing); ``credential`` signs a
-    participant's commands, ``guard`` (the engine's) refuses commands without one (channel.credentials)."""
+    (the engine's private key) or checks (a viewer's public key) the engine's traffic
+    (channel.signing); ``credential`` signs a participant's commands, ``guard`` (the engine's)
+    refuses commands without one (channel.credentials)."""
     address = parse_bus_url(broker) if isinstance(broker, str) else broker
     return MqttBus(address, session, participant=participant, role=role, key=key, credential=credential, guard=guard)

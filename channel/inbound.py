@@ -1,7 +1,8 @@
 """What an MQTT bus does with a message from the broker before any reader sees it.
 
-- on the engine's topics (events, history replies, its presence) a bus holding the session key drops
-  what the engine did not sign (channel.signing), counted in ``forged``;
+- on the engine's topics (events, history replies, its presence, its key, its recording) a bus
+  holding the session's key drops what the engine did not sign (channel.signing), counted in
+  ``forged`` and told to its ``on_forged`` handlers;
 - on the command topics the engine's bus (the one with a :class:`~channel.credentials.CommandGuard`)
   refuses what is too large or not signed with a valid credential of the session; a refused command
   never reaches the command models, the engine records one ``CommandRefused`` for it;
@@ -20,7 +21,10 @@ from channel.credentials import CommandGuard
 from channel.events import PresenceChanged
 from channel.memory import InProcessBus, MemorySubscription
 from channel.rejects import Rejected, rejected, too_large
-from channel.signing import from_engine, genuine
+from channel.signing import VerifyKey, from_engine, genuine
+
+ForgedHandler = Callable[[str, int], None]
+"""Told of a dropped forged message: its session-relative topic and how many were dropped so far."""
 
 
 class MqttSubscription(MemorySubscription):
@@ -57,7 +61,7 @@ class MqttSubscription(MemorySubscription):
         self._end()
 
 
-def forged(key: bytes | None, relative: str, topic: str, payload: bytes, props: object) -> bool:
+def forged(key: VerifyKey | None, relative: str, topic: str, payload: bytes, props: object) -> bool:
     """Whether a message on the engine's topics lacks the engine's signature (only with a key)."""
     return key is not None and from_engine(relative) and not genuine(key, topic, payload, props)
 

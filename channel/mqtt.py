@@ -33,16 +33,16 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from channel import replay
-from channel.broker import BrokerAddress, BusConnectError, properties, release
+from channel.broker import BrokerAddress, BusConnectError, outcome_read, properties, release
 from channel.bus import BusClosed, Overflow
 from channel.codec import DecodeError, Message, decode, encode
 from channel.commands import _Command
 from channel.credentials import CommandGuard, Credential, new_nonce, sign_command
 from channel.events import Event, PresenceChanged
-from channel.inbound import MqttSubscription, forged, refused_command
+from channel.inbound import ForgedHandler, MqttSubscription, forged, refused_command
 from channel.rejects import RejectHandler, rejected
 from channel.replay import RawHandler
-from channel.signing import signed
+from channel.signing import KEY_TOPIC, SessionKey, VerifyKey, announcement, public_of, signed
 from channel.topics import matches, topic_for
 from channel.vocab import Presence
 from channel.vocab.topics import ALL, ROOT, presence_topic
@@ -80,7 +80,7 @@ class MqttBus:
         qos: int = 1,
         client_id: str | None = None,
         max_backoff: float = 2.0,
-        key: bytes | None = None,
+        key: SessionKey | VerifyKey | None = None,
         credential: Credential | None = None,
         guard: CommandGuard | None = None,
     ) -> None:
@@ -91,10 +91,11 @@ class MqttBus:
         self.qos = qos
         self.prefix = f"{ROOT}/{session}/"
         self.client_id = client_id or f"sw-{session[:24]}-{participant or 'bus'}-{uuid.uuid4().hex[:8]}"
-        self.key = key  # the session's signing key (channel.signing): the engine signs, viewers check
+        self.key = key  # the session's key (channel.signing): the engine's private one signs, a public one checks
         self.credential = credential  # signs this participant's commands (channel.credentials)
         self.guard = guard  # the engine's: refuses commands without a valid credential
         self.forged = 0  # messages on the engine's topics dropped: not signed with ``key``
+        self._on_forged: list[ForgedHandler] = []
         self.rejected = 0
         """Payloads on the session's topics that were not valid scopewatch messages (skipped)."""
         self.reconnects = 0
@@ -177,6 +178,9 @@ class MqttBus:
         """Announce presence, restore subscriptions, re-send what was not acknowledged, then open."""
         self._client = client
         self._lost = asyncio.get_running_loop().create_future()
+        if isinstance(self.key, SessionKey):  # the public key first, retained: viewers may pin or trust it
+            topic, note = self.prefix + KEY_TOPIC, announcement(self.session, self.key)
+            await client.publish(topic, note, qos=1, retain=True, properties=signed(self.key, topic, note))
         if self.participant is not None:
             topic, online = self.prefix + presence_topic(self.participant), self._presence("online")
             await client.publish(topic, online, qos=1, retain=True, properties=signed(self.key, topic, online))
@@ -228,9 +232,11 @@ class MqttBus:
         topic = m.topic.value
         payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
         relative = topic[len(self.prefix) :] if topic.startswith(self.prefix) else topic
-        if forged(self.key, relative, topic, payload, m.properties):
+        if forged(public_of(self.key), relative, topic, payload, m.properties):
             self.forged += 1
             log.warning("%s: dropped a message not signed by the engine (forged, or a wrong --key)", topic)
+            for notice in self._on_forged:
+                notice(relative, self.forged)
             return
         if not sids:  # a broker without subscription identifiers: match locally
             sids = [sid for sid, p in self._patterns.items() if matches(p, relative)]
@@ -259,6 +265,10 @@ class MqttBus:
             for sub in list(subs):
                 if sub._fresh(message):
                     await sub._deliver(message)
+
+    def on_forged(self, handler: ForgedHandler) -> None:
+        """Tell ``handler(relative_topic, count)`` of every message dropped as forged (a viewer's notice)."""
+        self._on_forged.append(handler)
 
     def on_rejected(self, handler: RejectHandler) -> None:
         """Hand every command payload that failed to decode to ``handler`` (the engine refuses it)."""
@@ -321,7 +331,7 @@ class MqttBus:
         except asyncio.CancelledError:
             # The caller stopped waiting (e.g. the session was cancelled). The message stays in the
             # outbox (at least once) but nobody reads its outcome: close() must not log it as lost.
-            out.done.add_done_callback(_outcome_read)
+            out.done.add_done_callback(outcome_read)
             raise
 
     async def subscribe(
@@ -436,8 +446,3 @@ class MqttBus:
     async def fetch_history(self, after: int = 0, *, wait: float = 5.0) -> list[Event]:
         """The events the engine serving this session has after ``after``."""
         return await replay.fetch_history(self, after, wait=wait, client=self.participant or self.client_id)
-
-
-def _outcome_read(done: asyncio.Future[None]) -> None:
-    if not done.cancelled():
-        done.exception()

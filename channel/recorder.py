@@ -1,4 +1,8 @@
-"""Recordings: every event appended to a JSONL file as it happens, read back in one streamed pass."""
+"""Recordings: every event appended to a JSONL file as it happens, read back in one streamed pass.
+
+A line is one event's JSON exactly as the codec writes it, and carries no signature: signatures
+travel beside the payload on the bus (channel.signing), so a recording made before signing, with
+HMAC-signed traffic or with Ed25519-signed traffic is the same file, read unchanged."""
 
 from __future__ import annotations
 

@@ -22,17 +22,18 @@ import os
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from channel.broker import BrokerAddress, BusConnectError, fetch_recording, find_sessions
+from channel.broker import RECORDING, BrokerAddress, BusConnectError, find_sessions, retained
 from channel.bus import Dropped
 from channel.codec import DecodeError, decode_event
 from channel.commands import _Command
 from channel.connect import connect_bus
 from channel.credentials import Credential
 from channel.errors import ScopewatchError
-from channel.events import Event, SessionEnded
+from channel.events import Event, PresenceChanged, SessionEnded
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
-from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE
+from channel.signing import VerifyKey, genuine
+from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE, ROOT, presence_topic
 
 if TYPE_CHECKING:
     from tui.app import ScopewatchApp
@@ -202,7 +203,7 @@ def attach_app(
     token: str | None = None,
     theme: str | None = None,
     participant: str | None = None,
-    key: bytes | None = None,
+    key: VerifyKey | None = None,
     credential: Credential | None = None,
     **options: Any,
 ) -> ScopewatchApp:
@@ -215,18 +216,31 @@ def attach_app(
     role = credential.role if credential else "viewer"
     remote = connect_bus(address, session, participant=who, role=role, key=key, credential=credential)
     app = build_app(local, session, engine=bridge(remote, local), theme=theme, token=token, **options)
+
+    def forged(topic: str, count: int) -> None:
+        if count & (count - 1) == 0:  # the 1st, 2nd, 4th, 8th...: seen, never a flood of notices
+            app.notify(f"dropped {count} message(s) not signed by the engine (the last on {topic})", severity="error")
+
+    remote.on_forged(forged)
     # The app calls a run with an engine coroutine "live"; here the coroutine is the bridge.
     app.status.mode = "watch"
     app.reviews.me = who  # a room's member sees their own vote
     return app
 
 
-async def ended_session(address: BrokerAddress, session: str) -> list[Event] | None:
+async def ended_session(address: BrokerAddress, session: str, key: VerifyKey | None = None) -> list[Event] | None:
     """The events of a session that has ended, from the recording its engine left on the broker
-    (None when it left none: it is still running, or it ended before scopewatch did this)."""
-    data = await fetch_recording(address, session)
-    if data is None:
+    (None when it left none: it is still running, or it ended before scopewatch did this). With
+    ``key``, a recording the engine did not sign is refused in one line."""
+    found = await retained(address, session, RECORDING)
+    if found is None:
         return None
+    data, props = found
+    if key is not None and not genuine(key, f"{ROOT}/{session}/{RECORDING}", data, props):
+        raise RemoteError(
+            f"session {session}: the recording on the broker is not signed by the session's engine "
+            "(forged, or a wrong --key); replay a copy you trust with 'scopewatch replay FILE'"
+        )
     events = []
     for number, line in enumerate(data.splitlines(), 1):
         if line.strip():
@@ -239,10 +253,24 @@ async def ended_session(address: BrokerAddress, session: str) -> list[Event] | N
     return events or None
 
 
-async def check_engine(address: BrokerAddress, session: str) -> None:
+async def engine_presence(address: BrokerAddress, session: str, key: VerifyKey | None = None) -> PresenceChanged | None:
+    """The engine's retained presence for ``session`` (None when there is none, or, with ``key``, when
+    the engine did not sign it: a forged "left" must not turn a live session into an ended one)."""
+    topic = presence_topic("engine")
+    found = await retained(address, session, topic)
+    if found is None or (key is not None and not genuine(key, f"{ROOT}/{session}/{topic}", *found)):
+        return None
+    try:
+        event = decode_event(found[0])
+    except DecodeError:
+        return None
+    return event if isinstance(event, PresenceChanged) else None
+
+
+async def check_engine(address: BrokerAddress, session: str, key: VerifyKey | None = None) -> None:
     """Fail in one line, before any screen opens, when the broker is unreachable or no engine
-    answers for the session (it ended, or the id is wrong)."""
-    bus = connect_bus(address, session)
+    answers for the session (it ended, or the id is wrong); with ``key``, only the engine's answer counts."""
+    bus = connect_bus(address, session, key=key)
     try:
         await bus.fetch_history(after=2**62)  # only the end marker comes back
     finally:

@@ -20,6 +20,7 @@ from channel.exposure import anonymous_publish
 from channel.memory import InProcessBus
 from channel.outbox import Outbox
 from channel.recorder import Recorder
+from channel.signing import SessionKey
 from channel.vocab.config import SessionConfig
 from engine.fork.plan import ForkPlan
 from engine.runs.sessions import open_session
@@ -94,14 +95,15 @@ async def serve_session(
     on_start: Callable[[Session, str], None] | None = None,
     on_event: OnEvent | None = None,
     fork: ForkPlan | None = None,
-    key: bytes | None = None,
+    key: SessionKey | None = None,
     credentials: Credentials | None = None,
 ) -> Metrics:
     """Run one session on the broker at ``url``: presence announced (retained, with a Last Will),
     late joiners' replay requests answered from the events so far. ``on_start`` gets the session
     and the broker's display address once it is reachable. ``key``: the engine signs everything it
-    publishes with it (channel.signing). ``credentials``: every command must be signed with a token
-    derived from them, its role allowing its kind (channel.credentials); without, commands are open.
+    publishes with it and announces its public half, retained (channel.signing). ``credentials``:
+    every command must be signed with a token derived from them, its role allowing its kind
+    (channel.credentials); without, commands are open.
     A broker that lets anonymous clients publish on the command topics is reported with a warning."""
     session_id = session_id or f"s-{uuid.uuid4().hex[:8]}"
     guard = None if credentials is None else CommandGuard(credentials)

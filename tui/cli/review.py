@@ -20,7 +20,7 @@ from channel.connect import connect_bus, parse_bus_url
 from channel.credentials import parse_token
 from channel.events import CommandRefused, Event, PresenceChanged, ReviewDecided, ReviewRequested, SessionEnded
 from channel.mqtt import MqttBus
-from channel.signing import parse_key
+from channel.signing import parse_key, session_key
 from channel.vocab import Decision
 from channel.vocab.topics import EVENTS, presence_topic
 from tui.cli.common import CliError
@@ -38,7 +38,10 @@ def register(sub: Any) -> None:
     p.add_argument("--token", metavar="TOKEN", help="the reviewer (or instructor) token serve printed")
     p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by --token
     p.add_argument(
-        "--key", metavar="HEX", help="the session's signing key from serve's join line: unsigned events are dropped"
+        "--key",
+        metavar="HEX",
+        help="the session's public signing key from serve's join line (pinned: a different key announced on the bus "
+        "is refused; without it the announced key is trusted on first use)",
     )
     p.set_defaults(handler=review)
 
@@ -55,6 +58,12 @@ class ReviewConsole:
         """The engine left (its Last Will) before the session ended: it died."""
         self.sender = sender or f"reviewer-{os.getpid()}"
         self.follower = SeqFollower(bus.fetch_history, self._apply)
+        bus.on_forged(self.forged)
+
+    def forged(self, topic: str, count: int) -> None:
+        """A message on the engine's topics was not signed by it: say so (the 1st, 2nd, 4th, 8th...)."""
+        if count & (count - 1) == 0:
+            self.say(f"dropped {count} message(s) not signed by the engine (the last on {topic})")
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -124,6 +133,8 @@ class ReviewConsole:
         engine = await self.bus.subscribe(presence_topic("engine"))
         await self.follower.catch_up()
         self.say(f"reviewing {self.bus.session}: {len(self.pending)} pending")
+        if self.bus.key is None:
+            self.say("the session announces no signing key: its events are not checked")
 
         async def follow() -> None:
             async for item in live:
@@ -183,12 +194,13 @@ def review(args: argparse.Namespace) -> int:
     if getattr(args, "secret", None):
         raise CliError("review --secret was replaced by --token (the reviewer token 'scopewatch serve' printed)")
     address = parse_bus_url(args.bus)
-    key = parse_key(args.key) if args.key else None
+    pinned = parse_key(args.key) if args.key else None
     credential = parse_token(args.token) if args.token else None
     who = (credential.participant if credential else "") or f"reviewer-{os.getpid()}"
 
     async def main() -> int:
         role = credential.role if credential else "reviewer"
+        key = await session_key(address, args.session, pinned)
         bus = connect_bus(address, args.session, participant=who, role=role, key=key, credential=credential)
         console = ReviewConsole(bus, sender=who)
         try:

@@ -6,10 +6,11 @@ ends. Every command must be signed with one of the per-role tokens printed on st
 watcher commands nothing); others are answered with ``CommandRefused``. A broker that lets anonymous
 clients publish on the command topics is warned about. SIGTERM (like Ctrl-C) ends the session as
 "cancelled": the last event, recorded and published, is ``SessionEnded``, and the exit code is 143.
-Everything the engine publishes is signed with a fresh per-session key (channel.signing); the join
-line on stderr carries it (``--key HEX``) for ``watch`` and ``review``. ``--room NAME`` makes the
-session a room a class joins (``watch --as``; with ``--norm reviewer=room`` the members' votes decide
-reviews, under ``--quorum`` and ``--deadline``; ``--member NAME`` prints a token for one member).
+Everything the engine publishes is signed with a fresh per-session Ed25519 key (channel.signing); the
+join line on stderr carries its public key (``--key HEX``) for ``watch`` and ``review`` to pin.
+``--room NAME`` makes the session a room a class joins (``watch --as``; with ``--norm reviewer=room``
+the members' votes decide reviews, under ``--quorum`` and ``--deadline``; ``--member NAME`` prints a
+token for one member).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 from channel.connect import parse_bus_url
 from channel.credentials import ROLES, Credentials
-from channel.signing import new_key
+from channel.signing import SessionKey, new_key
 from engine.runs.runner import check_agents, serve_session
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
@@ -64,15 +65,17 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=serve)
 
 
-def announce(session: Session, broker: str, key: bytes, credentials: Credentials, members: Sequence[str] = ()) -> None:
+def announce(
+    session: Session, broker: str, key: SessionKey, credentials: Credentials, members: Sequence[str] = ()
+) -> None:
     """The session id on stdout (for scripts), how to attach on stderr (for people): the join line,
-    with the session's signing key (give it to viewers only: it lets them check the engine's events),
-    then one token per role (give each only to whoever plays that role: it lets them command); in a
-    room, how to join it and one token per named member."""
+    with the session's public key (not a secret: it only checks the engine's events; a viewer given it
+    pins it), then one token per role (give each only to whoever plays that role: it lets them command);
+    in a room, how to join it and one token per named member."""
     print(session.id, flush=True)
     print(
         f"scopewatch: serving session {session.id} on {broker} "
-        f"(scopewatch watch --bus URL --session {session.id} --key {key.hex()})",
+        f"(scopewatch watch --bus URL --session {session.id} --key {key.public.hex()})",
         file=sys.stderr,
         flush=True,
     )
@@ -81,7 +84,8 @@ def announce(session: Session, broker: str, key: bytes, credentials: Credentials
     room = session.config.room
     if room:
         print(
-            f"scopewatch: room {room}: join with scopewatch watch --bus URL --session {session.id} --key {key.hex()} "
+            f"scopewatch: room {room}: join with scopewatch watch --bus URL --session {session.id} "
+            f"--key {key.public.hex()} "
             "--as NAME --token TOKEN (the watcher token, or a member's; the instructor token commands the room)",
             file=sys.stderr,
             flush=True,

@@ -11,14 +11,14 @@ import os
 import sys
 from typing import Any
 
-from channel.broker import BrokerAddress, BusConnectError, find_sessions
+from channel.broker import BrokerAddress, BusConnectError
 from channel.codec import encode
 from channel.connect import connect_bus, parse_bus_url
 from channel.credentials import Credential, parse_token
 from channel.events import Event
-from channel.signing import parse_key
+from channel.signing import VerifyKey, parse_key, session_key
 from tui.cli.common import THEME_HELP, CliError, freeze_heap, say
-from tui.remote import attach_app, check_engine, ended_session, follow_headless, resolve_session
+from tui.remote import attach_app, check_engine, ended_session, engine_presence, follow_headless, resolve_session
 
 
 def register(sub: Any) -> None:
@@ -32,7 +32,10 @@ def register(sub: Any) -> None:
     p.add_argument("--token", metavar="TOKEN", help="a token serve printed (instructor or reviewer), to send commands")
     p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by --token
     p.add_argument(
-        "--key", metavar="HEX", help="the session's signing key from serve's join line: unsigned events are dropped"
+        "--key",
+        metavar="HEX",
+        help="the session's public signing key from serve's join line (pinned: a different key announced on the bus "
+        "is refused; without it the announced key is trusted on first use)",
     )
     p.add_argument(
         "--seat",
@@ -69,17 +72,22 @@ def watch(args: argparse.Namespace) -> int:
     address = parse_bus_url(args.bus)
     theme = resolve(getattr(args, "theme", None))
 
-    async def prepare() -> tuple[str, list[Event] | None]:
+    pinned = parse_key(args.key) if getattr(args, "key", None) else None
+
+    async def prepare() -> tuple[str, VerifyKey | None, list[Event] | None]:
         session = await resolve_session(address, args.session)
-        presence = {p.session: p for p in await find_sessions(address)}.get(session)
+        key = await session_key(address, session, pinned)
+        presence = await engine_presence(address, session, key)
         unanswered: BusConnectError | None = None
         if presence is None or presence.status == "online":
             try:
-                await check_engine(address, session)
-                return session, None
+                await check_engine(address, session, key)
+                if key is None:
+                    say(f"session {session} announces no signing key: its events are not checked")
+                return session, key, None
             except BusConnectError as exc:  # no engine answers: the session may have ended
                 unanswered = exc
-        recorded = await ended_session(address, session)
+        recorded = await ended_session(address, session, key)
         if recorded is None and getattr(args, "recording", None) is None:
             if unanswered is not None:
                 raise unanswered
@@ -87,15 +95,14 @@ def watch(args: argparse.Namespace) -> int:
                 f"--session {session}: the session has ended and the broker kept no recording of it; "
                 "replay its recording with 'scopewatch replay FILE' (or pass --recording FILE)"
             )
-        return session, recorded
+        return session, key, recorded
 
-    session, recorded = asyncio.run(prepare())
+    session, key, recorded = asyncio.run(prepare())
     if recorded is not None and getattr(args, "headless", False):
         sys.stdout.buffer.write(b"".join(encode(event) + b"\n" for event in recorded))
         return 0
     if recorded is not None or getattr(args, "recording", None):
         return replay_ended(session, recorded, args, theme)
-    key = parse_key(args.key) if getattr(args, "key", None) else None
     name = getattr(args, "name", None)
     if name is not None and ("." in name or "/" in name or "+" in name or "#" in name or not name.strip()):
         raise CliError(f"--as {name!r}: a name is not empty and has none of . / + #")
@@ -133,7 +140,7 @@ def replay_ended(session: str, recorded: list[Event] | None, args: argparse.Name
 
 
 def watch_headless(
-    address: BrokerAddress, session: str, name: str | None, key: bytes | None, credential: Credential | None
+    address: BrokerAddress, session: str, name: str | None, key: VerifyKey | None, credential: Credential | None
 ) -> int:
     """``watch --headless``: every event on stdout as its JSON line (the recording's), in order, once."""
     who = name or (credential.participant if credential else "") or f"viewer-{os.getpid()}"
