@@ -17,6 +17,9 @@ identified by the file the kernel ran:
 A file that carries a known program's *name* but is not that program (a renamed shell called
 ``git``) keeps its name for classification, but its identity (:attr:`Program.key`) is its own, so it
 never makes the real program it runs look like that program's own internal work.
+
+The shim's wrappers are known the same way (:meth:`ProgramIndex.wrapper`): a copy of one under
+another name (``cp $(command -v git) /tmp/g``) is that wrapper, run; its record is no forgery.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -91,20 +95,32 @@ class ProgramIndex:
     host folder that is the jail's ``/tmp``) map the paths the trace shows to the engine's."""
 
     def __init__(
-        self, programs: Mapping[str, str], *, mounts: Mapping[str, str] | None = None, jail_tmp: Path | None = None
+        self,
+        programs: Mapping[str, str],
+        *,
+        mounts: Mapping[str, str] | None = None,
+        jail_tmp: Path | None = None,
+        wrappers: Mapping[str, str] | None = None,
+        root: str = "",
     ) -> None:
         self._mounts = dict(mounts or {})
+        self._root = root
+        """A prefix that reaches the jail's files from the engine (a container's ``/proc/PID/root``)."""
+        self._wrappers: dict[int, list[tuple[bytes, str]]] = {}  # size -> (wrapper text, command)
+        for command, text in sorted((wrappers or {}).items()):
+            data = text.encode()
+            self._wrappers.setdefault(len(data), []).append((data, command))
         self._by_inode: dict[tuple[int, int], str] = {}
         self._by_size: dict[int, list[tuple[str, str]]] = {}
         self._digests: dict[str, str] = {}  # known file -> sha256
         self._jail_tmp = jail_tmp
         for name, path in sorted(programs.items()):
             try:
-                st = os.stat(path)
+                st = os.stat(self._root + path)
             except OSError:
                 continue
             self._by_inode.setdefault((st.st_dev, st.st_ino), name)
-            self._by_size.setdefault(st.st_size, []).append((path, name))
+            self._by_size.setdefault(st.st_size, []).append((self._root + path, name))
 
     def host_path(self, path: str) -> str:
         """``path`` as the engine sees it (the jail's ``/tmp`` is the sandbox's ``agent-tmp``)."""
@@ -113,7 +129,19 @@ class ProgramIndex:
             return self._mounts[path]
         if self._jail_tmp is not None and (path == "/tmp" or path.startswith("/tmp/")):
             return str(self._jail_tmp) + path[len("/tmp") :]
-        return path
+        return self._root + path if path.startswith("/") else path
+
+    def wrapper(self, path: str, cwd: str = "") -> str | None:
+        """The command whose shim wrapper the file ``path`` is, by its bytes (a copy of a wrapper
+        under any name), or None. Only a file of exactly a wrapper's size is read."""
+        full = path if path.startswith("/") or not cwd else os.path.join(cwd, path)
+        host = self.host_path(full)
+        try:
+            candidates = self._wrappers.get(os.stat(host).st_size)
+        except OSError:
+            return None
+        data = _read_regular(host, max(len(text) for text, _ in candidates) + 1) if candidates else None
+        return next((name for text, name in candidates or () if text == data), None)
 
     def name_of(self, path: str, cwd: str = "") -> tuple[str | None, str]:
         """(the registry command ``path`` is, or None; its identity key)."""
@@ -130,7 +158,7 @@ class ProgramIndex:
     def of_process(self, pid: int) -> Image | None:
         """The program process ``pid`` (host PID) runs now, by the file the kernel mapped (its
         ``/proc/PID/exe``: a memfd or a deleted file too); None when the process is gone."""
-        exe = f"/proc/{pid}/exe"
+        exe = f"{self._root}/proc/{pid}/exe"
         try:
             st = os.stat(exe)
         except OSError:
@@ -178,10 +206,41 @@ class ProgramIndex:
         return Program(known, (known, *args[1:]), key, known=True)
 
 
+def _open_regular(path: str) -> int | None:
+    """A descriptor on ``path`` if it is a regular file now (never blocks: a FIFO put in its place
+    between a ``stat`` and the open is not waited on), else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def _read_regular(path: str, limit: int) -> bytes | None:
+    fd = _open_regular(path)
+    if fd is None:
+        return None
+    try:
+        return os.read(fd, limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def _sha256(path: str) -> str | None:
+    fd = _open_regular(path)
+    if fd is None:
+        return None
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as f:
+        with os.fdopen(fd, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 digest.update(block)
     except OSError:

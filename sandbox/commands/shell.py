@@ -381,7 +381,8 @@ class ShellRunner:
             mounts = {inside: real for real, inside in shim.expose}
             mounts.update({program: str(wrapper) for wrapper, program in shim.cover})
             isolated = self.isolation.level != "none"
-            self._index = ProgramIndex(programs, mounts=mounts, jail_tmp=self.workspace.agent_tmp if isolated else None)
+            tmp = self.workspace.agent_tmp if isolated else None
+            self._index = ProgramIndex(programs, mounts=mounts, jail_tmp=tmp, wrappers=shim.texts)
         return self._index
 
     def _atom_calls(self, records: list[ShimRecord]) -> tuple[AtomCall, ...]:

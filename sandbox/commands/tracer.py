@@ -218,13 +218,13 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     unidentified: list[TracedExec] = []
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
-        wrapped = _as_wrapper(e, ctx.wrappers)
+        wrapped = _as_wrapper(e, ctx.wrappers, index)
         mapped = image_of(e, execs, ctx.images or {}, index) if by_descriptor(e.file) else None
         program = index.identify(e.file, e.argv, e.cwd, image=mapped)
         if wrapped is not None:
             wrapper_of[e.pid] = (*wrapped, e)
             key = wrapped[0]
-        elif parent in wrapper_of and _runs(e, wrapper_of[parent][0]) and parent not in real:
+        elif parent in wrapper_of and parent not in real and _runs(e, program, wrapper_of[parent]):
             real[parent] = e  # the real program behind the wrapper: the shim's record says it
             key = program.key
         else:
@@ -270,8 +270,9 @@ def _ends(trace: ParsedTrace, execs: Sequence[Exec]) -> dict[int, tuple[float, i
     return ends
 
 
-def _as_wrapper(e: Exec, wrappers: Mapping[str, str]) -> tuple[str, tuple[str, ...]] | None:
-    """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``)."""
+def _as_wrapper(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tuple[str, tuple[str, ...]] | None:
+    """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``),
+    by its path or by its bytes (a copy of a wrapper under another name)."""
     for file in (e.file, _real(e.file)):
         if file in wrappers:
             return wrappers[file], e.argv[1:]
@@ -279,7 +280,10 @@ def _as_wrapper(e: Exec, wrappers: Mapping[str, str]) -> tuple[str, tuple[str, .
         for file in (e.argv[1], _real(e.argv[1])):
             if file in wrappers:
                 return wrappers[file], e.argv[2:]
-    return None
+        command = index.wrapper(e.argv[1], e.cwd)
+        return None if command is None else (command, e.argv[2:])
+    command = None if by_descriptor(e.file) else index.wrapper(e.file, e.cwd)
+    return None if command is None else (command, e.argv[1:])
 
 
 def _real(path: str) -> str:
@@ -288,8 +292,12 @@ def _real(path: str) -> str:
     return os.path.realpath(path) if path.startswith("/") else path
 
 
-def _runs(e: Exec, name: str) -> bool:
-    return Path(e.file).name == name
+def _runs(e: Exec, program: Program, wrapper: tuple[str, tuple[str, ...], Exec]) -> bool:
+    """Whether ``e`` (``program``) is the real program a wrapper runs: the wrapper's command, by name
+    or identity, with the wrapper's own arguments (what its record will say). Anything else its
+    process runs is reported on its own: a script that only looks like a wrapper hides nothing."""
+    name, args, _ = wrapper
+    return (Path(e.file).name == name or program.name == name) and e.argv[1:] == args
 
 
 def _as_program(wrapper: tuple[str, tuple[str, ...], Exec]) -> Program:
