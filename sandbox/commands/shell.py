@@ -368,7 +368,8 @@ class ShellRunner:
         )
         if ended and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
-        return tuple(c for _, c in ordered), found.reads, forged, hook_writes(parsed, self.workspace.root)
+        ws = self.workspace
+        return tuple(c for _, c in ordered), found.reads, forged, hook_writes(parsed, ws.root, ws.home, ws.agent_tmp)
 
     def _programs(self) -> ProgramIndex | None:
         """The registry's programs as the tracer identifies them (None in a container: its files

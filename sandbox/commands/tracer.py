@@ -46,7 +46,10 @@ from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, program_at
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
 from sandbox.workspace.paths import NOISE_DIRS
 
-SYSCALLS = "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,clone,clone3,fork,vfork"
+SYSCALLS = (
+    "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,unlink,unlinkat,rmdir,"
+    "clone,clone3,fork,vfork"
+)
 STRING_MAX = 131072
 """strace's ``-s``: the kernel's longest argument (``MAX_ARG_STRLEN``), so argv is never cut."""
 

@@ -32,7 +32,7 @@ def _traced(box: Box) -> None:
         pytest.fail(f"no exec tracer on {box.backend}: {box.sandbox.label}", pytrace=False)
 
 
-@pytest.mark.parametrize("run", ["/tmp/g", "bash /tmp/g", "cd /tmp && ./g -C \"$SCOPEWATCH_WORKSPACE\""])
+@pytest.mark.parametrize("run", ["/tmp/g", "bash /tmp/g", 'cd /tmp && ./g -C "$SCOPEWATCH_WORKSPACE"'])
 async def test_a_copy_of_the_wrapper_is_the_wrapper(box: Box, run: str) -> None:
     _traced(box)
     await box.sh(f"cp $(command -v git) /tmp/g && {run} status --short")
