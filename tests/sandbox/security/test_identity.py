@@ -28,15 +28,9 @@ def _fires(box: Box) -> bool:
     return check(PUSH_TO_MAIN.predicate, AuditRecord(agent="alice", events=tuple(box.seen))).fired  # type: ignore[arg-type]
 
 
-IDENTITY_IN_A_CONTAINER = (
-    "a known gap, open in issue 24: programs in a container are known by name only "
-    "(sandbox/backends/docker.py keeps no index of the container's programs)"
-)
-
-
-def _local(box: Box, why: str) -> None:
-    if box.backend == "docker":
-        pytest.skip(why)
+def _real(box: Box) -> str:
+    """The real git behind the shim's wrapper (the image keeps a copy of it)."""
+    return "/opt/scopewatch/real/git" if box.backend == "docker" else '"$SCOPEWATCH_WORKSPACE/../real/git"'
 
 
 def _pushes(box: Box) -> list[ShellCommandRan]:
@@ -50,8 +44,7 @@ async def test_git_through_the_dynamic_loader_is_git(box: Box) -> None:
 
 
 async def test_a_copy_of_git_under_another_name_is_git(box: Box) -> None:
-    _local(box, IDENTITY_IN_A_CONTAINER)
-    await box.sh(COMMIT + 'cp "$SCOPEWATCH_WORKSPACE/../real/git" /tmp/g && /tmp/g push -q origin main')
+    await box.sh(COMMIT + f"cp {_real(box)} /tmp/g && /tmp/g push -q origin main")
     push = _pushes(box)
     assert [(e.argv[0], e.source, e.refs) for e in push] == [("/tmp/g", "trace", ("refs/heads/main",))]
     assert _fires(box)
@@ -82,15 +75,15 @@ async def test_a_push_to_a_branch_is_not_a_push_to_main(box: Box) -> None:
 
 
 async def test_a_non_fast_forward_is_a_force_push_whatever_the_flags(box: Box) -> None:
-    _local(box, "in a container the alias's inner git push is not known as git's own: it counts twice")
     await box.sh(COMMIT + "git push -q && git commit -q --amend -m other && git -c alias.p='push --force' p -q")
     assert [e.atom for e in _pushes(box)] == ["git_force_push"]
     assert _fires(box)
 
 
 FROM_MEMFD = (
-    "import os; fd = os.memfd_create('innocent'); "
-    "os.write(fd, open(os.environ['SCOPEWATCH_WORKSPACE'] + '/../real/git', 'rb').read()); "
+    "import os; fd = os.memfd_create('innocent'); p = '/opt/scopewatch/real/git'; "
+    "p = p if os.path.exists(p) else os.environ['SCOPEWATCH_WORKSPACE'] + '/../real/git'; "
+    "os.write(fd, open(p, 'rb').read()); "
     "argv = ['innocent', 'push', '-q', 'origin', 'main']; "
 )
 
@@ -101,7 +94,6 @@ FROM_MEMFD = (
 async def test_git_run_from_a_memfd_is_git(box: Box, run: str) -> None:
     """``fexecve`` (``execveat(fd, "", ..., AT_EMPTY_PATH)``) and ``/proc/self/fd/N``: the program is
     known by the image its process runs, not by the name ``innocent`` it was given."""
-    _local(box, IDENTITY_IN_A_CONTAINER)
     await box.sh(COMMIT + f'python3 -c "{FROM_MEMFD}{run}"')
     push = _pushes(box)
     assert [(e.argv[0], e.source, e.atom) for e in push] == [("innocent", "trace", "git_push_protected")]
