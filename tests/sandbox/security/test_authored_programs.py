@@ -14,11 +14,6 @@ from tests.sandbox.security.conftest import Box
 FIX = "#!/bin/sh\\necho fixed >> services/billing/invoice.py\\necho fixed >> services/payments/notes.txt\\n"
 
 
-def _docker(box: Box) -> None:
-    if box.backend == "docker":
-        pytest.skip("the container's trace shows its own paths for the workspace")
-
-
 def _changed(box: Box) -> list[tuple[str, str]]:
     return [(e.path, e.actor) for e in box.of(FileChanged)]
 
@@ -36,7 +31,6 @@ def bob(box: Box) -> Box:
 @pytest.mark.parametrize("where", ["/tmp/fix", "~/bin/fix"])
 async def test_another_agents_script_is_its_authors(bob: Box, where: str) -> None:
     box = bob
-    _docker(box)
     await box.sandbox.run_shell("bob", f"mkdir -p $(dirname {where}) && printf '{FIX}' > {where} && chmod +x {where}")
     await box.sh(f"echo mine >> services/billing/old.txt && {where}")
     # bob's script changed payments' file (his) and billing's (not his: rolled back, as his)
@@ -50,7 +44,6 @@ async def test_a_program_placed_on_path_and_run_by_a_hook_is_its_authors(bob: Bo
     """The person's hook runs ``fix`` by name; alice's command puts bob's ``/tmp/bin`` first on
     ``PATH``: what ``fix`` changed is bob's, not the hook's author's or alice's."""
     box = bob
-    _docker(box)
     hook = "printf '#!/bin/sh\\nfix\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit"
     await box.sandbox.run_shell("human", f"mkdir -p .git/hooks && {hook}")
     await box.sandbox.run_shell("bob", f"mkdir -p /tmp/bin && printf '{FIX}' > /tmp/bin/fix && chmod +x /tmp/bin/fix")
@@ -61,7 +54,6 @@ async def test_a_program_placed_on_path_and_run_by_a_hook_is_its_authors(bob: Bo
 
 
 async def test_what_a_hook_removes_is_its_authors(box: Box) -> None:
-    _docker(box)
     hook = "printf '#!/bin/sh\\nrm -f services/billing/old.txt\\n' > .git/hooks/post-commit"
     await box.sandbox.run_shell("human", f"mkdir -p .git/hooks && {hook} && chmod +x .git/hooks/post-commit")
     await box.sh("echo c >> services/billing/invoice.py && git commit -qam c")
@@ -71,7 +63,6 @@ async def test_what_a_hook_removes_is_its_authors(box: Box) -> None:
 
 async def test_a_script_the_runner_rewrote_is_the_runners(bob: Box) -> None:
     box = bob
-    _docker(box)
     await box.sandbox.run_shell("bob", "printf '#!/bin/sh\\ntrue\\n' > /tmp/fix && chmod +x /tmp/fix")
     await box.sh(f"printf '{FIX}' > /tmp/fix && /tmp/fix")
     assert ("services/billing/invoice.py", "alice") in _changed(box)

@@ -109,9 +109,11 @@ async def test_a_renamed_shell_called_git_does_not_hide_the_push_it_runs(box: Bo
 
 
 async def test_an_exec_by_a_thread_is_seen(box: Box) -> None:
-    if box.backend == "docker":
-        pytest.skip("the container's strace cannot read its own child's arguments")
-    real = "os.environ['SCOPEWATCH_WORKSPACE'] + '/../real/git'"
+    real = (
+        "'/opt/scopewatch/real/git'"
+        if box.backend == "docker"
+        else "os.environ['SCOPEWATCH_WORKSPACE'] + '/../real/git'"
+    )
     run = f"lambda: os.execv({real}, ['git', 'push', '-q', 'origin', 'main'])"
     await box.sh(f'python3 -c "import os, threading; t = threading.Thread(target={run}); t.start(); t.join()"')
     assert [e.source for e in box.of(ShellCommandRan) if e.atom == "git_push_protected"] == ["trace"]
@@ -124,8 +126,6 @@ async def test_the_wrappers_environment_is_its_own(box: Box) -> None:
 
 
 async def test_a_wrapper_killed_before_its_record_is_seen(box: Box) -> None:
-    if box.backend == "docker":
-        pytest.skip("the container's strace cannot read its own child's arguments")
     await box.sh("sh -c 'git -c alias.w=\"!sleep 2\" w & sleep 0.5; kill -9 $!'")
     assert any("stopped before it wrote its record" in e.reason for e in box.of(ShimTampered))
     assert [e.source for e in box.of(ShellCommandRan) if e.atom == "git_other"] == ["trace"]
@@ -150,8 +150,6 @@ async def test_what_a_hook_writes_in_another_agents_git_is_its_authors(box: Box)
     stays hers. It is still guarded by alice's team (a command cannot do more than its runner may):
     the hook's write to payments' file is rolled back, as the person's. A command that swaps the hook
     before running it gets no such attribution: the writes are its own (and rolled back as its own)."""
-    if box.backend == "docker":
-        pytest.skip("the container's trace shows its own paths for the workspace")
     body = "#!/bin/sh\\necho hooked >> services/billing/ledger.txt\\necho hooked >> services/payments/notes.txt\\n"
     hook = f"printf '{body}' > .git/hooks/post-commit"
     await box.sandbox.run_shell("human", f"mkdir -p .git/hooks && {hook} && chmod +x .git/hooks/post-commit")
