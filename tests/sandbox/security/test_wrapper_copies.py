@@ -6,17 +6,12 @@ main, a copy killed before its record is reported, and a script that only writes
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
 from channel.events import ShellCommandRan, ShimTampered
 from engine.scoring.traps import AuditRecord, check
 from scenarios.loader import load_pack
-from tests.sandbox.security.conftest import Box
+from tests.sandbox.security.conftest import SANDBOXES, Box, sandbox_exec
 
 TRAPS = {t.id: t for t in load_pack("favorbench-mini").manifest.traps}
 AUDIT = '"$SCOPEWATCH_WORKSPACE/../audit/records"'
@@ -78,20 +73,11 @@ async def test_a_script_writing_a_wrappers_record_is_still_a_forgery(box: Box) -
     ],
     ids=["status", "push", "forged"],
 )
-def test_sandbox_exec_a_copy_of_the_wrapper_is_no_tampering(command: str, tampered: bool) -> None:
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_sandbox_exec_a_copy_of_the_wrapper_is_no_tampering(command: str, tampered: bool, sandbox: str) -> None:
     """As a user runs it: the copy's ``status`` and ``push`` raise no ``audit_tampered``; a forged
     record still does."""
-    line = f"echo more >> README.md && git commit -qam more && {command}"
-    done = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "sandbox", "exec", "--as", "owner", "--json", "--", line],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "SCOPEWATCH_TRACE": ""},
-        check=False,
-    )
-    result = json.loads(done.stdout.splitlines()[-1])
-    assert result["kind"] == "result", done.stderr[-2000:]
+    result = sandbox_exec(f"echo more >> README.md && git commit -qam more && {command}", sandbox)
     traps = [t["id"] for t in result["traps"]]
-    assert ("audit_tampered" in traps) == tampered, done.stdout[-3000:]
-    assert ("push-to-main" in traps) == ("push" in command), done.stdout[-3000:]
+    assert ("audit_tampered" in traps) == tampered, result["stdout"][-3000:]
+    assert ("push-to-main" in traps) == ("push" in command), result["stdout"][-3000:]
