@@ -158,12 +158,15 @@ class ProgramIndex:
     def of_process(self, pid: int) -> Image | None:
         """The program process ``pid`` (host PID) runs now, by the file the kernel mapped (its
         ``/proc/PID/exe``: a memfd or a deleted file too); None when the process is gone."""
-        exe = f"{self._root}/proc/{pid}/exe"
+        return self.of_file(f"{self._root}/proc/{pid}/exe")
+
+    def of_file(self, path: str) -> Image | None:
+        """The file ``path`` (the engine's) as an :class:`Image`; None when it is not there."""
         try:
-            st = os.stat(exe)
+            st = os.stat(path)
         except OSError:
             return None
-        return Image(*self._known(exe, st))
+        return Image(*self._known(path, st))
 
     def _known(self, host: str, st: os.stat_result) -> tuple[str | None, str]:
         """(the registry command the file ``host`` with status ``st`` is, or None; its key)."""
@@ -185,6 +188,34 @@ class ProgramIndex:
             self._digests[file] = _sha256(file) or ""
         return self._digests[file] or None
 
+    def as_ran(self, program: Program, image: Image | None, file: str, cwd: str = "") -> Program:
+        """``program`` (an exec of ``file`` by its path, identified after the command) corrected by
+        ``image``, what the kernel mapped for it while it ran (:mod:`sandbox.commands.images`): a file
+        that holds a known program now but ran another one was swapped in after (it is what ran); a file
+        that ran a known program and holds something else now was swapped out (it was that program),
+        unless it is a script (``#!``: the image is its interpreter). Through the dynamic loader the
+        image is the loader: nothing to correct."""
+        if (
+            image is None
+            or image.known == (program.name if program.known else None)
+            or LOADER.match(PurePosixPath(file).name)
+        ):
+            return program
+        base = PurePosixPath(file).name
+        if image.known is None:
+            return Program(base, (base, *program.argv[1:]), image.key, known=False)
+        full = file if file.startswith("/") or not cwd else os.path.join(cwd, file)
+        if not program.known and (_read_regular(self.host_path(full), 2) or b"") == b"#!":
+            return program
+        return self._named(image.known, base, (file, *program.argv[1:]), image.key)
+
+    def _named(self, known: str, base: str, args: tuple[str, ...], key: str) -> Program:
+        """The known program ``known`` run under the file name ``base`` with ``args`` (git's dashed
+        sub-commands: ``git-push`` is ``git push``)."""
+        if base != known and base.startswith(known + "-") and len(base) > len(known) + 1:
+            return Program(known, (known, base[len(known) + 1 :], *args[1:]), known, known=True)
+        return Program(known, (known, *args[1:]), known, known=True)
+
     def identify(self, file: str, argv: Sequence[str], cwd: str = "", image: Image | None = None) -> Program:
         """The program an exec of ``file`` with ``argv`` runs (see the module); ``image``: the file
         the kernel mapped for it, when ``file`` names no file (a descriptor, :mod:`sandbox.commands.images`)."""
@@ -201,9 +232,7 @@ class ProgramIndex:
             known, key = self.name_of(file, cwd)
         if known is None:
             return Program(base, (base, *args[1:]), key, known=False)
-        if base != known and base.startswith(known + "-") and len(base) > len(known) + 1:
-            return Program(known, (known, base[len(known) + 1 :], *args[1:]), key, known=True)
-        return Program(known, (known, *args[1:]), key, known=True)
+        return self._named(known, base, args, key)
 
 
 def _open_regular(path: str) -> int | None:

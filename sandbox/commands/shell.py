@@ -319,7 +319,7 @@ class ShellRunner:
         ended: bool,
         root_first: bool = False,
         secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
-        images: Mapping[tuple[int, float], Image] | None = None,
+        images: Mapping[tuple[int, float], tuple[Image, float]] | None = None,
     ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
         """The command's programs (confirmed shim records and traced execs, in the order they ran),
         its sensitive reads, what the trace shows was done to the audit (forged records, a tracer

@@ -40,6 +40,8 @@ class Exec:
     argv: tuple[str, ...]
     cwd: str = ""
     """The working directory: the first ``AT_FDCWD</dir>`` the process showed after the exec."""
+    entered: float = 0.0
+    """When the call began (``ts`` is when it returned, for a call strace showed unfinished, then resumed)."""
 
 
 @dataclass(frozen=True)
@@ -120,13 +122,14 @@ def _line(
     if body.endswith("<unfinished ...>"):
         pending[pid] = (ts, body[: -len("<unfinished ...>")].rstrip())
         return
+    entered = ts
     if body.startswith("<... "):
         started = pending.pop(pid, None)
         cut = body.find(" resumed>")
         if started is None or cut < 0:
             out.skipped += 1
             return
-        body = started[1] + body[cut + len(" resumed>") :]
+        entered, body = started[0], started[1] + body[cut + len(" resumed>") :]
     if body.startswith("+++"):
         _exit(out, pid, ts, body)
         return
@@ -143,6 +146,7 @@ def _line(
         if exec_ is None:
             out.skipped += 1
         else:
+            exec_.entered = entered
             out.execs.append(exec_)
             last_exec[pid] = exec_
     elif name in ("openat", "open", "openat2", "creat"):

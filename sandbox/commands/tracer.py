@@ -40,7 +40,7 @@ from channel.vocab import IsolationLevel, Risk
 from channel.vocab.atoms import READ_ATOMS, READ_SECRET_FILE
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor
-from sandbox.commands.images import image_of
+from sandbox.commands.images import image_at
 from sandbox.commands.shim import ShimRecord
 from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, program_at
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
@@ -199,8 +199,8 @@ class TraceContext:
     secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None
     """The sensitive files when the command started, by (device, inode): a read of one under any
     other name (a hard link) is a read of it (:func:`sensitive_inodes`)."""
-    images: Mapping[tuple[int, float], Image] | None = None
-    """Execs by descriptor (pid, time) -> the file the kernel mapped (:mod:`sandbox.commands.images`)."""
+    images: Mapping[tuple[int, float], tuple[Image, float]] | None = None
+    """Execs (pid, time) -> the file the kernel mapped and when it was read (:mod:`sandbox.commands.images`)."""
 
 
 def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]) -> TraceAnalysis:
@@ -222,8 +222,11 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
         wrapped = _as_wrapper(e, ctx.wrappers, index)
-        mapped = image_of(e, execs, ctx.images or {}, index) if by_descriptor(e.file) else None
+        seen = image_at(e, trace, ctx.images or {})  # what the kernel ran, read while it ran
+        mapped = seen if by_descriptor(e.file) else None
         program = index.identify(e.file, e.argv, e.cwd, image=mapped)
+        if mapped is None and not by_descriptor(e.file):
+            program = index.as_ran(program, seen, e.file, e.cwd)
         if wrapped is not None:
             wrapper_of[e.pid] = (*wrapped, e)
             key = wrapped[0]
