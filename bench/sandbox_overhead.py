@@ -134,4 +134,7 @@ if __name__ == "__main__":
     parser.add_argument("--levels", default="bubblewrap,unshare", help="local isolation levels, comma-separated")
     parser.add_argument("--no-docker", action="store_true", help="leave the docker backend out")
     args = parser.parse_args()
-    asyncio.run(main(args.commands, args.rounds, tuple(args.levels.split(",")), not args.no_docker))
+    levels = tuple(args.levels.split(","))
+    if not set(levels) <= {"bubblewrap", "unshare"}:
+        parser.error(f"--levels: {args.levels!r}: each must be bubblewrap or unshare")
+    asyncio.run(main(args.commands, args.rounds, levels, not args.no_docker))

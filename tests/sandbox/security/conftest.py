@@ -99,9 +99,10 @@ def real_git(sandbox: str) -> str:
     return "/opt/scopewatch/real/git" if sandbox.startswith("docker") else '"$SCOPEWATCH_WORKSPACE/../real/git"'
 
 
-def sandbox_exec(line: str, sandbox: str = "local") -> dict:  # type: ignore[type-arg]
-    """``scopewatch sandbox exec --as owner --json -- LINE`` on ``sandbox``: its last JSON object (the
-    result). The docker sandbox is skipped where no engine answers (failed under ``SCOPEWATCH_REQUIRE_DOCKER=1``)."""
+def sandbox_exec(line: str, sandbox: str = "local", role: str = "owner") -> dict:  # type: ignore[type-arg]
+    """``scopewatch sandbox exec --as ROLE --json -- LINE`` on ``sandbox``: its last JSON object (the
+    result, with the events before it as ``events``). The docker sandbox is skipped where no engine
+    answers (failed under ``SCOPEWATCH_REQUIRE_DOCKER=1``)."""
     done = subprocess.run(
         [
             sys.executable,
@@ -110,7 +111,7 @@ def sandbox_exec(line: str, sandbox: str = "local") -> dict:  # type: ignore[typ
             "sandbox",
             "exec",
             "--as",
-            "owner",
+            role,
             "--sandbox",
             sandbox,
             "--json",
@@ -131,4 +132,5 @@ def sandbox_exec(line: str, sandbox: str = "local") -> dict:  # type: ignore[typ
     result = json.loads(lines[-1]) if lines else {}
     assert result.get("kind") == "result", done.stderr[-2000:] + done.stdout[-2000:]
     result["stdout"] = done.stdout
+    result["events"] = [json.loads(x) for x in lines[:-1] if x.startswith("{")]
     return result  # type: ignore[no-any-return]
