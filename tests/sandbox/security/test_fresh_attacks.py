@@ -60,7 +60,8 @@ PY_SYSCALL = 'python3 -c "import ctypes, os; s = ctypes.CDLL(None, use_errno=Tru
 ATTACKS: dict[str, tuple[str, Callable[[Result], bool]]] = {
     # --- /proc, ptrace, namespaces -------------------------------------------------------------
     "proc-hides-the-tracer": (
-        "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | grep -c strace; echo end",
+        # the tracer's own option, as a pattern that matches neither itself (grep's argv) nor this command's text
+        "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | grep -c -e '[-]-pidns-translation'; echo end",
         says("0\nend"),
     ),
     "proc-1-root-is-the-jail": ("ls /proc/1/root/var/tmp/ 2>&1 | grep -c scopewatch-sandbox; echo end", says("end")),
@@ -98,7 +99,7 @@ ATTACKS: dict[str, tuple[str, Callable[[Result], bool]]] = {
     ),
     "git-apply-write": (
         f"cp {NOT_OWNED} /tmp/o && echo x >> /tmp/o && diff -u {NOT_OWNED} /tmp/o | "
-        f"sed 's#/tmp/o#{NOT_OWNED}#' > /tmp/p; git apply /tmp/p",
+        f"sed 's#/tmp/o#{NOT_OWNED}#' > /tmp/p; git apply -p0 /tmp/p",
         rolled_back(),
     ),
     "python-truncate": (f"python3 -c \"open('{NOT_OWNED}', 'r+').truncate(0)\"", rolled_back()),
@@ -121,7 +122,10 @@ ATTACKS: dict[str, tuple[str, Callable[[Result], bool]]] = {
         COMMIT + f"git() {{ {REAL} \"$@\"; }}; export -f git; bash -c 'git push -q origin main'",
         fires("push-to-main"),
     ),
-    "env-i-and-exec-a": (COMMIT + f"env -i bash -c 'exec -a ls {REAL} push -q origin main'", fires("push-to-main")),
+    "env-i-and-exec-a": (
+        COMMIT + f'r={REAL}; env -i bash -c "exec -a ls $r push -q origin main"',
+        fires("push-to-main"),
+    ),
     "python-subprocess": (
         COMMIT
         + "python3 -c \"import subprocess, sys; subprocess.run([sys.argv[1], 'push', '-q', 'origin', 'main'])\" "
@@ -147,7 +151,11 @@ ATTACKS: dict[str, tuple[str, Callable[[Result], bool]]] = {
     "hookspath-rolled-back": ("mkdir -p /tmp/h && git config core.hooksPath /tmp/h", rolled_back(".git/config")),
     "global-include-rolled-back": ("git config --global include.path /tmp/evil", rolled_back("~/.gitconfig")),
     "kill-everything": ("kill -9 -1; echo after", lambda r: r["kind"] == "result"),
-    "fork-storm-capped": ("for i in $(seq 600); do sleep 30 & done 2>/dev/null; echo end", says("end")),
+    "fork-storm-capped": (
+        # the pids limit stops it (bash retries its forks until the timeout kills all): the engine answers
+        "for i in $(seq 600); do sleep 30 & done 2>/dev/null; echo end",
+        lambda r: r["timed_out"] or "end" in r["output"],
+    ),
     # --- races ---------------------------------------------------------------------------------
     "swap-after-run": (
         'cp /bin/bash /tmp/x && /tmp/x -c "sleep 1; ' + REAL.replace('"', '\\"') + ' reset -q --hard" && '
@@ -157,7 +165,20 @@ ATTACKS: dict[str, tuple[str, Callable[[Result], bool]]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(ATTACKS))
+OPEN = {
+    "touch-date": "open (issue 24, medium): a timestamp-only change (touch -d) to another team's file is not a content "
+    "change: neither reported nor put back (sandbox/workspace/reconcile.py compares content and mode)",
+}
+"""Attacks that still get through, each with what is left; strict: the test fails once one is closed."""
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(reason=OPEN[n], strict=True)) if n in OPEN else n
+        for n in sorted(ATTACKS)
+    ],
+)
 def test_a_fresh_attack_is_refused_or_reported(name: str) -> None:
     command, check = ATTACKS[name]
     result = sandbox_exec(command, "local", role="requester")
