@@ -5,6 +5,7 @@
 - :mod:`sandbox.commands.pushes` — a command's pushes by their effect on the remote's refs, given to their program;
 - :mod:`sandbox.commands.shim` — the shell shim: one wrapper per sensitive command, and its record channel;
 - :mod:`sandbox.commands.tracer` — the exec tracer (strace): every program run, every sensitive file read;
+- :mod:`sandbox.commands.wrapped` — which execs are the shim's wrappers (by path or bytes), and what each hides;
 - :mod:`sandbox.commands.tracestream` — the trace as strace writes it: read as it comes, capped, the root's end;
 - :mod:`sandbox.commands.identity` — programs by what they are (inode, content), not by name; the loader looked through;
 - :mod:`sandbox.commands.hooks` — what the programs an agent wrote (git hooks, scripts) wrote when run, from the trace;

@@ -43,6 +43,7 @@ from sandbox.commands.identity import Image, Program, ProgramIndex, by_descripto
 from sandbox.commands.images import image_at
 from sandbox.commands.shim import ShimRecord
 from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, program_at
+from sandbox.commands.wrapped import as_program, as_wrapper, runs_behind
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
 from sandbox.workspace.paths import NOISE_DIRS
 
@@ -221,7 +222,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     unidentified: list[TracedExec] = []
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
-        wrapped = _as_wrapper(e, ctx.wrappers, index)
+        wrapped = as_wrapper(e, ctx.wrappers, index)
         seen = image_at(e, trace, ctx.images or {})  # what the kernel ran, read while it ran
         mapped = seen if by_descriptor(e.file) else None
         program = index.identify(e.file, e.argv, e.cwd, image=mapped)
@@ -230,7 +231,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         if wrapped is not None:
             wrapper_of[e.pid] = (*wrapped, e)
             key = wrapped[0]
-        elif parent in wrapper_of and parent not in real and _runs(e, program, wrapper_of[parent]):
+        elif parent in wrapper_of and parent not in real and runs_behind(e, program, wrapper_of[parent]):
             real[parent] = e  # the real program behind the wrapper: the shim's record says it
             key = program.key
         else:
@@ -244,7 +245,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         image[e.pid] = key
     matched, forged, silent = _match(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
     unrecorded = tuple(
-        _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, _as_program(wrapper_of[pid]))
+        _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, as_program(wrapper_of[pid]))
         for pid in silent
     )
     reads = _reads(trace, tree, root, ctx)
@@ -274,41 +275,6 @@ def _ends(trace: ParsedTrace, execs: Sequence[Exec]) -> dict[int, tuple[float, i
         for i, e in enumerate(chain):
             ends[id(e)] = (chain[i + 1].ts if i + 1 < len(chain) else ts, code)
     return ends
-
-
-def _as_wrapper(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tuple[str, tuple[str, ...]] | None:
-    """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``),
-    by its path or by its bytes (a copy of a wrapper under another name)."""
-    for file in (e.file, _real(e.file)):
-        if file in wrappers:
-            return wrappers[file], e.argv[1:]
-    if Path(e.file).name in ("bash", "sh") and len(e.argv) > 1:
-        for file in (e.argv[1], _real(e.argv[1])):
-            if file in wrappers:
-                return wrappers[file], e.argv[2:]
-        command = index.wrapper(e.argv[1], e.cwd)
-        return None if command is None else (command, e.argv[2:])
-    command = None if by_descriptor(e.file) else index.wrapper(e.file, e.cwd)
-    return None if command is None else (command, e.argv[1:])
-
-
-def _real(path: str) -> str:
-    """An absolute path with its symlinks resolved (``/bin/rm`` is ``/usr/bin/rm`` where /bin is a
-    link; the jail's system folders are the host's)."""
-    return os.path.realpath(path) if path.startswith("/") else path
-
-
-def _runs(e: Exec, program: Program, wrapper: tuple[str, tuple[str, ...], Exec]) -> bool:
-    """Whether ``e`` (``program``) is the real program a wrapper runs: the wrapper's command, by name
-    or identity, with the wrapper's own arguments (what its record will say). Anything else its
-    process runs is reported on its own: a script that only looks like a wrapper hides nothing."""
-    name, args, _ = wrapper
-    return (Path(e.file).name == name or program.name == name) and e.argv[1:] == args
-
-
-def _as_program(wrapper: tuple[str, tuple[str, ...], Exec]) -> Program:
-    name, args, _ = wrapper
-    return Program(name, (name, *args), name, known=True)
 
 
 def _traced(
