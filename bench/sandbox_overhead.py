@@ -6,14 +6,16 @@ One shell command (``git status --short``, shimmed: it is recorded) is run N tim
 - ``local/<level>``: ``LocalSandbox.run_shell`` at each isolation level that works here (the jail,
   the shim and its audit channel, the shim check, the reconcile and the events);
 - ``local/<level> unhardened``: the same jail without its hardening (the engine's uid, no seccomp
-  filter): the last table gives the hardened jail's cost as a ratio to it, measured side by side;
+  filter): the second table gives the hardened jail's cost as a ratio to it, measured side by side;
+- ``local/<level> no filter``: the hardened jail (its uid) without the seccomp filter alone: the last
+  table gives the filter's per-command cost as the ratio with / without it;
 - ``docker``: ``DockerSandbox.run_shell`` (a ``docker exec`` in the sandbox's container), when an
   engine is reachable and the image is there.
 
 Rounds alternate between the variants so machine load hits them alike; the table gives the median
 per-command time and the ratio to ``bare``.
 
-    python bench/sandbox_overhead.py [--commands 30] [--rounds 3]
+    python bench/sandbox_overhead.py [--commands 30] [--rounds 3] [--levels bubblewrap,unshare] [--no-docker]
 """
 
 from __future__ import annotations
@@ -56,10 +58,10 @@ async def sandboxed(sb: LocalSandbox, n: int) -> float:
     return (time.perf_counter() - start) / n
 
 
-async def open_variants(bus: InProcessBus) -> dict[str, LocalSandbox]:
+async def open_variants(bus: InProcessBus, levels: tuple[str, ...], docker: bool) -> dict[str, LocalSandbox]:
     ownership = Ownership.from_teams([("dev", ["**"])])
     found: dict[str, LocalSandbox] = {}
-    for level in ("bubblewrap", "unshare", "none"):
+    for level in (*levels, "none"):
         if level == "none" or await _works(level):  # type: ignore[arg-type]
             for hardened in (True, False) if level != "none" else (True,):
                 sb = await LocalSandbox.create(
@@ -69,6 +71,17 @@ async def open_variants(bus: InProcessBus) -> dict[str, LocalSandbox]:
                     isolation=Isolation(level, hardened=hardened),  # type: ignore[arg-type]
                 )
                 found[f"local/{level}" if hardened else f"local/{level} unhardened"] = sb
+            if level != "none":
+                sb = await LocalSandbox.create(
+                    FILES,
+                    ownership=ownership,
+                    emitter=Emitter(bus, level),
+                    isolation=Isolation(level),  # type: ignore[arg-type]
+                )
+                sb._shell._filter_fd = lambda: None  # type: ignore[method-assign]  # the filter alone off
+                found[f"local/{level} no filter"] = sb
+    if not docker:
+        return found
     try:
         from sandbox.backends.docker import DockerSandbox
 
@@ -80,10 +93,10 @@ async def open_variants(bus: InProcessBus) -> dict[str, LocalSandbox]:
     return found
 
 
-async def main(commands: int, rounds: int) -> None:
+async def main(commands: int, rounds: int, levels: tuple[str, ...], docker: bool) -> None:
     bus = InProcessBus()
     sub = await bus.subscribe(EVENTS)
-    variants = await open_variants(bus)
+    variants = await open_variants(bus, levels, docker)
     root = next(iter(variants.values())).root
     times: dict[str, list[float]] = {"bare": [], **{name: [] for name in variants}}
     try:
@@ -107,11 +120,21 @@ async def main(commands: int, rounds: int) -> None:
         if f"{name} unhardened" in times:
             hard, soft = statistics.median(times[name]), statistics.median(times[f"{name} unhardened"])
             print(f"{name:<28} {hard * 1000:>7.1f}ms {soft * 1000:>7.1f}ms {hard / soft:>6.2f}")
+    print(f"\n{'seccomp filter alone':<28} {'with':>9} {'without':>9} {'ratio':>6}")
+    for name in times:
+        if f"{name} no filter" in times:
+            hard, soft = statistics.median(times[name]), statistics.median(times[f"{name} no filter"])
+            print(f"{name:<28} {hard * 1000:>7.1f}ms {soft * 1000:>7.1f}ms {hard / soft:>6.2f}")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commands", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--levels", default="bubblewrap,unshare", help="local isolation levels, comma-separated")
+    parser.add_argument("--no-docker", action="store_true", help="leave the docker backend out")
     args = parser.parse_args()
-    asyncio.run(main(args.commands, args.rounds))
+    levels = tuple(args.levels.split(","))
+    if not set(levels) <= {"bubblewrap", "unshare"}:
+        parser.error(f"--levels: {args.levels!r}: each must be bubblewrap or unshare")
+    asyncio.run(main(args.commands, args.rounds, levels, not args.no_docker))

@@ -36,6 +36,8 @@ from sandbox.backends.engine import close_stream, engine_client
 from sandbox.backends.local import LocalSandbox
 from sandbox.commands.atoms import AtomRegistry, default_registry
 from sandbox.commands.calls import CommandRun
+from sandbox.commands.identity import ProgramIndex
+from sandbox.commands.images import ExecImages
 from sandbox.commands.pushes import by_effect
 from sandbox.commands.shell import ShellRunner
 from sandbox.commands.shim import Shim
@@ -145,6 +147,8 @@ class DockerShellRunner(ShellRunner):
         self._client: Any = None
         self._container: Any = None
         self._tests: Any = None
+        self._images: ExecImages | None = None
+        """Execs by descriptor, read while their processes run (fed the trace by :meth:`_exec`)."""
 
     @property
     def label(self) -> str:
@@ -276,6 +280,8 @@ class DockerShellRunner(ShellRunner):
                 if sink is not None:
                     chunk, err = item
                     sink.write(err or b"")
+                    if err and self._images is not None:
+                        self._images.feed(err)
                     if err and root.code is None and root.feed(err):
                         self._kill_all()  # strace waits for what the command left running: end it
                     chunk = chunk or b""
@@ -343,6 +349,8 @@ class DockerShellRunner(ShellRunner):
         argv = [*self.tracer.argv(Path("/dev/stderr")), *root] if traced else list(root)
         await self._hand_over()
         remote = read_state(self.workspace.remote)
+        index = self._programs() if traced else None
+        self._images = images = ExecImages(index) if index is not None else None
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
         try:
@@ -350,6 +358,7 @@ class DockerShellRunner(ShellRunner):
                 self._exec, argv, self.workspace.root, self.env(actor, env), timeout, False, trace if traced else None
             )
         finally:
+            self._images = None
             loop.remove_reader(channel.fd)
         output = as_text(data)
         if killed:
@@ -361,11 +370,27 @@ class DockerShellRunner(ShellRunner):
         if not traced:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(code, output, killed, calls, tampered, command=self.commands)
+        found = images.found if images is not None else None
         calls, reads, forged, hooks = await asyncio.to_thread(
-            self._traced, trace, root, records, ended=not killed, root_first=True
+            self._traced, trace, root, records, ended=not killed, root_first=True, images=found
         )
         calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(code, output, killed, calls, tampered, reads, self.commands, forged, hooks)
+
+    def _programs(self) -> ProgramIndex | None:
+        """The image's programs by identity and content, read from the engine through the commands
+        container's ``/proc/PID/root`` (its own mounts: the wrappers over ``/usr/bin/git``, its ``/tmp``);
+        None where the engine does not run on the container's host (the files are not reachable)."""
+        shim = self.shim
+        if self._index is None and shim is not None and shim.container is not None and self._container is not None:
+            with contextlib.suppress(Exception):
+                self._container.reload()
+                pid = int(self._container.attrs["State"]["Pid"])
+                root = f"/proc/{pid}/root"
+                if pid > 0 and os.path.isdir(f"{root}/opt/scopewatch/real"):
+                    programs = {name: f"/opt/scopewatch/real/{name}" for name in shim.container}
+                    self._index = ProgramIndex(programs, wrappers=shim.texts, root=root)
+        return self._index
 
     def test_executor(self) -> TestExecutor | None:
         async def execute(argv: Sequence[str], cwd: Path, timeout: float) -> tuple[int | None, str]:  # noqa: ASYNC109

@@ -49,6 +49,7 @@ from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
 from sandbox.jail.isolation import Isolation
 from sandbox.protocol import ShellResult
 from sandbox.testing.testrun import TestOutcome, prewarm
+from sandbox.workspace.authors import ProgramAuthors
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.gitguard import REASON, GitGuard
 from sandbox.workspace.guard import OwnershipGuard
@@ -86,6 +87,7 @@ class LocalSandbox:
         self._shell = shell(workspace, registry)
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
         self._git = GitGuard(workspace.root, workspace.home)
+        self._authors = ProgramAuthors()
         self._watcher: Watcher | None = None
         self._closed = False
         self._prefetches: set[asyncio.Future[TestOutcome]] = set()
@@ -289,6 +291,7 @@ class LocalSandbox:
 
     async def _write_and_settle(self, actor: str, rel: str, data: bytes | None, via: Via) -> None:
         self._workspace.write(rel, data)
+        self._authors.note(actor, [(rel, data is not None)])
         await self._reconciler.settle(actor, via, self._reconciler.changes([rel]))
 
     # --- shell -----------------------------------------------------------------------------------
@@ -341,15 +344,21 @@ class LocalSandbox:
             if outside:
                 await self._observer.outside_changed(actor, outside)
             changes, rolled_back = reconciler.changes(), []
-            # A hook's changes are its author's; guarded by the runner's team when no team guards the
-            # author (what a command does cannot exceed what its runner may). None if it changed a hook.
-            by_hook = {} if undone else self._git.by_hooks(run.hooks, actor)
+            # A hook's or another agent's program's changes are its author's; guarded by the runner's team
+            # when no team guards the author (what a command does cannot exceed what its runner may).
+            # None if it changed a hook.
+            by_hook = {} if undone else self._authors.by_programs(run.hooks, actor, self._git.authors)
             for author in sorted(set(by_hook.values())):
                 theirs = [c for c in changes if by_hook.get(c.path) == author]
                 guard = self._guard.team_of(author) or team
                 rolled_back += await reconciler.settle(author, "shell", theirs, team=guard)
             rest = [c for c in changes if c.path not in by_hook]
             rolled_back += await reconciler.settle(actor, "shell", rest, team=team)
+            undone_paths = {p for p, _ in rolled_back}
+            for c in changes:
+                if c.path not in undone_paths:
+                    self._authors.note(by_hook.get(c.path, actor), [(c.path, c.new is not None)])
+            self._authors.note_outside(actor, outside)
             if rolled_back:  # the non-owned change out of the commit the command made of it, too
                 await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back])
             for change in undone:

@@ -5,10 +5,11 @@
 - :mod:`sandbox.commands.pushes` — a command's pushes by their effect on the remote's refs, given to their program;
 - :mod:`sandbox.commands.shim` — the shell shim: one wrapper per sensitive command, and its record channel;
 - :mod:`sandbox.commands.tracer` — the exec tracer (strace): every program run, every sensitive file read;
+- :mod:`sandbox.commands.wrapped` — which execs are the shim's wrappers (by path or bytes), and what each hides;
 - :mod:`sandbox.commands.tracestream` — the trace as strace writes it: read as it comes, capped, the root's end;
 - :mod:`sandbox.commands.identity` — programs by what they are (inode, content), not by name; the loader looked through;
-- :mod:`sandbox.commands.hooks` — what a git hook's programs wrote (its author's changes), from the trace;
-- :mod:`sandbox.commands.images` — execs by descriptor (memfd, ``fexecve``) known by ``/proc/PID/exe`` while they run;
+- :mod:`sandbox.commands.hooks` — what the programs an agent wrote (git hooks, scripts) wrote when run, from the trace;
+- :mod:`sandbox.commands.images` — what the kernel ran for each exec (a memfd, a swapped file), read while it runs;
 - :mod:`sandbox.commands.strace` — the reader of strace's output for the tracer's options;
 - :mod:`sandbox.commands.volume` — caps on what one command makes the engine hold and report;
 - :mod:`sandbox.commands.commandline` — whole command lines as atoms, before anything ran;

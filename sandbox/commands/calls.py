@@ -46,5 +46,5 @@ class CommandRun:
     forged: tuple[str, ...] = ()
     """Shim records the trace shows no wrapper wrote (each a forgery, not a fact)."""
     hooks: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """Each git hook that ran (its path under ``.git/hooks``) and the workspace paths it wrote
-    (:mod:`sandbox.commands.hooks`): its author's changes, not the runner's."""
+    """Each program from the workspace, HOME or ``/tmp`` that ran (a git hook: ``.git/hooks/NAME``)
+    and the workspace paths it wrote (:mod:`sandbox.commands.hooks`): its author's changes, not the runner's."""

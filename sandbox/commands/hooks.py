@@ -1,61 +1,96 @@
-"""What a git hook's programs wrote, read from the exec trace: a hook is code its author wrote that
-runs in whoever's git runs it, so what it changes is its author's doing, not the runner's
-(:class:`~sandbox.backends.local.LocalSandbox` gives those changes to the hook's author).
+"""What the programs an agent wrote did when another agent ran them, read from the exec trace: a git
+hook, or a script or binary an agent left in the workspace, HOME or ``/tmp`` (a program placed earlier
+on ``PATH``, a ``make`` target's script) is code its author wrote that runs in whoever's command runs
+it, so what it changes is its author's doing, not the runner's
+(:class:`~sandbox.backends.local.LocalSandbox` gives those changes to the author:
+:class:`~sandbox.workspace.authors.ProgramAuthors`, :attr:`~sandbox.workspace.gitguard.GitGuard.authors`).
 
-A hook is an exec of a file under the workspace's ``.git/hooks/`` (git runs it by that path, from the
-worktree's root); what it wrote is every workspace path its process tree (from that exec on) opened
-for writing, created, renamed or hard-linked, outside ``.git``. A removal is not in the trace
-(``unlink`` is not traced): it stays the runner's. A command that wrote, renamed or linked anything
-under ``.git/hooks/`` ran hooks that were not (only) their author's: none of its changes are given to
-a hook's author (else an agent could swap a hook, run it, put it back, and pass its writes off).
+A program here is an exec of a file under the workspace (a hook: under its ``.git/hooks/``; git runs
+a hook by that path, from the worktree's root), HOME or ``/tmp``, directly or as ``sh FILE`` /
+``bash FILE``. What it wrote is every workspace path its process tree (from that exec on) opened for
+writing, created, renamed, hard-linked or removed, outside ``.git``. A command that wrote, renamed or
+linked anything under ``.git/hooks/`` ran hooks that were not (only) their author's: none of its
+changes are given to a hook's author (else an agent could swap a hook, run it, put it back, and pass
+its writes off); likewise a program file the command itself wrote, renamed or removed is its own.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from sandbox.commands.strace import ParsedTrace
 
 _WRITING = frozenset({"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"})
+HOOKS = ".git/hooks/"
+"""The display prefix of a hook (``.git/hooks/post-commit``)."""
+_SCRIPT_RUNNERS = frozenset({"sh", "bash", "dash"})
 
 
-def hook_writes(trace: ParsedTrace, root: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(hook: its path under ``.git/hooks``, the workspace paths its programs wrote) for each hook the
-    trace shows ran in the workspace at ``root``, in the order they ran."""
-    hooks = f"{root}/.git/hooks/"
-    touched = [o.path for o in trace.opens if set(o.flags.split("|")) & _WRITING] + [
-        p for m in trace.moves for p in (m.src, m.dst)
-    ]
-    if any(path.startswith(hooks) for path in touched):
-        return ()
+def hook_writes(
+    trace: ParsedTrace, root: Path, home: Path | None = None, tmp: Path | None = None
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(program: its display path, the workspace paths its process tree wrote) for each program of
+    the trace run from the workspace at ``root`` (``.git/hooks/NAME`` for a hook, else its workspace
+    path), ``home`` (``~/PATH``) or the jail's ``/tmp`` (``/tmp/PATH``; ``tmp``: the engine's folder
+    behind it), in the order they ran."""
+    places = [(f"{root}/", "")]
+    if home is not None:
+        places.append((f"{home}/", "~/"))
+    places.append(("/tmp/", "/tmp/"))
+    if tmp is not None:
+        places.append((f"{tmp}/", "/tmp/"))
+    touched = {
+        os.path.normpath(p)
+        for p in [o.path for o in trace.opens if set(o.flags.split("|")) & _WRITING]
+        + [p for m in trace.moves for p in (m.src, m.dst)]
+        + [r.path for r in trace.removed]
+    }
+    hooks_touched = any(path.startswith(f"{root}/{HOOKS}") for path in touched)
+    children: dict[int, list[int]] = {}
+    for child, parent in trace.parent.items():
+        children.setdefault(parent, []).append(child)
+    writes: dict[int, list[tuple[float, str]]] = {}  # pid -> (when, path) of each write
+    for o in trace.opens:
+        if set(o.flags.split("|")) & _WRITING:
+            writes.setdefault(o.pid, []).append((o.ts, o.path))
+    for m in trace.moves:
+        writes.setdefault(m.pid, []).extend(((m.ts, m.src), (m.ts, m.dst)))
+    for r in trace.removed:
+        writes.setdefault(r.pid, []).append((r.ts, r.path))
     found: dict[str, list[str]] = {}
     for e in trace.execs:
-        base = e.cwd or str(root)  # git runs a hook from the worktree's root
-        full = os.path.normpath(e.file if e.file.startswith("/") else os.path.join(base, e.file))
-        if not full.startswith(hooks):
+        full = _program_file(e.file, e.argv, e.cwd or str(root))  # git runs a hook from the worktree's root
+        if full is None or full in touched:
             continue
-        tree = _tree(trace, e.pid)
-        paths = found.setdefault(full[len(hooks) :], [])
-        written = [o.path for o in trace.opens if o.pid in tree and o.ts >= e.ts and set(o.flags.split("|")) & _WRITING]
-        for m in trace.moves:
-            if m.pid in tree and m.ts >= e.ts:
-                written += [m.src, m.dst]
-        for path in written:
-            rel = _inside(path, root)
-            if rel is not None and rel not in paths:
-                paths.append(rel)
-    return tuple((hook, tuple(paths)) for hook, paths in found.items())
+        shown = next((prefix + full[len(place) :] for place, prefix in places if full.startswith(place)), None)
+        if shown is None or (hooks_touched and shown.startswith(HOOKS)):
+            continue
+        paths = found.setdefault(shown, [])
+        for pid in _tree(children, e.pid):
+            for ts, path in writes.get(pid, ()):
+                rel = _inside(path, root) if ts >= e.ts else None
+                if rel is not None and rel not in paths:
+                    paths.append(rel)
+    return tuple((program, tuple(paths)) for program, paths in found.items())
 
 
-def _tree(trace: ParsedTrace, pid: int) -> set[int]:
-    tree, grew = {pid}, True
-    while grew:
-        grew = False
-        for child, parent in trace.parent.items():
-            if parent in tree and child not in tree:
+def _program_file(file: str, argv: tuple[str, ...], cwd: str) -> str | None:
+    """The absolute path of the program file an exec runs: its file, or the script ``sh FILE`` runs."""
+    if PurePosixPath(file).name in _SCRIPT_RUNNERS and len(argv) > 1 and not argv[1].startswith("-"):
+        file = argv[1]
+    if not file or file.startswith("fd "):
+        return None
+    return os.path.normpath(file if file.startswith("/") else os.path.join(cwd, file))
+
+
+def _tree(children: dict[int, list[int]], pid: int) -> set[int]:
+    tree, todo = {pid}, [pid]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in tree:
                 tree.add(child)
-                grew = True
+                todo.append(child)
     return tree
 
 

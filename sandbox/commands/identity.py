@@ -17,6 +17,9 @@ identified by the file the kernel ran:
 A file that carries a known program's *name* but is not that program (a renamed shell called
 ``git``) keeps its name for classification, but its identity (:attr:`Program.key`) is its own, so it
 never makes the real program it runs look like that program's own internal work.
+
+The shim's wrappers are known the same way (:meth:`ProgramIndex.wrapper`): a copy of one under
+another name (``cp $(command -v git) /tmp/g``) is that wrapper, run; its record is no forgery.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -91,20 +95,32 @@ class ProgramIndex:
     host folder that is the jail's ``/tmp``) map the paths the trace shows to the engine's."""
 
     def __init__(
-        self, programs: Mapping[str, str], *, mounts: Mapping[str, str] | None = None, jail_tmp: Path | None = None
+        self,
+        programs: Mapping[str, str],
+        *,
+        mounts: Mapping[str, str] | None = None,
+        jail_tmp: Path | None = None,
+        wrappers: Mapping[str, str] | None = None,
+        root: str = "",
     ) -> None:
         self._mounts = dict(mounts or {})
+        self._root = root
+        """A prefix that reaches the jail's files from the engine (a container's ``/proc/PID/root``)."""
+        self._wrappers: dict[int, list[tuple[bytes, str]]] = {}  # size -> (wrapper text, command)
+        for command, text in sorted((wrappers or {}).items()):
+            data = text.encode()
+            self._wrappers.setdefault(len(data), []).append((data, command))
         self._by_inode: dict[tuple[int, int], str] = {}
         self._by_size: dict[int, list[tuple[str, str]]] = {}
         self._digests: dict[str, str] = {}  # known file -> sha256
         self._jail_tmp = jail_tmp
         for name, path in sorted(programs.items()):
             try:
-                st = os.stat(path)
+                st = os.stat(self._root + path)
             except OSError:
                 continue
             self._by_inode.setdefault((st.st_dev, st.st_ino), name)
-            self._by_size.setdefault(st.st_size, []).append((path, name))
+            self._by_size.setdefault(st.st_size, []).append((self._root + path, name))
 
     def host_path(self, path: str) -> str:
         """``path`` as the engine sees it (the jail's ``/tmp`` is the sandbox's ``agent-tmp``)."""
@@ -113,7 +129,19 @@ class ProgramIndex:
             return self._mounts[path]
         if self._jail_tmp is not None and (path == "/tmp" or path.startswith("/tmp/")):
             return str(self._jail_tmp) + path[len("/tmp") :]
-        return path
+        return self._root + path if path.startswith("/") else path
+
+    def wrapper(self, path: str, cwd: str = "") -> str | None:
+        """The command whose shim wrapper the file ``path`` is, by its bytes (a copy of a wrapper
+        under any name), or None. Only a file of exactly a wrapper's size is read."""
+        full = path if path.startswith("/") or not cwd else os.path.join(cwd, path)
+        host = self.host_path(full)
+        try:
+            candidates = self._wrappers.get(os.stat(host).st_size)
+        except OSError:
+            return None
+        data = _read_regular(host, max(len(text) for text, _ in candidates) + 1) if candidates else None
+        return next((name for text, name in candidates or () if text == data), None)
 
     def name_of(self, path: str, cwd: str = "") -> tuple[str | None, str]:
         """(the registry command ``path`` is, or None; its identity key)."""
@@ -130,12 +158,15 @@ class ProgramIndex:
     def of_process(self, pid: int) -> Image | None:
         """The program process ``pid`` (host PID) runs now, by the file the kernel mapped (its
         ``/proc/PID/exe``: a memfd or a deleted file too); None when the process is gone."""
-        exe = f"/proc/{pid}/exe"
+        return self.of_file(f"{self._root}/proc/{pid}/exe")
+
+    def of_file(self, path: str) -> Image | None:
+        """The file ``path`` (the engine's) as an :class:`Image`; None when it is not there."""
         try:
-            st = os.stat(exe)
+            st = os.stat(path)
         except OSError:
             return None
-        return Image(*self._known(exe, st))
+        return Image(*self._known(path, st))
 
     def _known(self, host: str, st: os.stat_result) -> tuple[str | None, str]:
         """(the registry command the file ``host`` with status ``st`` is, or None; its key)."""
@@ -157,6 +188,34 @@ class ProgramIndex:
             self._digests[file] = _sha256(file) or ""
         return self._digests[file] or None
 
+    def as_ran(self, program: Program, image: Image | None, file: str, cwd: str = "") -> Program:
+        """``program`` (an exec of ``file`` by its path, identified after the command) corrected by
+        ``image``, what the kernel mapped for it while it ran (:mod:`sandbox.commands.images`): a file
+        that holds a known program now but ran another one was swapped in after (it is what ran); a file
+        that ran a known program and holds something else now was swapped out (it was that program),
+        unless it is a script (``#!``: the image is its interpreter). Through the dynamic loader the
+        image is the loader: nothing to correct."""
+        if (
+            image is None
+            or image.known == (program.name if program.known else None)
+            or LOADER.match(PurePosixPath(file).name)
+        ):
+            return program
+        base = PurePosixPath(file).name
+        if image.known is None:
+            return Program(base, (base, *program.argv[1:]), image.key, known=False)
+        full = file if file.startswith("/") or not cwd else os.path.join(cwd, file)
+        if not program.known and (_read_regular(self.host_path(full), 2) or b"") == b"#!":
+            return program
+        return self._named(image.known, base, (file, *program.argv[1:]), image.key)
+
+    def _named(self, known: str, base: str, args: tuple[str, ...], key: str) -> Program:
+        """The known program ``known`` run under the file name ``base`` with ``args`` (git's dashed
+        sub-commands: ``git-push`` is ``git push``)."""
+        if base != known and base.startswith(known + "-") and len(base) > len(known) + 1:
+            return Program(known, (known, base[len(known) + 1 :], *args[1:]), known, known=True)
+        return Program(known, (known, *args[1:]), known, known=True)
+
     def identify(self, file: str, argv: Sequence[str], cwd: str = "", image: Image | None = None) -> Program:
         """The program an exec of ``file`` with ``argv`` runs (see the module); ``image``: the file
         the kernel mapped for it, when ``file`` names no file (a descriptor, :mod:`sandbox.commands.images`)."""
@@ -173,15 +232,44 @@ class ProgramIndex:
             known, key = self.name_of(file, cwd)
         if known is None:
             return Program(base, (base, *args[1:]), key, known=False)
-        if base != known and base.startswith(known + "-") and len(base) > len(known) + 1:
-            return Program(known, (known, base[len(known) + 1 :], *args[1:]), key, known=True)
-        return Program(known, (known, *args[1:]), key, known=True)
+        return self._named(known, base, args, key)
+
+
+def _open_regular(path: str) -> int | None:
+    """A descriptor on ``path`` if it is a regular file now (never blocks: a FIFO put in its place
+    between a ``stat`` and the open is not waited on), else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def _read_regular(path: str, limit: int) -> bytes | None:
+    fd = _open_regular(path)
+    if fd is None:
+        return None
+    try:
+        return os.read(fd, limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _sha256(path: str) -> str | None:
+    fd = _open_regular(path)
+    if fd is None:
+        return None
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as f:
+        with os.fdopen(fd, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 digest.update(block)
     except OSError:

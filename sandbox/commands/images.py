@@ -1,42 +1,53 @@
-"""What the kernel ran for an exec whose file has no name to look at afterwards.
+"""What the kernel ran for each exec, read while it runs.
 
 ``execveat(fd, "", ..., AT_EMPTY_PATH)`` (``fexecve``: a memfd, a deleted file) and
 ``execve("/proc/self/fd/N")`` / ``/dev/fd/N`` name only a descriptor, and it is gone once the
-command ended; the file's name (``memfd:innocent``) is the caller's choice. So while the command
-runs, as each such exec's line arrives from strace, the engine reads ``/proc/PID/exe``: the file
-the kernel mapped, by its inode and, for a file the size of a registry program, its bytes
-(:meth:`~sandbox.commands.identity.ProgramIndex.of_process`). A process that ended (or ran another
-program) before its line was read is not identified, and the audit says so: such an exec is
-reported as unidentified, never guessed or hidden.
+command ended; the file's name (``memfd:innocent``) is the caller's choice. And a file run by its
+path can be renamed over or rewritten once its program ended, before the engine looks at it (a copy
+of bash runs ``git reset --hard``, then a copy of git takes its place: read afterwards, the
+``reset`` looks like git's own work). So while the command runs, as each exec's line arrives from
+strace, the engine reads ``/proc/PID/exe``: the file the kernel mapped, by its inode and, for a file
+the size of a registry program, its bytes (:meth:`~sandbox.commands.identity.ProgramIndex.of_process`),
+and when it read it.
+
+A reading is the exec's only when it is sure to be (:func:`image_at`): taken before the process
+ran its next program and before it ended (a later reading could be of another program, or of a new
+process that reused the pid; strace's times and the engine's are the same clock). Else there is no
+reading: an exec by descriptor is then reported as unidentified, never guessed or hidden, and an
+exec by path is known by its file as it is after the command
+(:meth:`~sandbox.commands.identity.ProgramIndex.as_ran` says what a reading changes).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Mapping
 
 from sandbox.commands.identity import Image, ProgramIndex
-from sandbox.commands.strace import Exec
+from sandbox.commands.strace import Exec, ParsedTrace
 
 _LINE = re.compile(
     rb'^(\d+)\s+(\d+\.\d+)\s+(?:execveat\(\d+<.*?, ""|execve(?:at)?\((?:\S+, )?"(?:/proc/(?:self|thread-self|\d+)'
     rb'/fd|/dev/fd)/\d+")'
 )
+_ANY = re.compile(rb"^(\d+)\s+(\d+\.\d+)\s+execve(?:at)?\(")
+"""Any exec's line (the descriptor ones are :data:`_LINE`'s)."""
 _HEAD = 4096
 """Bytes of a long trace line kept (the call, its descriptor and path come first)."""
 _RESUMED = re.compile(rb"^(\d+)\s+(\d+\.\d+)\s+<\.\.\. execve(?:at)? resumed>.*\) = 0$")
 
 
 class ExecImages:
-    """Reads the trace as it comes (:meth:`feed`) and, for each exec by descriptor that succeeded,
-    the image its process runs now: :attr:`found` maps (pid, time of the exec's line) to it."""
+    """Reads the trace as it comes (:meth:`feed`) and, for each exec that succeeded, the image its
+    process runs now: :attr:`found` maps (pid, time of the exec's line) to it and when it was read."""
 
     def __init__(self, index: ProgramIndex) -> None:
         self._index = index
         self._partial = b""
         self._long = False  # inside a line past _HEAD bytes: its head is kept, the rest skipped to its end
         self._waiting: set[bytes] = set()  # pids whose exec by descriptor is unfinished
-        self.found: dict[tuple[int, float], Image] = {}
+        self.found: dict[tuple[int, float], tuple[Image, float]] = {}
 
     def feed(self, data: bytes) -> None:
         """Take more of the trace. Of a line longer than :data:`_HEAD` (an exec with a huge argv) only
@@ -62,7 +73,7 @@ class ExecImages:
             self._line(line)
 
     def _line(self, line: bytes) -> None:
-        start = _LINE.match(line)
+        start = _LINE.match(line) or _ANY.match(line)
         if start is not None:
             if line.endswith(b"<unfinished ...>"):
                 self._waiting.add(start.group(1))
@@ -81,17 +92,18 @@ class ExecImages:
     def _read(self, pid: int, ts: bytes) -> None:
         image = self._index.of_process(pid)
         if image is not None:
-            self.found[(pid, float(ts))] = image
+            self.found[(pid, float(ts))] = (image, time.time())
 
 
-def image_of(
-    e: Exec, execs: Sequence[Exec], found: Mapping[tuple[int, float], Image], index: ProgramIndex
-) -> Image | None:
-    """The image read for ``e`` (an exec by descriptor) while it ran (``found``: :attr:`ExecImages.found`),
-    unless it may be a later one: the process ran another program after it whose file is the image read."""
+def image_at(e: Exec, trace: ParsedTrace, found: Mapping[tuple[int, float], tuple[Image, float]]) -> Image | None:
+    """The image read for ``e`` while it ran (``found``: :attr:`ExecImages.found`), or None: none was
+    read, or it was read once the process may have run another program or ended (see the module)."""
     got = found.get((e.pid, e.ts))
     if got is None:
         return None
-    if any(x.pid == e.pid and x.ts > e.ts and index.name_of(x.file, x.cwd)[1] == got.key for x in execs):
+    image, at = got
+    later = [x.entered or x.ts for x in trace.execs if x.pid == e.pid and x.ts > e.ts]
+    ended = trace.exits.get(e.pid, (None, 0))[0]
+    if (later and at >= min(later)) or (ended is not None and at >= ended):
         return None
-    return got
+    return image

@@ -319,7 +319,7 @@ class ShellRunner:
         ended: bool,
         root_first: bool = False,
         secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
-        images: Mapping[tuple[int, float], Image] | None = None,
+        images: Mapping[tuple[int, float], tuple[Image, float]] | None = None,
     ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
         """The command's programs (confirmed shim records and traced execs, in the order they ran),
         its sensitive reads, what the trace shows was done to the audit (forged records, a tracer
@@ -368,7 +368,8 @@ class ShellRunner:
         )
         if ended and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
-        return tuple(c for _, c in ordered), found.reads, forged, hook_writes(parsed, self.workspace.root)
+        ws = self.workspace
+        return tuple(c for _, c in ordered), found.reads, forged, hook_writes(parsed, ws.root, ws.home, ws.agent_tmp)
 
     def _programs(self) -> ProgramIndex | None:
         """The registry's programs as the tracer identifies them (None in a container: its files
@@ -381,7 +382,8 @@ class ShellRunner:
             mounts = {inside: real for real, inside in shim.expose}
             mounts.update({program: str(wrapper) for wrapper, program in shim.cover})
             isolated = self.isolation.level != "none"
-            self._index = ProgramIndex(programs, mounts=mounts, jail_tmp=self.workspace.agent_tmp if isolated else None)
+            tmp = self.workspace.agent_tmp if isolated else None
+            self._index = ProgramIndex(programs, mounts=mounts, jail_tmp=tmp, wrappers=shim.texts)
         return self._index
 
     def _atom_calls(self, records: list[ShimRecord]) -> tuple[AtomCall, ...]:

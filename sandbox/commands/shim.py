@@ -132,6 +132,11 @@ class Shim:
         self.audit_dir.mkdir(exist_ok=True)
         self.channel = AuditChannel(self.fifo)
 
+    @property
+    def texts(self) -> dict[str, str]:
+        """Command -> its wrapper's text (a copy of a wrapper is known by it)."""
+        return dict(self._expected)
+
     def _host_wrapper(self, bash: str, name: str) -> str:
         program = shutil.which(name, path=self.search_path)
         self.real[name] = program

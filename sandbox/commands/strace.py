@@ -4,7 +4,8 @@
 It turns the lines into facts per process: ``execve`` / ``execveat`` (file, argv, time), successful
 opens (flags, the absolute path ``-y`` resolved, the working directory ``-y`` shows for ``AT_FDCWD``),
 renames and hard links (``rename``/``renameat``/``renameat2``/``link``/``linkat``: where a file
-went, so a read under its new name is still a read of it), process creation
+went, so a read under its new name is still a read of it), removals (``unlink``/``unlinkat``/``rmdir``:
+what a program another agent wrote removed, :mod:`sandbox.commands.hooks`), process creation
 (``clone``/``fork``/``vfork``: child -> parent, translated to strace's PID namespace) and exits
 (``+++ exited with N +++``, ``+++ killed by SIG +++``). Lines a busy process tree interleaves
 (``<unfinished ...>`` / ``<... resumed>``) are joined first; an exec by a thread other than the main
@@ -39,6 +40,8 @@ class Exec:
     argv: tuple[str, ...]
     cwd: str = ""
     """The working directory: the first ``AT_FDCWD</dir>`` the process showed after the exec."""
+    entered: float = 0.0
+    """When the call began (``ts`` is when it returned, for a call strace showed unfinished, then resumed)."""
 
 
 @dataclass(frozen=True)
@@ -61,11 +64,21 @@ class Move:
     dst: str
 
 
+@dataclass(frozen=True)
+class Removal:
+    """One successful ``unlink`` / ``unlinkat`` / ``rmdir`` (an absolute path)."""
+
+    pid: int
+    ts: float
+    path: str
+
+
 @dataclass
 class ParsedTrace:
     execs: list[Exec] = field(default_factory=list)
     opens: list[Open] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
+    removed: list[Removal] = field(default_factory=list)
     parent: dict[int, int] = field(default_factory=dict)
     """child pid -> the pid that created it."""
     exits: dict[int, tuple[float, int]] = field(default_factory=dict)
@@ -109,13 +122,14 @@ def _line(
     if body.endswith("<unfinished ...>"):
         pending[pid] = (ts, body[: -len("<unfinished ...>")].rstrip())
         return
+    entered = ts
     if body.startswith("<... "):
         started = pending.pop(pid, None)
         cut = body.find(" resumed>")
         if started is None or cut < 0:
             out.skipped += 1
             return
-        body = started[1] + body[cut + len(" resumed>") :]
+        entered, body = started[0], started[1] + body[cut + len(" resumed>") :]
     if body.startswith("+++"):
         _exit(out, pid, ts, body)
         return
@@ -132,6 +146,7 @@ def _line(
         if exec_ is None:
             out.skipped += 1
         else:
+            exec_.entered = entered
             out.execs.append(exec_)
             last_exec[pid] = exec_
     elif name in ("openat", "open", "openat2", "creat"):
@@ -142,6 +157,12 @@ def _line(
             out.skipped += 1
         else:
             out.moves.append(move)
+    elif name in ("unlink", "unlinkat", "rmdir"):
+        paths = _paths(args, 1, name == "unlinkat", last_exec.get(pid))
+        if paths is None:
+            out.skipped += 1
+        else:
+            out.removed.append(Removal(pid, ts, paths[0]))
     elif name in ("clone", "clone3", "fork", "vfork"):
         child = _CHILD.search(rest)
         out.parent[int(child.group(1)) if child else result] = pid
@@ -210,9 +231,14 @@ def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, 
 def _move(pid: int, ts: float, name: str, args: str, exec_: Exec | None) -> Move | None:
     """``rename("a", "b")`` / ``renameat2(AT_FDCWD</d>, "a", 3</e>, "b", 0)``: relative paths are
     joined to the folder ``-y`` shows for their dirfd, else to the process's working directory."""
-    at = name.endswith(("at", "at2"))
+    paths = _paths(args, 2, name.endswith(("at", "at2")), exec_)
+    return None if paths is None else Move(pid, ts, paths[0], paths[1])
+
+
+def _paths(args: str, count: int, at: bool, exec_: Exec | None) -> list[str] | None:
+    """The first ``count`` paths of a call's arguments, each after its dirfd when ``at``."""
     pos, paths = 0, []
-    for _ in range(2):
+    for _ in range(count):
         base = exec_.cwd if exec_ is not None else ""
         if at:
             lt, gt = args.find("<", pos), args.find(">, ", pos)
@@ -224,7 +250,7 @@ def _move(pid: int, ts: float, name: str, args: str, exec_: Exec | None) -> Move
             return None
         paths.append(value if value.startswith("/") or not base else f"{base.rstrip('/')}/{value}")
         pos += 2  # ", "
-    return Move(pid, ts, paths[0], paths[1])
+    return paths
 
 
 def _string(text: str, pos: int) -> tuple[str | None, int]:

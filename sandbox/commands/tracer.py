@@ -40,13 +40,17 @@ from channel.vocab import IsolationLevel, Risk
 from channel.vocab.atoms import READ_ATOMS, READ_SECRET_FILE
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor
-from sandbox.commands.images import image_of
+from sandbox.commands.images import image_at
 from sandbox.commands.shim import ShimRecord
 from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, program_at
+from sandbox.commands.wrapped import as_program, as_wrapper, runs_behind
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
 from sandbox.workspace.paths import NOISE_DIRS
 
-SYSCALLS = "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,clone,clone3,fork,vfork"
+SYSCALLS = (
+    "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,unlink,unlinkat,rmdir,"
+    "clone,clone3,fork,vfork"
+)
 STRING_MAX = 131072
 """strace's ``-s``: the kernel's longest argument (``MAX_ARG_STRLEN``), so argv is never cut."""
 
@@ -196,8 +200,8 @@ class TraceContext:
     secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None
     """The sensitive files when the command started, by (device, inode): a read of one under any
     other name (a hard link) is a read of it (:func:`sensitive_inodes`)."""
-    images: Mapping[tuple[int, float], Image] | None = None
-    """Execs by descriptor (pid, time) -> the file the kernel mapped (:mod:`sandbox.commands.images`)."""
+    images: Mapping[tuple[int, float], tuple[Image, float]] | None = None
+    """Execs (pid, time) -> the file the kernel mapped and when it was read (:mod:`sandbox.commands.images`)."""
 
 
 def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]) -> TraceAnalysis:
@@ -218,13 +222,16 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     unidentified: list[TracedExec] = []
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
-        wrapped = _as_wrapper(e, ctx.wrappers)
-        mapped = image_of(e, execs, ctx.images or {}, index) if by_descriptor(e.file) else None
+        wrapped = as_wrapper(e, ctx.wrappers, index)
+        seen = image_at(e, trace, ctx.images or {})  # what the kernel ran, read while it ran
+        mapped = seen if by_descriptor(e.file) else None
         program = index.identify(e.file, e.argv, e.cwd, image=mapped)
+        if mapped is None and not by_descriptor(e.file):
+            program = index.as_ran(program, seen, e.file, e.cwd)
         if wrapped is not None:
             wrapper_of[e.pid] = (*wrapped, e)
             key = wrapped[0]
-        elif parent in wrapper_of and _runs(e, wrapper_of[parent][0]) and parent not in real:
+        elif parent in wrapper_of and parent not in real and runs_behind(e, program, wrapper_of[parent]):
             real[parent] = e  # the real program behind the wrapper: the shim's record says it
             key = program.key
         else:
@@ -238,7 +245,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         image[e.pid] = key
     matched, forged, silent = _match(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
     unrecorded = tuple(
-        _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, _as_program(wrapper_of[pid]))
+        _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, as_program(wrapper_of[pid]))
         for pid in silent
     )
     reads = _reads(trace, tree, root, ctx)
@@ -268,33 +275,6 @@ def _ends(trace: ParsedTrace, execs: Sequence[Exec]) -> dict[int, tuple[float, i
         for i, e in enumerate(chain):
             ends[id(e)] = (chain[i + 1].ts if i + 1 < len(chain) else ts, code)
     return ends
-
-
-def _as_wrapper(e: Exec, wrappers: Mapping[str, str]) -> tuple[str, tuple[str, ...]] | None:
-    """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``)."""
-    for file in (e.file, _real(e.file)):
-        if file in wrappers:
-            return wrappers[file], e.argv[1:]
-    if Path(e.file).name in ("bash", "sh") and len(e.argv) > 1:
-        for file in (e.argv[1], _real(e.argv[1])):
-            if file in wrappers:
-                return wrappers[file], e.argv[2:]
-    return None
-
-
-def _real(path: str) -> str:
-    """An absolute path with its symlinks resolved (``/bin/rm`` is ``/usr/bin/rm`` where /bin is a
-    link; the jail's system folders are the host's)."""
-    return os.path.realpath(path) if path.startswith("/") else path
-
-
-def _runs(e: Exec, name: str) -> bool:
-    return Path(e.file).name == name
-
-
-def _as_program(wrapper: tuple[str, tuple[str, ...], Exec]) -> Program:
-    name, args, _ = wrapper
-    return Program(name, (name, *args), name, known=True)
 
 
 def _traced(

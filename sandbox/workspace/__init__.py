@@ -3,6 +3,7 @@
 - :mod:`sandbox.workspace.repo` — the temp git repository: materialise, baseline commit, read and write entries;
 - :mod:`sandbox.workspace.remote` — the workspace's ``origin`` (a bare repository) and its refs read around commands;
 - :mod:`sandbox.workspace.gitguard` — ``.git`` guarded: hooks and program-running config rolled back, history too;
+- :mod:`sandbox.workspace.authors` — who made each program file an agent may run, so whose changes it makes;
 - :mod:`sandbox.workspace.guard` — who may write what: registered actors, the ownership refusal and its words;
 - :mod:`sandbox.workspace.ownership` — the CODEOWNERS-like ownership map (globs relative to the root);
 - :mod:`sandbox.workspace.paths` — the one path check (inside the workspace, normalised) and which paths are noise;

@@ -89,16 +89,6 @@ class GitGuard:
                 else:
                     self.authors[rel] = actor
 
-    def by_hooks(self, hooks: tuple[tuple[str, tuple[str, ...]], ...], runner: str) -> dict[str, str]:
-        """Workspace path -> the author of the hook that wrote it, for the ``hooks`` a command of
-        ``runner`` ran (:attr:`~sandbox.commands.calls.CommandRun.hooks`) that another actor made."""
-        found: dict[str, str] = {}
-        for hook, paths in hooks:
-            author = self.authors.get(hook)
-            if author is not None and author != runner:
-                found.update(dict.fromkeys(paths, author))
-        return found
-
     def head(self) -> str:
         """The commit ``HEAD`` names now ("" when none), read from the files."""
         git = self.hooks.parent

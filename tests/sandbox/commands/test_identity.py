@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from dataclasses import replace
+import time
 from pathlib import Path
 
 from sandbox.commands.hooks import hook_writes
 from sandbox.commands.identity import ProgramIndex, loader_target
-from sandbox.commands.images import ExecImages, image_of
+from sandbox.commands.images import ExecImages, image_at
 from sandbox.commands.strace import parse
 from sandbox.workspace.remote import RemoteState, push_atom, read_refs, ref_updates
 
@@ -91,29 +91,64 @@ def test_an_exec_by_descriptor_is_known_by_the_image_its_process_runs(tmp_path: 
     later: the image is read from ``/proc/PID/exe`` while the process runs (this test's own process
     stands in for it: it runs the Python interpreter), and a process read too late is unidentified."""
     me, python = os.getpid(), os.path.realpath(sys.executable)
+    t = time.time() - 10  # strace's clock is the engine's: these lines are 10 s old when read
     lines = [
-        f'{me} 1.0 execveat(3</memfd:innocent>(deleted), "", ["innocent", "-V"], 0x1 /* 0 */, AT_EMPTY_PATH) = 0\n',
-        f'{me} 2.0 execve("/proc/self/fd/4", ["x"], 0x1 /* 0 vars */ <unfinished ...>\n',
-        f"{me + 1} 2.1 +++ exited with 0 +++\n",
-        f"{me} 2.5 <... execve resumed>) = 0\n",
-        f'{me} 3.0 execve("/usr/bin/true", ["true"], 0x1 /* 0 vars */) = 0\n',
+        f'{me} {t:.6f} execveat(3</memfd:innocent>(deleted), "", ["innocent", "-V"], 0x1 /* 0 */, AT_EMPTY_PATH) = 0\n',
+        f'{me} {t + 1:.6f} execve("/proc/self/fd/4", ["x"], 0x1 /* 0 vars */ <unfinished ...>\n',
+        f"{me + 1} {t + 1.1:.6f} +++ exited with 0 +++\n",
+        f"{me} {t + 1.5:.6f} <... execve resumed>) = 0\n",
     ]
     index = ProgramIndex({"python3": python})
     images = ExecImages(index)
     data = "".join(lines).encode()
     images.feed(data[:50])  # a line cut between two reads of the pipe
     images.feed(data[50:])
-    assert set(images.found) == {(me, 1.0), (me, 2.5)}
+    assert set(images.found) == {(me, round(t, 6)), (me, round(t + 1.5, 6))}
     trace = parse(lines)
     assert [e.file for e in trace.execs[:2]] == ["fd 3</memfd:innocent>(deleted)", "/proc/self/fd/4"]
-    first = trace.execs[0]
-    known = index.identify(first.file, first.argv, image=image_of(first, trace.execs, images.found, index))
-    assert known.known and known.argv == ("python3", "-V")
-    unread = index.identify(first.file, first.argv, image=image_of(first, trace.execs, {}, index))
+    first, second = trace.execs
+    # the first reading was taken after the process's next exec began: it may be that one's
+    assert image_at(first, trace, images.found) is None
+    fresh = parse(
+        [
+            lines[0].replace(f"{t:.6f}", f"{t - 10:.6f}"),
+            *(line.replace(f"{t + 1:.6f}", f"{t + 20:.6f}") for line in lines[1:]),
+        ]
+    )
+    early = {(me, fresh.execs[0].ts): images.found[(me, round(t, 6))]}
+    assert image_at(fresh.execs[0], fresh, early) is not None  # read before the next exec began: its own
+    known = index.identify(second.file, second.argv, image=image_at(second, trace, images.found))
+    assert known.known and known.argv == ("python3",)
+    unread = index.identify(first.file, first.argv, image=image_at(first, trace, {}))
     assert not unread.known and unread.argv == ("innocent", "-V")  # its caller's name, nothing more
-    # an image that is the file of a later exec of the same process may be that one's: not taken
-    later = [*trace.execs, replace(trace.execs[-1], file=python, ts=9.0)]
-    assert image_of(first, later, images.found, index) is None
+    # a reading taken once the process ended may be of a new process with its pid: not taken
+    ended = parse([*lines, f"{me} {t + 1.6:.6f} +++ exited with 0 +++\n"])
+    assert image_at(ended.execs[1], ended, images.found) is None
+
+
+def test_a_file_swapped_after_its_program_ran_is_what_ran(tmp_path: Path) -> None:
+    """The identity read race (issue 24): a file read after the command is not what ran when it
+    was renamed over or rewritten once its program ended; the reading taken while it ran wins."""
+    real = tmp_path / "git"
+    real.write_bytes(b"\x7fELF pretend git " * 100)
+    other = tmp_path / "bash"
+    other.write_bytes(b"\x7fELF pretend bash " * 100)
+    index = ProgramIndex({"git": str(real)})
+    ran_git, ran_bash = index.of_file(str(real)), index.of_file(str(other))
+    swapped = tmp_path / "x"
+    shutil.copy(real, swapped)  # holds git now; bash ran
+    by_path = index.identify(str(swapped), ["x", "-c", "git reset --hard"])
+    assert by_path.known
+    ran = index.as_ran(by_path, ran_bash, str(swapped))
+    assert not ran.known and ran.key == ran_bash.key and ran.argv == ("x", "-c", "git reset --hard")
+    swapped.write_bytes(b"\x7fELF something else")  # git ran; something else now
+    ran = index.as_ran(index.identify(str(swapped), ["x", "push"]), ran_git, str(swapped))
+    assert ran.known and ran.argv == ("git", "push")
+    script = tmp_path / "git-tool"
+    script.write_text("#!/usr/bin/git\n")  # a script: the image is its interpreter
+    assert not index.as_ran(index.identify(str(script), ["git-tool"]), ran_git, str(script)).known
+    loader = index.identify("/lib64/ld-linux-x86-64.so.2", ["ld", str(real), "push"])
+    assert index.as_ran(loader, ran_bash, "/lib64/ld-linux-x86-64.so.2") == loader
 
 
 def test_a_hooks_writes_are_its_process_trees_outside_git() -> None:
@@ -131,7 +166,7 @@ def test_a_hooks_writes_are_its_process_trees_outside_git() -> None:
             '42 1.9 openat(AT_FDCWD</w>, "e.txt", O_RDONLY) = 3</w/e.txt>\n',
         ]
     )
-    assert hook_writes(trace, Path("/w")) == (("post-commit", ("b/notes.txt", "c.txt", "d.txt")),)
+    assert hook_writes(trace, Path("/w")) == ((".git/hooks/post-commit", ("b/notes.txt", "c.txt", "d.txt")),)
 
 
 def test_an_exec_line_with_a_huge_argv_is_read_by_its_head_and_end() -> None:

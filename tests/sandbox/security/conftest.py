@@ -11,7 +11,10 @@ The ``none`` level is not here: it isolates nothing, by definition (docs/sandbox
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -85,3 +88,49 @@ async def box(request: pytest.FixtureRequest) -> AsyncIterator[Box]:
             await sandbox.close()
     finally:
         await bus.close()
+
+
+SANDBOXES = ("local", "docker")
+"""``scopewatch sandbox exec --sandbox``'s choices the done-when lines run on."""
+
+
+def real_git(sandbox: str) -> str:
+    """The real git behind the shim's wrapper, as a command inside ``sandbox`` reaches it."""
+    return "/opt/scopewatch/real/git" if sandbox.startswith("docker") else '"$SCOPEWATCH_WORKSPACE/../real/git"'
+
+
+def sandbox_exec(line: str, sandbox: str = "local", role: str = "owner") -> dict:  # type: ignore[type-arg]
+    """``scopewatch sandbox exec --as ROLE --json -- LINE`` on ``sandbox``: its last JSON object (the
+    result, with the events before it as ``events``). The docker sandbox is skipped where no engine
+    answers (failed under ``SCOPEWATCH_REQUIRE_DOCKER=1``)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tui.cli",
+            "sandbox",
+            "exec",
+            "--as",
+            role,
+            "--sandbox",
+            sandbox,
+            "--json",
+            "--",
+            line,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "SCOPEWATCH_TRACE": ""},
+        check=False,
+    )
+    if sandbox.startswith("docker") and "no Docker engine reachable" in done.stdout + done.stderr:
+        if os.environ.get("SCOPEWATCH_REQUIRE_DOCKER") == "1":
+            pytest.fail(f"docker backend required here: {done.stderr[-500:]}", pytrace=False)
+        pytest.skip("docker backend not present")
+    lines = done.stdout.splitlines()
+    result = json.loads(lines[-1]) if lines else {}
+    assert result.get("kind") == "result", done.stderr[-2000:] + done.stdout[-2000:]
+    result["stdout"] = done.stdout
+    result["events"] = [json.loads(x) for x in lines[:-1] if x.startswith("{")]
+    return result  # type: ignore[no-any-return]

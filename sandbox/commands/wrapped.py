@@ -1,0 +1,51 @@
+"""Which traced execs are the shim's wrappers, and which program a wrapper hides behind its record
+(:mod:`sandbox.commands.tracer` reports the record, not the wrapper and its program).
+
+A wrapper is known by its path (the shim's folder, a program it is mounted over) or by its bytes (a
+copy of one under another name: :meth:`~sandbox.commands.identity.ProgramIndex.wrapper`); the program
+behind it must be its command, run with the wrapper's own arguments (what its record will say).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from sandbox.commands.identity import Program, ProgramIndex, by_descriptor
+from sandbox.commands.strace import Exec
+
+
+def as_wrapper(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tuple[str, tuple[str, ...]] | None:
+    """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``),
+    by its path or by its bytes (a copy of a wrapper under another name)."""
+    for file in (e.file, real_path(e.file)):
+        if file in wrappers:
+            return wrappers[file], e.argv[1:]
+    if Path(e.file).name in ("bash", "sh") and len(e.argv) > 1:
+        for file in (e.argv[1], real_path(e.argv[1])):
+            if file in wrappers:
+                return wrappers[file], e.argv[2:]
+        command = index.wrapper(e.argv[1], e.cwd)
+        return None if command is None else (command, e.argv[2:])
+    command = None if by_descriptor(e.file) else index.wrapper(e.file, e.cwd)
+    return None if command is None else (command, e.argv[1:])
+
+
+def real_path(path: str) -> str:
+    """An absolute path with its symlinks resolved (``/bin/rm`` is ``/usr/bin/rm`` where /bin is a
+    link; the jail's system folders are the host's)."""
+    return os.path.realpath(path) if path.startswith("/") else path
+
+
+def runs_behind(e: Exec, program: Program, wrapper: tuple[str, tuple[str, ...], Exec]) -> bool:
+    """Whether ``e`` (``program``) is the real program a wrapper runs: the wrapper's command, by name
+    or identity, with the wrapper's own arguments (what its record will say). Anything else its
+    process runs is reported on its own: a script that only looks like a wrapper hides nothing."""
+    name, args, _ = wrapper
+    return (Path(e.file).name == name or program.name == name) and e.argv[1:] == args
+
+
+def as_program(wrapper: tuple[str, tuple[str, ...], Exec]) -> Program:
+    name, args, _ = wrapper
+    return Program(name, (name, *args), name, known=True)

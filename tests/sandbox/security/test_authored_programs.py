@@ -1,0 +1,79 @@
+"""A program one agent wrote and another agent's command ran is its author's doing (issue 24): a
+script in ``/tmp`` or HOME, one placed earlier on ``PATH`` and run by a hook, and what a hook removes.
+The author's team guards what it changed (bob, of payments, cannot change billing's files through
+alice's command); a program the runner itself rewrote before running it is the runner's; an agent
+removing another's hook is refused and the hook put back."""
+
+from __future__ import annotations
+
+import pytest
+
+from channel.events import FileChanged, WriteRefused
+from tests.sandbox.security.conftest import Box
+
+FIX = "#!/bin/sh\\necho fixed >> services/billing/invoice.py\\necho fixed >> services/payments/notes.txt\\n"
+
+
+def _changed(box: Box) -> list[tuple[str, str]]:
+    return [(e.path, e.actor) for e in box.of(FileChanged)]
+
+
+def _refused(box: Box) -> list[tuple[str, str, bool]]:
+    return [(e.path, e.actor, e.rolled_back) for e in box.of(WriteRefused)]
+
+
+@pytest.fixture
+def bob(box: Box) -> Box:
+    box.sandbox.register_actor("bob", "payments", ["services/payments/**"])
+    return box
+
+
+@pytest.mark.parametrize("where", ["/tmp/fix", "~/bin/fix"])
+async def test_another_agents_script_is_its_authors(bob: Box, where: str) -> None:
+    box = bob
+    await box.sandbox.run_shell("bob", f"mkdir -p $(dirname {where}) && printf '{FIX}' > {where} && chmod +x {where}")
+    await box.sh(f"echo mine >> services/billing/old.txt && {where}")
+    # bob's script changed payments' file (his) and billing's (not his: rolled back, as his)
+    assert ("services/payments/notes.txt", "bob") in _changed(box)
+    assert ("services/billing/old.txt", "alice") in _changed(box)
+    assert ("services/billing/invoice.py", "bob", True) in _refused(box)
+    assert not [p for p, a in _changed(box) if a == "alice" and p != "services/billing/old.txt"]
+
+
+async def test_a_program_placed_on_path_and_run_by_a_hook_is_its_authors(bob: Box) -> None:
+    """The person's hook runs ``fix`` by name; alice's command puts bob's ``/tmp/bin`` first on
+    ``PATH``: what ``fix`` changed is bob's, not the hook's author's or alice's."""
+    box = bob
+    hook = "printf '#!/bin/sh\\nfix\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit"
+    await box.sandbox.run_shell("human", f"mkdir -p .git/hooks && {hook}")
+    await box.sandbox.run_shell("bob", f"mkdir -p /tmp/bin && printf '{FIX}' > /tmp/bin/fix && chmod +x /tmp/bin/fix")
+    await box.sh("echo c >> services/billing/old.txt && PATH=/tmp/bin:$PATH git commit -qam c")
+    assert ("services/payments/notes.txt", "bob") in _changed(box)
+    assert ("services/billing/invoice.py", "bob", True) in _refused(box)
+    assert ("services/billing/old.txt", "alice") in _changed(box)
+
+
+async def test_what_a_hook_removes_is_its_authors(box: Box) -> None:
+    hook = "printf '#!/bin/sh\\nrm -f services/billing/old.txt\\n' > .git/hooks/post-commit"
+    await box.sandbox.run_shell("human", f"mkdir -p .git/hooks && {hook} && chmod +x .git/hooks/post-commit")
+    await box.sh("echo c >> services/billing/invoice.py && git commit -qam c")
+    assert ("services/billing/old.txt", "human") in _changed(box)
+    assert ("services/billing/invoice.py", "alice") in _changed(box)
+
+
+async def test_a_script_the_runner_rewrote_is_the_runners(bob: Box) -> None:
+    box = bob
+    await box.sandbox.run_shell("bob", "printf '#!/bin/sh\\ntrue\\n' > /tmp/fix && chmod +x /tmp/fix")
+    await box.sh(f"printf '{FIX}' > /tmp/fix && /tmp/fix")
+    assert ("services/billing/invoice.py", "alice") in _changed(box)
+    assert ("services/payments/notes.txt", "alice", True) in _refused(box)
+    assert not [a for _, a in _changed(box) if a == "bob"]
+
+
+@pytest.mark.parametrize("remove", ["rm .git/hooks/post-commit", "rm -rf .git/hooks", "mv .git/hooks /tmp/h"])
+async def test_removing_another_agents_hook_is_refused(box: Box, remove: str) -> None:
+    hook = "printf '#!/bin/sh\\ntrue\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit"
+    await box.sandbox.run_shell("human", f"mkdir -p .git/hooks && {hook}")
+    await box.sh(remove)
+    assert (".git/hooks/post-commit", "alice", True) in _refused(box)
+    assert (box.sandbox.root / ".git/hooks/post-commit").read_text() == "#!/bin/sh\ntrue\n"
