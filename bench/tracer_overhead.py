@@ -11,10 +11,14 @@ Variants, at the best isolation level here (bubblewrap, else unshare, else none)
 
 - ``bare``: ``bash -c`` as a plain subprocess in the workspace (no shim, no jail, no reconcile);
 - ``shim``: ``LocalSandbox.run_shell`` with ``SCOPEWATCH_TRACE=off`` (jail, shim, reconcile, events);
-- ``shim+strace``: the same with the tracer (strace outside the jail, the trace parsed, its events).
+- ``shim+strace``: the same with the tracer (strace outside the jail, the trace parsed, its events):
+  the per-command path, a new jail and a new strace per command;
+- ``episode``: the same with one jail and one strace per sandbox (``SCOPEWATCH_JAIL=episode``,
+  :mod:`sandbox.commands.episode`): each command a fork and exec by the jail's command server.
 
 Rounds alternate between the variants so machine load hits them alike; the table gives the median
-per-command time and the ratios ``strace / shim`` (what the tracer adds) and ``x bare``.
+per-command time and the ratios ``strace / shim`` (what the tracer adds), ``x bare`` for the
+per-command path and for the episode's jail, and the mix's median of those ratios.
 
     python bench/tracer_overhead.py [--commands 10] [--rounds 3]
 """
@@ -55,12 +59,16 @@ COMMANDS = {
 
 async def bare(root: Path, command: str, n: int) -> float:
     env = {"PATH": f"{os.path.dirname(sys.executable)}:{SYSTEM_PATH}", "HOME": str(root), "LANG": "C.UTF-8"}
+    # The workspace is the jail's uid's: without this, a bare git as the engine's uid stops at once.
+    env.update(GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="safe.directory", GIT_CONFIG_VALUE_0="*")
     start = time.perf_counter()
     for _ in range(n):
         proc = await asyncio.create_subprocess_exec(
             "bash", "-c", command, cwd=root, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
         )
-        await proc.communicate()
+        out, _ = await proc.communicate()
+        if proc.returncode != 0:
+            raise SystemExit(f"bare {command!r} failed: {out[-300:]!r}")
     return (time.perf_counter() - start) / n
 
 
@@ -73,17 +81,19 @@ async def sandboxed(sb: LocalSandbox, command: str, n: int) -> float:
     return (time.perf_counter() - start) / n
 
 
-async def open_sandbox(bus: InProcessBus, traced: bool) -> LocalSandbox:
+async def open_sandbox(bus: InProcessBus, traced: bool, episode: bool = False) -> LocalSandbox:
     if traced:
         os.environ.pop("SCOPEWATCH_TRACE", None)
     else:
         os.environ["SCOPEWATCH_TRACE"] = "off"
+    os.environ["SCOPEWATCH_JAIL"] = "episode" if episode else "command"
     try:
         sb = await LocalSandbox.create(
             FILES, ownership=Ownership.from_teams([("dev", ["**"])]), emitter=Emitter(bus, "bench"), watch=False
         )
     finally:
         os.environ.pop("SCOPEWATCH_TRACE", None)
+        os.environ.pop("SCOPEWATCH_JAIL", None)
     sb.register_actor("dev", "dev")
     return sb
 
@@ -93,6 +103,7 @@ async def main(commands: int, rounds: int) -> None:
     sub = await bus.subscribe(EVENTS)
     shim = await open_sandbox(bus, traced=False)
     traced = await open_sandbox(bus, traced=True)
+    episode = await open_sandbox(bus, traced=True, episode=True)
     times: dict[tuple[str, str], list[float]] = {}
     try:
         for _ in range(rounds):
@@ -101,20 +112,30 @@ async def main(commands: int, rounds: int) -> None:
                     ("bare", bare(shim.root, command, commands)),
                     ("shim", sandboxed(shim, command, commands)),
                     ("shim+strace", sandboxed(traced, command, commands)),
+                    ("episode", sandboxed(episode, command, commands)),
                 ):
                     times.setdefault((label, variant), []).append(await run)
                 while len(sub):  # type: ignore[arg-type]
                     await sub.get()
     finally:
-        labels = (shim.label, traced.label)
+        labels = (shim.label, traced.label, episode.label)
         await shim.close()
         await traced.close()
+        await episode.close()
         await bus.close()
-    print(f"shim: {labels[0]}; traced: {labels[1]}; {commands} commands x {rounds} rounds, medians")
-    print(f"{'command':<22} {'bare ms':>8} {'shim ms':>8} {'strace ms':>10} {'strace/shim':>12} {'x bare':>7}")
+    print(f"shim: {labels[0]}; traced: {labels[1]}; episode: {labels[2]}")
+    print(f"{commands} commands x {rounds} rounds, medians; load average {os.getloadavg()[0]:.2f}")
+    head = f"{'command':<22} {'bare ms':>8} {'shim ms':>8} {'strace ms':>10} {'episode ms':>11}"
+    print(f"{head} {'strace/shim':>12} {'x bare':>7} {'episode x bare':>15}")
+    per_command, per_episode = [], []
     for label in COMMANDS:
-        b, s, t = (statistics.median(times[(label, v)]) for v in ("bare", "shim", "shim+strace"))
-        print(f"{label:<22} {b * 1000:>8.1f} {s * 1000:>8.1f} {t * 1000:>10.1f} {t / s:>12.2f} {t / b:>7.1f}")
+        b, s, t, e = (statistics.median(times[(label, v)]) for v in ("bare", "shim", "shim+strace", "episode"))
+        per_command.append(t / b)
+        per_episode.append(e / b)
+        row = f"{label:<22} {b * 1000:>8.1f} {s * 1000:>8.1f} {t * 1000:>10.1f} {e * 1000:>11.1f}"
+        print(f"{row} {t / s:>12.2f} {t / b:>7.1f} {e / b:>15.1f}")
+    mix = f"{'mix (median ratio)':<22} {'':>8} {'':>8} {'':>10} {'':>11} {'':>12}"
+    print(f"{mix} {statistics.median(per_command):>7.1f} {statistics.median(per_episode):>15.1f}")
 
 
 if __name__ == "__main__":

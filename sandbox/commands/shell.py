@@ -74,6 +74,7 @@ class ShellRunner:
         self.tracer = Tracer(reason="not prepared")
         self._index: ProgramIndex | None = None
         self._episode: EpisodeJail | None = None
+        self._per_episode = False
         self.commands = 0
         """Commands run so far (each one's number, from 1)."""
         self.uid: int | None = None
@@ -95,6 +96,7 @@ class ShellRunner:
         self._bash = bash
         self._cgroup = PidsCgroup()
         self.tracer = await detect_tracer(self.isolation.level)
+        self._per_episode = episode_wanted()
         if self.isolation.level != "none" and self.isolation.hardened:
             self.uid = jail_uid()
             guard_private(self.workspace.base, self.workspace.tmp)
@@ -116,14 +118,16 @@ class ShellRunner:
     def label(self) -> str:
         """The isolation level and the tracer (``local/bubblewrap + strace``), or its named fallback;
         with ``SCOPEWATCH_JAIL=episode``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
-        label = self.tracer.label(self.isolation.label)
-        if not episode_wanted():
-            return label
+        base = self.isolation.label
+        if not self._per_episode:
+            return self.tracer.label(base)
         if self.isolation.level != "bubblewrap" or not self.tracer.available:
-            return f"{label} (jail per command: one per episode needs bubblewrap and the exec tracer)"
-        if self._episode is not None and self._episode.broken and not self._episode.alive:
-            return f"{label} (jail per command: {self._episode.broken})"
-        return f"{label}, one jail per episode"
+            why = "one per episode needs bubblewrap and the exec tracer"
+        elif self._episode is not None and self._episode.refused:
+            why = self._episode.broken
+        else:
+            return self.tracer.label(f"{base} (one jail per episode)")
+        return self.tracer.label(f"{base} (jail per command: {why})")
 
     def test_executor(self) -> TestExecutor | None:
         """Where tests run, when not on this machine (None: :mod:`sandbox.testing.testrun` jails them here)."""
@@ -288,7 +292,7 @@ class ShellRunner:
     async def _episode_jail(self, network: bool) -> EpisodeJail | None:
         """The episode's jail for a command (started on the first one, again when what it binds
         changed or a command ended it), or None: the per-command path (:mod:`sandbox.commands.episode`)."""
-        if network or self.isolation.level != "bubblewrap" or not self.tracer.available or not episode_wanted():
+        if network or self.isolation.level != "bubblewrap" or not self.tracer.available or not self._per_episode:
             return None
         jail = self._jail(False, None)
         current = self._episode
