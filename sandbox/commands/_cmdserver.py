@@ -1,9 +1,11 @@
 """The jail's side of :mod:`sandbox.commands.episode`: a tiny command server, the one long-lived process
 of an episode's bubblewrap jail besides the jail's init, that forks and execs each shell command.
 
-Started as ``python -I -S _cmdserver.py FD`` as the last step into the jail (the jail's uid, its seccomp
-filter, no capabilities), with ``FD`` one end of a ``SOCK_SEQPACKET`` socket pair the engine holds the
-other end of. It imports nothing of scopewatch. Protocol, one message each way per command:
+Started as ``python -I -S _cmdserver.py FD`` as the last step into the jail (its seccomp filter, no
+capability but ``CAP_SETUID``, ``CAP_SETGID`` and ``CAP_KILL``: it stays the jail's root, and each command drops to
+the jail's uid, as ``setpriv`` does on the per-command path), with ``FD`` one end of a
+``SOCK_SEQPACKET`` socket pair the engine holds the other end of. It imports nothing of scopewatch.
+Protocol, one message each way per command:
 
 - the engine sends a JSON request (``argv``, ``env``, ``cwd``, ``timeout``) with two descriptors
   (``SCM_RIGHTS``): the command's standard input and the write end of its output pipe;
@@ -16,9 +18,10 @@ other end of. It imports nothing of scopewatch. Protocol, one message each way p
   after every line of the command: the end of the command's part of the trace) and answers
   ``exit CODE`` (``exit timeout``, ``exit killed``).
 
-The server is non-dumpable: a command (same uid) cannot read or write its memory or descriptors
-through ``/proc``; a command that kills it ends the jail (its init exits with it, and every process
-of the jail dies), which the engine sees as the socket's end.
+The server is non-dumpable and another uid than the commands': a command cannot signal it, nor read
+or write its memory or descriptors through ``/proc``. Were it ended (at the ``none`` of a jail without
+its own uid, a command can kill it), the jail ends with it (its init exits, and every process of the
+jail dies), which the engine sees as the socket's end.
 """
 
 from __future__ import annotations
@@ -122,6 +125,11 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
         os.dup2(out, 1)
         os.dup2(out, 2)
         os.closerange(3, 1 << 16)  # the server's socket, the request's descriptors
+        uid = request.get("uid")
+        if isinstance(uid, int):  # as setpriv --reuid --regid --clear-groups: every capability goes with root
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
         os.chdir(str(request["cwd"]))
         argv = [str(a) for a in request["argv"]]  # type: ignore[attr-defined]
         env = {str(k): str(v) for k, v in request["env"].items()}  # type: ignore[attr-defined]

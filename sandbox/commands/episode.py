@@ -37,7 +37,7 @@ from pathlib import Path
 from sandbox.commands.images import ExecImages
 from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
-from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv, minimal_env
+from sandbox.jail.isolation import SYSTEM_PATH, Jail, _drop, jail_argv, minimal_env
 from sandbox.jail.limits import PidsCgroup, read_capped, set_rlimits
 
 _SERVER = Path(__file__).with_name("_cmdserver.py")
@@ -98,6 +98,15 @@ class EpisodeJail:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         jail = replace(jail, ro=(*jail.ro, self._folder))
         argv = jail_argv("bubblewrap", jail, [python, "-I", "-S", str(server), str(theirs.fileno())])
+        drop = _drop(jail)
+        if drop:
+            # The server stays the jail's root (with only CAP_SETUID and CAP_SETGID, under the filter):
+            # a command, which it starts as the jail's uid, can neither signal it nor open its /proc.
+            # CAP_KILL too: to end what a command left (its uid is not the server's).
+            at = next(i for i in range(len(argv)) if argv[i : i + len(drop)] == drop)
+            del argv[at : at + len(drop)]
+            caps = argv.index("CAP_SETGID")
+            argv[caps + 1 : caps + 1] = ["--cap-add", "CAP_KILL"]
         stream = TraceStream(self._folder / "trace.fifo", self._folder / "start.trace")
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup
@@ -163,7 +172,8 @@ class EpisodeJail:
         stream.switch(trace, images)
         read_fd, write_fd = os.pipe()
         given = os.open(stdin if stdin is not None else os.devnull, os.O_RDONLY | os.O_CLOEXEC)
-        request = json.dumps({"argv": list(argv), "env": dict(env), "cwd": str(cwd), "timeout": timeout})
+        uid = self.jail.uid if self.jail is not None else None
+        request = json.dumps({"argv": list(argv), "env": dict(env), "cwd": str(cwd), "timeout": timeout, "uid": uid})
         try:
             socket.send_fds(sock, [request.encode()], [given, write_fd])
         finally:
@@ -173,7 +183,7 @@ class EpisodeJail:
         transport, _ = await loop.connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_fd, "rb", buffering=0)
         )
-        runaway = False
+        runaway = gave_up = False
 
         def kill() -> None:
             nonlocal runaway
@@ -188,6 +198,7 @@ class EpisodeJail:
             if not done:  # the server did not end the command: the whole jail goes
                 reply.cancel()
                 self.end("the command server did not answer in time")
+                gave_up = True
             answer = reply.result() if done and not reply.cancelled() else b""
             if not answer:
                 self.end(self.broken or "a command ended the command server")
@@ -200,7 +211,7 @@ class EpisodeJail:
         finally:
             transport.close()
         text = answer.decode("ascii", "replace")
-        timed_out = text in ("exit timeout", "") and not runaway
+        timed_out = (text == "exit timeout" or gave_up) and not runaway
         code = 124 if timed_out else 137 if text in ("exit killed", "") else int(text.split()[1])
         stream.flush()
         cut, stream.cut = stream.cut, 0

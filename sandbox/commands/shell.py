@@ -257,8 +257,10 @@ class ShellRunner:
             images=images.found if images is not None else None,
         )
         if trace_cut:
-            forged += (f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
-                       "what ran after is not in the trace",)
+            forged += (
+                f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
+                "what ran after is not in the trace",
+            )
         calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged, hooks)
 
@@ -427,4 +429,3 @@ class ShellRunner:
             return Path(cwd).resolve().relative_to(self.workspace.root).as_posix()
         except (ValueError, OSError):
             return cwd
-
