@@ -208,6 +208,13 @@ class EpisodeJail:
             except TimeoutError:
                 output.cancel()
                 data = b""
+        except BaseException:
+            # Cancelled mid-command (a session stopped): the server is still busy with it, so the jail
+            # goes with it; the next command starts another.
+            reply.cancel()
+            output.cancel()
+            self.end("a command was cancelled")
+            raise
         finally:
             transport.close()
         text = answer.decode("ascii", "replace")

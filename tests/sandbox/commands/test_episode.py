@@ -4,6 +4,7 @@ the command server is out of a command's reach."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 
@@ -110,3 +111,21 @@ async def test_the_command_server_is_out_of_reach(episode: tuple[LocalSandbox, I
     assert "refused" in result.output and "hidden" in result.output and result.output.strip().endswith("on")
     jail = sb._shell._episode
     assert jail is not None and jail.alive
+
+
+async def test_a_cancelled_command_ends_its_jail_and_the_next_gets_a_fresh_one(
+    episode: tuple[LocalSandbox, InProcessBus],
+) -> None:
+    sb, _ = episode
+    running = asyncio.ensure_future(sb.run_shell("alice", "touch started; sleep 60"))
+    sentinel = sb.root / "started"
+    while not sentinel.exists():  # noqa: ASYNC110 - waiting on the command's own sentinel
+        await asyncio.sleep(0.01)
+    jail = sb._shell._episode
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    assert jail is not None and not jail.alive
+    after = await sb.run_shell("alice", "echo fresh; ps -e -o comm=")
+    assert after.output.split()[0] == "fresh" and "sleep" not in after.output.split()
+    assert sb._shell._episode is not jail
