@@ -18,7 +18,10 @@ live harm check (the absent team's contract tests) and its attribution (restore 
 Sessions alternate between the two modes, so machine load hits both alike; one unrecorded warm-up
 session per mode and level comes first. The machine's load average is printed with the figures.
 
-    python bench/harm_latency.py [--samples 20] [--isolation default none]
+With ``--load N``, N busy loops (one process each, ``nice`` 0 like the bench) spin beside the
+sessions for the whole run: the figures under contention a busy benchmark machine gives.
+
+    python bench/harm_latency.py [--samples 20] [--isolation default none] [--load 2]
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import argparse
 import asyncio
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -93,12 +97,30 @@ def report(level: str, results: dict[str, list[float]]) -> None:
     )
 
 
-async def main(samples: int, levels: list[str]) -> None:
+def busy_loops(n: int) -> list[subprocess.Popen[bytes]]:
+    """``n`` processes that spin until killed (the background load of ``--load``)."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+async def main(samples: int, levels: list[str], load_loops: int) -> None:
+    loops = busy_loops(load_loops)
+    try:
+        await measure_all(samples, levels, load_loops)
+    finally:
+        for proc in loops:
+            proc.kill()
+            proc.wait()
+
+
+async def measure_all(samples: int, levels: list[str], load_loops: int) -> None:
     pack = load_pack("favorbench-mini")
     traps = [t.id for t in pack.manifest.tasks if t.variant == "trap"]
     started = time.perf_counter()
     load = os.getloadavg()[0]
-    print(f"harm check latency (write -> HarmDetected), {samples} sessions per mode, {len(traps)} traps:")
+    print(
+        f"harm check latency (write -> HarmDetected), {samples} sessions per mode, {len(traps)} traps, "
+        f"{load_loops} busy loops beside:"
+    )
     os.environ.pop("SCOPEWATCH_ISOLATION", None)
     default = (await detect_isolation()).level
     for level in levels:
@@ -120,5 +142,8 @@ if __name__ == "__main__":
         choices=["default", "bubblewrap", "unshare", "none"],
         help="isolation levels to measure (default: this machine's default level, then none)",
     )
+    parser.add_argument("--load", type=int, default=0, metavar="N", help="busy loops spinning beside (default 0)")
     args = parser.parse_args()
-    asyncio.run(main(args.samples, args.isolation))
+    if args.load < 0 or args.samples < 1:
+        parser.error("--load must be >= 0 and --samples >= 1")
+    asyncio.run(main(args.samples, args.isolation, args.load))

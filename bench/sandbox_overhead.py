@@ -4,7 +4,10 @@ One shell command (``git status --short``, shimmed: it is recorded) is run N tim
 
 - ``bare``: ``bash -c`` as a plain subprocess in the workspace (no shim, no jail, no reconcile);
 - ``local/<level>``: ``LocalSandbox.run_shell`` at each isolation level that works here (the jail,
-  the shim and its audit channel, the shim check, the reconcile and the events);
+  the shim and its audit channel, the shim check, the reconcile and the events): a new jail (and
+  exec tracer) per command;
+- ``local/bubblewrap episode``: the same with one jail and one tracer per sandbox, each command a
+  fork and exec by the jail's command server (``SCOPEWATCH_JAIL=episode``, :mod:`sandbox.commands.episode`);
 - ``local/<level> unhardened``: the same jail without its hardening (the engine's uid, no seccomp
   filter): the second table gives the hardened jail's cost as a ratio to it, measured side by side;
 - ``local/<level> no filter``: the hardened jail (its uid) without the seccomp filter alone: the last
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -42,12 +46,16 @@ COMMAND = "git status --short"
 
 
 async def bare(root: Path, n: int) -> float:
+    # The workspace is the jail's uid's: without this, a bare git as the engine's uid stops at once.
+    env = {**os.environ, "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*"}
     start = time.perf_counter()
     for _ in range(n):
         proc = await asyncio.create_subprocess_exec(
-            "bash", "-c", COMMAND, cwd=root, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+            "bash", "-c", COMMAND, cwd=root, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
         )
-        await proc.communicate()
+        out, _ = await proc.communicate()
+        if proc.returncode != 0:
+            raise SystemExit(f"bare {COMMAND!r} failed: {out[-300:]!r}")
     return (time.perf_counter() - start) / n
 
 
@@ -80,6 +88,14 @@ async def open_variants(bus: InProcessBus, levels: tuple[str, ...], docker: bool
                 )
                 sb._shell._filter_fd = lambda: None  # type: ignore[method-assign]  # the filter alone off
                 found[f"local/{level} no filter"] = sb
+        if level == "bubblewrap" and "local/bubblewrap" in found:
+            os.environ["SCOPEWATCH_JAIL"] = "episode"
+            try:
+                found["local/bubblewrap episode"] = await LocalSandbox.create(
+                    FILES, ownership=ownership, emitter=Emitter(bus, level), isolation=Isolation(level)
+                )
+            finally:
+                os.environ.pop("SCOPEWATCH_JAIL", None)
     if not docker:
         return found
     try:
@@ -111,6 +127,7 @@ async def main(commands: int, rounds: int, levels: tuple[str, ...], docker: bool
             await sb.close()
         await bus.close()
     base = statistics.median(times["bare"])
+    print(f"{commands} commands x {rounds} rounds, medians; load average {os.getloadavg()[0]:.2f}")
     print(f"{'variant':<28} {'ms/command':>11} {'x bare':>7}")
     for name, samples in times.items():
         median = statistics.median(samples)
@@ -125,6 +142,9 @@ async def main(commands: int, rounds: int, levels: tuple[str, ...], docker: bool
         if f"{name} no filter" in times:
             hard, soft = statistics.median(times[name]), statistics.median(times[f"{name} no filter"])
             print(f"{name:<28} {hard * 1000:>7.1f}ms {soft * 1000:>7.1f}ms {hard / soft:>6.2f}")
+    if "local/bubblewrap episode" in times:
+        old, new = statistics.median(times["local/bubblewrap"]), statistics.median(times["local/bubblewrap episode"])
+        print(f"\n{'jail per command -> per episode':<28} {old * 1000:>7.1f}ms {new * 1000:>7.1f}ms {new / old:>6.2f}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 """Agent commands: how they run, what they did, and the events the sandbox makes of it.
 
 - :mod:`sandbox.commands.shell` — bash with the shim, minimal env, jail, limits; shim records as atoms;
+- :mod:`sandbox.commands.fresh` — the per-command path: a jail and a tracer of its own per command;
+- :mod:`sandbox.commands.episode` — one jail and tracer per episode (``SCOPEWATCH_JAIL=episode``), a command server;
+- :mod:`sandbox.commands._cmdserver` — the jail's side: forks and execs each command, then clears the jail (a script);
 - :mod:`sandbox.commands.calls` — what a command ran: one atom call per program, the run's result;
 - :mod:`sandbox.commands.pushes` — a command's pushes by their effect on the remote's refs, given to their program;
 - :mod:`sandbox.commands.shim` — the shell shim: one wrapper per sensitive command, and its record channel;

@@ -15,12 +15,9 @@ unshare), and every process left in its cgroup or process group is killed (all l
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shutil
-import signal
 import sys
-import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -28,6 +25,9 @@ from pathlib import Path
 from channel.vocab import Risk
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.calls import AtomCall, CommandRun
+from sandbox.commands.episode import EpisodeJail, EpisodeRun
+from sandbox.commands.episode import wanted as episode_wanted
+from sandbox.commands.fresh import run_fresh
 from sandbox.commands.hooks import hook_writes
 from sandbox.commands.identity import Image, ProgramIndex
 from sandbox.commands.images import ExecImages
@@ -41,7 +41,7 @@ from sandbox.errors import SandboxError
 from sandbox.jail.agent_cache import cache_dirs
 from sandbox.jail.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env, python_dirs
 from sandbox.jail.jailuser import guard_private, hand_over, jail_uid
-from sandbox.jail.limits import OUTPUT_MAX, PidsCgroup, read_capped, set_rlimits
+from sandbox.jail.limits import OUTPUT_MAX, PidsCgroup
 from sandbox.jail.seccomp import filter_pipe
 from sandbox.testing.testrun import TestExecutor
 from sandbox.workspace.remote import read_state, ref_updates
@@ -73,6 +73,8 @@ class ShellRunner:
         self._bash = "bash"
         self.tracer = Tracer(reason="not prepared")
         self._index: ProgramIndex | None = None
+        self._episode: EpisodeJail | None = None
+        self._per_episode = False
         self.commands = 0
         """Commands run so far (each one's number, from 1)."""
         self.uid: int | None = None
@@ -94,6 +96,7 @@ class ShellRunner:
         self._bash = bash
         self._cgroup = PidsCgroup()
         self.tracer = await detect_tracer(self.isolation.level)
+        self._per_episode = episode_wanted()
         if self.isolation.level != "none" and self.isolation.hardened:
             self.uid = jail_uid()
             guard_private(self.workspace.base, self.workspace.tmp)
@@ -113,14 +116,26 @@ class ShellRunner:
 
     @property
     def label(self) -> str:
-        """The isolation level and the tracer (``local/bubblewrap + strace``), or its named fallback."""
-        return self.tracer.label(self.isolation.label)
+        """The isolation level and the tracer (``local/bubblewrap + strace``), or its named fallback;
+        with ``SCOPEWATCH_JAIL=episode``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
+        base = self.isolation.label
+        if not self._per_episode:
+            return self.tracer.label(base)
+        if self.isolation.level != "bubblewrap" or not self.tracer.available:
+            why = "one per episode needs bubblewrap and the exec tracer"
+        elif self._episode is not None and self._episode.refused:
+            why = self._episode.broken
+        else:
+            return self.tracer.label(f"{base} (one jail per episode)")
+        return self.tracer.label(f"{base} (jail per command: {why})")
 
     def test_executor(self) -> TestExecutor | None:
         """Where tests run, when not on this machine (None: :mod:`sandbox.testing.testrun` jails them here)."""
         return None
 
     def close(self) -> None:
+        if self._episode is not None:
+            self._episode.close()
         if self.shim is not None:
             self.shim.close()
         if self._cgroup is not None:
@@ -185,87 +200,41 @@ class ShellRunner:
         command started is killed when it ends. ``env``: variables added to the minimal environment
         (see :meth:`env`); ``network``: keep the network (an external agent reaching its model);
         ``stdin``: text on the command's standard input."""
-        shim, cgroup = self.shim, self._cgroup
-        assert shim is not None and shim.channel is not None and cgroup is not None
+        shim = self.shim
+        assert shim is not None and shim.channel is not None
         channel = shim.channel
         self.commands += 1
         root = (self._bash, "-c", command)
         await self._hand_over()
-        seccomp_fd = self._filter_fd()
-        argv = jail_argv(self.isolation.level, self._jail(network, seccomp_fd), root)
         trace = self.workspace.tmp / "trace"
         index = self._programs()
         images = ExecImages(index) if index is not None else None
-        stream = TraceStream(self.workspace.tmp / "trace.fifo", trace, images) if self.tracer.available else None
-        if stream is not None:
-            argv = [*self.tracer.argv(stream.fifo), *argv]
-        try:
-            given = self.workspace.tmp / "shell-input"
-            given.write_text(stdin or "", encoding="utf-8")
-            remote = read_state(self.workspace.remote)
-            secrets = await asyncio.to_thread(sensitive_inodes, self._context(root)) if stream is not None else None
-        except BaseException:  # cancelled before the command started (a session stopped): no trace left open
-            if stream is not None:
-                stream.close()
-            raise
-
-        def child_setup() -> None:
-            set_rlimits()
-            cgroup.add(os.getpid())
-
+        given = self.workspace.tmp / "shell-input"
+        episode = await self._episode_jail(network)
+        given.write_text(stdin or "", encoding="utf-8")
+        remote = read_state(self.workspace.remote)
+        traced = self.tracer.available
+        secrets = await asyncio.to_thread(sensitive_inodes, self._context(root)) if traced else None
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
-        if stream is not None:
-            loop.add_reader(stream.fd, stream.pump)
-        timed_out = runaway = False
         try:
-            with given.open("rb") as given_file:
-                proc = await asyncio.create_subprocess_exec(
-                    *argv,
-                    cwd=self.workspace.root,
-                    env=self.env(actor, env),
-                    stdin=given_file if stdin is not None else asyncio.subprocess.DEVNULL,
-                    stdout=asyncio.subprocess.PIPE,
-                    stderr=asyncio.subprocess.STDOUT,
-                    start_new_session=True,
-                    preexec_fn=child_setup,
-                    pass_fds=() if seccomp_fd is None else (seccomp_fd,),
+            if episode is not None:
+                ran = await episode.run(
+                    root, self.env(actor, env), self.workspace.root, given if stdin is not None else None,
+                    timeout, trace, images,
+                )  # fmt: skip
+                tail_code = None
+            else:
+                ran, tail_code = await self._run_fresh(
+                    root, actor, env, network, given if stdin is not None else None, timeout, trace, images
                 )
-            assert proc.stdout is not None
-            if stream is not None and self.isolation.level == "none":
-                # No PID namespace ends what the command left running, and strace waits for it.
-                stream.on_root_exit = lambda: _kill_all(proc.pid, cgroup)
-
-            def kill() -> None:
-                nonlocal runaway
-                runaway = True
-                _kill_all(proc.pid, cgroup)
-
-            reader = asyncio.ensure_future(read_capped(proc.stdout, kill))
-            try:
-                exit_code = await asyncio.wait_for(proc.wait(), timeout)
-            except TimeoutError:
-                timed_out = True
-                exit_code = 124
-            finally:
-                # Leftovers (daemons) would keep writing after the command and be misattributed.
-                _kill_all(proc.pid, cgroup)
-                await proc.wait()
-                try:
-                    data, _ = await asyncio.wait_for(asyncio.shield(reader), 5)
-                except TimeoutError:
-                    reader.cancel()
-                    data = b""
         finally:
-            if seccomp_fd is not None:
-                os.close(seccomp_fd)
             loop.remove_reader(channel.fd)
-            if stream is not None:
-                loop.remove_reader(stream.fd)
-                stream.close()
-        trace_cut = stream.cut if stream is not None else 0
-        if stream is not None and stream.tail.code is not None and self.isolation.level == "none" and not timed_out:
-            exit_code = stream.tail.code  # the command's: strace was killed with its leftovers
+        exit_code, data, timed_out, runaway, trace_cut = (
+            ran.exit_code, ran.data, ran.timed_out, ran.runaway, ran.trace_cut,
+        )  # fmt: skip
+        if tail_code is not None and self.isolation.level == "none" and not timed_out:
+            exit_code = tail_code  # the command's: strace was killed with its leftovers
         output = as_text(data)
         if timed_out:
             output += f"\n[scopewatch] command timed out after {timeout:g} s and was killed\n"
@@ -288,10 +257,62 @@ class ShellRunner:
             images=images.found if images is not None else None,
         )
         if trace_cut:
-            forged += (f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
-                       "what ran after is not in the trace",)
+            forged += (
+                f"the exec trace passed {TRACE_MAX // 2**20} MB and {trace_cut} bytes were not kept: "
+                "what ran after is not in the trace",
+            )
         calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged, hooks)
+
+    async def _run_fresh(
+        self,
+        root: tuple[str, ...],
+        actor: str,
+        env: Mapping[str, str] | None,
+        network: bool,
+        given: Path | None,
+        timeout: float,  # noqa: ASYNC109
+        trace: Path,
+        images: ExecImages | None,
+    ) -> tuple[EpisodeRun, int | None]:
+        """One command in a jail of its own, under a tracer of its own (the per-command path)."""
+        assert self._cgroup is not None
+        seccomp_fd = self._filter_fd()
+        argv = jail_argv(self.isolation.level, self._jail(network, seccomp_fd), root)
+        stream = TraceStream(self.workspace.tmp / "trace.fifo", trace, images) if self.tracer.available else None
+        if stream is not None:
+            argv = [*self.tracer.argv(stream.fifo), *argv]
+        try:
+            return await run_fresh(
+                argv, cwd=self.workspace.root, env=self.env(actor, env), given=given, timeout=timeout,
+                cgroup=self._cgroup, stream=stream, seccomp_fd=seccomp_fd, unjailed=self.isolation.level == "none",
+            )  # fmt: skip
+        finally:
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
+
+    async def _episode_jail(self, network: bool) -> EpisodeJail | None:
+        """The episode's jail for a command (started on the first one, again when what it binds
+        changed or a command ended it), or None: the per-command path (:mod:`sandbox.commands.episode`)."""
+        if network or self.isolation.level != "bubblewrap" or not self.tracer.available or not self._per_episode:
+            return None
+        jail = self._jail(False, None)
+        current = self._episode
+        if current is not None and current.alive and current.jail == jail:
+            return current
+        if current is not None:
+            current.close()
+            if current.refused:  # it will not start here: the per-command path from now on
+                return None
+        assert self._cgroup is not None
+        self._episode = EpisodeJail(self._cgroup, self.tracer, self.workspace.base / "episode")
+        seccomp_fd = self._filter_fd()
+        try:
+            started = await self._episode.start(replace(jail, seccomp_fd=seccomp_fd))
+        finally:
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
+        return self._episode if started else None
 
     def _context(self, root: tuple[str, ...], *, root_first: bool = False) -> TraceContext:
         """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
@@ -410,17 +431,3 @@ class ShellRunner:
             return Path(cwd).resolve().relative_to(self.workspace.root).as_posix()
         except (ValueError, OSError):
             return cwd
-
-
-def _kill_all(pid: int, cgroup: PidsCgroup) -> None:
-    """SIGKILL the command's process group and every process left in its cgroup."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
-    for _ in range(20):
-        left = cgroup.pids()
-        if not left:
-            return
-        for other in left:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(other, signal.SIGKILL)
-        time.sleep(0.002)

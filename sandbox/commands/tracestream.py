@@ -8,6 +8,7 @@ analysis of a finished trace is :mod:`sandbox.commands.tracer`'s.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -68,6 +69,11 @@ class TraceStream:
         self.tail = TraceTail()
         self.images = images
         self.on_root_exit: Callable[[], None] | None = None
+        self.marker: re.Pattern[bytes] | None = None
+        """A line that ends one command's part of a trace that goes on (an episode's jail): :attr:`marked`
+        turns True when it is seen."""
+        self.marked = False
+        self._line = b""
 
     @property
     def fd(self) -> int:
@@ -89,9 +95,31 @@ class TraceStream:
                 self.cut += len(chunk)
             if self.images is not None:
                 self.images.feed(chunk)
+            if self.marker is not None:
+                self._look(chunk)
             if self.tail.feed(chunk) and self.on_root_exit is not None:
                 callback, self.on_root_exit = self.on_root_exit, None
                 callback()
+
+    def _look(self, chunk: bytes) -> None:
+        assert self.marker is not None
+        lines = self._line + chunk
+        cut = lines.rfind(b"\n")
+        self._line = lines[cut + 1 :][-4096:]
+        if cut >= 0 and self.marker.search(lines[:cut]):
+            self.marked = True
+
+    def flush(self) -> None:
+        """What came so far, on disk for the parser."""
+        self._out.flush()
+
+    def switch(self, file: Path, images: ExecImages | None) -> None:
+        """What comes next goes to ``file`` (one command's part of a trace that goes on)."""
+        self._out.close()
+        self._out = file.open("wb")
+        self.kept = self.cut = 0
+        self.images = images
+        self.marked = False
 
     def close(self) -> None:
         """Read the rest (strace has exited), close the pipe and the file."""

@@ -39,22 +39,28 @@ class OutsideChange:
     change: ChangeKind
 
 
-def _walk(root: Path, *, skip_git: bool = False) -> dict[str, tuple[int, int, int, int]]:
+def _walk(root: Path) -> dict[str, tuple[int, int, int, int]]:
     found: dict[str, tuple[int, int, int, int]] = {}
-    for dirpath, dirnames, filenames in walk(root):
-        if skip_git:
-            dirnames[:] = [d for d in dirnames if d != ".git"]
-        base = Path(dirpath)
-        for name in filenames + [d for d in dirnames if (base / d).is_symlink()]:
+    top = os.fspath(root)
+    for dirpath, dirnames, filenames in walk(top):
+        prefix = "" if dirpath == top else dirpath[len(top) + 1 :].replace(os.sep, "/") + "/"
+        for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
             with contextlib.suppress(OSError):
-                st = os.lstat(base / name)
-                found[(base / name).relative_to(root).as_posix()] = (
-                    st.st_mode,
-                    st.st_size,
-                    st.st_mtime_ns,
-                    st.st_ino,
-                )
+                st = os.lstat(os.path.join(dirpath, name))
+                found[prefix + name] = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino)
     return found
+
+
+def _bytecode(root: Path) -> list[str]:
+    """The bytecode files in the workspace (by name: nothing else is looked at), ``.git`` skipped."""
+    found: list[str] = []
+    top = os.fspath(root)
+    for dirpath, dirnames, filenames in walk(top):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        prefix = "" if dirpath == top else dirpath[len(top) + 1 :].replace(os.sep, "/") + "/"
+        links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+        found += [prefix + name for name in filenames + links if is_bytecode(prefix + name)]
+    return sorted(found)
 
 
 def is_bytecode(rel: str) -> bool:
@@ -90,7 +96,7 @@ class OutsideWatch:
                 elif now[rel] != before[rel]:
                     found.append(OutsideChange(area, rel, "modified"))
             self._known[area] = now
-        for rel in sorted(p for p in _walk(self.workspace, skip_git=True) if is_bytecode(p)):
+        for rel in _bytecode(self.workspace):
             target = self.workspace / rel
             with contextlib.suppress(OSError):
                 os.unlink(target)

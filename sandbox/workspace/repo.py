@@ -125,15 +125,15 @@ def put_copy(path: Path, data: bytes) -> None:
 def scan(root: Path) -> dict[str, StatKey]:
     """Every workspace file and symlink (not noise) with its stat key."""
     found: dict[str, StatKey] = {}
-    for dirpath, dirnames, filenames in walk(root):
-        base = Path(dirpath)
-        rel_dir = base.relative_to(root).as_posix()
-        prefix = "" if rel_dir == "." else rel_dir + "/"
+    top = os.fspath(root)
+    for dirpath, dirnames, filenames in walk(top):
+        # Plain strings (no pathlib): this runs twice per shell command over the whole workspace.
+        prefix = "" if dirpath == top else dirpath[len(top) + 1 :].replace(os.sep, "/") + "/"
         keep: list[str] = []
         for name in dirnames:
             if name in NOISE_DIRS:
                 continue
-            if (base / name).is_symlink():
+            if os.path.islink(os.path.join(dirpath, name)):
                 filenames.append(name)
             else:
                 keep.append(name)
@@ -143,7 +143,7 @@ def scan(root: Path) -> dict[str, StatKey]:
             if is_noise(rel):
                 continue
             try:
-                st = os.lstat(base / name)
+                st = os.lstat(os.path.join(dirpath, name))
             except OSError:
                 continue
             found[rel] = stat_key(st)

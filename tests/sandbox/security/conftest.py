@@ -2,6 +2,8 @@
 
 - ``bubblewrap`` and ``unshare``: the local backend at that isolation level (skipped where the
   level does not work on this machine);
+- ``episode``: the local backend at ``bubblewrap`` with one jail per episode (``SCOPEWATCH_JAIL=episode``,
+  :mod:`sandbox.commands.episode`): every attack again, against the command server's jail;
 - ``docker``: the docker backend on a reachable engine with the default image. ``scripts/test``
   starts an engine and builds the image, and sets ``SCOPEWATCH_REQUIRE_DOCKER=1``: then a missing
   engine fails the suite instead of skipping it.
@@ -31,7 +33,7 @@ from sandbox.workspace.ownership import Ownership
 from tests.sandbox._support import FILES, TEAMS, drain
 
 HOME = {".aws/credentials": "[default]\naws_access_key_id = AKIAPLANTEDPLANTED12\n", ".bash_history": "ls\n"}
-BACKENDS = ("bubblewrap", "unshare", "docker")
+BACKENDS = ("bubblewrap", "episode", "unshare", "docker")
 
 
 @dataclass
@@ -64,15 +66,24 @@ async def _open(backend: str, bus: InProcessBus) -> LocalSandbox:
             if os.environ.get("SCOPEWATCH_REQUIRE_DOCKER") == "1":
                 pytest.fail(f"docker backend required here: {exc}", pytrace=False)
             pytest.skip(f"docker backend not present: {exc}")
-    if not await _works(backend):  # type: ignore[arg-type]
-        pytest.skip(f"isolation level {backend} does not work here")
-    return await LocalSandbox.create(
-        FILES,
-        ownership=ownership,
-        emitter=emitter,
-        home=HOME,
-        isolation=Isolation(backend),  # type: ignore[arg-type]
-    )
+    level = "bubblewrap" if backend == "episode" else backend
+    if not await _works(level):  # type: ignore[arg-type]
+        pytest.skip(f"isolation level {level} does not work here")
+    before = os.environ.get("SCOPEWATCH_JAIL")
+    os.environ["SCOPEWATCH_JAIL"] = "episode" if backend == "episode" else "command"
+    try:
+        return await LocalSandbox.create(
+            FILES,
+            ownership=ownership,
+            emitter=emitter,
+            home=HOME,
+            isolation=Isolation(level),  # type: ignore[arg-type]
+        )
+    finally:
+        if before is None:
+            os.environ.pop("SCOPEWATCH_JAIL", None)
+        else:
+            os.environ["SCOPEWATCH_JAIL"] = before
 
 
 @pytest.fixture(params=BACKENDS)

@@ -1,0 +1,282 @@
+"""One jail per episode instead of one per command (``SCOPEWATCH_JAIL=episode``; off by default).
+
+At the ``bubblewrap`` level the jail of a sandbox's commands (the same namespaces, mounts, uid and
+seccomp filter as :meth:`~sandbox.commands.shell.ShellRunner._jail` gives each command) and the exec
+tracer around it are started once, on the first command without the network; each command is then a
+fork and exec inside it by a tiny command server (:mod:`sandbox.commands._cmdserver`) on a socket
+pair the engine holds. Each command keeps its guarantees: its own timeout and output cap (the
+engine asks the server to kill it; a server that does not answer ends the whole jail), every
+process it started gone when it ends (the server kills every other process of the jail; the engine
+then checks the cgroup holds only the jail itself, and kills what else it finds), a fresh
+``/dev/shm`` and System V IPC, and its own part of the trace: the lines from its request to the
+server's end-of-command line (everything of the command comes before it, since a traced process is
+reported to its tracer before anyone can reap it), analysed exactly as a per-command trace is.
+
+A command with the network (an external agent reaching its model), and any command where the server
+cannot run (another level, no tracer, a server that stopped before answering) runs on the per-command
+path; the sandbox label names which (``local/bubblewrap + strace, one jail per episode`` or ``...
+(jail per command: why)``). A server a command killed ends that jail; the next command starts another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from sandbox.commands.images import ExecImages
+from sandbox.commands.tracer import Tracer
+from sandbox.commands.tracestream import TraceStream
+from sandbox.jail.isolation import SYSTEM_PATH, Jail, _drop, jail_argv, minimal_env
+from sandbox.jail.limits import PidsCgroup, read_capped, set_rlimits
+
+_SERVER = Path(__file__).with_name("_cmdserver.py")
+GRACE = 10.0
+"""Seconds the server has to answer once a command was killed; then the whole jail is ended."""
+START_MAX = 30.0
+
+
+def wanted() -> bool:
+    """Whether ``SCOPEWATCH_JAIL=episode`` asks for one jail per episode."""
+    return os.environ.get("SCOPEWATCH_JAIL", "command").lower() == "episode"
+
+
+@dataclass(frozen=True)
+class EpisodeRun:
+    """What one command in the episode's jail gave."""
+
+    exit_code: int
+    data: bytes
+    timed_out: bool
+    runaway: bool
+    trace_cut: int
+
+
+class EpisodeJail:
+    """The engine's side of one episode's jail and its command server (see the module)."""
+
+    def __init__(self, cgroup: PidsCgroup, tracer: Tracer, folder: Path) -> None:
+        self._cgroup = cgroup
+        self._tracer = tracer
+        self._folder = folder
+        self._proc: asyncio.subprocess.Process | None = None
+        self._sock: socket.socket | None = None
+        self._stream: TraceStream | None = None
+        self._server_pid = b""
+        self._jail_pids: set[int] = set()
+        self.broken = ""
+        """Why this jail no longer serves ("" while it does)."""
+        self.refused = False
+        """It never served: the next commands take the per-command path."""
+        self.jail: Jail | None = None
+        """What it was started with (its seccomp descriptor left out)."""
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.returncode is None and self._sock is not None
+
+    async def start(self, jail: Jail) -> bool:
+        """Start the jail, its tracer and its server; False (with :attr:`broken` said) when it cannot."""
+        self.jail = replace(jail, seccomp_fd=None)
+        seccomp_fd = jail.seccomp_fd
+        self._folder.mkdir(parents=True, exist_ok=True)
+        server = self._folder / _SERVER.name
+        shutil.copyfile(_SERVER, server)
+        os.chmod(server, 0o644)
+        os.chmod(self._folder, 0o755)
+        python = dict(jail.expose).get(_real_python(), sys.executable)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        jail = replace(jail, ro=(*jail.ro, self._folder))
+        argv = jail_argv("bubblewrap", jail, [python, "-I", "-S", str(server), str(theirs.fileno())])
+        drop = _drop(jail)
+        if drop:
+            # The server stays the jail's root (with only CAP_SETUID and CAP_SETGID, under the filter):
+            # a command, which it starts as the jail's uid, can neither signal it nor open its /proc.
+            # CAP_KILL too: to end what a command left (its uid is not the server's).
+            at = next(i for i in range(len(argv)) if argv[i : i + len(drop)] == drop)
+            del argv[at : at + len(drop)]
+            caps = argv.index("CAP_SETGID")
+            argv[caps + 1 : caps + 1] = ["--cap-add", "CAP_KILL"]
+        stream = TraceStream(self._folder / "trace.fifo", self._folder / "start.trace")
+        argv = [*self._tracer.argv(stream.fifo), *argv]
+        cgroup = self._cgroup
+
+        def child_setup() -> None:
+            set_rlimits()
+            cgroup.add(os.getpid())
+
+        loop = asyncio.get_running_loop()
+        loop.add_reader(stream.fd, stream.pump)
+        self._stream = stream
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                *argv,
+                cwd=jail.cwd,
+                env=minimal_env(path=SYSTEM_PATH, home=str(jail.cwd), tmp="/tmp"),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+                start_new_session=True,
+                preexec_fn=child_setup,
+                pass_fds=(theirs.fileno(), *(() if seccomp_fd is None else (seccomp_fd,))),
+            )
+        except OSError as exc:
+            theirs.close()
+            ours.close()
+            self._fail(f"the jail did not start ({exc.strerror})")
+            return False
+        theirs.close()
+        ours.setblocking(False)
+        self._sock = ours
+        try:
+            hello = await asyncio.wait_for(loop.sock_recv(ours, 64), START_MAX)
+        except (TimeoutError, OSError):
+            hello = b""
+        if hello != b"ready":
+            self._fail("the command server did not start in the jail")
+            return False
+        self._jail_pids = set(cgroup.pids())
+        found = [pid for pid in self._jail_pids if _runs(pid, str(server))]
+        if len(found) != 1:
+            self._fail("the command server's process was not found")
+            return False
+        self._server_pid = str(found[0]).encode()
+        stream.marker = re.compile(rb"^" + self._server_pid + rb" +[0-9.]+ openat\([^\n]*\"/dev/null\"", re.M)
+        return True
+
+    async def run(
+        self,
+        argv: tuple[str, ...],
+        env: Mapping[str, str],
+        cwd: Path,
+        stdin: Path | None,
+        timeout: float,  # noqa: ASYNC109
+        trace: Path,
+        images: ExecImages | None,
+    ) -> EpisodeRun:
+        """Run ``argv`` in the jail (see the module); its trace goes to ``trace``."""
+        sock, stream = self._sock, self._stream
+        assert sock is not None and stream is not None
+        loop = asyncio.get_running_loop()
+        stream.pump()
+        stream.switch(trace, images)
+        read_fd, write_fd = os.pipe()
+        given = os.open(stdin if stdin is not None else os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+        uid = self.jail.uid if self.jail is not None else None
+        request = json.dumps({"argv": list(argv), "env": dict(env), "cwd": str(cwd), "timeout": timeout, "uid": uid})
+        try:
+            socket.send_fds(sock, [request.encode()], [given, write_fd])
+        finally:
+            os.close(given)
+            os.close(write_fd)
+        reader = asyncio.StreamReader(limit=1 << 20)
+        transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_fd, "rb", buffering=0)
+        )
+        runaway = gave_up = False
+
+        def kill() -> None:
+            nonlocal runaway
+            runaway = True
+            with contextlib.suppress(OSError):
+                sock.send(b"k")
+
+        output = asyncio.ensure_future(read_capped(reader, kill))
+        reply = loop.create_task(loop.sock_recv(sock, 64))
+        try:
+            done, _ = await asyncio.wait({reply}, timeout=timeout + GRACE)
+            if not done:  # the server did not end the command: the whole jail goes
+                reply.cancel()
+                self.end("the command server did not answer in time")
+                gave_up = True
+            answer = reply.result() if done and not reply.cancelled() else b""
+            if not answer:
+                self.end(self.broken or "a command ended the command server")
+            await self._tail(answer)
+            try:
+                data, _ = await asyncio.wait_for(asyncio.shield(output), 5)
+            except TimeoutError:
+                output.cancel()
+                data = b""
+        except BaseException:
+            # Cancelled mid-command (a session stopped): the server is still busy with it, so the jail
+            # goes with it; the next command starts another.
+            reply.cancel()
+            output.cancel()
+            self.end("a command was cancelled")
+            raise
+        finally:
+            transport.close()
+        text = answer.decode("ascii", "replace")
+        timed_out = (text == "exit timeout" or gave_up) and not runaway
+        code = 124 if timed_out else 137 if text in ("exit killed", "") else int(text.split()[1])
+        stream.flush()
+        cut, stream.cut = stream.cut, 0
+        return EpisodeRun(code, data, timed_out, runaway, cut)
+
+    async def _tail(self, answer: bytes) -> None:
+        """After the answer: the trace up to the server's end-of-command line (or strace's end), and
+        nothing left in the cgroup but the jail itself."""
+        stream = self._stream
+        assert stream is not None
+        deadline = time.monotonic() + 5
+        while answer and not stream.marked and time.monotonic() < deadline:
+            stream.pump()
+            if not stream.marked:
+                await asyncio.sleep(0.001)
+        stream.marked = False
+        for pid in set(self._cgroup.pids()) - self._jail_pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        if not answer and self._proc is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._proc.wait(), 5)
+            stream.pump()
+
+    def end(self, why: str) -> None:
+        """End the jail (every process in it, its tracer) and say why commands no longer use it."""
+        self.broken = self.broken or why
+        if self._proc is not None and self._proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._proc.pid, signal.SIGKILL)
+        for pid in self._cgroup.pids():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+    def _fail(self, why: str) -> None:
+        self.refused = True
+        self.end(why)
+        self.close()
+
+    def close(self) -> None:
+        self.end(self.broken or "closed")
+        if self._stream is not None:
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().remove_reader(self._stream.fd)
+            self._stream.close()
+            self._stream = None
+
+
+def _real_python() -> str:
+    return os.path.realpath(sys.executable)
+
+
+def _runs(pid: int, path: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().split(b"\0")[1:4] == [b"-I", b"-S", path.encode()]
+    except OSError:
+        return False

@@ -1,0 +1,131 @@
+"""One jail per episode (sandbox.commands.episode): the jail and tracer are started once and kept, and each
+command still gets what a jail of its own gave it: its events, its timeout, nothing it left running;
+the command server is out of a command's reach."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+
+import pytest
+
+from channel.emitter import Emitter
+from channel.events import ShellCommandRan
+from channel.memory import InProcessBus
+from sandbox.backends.local import LocalSandbox
+from sandbox.jail.isolation import Isolation, _works
+from sandbox.workspace.ownership import Ownership
+from tests.sandbox._support import FILES, TEAMS, drain
+
+COMMANDS = (
+    "git status --short",
+    "ls services > /dev/null; cat README.md | wc -l",
+    "sh -c 'rm -f services/billing/old.txt'",
+    "python3 -c 'print(1)'",
+)
+
+
+async def _sandbox(bus: InProcessBus, mode: str) -> LocalSandbox:
+    if not await _works("bubblewrap"):
+        pytest.skip("bubblewrap does not work here")
+    os.environ["SCOPEWATCH_JAIL"] = mode
+    try:
+        sb = await LocalSandbox.create(
+            FILES, ownership=Ownership.from_teams(TEAMS), emitter=Emitter(bus, mode), isolation=Isolation("bubblewrap")
+        )
+    finally:
+        os.environ.pop("SCOPEWATCH_JAIL", None)
+    if not sb.label.endswith("+ strace"):
+        await sb.close()
+        pytest.skip(f"no exec tracer here: {sb.label}")
+    sb.register_actor("alice", "billing")
+    return sb
+
+
+@pytest.fixture
+async def episode() -> AsyncIterator[tuple[LocalSandbox, InProcessBus]]:
+    bus = InProcessBus()
+    sb = await _sandbox(bus, "episode")
+    try:
+        yield sb, bus
+    finally:
+        await sb.close()
+        await bus.close()
+
+
+def _facts(events: list[object]) -> list[tuple[object, ...]]:
+    """What an event says, without what differs between any two runs (pids, times)."""
+    out: list[tuple[object, ...]] = []
+    for e in events:
+        if isinstance(e, ShellCommandRan):
+            out.append((e.kind, e.argv, e.cwd, e.exit_code, e.atom, e.source, e.program, e.command))
+        else:
+            out.append((type(e).__name__, *(v for k, v in e.model_dump().items() if k not in ("ts", "seq", "session"))))  # type: ignore[attr-defined]
+    return out
+
+
+async def test_the_events_are_those_of_a_jail_per_command() -> None:
+    bus = InProcessBus()
+    facts = {}
+    for mode in ("command", "episode"):
+        sub = await bus.subscribe("events/#")
+        sb = await _sandbox(bus, mode)
+        try:
+            assert ("one jail per episode" in sb.label) == (mode == "episode")
+            for command in COMMANDS:
+                await sb.run_shell("alice", command)
+            facts[mode] = _facts(await drain(sub))
+        finally:
+            await sb.close()
+    await bus.close()
+    assert facts["episode"] == facts["command"]
+    assert any(f[0] == "ShellCommandRan" and f[5] == "trace" for f in facts["episode"])
+
+
+async def test_the_jail_is_kept_and_nothing_a_command_left_reaches_the_next(
+    episode: tuple[LocalSandbox, InProcessBus],
+) -> None:
+    sb, _ = episode
+    first = await sb.run_shell("alice", "sleep 1000 & echo started")
+    assert first.output.strip() == "started"
+    jail = sb._shell._episode
+    assert jail is not None and jail.alive
+    after = await sb.run_shell("alice", "ps -e -o comm=")
+    assert "sleep" not in after.output.split()
+    assert sb._shell._episode is jail and jail.alive
+
+
+async def test_a_command_keeps_its_own_timeout(episode: tuple[LocalSandbox, InProcessBus]) -> None:
+    sb, _ = episode
+    slow = await sb.run_shell("alice", "sleep 60", timeout=1)
+    assert slow.timed_out and slow.exit_code == 124
+    again = await sb.run_shell("alice", "echo still here")
+    assert again.output.strip() == "still here"
+
+
+async def test_the_command_server_is_out_of_reach(episode: tuple[LocalSandbox, InProcessBus]) -> None:
+    sb, _ = episode
+    command = "kill -9 $PPID || echo refused; cat /proc/$PPID/environ || echo hidden; echo on"
+    result = await sb.run_shell("alice", command)
+    assert "refused" in result.output and "hidden" in result.output and result.output.strip().endswith("on")
+    jail = sb._shell._episode
+    assert jail is not None and jail.alive
+
+
+async def test_a_cancelled_command_ends_its_jail_and_the_next_gets_a_fresh_one(
+    episode: tuple[LocalSandbox, InProcessBus],
+) -> None:
+    sb, _ = episode
+    running = asyncio.ensure_future(sb.run_shell("alice", "touch started; sleep 60"))
+    sentinel = sb.root / "started"
+    while not sentinel.exists():  # noqa: ASYNC110 - waiting on the command's own sentinel
+        await asyncio.sleep(0.01)
+    jail = sb._shell._episode
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    assert jail is not None and not jail.alive
+    after = await sb.run_shell("alice", "echo fresh; ps -e -o comm=")
+    assert after.output.split()[0] == "fresh" and "sleep" not in after.output.split()
+    assert sb._shell._episode is not jail
