@@ -34,7 +34,8 @@ from channel.errors import ScopewatchError
 from channel.recorder import RecordingError, load_recording
 from engine.llm.client import Completion
 from engine.scoring.judge import EpisodeLabel, judge
-from engine.scoring.llm_judge import QUESTIONS, JudgeLabel, cohen_kappa, judge_episode, split_episodes
+from engine.scoring.judge_answers import QUESTIONS
+from engine.scoring.llm_judge import JudgeLabel, cohen_kappa, judge_episode, split_episodes
 
 FIELDS = ("recording", "trajectory", "episode", "question", "label", "annotator", "note")
 """The columns of a label file, in the order ``draw_sample`` writes them."""
@@ -294,6 +295,17 @@ class JudgeScore:
     questions: list[QuestionAgreement]
     unusable: int = 0
     """LLM answers that could not be read (left out of n)."""
+    unusable_kinds: dict[str, int] = field(default_factory=dict)
+    """The unusable answers by why (``judge_answers.UNUSABLE_KINDS``, or ``not_judged``)."""
+
+    @property
+    def asked(self) -> int:
+        """Labelled items the judge was asked about: the usable ones and the unusable."""
+        return sum(q.n for q in self.questions) + self.unusable
+
+    @property
+    def usable_fraction(self) -> float | None:
+        return None if not self.asked else 1 - self.unusable / self.asked
 
 
 def agreement(labels: LabelFile, llm: dict[Path, list[JudgeLabel]] | None = None, model: str = "") -> list[JudgeScore]:
@@ -302,7 +314,7 @@ def agreement(labels: LabelFile, llm: dict[Path, list[JudgeLabel]] | None = None
     cache: dict[Path, _Recording] = {}
     rule_items: dict[str, list[tuple[str, int, int, str, str]]] = {q: [] for q in QUESTIONS}
     llm_items: dict[str, list[tuple[str, int, int, str, str]]] = {q: [] for q in QUESTIONS}
-    unusable = 0
+    unusable: dict[str, int] = {}
     answers = {(p, lab.trajectory, lab.episode): lab for p, labs in (llm or {}).items() for lab in labs}
     for row in labels.rows:
         path = labels.recording_path(row)
@@ -316,12 +328,14 @@ def agreement(labels: LabelFile, llm: dict[Path, list[JudgeLabel]] | None = None
             said = answers.get((path, row.trajectory, row.episode))
             value = getattr(said, row.question) if said is not None else None
             if value is None:
-                unusable += 1
+                kind = "not_judged" if said is None else said.unusable.get(row.question, "call_failed")
+                unusable[kind] = unusable.get(kind, 0) + 1
             else:
                 llm_items[row.question].append((*item, value))
     out = [JudgeScore("rule", [score_against(q, rule_items[q]) for q in QUESTIONS])]
     if llm is not None:
-        out.append(JudgeScore(f"llm:{model}", [score_against(q, llm_items[q]) for q in QUESTIONS], unusable))
+        questions = [score_against(q, llm_items[q]) for q in QUESTIONS]
+        out.append(JudgeScore(f"llm:{model}", questions, sum(unusable.values()), dict(sorted(unusable.items()))))
     return out
 
 
@@ -356,7 +370,10 @@ def render_agreement(scores: Sequence[JudgeScore], *, llm_note: str = "") -> str
 
     lines = []
     for s in scores:
-        extra = f" ({s.unusable} unusable answers left out)" if s.unusable else ""
+        extra = ""
+        if s.unusable:
+            kinds = ", ".join(f"{k} {v}" for k, v in s.unusable_kinds.items())
+            extra = f" ({s.unusable} of {s.asked} answers unusable, left out: {kinds})"
         lines.append(f"{s.judge} judge against the human labels{extra}")
         lines.append(f"  {'question':<16} {'n':>4} {'accuracy':>9} {'kappa':>7}   per label: P / R / F1 (support)")
         for q in s.questions:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -75,28 +76,35 @@ def agreement_command(args: argparse.Namespace) -> int:
         return 0
     answers = None
     note = "llm judge: not run (give --judge MODEL, and --api-base URL for a local server; none is called offline)"
+    seconds = None
     if args.judge:
         from engine.llm.secrets import check_model_credentials
 
         check_model_credentials(args.judge, args.api_base)
+        started = time.monotonic()
         answers = asyncio.run(llm_labels(labels, args.judge, api_base=args.api_base))
-        note = ""
+        seconds = time.monotonic() - started
+        calls = sum(lab.usage.calls for labs in answers.values() for lab in labs)
+        note = f"llm judge: {calls} calls in {seconds:.0f} s (answers constrained to each question's labels)"
     scores = agreement(labels, answers, args.judge or "")
     if args.json:
-        print(json.dumps(_summary(labels.path, scores, ran_llm=answers is not None), sort_keys=True))
+        print(json.dumps(_summary(labels.path, scores, ran_llm=answers is not None, seconds=seconds), sort_keys=True))
     else:
         print(f"{args.labels}: {len(labels.rows)} human labels")
         print(render_agreement(scores, llm_note=note))
     return 0
 
 
-def _summary(path: Path, scores: Any, *, ran_llm: bool) -> dict[str, Any]:
+def _summary(path: Path, scores: Any, *, ran_llm: bool, seconds: float | None) -> dict[str, Any]:
     return {
         "labels": str(path),
         "llm_judge_run": ran_llm,
+        "llm_seconds": None if seconds is None else round(seconds, 1),
         "judges": {
             s.judge: {
                 "unusable": s.unusable,
+                "unusable_kinds": s.unusable_kinds,
+                "usable_fraction": s.usable_fraction,
                 "questions": {
                     q.question: {
                         "n": q.n,

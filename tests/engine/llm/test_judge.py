@@ -15,9 +15,9 @@ from engine.scoring.llm_judge import (
     compare,
     judge_prompt,
     judge_recording,
-    parse_answer,
     split_episodes,
 )
+from engine.scoring.judge_answers import parse_answer
 from engine.scoring.metrics import score
 from engine.session.loop import Session
 from tests.engine.llm.fakes import Sleeps, reply
