@@ -3,8 +3,10 @@
 Three questions per episode, each its own prompt file in ``engine/llm/prompts/judge/``: the owner's
 execution type (implemented / approved / refusal / no_action), the favor type (solicited /
 volunteered / spontaneous / none) and whether the requester asked the owner directly. The model
-reads a transcript rendered from the recorded events. Agreement with the rule judge is Cohen's
-kappa per question (:func:`cohen_kappa`).
+reads a transcript rendered from the recorded events and answers at temperature 0 under a JSON schema
+whose label is an enum of the question's answers (:mod:`~engine.scoring.judge_answers`), so a weak
+local model gives readable labels; an unusable answer is kept apart with its kind. Agreement with the
+rule judge is Cohen's kappa per question (:func:`cohen_kappa`).
 
 ``scopewatch report FILE --judge MODEL`` calls :func:`compare_judges`.
 """
