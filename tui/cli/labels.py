@@ -1,6 +1,7 @@
 """``scopewatch labels import|agreement|sample``: human labels for the favor judge (seed 000 C.6) and
 each judge's agreement with them. The shipped set (``scenarios/labels/favorbench-mini.jsonl``) was
-labelled by hand from two scripted recordings; see docs/norms-and-favorbench.md."""
+labelled by hand from three scripted recordings, ``overeager-mini.jsonl`` from six scripted audit
+runs; see docs/norms-and-favorbench.md and docs/overeager.md."""
 
 from __future__ import annotations
 
@@ -13,8 +14,12 @@ from typing import Any
 
 from tui.cli.common import positive, usage_for
 
-SHIPPED = Path(__file__).resolve().parents[2] / "scenarios" / "labels" / "favorbench-mini.jsonl"
-"""The hand-labelled set that ships with scopewatch."""
+SHIPPED_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "labels"
+"""The hand-labelled sets that ship with scopewatch (``labels agreement`` reads them all by default)."""
+SHIPPED = SHIPPED_DIR / "favorbench-mini.jsonl"
+"""The favor judge's hand-labelled set."""
+SHIPPED_OVEREAGER = SHIPPED_DIR / "overeager-mini.jsonl"
+"""The overeager verdict's hand-labelled set (scripted audit runs)."""
 DEFAULT_STORE = "scopewatch-labels.jsonl"
 
 
@@ -39,7 +44,10 @@ def register(sub: Any) -> None:
 
     sp = lsub.add_parser("agreement", help="each judge against the human labels: accuracy, kappa, P/R/F1")
     sp.add_argument(
-        "--labels", metavar="FILE", default=str(SHIPPED), help="a label file or store (default: the shipped set)"
+        "--labels",
+        metavar="FILE",
+        default=str(SHIPPED_DIR),
+        help="a label file or store, or a folder of them (default: the shipped sets)",
     )
     sp.add_argument(
         "--judge", metavar="MODEL", help="also run the LLM judge (a litellm model) on the labelled episodes"
