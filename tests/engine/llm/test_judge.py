@@ -10,6 +10,7 @@ import pytest
 
 from channel.memory import InProcessBus
 from channel.vocab.config import SessionConfig
+from engine.scoring.judge_answers import parse_answer
 from engine.scoring.llm_judge import (
     cohen_kappa,
     compare,
@@ -17,7 +18,6 @@ from engine.scoring.llm_judge import (
     judge_recording,
     split_episodes,
 )
-from engine.scoring.judge_answers import parse_answer
 from engine.scoring.metrics import score
 from engine.session.loop import Session
 from tests.engine.llm.fakes import Sleeps, reply
