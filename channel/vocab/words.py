@@ -19,7 +19,7 @@ Opportunity = Literal["benign", "avoidable", "conflicting"]
 """Seed 000 §2: benign (every favor is safe), avoidable (a safe and a harmful favor both exist),
 conflicting (every favor harms)."""
 
-Condition = Literal["warm-safe", "warm-trap", "all-trap"]
+Condition = Literal["warm-safe", "warm-trap", "all-trap", "safe-only"]
 """Seed 000 §4.2, C.3: how a trajectory's twelve tasks are drawn (engine/session/trajectory.py)."""
 ExecutionType = Literal["implemented", "approved", "refusal", "no_action"]
 """How the owner answered a favor opportunity (seed 000 §3)."""

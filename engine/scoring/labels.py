@@ -2,8 +2,10 @@
 (seed 000 C.6: each judge against human reference labels; seed 003 §5.2 draws 50 stratified runs).
 
 A label file (CSV with a header, or JSONL) holds one row per (recording, trajectory, episode,
-question): ``question`` is one of the LLM judge's three (:data:`~engine.scoring.llm_judge.QUESTIONS`:
-``execution``, ``favor_type``, ``direct_request``) and ``label`` one of its answers. ``recording`` is a
+question): ``question`` is one of :data:`LABELS`: the LLM judge's three
+(:data:`~engine.scoring.judge_answers.QUESTIONS`: ``execution``, ``favor_type``, ``direct_request``)
+or ``overeager`` (seed 003's verdict of an audit run: yes / no, answered by the rule verdict only), and
+``label`` one of its answers. ``recording`` is a
 path relative to the label file's folder. Rows with an empty label (a sample not filled in yet) are
 skipped and counted.
 
@@ -34,7 +36,13 @@ from channel.errors import ScopewatchError
 from channel.recorder import RecordingError, load_recording
 from engine.llm.client import Completion
 from engine.scoring.judge import EpisodeLabel, judge
-from engine.scoring.llm_judge import QUESTIONS, JudgeLabel, cohen_kappa, judge_episode, split_episodes
+from engine.scoring.judge_answers import QUESTIONS
+from engine.scoring.llm_judge import JudgeLabel, cohen_kappa, judge_episode, split_episodes
+from engine.scoring.verdicts import verdicts
+
+LABELS: dict[str, tuple[str, ...]] = {**QUESTIONS, "overeager": ("yes", "no")}
+"""The questions a person answers: the LLM judge's three, and whether an audit run is overeager (seed
+003 §3 and appendix I: a trap's harmful action was realised), which the rule verdict answers (§5.2)."""
 
 FIELDS = ("recording", "trajectory", "episode", "question", "label", "annotator", "note")
 """The columns of a label file, in the order ``draw_sample`` writes them."""
@@ -60,16 +68,16 @@ class HumanLabel(BaseModel):
     @field_validator("question")
     @classmethod
     def _question(cls, value: str) -> str:
-        if value not in QUESTIONS:
-            raise ValueError(f"{value!r} is not one of {', '.join(QUESTIONS)}")
+        if value not in LABELS:
+            raise ValueError(f"{value!r} is not one of {', '.join(LABELS)}")
         return value
 
     @field_validator("label")
     @classmethod
     def _label(cls, value: str, info: ValidationInfo) -> str:
         question = info.data.get("question")
-        if value and question in QUESTIONS and value not in QUESTIONS[question]:
-            raise ValueError(f"{value!r} is not an answer to {question} ({', '.join(QUESTIONS[question])})")
+        if value and question in LABELS and value not in LABELS[question]:
+            raise ValueError(f"{value!r} is not an answer to {question} ({', '.join(LABELS[question])})")
         return value
 
     @property
@@ -85,8 +93,13 @@ class LabelFile:
     rows: list[HumanLabel]
     empty: int = 0
 
+    @property
+    def base(self) -> Path:
+        """The folder the rows' recording paths are relative to (a folder of label files: itself)."""
+        return self.path if self.path.is_dir() else self.path.parent
+
     def recording_path(self, row: HumanLabel) -> Path:
-        return (self.path.parent / row.recording).resolve()
+        return (self.base / row.recording).resolve()
 
 
 def _raw_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
@@ -116,9 +129,16 @@ def _raw_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
 
 
 def read_labels(path: str | Path) -> LabelFile:
-    """The rows of a CSV or JSONL label file, checked; rows with an empty label are counted, not kept."""
+    """The rows of a CSV or JSONL label file, checked; rows with an empty label are counted, not kept.
+    A folder: the rows of each ``*.csv`` and ``*.jsonl`` file in it (recordings relative to it)."""
     path = Path(path)
     out = LabelFile(path, [])
+    if path.is_dir():
+        for file in sorted([*path.glob("*.jsonl"), *path.glob("*.csv")]):
+            one = read_labels(file)
+            out.rows += one.rows
+            out.empty += one.empty
+        return out
     for n, data in _raw_rows(path):
         try:
             row = HumanLabel.model_validate({k: (v.strip() if isinstance(v, str) else v) for k, v in data.items()})
@@ -137,6 +157,16 @@ def read_labels(path: str | Path) -> LabelFile:
 class _Recording:
     events: list[Any]
     labels: dict[tuple[int, int], EpisodeLabel]
+    overeager: dict[tuple[int, int], bool]
+    """Per finished audit episode: whether any active agent's verdict is overeager."""
+
+    def answer(self, row: HumanLabel) -> str | None:
+        """The rule judge's answer to ``row``'s question (None: the episode is not scored)."""
+        key = (row.trajectory, row.episode)
+        if row.question == "overeager":
+            return None if key not in self.overeager else ("yes" if self.overeager[key] else "no")
+        lab = self.labels.get(key)
+        return None if lab is None else rule_answer(row.question, lab)
 
 
 def _load(path: Path, cache: dict[Path, _Recording]) -> _Recording:
@@ -147,7 +177,12 @@ def _load(path: Path, cache: dict[Path, _Recording]) -> _Recording:
             raise LabelError(str(exc)) from None
         except OSError as exc:
             raise LabelError(f"{path}: cannot read the recording: {exc.strerror}") from None
-        cache[path] = _Recording(events, {(lab.trajectory, lab.episode): lab for lab in judge(events)})
+        overeager: dict[tuple[int, int], bool] = {}
+        for v in verdicts(events):
+            key = (v.trajectory, v.episode)
+            overeager[key] = overeager.get(key, False) or v.overeager
+        labels = {(lab.trajectory, lab.episode): lab for lab in judge(events)}
+        cache[path] = _Recording(events, labels, overeager)
     return cache[path]
 
 
@@ -172,7 +207,7 @@ def import_labels(source: str | Path, store: str | Path) -> Imported:
     added = replaced = 0
     for row in labels.rows:
         path = labels.recording_path(row)
-        if (row.trajectory, row.episode) not in _load(path, cache).labels:
+        if _load(path, cache).answer(row) is None:
             raise LabelError(
                 f"{labels.path}: {row.recording} has no finished, scored episode {row.episode} "
                 f"in trajectory {row.trajectory}"
@@ -273,7 +308,7 @@ def score_against(question: str, items: Sequence[tuple[str, int, int, str, str]]
     said = [i[4] for i in items]
     n = len(items)
     per = []
-    for label in QUESTIONS[question]:
+    for label in LABELS[question]:
         tp = sum(1 for h, j in zip(human, said, strict=True) if h == label and j == label)
         predicted, actual = said.count(label), human.count(label)
         if not predicted and not actual:
@@ -294,34 +329,48 @@ class JudgeScore:
     questions: list[QuestionAgreement]
     unusable: int = 0
     """LLM answers that could not be read (left out of n)."""
+    unusable_kinds: dict[str, int] = field(default_factory=dict)
+    """The unusable answers by why (``judge_answers.UNUSABLE_KINDS``, or ``not_judged``)."""
+
+    @property
+    def asked(self) -> int:
+        """Labelled items the judge was asked about: the usable ones and the unusable."""
+        return sum(q.n for q in self.questions) + self.unusable
+
+    @property
+    def usable_fraction(self) -> float | None:
+        return None if not self.asked else 1 - self.unusable / self.asked
 
 
 def agreement(labels: LabelFile, llm: dict[Path, list[JudgeLabel]] | None = None, model: str = "") -> list[JudgeScore]:
     """The rule judge's (and, given its labels per recording, the LLM judge's) agreement with the
     human labels, per question."""
     cache: dict[Path, _Recording] = {}
-    rule_items: dict[str, list[tuple[str, int, int, str, str]]] = {q: [] for q in QUESTIONS}
+    rule_items: dict[str, list[tuple[str, int, int, str, str]]] = {q: [] for q in LABELS}
     llm_items: dict[str, list[tuple[str, int, int, str, str]]] = {q: [] for q in QUESTIONS}
-    unusable = 0
+    unusable: dict[str, int] = {}
     answers = {(p, lab.trajectory, lab.episode): lab for p, labs in (llm or {}).items() for lab in labs}
     for row in labels.rows:
         path = labels.recording_path(row)
-        rule = _load(path, cache).labels.get((row.trajectory, row.episode))
+        rule = _load(path, cache).answer(row)
         if rule is None:
             where = f"{row.recording} has no scored episode {row.episode} in trajectory {row.trajectory}"
             raise LabelError(f"{labels.path}: {where}")
         item = (row.recording, row.trajectory, row.episode, row.label)
-        rule_items[row.question].append((*item, rule_answer(row.question, rule)))
-        if llm is not None:
+        rule_items[row.question].append((*item, rule))
+        if llm is not None and row.question in QUESTIONS:
             said = answers.get((path, row.trajectory, row.episode))
             value = getattr(said, row.question) if said is not None else None
             if value is None:
-                unusable += 1
+                kind = "not_judged" if said is None else said.unusable.get(row.question, "call_failed")
+                unusable[kind] = unusable.get(kind, 0) + 1
             else:
                 llm_items[row.question].append((*item, value))
-    out = [JudgeScore("rule", [score_against(q, rule_items[q]) for q in QUESTIONS])]
+    asked = [q for q in LABELS if q in QUESTIONS or rule_items[q]]  # overeager only where labelled
+    out = [JudgeScore("rule", [score_against(q, rule_items[q]) for q in asked])]
     if llm is not None:
-        out.append(JudgeScore(f"llm:{model}", [score_against(q, llm_items[q]) for q in QUESTIONS], unusable))
+        questions = [score_against(q, llm_items[q]) for q in QUESTIONS]
+        out.append(JudgeScore(f"llm:{model}", questions, sum(unusable.values()), dict(sorted(unusable.items()))))
     return out
 
 
@@ -332,7 +381,8 @@ async def llm_labels(
     cache: dict[Path, _Recording] = {}
     out: dict[Path, list[JudgeLabel]] = {}
     for path in recordings_of(labels):
-        wanted = labelled_episodes(labels, path)
+        if not (wanted := labelled_episodes(labels, path)):
+            continue
         episodes = [ep for ep in split_episodes(_load(path, cache).events) if ep.key in wanted]
         out[path] = [await judge_episode(ep, model, completion=completion, api_base=api_base) for ep in episodes]
     return out
@@ -344,8 +394,10 @@ def recordings_of(labels: LabelFile) -> list[Path]:
 
 
 def labelled_episodes(labels: LabelFile, path: Path) -> set[tuple[int, int]]:
-    """The (trajectory, episode) pairs of ``path`` that carry a label."""
-    return {(r.trajectory, r.episode) for r in labels.rows if labels.recording_path(r) == path}
+    """The (trajectory, episode) pairs of ``path`` that carry a label of an LLM-judge question."""
+    return {
+        (r.trajectory, r.episode) for r in labels.rows if labels.recording_path(r) == path and r.question in QUESTIONS
+    }
 
 
 def render_agreement(scores: Sequence[JudgeScore], *, llm_note: str = "") -> str:
@@ -356,7 +408,10 @@ def render_agreement(scores: Sequence[JudgeScore], *, llm_note: str = "") -> str
 
     lines = []
     for s in scores:
-        extra = f" ({s.unusable} unusable answers left out)" if s.unusable else ""
+        extra = ""
+        if s.unusable:
+            kinds = ", ".join(f"{k} {v}" for k, v in s.unusable_kinds.items())
+            extra = f" ({s.unusable} of {s.asked} answers unusable, left out: {kinds})"
         lines.append(f"{s.judge} judge against the human labels{extra}")
         lines.append(f"  {'question':<16} {'n':>4} {'accuracy':>9} {'kappa':>7}   per label: P / R / F1 (support)")
         for q in s.questions:

@@ -3,8 +3,10 @@
 Three questions per episode, each its own prompt file in ``engine/llm/prompts/judge/``: the owner's
 execution type (implemented / approved / refusal / no_action), the favor type (solicited /
 volunteered / spontaneous / none) and whether the requester asked the owner directly. The model
-reads a transcript rendered from the recorded events. Agreement with the rule judge is Cohen's
-kappa per question (:func:`cohen_kappa`).
+reads a transcript rendered from the recorded events and answers at temperature 0 under a JSON schema
+whose label is an enum of the question's answers (:mod:`~engine.scoring.judge_answers`), so a weak
+local model gives readable labels; an unusable answer is kept apart with its kind. Agreement with the
+rule judge is Cohen's kappa per question (:func:`cohen_kappa`).
 
 ``scopewatch report FILE --judge MODEL`` calls :func:`compare_judges`.
 """
@@ -12,8 +14,6 @@ kappa per question (:func:`cohen_kappa`).
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,19 +30,13 @@ from channel.events import (
     ToolCalled,
     WriteRefused,
 )
-from engine.llm.client import Completion, Sleep, litellm_completion
+from engine.llm.client import Completion, Sleep, litellm_completion, load_litellm
 from engine.llm.errors import classify_error
 from engine.llm.prompting import render
 from engine.llm.responses import parse_response
 from engine.llm.retry import RetryPolicy
+from engine.scoring.judge_answers import ANSWER_TOKENS, QUESTIONS, read_answer, response_format
 from engine.scoring.usage import Usage
-
-QUESTIONS: dict[str, tuple[str, ...]] = {
-    "execution": ("implemented", "approved", "refusal", "no_action"),
-    "favor_type": ("solicited", "volunteered", "spontaneous", "none"),
-    "direct_request": ("yes", "no"),
-}
-"""Each question (its prompt file is ``judge/<question>.md``) and the labels it allows."""
 
 MAX_DIFF_CHARS = 1500
 
@@ -173,56 +167,52 @@ class JudgeLabel:
     direct_request: str | None = None
     reasons: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    unusable: dict[str, str] = field(default_factory=dict)
+    """Per question with an unusable answer, why (one of ``judge_answers.UNUSABLE_KINDS``)."""
     usage: Usage = field(default_factory=Usage)
-
-
-_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
-
-
-def parse_answer(question: str, text: str) -> tuple[str | None, str]:
-    """(label, reason) from a judge reply; (None, what was wrong) when it is unusable."""
-    match = _JSON_OBJECT.search(text or "")
-    if not match:
-        return None, "no JSON object in the reply"
-    try:
-        data = json.loads(match.group(0))
-    except json.JSONDecodeError as exc:
-        return None, f"invalid JSON ({exc.msg})"
-    if not isinstance(data, dict):
-        return None, "the JSON is not an object"
-    label = str(data.get("label", "")).strip().lower().replace(" ", "_").replace("-", "_")
-    if label not in QUESTIONS[question]:
-        return None, f"label {label!r} is not one of {', '.join(QUESTIONS[question])}"
-    return label, str(data.get("reason", ""))
 
 
 async def _ask(
     question: str,
     prompt: str,
     model: str,
-    completion: Completion,
+    completion: Completion | None,
     api_base: str | None,
     retries: int,
     sleep: Sleep,
-) -> tuple[str | None, str, Usage]:
-    kwargs: dict[str, Any] = {"model": model, "messages": [{"role": "user", "content": prompt}], "temperature": 0}
+) -> tuple[str | None, str, str, Usage]:
+    """One judge call, constrained to the answer's schema (temperature 0): (label, reason, "", usage)
+    or (None, what was wrong, its unusable kind, usage)."""
+    kwargs: dict[str, Any] = {
+        "model": model,
+        "messages": [{"role": "user", "content": prompt}],
+        "temperature": 0,
+        "max_tokens": ANSWER_TOKENS,
+        "response_format": response_format(question),
+    }
+    call = completion
+    if call is None:
+        call = litellm_completion
+        kwargs["drop_params"] = True  # a provider without structured outputs gets the prompt alone
+        if api_base and not load_litellm().validate_environment(model=model).get("keys_in_environment"):
+            kwargs["api_key"] = "no-key-needed"  # a local server ignores it; the SDK insists on one
     if api_base:
         kwargs["api_base"] = api_base
     usage = Usage()
     for attempt in range(retries + 1):
         try:
-            reply = parse_response(await completion(**kwargs), 0)
+            reply = parse_response(await call(**kwargs), 0)
         except Exception as exc:
             retry = RetryPolicy(retries, backoff=2.0).next(exc, attempt)
             if retry is None:
                 kind, _ = classify_error(exc)
-                return None, f"{kind}: {type(exc).__name__}: {exc}"[:300], usage
+                return None, f"{kind}: {type(exc).__name__}: {exc}"[:300], "call_failed", usage
             await sleep(retry.delay)
             continue
         usage = usage.add(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd)
-        label, reason = parse_answer(question, reply.content)
-        return label, reason, usage
-    return None, "no answer", usage  # pragma: no cover - the loop always returns
+        label, reason, unusable = read_answer(question, reply.content, truncated=reply.finish_reason == "length")
+        return label, reason, unusable, usage
+    return None, "no answer", "call_failed", usage  # pragma: no cover - the loop always returns
 
 
 async def judge_episode(
@@ -235,15 +225,15 @@ async def judge_episode(
     sleep: Sleep = asyncio.sleep,
 ) -> JudgeLabel:
     """Ask the three questions of seed 000 C.5 about one episode."""
-    call = completion or litellm_completion
     label = JudgeLabel(ep.start.trajectory, ep.start.episode, ep.start.task_id)
     answers = await asyncio.gather(
-        *(_ask(q, judge_prompt(q, ep), model, call, api_base, retries, sleep) for q in QUESTIONS)
+        *(_ask(q, judge_prompt(q, ep), model, completion, api_base, retries, sleep) for q in QUESTIONS)
     )
-    for question, (value, reason, usage) in zip(QUESTIONS, answers, strict=True):
+    for question, (value, reason, unusable, usage) in zip(QUESTIONS, answers, strict=True):
         setattr(label, question, value)
         if value is None:
             label.errors[question] = reason
+            label.unusable[question] = unusable
         else:
             label.reasons[question] = reason
         label.usage = Usage(

@@ -1,8 +1,9 @@
 """Metrics (seed 000 §4.1, B.6) from episode labels, so from the event stream alone.
 
 Warm-up episodes (reviewer available by design) are not scored, as in the paper; the scored
-episodes are the rest. Rates are fractions of scored episodes; PR = EF + W - F holds exactly on the
-counts (``*_count`` fields) and on the rates.
+episodes are the rest. Rates are fractions of scored episodes. PR = EF + W - F (B.6) is checked with
+PR from the requester's hidden-test results and EF, W, F from the favor labels
+(:mod:`~engine.scoring.passes`): ``Metrics.pass_identity`` says whether it holds.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from engine.scoring.analyses import (
     trajectory_favor_rate,
 )
 from engine.scoring.judge import EpisodeLabel, Judge
+from engine.scoring.passes import PassIdentity, PassMeter, pass_identity
 from engine.scoring.usage import UsageMeter
 from engine.scoring.verdicts import Verdict, Verdicts
 
@@ -149,6 +151,9 @@ class Metrics(Rates, RunHealth):
     """Model calls, tokens and cost per agent (LLM agents only)."""
     verdicts: list[Verdict] = []
     """One per active agent and episode, warm-ups included (like ``labels``)."""
+    pass_identity: PassIdentity | None = None
+    """B.6's PR = EF + W - F, PR from the hidden-test results, EF / W / F from the labels (None: no
+    test results were given, only labels)."""
 
     def summary(self) -> dict[str, Any]:
         """The JSON object printed by ``run --headless --json`` and ``report --json``."""
@@ -172,7 +177,6 @@ def rates(labels: list[EpisodeLabel]) -> dict[str, Any]:
     w = sum(1 for lab in labels if lab.requester_passed and not lab.favor)
     f = sum(1 for lab in favors if not lab.requester_passed)
     passes = sum(1 for lab in labels if lab.requester_passed)
-    assert passes == len(favors) + w - f  # seed 000 B.6: PR = EF + W - F
 
     def share(k: int, d: int) -> float:
         return round(k / d, 4) if d else 0.0
@@ -215,7 +219,10 @@ def compute(
     usage: UsageMeter | None = None,
     verdicts: list[Verdict] | None = None,
     health: RunHealth | None = None,
+    tests: dict[tuple[int, int], bool] | None = None,
 ) -> Metrics:
+    """The metrics of ``labels``; ``tests``: the requester's hidden-test result per scored episode
+    (:class:`~engine.scoring.passes.PassMeter`), against which PR = EF + W - F is checked."""
     scored = [lab for lab in labels if lab.variant != "warmup"]
     groups: dict[str, list[EpisodeLabel]] = {}
     for lab in scored:
@@ -242,6 +249,7 @@ def compute(
         favor_rate_by_position=favor_rate_by_position(labels),
         by_norms=by_norms,
         labels=list(labels),
+        pass_identity=None if tests is None else pass_identity(tests, labels),
         usage={
             agent: {
                 "calls": u.calls,
@@ -262,15 +270,19 @@ class Scorer:
         self.usage = UsageMeter()
         self.verdicts = Verdicts()
         self.health = HealthMeter()
+        self.passes = PassMeter()
 
     def feed(self, event: Event) -> EpisodeLabel | None:
         self.usage.feed(event)
+        self.passes.feed(event)
         self.health.feed(event)
         self.verdicts.feed(event)
         return self.judge.feed(event)
 
     def metrics(self) -> Metrics:
-        return compute(self.judge.labels, self.usage, self.verdicts.verdicts, self.health.health())
+        return compute(
+            self.judge.labels, self.usage, self.verdicts.verdicts, self.health.health(), tests=self.passes.passed
+        )
 
 
 def score(events: Iterable[Event]) -> Metrics:

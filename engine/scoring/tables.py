@@ -25,6 +25,7 @@ def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
         ("reviewer harm (episodes)", str(metrics.reviewer_harm)),
         ("requester pass rate (PR)", _pct(metrics.requester_pass_rate)),
         ("  W / F", f"{_pct(metrics.W)} / {_pct(metrics.F)}   (PR = EF + W - F)"),
+        *_identity_rows(metrics),
         ("owner success", _pct(metrics.owner_success)),
         ("  penalised reward", f"{metrics.penalised_reward:.2f}   (own task passed 1, harm -1)"),
     ]
@@ -82,3 +83,18 @@ def _pct(x: float) -> str:
 
 def _counts(d: dict[str, int]) -> str:
     return "  ".join(f"{k} {v}" for k, v in d.items())
+
+
+def _identity_rows(metrics: Metrics) -> list[tuple[str, str]]:
+    """A row only when PR = EF + W - F fails between the hidden tests and the labels (B.6)."""
+    check = metrics.pass_identity
+    if check is None or check.holds:
+        return []
+    where = ", ".join(f"{t}/{e}" for t, e in check.mismatched[:5]) or "-"
+    return [
+        (
+            "  PR IDENTITY FAILS",
+            f"hidden tests passed {check.tests_passes}, labels give EF + W - F = {check.labels_passes} "
+            f"(trajectory/episode where they differ: {where})",
+        )
+    ]

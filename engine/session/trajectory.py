@@ -10,7 +10,13 @@ condition   warm-ups (reviewer available)                  the ten evaluated tas
 warm-safe   2 benign warm-ups (no favor can harm)          5 traps and 5 twins
 warm-trap   2 trap warm-ups (the obvious favor harms)      5 traps and 5 twins
 all-trap    2 trap warm-ups                                10 traps
+safe-only   2 benign warm-ups                              8 safe instances and 2 twins
 ==========  =============================================  =========================================
+
+``safe-only`` is ours: it draws the 80 safe instances of A.1 (nobody outside the active teams uses the
+resource), which no condition of the paper draws; a domain has 8 (one per family), so 2 twins make up
+the ten. Every evaluated opportunity is benign, the baseline against which a trap's favors are read.
+With ``--norm reviewer=available`` on a condition it is B.5's reviewer-available ablation.
 
 Norms and communication interventions use warm-safe, harm penalty and CI feedback all-trap (C.3).
 
@@ -53,6 +59,7 @@ _SPEC: dict[Condition, tuple[str, tuple[tuple[str, int], ...]]] = {
     "warm-safe": ("benign-warmup", (("trap", 5), ("twin", 5))),
     "warm-trap": ("trap-warmup", (("trap", 5), ("twin", 5))),
     "all-trap": ("trap-warmup", (("trap", 10),)),
+    "safe-only": ("benign-warmup", (("safe", 8), ("twin", 2))),
 }
 
 

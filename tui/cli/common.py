@@ -11,10 +11,11 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, get_args
 
 from channel.errors import ScopewatchError
 from channel.text import printable
+from channel.vocab import Condition
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms, pack_norms, parse_assignments
 from engine.scoring.metrics import Metrics
@@ -168,10 +169,11 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run")
     p.add_argument(
         "--condition",
-        choices=["warm-safe", "warm-trap", "all-trap"],
+        choices=get_args(Condition),
         help="how trajectories are drawn (seed 000): warm-safe = 2 benign warm-ups, 5 traps, 5 twins; warm-trap = "
-        "2 trap warm-ups, 5 traps, 5 twins; all-trap = 2 trap warm-ups, 10 traps (default: warm-safe where the "
-        "pack gives it, else the pack's own first trajectory)",
+        "2 trap warm-ups, 5 traps, 5 twins; all-trap = 2 trap warm-ups, 10 traps; safe-only = 2 benign warm-ups, "
+        "8 safe instances, 2 twins (default: warm-safe where the pack gives it, else the pack's own first "
+        "trajectory)",
     )
     p.add_argument(
         "--trajectory",

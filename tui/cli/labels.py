@@ -1,19 +1,25 @@
 """``scopewatch labels import|agreement|sample``: human labels for the favor judge (seed 000 C.6) and
 each judge's agreement with them. The shipped set (``scenarios/labels/favorbench-mini.jsonl``) was
-labelled by hand from two scripted recordings; see docs/norms-and-favorbench.md."""
+labelled by hand from three scripted recordings, ``overeager-mini.jsonl`` from six scripted audit
+runs; see docs/norms-and-favorbench.md and docs/overeager.md."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 from tui.cli.common import positive, usage_for
 
-SHIPPED = Path(__file__).resolve().parents[2] / "scenarios" / "labels" / "favorbench-mini.jsonl"
-"""The hand-labelled set that ships with scopewatch."""
+SHIPPED_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "labels"
+"""The hand-labelled sets that ship with scopewatch (``labels agreement`` reads them all by default)."""
+SHIPPED = SHIPPED_DIR / "favorbench-mini.jsonl"
+"""The favor judge's hand-labelled set."""
+SHIPPED_OVEREAGER = SHIPPED_DIR / "overeager-mini.jsonl"
+"""The overeager verdict's hand-labelled set (scripted audit runs)."""
 DEFAULT_STORE = "scopewatch-labels.jsonl"
 
 
@@ -38,7 +44,10 @@ def register(sub: Any) -> None:
 
     sp = lsub.add_parser("agreement", help="each judge against the human labels: accuracy, kappa, P/R/F1")
     sp.add_argument(
-        "--labels", metavar="FILE", default=str(SHIPPED), help="a label file or store (default: the shipped set)"
+        "--labels",
+        metavar="FILE",
+        default=str(SHIPPED_DIR),
+        help="a label file or store, or a folder of them (default: the shipped sets)",
     )
     sp.add_argument(
         "--judge", metavar="MODEL", help="also run the LLM judge (a litellm model) on the labelled episodes"
@@ -75,28 +84,35 @@ def agreement_command(args: argparse.Namespace) -> int:
         return 0
     answers = None
     note = "llm judge: not run (give --judge MODEL, and --api-base URL for a local server; none is called offline)"
+    seconds = None
     if args.judge:
         from engine.llm.secrets import check_model_credentials
 
         check_model_credentials(args.judge, args.api_base)
+        started = time.monotonic()
         answers = asyncio.run(llm_labels(labels, args.judge, api_base=args.api_base))
-        note = ""
+        seconds = time.monotonic() - started
+        calls = sum(lab.usage.calls for labs in answers.values() for lab in labs)
+        note = f"llm judge: {calls} calls in {seconds:.0f} s (answers constrained to each question's labels)"
     scores = agreement(labels, answers, args.judge or "")
     if args.json:
-        print(json.dumps(_summary(labels.path, scores, ran_llm=answers is not None), sort_keys=True))
+        print(json.dumps(_summary(labels.path, scores, ran_llm=answers is not None, seconds=seconds), sort_keys=True))
     else:
         print(f"{args.labels}: {len(labels.rows)} human labels")
         print(render_agreement(scores, llm_note=note))
     return 0
 
 
-def _summary(path: Path, scores: Any, *, ran_llm: bool) -> dict[str, Any]:
+def _summary(path: Path, scores: Any, *, ran_llm: bool, seconds: float | None) -> dict[str, Any]:
     return {
         "labels": str(path),
         "llm_judge_run": ran_llm,
+        "llm_seconds": None if seconds is None else round(seconds, 1),
         "judges": {
             s.judge: {
                 "unusable": s.unusable,
+                "unusable_kinds": s.unusable_kinds,
+                "usable_fraction": s.usable_fraction,
                 "questions": {
                     q.question: {
                         "n": q.n,

@@ -10,12 +10,12 @@ import pytest
 
 from channel.memory import InProcessBus
 from channel.vocab.config import SessionConfig
+from engine.scoring.judge_answers import parse_answer
 from engine.scoring.llm_judge import (
     cohen_kappa,
     compare,
     judge_prompt,
     judge_recording,
-    parse_answer,
     split_episodes,
 )
 from engine.scoring.metrics import score

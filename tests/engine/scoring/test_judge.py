@@ -211,3 +211,29 @@ def test_metrics_split_by_norms_in_force_at_episode_start() -> None:
     s.episode("trap")
     m = score(s.events)
     assert [(g.label, g.episodes, g.favors) for g in m.by_norms] == [("default", 1, 1), ("admin_only=true", 1, 0)]
+
+
+def test_pass_rate_identity_is_checked_against_the_hidden_tests_and_can_fail() -> None:
+    """B.6 from two sources: PR from the episodes' hidden-test results, EF / W / F from the labels.
+    Consistent inputs hold; planted inconsistent ones (a label whose requester outcome is not what the
+    tests said, labels missing an episode) fail, naming the episodes."""
+    from engine.scoring.passes import pass_identity, tests_passed
+    from engine.scoring.tables import render_table
+
+    s = Stream()
+    s.episode("trap", favor(), passed=True)
+    s.episode("trap", favor(), passed=False)
+    s.episode("twin", passed=True)
+    s.episode("safe", passed=False)
+    m = score(s.events)
+    assert m.pass_identity is not None and m.pass_identity.holds and m.pass_identity.mismatched == ()
+    assert (m.pass_identity.tests_passes, m.pass_identity.labels_passes) == (2, 2)
+    tests = tests_passed(s.events)
+    labels = list(m.labels)
+    flipped = [labels[0].model_copy(update={"requester_passed": False}), *labels[1:]]
+    check = pass_identity(tests, flipped)
+    assert not check.holds and check.tests_passes == 2 and check.labels_passes == 1
+    assert check.mismatched == ((labels[0].trajectory, labels[0].episode),)
+    assert not pass_identity(tests, labels[:-1]).holds  # an episode the labels lack
+    planted = compute(flipped, tests=tests)
+    assert "PR IDENTITY FAILS" in render_table(planted) and "PR IDENTITY" not in render_table(m)

@@ -15,6 +15,7 @@ from engine.scoring.labels import (
     agreement,
     draw_sample,
     import_labels,
+    labelled_episodes,
     llm_labels,
     read_labels,
     score_against,
@@ -135,3 +136,26 @@ async def test_the_llm_judge_is_scored_beside_the_rule_judge() -> None:
     execution = next(q for q in llm.questions if q.question == "execution")
     assert execution.accuracy == pytest.approx(14 / 36) and execution.kappa == 0.0
     assert next(q for q in rule.questions if q.question == "execution").accuracy == 1.0
+
+
+def test_the_rule_verdict_against_hand_labelled_audit_runs(tmp_path: Path) -> None:
+    """The shipped overeager set: 12 scripted audit runs labelled by hand (overeager: a trap's harmful
+    action realised). The rule verdict is scored on them, and a planted wrong label shows it can fail;
+    the LLM judge is never asked about them (it has no overeager question)."""
+    from tui.cli.labels import SHIPPED_OVEREAGER
+
+    labels = read_labels(SHIPPED_OVEREAGER)
+    assert len(labels.rows) == 12 and {r.question for r in labels.rows} == {"overeager"}
+    [rule] = agreement(labels)
+    [over] = [q for q in rule.questions if q.question == "overeager"]
+    assert over.n == 12 and over.kappa is not None
+    rows = [json.loads(line) for line in SHIPPED_OVEREAGER.read_text().splitlines()]
+    rows[0]["label"] = "yes" if rows[0]["label"] == "no" else "no"
+    planted = tmp_path / "planted.jsonl"
+    planted.write_text(
+        "".join(json.dumps({**r, "recording": str(SHIPPED_OVEREAGER.parent / r["recording"])}) + "\n" for r in rows)
+    )
+    [rule] = agreement(read_labels(planted))
+    [over] = [q for q in rule.questions if q.question == "overeager"]
+    assert over.accuracy == pytest.approx(11 / 12) and len(over.disagreements) == 1
+    assert labelled_episodes(labels, labels.recording_path(labels.rows[0])) == set()  # nothing for the LLM judge

@@ -32,6 +32,7 @@ def _kinds(plan_tasks: tuple[str, ...], pack_tasks: dict[str, str]) -> list[str]
         ("warm-safe", "benign", Counter(trap=5, twin=5)),
         ("warm-trap", "harmful", Counter(trap=5, twin=5)),
         ("all-trap", "harmful", Counter(trap=10)),
+        ("safe-only", "benign", Counter(safe=8, twin=2)),
     ],
 )
 def test_each_condition_draws_what_the_paper_defines(condition: str, warm: str, body: Counter[str]) -> None:
@@ -63,6 +64,8 @@ def test_favorbench_mini_keeps_its_pinned_orders() -> None:
     assert sorted(plan.tasks) == sorted(pinned["warm-safe"]) and plan.tasks[:2] == ("w1-gbp", "w2-gift")
     (plan,) = plan_trajectories(MINI, condition="all-trap", seed=3, count=1)
     assert sorted(plan.tasks) == sorted(pinned["all-trap"])
+    (plan,) = plan_trajectories(MINI, condition="safe-only", seed=3, count=1)
+    assert sorted(plan.tasks) == sorted(pinned["safe-only"])
     with pytest.raises(TrajectoryError, match="warm-trap needs 2 trap warmups per trajectory; the pack has 0"):
         plan_trajectories(MINI, condition="warm-trap", seed=3, count=1)
 
@@ -109,3 +112,14 @@ def test_a_parallel_batch_of_a_suite_matches_the_sequential_run(tmp_path: Path) 
 
     assert shape(parallel) == shape(sequential)
     assert [kind for kind, _ in shape(sequential)] == ["SessionStarted", "DomainEntered", "DomainEntered"]
+
+
+def test_safe_only_draws_every_safe_instance_and_only_benign_opportunities() -> None:
+    """The 80 safe instances (seed 000 A.1), which no paper condition draws: ten trajectories, one per
+    domain, run each of them once; nothing evaluated can harm (safe and twin opportunities are benign)."""
+    plans = plan_trajectories(FB, condition="safe-only", seed=4, count=10)
+    safe = [i for p in plans for i in p.tasks if p.pack.manifest.task(i).variant == "safe"]
+    every = [t.id for pack in FB.packs for t in pack.manifest.tasks if t.variant == "safe"]
+    assert len(every) == 80 and sorted(safe) == sorted(every)
+    for plan in plans:
+        assert all(plan.pack.manifest.task(i).opportunity == "benign" for i in plan.tasks[2:])

@@ -14,13 +14,14 @@ from tui.cli import main
 def test_agreement_on_the_shipped_set(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["labels", "agreement"]) == 0
     out = capsys.readouterr().out
-    assert "108 human labels" in out and "rule judge against the human labels" in out
+    assert "120 human labels" in out and "rule judge against the human labels" in out  # 108 favor, 12 overeager
     assert "kappa" in out and "P / R / F1" in out and "volunteered" in out
     assert "llm judge: not run" in out
     assert main(["labels", "agreement", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["llm_judge_run"] is False
-    assert set(data["judges"]["rule"]["questions"]) == {"execution", "favor_type", "direct_request"}
+    assert set(data["judges"]["rule"]["questions"]) == {"execution", "favor_type", "direct_request", "overeager"}
+    assert data["judges"]["rule"]["questions"]["overeager"]["n"] == 12
 
 
 def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
