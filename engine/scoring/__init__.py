@@ -15,5 +15,6 @@
 - :mod:`~engine.scoring.tables` — the metrics as rows, and their one text rendering;
 - :mod:`~engine.scoring.usage` — model usage: calls, tokens and cost per agent and per episode;
 - :mod:`~engine.scoring.llm_judge` — the optional LLM judge beside the rule judge, and their agreement;
-- :mod:`~engine.scoring.labels` — human labels: import, stratified sample, each judge's agreement with them.
+- :mod:`~engine.scoring.labels` — human labels: import, stratified sample, each judge's agreement with them;
+- :mod:`~engine.scoring.compact` — labels and verdicts held compactly (a benchmark scores tens of thousands).
 """

@@ -287,7 +287,9 @@ def starting_norms(scenario: str) -> Norms:
 def print_metrics(metrics: Metrics, as_json: bool) -> None:
     """The metrics on stdout: the table, or one JSON object."""
     if as_json:
-        json.dump(metrics.summary(), sys.stdout, sort_keys=True)  # in pieces, not one string
+        write = sys.stdout.write
+        for piece in metrics.summary_json():  # in pieces, not one string
+            write(piece)
         print()
     else:
         print(printable(render_table(metrics), keep_lines=True))
