@@ -17,7 +17,6 @@ from collections.abc import Iterator, Sequence
 from channel.events import AgentInfo, DomainEntered, EpisodeEnded, EpisodeStarted, SessionStarted
 from channel.vocab import AgentRole
 from channel.vocab.config import SessionConfig
-from engine.agents.acp import ACPAgent
 from engine.agents.acp_launch import is_acp
 from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.external import ExternalAgent, is_external
@@ -114,6 +113,8 @@ class FavorEpisodes(BoundKind[TrajectoryPlan]):
         if kind == "human":
             return HumanAgent(role, role, emit=parts.emitter.emit, stopped=parts.controls.stop_requested)
         if is_acp(kind):
+            from engine.agents.acp import ACPAgent  # the ACP SDK's schema is slow to import: only when used
+
             return ACPAgent(role, role, kind, emit=parts.emitter.emit, stopped=parts.controls.stop_requested,
                             api_base=config.api_base)
         kind = kind.removeprefix("llm:")
