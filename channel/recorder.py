@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
 from channel.codec import DecodeError, decode_event, encode
-from channel.errors import ScopewatchError
+from channel.recording_files import RecordingError as RecordingError
+from channel.recording_files import is_compressed, open_bytes
 from channel.events import SCHEMA_VERSION, Event, SessionStarted
 from channel.seat_events import Forked
-
-
-class RecordingError(ScopewatchError):
-    """A recording that cannot be read; the message names the file and line."""
 
 
 class Recorder:
@@ -24,6 +20,8 @@ class Recorder:
 
     def __init__(self, path: str | os.PathLike[str], *, fsync: bool = False) -> None:
         self.path = Path(path)
+        if is_compressed(self.path):
+            raise RecordingError(f"{self.path}: record to a .jsonl file (compress it afterwards: gzip or zstd)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # One recording, one session: never append to (or overwrite) an earlier one.
@@ -50,7 +48,8 @@ class Recorder:
 
 def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
     """Yield the events of a recording in order, streamed (one pass, one line in memory at a time:
-    a recording of millions of events reads in constant memory). A last line cut short (a crash
+    a recording of millions of events reads in constant memory; a ``.jsonl.gz`` or ``.jsonl.zst``
+    is read as its lines, :mod:`channel.recording_files`). A last line cut short (a crash
     mid-write) is ignored; a bad line anywhere else, a second session, a first ``seq`` other than 1,
     a ``seq`` that does not follow on, or events before the ``SessionStarted`` (a fork's ``Forked``
     may come first) raise RecordingError naming file and line; so does a file that is not a regular
@@ -63,12 +62,7 @@ def scan_recording(path: str | os.PathLike[str]) -> Iterator[tuple[int, int, Eve
     """As :func:`read_recording`, each event with the byte offsets where its line starts and ends
     (what an index keeps)."""
     p = Path(path)
-    try:
-        if not stat.S_ISREG(p.stat().st_mode):
-            raise RecordingError(f"{p}: not a regular file (a recording is a .jsonl file written by scopewatch)")
-        file = open(p, "rb")  # closed below, also when the reader stops early
-    except OSError as exc:
-        raise RecordingError(f"{p}: cannot read recording ({exc.strerror})") from None
+    file = open_bytes(p)  # closed below, also when the reader stops early
     with file:
         yield from _checked(p, file)
 
@@ -111,8 +105,8 @@ def _checked(p: Path, file: IO[bytes]) -> Iterator[tuple[int, int, Event]]:
             session, seq = event.session, event.seq
             count += 1
             yield at, offset, event
-    except OSError as exc:
-        raise RecordingError(f"{p}: cannot read recording ({exc.strerror})") from None
+    except (OSError, EOFError) as exc:  # EOFError, gzip.BadGzipFile: a compressed file cut short or damaged
+        raise RecordingError(f"{p}: cannot read recording ({getattr(exc, 'strerror', None) or exc})") from None
     if count and not started:
         raise RecordingError(f"{p}: no SessionStarted in this recording (not the start of a session)")
 
