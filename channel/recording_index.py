@@ -22,10 +22,11 @@ import sys
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import IO, overload
 
-from channel.codec import decode_event
+from channel.codec import DecodeError, decode_event
 from channel.events import Event
 from channel.recorder import RecordingError, scan_recording
 from channel.recording_files import is_compressed, open_bytes
@@ -110,10 +111,22 @@ class IndexedRecording(Sequence[Event]):
             data = file.read(finish - begin)
             lines = [line for line in data.split(b"\n") if line.strip()]
             if len(lines) != last - first:
-                raise RecordingError(f"{self.path}: changed while it was read (reopen it)")
+                raise self._mismatch()
             for i, line in enumerate(lines, first):
                 event = self._cache.get(i)
-                yield event if event is not None else decode_event(line)
+                if event is None:
+                    try:
+                        event = decode_event(line)
+                    except DecodeError:
+                        raise self._mismatch() from None
+                yield event
+
+    def _mismatch(self) -> RecordingError:
+        """The recording no longer matches its index: changed under the reader, or the index was
+        damaged with its header intact. The index goes, so the next open rebuilds it."""
+        with contextlib.suppress(OSError):
+            index_path(self.path).unlink()
+        return RecordingError(f"{self.path}: changed while it was read, or its index was damaged (reopen it)")
 
     def _open(self) -> IO[bytes]:
         if self._file is None:
@@ -129,7 +142,7 @@ class IndexedRecording(Sequence[Event]):
             file = self._open()
         while (gap := offset - file.tell()) > 0:
             if not file.read(min(gap, 1 << 20)):
-                raise RecordingError(f"{self.path}: changed while it was read (reopen it)")
+                raise self._mismatch()
         return file
 
     def _remember(self, index: int, event: Event) -> None:
@@ -183,11 +196,14 @@ def _load(index: Path, expected: dict[str, int]) -> tuple[array[int], int] | Non
             offsets.frombytes(file.read())
     except (OSError, ValueError):
         return None
-    if len(offsets) != header.get("events") or not isinstance(header.get("end"), int):
+    end = header.get("end")
+    if len(offsets) != header.get("events") or not isinstance(end, int):
         return None
     if sys.byteorder != "little":
         offsets.byteswap()
-    return offsets, int(header["end"])
+    if any(b <= a for a, b in pairwise(offsets)) or (offsets and offsets[-1] >= end):
+        return None  # damaged: offsets that do not climb through the file
+    return offsets, end
 
 
 def _write(index: Path, header: dict[str, int], offsets: array[int], end: int) -> None:
