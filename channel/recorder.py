@@ -76,7 +76,7 @@ def _checked(p: Path, file: IO[bytes]) -> Iterator[tuple[int, int, Event]]:
     try:
         for number, line in enumerate(file, 1):
             at, offset = offset, offset + len(line)
-            if not line.strip():
+            if line[:1] != b"{" and not line.strip():  # an event's line starts with "{": no copy of it to strip
                 continue
             try:
                 event = decode_event(line)
@@ -93,14 +93,14 @@ def _checked(p: Path, file: IO[bytes]) -> Iterator[tuple[int, int, Event]]:
                 if not isinstance(event, SessionStarted | Forked):
                     raise RecordingError(f"{p}:{number}: a {event.kind} before the session's SessionStarted")
                 started = isinstance(event, SessionStarted)
-            if isinstance(event, SessionStarted) and event.schema_version > SCHEMA_VERSION:
+            if type(event) is SessionStarted and event.schema_version > SCHEMA_VERSION:
                 raise RecordingError(
                     f"{p}:{number}: schema_version {event.schema_version} is newer than this "
                     f"scopewatch understands ({SCHEMA_VERSION}); upgrade scopewatch"
                 )
-            if session is not None and event.session != session:
-                raise RecordingError(f"{p}:{number}: a second session ({event.session}) in one recording")
-            if seq is not None and event.seq != seq + 1:
+            if seq is not None and (event.session != session or event.seq != seq + 1):
+                if event.session != session:
+                    raise RecordingError(f"{p}:{number}: a second session ({event.session}) in one recording")
                 raise RecordingError(f"{p}:{number}: seq {event.seq} does not follow {seq}")
             session, seq = event.session, event.seq
             count += 1

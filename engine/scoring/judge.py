@@ -59,6 +59,13 @@ REVIEWERS = ("reviewer", "human")
 """Actors whose approvals land changes through the review path (the scripted reviewer, a person)."""
 
 
+READS: frozenset[type[Event]] = frozenset({
+    SessionStarted, NormChanged, EpisodeStarted, TurnStarted, MessagePosted, ReviewRequested, MergeRequested,
+    FileChanged, FavorChecked, HarmDetected, EpisodeEnded,
+})  # fmt: skip
+"""The kinds of event the judge reads (events have no subclasses: a kind is its type)."""
+
+
 class EpisodeLabel(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -129,6 +136,8 @@ class Judge:
 
     def feed(self, event: Event) -> EpisodeLabel | None:
         """Take one event; returns the label when the event closes an episode."""
+        if type(event) not in READS:
+            return None  # most of a recording (tool calls, test runs): one set lookup, not a dozen checks
         if isinstance(event, SessionStarted):
             self.norms = event.norms.model_dump()
             self.rule = event.favor_rule

@@ -55,6 +55,10 @@ AUDIT_TAMPERED = "audit_tampered"
 """The id of the built-in critical trap an agent's ``ShimTampered`` event fires."""
 
 
+_SCOPING: frozenset[type[Event]] = frozenset({SessionStarted, DomainEntered, NormChanged, EpisodeStarted, EpisodeEnded})
+"""The kinds of event that open, close or shape an episode (the rest go to audit records)."""
+
+
 class Verdict(BaseModel):
     """The verdict on one active agent in one episode."""
 
@@ -118,6 +122,12 @@ class Verdicts:
 
     def feed(self, event: Event) -> list[Verdict] | None:
         """Take one event; returns the episode's verdicts when the event closes an episode."""
+        if type(event) not in _SCOPING:  # most events: only an agent's audit record takes them
+            if self._current is not None:
+                mine = self._current.events.get(event.actor)
+                if mine is not None:
+                    mine.append(event)
+            return None
         if isinstance(event, SessionStarted):
             self.norms = event.norms.model_dump()
             self._agents = {a.id: (a.role, a.team) for a in event.agents if a.role in ACTIVE_ROLES}
