@@ -86,7 +86,16 @@ def main() -> None:
     commands = {
         "run": (
             f"run --headless --scenario favorbench --trajectories {args.trajectories} --jobs {args.jobs}",
-            ["run", "--headless", "--json", "--scenario", "favorbench", "--trajectories", str(args.trajectories), *jobs],
+            [
+                "run",
+                "--headless",
+                "--json",
+                "--scenario",
+                "favorbench",
+                "--trajectories",
+                str(args.trajectories),
+                *jobs,
+            ],
         ),
         "validate": (
             f"overeager validate ({args.sample or 'all'} candidates) --jobs {args.jobs}",

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import IO
 
 from channel.codec import DecodeError, decode_event, encode
+from channel.events import SCHEMA_VERSION, Event, SessionStarted
 from channel.recording_files import RecordingError as RecordingError
 from channel.recording_files import is_compressed, open_bytes
-from channel.events import SCHEMA_VERSION, Event, SessionStarted
 from channel.seat_events import Forked
 
 

@@ -48,5 +48,5 @@ def open_bytes(path: str | os.PathLike[str]) -> IO[bytes]:
             raw.close()
             raise RecordingError(f"{p}: a .zst recording needs the zstandard package (pip install zstandard)") from None
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader)  # type: ignore[arg-type]
+        return io.BufferedReader(reader)
     return raw

@@ -34,7 +34,11 @@ def test_a_compressed_recording_reads_as_its_lines(tmp_path: Path, suffix: str) 
     with open_recording(path) as recording:
         assert index_path(path).exists()
         # forward, then back (the stream starts again), then a slice
-        assert recording[-1] == plain[-1] and recording[5] == plain[5] and recording[len(plain) // 2] == plain[len(plain) // 2]
+        assert (
+            recording[-1] == plain[-1]
+            and recording[5] == plain[5]
+            and recording[len(plain) // 2] == plain[len(plain) // 2]
+        )
         assert recording[10:20] == plain[10:20]
     with open_recording(path) as recording:  # through the index written beside it
         assert list(recording) == plain
