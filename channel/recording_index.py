@@ -104,6 +104,8 @@ class IndexedRecording(Sequence[Event]):
             last = min(stop, first + chunk)
             begin = self._offsets[first]
             finish = self._offsets[last] if last < len(self) else self._end
+            if any(b <= a for a, b in pairwise(self._offsets[first : last + 1])) or finish <= begin:
+                raise self._mismatch()  # offsets that do not climb through the file: a damaged index
             if self._compressed:
                 file = self._stream_to(begin)
             else:
@@ -201,8 +203,8 @@ def _load(index: Path, expected: dict[str, int]) -> tuple[array[int], int] | Non
         return None
     if sys.byteorder != "little":
         offsets.byteswap()
-    if any(b <= a for a, b in pairwise(offsets)) or (offsets and offsets[-1] >= end):
-        return None  # damaged: offsets that do not climb through the file
+    if offsets and not 0 <= offsets[0] <= offsets[-1] < end:
+        return None  # damaged (the offsets in between are checked as they are read)
     return offsets, end
 
 
