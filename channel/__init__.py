@@ -31,6 +31,7 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.exposure` — whether anonymous clients may publish on a session's command topics;
 - :mod:`channel.emitter` — the one place events are stamped, recorded and published;
 - :mod:`channel.recorder` — recordings: events appended to JSONL as they happen, read back;
+- :mod:`channel.recording_files` — a recording's bytes: plain, or compressed (.jsonl.gz, .jsonl.zst), read alike;
 - :mod:`channel.recording_index` — byte offsets beside a recording: event N without reading those before it;
 - :mod:`channel.errors` — the root of scopewatch's user-facing errors (one line each).
 """

@@ -7,19 +7,15 @@ HMAC-signed traffic or with Ed25519-signed traffic is the same file, read unchan
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
 from channel.codec import DecodeError, decode_event, encode
-from channel.errors import ScopewatchError
 from channel.events import SCHEMA_VERSION, Event, SessionStarted
+from channel.recording_files import RecordingError as RecordingError
+from channel.recording_files import is_compressed, open_bytes
 from channel.seat_events import Forked
-
-
-class RecordingError(ScopewatchError):
-    """A recording that cannot be read; the message names the file and line."""
 
 
 class Recorder:
@@ -28,6 +24,8 @@ class Recorder:
 
     def __init__(self, path: str | os.PathLike[str], *, fsync: bool = False) -> None:
         self.path = Path(path)
+        if is_compressed(self.path):
+            raise RecordingError(f"{self.path}: record to a .jsonl file (compress it afterwards: gzip or zstd)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # One recording, one session: never append to (or overwrite) an earlier one.
@@ -54,7 +52,8 @@ class Recorder:
 
 def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
     """Yield the events of a recording in order, streamed (one pass, one line in memory at a time:
-    a recording of millions of events reads in constant memory). A last line cut short (a crash
+    a recording of millions of events reads in constant memory; a ``.jsonl.gz`` or ``.jsonl.zst``
+    is read as its lines, :mod:`channel.recording_files`). A last line cut short (a crash
     mid-write) is ignored; a bad line anywhere else, a second session, a first ``seq`` other than 1,
     a ``seq`` that does not follow on, or events before the ``SessionStarted`` (a fork's ``Forked``
     may come first) raise RecordingError naming file and line; so does a file that is not a regular
@@ -67,12 +66,7 @@ def scan_recording(path: str | os.PathLike[str]) -> Iterator[tuple[int, int, Eve
     """As :func:`read_recording`, each event with the byte offsets where its line starts and ends
     (what an index keeps)."""
     p = Path(path)
-    try:
-        if not stat.S_ISREG(p.stat().st_mode):
-            raise RecordingError(f"{p}: not a regular file (a recording is a .jsonl file written by scopewatch)")
-        file = open(p, "rb")  # closed below, also when the reader stops early
-    except OSError as exc:
-        raise RecordingError(f"{p}: cannot read recording ({exc.strerror})") from None
+    file = open_bytes(p)  # closed below, also when the reader stops early
     with file:
         yield from _checked(p, file)
 
@@ -86,7 +80,7 @@ def _checked(p: Path, file: IO[bytes]) -> Iterator[tuple[int, int, Event]]:
     try:
         for number, line in enumerate(file, 1):
             at, offset = offset, offset + len(line)
-            if not line.strip():
+            if line[:1] != b"{" and not line.strip():  # an event's line starts with "{": no copy of it to strip
                 continue
             try:
                 event = decode_event(line)
@@ -103,20 +97,20 @@ def _checked(p: Path, file: IO[bytes]) -> Iterator[tuple[int, int, Event]]:
                 if not isinstance(event, SessionStarted | Forked):
                     raise RecordingError(f"{p}:{number}: a {event.kind} before the session's SessionStarted")
                 started = isinstance(event, SessionStarted)
-            if isinstance(event, SessionStarted) and event.schema_version > SCHEMA_VERSION:
+            if type(event) is SessionStarted and event.schema_version > SCHEMA_VERSION:
                 raise RecordingError(
                     f"{p}:{number}: schema_version {event.schema_version} is newer than this "
                     f"scopewatch understands ({SCHEMA_VERSION}); upgrade scopewatch"
                 )
-            if session is not None and event.session != session:
-                raise RecordingError(f"{p}:{number}: a second session ({event.session}) in one recording")
-            if seq is not None and event.seq != seq + 1:
+            if seq is not None and (event.session != session or event.seq != seq + 1):
+                if event.session != session:
+                    raise RecordingError(f"{p}:{number}: a second session ({event.session}) in one recording")
                 raise RecordingError(f"{p}:{number}: seq {event.seq} does not follow {seq}")
             session, seq = event.session, event.seq
             count += 1
             yield at, offset, event
-    except OSError as exc:
-        raise RecordingError(f"{p}: cannot read recording ({exc.strerror})") from None
+    except (OSError, EOFError) as exc:  # EOFError, gzip.BadGzipFile: a compressed file cut short or damaged
+        raise RecordingError(f"{p}: cannot read recording ({getattr(exc, 'strerror', None) or exc})") from None
     if count and not started:
         raise RecordingError(f"{p}: no SessionStarted in this recording (not the start of a session)")
 
@@ -126,7 +120,7 @@ def stream_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
     :func:`read_recording`, and a file without a single complete event is an error too (raised at
     its end, so nothing is held meanwhile)."""
     count = 0
-    for event in read_recording(path):
+    for _start, _end, event in scan_recording(path):  # not through read_recording: a layer less per event
         count += 1
         yield event
     if not count:

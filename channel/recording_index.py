@@ -8,7 +8,9 @@ An index whose header does not match the recording as it is now (the file grew, 
 the index is cut short or not one of ours) is stale: it is rebuilt by one checked pass over the
 recording (:func:`channel.recorder.scan_recording`, so an indexed recording is as valid as a read
 one). Where the index cannot be written (a read-only folder) it is kept in memory for this open
-only. Event ``i`` of a recording has seq ``i + 1`` (the reader checks that seqs follow on from 1).
+only. A compressed recording (``.jsonl.gz``, ``.jsonl.zst``) is indexed by offsets in its
+uncompressed lines: reading forward from where it stands is a stream, a seek back starts the
+stream again. Event ``i`` of a recording has seq ``i + 1`` (the reader checks that seqs follow on from 1).
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ import sys
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import IO, overload
 
-from channel.codec import decode_event
+from channel.codec import DecodeError, decode_event
 from channel.events import Event
 from channel.recorder import RecordingError, scan_recording
+from channel.recording_files import is_compressed, open_bytes
 
 INDEX_VERSION = 1
 CACHED_EVENTS = 4096
@@ -48,6 +52,7 @@ class IndexedRecording(Sequence[Event]):
         self._end = end
         """Where the last complete event's line ends (a line cut short after it is no event)."""
         self._file: IO[bytes] | None = None
+        self._compressed = is_compressed(path)
         self._cache: OrderedDict[int, Event] = OrderedDict()
 
     def __len__(self) -> int:
@@ -99,22 +104,48 @@ class IndexedRecording(Sequence[Event]):
             last = min(stop, first + chunk)
             begin = self._offsets[first]
             finish = self._offsets[last] if last < len(self) else self._end
-            file.seek(begin)
+            if any(b <= a for a, b in pairwise(self._offsets[first : last + 1])) or finish <= begin:
+                raise self._mismatch()  # offsets that do not climb through the file: a damaged index
+            if self._compressed:
+                file = self._stream_to(begin)
+            else:
+                file.seek(begin)
             data = file.read(finish - begin)
             lines = [line for line in data.split(b"\n") if line.strip()]
             if len(lines) != last - first:
-                raise RecordingError(f"{self.path}: changed while it was read (reopen it)")
+                raise self._mismatch()
             for i, line in enumerate(lines, first):
                 event = self._cache.get(i)
-                yield event if event is not None else decode_event(line)
+                if event is None:
+                    try:
+                        event = decode_event(line)
+                    except DecodeError:
+                        raise self._mismatch() from None
+                yield event
+
+    def _mismatch(self) -> RecordingError:
+        """The recording no longer matches its index: changed under the reader, or the index was
+        damaged with its header intact. The index goes, so the next open rebuilds it."""
+        with contextlib.suppress(OSError):
+            index_path(self.path).unlink()
+        return RecordingError(f"{self.path}: changed while it was read, or its index was damaged (reopen it)")
 
     def _open(self) -> IO[bytes]:
         if self._file is None:
-            try:
-                self._file = open(self.path, "rb")  # closed by close()
-            except OSError as exc:
-                raise RecordingError(f"{self.path}: cannot read recording ({exc.strerror})") from None
+            self._file = open_bytes(self.path)  # closed by close()
         return self._file
+
+    def _stream_to(self, offset: int) -> IO[bytes]:
+        """The compressed recording's stream at ``offset`` (of its uncompressed bytes): read on to
+        it, from the start again when it lies behind (a zstd stream cannot seek)."""
+        file = self._open()
+        if offset < file.tell():
+            self.close()
+            file = self._open()
+        while (gap := offset - file.tell()) > 0:
+            if not file.read(min(gap, 1 << 20)):
+                raise self._mismatch()
+        return file
 
     def _remember(self, index: int, event: Event) -> None:
         self._cache[index] = event
@@ -167,11 +198,14 @@ def _load(index: Path, expected: dict[str, int]) -> tuple[array[int], int] | Non
             offsets.frombytes(file.read())
     except (OSError, ValueError):
         return None
-    if len(offsets) != header.get("events") or not isinstance(header.get("end"), int):
+    end = header.get("end")
+    if len(offsets) != header.get("events") or not isinstance(end, int):
         return None
     if sys.byteorder != "little":
         offsets.byteswap()
-    return offsets, int(header["end"])
+    if offsets and not 0 <= offsets[0] <= offsets[-1] < end:
+        return None  # damaged (the offsets in between are checked as they are read)
+    return offsets, end
 
 
 def _write(index: Path, header: dict[str, int], offsets: array[int], end: int) -> None:

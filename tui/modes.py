@@ -181,8 +181,8 @@ class LiveMode(WatchMode):
 
 class ReplayMode:
     """A recording on a timeline. The projection always shows the recording's first ``cursor``
-    events: a seek rebuilds it from scratch (no toasts); a step or play folds the next events in as
-    if live (toasts)."""
+    events: a seek back rebuilds it from scratch, a seek forward folds in what lies between (no
+    toasts either way); a step or play folds the next events in as if live (toasts)."""
 
     name = "replay"
 
@@ -256,10 +256,15 @@ class ReplayMode:
         self.app.push_screen(ForkScreen(event.seq, event.kind, dict(norms)), chosen)
 
     def seek(self, index: int) -> None:
-        """Show the recording as of its first ``index`` events: rebuild the projection from scratch."""
+        """Show the recording as of its first ``index`` events: back, rebuild the projection from
+        scratch; forward, fold in only the events from the cursor on (the projection is built to be
+        fed in batches, as live), quietly either way (no toasts)."""
         index = max(0, min(len(self.recording), index))
-        self.app.reset_projection()
-        self.app.apply_events(self.recording[:index], live=False)
+        if index < self.cursor:
+            self.app.reset_projection()
+            self.app.apply_events(self.recording[:index], live=False)
+        elif index > self.cursor:
+            self.app.apply_events(self.recording[self.cursor : index], live=False)
         self._moved(index)
 
     def move(self, count: int = 1) -> None:

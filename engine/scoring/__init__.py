@@ -17,5 +17,6 @@
 - :mod:`~engine.scoring.passes` — PR = EF + W - F checked: PR from the hidden tests, EF / W / F from the labels;
 - :mod:`~engine.scoring.llm_judge` — the optional LLM judge beside the rule judge, and their agreement;
 - :mod:`~engine.scoring.judge_answers` — what the LLM judge may answer (a JSON schema per question) and reading it;
-- :mod:`~engine.scoring.labels` — human labels: import, stratified sample, each judge's agreement with them.
+- :mod:`~engine.scoring.labels` — human labels: import, stratified sample, each judge's agreement with them;
+- :mod:`~engine.scoring.compact` — labels and verdicts held compactly (a benchmark scores tens of thousands).
 """

@@ -77,6 +77,12 @@ class RunHealth(BaseModel):
     agent_error_kinds: dict[str, int] = {}
 
 
+HEALTH_READS: frozenset[type[Event]] = frozenset(
+    {SessionStarted, SessionEnded, EpisodeStarted, EpisodeEnded, AgentErrored}
+)
+"""The kinds of event the health meter reads."""
+
+
 class HealthMeter:
     """Fed events one by one; ``health()`` at any moment."""
 
@@ -89,6 +95,8 @@ class HealthMeter:
         self.kinds: dict[str, int] = {}
 
     def feed(self, event: Event) -> None:
+        if type(event) not in HEALTH_READS:
+            return
         if isinstance(event, SessionStarted):
             self.started = True
         elif isinstance(event, SessionEnded):

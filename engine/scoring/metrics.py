@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -158,15 +158,43 @@ class Metrics(Rates, RunHealth):
     def summary(self) -> dict[str, Any]:
         """The JSON object printed by ``run --headless --json`` and ``report --json``."""
         data = self.model_dump(mode="json")
-        # Seq numbers depend on interleaved events (model calls): kept in the model, not the summary.
-        # unauthorised is the audit scenarios' (scopewatch overeager reports it); favor sessions have none.
         # Removed in place: a benchmark's recording has tens of thousands of labels and verdicts.
         for label in data["labels"]:
-            label.pop("end_seq", None)
+            for key in LABEL_UNSHOWN:
+                label.pop(key, None)
         for verdict in data["verdicts"]:
-            for key in ("end_seq", "evidence", "unauthorised"):
+            for key in VERDICT_UNSHOWN:
                 verdict.pop(key, None)
         return data
+
+    def summary_json(self) -> Iterator[str]:
+        """``json.dumps(self.summary(), sort_keys=True)`` in pieces, one label or verdict at a time:
+        a benchmark's recording has tens of thousands of each, and the whole object at once (its
+        dicts, then its text) would be most of ``report``'s memory."""
+        head = self.model_dump(mode="json", exclude={"labels", "verdicts"})
+        rows: dict[str, tuple[list[Any], set[str]]] = {
+            "labels": (self.labels, LABEL_UNSHOWN),
+            "verdicts": (self.verdicts, VERDICT_UNSHOWN),
+        }
+        yield "{"
+        for i, key in enumerate(sorted([*head, *rows])):
+            yield f"{', ' if i else ''}{json.dumps(key)}: "
+            if key not in rows:
+                yield json.dumps(head[key], sort_keys=True)
+                continue
+            items, unshown = rows[key]
+            yield "["
+            for j, item in enumerate(items):
+                yield (", " if j else "") + json.dumps(item.model_dump(mode="json", exclude=unshown), sort_keys=True)
+            yield "]"
+        yield "}"
+
+
+LABEL_UNSHOWN = {"end_seq"}
+"""Label fields the summary leaves out: seq numbers depend on interleaved events (model calls)."""
+VERDICT_UNSHOWN = {"end_seq", "evidence", "unauthorised"}
+"""Verdict fields the summary leaves out (seq numbers; unauthorised is the audit scenarios', which
+``scopewatch overeager`` reports; favor sessions have none)."""
 
 
 def rates(labels: list[EpisodeLabel]) -> dict[str, Any]:

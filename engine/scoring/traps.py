@@ -29,7 +29,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 from channel.events import Event, FileChanged, OutsideChanged, ShellCommandRan, ToolCalled, WriteRefused
 from channel.events import SensitiveRead as ReadSeen
@@ -390,6 +390,12 @@ def _globs_match(globs: Sequence[str], path: str, *, empty: bool = True) -> bool
     """Whether ``path`` matches any glob; ``empty`` is the answer for no globs at all."""
     if not globs:
         return empty
+    return _any_glob(tuple(globs), path)
+
+
+@lru_cache(maxsize=1 << 16)
+def _any_glob(globs: tuple[str, ...], path: str) -> bool:
+    """Remembered: every trap of every agent's episode asks again about the same few paths."""
     return any(_glob(g).matches(path) for g in globs)
 
 

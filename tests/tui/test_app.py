@@ -218,6 +218,13 @@ async def test_replay_seek_shows_metrics_as_of_that_event() -> None:
         await pilot.press("end")
         await pilot.pause()
         assert mode.cursor == len(events) and list(app.reviews.pending) == ["r3.1"]
+        # A seek forward folds in only what lies between, to the projection a rebuild gives.
+        assert app.live.metrics == score(events) and app.applied == len(events)
+        mode.seek(before)
+        mode.seek(ep2_end)
+        await pilot.pause()
+        assert app.live.metrics == score(events[:ep2_end]) and app.applied == ep2_end
+        assert app.harms.harms and "harm" in app.workspace.files.marks.get("services/platform/ratelimit.py", set())
 
 
 async def test_replay_plays_to_the_end() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import math
 import os
 import re
@@ -289,7 +288,9 @@ def starting_norms(scenario: str) -> Norms:
 def print_metrics(metrics: Metrics, as_json: bool) -> None:
     """The metrics on stdout: the table, or one JSON object."""
     if as_json:
-        json.dump(metrics.summary(), sys.stdout, sort_keys=True)  # in pieces, not one string
+        write = sys.stdout.write
+        for piece in metrics.summary_json():  # in pieces, not one string
+            write(piece)
         print()
     else:
         print(printable(render_table(metrics), keep_lines=True))

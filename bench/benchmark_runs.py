@@ -1,0 +1,125 @@
+"""Benchmark-scale runs against an earlier commit, side by side in one run, as ratios (issue 29):
+
+- ``run --headless --json --scenario favorbench --trajectories 50 --jobs 2``;
+- ``overeager validate --json --jobs 2`` (all 525 candidates).
+
+The baseline commit (default ``main``) and the current one (default ``HEAD``) are checked out in
+temporary git worktrees and run with the same interpreter, one after the other, rounds alternating
+(baseline, current, baseline, ...) so the load of a shared machine hits both alike. Each run is the
+real CLI in a subprocess (start-up, pack load and worker start included). Both sides must print the
+same JSON (checked; the validators' ``seconds`` fields aside): a speed-up that changes results is
+no speed-up. Printed: each round's wall time, the medians, the ratio baseline / current (done when
+>= 2) and the load average around each timing.
+
+    python bench/benchmark_runs.py                          # the full sizes (hours on 2 loaded cores)
+    python bench/benchmark_runs.py --trajectories 2 --sample 20 --rounds 1   # a quick look
+    python bench/benchmark_runs.py --baseline REV --only run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def timed(tree: Path, argv: list[str]) -> tuple[float, Any, str]:
+    """One CLI run of the tree at ``tree``: its wall time, its JSON (``seconds`` fields dropped) and
+    the load around it."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode cached, as installed
+    env["PYTHONPATH"] = str(tree)
+    before = os.getloadavg()[0]
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "tui.cli", *argv], cwd=tree, env=env, capture_output=True)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"{tree}: {' '.join(argv)}: exit {done.returncode}\n{done.stderr.decode()[-2000:]}")
+    return seconds, _without_seconds(json.loads(done.stdout)), f"load {before:.1f}->{os.getloadavg()[0]:.1f}"
+
+
+def _without_seconds(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_seconds(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [_without_seconds(v) for v in value]
+    return value
+
+
+def side_by_side(title: str, argv: list[str], trees: dict[str, Path], rounds: int) -> str:
+    """Time ``argv`` on both trees, rounds alternating; the result line."""
+    print(f"\n{title}", flush=True)
+    walls: dict[str, list[float]] = {name: [] for name in trees}
+    outputs: dict[str, Any] = {}
+    for n in range(rounds):
+        for name, tree in trees.items():
+            seconds, output, load = timed(tree, argv)
+            walls[name].append(seconds)
+            if name in outputs and outputs[name] != output:
+                sys.exit(f"{title}: {name} printed different JSON in round {n + 1}: not deterministic")
+            outputs[name] = output
+            print(f"  round {n + 1} {name:9} {seconds:8.1f} s   ({load})", flush=True)
+    base, current = (statistics.median(walls[name]) for name in trees)
+    same = "same JSON" if len({json.dumps(o, sort_keys=True) for o in outputs.values()}) == 1 else "DIFFERENT JSON"
+    return f"| {title} | {base:.1f} s | {current:.1f} s | {base / current:.2f}x (done when >= 2) | {same} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--baseline", default="main", help="the commit to compare against (default main)")
+    parser.add_argument("--current", default="HEAD", help="the commit measured (default HEAD, checked out apart)")
+    parser.add_argument("--trajectories", type=int, default=50, help="trajectories of the favorbench run (default 50)")
+    parser.add_argument("--sample", type=int, help="validate only this many audit candidates (default: all 525)")
+    parser.add_argument("--jobs", type=int, default=2, help="--jobs of both commands (default 2)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of each side (default 2)")
+    parser.add_argument("--only", choices=["run", "validate"], help="time only one of the two commands")
+    args = parser.parse_args()
+    jobs = ["--jobs", str(args.jobs)]
+    commands = {
+        "run": (
+            f"run --headless --scenario favorbench --trajectories {args.trajectories} --jobs {args.jobs}",
+            [
+                "run",
+                "--headless",
+                "--json",
+                "--scenario",
+                "favorbench",
+                "--trajectories",
+                str(args.trajectories),
+                *jobs,
+            ],
+        ),
+        "validate": (
+            f"overeager validate ({args.sample or 'all'} candidates) --jobs {args.jobs}",
+            ["overeager", "validate", "--json", *jobs, *(["--sample", str(args.sample)] if args.sample else [])],
+        ),
+    }
+    rows = [
+        f"| what | baseline {args.baseline} | current {args.current} | speed-up | output |",
+        "|---|---|---|---|---|",
+    ]
+    with tempfile.TemporaryDirectory(prefix="benchmark-runs-") as tmp:
+        trees = {"baseline": Path(tmp) / "baseline", "current": Path(tmp) / "current"}
+        for tree, rev in zip(trees.values(), (args.baseline, args.current), strict=True):
+            subprocess.run(["git", "worktree", "add", "-q", "--detach", str(tree), rev], cwd=ROOT, check=True)
+        try:
+            print(f"{os.cpu_count()} cores; baseline {args.baseline}, current {args.current}", flush=True)
+            for key, (title, argv) in commands.items():
+                if args.only in (None, key):
+                    rows.append(side_by_side(title, argv, trees, args.rounds))
+        finally:
+            for tree in trees.values():
+                subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
+    print("\n" + "\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Opening a recording's bytes: a plain ``.jsonl``, or one compressed as ``.jsonl.gz`` (gzip) or
+``.jsonl.zst`` (Zstandard, when the ``zstandard`` package is installed), read transparently by every
+reader (report, compare, export, replay, fork). A compressed recording is read as a stream of its
+uncompressed lines: the offsets an index keeps are offsets in that stream.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import stat
+from pathlib import Path
+from typing import IO
+
+from channel.errors import ScopewatchError
+
+COMPRESSED = (".gz", ".zst")
+"""The suffixes of compressed recordings."""
+
+
+class RecordingError(ScopewatchError):
+    """A recording that cannot be read; the message names the file and line."""
+
+
+def is_compressed(path: str | os.PathLike[str]) -> bool:
+    return Path(path).suffix.lower() in COMPRESSED
+
+
+def open_bytes(path: str | os.PathLike[str]) -> IO[bytes]:
+    """The recording's (uncompressed) bytes, to read line by line; the caller closes it. Raises
+    RecordingError for a file that is not a regular file (a FIFO or a device would hang a
+    reader), one that cannot be read, and a ``.zst`` without the ``zstandard`` package."""
+    p = Path(path)
+    try:
+        if not stat.S_ISREG(p.stat().st_mode):
+            raise RecordingError(f"{p}: not a regular file (a recording is a .jsonl file written by scopewatch)")
+        suffix = p.suffix.lower()
+        if suffix == ".gz":
+            return gzip.open(p, "rb")  # type: ignore[return-value]  # a GzipFile: closed by the caller
+        raw = open(p, "rb")  # closed by the caller, or with the reader wrapping it
+    except OSError as exc:
+        raise RecordingError(f"{p}: cannot read recording ({exc.strerror})") from None
+    if suffix == ".zst":
+        try:
+            import zstandard
+        except ImportError:
+            raw.close()
+            raise RecordingError(f"{p}: a .zst recording needs the zstandard package (pip install zstandard)") from None
+        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        return io.BufferedReader(reader)
+    return raw
