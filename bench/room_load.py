@@ -55,7 +55,7 @@ async def one_run(
             "tests.e2e.room_crowd",
             url,
             session,
-            key.hex(),
+            key.public.hex(),
             creds.master.hex(),
             "--early",
             str(e),

@@ -30,7 +30,7 @@ async def test_a_crowd_of_watchers_and_voters_sees_every_event_once_and_the_vote
     record = tmp_path / "room.jsonl"
     config = SessionConfig(room="class", norms=Norms(reviewer="room"), vote_deadline_s=120, seed=1)
     people = asyncio.create_task(
-        crowd(mqtt_broker.url, session, key, creds, early=6, late=4, voters=5, late_after=10, drop_every=2.0)
+        crowd(mqtt_broker.url, session, key.public, creds, early=6, late=4, voters=5, late_after=10, drop_every=2.0)
     )
     await asyncio.wait_for(
         serve_session(config, mqtt_broker.url, record=str(record), session_id=session, key=key, credentials=creds),

@@ -39,7 +39,7 @@ async def test_two_watchers_vote_on_one_review_and_both_see_the_tally_and_the_de
             session,
             participant=name,
             credential=creds.issue("watcher", name),
-            key=key,
+            key=key.public,  # a viewer holds the public key only
             flash_seconds=0,
             notify_live=False,
         )
