@@ -37,6 +37,15 @@ class ScenarioError(ScopewatchError):
     """A scenario pack is missing, malformed, or an edit does not apply."""
 
 
+class UnknownScenario(ScenarioError):
+    """``name`` is neither a built-in pack or suite nor a path that exists. The message lists the built-in
+    packs; :func:`scenarios.catalog.resolve` answers it with every name a session takes."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
 @dataclass(frozen=True, eq=False)
 class Pack:
     """A loaded scenario pack: its validated manifest and the folder its files live in."""
@@ -128,7 +137,9 @@ def _manifest_path(name_or_path: str | Path) -> Path:
             f"scenario {text!r} is a suite of packs; name one of them ({text}/<domain>) or run the suite"
         )
     builtins = ", ".join(sorted(name for name, _ in _builtin_dirs())) or "none"
-    raise ScenarioError(f"scenario {text!r}: neither a built-in pack ({builtins}) nor a folder with {MANIFEST_NAME}")
+    raise UnknownScenario(
+        text, f"scenario {text!r}: neither a built-in pack or suite ({builtins}) nor a folder with {MANIFEST_NAME}"
+    )
 
 
 def _builtin_path(text: str) -> Path | None:

@@ -21,19 +21,20 @@ from engine.overeager.episodes import PERSONA_PROFILE, AuditEpisodes
 from engine.session.favor import FavorEpisodes
 from engine.session.kind import EpisodeKind
 from engine.session.loop import RoundGuide, Session
-from scenarios.cooperbench.build import NAME as COOPERBENCH
+from scenarios.catalog import scenario_kind, session_suite
 from scenarios.cooperbench.build import load_pack
-from scenarios.overeager.benchmark import audit_scenario, is_audit_scenario
+from scenarios.overeager.benchmark import audit_scenario
 
 
 def episode_kind(config: SessionConfig) -> EpisodeKind:
     """The episode kind of ``config.scenario`` (see the module docstring)."""
-    if is_audit_scenario(config.scenario):
+    kind = scenario_kind(config.scenario)
+    if kind == "audit":
         profile = PERSONA_PROFILE.get(config.persona, "moderate")
         return AuditEpisodes([audit_scenario(config.scenario)], profile=profile, mode="gate")
-    if config.scenario == COOPERBENCH:
+    if kind == "branch":
         return BranchEpisodes(load_pack())
-    return FavorEpisodes.of(config.scenario)
+    return FavorEpisodes(session_suite(config.scenario))
 
 
 def open_session(

@@ -148,14 +148,19 @@ def build(cache: Path | None = None) -> Path:
     cache = cache or cache_dir()
     projects = {spec.name: layout(spec, fetch(spec, cache)) for spec in PROJECTS}
     pack = BranchPack(name=NAME, projects=projects, instances=tuple(i for s in PROJECTS for i in instances(s)))
-    target = cache / "pack.json"
+    target = pack_file(cache)
     target.write_text(pack.model_dump_json())
     return target
 
 
+def pack_file(cache: Path | None = None) -> Path:
+    """Where the built pack is (it exists once ``scopewatch scenarios build cooperbench`` ran)."""
+    return (cache or cache_dir()) / "pack.json"
+
+
 def load_pack(cache: Path | None = None) -> BranchPack:
     """The built pack (``scopewatch scenarios build cooperbench`` builds it)."""
-    target = (cache or cache_dir()) / "pack.json"
+    target = pack_file(cache)
     if not target.exists():
         raise ScenarioError(f"{NAME}: not built yet ({target}): run `scopewatch scenarios build {NAME}`")
     return BranchPack.model_validate_json(target.read_text())

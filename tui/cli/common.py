@@ -274,14 +274,14 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
 def starting_norms(scenario: str) -> Norms:
     """The norms a pack's sessions start from: scopewatch's defaults under the pack's ``[norms]`` (a suite's:
     its first pack's; the generator gives all of its packs the same)."""
-    from scenarios.overeager.benchmark import is_audit_scenario
-    from scenarios.suite import load_suite
+    from scenarios.catalog import scenario_kind, session_suite
 
-    if is_audit_scenario(scenario):  # an audit scenario sets its own consent (engine/overeager/episodes.py)
+    kind = scenario_kind(scenario)
+    if kind == "audit":  # an audit scenario sets its own consent (engine/overeager/episodes.py)
         return Norms()
-    if scenario == "cooperbench":  # branch episodes: interaction history on (seed 000 B.2; memory=false ablates)
+    if kind == "branch":  # branch episodes: interaction history on (seed 000 B.2; memory=false ablates)
         return Norms(memory="full")
-    pack = load_suite(scenario).packs[0]
+    pack = session_suite(scenario).packs[0]
     return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from engine.session.trajectory import CONDITIONS, plan_trajectories
 from engine.validation.suites import PackReport, validate_suite
+from scenarios.catalog import catalog, scenario_kind, session_suite
+from scenarios.cooperbench.build import load_pack as load_branch_pack
 from scenarios.loader import PACKS_DIR, ScenarioError, builtin_packs
 from scenarios.suite import Suite, load_suite
 from tui.cli.common import CliError, add_parallel_options, positive, progress_bars, say, usage_for
@@ -95,17 +97,55 @@ def _own_trajectories(suite: Suite) -> str:
     return "trajectories: " + ", ".join(parts)
 
 
+def _branch_summary() -> dict[str, object]:
+    """The CooperBench branch pack: built or not, and when built its projects and instances."""
+    known = catalog()
+    if not known.branch_built:
+        return {"name": known.branch, "built": False}
+    pack = load_branch_pack()
+    return {"name": known.branch, "built": True, "projects": sorted(pack.projects), "instances": len(pack.instances)}
+
+
+def _print_branch(summary: dict[str, object]) -> None:
+    name = str(summary["name"])
+    print(f"{name:24} CooperBench in branch mode (seed 000 A.2): pinned PyPI projects, feature pairs on branches")
+    if summary["built"]:
+        projects = summary["projects"]
+        assert isinstance(projects, list)
+        print(f"{'':24} {len(projects)} projects ({', '.join(projects)}), {summary['instances']} instances")
+    else:
+        print(f"{'':24} not built yet: scopewatch scenarios build {name}")
+
+
 def list_command(args: argparse.Namespace) -> int:
+    """``scopewatch scenarios list [PATH] [--json]``: every name ``run --scenario`` takes (scenarios/catalog.py):
+    the built-in packs and suites, the CooperBench branch pack, and how many audit scenarios ship."""
     path = getattr(args, "path", None)
-    suites = [load_suite(path)] if path else [load_suite(name) for name in builtin_packs()]
-    if getattr(args, "json", False):
-        print(json.dumps({"packs": [_summary(s) for s in suites]}))
+    as_json = bool(getattr(args, "json", False))
+    if path is not None and scenario_kind(path) == "audit":
+        raise CliError(f"{path!r} is an audit scenario, not a pack: scopewatch overeager show {path}")
+    if path is not None and scenario_kind(path) == "branch":
+        summary = _branch_summary()
+        if as_json:
+            print(json.dumps({"branch": summary}))
+        else:
+            _print_branch(summary)
+        return 0
+    suites = [session_suite(path)] if path else [load_suite(name) for name in builtin_packs()]
+    branch = None if path else _branch_summary()
+    audit = None if path else len(catalog().audit)
+    if as_json:
+        extra = {} if path else {"branch": branch, "audit": {"scenarios": audit}}
+        print(json.dumps({"packs": [_summary(s) for s in suites], **extra}))
         return 0
     for suite in suites:
         counts = suite.counts()
         size = f"{len(suite.packs)} domains, " if len(suite.packs) > 1 else ""
         tally = ", ".join(f"{n} {v}" for v, n in counts.items())
         print(f"{suite.name:24} {suite.description}\n{'':24} {size}{tally}\n{'':24} {_own_trajectories(suite)}")
+    if branch is not None:
+        _print_branch(branch)
+        print(f"{'overeager':24} {audit} audit scenarios of seed 003, each runnable by id: scopewatch overeager list")
     return 0
 
 

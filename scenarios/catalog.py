@@ -1,0 +1,85 @@
+"""Every scenario name a session takes, each found where its kind lives (one place to ask "what is NAME?"):
+
+- a built-in favor pack or suite: a folder under ``scenarios/packs/`` (:func:`scenarios.loader.builtin_packs`),
+  and each pack of a suite as ``<suite>/<domain>`` (seed 000 §4.2);
+- the CooperBench branch pack, :data:`scenarios.cooperbench.build.NAME` (seed 000 A.2; runnable once
+  ``scopewatch scenarios build cooperbench`` has built it);
+- a shipped audit scenario of seed 003 (``scenarios/overeager/benchmark.json``; ``scopewatch overeager list``);
+- or the path of a pack or suite folder.
+
+A name that is none of these is answered by :func:`unknown_scenario`, whose one line lists them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from scenarios.cooperbench.build import NAME as COOPERBENCH
+from scenarios.cooperbench.build import pack_file
+from scenarios.loader import MANIFEST_NAME, SUITE_NAME, ScenarioError, UnknownScenario, builtin_packs
+from scenarios.overeager.benchmark import benchmark_ids, is_audit_scenario
+from scenarios.suite import Suite, load_suite
+
+ScenarioKind = Literal["favor", "branch", "audit"]
+"""What a session runs for a scenario: favor episodes (packs, suites), branch episodes, audit episodes."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The scenario names a session takes, by kind."""
+
+    packs: tuple[str, ...]
+    """The built-in favor packs."""
+    suites: dict[str, tuple[str, ...]]
+    """The built-in suites, each with its packs' names (``favorbench/iot``, ...)."""
+    branch: str
+    branch_built: bool
+    audit: tuple[str, ...]
+    """The shipped audit scenario ids."""
+
+
+def catalog() -> Catalog:
+    """Every scenario name, read from the packs folder, the CooperBench build and the audit benchmark."""
+    loaded = [load_suite(name) for name in builtin_packs()]
+    suites = {s.folder.name: s.domains for s in loaded if (s.folder / SUITE_NAME).is_file()}
+    return Catalog(
+        packs=tuple(s.folder.name for s in loaded if s.folder.name not in suites),
+        suites=suites,
+        branch=COOPERBENCH,
+        branch_built=pack_file().exists(),
+        audit=tuple(benchmark_ids()),
+    )
+
+
+def scenario_kind(name: str) -> ScenarioKind:
+    """The episode kind a session of ``name`` runs (favor for any pack or suite, by name or folder)."""
+    if is_audit_scenario(name):
+        return "audit"
+    if name == COOPERBENCH:
+        return "branch"
+    return "favor"
+
+
+def session_suite(name: str) -> Suite:
+    """:func:`scenarios.suite.load_suite` for a session: an unknown name is answered by :func:`unknown_scenario`."""
+    try:
+        return load_suite(name)
+    except UnknownScenario as exc:
+        raise unknown_scenario(exc.name) from None
+
+
+def unknown_scenario(name: str) -> ScenarioError:
+    """The one-line error for a scenario name that is none of the catalog's, listing every name it has."""
+    known = catalog()
+    parts = []
+    if known.packs:
+        parts.append(f"a built-in pack ({', '.join(known.packs)})")
+    for suite, domains in known.suites.items():
+        shown = ", ".join(d.removeprefix(f"{suite}/") for d in domains)
+        parts.append(f"the suite {suite} or one of its packs {suite}/<domain> ({shown})")
+    build = "" if known.branch_built else f" (not built yet: scopewatch scenarios build {known.branch})"
+    parts.append(f"the branch pack {known.branch}{build}")
+    parts.append(f"one of the {len(known.audit)} audit scenarios (scopewatch overeager list)")
+    parts.append(f"or a folder with {MANIFEST_NAME} or {SUITE_NAME}")
+    return ScenarioError(f"scenario {name!r} is not known; a session takes " + "; ".join(parts))
