@@ -25,7 +25,8 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.memory` — the in-process bus: a bounded queue per subscriber, ordered, no silent drop;
 - :mod:`channel.mqtt` — the Bus protocol over an MQTT broker (aiomqtt);
 - :mod:`channel.replay` — the replay protocol: how a late joiner gets the events it missed;
-- :mod:`channel.broker` — where the broker is, its connection error, and the sessions announced on it;
+- :mod:`channel.broker` — where the broker is, its connection error, and one look at what it retains;
+- :mod:`channel.discovery` — which sessions are live: the engines' presence, believed only when signed;
 - :mod:`channel.connect` — the bus a ``--bus`` URL names;
 - :mod:`channel.outbox` — publishing off the engine's path: in order, a window of acks, bounded, shed counted;
 - :mod:`channel.exposure` — whether anonymous clients may publish on a session's command topics;

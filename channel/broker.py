@@ -1,5 +1,5 @@
-"""Where the MQTT broker is, and who is on it: the address from ``--bus``, the connection error,
-and the sessions whose engines announced themselves."""
+"""Where the MQTT broker is and what it retains: the address from ``--bus``, the connection error,
+and one look at retained messages (which sessions are live: channel.discovery)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ from dataclasses import dataclass, field
 import aiomqtt
 from paho.mqtt.properties import Properties
 
-from channel.codec import DecodeError, decode_event
 from channel.errors import ScopewatchError
-from channel.events import PresenceChanged
 from channel.vocab.topics import ROOT
 
 
@@ -91,25 +89,27 @@ def _client(address: BrokerAddress, *, v5: bool = False) -> aiomqtt.Client:
     )
 
 
-async def find_sessions(address: BrokerAddress, *, wait: float = 0.5) -> list[PresenceChanged]:
-    """The sessions whose engine announced itself on the broker (retained presence), most recent
-    first; each entry says whether that engine is still "online"."""
-    found: dict[str, PresenceChanged] = {}
-    client = _client(address)
+async def retained_under(
+    address: BrokerAddress, filters: tuple[str, ...], *, wait: float = 0.5
+) -> list[tuple[str, bytes, object]]:
+    """The messages the broker retains on topics matching ``filters`` (MQTT wildcards allowed), and any
+    published there meanwhile, in arrival order, as (topic, payload, MQTT v5 properties), collected for
+    ``wait`` seconds (how many are retained is not known in advance); cleared ones (empty) left out."""
+    found: list[tuple[str, bytes, object]] = []
+    client = _client(address, v5=True)
     try:
         async with client:
-            await client.subscribe(f"{ROOT}/+/presence/engine", qos=1)
+            for topic_filter in filters:
+                await client.subscribe(topic_filter, qos=1)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(wait):
                     async for m in client.messages:
                         payload = m.payload if isinstance(m.payload, bytes) else str(m.payload).encode()
-                        with contextlib.suppress(DecodeError):
-                            event = decode_event(payload)
-                            if isinstance(event, PresenceChanged):
-                                found[event.session] = event
+                        if payload:
+                            found.append((m.topic.value, payload, m.properties))
     except aiomqtt.MqttError as exc:
         raise BusConnectError(f"{address.display}: cannot connect to the MQTT broker ({exc})") from None
-    return sorted(found.values(), key=lambda p: p.ts, reverse=True)
+    return found
 
 
 RECORDING = "recording"

@@ -22,18 +22,19 @@ import os
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from channel.broker import RECORDING, BrokerAddress, BusConnectError, find_sessions, retained
+from channel.broker import RECORDING, BrokerAddress, BusConnectError, retained
 from channel.bus import Dropped
 from channel.codec import DecodeError, decode_event
 from channel.commands import _Command
 from channel.connect import connect_bus
 from channel.credentials import Credential
+from channel.discovery import find_sessions
 from channel.errors import ScopewatchError
-from channel.events import Event, PresenceChanged, SessionEnded
+from channel.events import Event, SessionEnded
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 from channel.signing import VerifyKey, genuine
-from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE, ROOT, presence_topic
+from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE, ROOT
 
 if TYPE_CHECKING:
     from tui.app import ScopewatchApp
@@ -46,14 +47,16 @@ class RemoteError(ScopewatchError):
 
 
 async def resolve_session(address: BrokerAddress, session: str | None) -> str:
-    """The given session id, or the most recent engine announced on the broker."""
+    """The given session id, or the most recent live session on the broker (channel.discovery)."""
     if session:
         return session
     found = await find_sessions(address)
     if not found:
-        raise RemoteError(f"--session: no session announced on {address.display}; start one with 'scopewatch serve'")
-    online = [p for p in found if p.status == "online"]
-    return (online or found)[0].session
+        raise RemoteError(
+            f"--session: no session announced on {address.display} is live; start one with 'scopewatch serve' "
+            "(an ended one replays with --session ID)"
+        )
+    return found[0].session
 
 
 class SeqFollower:
@@ -251,20 +254,6 @@ async def ended_session(address: BrokerAddress, session: str, key: VerifyKey | N
                     f"session {session}: the recording on the broker is damaged (line {number}: {exc})"
                 ) from None
     return events or None
-
-
-async def engine_presence(address: BrokerAddress, session: str, key: VerifyKey | None = None) -> PresenceChanged | None:
-    """The engine's retained presence for ``session`` (None when there is none, or, with ``key``, when
-    the engine did not sign it: a forged "left" must not turn a live session into an ended one)."""
-    topic = presence_topic("engine")
-    found = await retained(address, session, topic)
-    if found is None or (key is not None and not genuine(key, f"{ROOT}/{session}/{topic}", *found)):
-        return None
-    try:
-        event = decode_event(found[0])
-    except DecodeError:
-        return None
-    return event if isinstance(event, PresenceChanged) else None
 
 
 async def check_engine(address: BrokerAddress, session: str, key: VerifyKey | None = None) -> None:

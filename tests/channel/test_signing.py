@@ -25,6 +25,7 @@ from channel.codec import encode
 from channel.commands import Pause
 from channel.connect import parse_bus_url
 from channel.credentials import CommandGuard, Credentials
+from channel.discovery import engine_presence
 from channel.emitter import Emitter
 from channel.events import Event, PresenceChanged, SessionEnded, SessionStarted, TurnStarted
 from channel.mqtt import MqttBus
@@ -42,7 +43,7 @@ from tests.channel.broker import Broker
 from tests.channel.samples import turn
 from tests.e2e.support import cli, until
 from tui.cli.review import ReviewConsole
-from tui.remote import RemoteError, attach_app, ended_session, engine_presence
+from tui.remote import RemoteError, attach_app, ended_session
 
 GUARD = 30.0
 

@@ -15,10 +15,11 @@ from channel.broker import BrokerAddress, BusConnectError
 from channel.codec import encode
 from channel.connect import connect_bus, parse_bus_url
 from channel.credentials import Credential, parse_token
+from channel.discovery import engine_presence
 from channel.events import Event
 from channel.signing import VerifyKey, parse_key, session_key
 from tui.cli.common import THEME_HELP, CliError, freeze_heap, say
-from tui.remote import attach_app, check_engine, ended_session, engine_presence, follow_headless, resolve_session
+from tui.remote import attach_app, check_engine, ended_session, follow_headless, resolve_session
 
 
 def register(sub: Any) -> None:
