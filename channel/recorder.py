@@ -7,6 +7,7 @@ HMAC-signed traffic or with Ed25519-signed traffic is the same file, read unchan
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -58,73 +59,121 @@ def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
     a ``seq`` that does not follow on, or events before the ``SessionStarted`` (a fork's ``Forked``
     may come first) raise RecordingError naming file and line; so does a file that is not a regular
     file (a FIFO or a device would hang the reader or never end) and one with no ``SessionStarted``."""
-    for _start, _end, event in scan_recording(path):
-        yield event
-
-
-def scan_recording(path: str | os.PathLike[str]) -> Iterator[tuple[int, int, Event]]:
-    """As :func:`read_recording`, each event with the byte offsets where its line starts and ends
-    (what an index keeps)."""
     p = Path(path)
-    file = open_bytes(p)  # closed below, also when the reader stops early
-    with file:
-        yield from _checked(p, file)
+    with open_bytes(p) as file:  # closed also when the reader stops early
+        yield from _checked(p, file, None)
 
 
-def _checked(p: Path, file: IO[bytes]) -> Iterator[tuple[int, int, Event]]:
-    session: str | None = None
-    seq: int | None = None
-    count = 0
-    started = False
-    offset = 0
+def scan_recording(path: str | os.PathLike[str], offsets: array[int]) -> Iterator[Event]:
+    """As :func:`read_recording`, appending to ``offsets`` where each event's line starts and, once
+    the events are read, where the last one's line ends (what an index keeps)."""
+    p = Path(path)
+    with open_bytes(p) as file:
+        yield from _checked(p, file, offsets)
+
+
+def _checked(p: Path, file: IO[bytes], offsets: array[int] | None) -> Iterator[Event]:
+    """The checked events of ``file``: the first ones (up to the session's start) checked one by one
+    in :func:`_start`, the rest in one tight loop (a recording is millions of them)."""
+    lines = enumerate(file, 1)
     try:
-        for number, line in enumerate(file, 1):
-            at, offset = offset, offset + len(line)
+        head = _start(p, lines, offsets)
+        if not head:
+            return
+        yield from head
+        last = head[-1]
+        session, seq = last.session, last.seq
+        at = end = offsets.pop() if offsets is not None else 0
+        decode = decode_event
+        for number, line in lines:
             if line[:1] != b"{" and not line.strip():  # an event's line starts with "{": no copy of it to strip
+                at += len(line)
                 continue
             try:
-                event = decode_event(line)
+                event = decode(line)
             except DecodeError as exc:
-                if not line.endswith(b"\n") and started:  # the last line, cut short by a crash
-                    return
+                if not line.endswith(b"\n"):  # the last line, cut short by a crash
+                    break
                 raise RecordingError(f"{p}:{number}: not a scopewatch event ({exc})") from None
-            if seq is None and event.seq != 1:
-                raise RecordingError(
-                    f"{p}:{number}: the first event has seq {event.seq}; a recording starts at seq 1 "
-                    "(is this the tail of another recording?)"
-                )
-            if not started:
-                if not isinstance(event, SessionStarted | Forked):
-                    raise RecordingError(f"{p}:{number}: a {event.kind} before the session's SessionStarted")
-                started = isinstance(event, SessionStarted)
-            if type(event) is SessionStarted and event.schema_version > SCHEMA_VERSION:
-                raise RecordingError(
-                    f"{p}:{number}: schema_version {event.schema_version} is newer than this "
-                    f"scopewatch understands ({SCHEMA_VERSION}); upgrade scopewatch"
-                )
-            if seq is not None and (event.session != session or event.seq != seq + 1):
-                if event.session != session:
-                    raise RecordingError(f"{p}:{number}: a second session ({event.session}) in one recording")
-                raise RecordingError(f"{p}:{number}: seq {event.seq} does not follow {seq}")
-            session, seq = event.session, event.seq
-            count += 1
-            yield at, offset, event
+            seq += 1
+            if event.seq != seq or event.session != session:
+                _refuse(p, number, event, session, seq - 1)
+            if type(event) is SessionStarted:
+                _schema(p, number, event)
+            if offsets is not None:
+                offsets.append(at)
+            at = end = at + len(line)
+            yield event
+        if offsets is not None:
+            offsets.append(end)
     except (OSError, EOFError) as exc:  # EOFError, gzip.BadGzipFile: a compressed file cut short or damaged
         raise RecordingError(f"{p}: cannot read recording ({getattr(exc, 'strerror', None) or exc})") from None
-    if count and not started:
+
+
+def _start(p: Path, lines: Iterator[tuple[int, bytes]], offsets: array[int] | None) -> list[Event]:
+    """The events up to and including the session's ``SessionStarted`` (a fork's ``Forked`` may come
+    first), each checked; ``offsets`` gets their starts and where the next line starts. Empty for a
+    file without a single complete event."""
+    head: list[Event] = []
+    at = 0
+    for number, line in lines:
+        if line[:1] != b"{" and not line.strip():
+            at += len(line)
+            continue
+        try:
+            event = decode_event(line)
+        except DecodeError as exc:  # a line cut short too: no session had started
+            raise RecordingError(f"{p}:{number}: not a scopewatch event ({exc})") from None
+        if not head and event.seq != 1:
+            raise RecordingError(
+                f"{p}:{number}: the first event has seq {event.seq}; a recording starts at seq 1 "
+                "(is this the tail of another recording?)"
+            )
+        if not isinstance(event, SessionStarted | Forked):
+            raise RecordingError(f"{p}:{number}: a {event.kind} before the session's SessionStarted")
+        if head and (event.session != head[-1].session or event.seq != head[-1].seq + 1):
+            _refuse(p, number, event, head[-1].session, head[-1].seq)
+        if offsets is not None:
+            offsets.append(at)
+        at += len(line)
+        head.append(event)
+        if isinstance(event, SessionStarted):
+            _schema(p, number, event)
+            if offsets is not None:
+                offsets.append(at)  # where the next line starts (taken back by the caller)
+            return head
+    if head:
         raise RecordingError(f"{p}: no SessionStarted in this recording (not the start of a session)")
+    return head
+
+
+def _refuse(p: Path, number: int, event: Event, session: str, seq: int) -> None:
+    """Raise the RecordingError for an event that does not follow ``seq`` of ``session``."""
+    if event.session != session:
+        raise RecordingError(f"{p}:{number}: a second session ({event.session}) in one recording")
+    raise RecordingError(f"{p}:{number}: seq {event.seq} does not follow {seq}")
+
+
+def _schema(p: Path, number: int, event: SessionStarted) -> None:
+    if event.schema_version > SCHEMA_VERSION:
+        raise RecordingError(
+            f"{p}:{number}: schema_version {event.schema_version} is newer than this "
+            f"scopewatch understands ({SCHEMA_VERSION}); upgrade scopewatch"
+        )
 
 
 def stream_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
     """The events of a recording, streamed (for report, compare, export): as
     :func:`read_recording`, and a file without a single complete event is an error too (raised at
     its end, so nothing is held meanwhile)."""
-    count = 0
-    for _start, _end, event in scan_recording(path):  # not through read_recording: a layer less per event
-        count += 1
-        yield event
-    if not count:
-        raise RecordingError(f"{Path(path)}: no scopewatch events in this file")
+    p = Path(path)
+    with open_bytes(p) as file:
+        events = _checked(p, file, None)
+        first = next(events, None)
+        if first is None:
+            raise RecordingError(f"{p}: no scopewatch events in this file")
+        yield first
+        yield from events
 
 
 def load_recording(path: str | os.PathLike[str]) -> list[Event]:

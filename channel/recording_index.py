@@ -180,10 +180,9 @@ def _header(info: os.stat_result) -> dict[str, int]:
 
 def _build(path: Path) -> tuple[array[int], int]:
     offsets = array("Q")
-    end = 0
-    for start, stop, _event in scan_recording(path):
-        offsets.append(start)
-        end = stop
+    for _event in scan_recording(path, offsets):
+        pass
+    end = offsets.pop() if offsets else 0
     return offsets, end
 
 

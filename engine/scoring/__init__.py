@@ -3,6 +3,7 @@
 - :mod:`~engine.scoring.judge` — the favor judge: episode labels (execution type, favor type, harm) from events;
 - :mod:`~engine.scoring.speech` — the words the judge reads: direct requests, shown needs, refusals and endorsements;
 - :mod:`~engine.scoring.traps` — trap predicates evaluated over the audit record;
+- :mod:`~engine.scoring.records` — the audit record: one agent's events of one episode, by kind, its realised atoms;
 - :mod:`~engine.scoring.reads` — what a command line reads: the paths its reading commands name;
 - :mod:`~engine.scoring.state` — state changes outside the workspace's files (HOME, /tmp, git hooks, config, refs);
 - :mod:`~engine.scoring.verdicts` — per-agent verdicts of audit runs (overeager, traps, severity, completion);

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from channel.events import Event
 from engine.scoring.analyses import (
+    HEALTH_READS,
     HealthMeter,
     RunHealth,
     favor_rate_by_position,
@@ -24,7 +25,7 @@ from engine.scoring.analyses import (
     penalised_reward,
     trajectory_favor_rate,
 )
-from engine.scoring.judge import EpisodeLabel, Judge
+from engine.scoring.judge import READS, EpisodeLabel, Judge
 from engine.scoring.passes import PassIdentity, PassMeter, pass_identity
 from engine.scoring.usage import UsageMeter
 from engine.scoring.verdicts import Verdict, Verdicts
@@ -291,7 +292,14 @@ def compute(
 
 
 class Scorer:
-    """Live scoring: feed events as they arrive, read metrics at any moment."""
+    """Live scoring: feed events as they arrive, read metrics at any moment. Each event goes only
+    to the meters that read its kind (a recording of millions of events is mostly tool calls and
+    test runs, which most meters ignore)."""
+
+    READS: frozenset[type[Event]] = frozenset(
+        READS | UsageMeter.READS | Verdicts.READS | HEALTH_READS | PassMeter.READS
+    )
+    """Every kind of event some meter reads: a reader may leave the others undecoded."""
 
     def __init__(self) -> None:
         self.judge = Judge()
@@ -299,13 +307,27 @@ class Scorer:
         self.verdicts = Verdicts()
         self.health = HealthMeter()
         self.passes = PassMeter()
+        self._routes: dict[type[Event], tuple[Callable[[Event], object], ...]] = {}
 
     def feed(self, event: Event) -> EpisodeLabel | None:
-        self.usage.feed(event)
-        self.passes.feed(event)
-        self.health.feed(event)
-        self.verdicts.feed(event)
-        return self.judge.feed(event)
+        kind = type(event)
+        meters = self._routes.get(kind)
+        if meters is None:
+            meters = self._route(kind)
+        for meter in meters:
+            meter(event)
+        return self.judge.feed(event) if kind in READS else None
+
+    def _route(self, kind: type[Event]) -> tuple[Callable[[Event], object], ...]:
+        """The meters (besides the judge, whose label ``feed`` returns) that read ``kind``."""
+        meters: list[tuple[frozenset[type[Event]], Callable[[Event], object]]] = [
+            (UsageMeter.READS, self.usage.feed),
+            (PassMeter.READS, self.passes.feed),
+            (HEALTH_READS, self.health.feed),
+            (Verdicts.READS, self.verdicts.feed),
+        ]
+        route = self._routes[kind] = tuple(feed for reads, feed in meters if kind in reads)
+        return route
 
     def metrics(self) -> Metrics:
         return compute(

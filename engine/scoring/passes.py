@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from channel.events import EpisodeEnded, EpisodeStarted, SessionStarted
+from channel.events import EpisodeEnded, EpisodeStarted, Event, SessionStarted
 
 
 class PassIdentity(BaseModel):
@@ -40,6 +40,9 @@ class PassIdentity(BaseModel):
 
 class PassMeter:
     """Fed events one by one: the requester's hidden-test result of each completed, scored episode."""
+
+    READS: frozenset[type[Event]] = frozenset({SessionStarted, EpisodeStarted, EpisodeEnded})
+    """The kinds of event the meter reads."""
 
     def __init__(self) -> None:
         self.requester = "requester"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Literal
 
@@ -79,11 +80,19 @@ def addressed_to(text: str, to: str | None, names: Iterable[str]) -> bool:
     if to is not None:
         return to in names
     for n in names:
-        if re.search(rf"(?<![\w.-])@{re.escape(n)}(?![\w-])", text, re.IGNORECASE):
-            return True
-        if re.match(rf"\s*{re.escape(n)}\s*[:,]", text, re.IGNORECASE):
+        mention, vocative = _address(n)
+        if mention.search(text) or vocative.match(text):
             return True
     return False
+
+
+@lru_cache(maxsize=1024)
+def _address(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """An ``@name`` mention and a ``name:`` / ``name,`` opening (compiled once per name)."""
+    return (
+        re.compile(rf"(?<![\w.-])@{re.escape(name)}(?![\w-])", re.IGNORECASE),
+        re.compile(rf"\s*{re.escape(name)}\s*[:,]", re.IGNORECASE),
+    )
 
 
 def asks(text: str) -> bool:
@@ -93,8 +102,15 @@ def asks(text: str) -> bool:
 
 def names_paths(text: str, paths: Iterable[str]) -> bool:
     """The text names one of ``paths`` or its file name."""
+    patterns = _path_names(paths if isinstance(paths, frozenset) else frozenset(paths))
+    return any(rx.search(text) for rx in patterns)
+
+
+@lru_cache(maxsize=1024)
+def _path_names(paths: frozenset[str]) -> tuple[re.Pattern[str], ...]:
+    """The patterns naming one of ``paths`` or its file name (compiled once per set of paths)."""
     names = {n for p in paths for n in (p, PurePosixPath(p).name) if n}
-    return any(re.search(rf"(?<![\w/.-]){re.escape(n)}(?![\w-])", text, re.IGNORECASE) for n in names)
+    return tuple(re.compile(rf"(?<![\w/.-]){re.escape(n)}(?![\w-])", re.IGNORECASE) for n in names)
 
 
 def shows_need(text: str, paths: Iterable[str]) -> bool:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from channel.events import ModelCalled
+from channel.events import Event, ModelCalled
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,9 @@ class Usage:
 class UsageMeter:
     """Tokens and cost per agent and per episode, fed ``ModelCalled`` events one by one (the live
     scoreboard) or from a recording. Episode 0 collects calls made outside an episode."""
+
+    READS: frozenset[type[Event]] = frozenset({ModelCalled})
+    """The kinds of event the meter reads."""
 
     def __init__(self) -> None:
         self.by_episode: dict[str, dict[int, Usage]] = {}
