@@ -6,7 +6,10 @@ Each run is one fresh process (``python -c``, the tree on ``PYTHONPATH``) runnin
 loop tests run (``run_session`` with the default config, ``trajectories=1``, ``--seed``); the process
 reports the session's own wall time and its CPU: its own (``RUSAGE_SELF``: the engine, its threads)
 and its waited-for children's (``RUSAGE_CHILDREN``: jails, strace, test runs, git), as deltas around
-the session (imports are measured apart). Variants, by the knobs that exist on both sides:
+the session (imports are measured apart). That misses the children no one waited for (a warm test server
+left at exit, anything orphaned), so this process makes itself their subreaper (``PR_SET_CHILD_SUBREAPER``),
+reaps them after each run, and reports ``total``: every CPU second of the run's process tree, from its
+start to the last descendant's end; the ratios are of ``total``. Variants, by the knobs that exist on both sides:
 
 - ``default``: as the suite runs it;
 - ``trace off``: ``SCOPEWATCH_TRACE=off`` (no exec tracer around commands);
@@ -31,17 +34,22 @@ gives medians and each variant's ratio to the baseline's ``default`` and to HEAD
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "560ca34"
+PR_SET_CHILD_SUBREAPER = 36
 
 CHILD = r"""
 import asyncio, json, os, resource, sys, time
@@ -101,15 +109,57 @@ class Variant:
         return f"{self.side} {self.name}"
 
     def run(self, seed: int) -> dict[str, float]:
+        """One session; with ``total``: all CPU of the process and every descendant, orphans included."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPEWATCH_")}
         env |= {"PYTHONPATH": str(self.tree), **KNOBS.get(self.name, {})}
         env["SESSION_COST_PATCH"] = PATCHES.get(self.name, "")
+        before = children_cpu()
         done = subprocess.run(
             [sys.executable, "-c", CHILD, str(seed)], cwd=self.tree, env=env, capture_output=True, text=True
         )
+        left = reap_orphans()
         if done.returncode != 0:
             raise SystemExit(f"{self.label}: the session failed: {done.stderr.strip().splitlines()[-1:]}")
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        if left:
+            print(f"{self.label}: {left} descendant(s) still running after the session", file=sys.stderr)
+        return json.loads(done.stdout.strip().splitlines()[-1]) | {"total": children_cpu() - before}
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def become_subreaper() -> None:
+    """Have the sessions' orphans (a process no one waited for: a warm test server left at exit, a
+    daemon) reparented to this process, so their CPU is counted when :func:`reap_orphans` reaps them."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise SystemExit(f"session_cost: prctl(PR_SET_CHILD_SUBREAPER): {os.strerror(ctypes.get_errno())}")
+
+
+def reap_orphans(grace_s: float = 20.0) -> int:
+    """Wait for every orphan handed to this process (up to ``grace_s``); how many are still running."""
+    deadline = time.monotonic() + grace_s
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return 0
+        if pid == 0:
+            if time.monotonic() > deadline:
+                return sum(1 for _ in _orphans())
+            time.sleep(0.05)
+
+
+def _orphans() -> list[int]:
+    me = str(os.getpid())
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            if stat.read_text().rsplit(")", 1)[1].split()[1] == me:
+                found.append(int(stat.parent.name))
+    return found
 
 
 def variants(base: Path, head: Path, only: set[str] | None) -> list[Variant]:
@@ -119,27 +169,31 @@ def variants(base: Path, head: Path, only: set[str] | None) -> list[Variant]:
 
 
 def table(times: dict[str, list[dict[str, float]]]) -> list[str]:
-    """Medians per variant: wall, CPU (own + children), their ratios to each side's ``default``."""
+    """Medians per variant: wall; the session's CPU (own + waited-for children) and its parts; the whole
+    run's CPU (``total``: imports, the session, every descendant, orphans too) with its spread; ratios of
+    ``total`` and wall to the baseline's ``default`` and of ``total`` to HEAD's."""
+
+    def values(label: str, key: str) -> list[float]:
+        runs = times[label]
+        return [r["self"] + r["children"] for r in runs] if key == "cpu" else [r[key] for r in runs]
 
     def med(label: str, key: str) -> float:
-        runs = times[label]
-        if key == "cpu":
-            return statistics.median(r["self"] + r["children"] for r in runs)
-        return statistics.median(r[key] for r in runs)
+        return statistics.median(values(label, key))
 
     lines = [
-        f"{'variant':<26} {'wall s':>7} {'cpu s':>7} {'own':>6} {'child':>6} {'import':>6}"
-        f" {'cpu/base':>8} {'cpu/HEAD':>8} {'wall/base':>9}"
+        f"{'variant':<22} {'wall s':>7} {'session cpu':>11} {'own':>5} {'child':>5} {'total cpu (min-max)':>19}"
+        f" {'total/base':>10} {'total/HEAD':>10} {'wall/base':>9}"
     ]
     base, head = "baseline default", "HEAD default"
     for label in times:
         ratios = []
-        for ref, key in ((base, "cpu"), (head, "cpu"), (base, "wall")):
+        for ref, key in ((base, "total"), (head, "total"), (base, "wall")):
             ratios.append(f"{med(label, key) / med(ref, key):.2f}x" if ref in times and med(ref, key) else "n/a")
+        total = values(label, "total")
         lines.append(
-            f"{label:<26} {med(label, 'wall'):7.2f} {med(label, 'cpu'):7.2f} {med(label, 'self'):6.2f}"
-            f" {med(label, 'children'):6.2f} {med(label, 'import_cpu'):6.2f}"
-            f" {ratios[0]:>8} {ratios[1]:>8} {ratios[2]:>9}"
+            f"{label:<22} {med(label, 'wall'):7.2f} {med(label, 'cpu'):11.2f} {med(label, 'self'):5.2f}"
+            f" {med(label, 'children'):5.2f} {med(label, 'total'):7.2f} ({min(total):4.1f}-{max(total):4.1f})"
+            f" {ratios[0]:>10} {ratios[1]:>10} {ratios[2]:>9}"
         )
     return lines
 
@@ -152,6 +206,7 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated variant names (default: all)")
     args = parser.parse_args()
     only = {name.strip() for name in args.only.split(",")} if args.only else None
+    become_subreaper()
     with tempfile.TemporaryDirectory(prefix="session-cost-") as tmp:
         base = Path(tmp) / "baseline"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.baseline], cwd=ROOT, check=True)

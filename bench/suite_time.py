@@ -47,7 +47,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from suite_compare import read_cases, report
+from suite_compare import match, read_cases, report
 from suite_interleave import PYTEST, collect, plan, plugin_dir, pytest_env, run_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,7 +148,11 @@ def run_interleaved(args: argparse.Namespace, out: Path, trees: tuple[Path, Path
     cur = collect(trees[1], args.tests or ["tests"], [*extra, *args.pytest_args], plugins)
     chunks = plan(base, cur, args.chunk, args.seed)
     planned = sum(len(c) for c in chunks)
-    print(f"collected {len(base)} baseline, {len(cur)} current; {planned} matched, in {len(chunks)} chunks")
+    m = match(base, cur)
+    print(
+        f"collected {len(base)} baseline, {len(cur)} current; {planned} matched, in {len(chunks)} chunks;"
+        f" unmatched: {len(m.only_baseline)} baseline only, {len(m.only_current)} current only, {m.ambiguous} ambiguous"
+    )
     budget = args.budget * 60 if args.budget else None
     done = run_chunks(trees, chunks, out, plugins, args.pytest_args, budget)
     loads = done.loads or [os.getloadavg()[0]]
