@@ -1,32 +1,37 @@
-"""The test suite's time against an earlier commit's, test by test, side by side in one run.
+"""The test suite's time against an earlier commit's, test by test, by wall and by CPU time.
 
 Issue 23 asked that restructuring the packages leave the suite no slower than before. The two trees hold
 different test sets (the restructuring moved tests between files and later issues added many), so the
 whole-suite wall time compares different work. This bench therefore matches the SAME tests across the two
-trees and compares their own durations (set-up + call + tear-down, from pytest's JUnit XML):
-
-- a test is keyed by its function name with its parametrisation id (``test_x[memory]``): tests moved between
-  files keep their function names; where that name is not unique on a side, by the module's base name (and
-  class) as well (``test_loop.py::test_x[memory]``); what stays ambiguous or exists on one side only is
-  counted as unmatched;
-- only tests that passed on both sides are compared (a skip or a failure is not the same work).
+trees (by function name and parametrisation id, module where a name repeats; only tests passed on both
+sides count: :mod:`suite_compare`) and compares their own times: wall (set-up + call + tear-down, from
+pytest's JUnit XML) and CPU (the pytest process's own plus its waited-for children's, from the plugin
+``bench/suite_cpu.py`` loaded in both trees with ``-p``, its JSON beside each XML). On a machine others
+load, CPU time is the fair measure: it grows little with the load, wall time grows with it.
 
 It checks out the baseline commit (default ``560ca34``, main before the restructuring) and the current one
-in temporary git worktrees and runs both suites at the same time on the same machine, with the same
-interpreter and the same pytest options, so both see the same load. It prints the matched tests' summed time
-on each side and its ratio, the median per-test ratio (of all matched tests, and of those taking at least
-1 s on the baseline, where timer noise is small), the 15 tests that got slower by the most seconds (both
-times), the unmatched counts, and each side's wall time, counts and failures for information.
+in temporary git worktrees and runs the same interpreter and pytest options in both, in one of two modes:
 
-    python bench/suite_time.py                                   # both whole suites (Docker tests skipped)
+- ``--interleaved`` (the fair one, :mod:`suite_interleave`): both sides collected, the matched tests cut
+  into chunks of ``--chunk`` tests, each chunk run on one side then on the other, the first side
+  alternating (ABBA), chunks in a shuffled order, until done or past ``--budget`` minutes;
+- by default, both whole suites at the same time (the heavy tests run at different moments on each side,
+  so under a changing load their wall times are not comparable; their CPU times still are).
+
+It prints the matched tests' summed wall and CPU time on each side and the ratios, the median per-test
+ratios (all matched tests, and those taking at least 1 s on the baseline, where timer noise is small), the
+15 that got slower by the most CPU seconds (wall and CPU of both), the unmatched counts, the load average.
+
+    python bench/suite_time.py --interleaved --budget 40        # matched tests, ABBA chunks, 40 minutes at most
+    python bench/suite_time.py --interleaved --tests tests/engine/session --baseline-tests tests/engine
+    python bench/suite_time.py                                   # both whole suites at once (Docker tests skipped)
     python bench/suite_time.py --tests tests/channel             # a part, the same path on both sides
-    python bench/suite_time.py --tests tests/tui/cli --baseline-tests tests/tui/test_cli.py   # moved files
-    python bench/suite_time.py -k "bus or replay" --keep /tmp/st  # a -k filter; keep the XML and the logs
-    python bench/suite_time.py --compare base.xml current.xml    # only the comparison, of two kept XMLs
+    python bench/suite_time.py -k "bus or replay" --keep /tmp/st  # a -k filter; keep the XML, JSON and logs
+    python bench/suite_time.py --compare base.xml current.xml    # only the comparison (CPU from base.json ...)
     python bench/suite_time.py -- -x                             # more pytest arguments for both sides
 
 Both sides skip the Docker tests (``SCOPEWATCH_NO_DOCKER=1``): the engine is shared, and a build on one side
-would be timed against the other. The load average before and after is printed.
+would be timed against the other.
 """
 
 from __future__ import annotations
@@ -39,147 +44,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import xml.etree.ElementTree as ET
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from suite_compare import match, read_cases, report
+from suite_interleave import PYTEST, collect, plan, plugin_dir, pytest_env, run_chunks
+
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "560ca34"
-TOP = 15
-NOISE_FLOOR_S = 1.0  # the second median ratio counts only tests at least this long on the baseline
-
-
-@dataclass(frozen=True)
-class Case:
-    """One test case of a JUnit XML report."""
-
-    module: str  # the module's base name, without ``.py``
-    cls: str  # the class inside the module, or ""
-    name: str  # the function name with its parametrisation id
-    seconds: float
-    outcome: str  # passed, skipped, failed or error
-
-    @property
-    def where(self) -> str:
-        return f"{self.module}.py::" + (f"{self.cls}::" if self.cls else "") + self.name
-
-
-def read_cases(junit: Path) -> list[Case]:
-    """The test cases of a JUnit XML file (xunit1, with ``file``; or xunit2, from ``classname``)."""
-    if not junit.exists() or junit.stat().st_size == 0:
-        return []
-    cases = []
-    for case in ET.parse(junit).iter("testcase"):
-        parts = case.get("classname", "").split(".")
-        file = case.get("file")
-        stem = Path(file).stem if file else ""
-        at = parts.index(stem) if stem in parts else _module_index(parts)
-        outcome = "passed"
-        for child in case:
-            if child.tag in ("failure", "error"):
-                outcome = "failed" if child.tag == "failure" else "error"
-                break
-            if child.tag == "skipped":
-                outcome = "skipped"
-        cases.append(
-            Case(
-                module=parts[at] if 0 <= at < len(parts) else stem,
-                cls=".".join(parts[at + 1 :]) if at >= 0 else "",
-                name=case.get("name", ""),
-                seconds=float(case.get("time", 0) or 0),
-                outcome=outcome,
-            )
-        )
-    return cases
-
-
-def _module_index(parts: list[str]) -> int:
-    for i in range(len(parts) - 1, -1, -1):
-        if parts[i].startswith("test_") or parts[i].endswith("_test"):
-            return i
-    return len(parts) - 1
-
-
-@dataclass
-class Matching:
-    pairs: list[tuple[Case, Case]]  # (baseline, current), both passed
-    only_baseline: list[Case]
-    only_current: list[Case]
-    ambiguous: int  # tests on either side whose name and module left more than one candidate
-    not_both_passed: list[tuple[Case, Case]]  # matched, but skipped or failed on a side
-
-
-def match(baseline: list[Case], current: list[Case]) -> Matching:
-    """Pair each baseline test with the current test of the same name (and module, where the name repeats)."""
-    by_name: dict[str, tuple[list[Case], list[Case]]] = defaultdict(lambda: ([], []))
-    for side, cases in enumerate((baseline, current)):
-        for case in cases:
-            by_name[case.name][side].append(case)
-    found: list[tuple[Case, Case]] = []
-    out = Matching([], [], [], 0, [])
-    for base, cur in by_name.values():
-        if len(base) == 1 and len(cur) == 1:
-            found.append((base[0], cur[0]))
-            continue
-        by_place: dict[tuple[str, str], tuple[list[Case], list[Case]]] = defaultdict(lambda: ([], []))
-        for side, cases in enumerate((base, cur)):
-            for case in cases:
-                by_place[(case.module, case.cls)][side].append(case)
-        for in_base, in_cur in by_place.values():
-            if len(in_base) == 1 and len(in_cur) == 1:
-                found.append((in_base[0], in_cur[0]))
-            elif in_base and in_cur:
-                out.ambiguous += len(in_base) + len(in_cur)
-            elif in_base:
-                out.only_baseline += in_base
-            else:
-                out.only_current += in_cur
-    for b, c in found:
-        (out.pairs if b.outcome == c.outcome == "passed" else out.not_both_passed).append((b, c))
-    return out
-
-
-def report(baseline: list[Case], current: list[Case], top: int = TOP) -> list[str]:
-    """The comparison of the matched tests, as lines to print."""
-    m = match(baseline, current)
-    base_s = sum(b.seconds for b, _ in m.pairs)
-    cur_s = sum(c.seconds for _, c in m.pairs)
-    lines = [
-        f"matched tests passed on both sides: {len(m.pairs)}",
-        f"  their own time: baseline {base_s:8.1f} s   current {cur_s:8.1f} s   ratio {_ratio(cur_s, base_s)}",
-    ]
-    ratios = [c.seconds / b.seconds for b, c in m.pairs if b.seconds > 0]
-    long = [c.seconds / b.seconds for b, c in m.pairs if b.seconds >= NOISE_FLOOR_S]
-    lines.append(
-        f"  median per-test ratio: {_median(ratios)} (of {len(ratios)}); of the {len(long)} taking"
-        f" >= {NOISE_FLOOR_S:g} s on the baseline: {_median(long)}"
-    )
-    grew = [p for p in m.pairs if p[1].seconds > p[0].seconds]
-    slower = sorted(grew, key=lambda p: p[1].seconds - p[0].seconds, reverse=True)[:top]
-    lines.append(f"  {len(grew)} got slower; the {len(slower)} slower by the most seconds (baseline -> current):")
-    width = max((len(c.where) for _, c in slower), default=0)
-    for b, c in slower:
-        moved = "" if (b.module, b.cls) == (c.module, c.cls) else f"   (was {b.module}.py)"
-        lines.append(
-            f"    {c.where:<{width}}  {b.seconds:7.2f} s -> {c.seconds:7.2f} s  ({_ratio(c.seconds, b.seconds)}){moved}"
-        )
-    lines.append(
-        f"unmatched: {len(m.only_baseline)} baseline only, {len(m.only_current)} current only,"
-        f" {m.ambiguous} ambiguous; matched but not passed on both: {len(m.not_both_passed)}"
-    )
-    for b, c in m.not_both_passed:
-        if "failed" in (b.outcome, c.outcome) or "error" in (b.outcome, c.outcome):
-            lines.append(f"    {c.where}: baseline {b.outcome}, current {c.outcome}")
-    return lines
-
-
-def _median(values: list[float]) -> str:
-    return f"{statistics.median(values):.2f}x" if values else "n/a"
-
-
-def _ratio(current: float, baseline: float) -> str:
-    return f"{current / baseline:.2f}x" if baseline > 0 else "n/a"
 
 
 @dataclass
@@ -187,21 +59,20 @@ class Side:
     name: str
     tree: Path
     junit: Path
+    cpu: Path
     log: Path
     started: float = 0.0
     wall: float = 0.0
     summary: str = ""
     proc: subprocess.Popen[bytes] | None = None
 
-    def start(self, pytest_args: list[str]) -> None:
-        env = {**os.environ, "PYTHONPATH": str(self.tree), "SCOPEWATCH_NO_DOCKER": "1"}
-        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1"]
+    def start(self, pytest_args: list[str], plugins: Path) -> None:
         self.started = time.perf_counter()
         with self.log.open("wb") as log:
             self.proc = subprocess.Popen(
-                [*argv, f"--junitxml={self.junit}", *pytest_args],
+                [sys.executable, *PYTEST, f"--junitxml={self.junit}", f"--cpu-times={self.cpu}", *pytest_args],
                 cwd=self.tree,
-                env=env,
+                env=pytest_env(self.tree, plugins),
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group, so an interrupt can end the whole suite
@@ -222,34 +93,77 @@ class Side:
             self.proc.wait()
 
 
-def run_both(args: argparse.Namespace, out: Path) -> tuple[Side, Side]:
-    """Run both suites at once in temporary worktrees; their XML and logs go to ``out``."""
+def worktrees(args: argparse.Namespace, out: Path) -> tuple[Path, Path]:
+    """The baseline and current commits checked out under ``out/trees`` (removed by :func:`drop_trees`)."""
     trees = out / "trees"
     trees.mkdir(parents=True, exist_ok=True)
     base_tree, cur_tree = trees / "baseline", trees / "current"
-    base = Side(f"baseline {args.baseline}", base_tree, out / "baseline.xml", out / "baseline.log")
-    cur = Side(f"current {args.current}", cur_tree, out / "current.xml", out / "current.log")
-    common = [*(["-k", args.k] if args.k else []), *args.pytest_args]
-    base_paths = args.baseline_tests or args.tests or ["tests"]
-    cur_paths = args.tests or ["tests"]
     for tree, rev in ((base_tree, args.baseline), (cur_tree, args.current)):
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(tree), rev], cwd=ROOT, check=True)
+    return base_tree, cur_tree
+
+
+def drop_trees(trees: tuple[Path, Path]) -> None:
+    for tree in trees:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
+
+
+def run_both(args: argparse.Namespace, out: Path, trees: tuple[Path, Path]) -> None:
+    """Both suites at once; prints each side's wall time and counts, then the comparison."""
+    base, cur = (
+        Side(f"{name} {rev}", tree, out / f"{name}.xml", out / f"{name}.json", out / f"{name}.log")
+        for name, rev, tree in (("baseline", args.baseline, trees[0]), ("current", args.current, trees[1]))
+    )
+    common = [*(["-k", args.k] if args.k else []), *args.pytest_args]
+    plugins = plugin_dir(out)
+    load_before = os.getloadavg()[0]
+    base.start([*common, *(args.baseline_tests or args.tests or ["tests"])], plugins)
+    cur.start([*common, *(args.tests or ["tests"])], plugins)
     try:
-        load_before = os.getloadavg()[0]
-        base.start([*common, *base_paths])
-        cur.start([*common, *cur_paths])
-        try:
-            base.wait()
-            cur.wait()
-        finally:
-            base.stop()
-            cur.stop()
-        load_after = os.getloadavg()[0]
+        base.wait()
+        cur.wait()
     finally:
-        for tree in (base_tree, cur_tree):
-            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
-    print(f"load average {load_before:.1f} -> {load_after:.1f} (both suites ran at the same time)")
-    return base, cur
+        base.stop()
+        cur.stop()
+    print(f"load average {load_before:.1f} -> {os.getloadavg()[0]:.1f} (both suites ran at the same time)")
+    cases = [read_cases(side.junit, side.cpu) for side in (base, cur)]
+    for side, side_cases in zip((base, cur), cases, strict=True):
+        own = sum(case.seconds for case in side_cases)
+        print(
+            f"{side.name:<20} wall {side.wall:8.1f} s   {len(side_cases)} tests, their own {own:.1f} s,"
+            f" outside them (start-up, collection) {side.wall - own:.1f} s   {side.summary}"
+        )
+        for case in side_cases:
+            if case.outcome in ("failed", "error"):
+                print(f"    {case.outcome}: {case.where}")
+    print(f"wall-time ratio current/baseline (different test sets): {cur.wall / base.wall:.2f}x")
+    print("\n".join(report(cases[0], cases[1])))
+
+
+def run_interleaved(args: argparse.Namespace, out: Path, trees: tuple[Path, Path]) -> None:
+    """The matched tests in ABBA chunks (:mod:`suite_interleave`); prints the load seen and the comparison."""
+    plugins = plugin_dir(out)
+    extra = [*(["-k", args.k] if args.k else [])]
+    base = collect(trees[0], args.baseline_tests or args.tests or ["tests"], [*extra, *args.pytest_args], plugins)
+    cur = collect(trees[1], args.tests or ["tests"], [*extra, *args.pytest_args], plugins)
+    chunks = plan(base, cur, args.chunk, args.seed)
+    planned = sum(len(c) for c in chunks)
+    m = match(base, cur)
+    print(
+        f"collected {len(base)} baseline, {len(cur)} current; {planned} matched, in {len(chunks)} chunks;"
+        f" unmatched: {len(m.only_baseline)} baseline only, {len(m.only_current)} current only, {m.ambiguous} ambiguous"
+    )
+    budget = args.budget * 60 if args.budget else None
+    done = run_chunks(trees, chunks, out, plugins, args.pytest_args, budget)
+    loads = done.loads or [os.getloadavg()[0]]
+    ran = sum(len(c) for c in chunks[: done.chunks_run])
+    print(
+        f"ran {done.chunks_run} of {done.chunks} chunks ({ran} of {planned} matched tests), ABBA;"
+        f" pytest processes' wall: baseline {done.wall[0]:.0f} s, current {done.wall[1]:.0f} s;"
+        f" load average at chunk starts {min(loads):.1f} / {statistics.median(loads):.1f} / {max(loads):.1f}"
+        " (min / median / max)"
+    )
+    print("\n".join(report(*done.cases)))
 
 
 def main() -> None:
@@ -261,39 +175,38 @@ def main() -> None:
         "--baseline-tests", nargs="+", metavar="PATH", help="test paths on the baseline side (default: --tests)"
     )
     parser.add_argument("-k", metavar="EXPR", help="pytest's -k filter, on both sides")
-    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the JUnit XML and the logs in DIR")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the JUnit XML, CPU JSON and logs in DIR")
+    parser.add_argument("--interleaved", action="store_true", help="matched tests only, in ABBA chunks")
+    parser.add_argument("--chunk", type=int, default=8, metavar="N", help="tests per chunk (default 8)")
+    parser.add_argument("--budget", type=float, metavar="MIN", help="--interleaved: start no chunk after MIN minutes")
+    parser.add_argument("--seed", type=int, default=0, help="--interleaved: the chunks' shuffled order (default 0)")
     parser.add_argument(
         "--compare",
         nargs=2,
         type=Path,
         metavar=("BASELINE_XML", "CURRENT_XML"),
-        help="run nothing: compare two JUnit XML files kept from an earlier run",
+        help="run nothing: compare two JUnit XML files kept from an earlier run (CPU from the .json beside each)",
     )
     parser.add_argument("pytest_args", nargs="*", help="more pytest arguments for both sides (after --)")
     args = parser.parse_args()
+    if args.chunk < 1:
+        parser.exit(2, "suite_time: --chunk must be at least 1\n")
     if args.compare:
         for xml in args.compare:
             if not xml.is_file():
                 parser.exit(2, f"suite_time: --compare: {xml} is not a file\n")
-        print("\n".join(report(read_cases(args.compare[0]), read_cases(args.compare[1]))))
+        base, cur = (read_cases(xml, xml.with_suffix(".json")) for xml in args.compare)
+        print("\n".join(report(base, cur)))
         return
     with tempfile.TemporaryDirectory(prefix="suite-time-") as tmp:
         out = args.keep or Path(tmp)
-        base, cur = run_both(args, out)
-        cases = [read_cases(side.junit) for side in (base, cur)]
-        for side, side_cases in zip((base, cur), cases, strict=True):
-            own = sum(case.seconds for case in side_cases)
-            print(
-                f"{side.name:<20} wall {side.wall:8.1f} s   {len(side_cases)} tests, their own {own:.1f} s,"
-                f" outside them (start-up, collection) {side.wall - own:.1f} s   {side.summary}"
-            )
-            for case in side_cases:
-                if case.outcome in ("failed", "error"):
-                    print(f"    {case.outcome}: {case.where}")
-        print(f"wall-time ratio current/baseline (different test sets): {_ratio(cur.wall, base.wall)}")
-        print("\n".join(report(cases[0], cases[1])))
+        trees = worktrees(args, out)
+        try:
+            (run_interleaved if args.interleaved else run_both)(args, out, trees)
+        finally:
+            drop_trees(trees)
         if args.keep:
-            print(f"kept: {out}/baseline.xml, {out}/current.xml and their .log")
+            print(f"kept: {out} (JUnit XML, CPU JSON and logs per side)")
 
 
 if __name__ == "__main__":

@@ -56,10 +56,9 @@ def test_sigterm_midway_leaves_a_partial_recording_and_no_process(tmp_path: Path
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 240
+        # Until the first trajectory is recorded (a sentinel in the file, not a clock); pytest-timeout bounds a hang.
         while not (record.exists() and b'"EpisodeEnded"' in record.read_bytes()):
             assert driver.poll() is None, "the run ended before a trajectory was recorded"
-            assert time.monotonic() < deadline, "no trajectory recorded in 240 s"
             time.sleep(0.2)
         assert driver.poll() is None, "the run finished before it could be stopped midway"
         run = {driver.pid} | _descendants(driver.pid)

@@ -1,0 +1,232 @@
+"""What an in-process favor session costs, in CPU and wall time, at HEAD and at an earlier commit, with
+the jail's parts toggled one by one: which part of the sandbox makes ``tests/engine/session/test_loop.py``
+slower than at the baseline.
+
+Each run is one fresh process (``python -c``, the tree on ``PYTHONPATH``) running the session the
+loop tests run (``run_session`` with the default config, ``trajectories=1``, ``--seed``); the process
+reports the session's own wall time and its CPU: its own (``RUSAGE_SELF``: the engine, its threads)
+and its waited-for children's (``RUSAGE_CHILDREN``: jails, strace, test runs, git), as deltas around
+the session (imports are measured apart). That misses the children no one waited for (a warm test server
+left at exit, anything orphaned), so this process makes itself their subreaper (``PR_SET_CHILD_SUBREAPER``),
+reaps them after each run, and reports ``total``: every CPU second of the run's process tree, from its
+start to the last descendant's end; the ratios are of ``total``. Variants, by the knobs that exist on both sides:
+
+- ``default``: as the suite runs it;
+- ``trace off``: ``SCOPEWATCH_TRACE=off`` (no exec tracer around commands);
+- ``isolation none``: ``SCOPEWATCH_ISOLATION=none`` (no jail at all: no bubblewrap, uid, filter);
+- ``warm off``: ``SCOPEWATCH_WARM_TESTS=0`` (each test run a fresh interpreter);
+
+and at HEAD only, the hardening added since the baseline switched off inside the measuring process
+(the product's code is not changed; :data:`PATCHES` says what is replaced):
+
+- ``no uid``: commands and test runs as the engine's uid (``jail_uid`` gives None);
+- ``no seccomp``: no seccomp filter on commands, test runs and warm servers (``filter_pipe`` gives None);
+- ``unhardened``: both;
+- ``no origin``: the workspace without its ``origin`` (the bare ``remote.git`` and the push of the
+  baseline commit: 4 of the 7 git processes per sandbox; the baseline made 3).
+
+Rounds alternate the order of the variants (ABBA) so the machine's load hits them alike; the table
+gives medians and each variant's ratio to the baseline's ``default`` and to HEAD's.
+
+    python bench/session_cost.py [--baseline 560ca34] [--rounds 3] [--seed 3] [--only default,no uid]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BASELINE = "560ca34"
+PR_SET_CHILD_SUBREAPER = 36
+
+CHILD = r"""
+import asyncio, json, os, resource, sys, time
+def cpu():
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime
+t0 = time.perf_counter(); c0 = cpu()
+try:
+    from channel.vocab.config import SessionConfig
+    from engine.runs.runner import run_session
+except ImportError:  # the baseline's rooms
+    from engine.session.config import SessionConfig
+    from engine.session.runner import run_session
+exec(os.environ.get("SESSION_COST_PATCH", ""))
+t1 = time.perf_counter(); c1 = cpu()
+metrics = asyncio.run(run_session(SessionConfig(trajectories=1, seed=int(sys.argv[1]))))
+t2 = time.perf_counter(); c2 = cpu()
+print(json.dumps({"import_wall": t1 - t0, "import_cpu": c1[0] - c0[0], "wall": t2 - t1,
+                  "self": c2[0] - c1[0], "children": c2[1] - c1[1], "episodes": metrics.episodes}))
+"""
+
+_NO_UID = """
+import sandbox.commands.shell, sandbox.testing.testrun
+sandbox.commands.shell.jail_uid = sandbox.testing.testrun.jail_uid = lambda: None
+"""
+_NO_SECCOMP = """
+import sandbox.commands.shell, sandbox.testing.testrun, sandbox.testing.warm
+for module in (sandbox.commands.shell, sandbox.testing.testrun, sandbox.testing.warm):
+    module.filter_pipe = lambda: None
+"""
+_NO_ORIGIN = """
+from sandbox.workspace.repo import Workspace
+_git = Workspace._git
+async def _baseline_only(self, *args):
+    if not ({"--bare", "--git-dir", "remote", "push"} & set(args)):
+        await _git(self, *args)
+Workspace._git = _baseline_only
+"""
+PATCHES = {"no uid": _NO_UID, "no seccomp": _NO_SECCOMP, "unhardened": _NO_UID + _NO_SECCOMP, "no origin": _NO_ORIGIN}
+"""Python run in the measuring process before the session (HEAD only): the part named replaced."""
+KNOBS = {
+    "default": {},
+    "trace off": {"SCOPEWATCH_TRACE": "off"},
+    "isolation none": {"SCOPEWATCH_ISOLATION": "none"},
+    "warm off": {"SCOPEWATCH_WARM_TESTS": "0"},
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    side: str  # "baseline" or "HEAD"
+    name: str
+    tree: Path
+
+    @property
+    def label(self) -> str:
+        return f"{self.side} {self.name}"
+
+    def run(self, seed: int) -> dict[str, float]:
+        """One session; with ``total``: all CPU of the process and every descendant, orphans included."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPEWATCH_")}
+        env |= {"PYTHONPATH": str(self.tree), **KNOBS.get(self.name, {})}
+        env["SESSION_COST_PATCH"] = PATCHES.get(self.name, "")
+        before = children_cpu()
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(seed)], cwd=self.tree, env=env, capture_output=True, text=True
+        )
+        left = reap_orphans()
+        if done.returncode != 0:
+            raise SystemExit(f"{self.label}: the session failed: {done.stderr.strip().splitlines()[-1:]}")
+        if left:
+            print(f"{self.label}: {left} descendant(s) still running after the session", file=sys.stderr)
+        return json.loads(done.stdout.strip().splitlines()[-1]) | {"total": children_cpu() - before}
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def become_subreaper() -> None:
+    """Have the sessions' orphans (a process no one waited for: a warm test server left at exit, a
+    daemon) reparented to this process, so their CPU is counted when :func:`reap_orphans` reaps them."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise SystemExit(f"session_cost: prctl(PR_SET_CHILD_SUBREAPER): {os.strerror(ctypes.get_errno())}")
+
+
+def reap_orphans(grace_s: float = 20.0) -> int:
+    """Wait for every orphan handed to this process (up to ``grace_s``); how many are still running."""
+    deadline = time.monotonic() + grace_s
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return 0
+        if pid == 0:
+            if time.monotonic() > deadline:
+                return sum(1 for _ in _orphans())
+            time.sleep(0.05)
+
+
+def _orphans() -> list[int]:
+    me = str(os.getpid())
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            if stat.read_text().rsplit(")", 1)[1].split()[1] == me:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def variants(base: Path, head: Path, only: set[str] | None) -> list[Variant]:
+    found = [Variant("baseline", name, base) for name in KNOBS]
+    found += [Variant("HEAD", name, head) for name in (*KNOBS, *PATCHES)]
+    return [v for v in found if only is None or v.name in only]
+
+
+def table(times: dict[str, list[dict[str, float]]]) -> list[str]:
+    """Medians per variant: wall; the session's CPU (own + waited-for children) and its parts; the whole
+    run's CPU (``total``: imports, the session, every descendant, orphans too) with its spread; ratios of
+    ``total`` and wall to the baseline's ``default`` and of ``total`` to HEAD's."""
+
+    def values(label: str, key: str) -> list[float]:
+        runs = times[label]
+        return [r["self"] + r["children"] for r in runs] if key == "cpu" else [r[key] for r in runs]
+
+    def med(label: str, key: str) -> float:
+        return statistics.median(values(label, key))
+
+    lines = [
+        f"{'variant':<22} {'wall s':>7} {'session cpu':>11} {'own':>5} {'child':>5} {'total cpu (min-max)':>19}"
+        f" {'total/base':>10} {'total/HEAD':>10} {'wall/base':>9}"
+    ]
+    base, head = "baseline default", "HEAD default"
+    for label in times:
+        ratios = []
+        for ref, key in ((base, "total"), (head, "total"), (base, "wall")):
+            ratios.append(f"{med(label, key) / med(ref, key):.2f}x" if ref in times and med(ref, key) else "n/a")
+        total = values(label, "total")
+        lines.append(
+            f"{label:<22} {med(label, 'wall'):7.2f} {med(label, 'cpu'):11.2f} {med(label, 'self'):5.2f}"
+            f" {med(label, 'children'):5.2f} {med(label, 'total'):7.2f} ({min(total):4.1f}-{max(total):4.1f})"
+            f" {ratios[0]:>10} {ratios[1]:>10} {ratios[2]:>9}"
+        )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--baseline", default=BASELINE, help=f"the earlier commit (default {BASELINE})")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--only", help="comma-separated variant names (default: all)")
+    args = parser.parse_args()
+    only = {name.strip() for name in args.only.split(",")} if args.only else None
+    become_subreaper()
+    with tempfile.TemporaryDirectory(prefix="session-cost-") as tmp:
+        base = Path(tmp) / "baseline"
+        subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.baseline], cwd=ROOT, check=True)
+        try:
+            chosen = variants(base, ROOT, only)
+            times: dict[str, list[dict[str, float]]] = {v.label: [] for v in chosen}
+            load = [os.getloadavg()[0]]
+            for r in range(args.rounds):
+                for v in chosen if r % 2 == 0 else reversed(chosen):
+                    times[v.label].append(v.run(args.seed))
+                load.append(os.getloadavg()[0])
+                print(f"round {r + 1}/{args.rounds} done, load {load[-1]:.1f}", file=sys.stderr)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+    print(
+        f"one session (trajectories=1, seed {args.seed}) per run, {args.rounds} rounds ABBA, medians;"
+        f" load average {min(load):.1f}-{max(load):.1f}"
+    )
+    print("\n".join(table(times)))
+
+
+if __name__ == "__main__":
+    main()
