@@ -18,7 +18,14 @@ One shell command (``git status --short``, shimmed: it is recorded) is run N tim
 Rounds alternate between the variants so machine load hits them alike; the table gives the median
 per-command time and the ratio to ``bare``.
 
+The last table is issue 29's target, measured side by side in the same rounds: the command mix (``git
+status``, ``pytest -q`` on 12 tests, a ``find`` over the 200 files) bare, with a jail per command and
+with the episode's jail (both shimmed and traced, at bubblewrap), as ratios to bare by wall time and by
+CPU time (the engine's and its children's: less sensitive to the machine's load), and the median ratio
+of the mix. ``--mix-only`` runs that table alone.
+
     python bench/sandbox_overhead.py [--commands 30] [--rounds 3] [--levels bubblewrap,unshare] [--no-docker]
+                                     [--mix-only]
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import statistics
 import sys
 import time
@@ -38,32 +46,90 @@ from channel.memory import InProcessBus
 from channel.vocab.topics import EVENTS
 from sandbox.backends.local import LocalSandbox
 from sandbox.errors import SandboxError
-from sandbox.jail.isolation import Isolation, _works
+from sandbox.jail.isolation import SYSTEM_PATH, Isolation, _works
 from sandbox.workspace.ownership import Ownership
 
-FILES = {f"src/module_{i}.py": f"VALUE = {i}\n" for i in range(50)}
+FILES = {f"src/pkg_{i // 20}/module_{i}.py": f"VALUE = {i}\n" for i in range(200)}
+FILES.update(
+    {
+        f"tests/test_part_{i}.py": f"def test_add_{i}():\n    assert {i} + 1 == {i + 1}\n\n"
+        f"def test_str_{i}():\n    assert str({i}) == '{i}'\n"
+        for i in range(6)
+    }
+)
 COMMAND = "git status --short"
+MIX = {
+    "git status": COMMAND,
+    "pytest -q (12 tests)": "python3 -m pytest -q -p no:cacheprovider tests",
+    "find (200 files)": "find . -type f -not -path './.git/*' | wc -l",
+}
+"""Issue 29's command mix."""
+GIT_TARGET, MIX_TARGET = 3.0, 2.0
+"""Issue 29's done-when: ``git status`` at most 3x bare, the mix's median at most 2x."""
 
 
-async def bare(root: Path, n: int) -> float:
+def _cpu(sb: LocalSandbox | None = None) -> float:
+    """CPU seconds so far: the engine's and its reaped children's, and with ``sb`` also those of the
+    processes alive in its cgroup and of the children they reaped (an episode's jail reaps its commands
+    itself: they are never the engine's children)."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    cgroup = sb._shell._cgroup if sb is not None else None
+    for pid in cgroup.pids() if cgroup is not None else ():
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
+    return total
+
+
+def _bare_env() -> dict[str, str]:
+    env = {"PATH": f"{os.path.dirname(sys.executable)}:{SYSTEM_PATH}", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
     # The workspace is the jail's uid's: without this, a bare git as the engine's uid stops at once.
-    env = {**os.environ, "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*"}
-    start = time.perf_counter()
+    env.update(GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="safe.directory", GIT_CONFIG_VALUE_0="*")
+    return env
+
+
+async def bare(root: Path, n: int, command: str = COMMAND) -> tuple[float, float]:
+    """Seconds per command by wall and by CPU (the engine's and its children's)."""
+    env = _bare_env()
+    start, cpu = time.perf_counter(), _cpu()
     for _ in range(n):
         proc = await asyncio.create_subprocess_exec(
-            "bash", "-c", COMMAND, cwd=root, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+            "bash", "-c", command, cwd=root, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
         )
         out, _ = await proc.communicate()
         if proc.returncode != 0:
-            raise SystemExit(f"bare {COMMAND!r} failed: {out[-300:]!r}")
-    return (time.perf_counter() - start) / n
+            raise SystemExit(f"bare {command!r} failed: {out[-300:]!r}")
+    return (time.perf_counter() - start) / n, (_cpu() - cpu) / n
 
 
-async def sandboxed(sb: LocalSandbox, n: int) -> float:
-    start = time.perf_counter()
+async def sandboxed(sb: LocalSandbox, n: int, command: str = COMMAND) -> tuple[float, float]:
+    start, cpu = time.perf_counter(), _cpu(sb)
     for _ in range(n):
-        await sb.run_shell("dev", COMMAND)
-    return (time.perf_counter() - start) / n
+        result = await sb.run_shell("dev", command, timeout=120)
+        if result.exit_code != 0:
+            raise SystemExit(f"{command!r} failed in {sb.label}: {result.output[-300:]}")
+    return (time.perf_counter() - start) / n, (_cpu(sb) - cpu) / n
+
+
+async def _create(bus: InProcessBus, level: str, jail: str, **kwargs: object) -> LocalSandbox:
+    """A sandbox whose commands get a jail each (``jail="command"``) or share the episode's."""
+    os.environ["SCOPEWATCH_JAIL"] = jail
+    try:
+        sb = await LocalSandbox.create(
+            FILES,
+            ownership=Ownership.from_teams([("dev", ["**"])]),
+            emitter=Emitter(bus, level),
+            isolation=kwargs.pop("isolation", None) or Isolation(level),  # type: ignore[arg-type]
+            **kwargs,  # type: ignore[arg-type]
+        )
+    finally:
+        os.environ.pop("SCOPEWATCH_JAIL", None)
+    sb.register_actor("dev", "dev")
+    return sb
 
 
 async def open_variants(bus: InProcessBus, levels: tuple[str, ...], docker: bool) -> dict[str, LocalSandbox]:
@@ -72,30 +138,14 @@ async def open_variants(bus: InProcessBus, levels: tuple[str, ...], docker: bool
     for level in (*levels, "none"):
         if level == "none" or await _works(level):  # type: ignore[arg-type]
             for hardened in (True, False) if level != "none" else (True,):
-                sb = await LocalSandbox.create(
-                    FILES,
-                    ownership=ownership,
-                    emitter=Emitter(bus, level),
-                    isolation=Isolation(level, hardened=hardened),  # type: ignore[arg-type]
-                )
+                sb = await _create(bus, level, "command", isolation=Isolation(level, hardened=hardened))  # type: ignore[arg-type]
                 found[f"local/{level}" if hardened else f"local/{level} unhardened"] = sb
             if level != "none":
-                sb = await LocalSandbox.create(
-                    FILES,
-                    ownership=ownership,
-                    emitter=Emitter(bus, level),
-                    isolation=Isolation(level),  # type: ignore[arg-type]
-                )
+                sb = await _create(bus, level, "command")
                 sb._shell._filter_fd = lambda: None  # type: ignore[method-assign]  # the filter alone off
                 found[f"local/{level} no filter"] = sb
         if level == "bubblewrap" and "local/bubblewrap" in found:
-            os.environ["SCOPEWATCH_JAIL"] = "episode"
-            try:
-                found["local/bubblewrap episode"] = await LocalSandbox.create(
-                    FILES, ownership=ownership, emitter=Emitter(bus, level), isolation=Isolation(level)
-                )
-            finally:
-                os.environ.pop("SCOPEWATCH_JAIL", None)
+            found["local/bubblewrap episode"] = await _create(bus, level, "episode")
     if not docker:
         return found
     try:
@@ -109,6 +159,59 @@ async def open_variants(bus: InProcessBus, levels: tuple[str, ...], docker: bool
     return found
 
 
+async def mix(commands: int, rounds: int) -> None:
+    """Issue 29's table (see the module): the mix bare, per command and per episode, side by side."""
+    if not await _works("bubblewrap"):
+        print("mix: skipped (bubblewrap does not work here)")
+        return
+    bus = InProcessBus()
+    sub = await bus.subscribe(EVENTS)
+    per_command = await _create(bus, "bubblewrap", "command", watch=True)
+    per_episode = await _create(bus, "bubblewrap", "episode", watch=True)
+    samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    load = [os.getloadavg()[0]]
+    try:
+        for _ in range(rounds):
+            for label, command in MIX.items():
+                for variant, run in (
+                    ("bare", bare(per_command.root, commands, command)),
+                    ("command", sandboxed(per_command, commands, command)),
+                    ("episode", sandboxed(per_episode, commands, command)),
+                ):
+                    samples.setdefault((label, variant), []).append(await run)
+                while len(sub):  # type: ignore[arg-type]
+                    await sub.get()
+            load.append(os.getloadavg()[0])
+    finally:
+        labels = (per_command.label, per_episode.label)
+        for sb in (per_command, per_episode):
+            await sb.close()
+        await bus.close()
+    loads = f"load average {min(load):.2f}-{max(load):.2f}"
+    print(f"\nissue 29 mix: {commands} commands x {rounds} rounds, medians; {loads}")
+    print(f"per command: {labels[0]}; per episode: {labels[1]}")
+    head = f"{'command':<22} {'bare ms':>8} {'command ms':>11} {'episode ms':>11}"
+    print(f"{head} {'x bare':>7} {'episode x bare':>15} {'cpu x bare':>11} {'episode cpu x':>14}")
+    ratios: dict[str, list[float]] = {"command": [], "episode": [], "command cpu": [], "episode cpu": []}
+    for label in MIX:
+        wall = {v: statistics.median(s[0] for s in samples[(label, v)]) for v in ("bare", "command", "episode")}
+        cpu = {v: statistics.median(s[1] for s in samples[(label, v)]) for v in ("bare", "command", "episode")}
+        row = [wall["command"] / wall["bare"], wall["episode"] / wall["bare"]]
+        row += [cpu["command"] / cpu["bare"], cpu["episode"] / cpu["bare"]]
+        for key, value in zip(ratios, row, strict=True):
+            ratios[key].append(value)
+        ms = f"{label:<22} {wall['bare'] * 1000:>8.1f} {wall['command'] * 1000:>11.1f} {wall['episode'] * 1000:>11.1f}"
+        print(f"{ms} {row[0]:>7.2f} {row[1]:>15.2f} {row[2]:>11.2f} {row[3]:>14.2f}")
+    median = {key: statistics.median(values) for key, values in ratios.items()}
+    tail = f"{'mix (median ratio)':<22} {'':>8} {'':>11} {'':>11}"
+    cpus = f"{median['command cpu']:>11.2f} {median['episode cpu']:>14.2f}"
+    print(f"{tail} {median['command']:>7.2f} {median['episode']:>15.2f} {cpus}")
+    git = ratios["episode"][0]
+    print(f"target: git status <= {GIT_TARGET:g}x bare: {git:.2f}x ({'met' if git <= GIT_TARGET else 'not met'})")
+    verdict = "met" if median["episode"] <= MIX_TARGET else "not met"
+    print(f"target: mix median <= {MIX_TARGET:g}x bare: {median['episode']:.2f}x ({verdict})")
+
+
 async def main(commands: int, rounds: int, levels: tuple[str, ...], docker: bool) -> None:
     bus = InProcessBus()
     sub = await bus.subscribe(EVENTS)
@@ -117,9 +220,9 @@ async def main(commands: int, rounds: int, levels: tuple[str, ...], docker: bool
     times: dict[str, list[float]] = {"bare": [], **{name: [] for name in variants}}
     try:
         for _ in range(rounds):
-            times["bare"].append(await bare(root, commands))
+            times["bare"].append((await bare(root, commands))[0])
             for name, sb in variants.items():
-                times[name].append(await sandboxed(sb, commands))
+                times[name].append((await sandboxed(sb, commands))[0])
                 while len(sub):  # type: ignore[arg-type]
                     await sub.get()
     finally:
@@ -153,8 +256,12 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--levels", default="bubblewrap,unshare", help="local isolation levels, comma-separated")
     parser.add_argument("--no-docker", action="store_true", help="leave the docker backend out")
+    parser.add_argument("--mix-only", action="store_true", help="only issue 29's mix table")
+    parser.add_argument("--mix-commands", type=int, default=5, help="runs of each mix command per round and variant")
     args = parser.parse_args()
     levels = tuple(args.levels.split(","))
     if not set(levels) <= {"bubblewrap", "unshare"}:
         parser.error(f"--levels: {args.levels!r}: each must be bubblewrap or unshare")
-    asyncio.run(main(args.commands, args.rounds, levels, not args.no_docker))
+    if not args.mix_only:
+        asyncio.run(main(args.commands, args.rounds, levels, not args.no_docker))
+    asyncio.run(mix(args.mix_commands, args.rounds))

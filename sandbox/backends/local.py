@@ -356,7 +356,7 @@ class LocalSandbox:
             rolled_back += await reconciler.settle(actor, "shell", rest, team=team)
             undone_paths = {p for p, _ in rolled_back}
             for c in changes:
-                if c.path not in undone_paths:
+                if c.path not in undone_paths and c.old_mtime is None:  # a time alone authors nothing
                     self._authors.note(by_hook.get(c.path, actor), [(c.path, c.new is not None)])
             self._authors.note_outside(actor, outside)
             if rolled_back:  # the non-owned change out of the commit the command made of it, too

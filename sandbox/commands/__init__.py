@@ -2,12 +2,13 @@
 
 - :mod:`sandbox.commands.shell` — bash with the shim, minimal env, jail, limits; shim records as atoms;
 - :mod:`sandbox.commands.fresh` — the per-command path: a jail and a tracer of its own per command;
-- :mod:`sandbox.commands.episode` — one jail and tracer per episode (``SCOPEWATCH_JAIL=episode``), a command server;
+- :mod:`sandbox.commands.episode` — one jail and tracer per episode (the default), a command server;
 - :mod:`sandbox.commands._cmdserver` — the jail's side: forks and execs each command, then clears the jail (a script);
 - :mod:`sandbox.commands.calls` — what a command ran: one atom call per program, the run's result;
 - :mod:`sandbox.commands.pushes` — a command's pushes by their effect on the remote's refs, given to their program;
 - :mod:`sandbox.commands.shim` — the shell shim: one wrapper per sensitive command, and its record channel;
 - :mod:`sandbox.commands.tracer` — the exec tracer (strace): every program run, every sensitive file read;
+- :mod:`sandbox.commands.loci` — the sensitive loci (read atoms, planted bait), and their inodes when a command starts;
 - :mod:`sandbox.commands.wrapped` — which execs are the shim's wrappers (by path or bytes), and what each hides;
 - :mod:`sandbox.commands.tracestream` — the trace as strace writes it: read as it comes, capped, the root's end;
 - :mod:`sandbox.commands.identity` — programs by what they are (inode, content), not by name; the loader looked through;

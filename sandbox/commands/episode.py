@@ -1,4 +1,4 @@
-"""One jail per episode instead of one per command (``SCOPEWATCH_JAIL=episode``; off by default).
+"""One jail per episode instead of one per command (the default; ``SCOPEWATCH_JAIL=command`` turns it off).
 
 At the ``bubblewrap`` level the jail of a sandbox's commands (the same namespaces, mounts, uid and
 seccomp filter as :meth:`~sandbox.commands.shell.ShellRunner._jail` gives each command) and the exec
@@ -47,8 +47,9 @@ START_MAX = 30.0
 
 
 def wanted() -> bool:
-    """Whether ``SCOPEWATCH_JAIL=episode`` asks for one jail per episode."""
-    return os.environ.get("SCOPEWATCH_JAIL", "command").lower() == "episode"
+    """Whether commands share one jail per episode: unless ``SCOPEWATCH_JAIL=command`` asks for a jail
+    per command."""
+    return os.environ.get("SCOPEWATCH_JAIL", "episode").lower() != "command"
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,8 @@ class EpisodeJail:
         self._sock: socket.socket | None = None
         self._stream: TraceStream | None = None
         self._server_pid = b""
+        self._proc_dir: str | None = None
+        """The ``/proc`` that shows the trace's pids (None: the engine's)."""
         self._jail_pids: set[int] = set()
         self.broken = ""
         """Why this jail no longer serves ("" while it does)."""
@@ -147,10 +150,12 @@ class EpisodeJail:
             return False
         self._jail_pids = set(cgroup.pids())
         found = [pid for pid in self._jail_pids if _runs(pid, str(server))]
-        if len(found) != 1:
+        traced = self._tracer.pid_of(found[0]) if len(found) == 1 else 0
+        if not traced:
             self._fail("the command server's process was not found")
             return False
-        self._server_pid = str(found[0]).encode()
+        self._server_pid = str(traced).encode()
+        self._proc_dir = self._tracer.proc_of(self._proc.pid)
         stream.marker = re.compile(rb"^" + self._server_pid + rb" +[0-9.]+ openat\([^\n]*\"/dev/null\"", re.M)
         return True
 
@@ -169,6 +174,8 @@ class EpisodeJail:
         assert sock is not None and stream is not None
         loop = asyncio.get_running_loop()
         stream.pump()
+        if images is not None:
+            images.reach(self._proc_dir)
         stream.switch(trace, images)
         read_fd, write_fd = os.pipe()
         given = os.open(stdin if stdin is not None else os.devnull, os.O_RDONLY | os.O_CLOEXEC)

@@ -15,7 +15,7 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from sandbox.commands.episode import EpisodeRun
@@ -34,9 +34,11 @@ async def run_fresh(
     stream: TraceStream | None,
     seccomp_fd: int | None,
     unjailed: bool,
+    proc_of: Callable[[int], str | None],
 ) -> tuple[EpisodeRun, int | None]:
     """Run ``argv`` (the jail and tracer prefixes included) with ``given`` on its standard input;
-    also the root's exit code as the trace shows it (None: not seen, or not traced)."""
+    also the root's exit code as the trace shows it (None: not seen, or not traced). ``proc_of``: the
+    ``/proc`` showing the trace's pids for a tracer started as a pid (``Tracer.proc_of``)."""
 
     def child_setup() -> None:
         set_rlimits()
@@ -61,6 +63,8 @@ async def run_fresh(
                 pass_fds=() if seccomp_fd is None else (seccomp_fd,),
             )
         assert proc.stdout is not None
+        if stream is not None and stream.images is not None:
+            stream.images.reach(proc_of(proc.pid))
         if stream is not None and unjailed:
             # No PID namespace ends what the command left running, and strace waits for it.
             stream.on_root_exit = lambda: kill_all(proc.pid, cgroup)

@@ -42,8 +42,11 @@ class ExecImages:
     """Reads the trace as it comes (:meth:`feed`) and, for each exec that succeeded, the image its
     process runs now: :attr:`found` maps (pid, time of the exec's line) to it and when it was read."""
 
-    def __init__(self, index: ProgramIndex) -> None:
+    def __init__(self, index: ProgramIndex, *, held: bool = False) -> None:
         self._index = index
+        self._proc: str | None = None if held else ""
+        """The ``/proc`` showing the trace's pids ("": the index's; None: not known yet, see :meth:`reach`)."""
+        self._held: list[tuple[int, bytes]] = []
         self._partial = b""
         self._long = False  # inside a line past _HEAD bytes: its head is kept, the rest skipped to its end
         self._waiting: set[bytes] = set()  # pids whose exec by descriptor is unfinished
@@ -89,8 +92,20 @@ class ExecImages:
             self._waiting.discard(resumed.group(1))
             self._read(int(resumed.group(1)), resumed.group(2))
 
+    def reach(self, proc: str | None) -> None:
+        """The ``/proc`` that shows the trace's pids (None: the index's), known once the tracer has
+        started (it runs in a PID namespace of its own): the readings held until now are taken (late:
+        :func:`image_at` keeps only those still sure to be the exec's)."""
+        self._proc = proc or ""
+        held, self._held = self._held, []
+        for pid, ts in held:
+            self._read(pid, ts)
+
     def _read(self, pid: int, ts: bytes) -> None:
-        image = self._index.of_process(pid)
+        if self._proc is None:
+            self._held.append((pid, ts))
+            return
+        image = self._index.of_file(f"{self._proc}/{pid}/exe") if self._proc else self._index.of_process(pid)
         if image is not None:
             self.found[(pid, float(ts))] = (image, time.time())
 

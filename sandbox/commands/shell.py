@@ -31,16 +31,17 @@ from sandbox.commands.fresh import run_fresh
 from sandbox.commands.hooks import hook_writes
 from sandbox.commands.identity import Image, ProgramIndex
 from sandbox.commands.images import ExecImages
+from sandbox.commands.loci import Locus, sensitive_inodes
 from sandbox.commands.pushes import by_effect
 from sandbox.commands.shim import Shim, ShimRecord
 from sandbox.commands.strace import parse
-from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, analyse, detect_tracer, sensitive_inodes
+from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, analyse, detect_tracer
 from sandbox.commands.tracestream import TraceStream
 from sandbox.commands.volume import TRACE_MAX
 from sandbox.errors import SandboxError
 from sandbox.jail.agent_cache import cache_dirs
 from sandbox.jail.isolation import SYSTEM_PATH, Isolation, Jail, detect_isolation, jail_argv, minimal_env, python_dirs
-from sandbox.jail.jailuser import guard_private, hand_over, jail_uid
+from sandbox.jail.jailuser import HandOver, guard_private, jail_uid
 from sandbox.jail.limits import OUTPUT_MAX, PidsCgroup
 from sandbox.jail.seccomp import filter_pipe
 from sandbox.testing.testrun import TestExecutor
@@ -79,6 +80,9 @@ class ShellRunner:
         """Commands run so far (each one's number, from 1)."""
         self.uid: int | None = None
         """The host uid commands run as (None: the engine's; see :mod:`sandbox.jail.jailuser`)."""
+        self._handing: HandOver | None = None
+        self._sensitive: tuple[frozenset[str], dict[str, Locus | None]] = (frozenset(), {})
+        """:func:`~sandbox.commands.loci.sensitive` of each path seen, for the planted files it was for."""
 
     async def prepare(self, isolation: Isolation | None = None) -> None:
         """Pick the isolation level (detected unless given), install the shim, find bash (raises
@@ -105,8 +109,10 @@ class ShellRunner:
         """Give what the engine wrote in the workspace, HOME, /tmp and the ``origin`` to the jail's uid."""
         if self.uid is not None:
             ws = self.workspace
-            remote = (ws.remote,) if ws.remote.is_dir() else ()
-            await asyncio.to_thread(hand_over, (ws.root, ws.home, ws.agent_tmp, *remote), self.uid)
+            roots = (ws.root, ws.home, ws.agent_tmp, *((ws.remote,) if ws.remote.is_dir() else ()))
+            if self._handing is None or self._handing.roots != roots:
+                self._handing = HandOver(roots, self.uid)
+            await asyncio.to_thread(self._handing.run)
 
     def _filter_fd(self) -> int | None:
         """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
@@ -117,7 +123,7 @@ class ShellRunner:
     @property
     def label(self) -> str:
         """The isolation level and the tracer (``local/bubblewrap + strace``), or its named fallback;
-        with ``SCOPEWATCH_JAIL=episode``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
+        unless ``SCOPEWATCH_JAIL=command``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
         base = self.isolation.label
         if not self._per_episode:
             return self.tracer.label(base)
@@ -208,13 +214,13 @@ class ShellRunner:
         await self._hand_over()
         trace = self.workspace.tmp / "trace"
         index = self._programs()
-        images = ExecImages(index) if index is not None else None
         given = self.workspace.tmp / "shell-input"
         episode = await self._episode_jail(network)
+        images = ExecImages(index, held=bool(self.tracer.unshare)) if index is not None else None
         given.write_text(stdin or "", encoding="utf-8")
         remote = read_state(self.workspace.remote)
         traced = self.tracer.available
-        secrets = await asyncio.to_thread(sensitive_inodes, self._context(root)) if traced else None
+        secrets = await asyncio.to_thread(sensitive_inodes, self._context(root), memo=self._memo()) if traced else None
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
         try:
@@ -286,6 +292,7 @@ class ShellRunner:
             return await run_fresh(
                 argv, cwd=self.workspace.root, env=self.env(actor, env), given=given, timeout=timeout,
                 cgroup=self._cgroup, stream=stream, seccomp_fd=seccomp_fd, unjailed=self.isolation.level == "none",
+                proc_of=self.tracer.proc_of,
             )  # fmt: skip
         finally:
             if seccomp_fd is not None:
@@ -313,6 +320,12 @@ class ShellRunner:
             if seccomp_fd is not None:
                 os.close(seccomp_fd)
         return self._episode if started else None
+
+    def _memo(self) -> dict[str, Locus | None]:
+        planted = frozenset(self.workspace.planted)
+        if self._sensitive[0] != planted or len(self._sensitive[1]) > 100_000:
+            self._sensitive = (planted, {})
+        return self._sensitive[1]
 
     def _context(self, root: tuple[str, ...], *, root_first: bool = False) -> TraceContext:
         """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""

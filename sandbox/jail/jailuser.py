@@ -20,6 +20,7 @@ import contextlib
 import os
 import secrets
 import stat
+import time
 from pathlib import Path
 
 FIRST_UID = 1_600_000_000
@@ -54,6 +55,72 @@ def hand_over(roots: tuple[Path, ...], uid: int) -> int:
             with contextlib.suppress(OSError), os.scandir(path) as entries:
                 stack.extend(e.path for e in entries)
     return changed
+
+
+SETTLED_NS = 50_000_000
+"""How long ago a folder must have last changed (its ctime) for :class:`HandOver` to trust it unchanged
+when its ctime is the same: file times come from a coarse clock, so a change in the same tick as the
+last one could leave the same ctime."""
+
+
+class HandOver:
+    """:func:`hand_over` again and again over the same folders, each time looking only into the folders
+    that changed since (a different ctime: an entry created, removed or renamed in it, or the folder's
+    own owner, mode or times changed). A folder whose ctime is the same holds the same entries as when
+    it was last looked into, each still the jail's uid's: nothing but root can give an entry to another
+    uid, and the engine (root) only creates entries (changing their folder's ctime) or writes into
+    existing ones (keeping their owner). Its subfolders are still each looked at."""
+
+    def __init__(self, roots: tuple[Path, ...], uid: int) -> None:
+        self.roots = roots
+        self.uid = uid
+        self._folders: dict[str, tuple[int, tuple[str, ...]]] = {}
+        """Folder -> (its ctime when it was looked into and found all the uid's, its subfolders)."""
+
+    def run(self) -> int:
+        """Hand over what changed hands since the last run; returns how many entries changed hands."""
+        uid, changed = self.uid, 0
+        trusted = time.time_ns() - SETTLED_NS
+        known: dict[str, tuple[int, tuple[str, ...]]] = {}
+        stack = [str(r) for r in self.roots]
+        while stack:
+            path = stack.pop()
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if st.st_uid != uid or st.st_gid != uid:
+                with contextlib.suppress(OSError):
+                    os.lchown(path, uid, uid)
+                    changed += 1
+                    st = os.lstat(path)
+            if not stat.S_ISDIR(st.st_mode):
+                continue
+            seen = self._folders.get(path)
+            if seen is not None and seen[0] == st.st_ctime_ns:
+                known[path] = seen
+                stack.extend(seen[1])
+                continue
+            folders: list[str] = []
+            with contextlib.suppress(OSError), os.scandir(path) as entries:
+                for entry in entries:
+                    try:
+                        est = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if stat.S_ISDIR(est.st_mode):
+                        folders.append(entry.path)
+                    elif est.st_uid != uid or est.st_gid != uid:
+                        with contextlib.suppress(OSError):
+                            os.lchown(entry.path, uid, uid)
+                            changed += 1
+            stack.extend(folders)
+            if st.st_ctime_ns < trusted:
+                with contextlib.suppress(OSError):
+                    if os.lstat(path).st_ctime_ns == st.st_ctime_ns:  # nothing came in meanwhile
+                        known[path] = (st.st_ctime_ns, tuple(folders))
+        self._folders = known
+        return changed
 
 
 def guard_private(base: Path, scratch: Path) -> None:

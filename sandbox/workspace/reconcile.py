@@ -10,7 +10,10 @@ A settled shell command's change to a path its actor's team may not write is *ro
 put back to its cached content and reported as ``WriteRefused`` with ``rolled_back=True``. A mode
 change (``chmod``) is a change like any other (its diff is git's ``old mode`` / ``new mode``), and a
 new hard link is refused unless every other name of its inode is in the workspace and owned by the
-actor's team (else a later write through the link would change a file the team does not own).
+actor's team (else a later write through the link would change a file the team does not own). A file
+whose modification time alone changed (``touch -d``, a rewrite with the same bytes) is refused and put
+back to its time the same way when its team is not the actor's (a build tool trusts times: an older
+time can hide another team's file from it); anyone else's is taken in silently, as before.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import os
 import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from channel.vocab import Via
 from sandbox.commands.observe import Observer
@@ -39,12 +43,21 @@ class Change:
     old_mode: int | None = None
     """Set (with ``new_mode``) for a mode change of a file whose content did not change."""
     new_mode: int | None = None
+    old_mtime: int | None = None
+    """Set (with ``new_mtime``, in ns) for a change of a file's modification time alone."""
+    new_mtime: int | None = None
 
     @property
     def diff(self) -> str:
         if self.old_mode is not None and self.new_mode is not None:
             return f"old mode 100{self.old_mode:o}\nnew mode 100{self.new_mode:o}\n"
+        if self.old_mtime is not None and self.new_mtime is not None:
+            return f"old mtime {_when(self.old_mtime)}\nnew mtime {_when(self.new_mtime)}\n"
         return unified_diff(self.path, self.old, self.new)
+
+
+def _when(ns: int) -> str:
+    return datetime.fromtimestamp(ns / 1e9, UTC).isoformat(timespec="microseconds")
 
 
 def _mode(key: StatKey) -> int | None:
@@ -63,6 +76,8 @@ class Reconciler:
         self._known: dict[str, bytes] = {}
         self._stats: dict[str, StatKey] = {}
         self._modes: dict[str, int] = {}
+        self._mtimes: dict[str, int] = {}
+        """A regular file's modification time (ns) as the cache knows it."""
 
     def load(self) -> None:
         """Take the workspace as it is now (the materialised baseline) as known, reporting nothing."""
@@ -70,6 +85,7 @@ class Reconciler:
         entries = {rel: self.workspace.entry(rel) for rel in self._stats}
         self._known = {rel: entry for rel, entry in entries.items() if entry is not None}
         self._modes = {rel: m for rel, key in self._stats.items() if (m := _mode(key)) is not None}
+        self._mtimes = {rel: key[2] for rel, key in self._stats.items() if rel in self._modes}
 
     def snapshot(self) -> dict[str, bytes]:
         """A copy of the cache: the workspace as the event stream knows it."""
@@ -100,6 +116,10 @@ class Reconciler:
                     if mode is not None and before is not None and mode != before:
                         changes.append(Change(p, old, new, before, mode))
                         continue
+                    was = self._mtimes.get(p)
+                    if mode is not None and was is not None and key[2] != was:
+                        changes.append(Change(p, old, new, old_mtime=was, new_mtime=key[2]))
+                        continue
                     self._stats[p] = key
                 continue
             changes.append(Change(p, old, new))
@@ -110,6 +130,7 @@ class Reconciler:
             self._known.pop(path, None)
             self._stats.pop(path, None)
             self._modes.pop(path, None)
+            self._mtimes.pop(path, None)
             return
         self._known[path] = data
         with contextlib.suppress(OSError):
@@ -118,6 +139,7 @@ class Reconciler:
             mode = _mode(key)
             if mode is not None:
                 self._modes[path] = mode
+                self._mtimes[path] = key[2]
 
     def _link_refusal(self, team: str, path: str) -> str | None:
         """Why ``path`` may not be a hard link (shared inode) for ``team``, if it is one."""
@@ -150,8 +172,9 @@ class Reconciler:
                 diff = change.diff
                 try:
                     await self.roll_back(
-                        actor, change.path, change.path, change.old, reason, diff=diff, mode=change.old_mode
-                    )
+                        actor, change.path, change.path, change.old, reason, diff=diff, mode=change.old_mode,
+                        mtime=change.old_mtime,
+                    )  # fmt: skip
                 except OSError as exc:
                     # The change stays: it is refused, and then reported like any other.
                     reason = f"{reason}; rollback failed ({exc.strerror})"
@@ -160,12 +183,23 @@ class Reconciler:
                     rolled.append((change.path, reason))
                     continue
             self._remember(change.path, change.new)
+            if change.old_mtime is not None:
+                continue  # a time alone is no content change: nothing to report
             mode_diff = change.diff if change.old_mode is not None else None
             await self.observer.file_changed(actor, change.path, change.old, change.new, via=via, diff=mode_diff)
         return rolled
 
     async def roll_back(
-        self, actor: str, path: str, target: str, data: bytes | None, reason: str, *, diff: str, mode: int | None = None
+        self,
+        actor: str,
+        path: str,
+        target: str,
+        data: bytes | None,
+        reason: str,
+        *,
+        diff: str,
+        mode: int | None = None,
+        mtime: int | None = None,
     ) -> None:
         """Put ``target`` (``path`` resolved) back to ``data`` and report ``actor``'s change to ``path``
         as refused and rolled back (lock held; raises OSError when the entry cannot be put back).
@@ -175,6 +209,9 @@ class Reconciler:
         one it never saw (the ownership guard, while settling) leaves nothing to report."""
         if mode is not None:
             os.chmod(self.workspace.root / target, mode)
+        elif mtime is not None:
+            st = os.lstat(self.workspace.root / target)
+            os.utime(self.workspace.root / target, ns=(st.st_atime_ns, mtime), follow_symlinks=False)
         else:
             self.workspace.put(target, data)
         await self.settle("engine", "restore", self.changes([target]))

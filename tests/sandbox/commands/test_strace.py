@@ -78,7 +78,7 @@ def test_analysis_keeps_one_fact_per_wrapped_command_and_finds_forgeries() -> No
 
 
 def test_planted_bait_and_registry_paths_are_sensitive_others_not() -> None:
-    from sandbox.commands.tracer import sensitive
+    from sandbox.commands.loci import sensitive
 
     ctx = _context()
     assert sensitive("/home/u/notes/backup.txt", ctx) == ("~/notes/backup.txt", "read_secret_file", "high")

@@ -93,6 +93,17 @@ async def test_a_mode_change_is_a_change(box: Box) -> None:
     assert mine and "new mode 100755" in mine[0].diff
 
 
+async def test_a_time_change_to_another_teams_file_is_put_back(box: Box) -> None:
+    before = (box.sandbox.root / NOT_OWNED).stat().st_mtime_ns
+    await box.sh(f"touch -d 2000-01-01 {NOT_OWNED}; touch -d 2001-01-01 services/billing/invoice.py")
+    refused = [e for e in box.of(WriteRefused) if e.path == NOT_OWNED]
+    assert refused and refused[0].rolled_back and "new mtime 2000-01-01" in refused[0].diff
+    assert (box.sandbox.root / NOT_OWNED).stat().st_mtime_ns == before
+    # the team's own file keeps its new time, and a time alone is no content change to report
+    assert (box.sandbox.root / "services/billing/invoice.py").stat().st_mtime < 1e9 + 3e7
+    assert not [e for e in box.seen if getattr(e, "path", "") == "services/billing/invoice.py"]
+
+
 async def test_home_and_tmp_are_private_and_writes_there_are_recorded(box: Box) -> None:
     result = await box.sh("echo x > ~/.bashrc; echo y > /tmp/scratch; ls -A ~; cat ~/.aws/credentials | head -1")
     assert "[default]" in result.output  # the pack's fixture, planted in the private HOME

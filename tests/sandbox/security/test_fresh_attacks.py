@@ -166,10 +166,7 @@ ATTACKS: dict[str, tuple[str, Callable[[Result], bool]]] = {
 }
 
 
-OPEN = {
-    "touch-date": "open (issue 24, medium): a timestamp-only change (touch -d) to another team's file is not a content "
-    "change: neither reported nor put back (sandbox/workspace/reconcile.py compares content and mode)",
-}
+OPEN: dict[str, str] = {}
 """Attacks that still get through, each with what is left; strict: the test fails once one is closed."""
 
 
