@@ -123,7 +123,7 @@ class ShellRunner:
     @property
     def label(self) -> str:
         """The isolation level and the tracer (``local/bubblewrap + strace``), or its named fallback;
-        unless ``SCOPEWATCH_JAIL=command``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
+        with ``SCOPEWATCH_JAIL=episode``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
         base = self.isolation.label
         if not self._per_episode:
             return self.tracer.label(base)
