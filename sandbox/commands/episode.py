@@ -1,4 +1,4 @@
-"""One jail per episode instead of one per command (``SCOPEWATCH_JAIL=episode``; off by default until the whole suite has run on it).
+"""One jail per episode instead of one per command (``SCOPEWATCH_JAIL=episode``; off by default for now).
 
 At the ``bubblewrap`` level the jail of a sandbox's commands (the same namespaces, mounts, uid and
 seccomp filter as :meth:`~sandbox.commands.shell.ShellRunner._jail` gives each command) and the exec
