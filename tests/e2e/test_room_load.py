@@ -38,9 +38,6 @@ async def test_a_crowd_of_watchers_and_voters_sees_every_event_once_and_the_vote
     )
     result = await asyncio.wait_for(people, 120)
     recording = list(read_recording(record))
-    import shutil
-
-    shutil.copy(record, "/tmp/room/last.jsonl")
     counts = check(recording, result["watchers"], result["sent"])  # type: ignore[arg-type]
     assert counts["decisions"] >= 1 and counts["votes"] >= 5 * counts["decisions"] // 2
     assert all(c.reason != "deadline without quorum" for c in recording if isinstance(c, VoteClosed))
