@@ -38,23 +38,8 @@ def jail_uid() -> int | None:
 
 def hand_over(roots: tuple[Path, ...], uid: int) -> int:
     """Make ``uid`` own every entry under ``roots`` (not following symlinks); returns how many
-    changed hands. Entries that vanish meanwhile are skipped."""
-    changed = 0
-    stack = [str(r) for r in roots]
-    while stack:
-        path = stack.pop()
-        try:
-            st = os.lstat(path)
-        except OSError:
-            continue
-        if st.st_uid != uid or st.st_gid != uid:
-            with contextlib.suppress(OSError):
-                os.lchown(path, uid, uid)
-                changed += 1
-        if stat.S_ISDIR(st.st_mode):
-            with contextlib.suppress(OSError), os.scandir(path) as entries:
-                stack.extend(e.path for e in entries)
-    return changed
+    changed hands. Entries that vanish meanwhile are skipped. One :class:`HandOver` run with nothing known."""
+    return HandOver(roots, uid).run()
 
 
 SETTLED_NS = 50_000_000
