@@ -241,7 +241,7 @@ class ShellRunner:
         )  # fmt: skip
         if tail_code is not None and self.isolation.level == "none" and not timed_out:
             exit_code = tail_code  # the command's: strace was killed with its leftovers
-        output = as_text(data)
+        output = as_text(self.tracer.scrub(data))
         if timed_out:
             output += f"\n[scopewatch] command timed out after {timeout:g} s and was killed\n"
         if runaway:

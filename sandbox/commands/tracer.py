@@ -28,7 +28,10 @@ says so: ``local/bubblewrap (no exec trace: strace is not installed)``.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
+import re
+import secrets
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -86,6 +89,15 @@ class Tracer:
         args += ["--status=!failed", "-e", f"trace={SYSCALLS}", "-s", str(STRING_MAX), "-o", str(output)]
         return [self.unshare, "--pid", "--fork", "--mount-proc", "--kill-child", *args] if self.unshare else args
 
+    def scrub(self, output: bytes) -> bytes:
+        """``output`` without strace's own messages (``Exit of unknown pid N ignored``: strace as the first
+        process of its PID namespace sees the end of a child killed before it was reported). The command's
+        output and strace's messages share the command's stderr; strace runs under a name of its own here
+        (:func:`private_name`), which nothing in the jail can know, so only its messages are taken out."""
+        if not self.strace:
+            return output
+        return re.sub(re.escape(self.strace.encode()) + rb": [^\n]*\n", b"", output)
+
     def proc_of(self, pid: int) -> str | None:
         """The ``/proc`` that shows the trace's pids, for a tracer started as process ``pid`` (None: the
         engine's own ``/proc``, the trace's pids being the engine's)."""
@@ -116,10 +128,21 @@ async def detect_tracer(level: IsolationLevel) -> Tracer:
     return found
 
 
+def private_name(program: str) -> str:
+    """``program`` under a name unique to this process (a symlink in a private folder, removed at exit):
+    what strace prints starts with the name it was run by, so its messages can be told from the command's."""
+    folder = Path(tempfile.mkdtemp(prefix="scopewatch-tracer-"))
+    atexit.register(shutil.rmtree, folder, True)
+    alias = folder / f"strace-{secrets.token_hex(12)}"
+    alias.symlink_to(program)
+    return str(alias)
+
+
 async def _probe(level: IsolationLevel) -> Tracer:
-    strace = shutil.which("strace", path=SYSTEM_PATH)
-    if strace is None:
+    found = shutil.which("strace", path=SYSTEM_PATH)
+    if found is None:
         return Tracer(reason="strace is not installed")
+    strace = private_name(found)
     bash = shutil.which("bash", path=SYSTEM_PATH) or "/bin/bash"
     unshare = shutil.which("unshare", path=SYSTEM_PATH) if level != "none" else None
     with tempfile.TemporaryDirectory(prefix="scopewatch-trace-probe-") as tmp:

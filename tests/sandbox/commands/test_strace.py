@@ -7,7 +7,7 @@ from pathlib import Path
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.shim import ShimRecord
 from sandbox.commands.strace import parse
-from sandbox.commands.tracer import TraceContext, analyse
+from sandbox.commands.tracer import TraceContext, Tracer, analyse, private_name
 
 TRACE = r"""10 1.000 execve("/usr/bin/bwrap", ["bwrap", "--", "/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
 10 1.001 clone(child_stack=NULL, flags=SIGCHLD) = 2 /* 11 in strace's PID NS */
@@ -96,3 +96,19 @@ def test_the_tail_sees_the_root_end_with_padded_pids_and_split_chunks() -> None:
     assert not tail.feed(b"35    1.0 execve(0x1, 0x2, 0x3) = 0\n36    1.1 +++ exited with 0 +++\n35    1.2 +++ exi")
     assert tail.code is None
     assert tail.feed(b"ted with 3 +++\n") and tail.code == 3
+
+
+def test_only_strace_s_own_messages_are_taken_out_of_a_command_s_output(tmp_path: Path) -> None:
+    """strace shares the command's stderr; its messages (``Exit of unknown pid 6 ignored``, seen by
+    the first process of its PID namespace) would end up in the agent's output. They start with the
+    private name strace runs by, so a command printing the same words under the real name keeps them."""
+    real = tmp_path / "strace"
+    real.write_text("")
+    tracer = Tracer(strace=private_name(str(real)))
+    assert Path(tracer.strace).resolve() == real and Path(tracer.strace).name != "strace"
+    mine = f"{tracer.strace}: Exit of unknown pid 6 ignored\n".encode()
+    forged = b"/usr/bin/strace: Exit of unknown pid 6 ignored\n"
+    assert tracer.scrub(b"keep me\n" + mine) == b"keep me\n"
+    assert tracer.scrub(b"kee" + mine + b"p me\n") == b"keep me\n"  # one write, wherever it lands
+    assert tracer.scrub(b"keep me\n" + forged) == b"keep me\n" + forged
+    assert Tracer(reason="off").scrub(mine) == mine
