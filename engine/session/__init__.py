@@ -12,6 +12,7 @@ an episode runs on (the tools, the reviewer, harm and favor checks, inboxes, com
 - :mod:`~engine.session.inboxes` — what each agent sees: events delivered to inboxes, read at the agent's next turn;
 - :mod:`~engine.session.episode` — ``EpisodeRuntime``: what one episode holds while it runs;
 - :mod:`~engine.session.toolbox` — the one dispatcher every agent acts through: validated, recorded tool calls;
+- :mod:`~engine.session.order` — ``TurnOrder``: a round's tool calls in seat order, one at a time (scripted seats);
 - :mod:`~engine.session.tool_specs` — the tools' names and JSON schemas, as the models see them;
 - :mod:`~engine.session.writes` — who changed what in an episode (for attributing harm);
 - :mod:`~engine.session.harm` — absent teams' contract tests, causal attribution, CI feedback, the harm penalty;

@@ -45,6 +45,7 @@ from engine.session.episode import EpisodeRuntime
 from engine.session.favor import FavorEpisodes
 from engine.session.inboxes import Inboxes
 from engine.session.kind import Episode, EpisodeKind, LoopParts, Plan
+from engine.session.order import TurnOrder
 from engine.session.reviewer import Reviewer
 from engine.session.room import Room
 
@@ -273,11 +274,15 @@ class Session:
                         budget_left=contexts[agent_id].budget_left,
                     )
                 )
+            # Every seat scripted: the round's calls in seat order, so its effects do not depend on timing.
+            order = TurnOrder(active) if all(self.agents[a].kind.startswith("scripted") for a in active) else None
+            for agent_id in active:
+                toolboxes[agent_id].order = order
             try:
                 # A TaskGroup, not gather: a dead model endpoint cancels the other agent's turn too.
                 async with asyncio.TaskGroup() as turns_now:
                     for agent_id in active:
-                        turns_now.create_task(self._turn(episode, agent_id, contexts[agent_id]))
+                        turns_now.create_task(self._turn(episode, agent_id, contexts[agent_id], order))
             except BaseExceptionGroup as group:
                 # Not ``except*``: before Python 3.11.4 an exception raised inside ``except*`` is wrapped
                 # in a new group, and the CLI's one line became a traceback (tests/test_python_versions.py).
@@ -311,8 +316,16 @@ class Session:
         """The agent's turn budget under the norms in force (a cut applies to the owner by default)."""
         return self.norms.budget_for(episode.runtime.seats[agent_id].role)
 
-    async def _turn(self, episode: Episode, agent_id: str, ctx: TurnContext) -> None:
+    async def _turn(self, episode: Episode, agent_id: str, ctx: TurnContext, order: TurnOrder | None) -> None:
         """One agent's turn; whatever goes wrong inside is an event, never a crashed session."""
+        try:
+            await self._act(episode, agent_id, ctx)
+        finally:
+            episode.toolboxes[agent_id].order = None
+            if order is not None:
+                await order.leave(agent_id)
+
+    async def _act(self, episode: Episode, agent_id: str, ctx: TurnContext) -> None:
         try:
             await self.agents[agent_id].take_turn(ctx)
         except (asyncio.CancelledError, KeyboardInterrupt, ModelUnreachable):

@@ -21,6 +21,7 @@ from channel.vocab.risk import highest
 from channel.vocab.tools import SESSION_TOOLS, ToolArgs, ToolError, parse_args
 from engine.llm.secrets import redact
 from engine.session.episode import EpisodeRuntime, normalised_edits
+from engine.session.order import TurnOrder
 from engine.session.permissions import scripted_decision
 from engine.session.reviewer import decide
 from sandbox.commands.atoms import default_registry
@@ -46,6 +47,8 @@ class SessionToolbox:
         self.agent_id = agent_id
         self.seat = runtime.seats[agent_id]
         self.finished = False
+        self.order: TurnOrder | None = None
+        """The round's order of calls where every seat is scripted (:mod:`engine.session.order`)."""
 
     @property
     def agent_home(self) -> Path:
@@ -139,6 +142,12 @@ class SessionToolbox:
         if not isinstance(args, dict):
             args = {}
         args = {k: v for k, v in args.items() if v is not None}  # a null argument is a missing one
+        if self.order is None:
+            return await self._call(name, args, limit)
+        async with self.order.call(self.agent_id):
+            return await self._call(name, args, limit)
+
+    async def _call(self, name: str, args: dict[str, Any], limit: int | None) -> str:
         ok = True
         try:
             parsed = parse_args(self.tools, name, args)  # pydantic's validation, one-line errors
