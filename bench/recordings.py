@@ -9,7 +9,8 @@ its own process (start-up included), rounds alternating so machine load hits bot
 
 - ``json.loads``: ``for line in file: json.loads(line)`` (a plain interpreter, nothing validated);
 - ``report``: ``scopewatch report --json FILE`` (every event decoded into its model, the recording's
-  checks, the whole score), its peak RSS from ``wait4``;
+  checks, the whole score), its peak RSS from ``wait4`` (the bench's own process kept small: a
+  child's figure is never below its parent's);
 - ``replay seek``: :func:`channel.recording_index.open_recording` and its last event, once the index
   exists (the first open builds it: timed apart), in a fresh process; the time from the call to the
   event in hand, and the process's whole wall time.
@@ -96,18 +97,21 @@ def _env() -> dict[str, str]:
     return {**env, "PYTHONPATH": str(ROOT), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
-def timed(argv: list[str]) -> tuple[float, float, float, str]:
-    """Wall seconds, CPU seconds (user + system), peak RSS (MB) and stdout of one process."""
+def timed(argv: list[str], out: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MB) of one process, its stdout written
+    to ``out``. Not read into this process: a child's peak RSS from ``wait4`` is never below its
+    parent's at the fork (Linux counts the pages the child starts with), so the parent stays small."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdout is not None and proc.stderr is not None
-    out, err = proc.stdout.read(), proc.stderr.read()
-    _pid, status, usage = os.wait4(proc.pid, 0)
+    with open(out, "wb") as sink:
+        proc = subprocess.Popen(argv, cwd=ROOT, env=_env(), stdout=sink, stderr=subprocess.PIPE)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        _pid, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     elapsed = time.perf_counter() - start
     if proc.returncode:
         raise SystemExit(f"{' '.join(argv)}: rc {proc.returncode}: {err.decode()[-500:]}")
-    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.decode()
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main() -> None:
@@ -127,20 +131,18 @@ def main() -> None:
 
     index = Path(f"{big}.idx")
     index.unlink(missing_ok=True)
-    first, _cpu, _rss, _out = timed([sys.executable, "-c", SEEK, str(big)])
+    out = folder / "out.txt"
+    first, _cpu, _rss = timed([sys.executable, "-c", SEEK, str(big)], out)
     print(f"replay: first open (builds the index, {args.events:,} events checked): {first:.2f} s")
 
     runs: dict[str, list[tuple[float, float, float]]] = {"json.loads": [], "report": [], "seek": []}
     seek_call: list[float] = []
-    report_out = ""
+    report_out = folder / "report.json"
     for _ in range(args.rounds):
-        wall, cpu, rss, _out = timed([sys.executable, "-c", BARE, str(big)])
-        runs["json.loads"].append((wall, cpu, rss))
-        wall, cpu, rss, report_out = timed([sys.executable, "-m", "tui.cli", "report", "--json", str(big)])
-        runs["report"].append((wall, cpu, rss))
-        wall, cpu, rss, out = timed([sys.executable, "-c", SEEK, str(big)])
-        runs["seek"].append((wall, cpu, rss))
-        seek_call.append(float(out.split()[3]))
+        runs["json.loads"].append(timed([sys.executable, "-c", BARE, str(big)], out))
+        runs["report"].append(timed([sys.executable, "-m", "tui.cli", "report", "--json", str(big)], report_out))
+        runs["seek"].append(timed([sys.executable, "-c", SEEK, str(big)], out))
+        seek_call.append(float(out.read_text().split()[3]))
     print_table(runs, args.events)
     wall_ratio = statistics.median(w for w, _, _ in runs["json.loads"]) / statistics.median(
         w for w, _, _ in runs["report"]
@@ -150,7 +152,7 @@ def main() -> None:
     )
     peak = max(r for _, _, r in runs["report"])
     seek = statistics.median(seek_call)
-    scored = json.loads(report_out)
+    scored = json.loads(report_out.read_bytes())
     episodes = sum(g["episodes"] for g in scored.get("by_norms", []))
     print(f"report scored {episodes:,} episodes; load average now {os.getloadavg()[0]:.2f}")
     print(f"report / json.loads rate: {wall_ratio:.2f}x by wall time, {cpu_ratio:.2f}x by CPU time (done when >= 0.3)")

@@ -6,7 +6,9 @@ HMAC-signed traffic or with Ed25519-signed traffic is the same file, read unchan
 
 from __future__ import annotations
 
+import gzip
 import os
+import zlib
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,19 +20,29 @@ from channel.recording_files import RecordingError as RecordingError
 from channel.recording_files import is_compressed, open_bytes
 from channel.seat_events import Forked
 
+GZIP_LEVEL = 6
+"""zlib's default level: a recording is written as it happens, and level 9 costs far more CPU for a
+few per cent."""
+
 
 class Recorder:
     """Appends one JSON line per event and flushes it, so a killed process leaves every complete
-    event on disk (SIGKILL loses at most the line being written)."""
+    event on disk (SIGKILL loses at most the line being written). A path ending ``.gz`` is written
+    gzip-compressed, each event flushed to a byte boundary of the stream (a sync flush), so a killed
+    process leaves a stream whose complete lines all read back, as a plain file's do; ``.zst`` is
+    refused (compress with zstd afterwards)."""
 
     def __init__(self, path: str | os.PathLike[str], *, fsync: bool = False) -> None:
         self.path = Path(path)
-        if is_compressed(self.path):
-            raise RecordingError(f"{self.path}: record to a .jsonl file (compress it afterwards: gzip or zstd)")
+        if is_compressed(self.path) and self.path.suffix.lower() != ".gz":
+            raise RecordingError(f"{self.path}: record to a .jsonl or .jsonl.gz file (compress with zstd afterwards)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # One recording, one session: never append to (or overwrite) an earlier one.
-            self._file: IO[bytes] | None = open(self.path, "xb")
+            self._raw: IO[bytes] | None = open(self.path, "xb")
+            self._file: IO[bytes] | None = self._raw
+            if is_compressed(self.path):
+                self._file = gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=GZIP_LEVEL)  # type: ignore[assignment]
         except FileExistsError:
             raise RecordingError(f"{self.path}: already exists; record to a new file") from None
         except OSError as exc:
@@ -41,14 +53,15 @@ class Recorder:
         if self._file is None or event.TRANSIENT:
             return
         self._file.write(encode(event) + b"\n")
-        self._file.flush()
+        self._file.flush()  # a GzipFile's: a sync flush, then its file's
         if self._fsync:
             os.fsync(self._file.fileno())
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self._file is not None and self._raw is not None:
+            self._file.close()  # a GzipFile's writes the stream's end, and leaves its file open
+            self._raw.close()
+            self._file = self._raw = None
 
 
 def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:
@@ -75,7 +88,7 @@ def scan_recording(path: str | os.PathLike[str], offsets: array[int]) -> Iterato
 def _checked(p: Path, file: IO[bytes], offsets: array[int] | None) -> Iterator[Event]:
     """The checked events of ``file``: the first ones (up to the session's start) checked one by one
     in :func:`_start`, the rest in one tight loop (a recording is millions of them)."""
-    lines = enumerate(file, 1)
+    lines = enumerate(_lines(file), 1)
     try:
         head = _start(p, lines, offsets)
         if not head:
@@ -106,8 +119,18 @@ def _checked(p: Path, file: IO[bytes], offsets: array[int] | None) -> Iterator[E
             yield event
         if offsets is not None:
             offsets.append(end)
-    except (OSError, EOFError) as exc:  # EOFError, gzip.BadGzipFile: a compressed file cut short or damaged
+    except (OSError, zlib.error) as exc:  # gzip.BadGzipFile, zlib.error: a compressed file damaged
         raise RecordingError(f"{p}: cannot read recording ({getattr(exc, 'strerror', None) or exc})") from None
+
+
+def _lines(file: IO[bytes]) -> Iterator[bytes]:
+    """The lines of ``file``; a compressed stream cut short (EOFError: a recorder killed mid-write
+    leaves no end to its stream) ends after its last line, which the reader drops when it is cut
+    short too, as a plain file's."""
+    try:
+        yield from file
+    except EOFError:
+        return
 
 
 def _start(p: Path, lines: Iterator[tuple[int, bytes]], offsets: array[int] | None) -> list[Event]:

@@ -1,7 +1,9 @@
 """Opening a recording's bytes: a plain ``.jsonl``, or one compressed as ``.jsonl.gz`` (gzip) or
 ``.jsonl.zst`` (Zstandard, when the ``zstandard`` package is installed), read transparently by every
 reader (report, compare, export, replay, fork). A compressed recording is read as a stream of its
-uncompressed lines: the offsets an index keeps are offsets in that stream.
+uncompressed lines: the offsets an index keeps are offsets in that stream. The recorder writes
+``.jsonl.gz`` itself (:class:`channel.recorder.Recorder`); a stream cut short (a killed recorder's)
+is read to its last complete line.
 """
 
 from __future__ import annotations

@@ -85,6 +85,11 @@ class IndexedRecording(Sequence[Event]):
     def __iter__(self) -> Iterator[Event]:
         return self._read(0, len(self))
 
+    def read_from(self, start: int) -> Iterator[Event]:
+        """The events from ``start`` (an index) to the end, streamed: decoded one by one as they are
+        asked for, none kept (a reader that stops early reads no further than a chunk beyond)."""
+        return self._read(max(0, start), len(self))
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from typing import Any
 from channel.errors import ScopewatchError
 from channel.events import EpisodeEnded, EpisodeStarted, Event, MessagePosted, SessionStarted, ToolCalled
 from engine.scoring.judge import EpisodeLabel
-from engine.scoring.metrics import score
+from engine.scoring.metrics import Scorer
 
 SCORES = ("favor", "harm", "requester_passed", "owner_passed")
 """The label fields that become Inspect scores (1 or 0 per episode)."""
@@ -41,20 +41,6 @@ def recording_hash(path: str | Path) -> str:
     """The content hash that names a recording (sha256 of its bytes)."""
     with open(path, "rb") as file:  # in chunks: a recording may be larger than memory
         return hashlib.file_digest(file, "sha256").hexdigest()
-
-
-def _episodes(events: Sequence[Event]) -> dict[int, list[Event]]:
-    """Each episode's events, from its EpisodeStarted to its EpisodeEnded."""
-    out: dict[int, list[Event]] = {}
-    current: list[Event] | None = None
-    for event in events:
-        if isinstance(event, EpisodeStarted):
-            current = out.setdefault(event.episode, [])
-        if current is not None:
-            current.append(event)
-        if isinstance(event, EpisodeEnded):
-            current = None
-    return out
 
 
 def _messages(episode: Sequence[Event]) -> list[Any]:
@@ -116,17 +102,38 @@ def _explain(label: EpisodeLabel, name: str) -> str:
     return f"{name.split('_')[0]}'s hidden tests {'passed' if getattr(label, name) else 'failed'}"
 
 
-def to_inspect_log(events: Sequence[Event], *, source: str = "") -> Any:
-    """The ``EvalLog`` of a recording's events (``source``: the recording's path, kept with its hash)."""
+def to_inspect_log(events: Iterable[Event], *, source: str = "") -> Any:
+    """The ``EvalLog`` of a recording's events (``source``: the recording's path, kept with its hash),
+    in one pass: one episode's events are held at a time, each made a sample when its
+    ``EpisodeEnded`` gives its label (the samples, the log's content, are held until it is written:
+    inspect_ai writes a log whole)."""
     from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalMetric, EvalResults, EvalScore, EvalSpec, EvalStats
 
-    started = next((e for e in events if isinstance(e, SessionStarted)), None)
-    if started is None:
+    scorer = Scorer()
+    started: SessionStarted | None = None
+    samples: list[Any] = []
+    scored: list[EpisodeLabel] = []
+    episode: list[Event] = []
+    last: Event | None = None
+    for event in events:
+        last = event
+        kind = type(event)
+        if kind is EpisodeStarted:
+            episode = [event]
+        elif episode:
+            episode.append(event)
+        elif kind is SessionStarted and started is None:
+            assert isinstance(event, SessionStarted)
+            started = event
+        label = scorer.feed(event)
+        if kind is EpisodeEnded:
+            if label is not None and label.variant != "warmup":
+                scored.append(label)
+                samples.append(_sample(label, episode))
+            episode = []
+    if started is None or last is None:
         raise ExportError(f"{source or 'the recording'}: no SessionStarted event: nothing to export")
-    metrics = score(events)
-    episodes = _episodes(events)
-    scored = [lab for lab in metrics.labels if lab.variant != "warmup" and lab.episode in episodes]
-    samples = [_sample(label, episodes[label.episode]) for label in scored]
+    metrics = scorer.metrics()
     agents = {a.id: a.kind for a in started.agents}
     metadata: dict[str, Any] = {
         "scopewatch_session": started.session,
@@ -165,12 +172,12 @@ def to_inspect_log(events: Sequence[Event], *, source: str = "") -> Any:
             metadata=metadata,
         ),
         results=results,
-        stats=EvalStats(started_at=_iso(started.ts), completed_at=_iso(events[-1].ts)),
+        stats=EvalStats(started_at=_iso(started.ts), completed_at=_iso(last.ts)),
         samples=samples,
     )
 
 
-def write_inspect_log(events: Sequence[Event], out: str | Path, *, source: str = "") -> int:
+def write_inspect_log(events: Iterable[Event], out: str | Path, *, source: str = "") -> int:
     """Write the recording's Inspect log to ``out`` (``.eval`` or ``.json``); returns the sample count."""
     try:
         from inspect_ai.log import write_eval_log

@@ -32,7 +32,7 @@ from channel.events import (
     SessionStarted,
     TurnStarted,
 )
-from channel.recorder import load_recording
+from channel.recording_index import IndexedRecording, open_recording
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import NormError, Norms
 from engine.export.inspect_log import recording_hash
@@ -117,11 +117,28 @@ def plan_fork(
     differ from the norms in force there are changes. ``agents``: agent id -> the kind to put in
     that seat (scripted, human, a model); ``every``: that kind in every seat of the recording (``agents``
     overrides it seat by seat)."""
-    events = load_recording(path)
-    last = events[-1].seq
-    if not any(e.seq == at for e in events):
-        raise ForkError(f"--at {at}: {path} has no event with that seq (its events are {events[0].seq}..{last})")
-    started = next((e for e in events if isinstance(e, SessionStarted)), None)
+    with open_recording(path) as recording:
+        return _plan(recording, Path(path), at, norms=norms, agents=agents, every=every, headless=headless)
+
+
+def _plan(
+    events: IndexedRecording,
+    path: Path,
+    at: int,
+    *,
+    norms: dict[str, Any] | None,
+    agents: dict[str, str] | None,
+    every: str | None,
+    headless: bool,
+) -> ForkPlan:
+    """:func:`plan_fork` on the recording opened through its index: event ``at`` is found by its
+    seq (event ``i`` has seq ``i + 1``), the prefix read up to it, and after it only as far as the
+    next agent turn (and the last event); the whole recording is read again only for an older one
+    without its config, or a repeating one forked headless (their trajectories are counted)."""
+    last = len(events)
+    if not 1 <= at <= last:
+        raise ForkError(f"--at {at}: {path} has no event with that seq (its events are 1..{last})")
+    started = next((e for e in events[:2] if isinstance(e, SessionStarted)), None)  # a fork's Forked comes first
     if started is None:
         raise ForkError(f"{path}: no SessionStarted event; not a session recording")
     seats = [a.id for a in started.agents]
@@ -135,9 +152,9 @@ def plan_fork(
     for agent_id in agents:
         if agent_id not in seats:
             raise ForkError(f"no seat {agent_id!r} in {path} (its seats: {', '.join(seats)})")
-    prefix = [e for e in course(events) if e.seq <= at]
+    prefix = course(events[:at])
     _check_reproducible(started, prefix, at)
-    if not any(isinstance(e, TurnStarted) and e.seq > at for e in events) and not _stopped_early(events):
+    if not _stopped_early(events) and not any(isinstance(e, TurnStarted) for e in events.read_from(at)):
         raise ForkError(f"--at {at}: no agent turn follows it in {path}; nothing can change after it")
     in_force = Norms.model_validate(started.norms)
     for event in prefix:

@@ -44,18 +44,59 @@ def test_a_compressed_recording_reads_as_its_lines(tmp_path: Path, suffix: str) 
         assert list(recording) == plain
 
 
-def test_a_compressed_recording_cut_short_is_one_line(tmp_path: Path) -> None:
+def test_a_compressed_recording_cut_short_reads_its_complete_lines(tmp_path: Path) -> None:
+    """As a plain file cut short by a crash: the complete events are the recording."""
+    plain = load_recording(GOLDEN)
     path = tmp_path / "run.jsonl.gz"
     data = gzip.compress(GOLDEN.read_bytes())
     path.write_bytes(data[: len(data) // 2])
-    with pytest.raises(RecordingError, match=r"run\.jsonl\.gz: cannot read recording \(") as caught:
+    events = load_recording(path)
+    assert 0 < len(events) < len(plain) and events == plain[: len(events)]
+
+
+def test_a_damaged_compressed_recording_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl.gz"
+    data = bytearray(gzip.compress(GOLDEN.read_bytes()))
+    data[len(data) // 2 : len(data) // 2 + 64] = bytes(64)
+    path.write_bytes(bytes(data))
+    with pytest.raises(RecordingError, match=r"run\.jsonl\.gz:") as caught:
         load_recording(path)
     assert "\n" not in str(caught.value)
 
 
-def test_the_recorder_writes_plain_jsonl_only(tmp_path: Path) -> None:
-    with pytest.raises(RecordingError, match=r"run\.jsonl\.gz: record to a \.jsonl file"):
-        Recorder(tmp_path / "run.jsonl.gz")
+def test_the_recorder_writes_gzip_that_reads_back(tmp_path: Path) -> None:
+    plain = load_recording(GOLDEN)
+    path, same = tmp_path / "run.jsonl.gz", tmp_path / "run.jsonl"
+    for recorder in (Recorder(path), Recorder(same)):
+        for event in plain:
+            recorder.write(event)
+        recorder.close()
+    assert gzip.decompress(path.read_bytes()) == same.read_bytes()
+    assert load_recording(path) == plain
+    with open_recording(path) as recording:
+        assert recording[-1] == plain[-1] and len(recording) == len(plain)
+
+
+def test_a_gzip_recording_of_a_killed_recorder_reads_every_event_written(tmp_path: Path) -> None:
+    """Each event is flushed through the stream: the bytes on disk before the stream's end is
+    written (a SIGKILL leaves no end) decompress to every event written so far."""
+    plain = load_recording(GOLDEN)
+    path = tmp_path / "run.jsonl.gz"
+    recorder = Recorder(path)
+    half = len(plain) // 2
+    for event in plain[:half]:
+        recorder.write(event)
+    on_disk = path.read_bytes()  # what a killed process leaves
+    recorder.close()
+    killed = tmp_path / "killed.jsonl.gz"
+    killed.write_bytes(on_disk)
+    assert load_recording(killed) == plain[:half]
+
+
+def test_the_recorder_refuses_zstd(tmp_path: Path) -> None:
+    with pytest.raises(RecordingError, match=r"run\.jsonl\.zst: record to a \.jsonl or \.jsonl\.gz file"):
+        Recorder(tmp_path / "run.jsonl.zst")
+    assert not (tmp_path / "run.jsonl.zst").exists()
 
 
 @pytest.mark.parametrize("damage", ["cut", "header", "last offset", "empty"])

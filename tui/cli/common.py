@@ -187,7 +187,11 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="set a norm, repeatable (e.g. own_task_only=true, ci_feedback=causal)",
     )
-    p.add_argument("--record", metavar="FILE", help="write every event to this JSONL recording (a new file)")
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write every event to this JSONL recording (a new file; ending .jsonl.gz: gzip-compressed)",
+    )
     add_sandbox_option(p)
     p.add_argument("--bus", metavar="URL", help="message bus: omit for in-process, or mqtt://host:port")
 

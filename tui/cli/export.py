@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
 
 
 def export(args: argparse.Namespace) -> int:
-    from channel.recorder import load_recording
+    from channel.recorder import stream_recording
     from engine.export.inspect_log import write_inspect_log
 
     out = Path(args.output)
@@ -30,7 +30,6 @@ def export(args: argparse.Namespace) -> int:
         raise CliError(f"-o {args.output}: an Inspect log is a .eval or .json file")
     if out.exists():
         raise CliError(f"-o {args.output}: the file exists; choose a new name")
-    events = load_recording(args.file)
-    samples = write_inspect_log(events, out, source=args.file)
+    samples = write_inspect_log(stream_recording(args.file), out, source=args.file)  # one pass
     say(f"wrote {out}: {samples} samples (one per scored episode); open it with 'inspect view'")
     return 0

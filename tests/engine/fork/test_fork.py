@@ -4,12 +4,13 @@ reproduces the parent, and what a re-run cannot reproduce is refused in one line
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from channel.events import EpisodeStarted, Event, FileChanged, Forked, NormChanged, SessionStarted, TurnStarted
-from channel.recorder import load_recording
+from channel.recorder import RecordingError, load_recording
 from channel.vocab.config import SessionConfig
 from engine.export.inspect_log import recording_hash
 from engine.fork.compare import compare_fork
@@ -146,6 +147,31 @@ def test_bad_forks_are_refused_in_one_line(parent: Path, tmp_path: Path) -> None
     llm.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(ForkError, match="the parent's owner was 'llm:openai/gpt-4o-mini'"):
         plan_fork(llm, 60)
+
+
+def test_fork_at_finds_its_event_through_the_index_and_reads_no_further_than_it_needs(
+    parent: Path, tmp_path: Path
+) -> None:
+    """``--at`` through the recording's index (issue 29): the events up to the fork point are read,
+    after it only up to the next agent turn (and the last event). The copy's events after that are
+    overwritten with garbage of the same length, its modification time kept, so its index still
+    matches: the fork is planned as on the intact recording, which a whole read would refuse."""
+    events = load_recording(parent)
+    at = start_of(events, 1)
+    copy = tmp_path / "parent.jsonl"
+    copy.write_bytes(parent.read_bytes())
+    intact = plan_fork(copy, at)  # builds the index beside it
+    turn = next(i for i, e in enumerate(events) if isinstance(e, TurnStarted) and e.seq > at)
+    lines = copy.read_bytes().splitlines(keepends=True)
+    garbled = [b"x" * (len(line) - 1) + b"\n" if turn < i < len(lines) - 1 else line for i, line in enumerate(lines)]
+    info = copy.stat()
+    copy.write_bytes(b"".join(garbled))
+    os.utime(copy, ns=(info.st_atime_ns, info.st_mtime_ns))
+    with pytest.raises(RecordingError, match="not a scopewatch event"):
+        load_recording(copy)  # the garbage is there
+    again = plan_fork(copy, at)
+    assert again.prefix == intact.prefix and again.config == intact.config and again.norms == intact.norms
+    assert len(again.prefix) <= at < len(events) // 2
 
 
 def test_the_session_config_is_recorded_so_a_fork_can_rebuild_it(parent: Path) -> None:
