@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sandbox.commands import shim as shim_module
 from sandbox.commands.shim import Shim, install_shim
 
 
@@ -95,3 +96,44 @@ def test_damaged_wrappers_and_channel_are_found_and_put_back(shim: tuple[Shim, d
     assert made.check() == []
     subprocess.run(["cp", "--version"], env=env, capture_output=True, check=True)
     assert _records(made) == [(("cp", "--version"), 0)]
+
+
+def test_a_settled_wrapper_is_not_read_again_and_any_change_to_it_is_still_found(
+    shim: tuple[Shim, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made, _ = shim
+    later = os.lstat(made.dir / "cp").st_ctime_ns + 10**10
+    monkeypatch.setattr(shim_module.time, "time_ns", lambda: later)  # every wrapper has settled
+    assert made.check() == []
+    reads: list[Path] = []
+    real_read = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: reads.append(self) or real_read(self, *a, **k))
+    assert made.check() == []
+    assert reads == []
+    same_size = (made.dir / "cp").read_text().replace("real program", "real PROGRAM")
+    replaced = made.dir / "cp.new"
+    replaced.write_text(same_size)
+    replaced.chmod(0o555)
+    os.replace(replaced, made.dir / "cp")  # another file in its place: another inode and change time
+    assert any("cp" in p for p in made.check())
+    assert made.check() == []
+
+
+def test_a_wrapper_changed_in_the_last_clock_tick_is_read_whole(
+    shim: tuple[Shim, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made, _ = shim
+    cp = made.dir / "cp"
+    now = os.lstat(cp).st_ctime_ns + 10**10
+    monkeypatch.setattr(shim_module.time, "time_ns", lambda: now)
+    assert made.check() == []
+    text = cp.read_text()
+    cp.chmod(0o755)
+    cp.write_text(text.replace("real program", "real PROGRAM"))
+    cp.chmod(0o555)
+    st = os.lstat(cp)
+    # the change left the signature as the check knew it (a change in the same tick could): the change
+    # time is then too recent to be trusted, and the wrapper is read
+    now = st.st_ctime_ns + 1
+    made._seen["cp"] = (st.st_dev, st.st_ino, st.st_size, st.st_mode, st.st_mtime_ns, st.st_ctime_ns)
+    assert any("cp" in p for p in made.check())
