@@ -55,14 +55,23 @@ async def episode() -> AsyncIterator[tuple[LocalSandbox, InProcessBus]]:
 
 
 def _facts(events: list[object]) -> list[tuple[object, ...]]:
-    """What an event says, without what differs between any two runs (pids, times)."""
+    """What an event says, without what differs between any two runs (pids, times, and the order of the
+    programs of one command that ran at once: ``cat README.md | wc -l`` execs ``cat`` and ``wc`` in
+    either order, in a jail of its own as in the episode's)."""
     out: list[tuple[object, ...]] = []
+    ran: list[tuple[object, ...]] = []
     for e in events:
         if isinstance(e, ShellCommandRan):
-            out.append((e.kind, e.argv, e.cwd, e.exit_code, e.atom, e.source, e.program, e.command))
-        else:
-            out.append((type(e).__name__, *(v for k, v in e.model_dump().items() if k not in ("ts", "seq", "session"))))  # type: ignore[attr-defined]
-    return out
+            fact = (e.kind, e.argv, e.cwd, e.exit_code, e.atom, e.source, e.program, e.command)
+            if ran and ran[-1][-1] != e.command:
+                out += sorted(ran, key=repr)
+                ran = []
+            ran.append(fact)
+            continue
+        out += sorted(ran, key=repr)
+        ran = []
+        out.append((type(e).__name__, *(v for k, v in e.model_dump().items() if k not in ("ts", "seq", "session"))))  # type: ignore[attr-defined]
+    return out + sorted(ran, key=repr)
 
 
 async def test_the_events_are_those_of_a_jail_per_command() -> None:
