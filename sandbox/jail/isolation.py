@@ -33,6 +33,7 @@ from pathlib import Path
 
 from channel.vocab import IsolationLevel
 from sandbox.jail.seccomp import LOADER, jail_filter
+from sandbox.jail.sysfiles import binds as system_binds
 
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
@@ -184,6 +185,8 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
             args += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             args += ["--ro-bind", d, d]
+    for made, host in system_binds():  # system files of the jail's own (:mod:`sandbox.jail.sysfiles`)
+        args += ["--ro-bind", made, host]
     args += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"]
     if jail.mqueue:
         args += ["--mqueue", "/dev/mqueue"]
@@ -239,6 +242,8 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     q = shlex.quote
     # The command's PATH starts with the shim: the set-up uses the system's programs.
     lines = ["set -e", "__sw_path=$PATH", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "mount --make-rprivate /"]
+    # The jail's own system files (:mod:`sandbox.jail.sysfiles`), before /tmp, where they are, is covered.
+    lines += [f"mount -o bind,ro {q(made)} {q(host)}" for made, host in system_binds()]
     stage = jail.stage
     keep = [*jail.extra_ro, *(str(p) for p in jail.ro), *(str(p) for p in jail.rw)]
     hidden = [h for h in HIDDEN_DIRS if os.path.isdir(h)]
