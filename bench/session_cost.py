@@ -34,22 +34,19 @@ gives medians and each variant's ratio to the baseline's ``default`` and to HEAD
 from __future__ import annotations
 
 import argparse
-import contextlib
-import ctypes
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from proctree import become_subreaper, children_cpu, reap_orphans
+
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "560ca34"
-PR_SET_CHILD_SUBREAPER = 36
 
 CHILD = r"""
 import asyncio, json, os, resource, sys, time
@@ -123,43 +120,6 @@ class Variant:
         if left:
             print(f"{self.label}: {left} descendant(s) still running after the session", file=sys.stderr)
         return json.loads(done.stdout.strip().splitlines()[-1]) | {"total": children_cpu() - before}
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def become_subreaper() -> None:
-    """Have the sessions' orphans (a process no one waited for: a warm test server left at exit, a
-    daemon) reparented to this process, so their CPU is counted when :func:`reap_orphans` reaps them."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-        raise SystemExit(f"session_cost: prctl(PR_SET_CHILD_SUBREAPER): {os.strerror(ctypes.get_errno())}")
-
-
-def reap_orphans(grace_s: float = 20.0) -> int:
-    """Wait for every orphan handed to this process (up to ``grace_s``); how many are still running."""
-    deadline = time.monotonic() + grace_s
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return 0
-        if pid == 0:
-            if time.monotonic() > deadline:
-                return sum(1 for _ in _orphans())
-            time.sleep(0.05)
-
-
-def _orphans() -> list[int]:
-    me = str(os.getpid())
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError):
-            if stat.read_text().rsplit(")", 1)[1].split()[1] == me:
-                found.append(int(stat.parent.name))
-    return found
 
 
 def variants(base: Path, head: Path, only: set[str] | None) -> list[Variant]:
