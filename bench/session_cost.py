@@ -61,9 +61,17 @@ except ImportError:  # the baseline's rooms
     from engine.session.config import SessionConfig
     from engine.session.runner import run_session
 exec(os.environ.get("SESSION_COST_PATCH", ""))
+profile = os.environ.get("SESSION_COST_PROFILE")
+if profile:
+    import cProfile
+    profiler = cProfile.Profile(time.process_time)
+    profiler.enable()
 t1 = time.perf_counter(); c1 = cpu()
 metrics = asyncio.run(run_session(SessionConfig(trajectories=1, seed=int(sys.argv[1]))))
 t2 = time.perf_counter(); c2 = cpu()
+if profile:
+    profiler.disable()
+    profiler.dump_stats(profile)
 print(json.dumps({"import_wall": t1 - t0, "import_cpu": c1[0] - c0[0], "wall": t2 - t1,
                   "self": c2[0] - c1[0], "children": c2[1] - c1[1], "episodes": metrics.episodes}))
 """
@@ -105,11 +113,13 @@ class Variant:
     def label(self) -> str:
         return f"{self.side} {self.name}"
 
-    def run(self, seed: int) -> dict[str, float]:
-        """One session; with ``total``: all CPU of the process and every descendant, orphans included."""
+    def run(self, seed: int, extra: dict[str, str] | None = None) -> dict[str, float]:
+        """One session; with ``total``: all CPU of the process and every descendant, orphans included.
+        ``extra``: more environment (``SESSION_COST_PROFILE``: dump a CPU-clock cProfile there)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPEWATCH_")}
         env |= {"PYTHONPATH": str(self.tree), **KNOBS.get(self.name, {})}
         env["SESSION_COST_PATCH"] = PATCHES.get(self.name, "")
+        env |= extra or {}
         before = children_cpu()
         done = subprocess.run(
             [sys.executable, "-c", CHILD, str(seed)], cwd=self.tree, env=env, capture_output=True, text=True
