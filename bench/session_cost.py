@@ -52,7 +52,7 @@ CHILD = r"""
 import asyncio, json, os, resource, sys, time
 def cpu():
     s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime
+    return s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, s.ru_stime
 t0 = time.perf_counter(); c0 = cpu()
 try:
     from channel.vocab.config import SessionConfig
@@ -62,18 +62,31 @@ except ImportError:  # the baseline's rooms
     from engine.session.runner import run_session
 exec(os.environ.get("SESSION_COST_PATCH", ""))
 profile = os.environ.get("SESSION_COST_PROFILE")
-if profile:
-    import cProfile
-    profiler = cProfile.Profile(time.process_time)
+if profile:  # each thread on its own CPU clock: the main one, and each call the engine hands to a thread
+    import cProfile, pstats
+    profiler, in_threads, to_thread = cProfile.Profile(time.thread_time), [], asyncio.to_thread
+    async def profiled_to_thread(func, /, *args, **kwargs):
+        def run():
+            p = cProfile.Profile(time.thread_time)
+            try:
+                return p.runcall(func, *args, **kwargs)
+            finally:
+                in_threads.append(p)
+        return await to_thread(run)
+    asyncio.to_thread = profiled_to_thread
     profiler.enable()
 t1 = time.perf_counter(); c1 = cpu()
 metrics = asyncio.run(run_session(SessionConfig(trajectories=1, seed=int(sys.argv[1]))))
 t2 = time.perf_counter(); c2 = cpu()
 if profile:
     profiler.disable()
-    profiler.dump_stats(profile)
+    stats = pstats.Stats(profiler)
+    for p in in_threads:
+        stats.add(p)
+    stats.dump_stats(profile)
 print(json.dumps({"import_wall": t1 - t0, "import_cpu": c1[0] - c0[0], "wall": t2 - t1,
-                  "self": c2[0] - c1[0], "children": c2[1] - c1[1], "episodes": metrics.episodes}))
+                  "self": c2[0] - c1[0], "children": c2[1] - c1[1], "self_sys": c2[2] - c1[2],
+                  "episodes": metrics.episodes}))
 """
 
 _NO_UID = """

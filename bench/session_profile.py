@@ -6,8 +6,9 @@ which side of the process boundary that cost is: the engine's own reading of the
 reader in ``sandbox/commands/tracestream.py``, the exec images in ``images.py``) or the traced commands.
 
 It runs HEAD's session (:data:`session_cost.CHILD`, the same session as the loop tests) in a fresh process
-per run, ``default`` and ``trace off`` alternating (ABBA), each under cProfile with the CPU clock
-(``time.process_time``: the process's own CPU, all threads), and prints the functions whose own time
+per run, ``default`` and ``trace off`` alternating (ABBA), each under cProfile on each thread's CPU clock
+(``time.thread_time``: the main thread, and every call the engine hands to ``asyncio.to_thread``, profiled
+in its thread and merged in), and prints the functions whose own time
 (``tottime``) and, for the project's code, whose cumulative time grew most with the tracer, summed over the
 rounds. In the traced runs strace is started through a small wrapper that reads strace's own CPU and its
 tracees' (``/proc/PID/stat`` of the exited, not yet reaped strace: ``utime+stime`` and ``cutime+cstime``)
@@ -92,6 +93,7 @@ def main() -> None:
         wrapper.write_text(WRAPPER)
         dumps: dict[str, list[str]] = {v.name: [] for v in sides}
         own: dict[str, list[float]] = {v.name: [] for v in sides}
+        kernel: dict[str, list[float]] = {v.name: [] for v in sides}
         loads = [os.getloadavg()[0]]
         for r in range(args.rounds):
             for v in sides if r % 2 == 0 else reversed(sides):
@@ -99,7 +101,9 @@ def main() -> None:
                 extra = {"SESSION_COST_PROFILE": dump}
                 if v.name == "default":
                     extra["SESSION_COST_PATCH"] = SPLIT.format(wrapper=str(wrapper), log=str(log))
-                own[v.name].append(v.run(args.seed, extra)["self"])
+                done = v.run(args.seed, extra)
+                own[v.name].append(done["self"])
+                kernel[v.name].append(done["self_sys"])
                 dumps[v.name].append(dump)
             loads.append(os.getloadavg()[0])
             print(f"round {r + 1}/{args.rounds} done, load {loads[-1]:.1f}", file=sys.stderr)
@@ -108,12 +112,15 @@ def main() -> None:
     everything = sorted(set(on) | set(off))
     ours = [k for k in everything if k.startswith(PROJECT)]
     print(
-        f"HEAD's session (trajectories=1, seed {args.seed}), {args.rounds} rounds ABBA, cProfile on the CPU clock;"
+        f"HEAD's session (trajectories=1, seed {args.seed}), {args.rounds} rounds ABBA,"
+        " cProfile on each thread's CPU clock;"
         f" load average {min(loads):.1f}-{max(loads):.1f}"
     )
     print(
         f"engine's own CPU under the profiler, median: trace on {statistics.median(own['default']):.2f} s,"
-        f" off {statistics.median(own['trace off']):.2f} s; profiled total own time, summed over the rounds:"
+        f" off {statistics.median(own['trace off']):.2f} s (of it in the kernel: on"
+        f" {statistics.median(kernel['default']):.2f} s, off {statistics.median(kernel['trace off']):.2f} s);"
+        " profiled total own time, summed over the rounds:"
         f" on {sum(v[0] for v in on.values()):.2f} s, off {sum(v[0] for v in off.values()):.2f} s"
     )
     per_run = len(traced) / max(args.rounds, 1)
