@@ -34,28 +34,25 @@ gives medians and each variant's ratio to the baseline's ``default`` and to HEAD
 from __future__ import annotations
 
 import argparse
-import contextlib
-import ctypes
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from proctree import become_subreaper, children_cpu, reap_orphans
+
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "560ca34"
-PR_SET_CHILD_SUBREAPER = 36
 
 CHILD = r"""
 import asyncio, json, os, resource, sys, time
 def cpu():
     s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime
+    return s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, s.ru_stime
 t0 = time.perf_counter(); c0 = cpu()
 try:
     from channel.vocab.config import SessionConfig
@@ -64,11 +61,32 @@ except ImportError:  # the baseline's rooms
     from engine.session.config import SessionConfig
     from engine.session.runner import run_session
 exec(os.environ.get("SESSION_COST_PATCH", ""))
+profile = os.environ.get("SESSION_COST_PROFILE")
+if profile:  # each thread on its own CPU clock: the main one, and each call the engine hands to a thread
+    import cProfile, pstats
+    profiler, in_threads, to_thread = cProfile.Profile(time.thread_time), [], asyncio.to_thread
+    async def profiled_to_thread(func, /, *args, **kwargs):
+        def run():
+            p = cProfile.Profile(time.thread_time)
+            try:
+                return p.runcall(func, *args, **kwargs)
+            finally:
+                in_threads.append(p)
+        return await to_thread(run)
+    asyncio.to_thread = profiled_to_thread
+    profiler.enable()
 t1 = time.perf_counter(); c1 = cpu()
 metrics = asyncio.run(run_session(SessionConfig(trajectories=1, seed=int(sys.argv[1]))))
 t2 = time.perf_counter(); c2 = cpu()
+if profile:
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    for p in in_threads:
+        stats.add(p)
+    stats.dump_stats(profile)
 print(json.dumps({"import_wall": t1 - t0, "import_cpu": c1[0] - c0[0], "wall": t2 - t1,
-                  "self": c2[0] - c1[0], "children": c2[1] - c1[1], "episodes": metrics.episodes}))
+                  "self": c2[0] - c1[0], "children": c2[1] - c1[1], "self_sys": c2[2] - c1[2],
+                  "episodes": metrics.episodes}))
 """
 
 _NO_UID = """
@@ -108,11 +126,13 @@ class Variant:
     def label(self) -> str:
         return f"{self.side} {self.name}"
 
-    def run(self, seed: int) -> dict[str, float]:
-        """One session; with ``total``: all CPU of the process and every descendant, orphans included."""
+    def run(self, seed: int, extra: dict[str, str] | None = None) -> dict[str, float]:
+        """One session; with ``total``: all CPU of the process and every descendant, orphans included.
+        ``extra``: more environment (``SESSION_COST_PROFILE``: dump a CPU-clock cProfile there)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPEWATCH_")}
         env |= {"PYTHONPATH": str(self.tree), **KNOBS.get(self.name, {})}
         env["SESSION_COST_PATCH"] = PATCHES.get(self.name, "")
+        env |= extra or {}
         before = children_cpu()
         done = subprocess.run(
             [sys.executable, "-c", CHILD, str(seed)], cwd=self.tree, env=env, capture_output=True, text=True
@@ -123,43 +143,6 @@ class Variant:
         if left:
             print(f"{self.label}: {left} descendant(s) still running after the session", file=sys.stderr)
         return json.loads(done.stdout.strip().splitlines()[-1]) | {"total": children_cpu() - before}
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def become_subreaper() -> None:
-    """Have the sessions' orphans (a process no one waited for: a warm test server left at exit, a
-    daemon) reparented to this process, so their CPU is counted when :func:`reap_orphans` reaps them."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-        raise SystemExit(f"session_cost: prctl(PR_SET_CHILD_SUBREAPER): {os.strerror(ctypes.get_errno())}")
-
-
-def reap_orphans(grace_s: float = 20.0) -> int:
-    """Wait for every orphan handed to this process (up to ``grace_s``); how many are still running."""
-    deadline = time.monotonic() + grace_s
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return 0
-        if pid == 0:
-            if time.monotonic() > deadline:
-                return sum(1 for _ in _orphans())
-            time.sleep(0.05)
-
-
-def _orphans() -> list[int]:
-    me = str(os.getpid())
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError):
-            if stat.read_text().rsplit(")", 1)[1].split()[1] == me:
-                found.append(int(stat.parent.name))
-    return found
 
 
 def variants(base: Path, head: Path, only: set[str] | None) -> list[Variant]:

@@ -10,7 +10,9 @@ each side meets it as often first as second. Chunks are taken in a shuffled orde
 stopped at its time budget has measured a sample of the whole set, not its first modules.
 
 Each chunk is one pytest process per side (``-p suite_cpu``, see ``bench/suite_cpu.py``), its JUnit XML
-and CPU JSON kept under ``out/<side>/``; the load average is taken at each chunk's start.
+and CPU JSON kept under ``out/<side>/``; the load average is taken at each chunk's start. The runner is
+the subreaper of the chunks' orphans (:mod:`proctree`), so each side's whole CPU is counted as well,
+the per-test plugin's blind spot included (a child reaped by nobody, a warm server left at exit).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from proctree import become_subreaper, children_cpu, reap_orphans
 from suite_compare import Case, from_nodeid, match, read_cases
 
 PLUGIN = Path(__file__).with_name("suite_cpu.py")
@@ -83,6 +86,7 @@ class Interleaved:
     cases: tuple[list[Case], list[Case]] = field(default_factory=lambda: ([], []))
     loads: list[float] = field(default_factory=list)
     wall: list[float] = field(default_factory=lambda: [0.0, 0.0])  # each side's pytest processes, start to end
+    tree_cpu: list[float] = field(default_factory=lambda: [0.0, 0.0])  # their whole process trees' CPU
     chunks_run: int = 0
     chunks: int = 0
 
@@ -96,7 +100,10 @@ def run_chunks(
     budget_s: float | None = None,
 ) -> Interleaved:
     """Run ``chunks`` (see :func:`plan`), each on both sides in :func:`order`, until done or past ``budget_s``
-    (a chunk started is always finished on both sides, so every test measured has its pair)."""
+    (a chunk started is always finished on both sides, so every test measured has its pair). Each side's
+    ``tree_cpu`` is every CPU second of its pytest processes and all their descendants, orphans too
+    (start-up and collection included: :mod:`proctree`)."""
+    become_subreaper()
     result = Interleaved(chunks=len(chunks))
     names = ("baseline", "current")
     start = time.monotonic()
@@ -109,7 +116,7 @@ def run_chunks(
             folder.mkdir(parents=True, exist_ok=True)
             junit, cpu = folder / f"{index:04}.xml", folder / f"{index:04}.json"
             ids = [pair[side] for pair in chunk]
-            began = time.perf_counter()
+            began, cpu_before = time.perf_counter(), children_cpu()
             with (folder / f"{index:04}.log").open("wb") as log:
                 subprocess.run(
                     [sys.executable, *PYTEST, f"--junitxml={junit}", f"--cpu-times={cpu}", *extra, *ids],
@@ -119,7 +126,9 @@ def run_chunks(
                     stderr=subprocess.STDOUT,
                     check=False,
                 )
+            reap_orphans()
             result.wall[side] += time.perf_counter() - began
+            result.tree_cpu[side] += children_cpu() - cpu_before
             result.cases[side].extend(read_cases(junit, cpu))
         result.chunks_run = index + 1
         print(

@@ -159,7 +159,10 @@ def run_interleaved(args: argparse.Namespace, out: Path, trees: tuple[Path, Path
     ran = sum(len(c) for c in chunks[: done.chunks_run])
     print(
         f"ran {done.chunks_run} of {done.chunks} chunks ({ran} of {planned} matched tests), ABBA;"
-        f" pytest processes' wall: baseline {done.wall[0]:.0f} s, current {done.wall[1]:.0f} s;"
+        f" pytest processes' wall: baseline {done.wall[0]:.0f} s, current {done.wall[1]:.0f} s"
+        f" ({done.wall[1] / max(done.wall[0], 1e-9):.2f}x); their process trees' CPU, start-up and orphans"
+        f" included: baseline {done.tree_cpu[0]:.0f} s, current {done.tree_cpu[1]:.0f} s"
+        f" ({done.tree_cpu[1] / max(done.tree_cpu[0], 1e-9):.2f}x);"
         f" load average at chunk starts {min(loads):.1f} / {statistics.median(loads):.1f} / {max(loads):.1f}"
         " (min / median / max)"
     )

@@ -129,6 +129,11 @@ class DevTools:
             raise CheckFailed(f"JavaScript error in {expression[:80]!r}: {result['exceptionDetails'].get('text')}")
         return result.get("result", {}).get("value")
 
+    async def painted(self) -> None:
+        """Until the page has drawn two animation frames: what the terminal received is on its canvas."""
+        frames = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+        await self.call("Runtime.evaluate", expression=frames, awaitPromise=True, returnByValue=True)
+
     async def close(self) -> None:
         self.reader.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -286,7 +291,7 @@ async def _steps(tools: DevTools, page_url: str, seconds: float, facts: dict[str
         "the app to answer the 't' key (a 'theme: scopewatch-light' toast)",
     )
     facts["key_answered"] = True
-    await asyncio.sleep(1.0)
+    await tools.painted()  # the answer, received, drawn before the screenshot
     facts["terminal"] = await tools.js(
         "(() => { const r = document.querySelector('.xterm-screen').getBoundingClientRect();"
         " return [Math.round(r.width), Math.round(r.height)]; })()"

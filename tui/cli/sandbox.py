@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shlex
 import sys
 from typing import Any
 
@@ -44,9 +45,20 @@ def register(sub: Any) -> None:
     add_sandbox_option(e)
     e.add_argument("--timeout", type=float, default=30, metavar="S", help="seconds before the command is killed")
     e.add_argument("--json", action="store_true", help="one JSON object per event (and a last one: the result)")
-    e.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="the shell command")
+    e.add_argument(
+        "command",
+        nargs=argparse.REMAINDER,
+        metavar="-- COMMAND",
+        help="the shell command: one word is a shell line as written, several a program and its arguments",
+    )
     e.set_defaults(handler=exec_command)
     p.set_defaults(handler=lambda _args: p.print_help() or 0)
+
+
+def shell_line(words: list[str]) -> str:
+    """The shell line to run: one word is a line as written (``-- 'a; b'``), several are an argv, each
+    word quoted as the shell would have had it (``-- bash -c "a; b"`` keeps ``a; b`` one argument)."""
+    return words[0] if len(words) == 1 else shlex.join(words)
 
 
 def exec_command(args: argparse.Namespace) -> int:
@@ -57,7 +69,7 @@ def exec_command(args: argparse.Namespace) -> int:
         words = words[1:]
     if not words:
         raise CliError("sandbox exec: give the command after --, e.g. -- 'git push origin main'")
-    command = words[0] if len(words) == 1 else " ".join(words)
+    command = shell_line(words)
     done = asyncio.run(
         exec_as(args.scenario, args.role, command, sandbox=args.sandbox, task=args.task, timeout=args.timeout)
     )

@@ -5,6 +5,7 @@ leaving an event. Alice (team billing) owns ``services/billing/**``; ``services/
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -75,11 +76,38 @@ async def test_a_hard_link_to_a_file_the_team_does_not_own_is_refused(box: Box) 
     assert await box.sandbox.read("bob", NOT_OWNED) == ORIGINAL
 
 
+async def _hung_up(fd: int) -> None:
+    """Until every writer of the FIFO read at ``fd`` has closed it: each process holding it has ended."""
+    loop, done = asyncio.get_running_loop(), asyncio.Event()
+
+    def readable() -> None:
+        with contextlib.suppress(BlockingIOError):
+            if os.read(fd, 4096) == b"":  # no data is ever written: readable means hung up
+                done.set()
+
+    loop.add_reader(fd, readable)
+    try:
+        await asyncio.wait_for(done.wait(), 30)
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)
+
+
 async def test_a_daemon_does_not_outlive_its_command(box: Box) -> None:
+    # the command and the daemon it starts hold a FIFO in the shared HOME open: its reader here sees the
+    # hang-up once the last of them has ended, the event to wait on (a surviving daemon writes late.txt
+    # before it ends, so the wait stays bounded and the assertions below catch it)
+    fifo = box.sandbox.home / "alive.fifo"
+    os.mkfifo(fifo)
+    os.chmod(fifo, 0o666)  # the jail's uid writes it
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # open before the writers: theirs does not block
+    hung_up = asyncio.create_task(_hung_up(reader))
     await box.sh(
-        "setsid sh -c 'sleep 1; echo late > services/billing/late.txt' >/dev/null 2>&1 < /dev/null & echo started"
+        "exec 3> ~/alive.fifo;"
+        " setsid sh -c 'sleep 1; echo late > services/billing/late.txt' >/dev/null 2>&1 < /dev/null & echo started"
     )
-    await box.sh("sleep 1.5")
+    await hung_up
+    await box.sh("true")  # a late write would be this command's change
     assert not box.sandbox.exists("services/billing/late.txt")
     assert not [e for e in box.of(FileChanged) if e.path == "services/billing/late.txt"]
 
@@ -123,12 +151,14 @@ async def test_the_engines_own_files_in_home_are_never_an_agents_change(box: Box
             await asyncio.sleep(0.05)
         write_message_commands(bin_dir)
         (bin_dir.parent / "outbox.jsonl").write_text('{"tool": "post_message", "args": {"text": "hi"}}\n')
-        (bin_dir.parent / "outbox.jsonl.ack").write_text("49")
         for name in MESSAGE_COMMANDS:
             os.utime(bin_dir / name, ns=(1, 1))  # modified, whatever the clock's resolution
+        (bin_dir.parent / "outbox.jsonl.ack").write_text("49")  # last: the command waits for it
 
     planting = asyncio.create_task(engine_plants())
-    await box.sh("echo agent > ~/.scopewatch/bin/mine; sleep 2")
+    await box.sh(
+        "echo agent > ~/.scopewatch/bin/mine; until [ -e ~/.scopewatch/outbox.jsonl.ack ]; do sleep 0.05; done"
+    )
     await asyncio.wait_for(planting, 5)
     planted = [f".scopewatch/bin/{name}" for name in MESSAGE_COMMANDS] + [".scopewatch/outbox.jsonl"]
     planted += [".scopewatch/outbox.jsonl.ack", ".scopewatch/outbox.jsonl.ack.part"]
