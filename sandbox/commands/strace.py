@@ -255,28 +255,35 @@ def _paths(args: str, count: int, at: bool, exec_: Exec | None) -> list[str] | N
 
 def _string(text: str, pos: int) -> tuple[str | None, int]:
     """The C string literal at ``pos`` (strace's escapes decoded, as UTF-8) and the position after it
-    (and after a ``...`` strace puts after a string it cut)."""
+    (and after a ``...`` strace puts after a string it cut). Runs of plain characters are taken whole:
+    a character at a time was most of a trace's parsing."""
     if pos >= len(text) or text[pos] != '"':
         return None, pos
     data = bytearray()
     i = pos + 1
     while i < len(text):
+        plain = _PLAIN.match(text, i)
+        if plain is not None:
+            data.extend(plain.group().encode("utf-8"))
+            i = plain.end()
+            continue
         c = text[i]
         if c == '"':
             i += 1
             if text.startswith("...", i):
                 i += 3
             return data.decode("utf-8", "replace"), i
-        if c == "\\" and i + 1 < len(text):
+        if i + 1 < len(text):  # a backslash with something after it
             nxt = text[i + 1]
-            if nxt == "x" and re.fullmatch(r"[0-9a-fA-F]{2}", text[i + 2 : i + 4]):
-                data.append(int(text[i + 2 : i + 4], 16))
+            hexa = _HEX.match(text, i + 2) if nxt == "x" else None
+            if hexa is not None:
+                data.append(int(hexa.group(), 16))
                 i += 4
                 continue
-            octal = re.match(r"[0-7]{1,3}", text[i + 1 : i + 4])
-            if octal:
-                data.append(int(octal.group(0), 8) & 0xFF)
-                i += 1 + len(octal.group(0))
+            octal = _OCTAL.match(text, i + 1)
+            if octal is not None:
+                data.append(int(octal.group(), 8) & 0xFF)
+                i += 1 + len(octal.group())
                 continue
             data.append(_ESCAPES.get(nxt, ord(nxt) if nxt.isascii() else 63))
             i += 2
@@ -284,6 +291,11 @@ def _string(text: str, pos: int) -> tuple[str | None, int]:
         data.extend(c.encode("utf-8"))
         i += 1
     return None, i
+
+
+_PLAIN = re.compile(r'[^"\\]+')
+_HEX = re.compile(r"[0-9a-fA-F]{2}")
+_OCTAL = re.compile(r"[0-7]{1,3}")
 
 
 def _strings(text: str, pos: int) -> tuple[list[str], int]:
