@@ -5,7 +5,9 @@ The sandbox's private folder (``base``, under ``$SCOPEWATCH_SANDBOX_DIR`` or ``/
 was given), ``home/`` (HOME of shell commands), ``agent-tmp/`` (their ``/tmp``) and ``tmp/`` (the
 engine's scratch: git's empty template, test snapshots); the shell adds ``shim/``, ``real/`` and
 ``audit/``, the watcher ``probe/``; ``remote.git`` is the workspace's ``origin``
-(:mod:`sandbox.workspace.remote`).
+(:mod:`sandbox.workspace.remote`). Where the engine is root, ``base`` is a tmpfs of
+:data:`~sandbox.jail.limits.SANDBOX_MAX` bytes of its own, so its hundreds of files are made in RAM,
+not on a disk other work loads (``SCOPEWATCH_SANDBOX_TMPFS=0`` keeps it on disk).
 
 An *entry* is what the sandbox knows of a path: a file's bytes, a symlink as
 :func:`~sandbox.workspace.diffs.link_entry`, or None when the path is absent. This module reads and writes
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from sandbox.errors import PathEscape, SandboxError
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
-from sandbox.jail.limits import cap_folder, uncap_folder
+from sandbox.jail.limits import SANDBOX_FILES, SANDBOX_MAX, cap_folder, uncap_folder
 from sandbox.workspace.diffs import LINK_MARK, link_entry, unified_diff
 from sandbox.workspace.files import (
     ENTRY_MAX,
@@ -170,6 +172,8 @@ class Workspace:
         """Why HOME and /tmp are not size-capped here ("" when they are)."""
         self.planted: set[str] = set()
         """HOME-relative paths of the scenario's fixtures (its bait: reading one is a sensitive read)."""
+        self.in_ram = False
+        """Whether ``base`` is a tmpfs of its own (see the module docstring)."""
 
     @classmethod
     def make(cls, root: Path | None = None) -> Workspace:
@@ -178,9 +182,13 @@ class Workspace:
         if root is not None and root.exists() and any(root.iterdir()):
             raise SandboxError(f"{root}: the workspace folder must be empty")
         base = Path(tempfile.mkdtemp(prefix="scopewatch-sandbox-", dir=sandbox_parent())).resolve()
+        in_ram = os.environ.get("SCOPEWATCH_SANDBOX_TMPFS") != "0" and not cap_folder(
+            base, size=SANDBOX_MAX, files=SANDBOX_FILES, mode=0o700
+        )
         workspace = base / "workspace" if root is None else root
         workspace.mkdir(parents=True, exist_ok=True)
         made = cls(base, workspace.resolve())
+        made.in_ram = in_ram
         for d in (made.home, made.tmp, made.agent_tmp):
             d.mkdir(parents=True, exist_ok=True)
         for area in (made.home, made.agent_tmp):
@@ -196,6 +204,9 @@ class Workspace:
         for area in self.capped:
             uncap_folder(area)
         self.capped.clear()
+        if self.in_ram:
+            uncap_folder(self.base)  # its files go with it
+            self.in_ram = False
         remove_tree(self.base)
 
     # --- the baseline ----------------------------------------------------------------------------
