@@ -28,6 +28,7 @@ from pathlib import Path
 from sandbox.errors import PathEscape, SandboxError
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
 from sandbox.jail.limits import SANDBOX_FILES, SANDBOX_MAX, cap_folder, uncap_folder
+from sandbox.workspace.baseline import BASELINES, capture, content_key
 from sandbox.workspace.diffs import LINK_MARK, link_entry, unified_diff
 from sandbox.workspace.files import (
     ENTRY_MAX,
@@ -247,7 +248,13 @@ class Workspace:
 
     async def git_baseline(self) -> None:
         """Make the workspace a git repository with one commit, ``baseline``, on ``main``, and its
-        ``origin`` (:attr:`remote`, a bare repository) holding it, ``main`` tracking ``origin/main``."""
+        ``origin`` (:attr:`remote`, a bare repository) holding it, ``main`` tracking ``origin/main``.
+        Made with git once per content, written from memory for the next workspace with the same
+        files (:mod:`sandbox.workspace.baseline`)."""
+        key = content_key(self.baseline, self._git_program())
+        template = BASELINES.get(key)
+        if template is not None and template.write(self.base, self.root, self.remote):
+            return
         # An empty template: no sample hooks to write (creating files is what makes a sandbox slow).
         await self._git("-c", "init.defaultBranch=main", "init", "-q", f"--template={self.tmp}")
         exclude = self.root / ".git" / "info" / "exclude"
@@ -259,11 +266,19 @@ class Workspace:
         await self._git("--git-dir", str(self.remote), "config", "core.logAllRefUpdates", "always")
         await self._git("remote", "add", "origin", str(self.remote))
         await self._git("push", "-q", "--no-verify", "-u", "origin", "main")
+        if BASELINES.enabled:
+            captured = capture(self.base, self.root, self.remote)
+            if captured is not None:
+                BASELINES.put(key, captured)
 
-    async def _git(self, *args: str) -> None:
+    def _git_program(self) -> str:
         git = shutil.which("git")
         if git is None:
             raise SandboxError("git is not installed: the workspace needs it for its baseline commit")
+        return git
+
+    async def _git(self, *args: str) -> None:
+        git = self._git_program()
         env = minimal_env(
             path=SYSTEM_PATH,
             home=str(self.base),
