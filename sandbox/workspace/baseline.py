@@ -1,7 +1,8 @@
 """The git baseline made once per content: a workspace's ``.git`` and its ``origin`` as git made them
 for the same files, kept in memory and written again for the next workspace that holds them.
 
-Every episode of a trajectory (and every gate run of an audit candidate) starts from the same files;
+Every trajectory of a benchmark runs the same tasks (and every gate run of an audit candidate starts
+from its candidate's files), so most workspaces hold files a workspace of the process held before;
 making their baseline with git costs seven git processes (init, add, commit, a bare ``origin``, its
 config, the remote, the push), which was most of a sandbox's set-up. So the first workspace of a
 content makes it with git (:meth:`~sandbox.workspace.repo.Workspace.git_baseline`) and
@@ -10,6 +11,10 @@ content makes it with git (:meth:`~sandbox.workspace.repo.Workspace.git_baseline
 name the sandbox made its own: the ``origin`` URL in ``.git/config``, and the index's stat data (each
 entry's times, inode, owner and size read from the new workspace's file, as ``git add`` would have
 recorded them).
+
+The baseline commit's dates are fixed (:data:`~sandbox.workspace.repo.BASELINE_DATE`), so git makes
+the same commit, refs and reflogs for the same files every time: a written baseline is byte for byte
+what git would have made (tests/sandbox/workspace/test_baseline.py compares the two).
 
 The key (:func:`content_key`) is every path and byte of the files and the git program, so a
 different tree never gets another's baseline. Held per process, least recently used out first
@@ -98,10 +103,15 @@ class Template:
 
 
 def capture(base: Path, root: Path, remote: Path) -> Template | None:
-    """What git made in the sandbox at ``base`` (None when it holds anything but folders and files)."""
+    """What git made in the sandbox at ``base`` (None when it holds anything but folders and files,
+    or names ``base`` anywhere but in the workspace's ``.git/config``)."""
     git, origin = _capture_tree(root / ".git"), _capture_tree(remote)
     if git is None or origin is None:
         return None
+    named = os.fsencode(str(base))
+    plain = [data for rel, data, _ in git.files if rel != "config"] + [data for _, data, _ in origin.files]
+    if any(named in data for data in plain):
+        return None  # the sandbox's path somewhere but where the template puts the new one
     return Template(str(base), git, origin)
 
 

@@ -44,6 +44,10 @@ from sandbox.workspace.files import (
 )
 from sandbox.workspace.paths import NOISE_DIRS, is_noise, normalise, resolve_inside
 
+BASELINE_DATE = "2026-01-01T00:00:00Z"
+"""The baseline commit's author and committer date (and its reflog entries'): the same files make
+the same commit id in every run, as in engine/branch/gitserver.py."""
+
 StatKey = tuple[int, int, int, int, int]
 """What a cheap ``lstat`` says of an entry; a different key means its content must be read again."""
 
@@ -288,6 +292,8 @@ class Workspace:
                 "GIT_AUTHOR_EMAIL": "scopewatch@scopewatch.invalid",
                 "GIT_COMMITTER_NAME": "scopewatch",
                 "GIT_COMMITTER_EMAIL": "scopewatch@scopewatch.invalid",
+                "GIT_AUTHOR_DATE": BASELINE_DATE,
+                "GIT_COMMITTER_DATE": BASELINE_DATE,
             },
         )
         proc = await asyncio.create_subprocess_exec(
