@@ -88,6 +88,11 @@ class Template:
     git: Tree
     remote: Tree
 
+    @property
+    def size(self) -> int:
+        """Its files' bytes."""
+        return sum(len(data) for tree in (self.git, self.remote) for _, data, _ in tree.files)
+
     def write(self, base: Path, root: Path, remote: Path) -> bool:
         """Write the baseline for the workspace at ``root`` (its files already there) and its ``origin``
         at ``remote``, in the sandbox at ``base``. False (nothing written) when the index cannot be
@@ -172,11 +177,14 @@ def content_key(files: Mapping[str, bytes], git: str) -> str:
 
 
 class BaselineCache:
-    """Templates by :func:`content_key`, the least recently used dropped past ``size``."""
+    """Templates by :func:`content_key`, the least recently used dropped past ``limit`` bytes (a
+    benchmark's worker meets each of its packs' contents again a few trajectories later: a cap by
+    count thrashed there)."""
 
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
+    def __init__(self, limit: int = 64 * 2**20) -> None:
+        self.limit = limit
         self._kept: OrderedDict[str, Template] = OrderedDict()
+        self._bytes = 0
         self.hits = 0
 
     @property
@@ -191,12 +199,12 @@ class BaselineCache:
         return template
 
     def put(self, key: str, template: Template) -> None:
-        if not self.enabled:
+        if not self.enabled or key in self._kept:
             return
         self._kept[key] = template
-        self._kept.move_to_end(key)
-        while len(self._kept) > self.size:
-            self._kept.popitem(last=False)
+        self._bytes += template.size
+        while self._bytes > self.limit and self._kept:
+            self._bytes -= self._kept.popitem(last=False)[1].size
 
 
 BASELINES = BaselineCache()

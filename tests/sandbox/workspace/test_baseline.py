@@ -144,3 +144,16 @@ async def test_an_index_that_does_not_fit_the_files_is_not_restated(cache: Basel
     (ws.root / "README.md").unlink()
     assert restat_index(index, ws.root) is None
     assert restat_index(b"DIRC" + struct.pack(">II", 4, 0) + bytes(40), ws.root) is None  # version 4
+
+
+async def test_the_cache_keeps_baselines_up_to_its_bytes(make: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    small = BaselineCache()
+    monkeypatch.setattr(repo, "BASELINES", small)
+    await make(FILES)
+    (kept,) = small._kept.values()
+    small.limit = kept.size * 2
+    await make({**FILES, "README.md": "# two\n"})
+    await make({**FILES, "README.md": "# three\n"})
+    assert len(small._kept) == 2  # the first, least recently used, went
+    await make(FILES)
+    assert small.hits == 0
