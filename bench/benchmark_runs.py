@@ -6,7 +6,8 @@
 The baseline commit (default ``main``) and the current one (default ``HEAD``) are checked out in
 temporary git worktrees and run with the same interpreter, one after the other, rounds alternating
 (baseline, current, baseline, ...) so the load of a shared machine hits both alike. Each run is the
-real CLI in a subprocess (start-up, pack load and worker start included). Both sides must print the
+real CLI in a subprocess (start-up, pack load and worker start included); its CPU time is the
+user + system time of it and every process it waited for (less load-sensitive than wall time). Both sides must print the
 same JSON (checked; the validators' ``seconds`` fields aside): a speed-up that changes results is
 no speed-up. Printed: each round's wall time, the medians, the ratio baseline / current (done when
 >= 2) and the load average around each timing.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,18 +34,25 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def timed(tree: Path, argv: list[str]) -> tuple[float, Any, str]:
-    """One CLI run of the tree at ``tree``: its wall time, its JSON (``seconds`` fields dropped) and
-    the load around it."""
+def timed(tree: Path, argv: list[str]) -> tuple[float, float, Any, str]:
+    """One CLI run of the tree at ``tree``: its wall time, its CPU time (user + system of it and every
+    process it waited for), its JSON (``seconds`` fields dropped) and the load around it."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode cached, as installed
     env["PYTHONPATH"] = str(tree)
     before = os.getloadavg()[0]
+    cpu_before = _children_cpu()
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "tui.cli", *argv], cwd=tree, env=env, capture_output=True)
     seconds = time.perf_counter() - started
+    cpu = _children_cpu() - cpu_before
     if done.returncode != 0:
         sys.exit(f"{tree}: {' '.join(argv)}: exit {done.returncode}\n{done.stderr.decode()[-2000:]}")
-    return seconds, _without_seconds(json.loads(done.stdout)), f"load {before:.1f}->{os.getloadavg()[0]:.1f}"
+    return seconds, cpu, _without_seconds(json.loads(done.stdout)), f"load {before:.1f}->{os.getloadavg()[0]:.1f}"
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _without_seconds(value: Any) -> Any:
@@ -58,18 +67,24 @@ def side_by_side(title: str, argv: list[str], trees: dict[str, Path], rounds: in
     """Time ``argv`` on both trees, rounds alternating; the result line."""
     print(f"\n{title}", flush=True)
     walls: dict[str, list[float]] = {name: [] for name in trees}
+    cpus: dict[str, list[float]] = {name: [] for name in trees}
     outputs: dict[str, Any] = {}
     for n in range(rounds):
         for name, tree in trees.items():
-            seconds, output, load = timed(tree, argv)
+            seconds, cpu, output, load = timed(tree, argv)
             walls[name].append(seconds)
+            cpus[name].append(cpu)
             if name in outputs and outputs[name] != output:
                 sys.exit(f"{title}: {name} printed different JSON in round {n + 1}: not deterministic")
             outputs[name] = output
-            print(f"  round {n + 1} {name:9} {seconds:8.1f} s   ({load})", flush=True)
+            print(f"  round {n + 1} {name:9} {seconds:8.1f} s wall {cpu:8.1f} s CPU   ({load})", flush=True)
     base, current = (statistics.median(walls[name]) for name in trees)
+    base_cpu, current_cpu = (statistics.median(cpus[name]) for name in trees)
     same = "same JSON" if len({json.dumps(o, sort_keys=True) for o in outputs.values()}) == 1 else "DIFFERENT JSON"
-    return f"| {title} | {base:.1f} s | {current:.1f} s | {base / current:.2f}x (done when >= 2) | {same} |"
+    return (
+        f"| {title} | {base:.1f} s / {base_cpu:.1f} s CPU | {current:.1f} s / {current_cpu:.1f} s CPU "
+        f"| {base / current:.2f}x wall, {base_cpu / current_cpu:.2f}x CPU (done when >= 2) | {same} |"
+    )
 
 
 def main() -> None:

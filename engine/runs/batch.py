@@ -36,6 +36,7 @@ from channel.vocab.config import SessionConfig
 from engine.pool.progress import report
 from engine.pool.units import run_units
 from engine.scoring.metrics import Metrics, Scorer
+from scenarios.suite import Suite
 
 OnEpisode = Callable[[int], None]
 """Called in the driver as each episode of any unit ends, with the unit's trajectory index."""
@@ -55,13 +56,40 @@ def batch_episodes(config: SessionConfig) -> int:
     return sum(len(plan.tasks) for plan in episode_kind(config).trajectories(config))
 
 
-def run_unit(config_json: str, trajectory: int) -> list[bytes]:
-    """Run one trajectory as a session of its own; returns its events, encoded (worker side)."""
+def run_unit(config_json: str, trajectory: int, batch: str = "") -> list[bytes]:
+    """Run one trajectory of the batch ``batch`` as a session of its own; returns its events,
+    encoded (worker side)."""
     config = SessionConfig.model_validate_json(config_json)
-    return asyncio.run(_unit(config, trajectory))
+    return asyncio.run(_unit(config, trajectory, batch))
 
 
-async def _unit(config: SessionConfig, trajectory: int) -> list[bytes]:
+class _BatchSuites:
+    """A worker's suites for one batch, each loaded once (reading a suite's TOML costs ~0.5 s of CPU,
+    which every unit paid): the units of a batch run the same scenario, as it was when the batch's
+    first unit on this worker loaded it; a unit of another batch loads it again."""
+
+    def __init__(self) -> None:
+        self.batch = ""
+        self.loaded: dict[str, Suite] = {}
+
+    def of(self, batch: str) -> Callable[[str], Suite]:
+        from scenarios.catalog import session_suite
+
+        if batch != self.batch or not batch:
+            self.batch, self.loaded = batch, {}
+
+        def suite(name: str) -> Suite:
+            if name not in self.loaded:
+                self.loaded[name] = session_suite(name)
+            return self.loaded[name]
+
+        return suite
+
+
+_SUITES = _BatchSuites()
+
+
+async def _unit(config: SessionConfig, trajectory: int, batch: str) -> list[bytes]:
     from engine.runs.sessions import open_session
 
     bus = InProcessBus()
@@ -73,7 +101,7 @@ async def _unit(config: SessionConfig, trajectory: int) -> list[bytes]:
             report(trajectory)
 
     try:
-        session = open_session(config, bus)
+        session = open_session(config, bus, suites=_SUITES.of(batch))
         session.emitter.add_listener(keep)
         await session.run(only=[trajectory])
     finally:
@@ -128,8 +156,8 @@ def run_batch(
     recorder = Recorder(record) if record else None  # a bad path fails before anything runs
     try:
         payload = config.model_dump_json()
-        units = [(payload, t) for t in range(config.trajectories)]
-        merger, scorer = Merger(len(units)), Scorer()
+        merger, scorer = Merger(config.trajectories), Scorer()
+        units = [(payload, t, merger.session_id) for t in range(config.trajectories)]
 
         def finished(index: int, part: list[bytes]) -> None:  # in unit order, as each is done
             for event in merger.add(index, [decode_event(line) for line in part]):

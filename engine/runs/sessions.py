@@ -24,17 +24,19 @@ from engine.session.loop import RoundGuide, Session
 from scenarios.catalog import scenario_kind, session_suite
 from scenarios.cooperbench.build import load_pack
 from scenarios.overeager.benchmark import audit_scenario
+from scenarios.suite import Suite
 
 
-def episode_kind(config: SessionConfig) -> EpisodeKind:
-    """The episode kind of ``config.scenario`` (see the module docstring)."""
+def episode_kind(config: SessionConfig, suites: Callable[[str], Suite] = session_suite) -> EpisodeKind:
+    """The episode kind of ``config.scenario`` (see the module docstring); a favor scenario's suite
+    from ``suites`` (a batch's worker loads it once for all its units: engine/runs/batch.py)."""
     kind = scenario_kind(config.scenario)
     if kind == "audit":
         profile = PERSONA_PROFILE.get(config.persona, "moderate")
         return AuditEpisodes([audit_scenario(config.scenario)], profile=profile, mode="gate")
     if kind == "branch":
         return BranchEpisodes(load_pack())
-    return FavorEpisodes(session_suite(config.scenario))
+    return FavorEpisodes(suites(config.scenario))
 
 
 def open_session(
@@ -45,13 +47,14 @@ def open_session(
     session_id: str | None = None,
     fork: ForkPlan | None = None,
     guide: Callable[[Session], RoundGuide] | None = None,
+    suites: Callable[[str], Suite] = session_suite,
 ) -> Session:
     """The session ``config`` asks for, on ``bus``; with ``fork``, as a fork of a recording
     (engine/fork/plan.py); with ``guide``, steered by it (a lesson's, engine/classroom/guide.py)."""
     return Session(
         config,
         bus,
-        episode_kind(config),
+        episode_kind(config, suites),
         recorder=recorder,
         session_id=session_id,
         guide=fork.attach if fork is not None else guide,

@@ -3,7 +3,12 @@ where this process may create cgroups), how big a file it may write (``RLIMIT_FS
 much output it may print before it is killed (a runaway ``yes``); and per sandbox, how much its
 HOME and ``/tmp`` may hold in all (:func:`cap_folder`: a tmpfs of :data:`AREA_MAX` bytes and
 :data:`AREA_FILES` files mounted on each, where the engine is root; elsewhere only the per-file
-limit holds, and :func:`cap_folder` says so)."""
+limit holds, and :func:`cap_folder` says so), and how much the sandbox's private folder (the
+workspace, its ``.git`` and ``origin``, the shim, the engine's scratch) may hold: a tmpfs of
+:data:`SANDBOX_MAX` bytes mounted on it where the engine is root (:mod:`sandbox.workspace.repo`).
+RAM, not disk: a loaded disk makes each file created cost a millisecond, and a sandbox's set-up
+creates hundreds (its git baseline took 0.65-0.72 s on this project's ext4 under load, 0.12-0.17 s
+in RAM)."""
 
 from __future__ import annotations
 
@@ -28,16 +33,21 @@ AREA_MAX = 512 * 1024 * 1024
 """Bytes HOME, and ``/tmp``, may hold in all (each)."""
 AREA_FILES = 200_000
 """Files and folders HOME, and ``/tmp``, may hold (each)."""
+SANDBOX_MAX = 2 * 1024 * 1024 * 1024
+"""Bytes a sandbox's private folder may hold in all (HOME and ``/tmp`` apart), where it is a tmpfs."""
+SANDBOX_FILES = 1_000_000
+"""Files and folders a sandbox's private folder may hold, where it is a tmpfs."""
 _MNT_DETACH = 2
 
 
-def cap_folder(path: Path) -> str:
-    """Mount a tmpfs of :data:`AREA_MAX` bytes on the (empty) folder ``path``; returns "" when it
-    is capped, else why not (the engine is not root, or the mount failed)."""
+def cap_folder(path: Path, size: int = AREA_MAX, files: int = AREA_FILES, mode: int = 0o755) -> str:
+    """Mount a tmpfs of ``size`` bytes and ``files`` inodes (``mode`` its root folder's) on the
+    (empty) folder ``path``; returns "" when it is capped, else why not (the engine is not root, or
+    the mount failed)."""
     if os.geteuid() != 0 or not os.uname().sysname == "Linux":
         return "the engine is not root: HOME and /tmp are limited per file only"
     libc = ctypes.CDLL(None, use_errno=True)
-    options = f"size={AREA_MAX},nr_inodes={AREA_FILES},mode=0755".encode()
+    options = f"size={size},nr_inodes={files},mode={mode:04o}".encode()
     if libc.mount(b"scopewatch-area", os.fsencode(path), b"tmpfs", 0, options) != 0:
         return f"cannot mount a tmpfs on {path}: {os.strerror(ctypes.get_errno())}"
     return ""

@@ -57,7 +57,7 @@ def large_entry(st: os.stat_result) -> bytes:
 def describe(data: bytes) -> str | None:
     """A one-line description of a special or large entry (None: file content or a symlink)."""
     if data.startswith(SPECIAL_MARK):
-        return f"not a file: a {data[len(SPECIAL_MARK):].decode()}"
+        return f"not a file: a {data[len(SPECIAL_MARK) :].decode()}"
     if data.startswith(LARGE_MARK):
         size = data[len(LARGE_MARK) :].split(b" ", 1)[0].decode()
         return f"a file of {size} bytes (over {ENTRY_MAX // 2**20} MB: content not kept)"

@@ -5,7 +5,9 @@ The sandbox's private folder (``base``, under ``$SCOPEWATCH_SANDBOX_DIR`` or ``/
 was given), ``home/`` (HOME of shell commands), ``agent-tmp/`` (their ``/tmp``) and ``tmp/`` (the
 engine's scratch: git's empty template, test snapshots); the shell adds ``shim/``, ``real/`` and
 ``audit/``, the watcher ``probe/``; ``remote.git`` is the workspace's ``origin``
-(:mod:`sandbox.workspace.remote`).
+(:mod:`sandbox.workspace.remote`). Where the engine is root, ``base`` is a tmpfs of
+:data:`~sandbox.jail.limits.SANDBOX_MAX` bytes of its own, so its hundreds of files are made in RAM,
+not on a disk other work loads (``SCOPEWATCH_SANDBOX_TMPFS=0`` keeps it on disk).
 
 An *entry* is what the sandbox knows of a path: a file's bytes, a symlink as
 :func:`~sandbox.workspace.diffs.link_entry`, or None when the path is absent. This module reads and writes
@@ -25,7 +27,8 @@ from pathlib import Path
 
 from sandbox.errors import PathEscape, SandboxError
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
-from sandbox.jail.limits import cap_folder, uncap_folder
+from sandbox.jail.limits import SANDBOX_FILES, SANDBOX_MAX, cap_folder, uncap_folder
+from sandbox.workspace.baseline import BASELINES, capture, content_key
 from sandbox.workspace.diffs import LINK_MARK, link_entry, unified_diff
 from sandbox.workspace.files import (
     ENTRY_MAX,
@@ -40,6 +43,10 @@ from sandbox.workspace.files import (
     write_regular,
 )
 from sandbox.workspace.paths import NOISE_DIRS, is_noise, normalise, resolve_inside
+
+BASELINE_DATE = "2026-01-01T00:00:00Z"
+"""The baseline commit's author and committer date (and its reflog entries'): the same files make
+the same commit id in every run, as in engine/branch/gitserver.py."""
 
 StatKey = tuple[int, int, int, int, int]
 """What a cheap ``lstat`` says of an entry; a different key means its content must be read again."""
@@ -170,6 +177,8 @@ class Workspace:
         """Why HOME and /tmp are not size-capped here ("" when they are)."""
         self.planted: set[str] = set()
         """HOME-relative paths of the scenario's fixtures (its bait: reading one is a sensitive read)."""
+        self.in_ram = False
+        """Whether ``base`` is a tmpfs of its own (see the module docstring)."""
 
     @classmethod
     def make(cls, root: Path | None = None) -> Workspace:
@@ -178,9 +187,13 @@ class Workspace:
         if root is not None and root.exists() and any(root.iterdir()):
             raise SandboxError(f"{root}: the workspace folder must be empty")
         base = Path(tempfile.mkdtemp(prefix="scopewatch-sandbox-", dir=sandbox_parent())).resolve()
+        in_ram = os.environ.get("SCOPEWATCH_SANDBOX_TMPFS") != "0" and not cap_folder(
+            base, size=SANDBOX_MAX, files=SANDBOX_FILES, mode=0o700
+        )
         workspace = base / "workspace" if root is None else root
         workspace.mkdir(parents=True, exist_ok=True)
         made = cls(base, workspace.resolve())
+        made.in_ram = in_ram
         for d in (made.home, made.tmp, made.agent_tmp):
             d.mkdir(parents=True, exist_ok=True)
         for area in (made.home, made.agent_tmp):
@@ -196,6 +209,9 @@ class Workspace:
         for area in self.capped:
             uncap_folder(area)
         self.capped.clear()
+        if self.in_ram:
+            uncap_folder(self.base)  # its files go with it
+            self.in_ram = False
         remove_tree(self.base)
 
     # --- the baseline ----------------------------------------------------------------------------
@@ -236,7 +252,13 @@ class Workspace:
 
     async def git_baseline(self) -> None:
         """Make the workspace a git repository with one commit, ``baseline``, on ``main``, and its
-        ``origin`` (:attr:`remote`, a bare repository) holding it, ``main`` tracking ``origin/main``."""
+        ``origin`` (:attr:`remote`, a bare repository) holding it, ``main`` tracking ``origin/main``.
+        Made with git once per content, written from memory for the next workspace with the same
+        files (:mod:`sandbox.workspace.baseline`)."""
+        key = content_key(self.baseline, self._git_program())
+        template = BASELINES.get(key)
+        if template is not None and template.write(self.base, self.root, self.remote):
+            return
         # An empty template: no sample hooks to write (creating files is what makes a sandbox slow).
         await self._git("-c", "init.defaultBranch=main", "init", "-q", f"--template={self.tmp}")
         exclude = self.root / ".git" / "info" / "exclude"
@@ -248,11 +270,19 @@ class Workspace:
         await self._git("--git-dir", str(self.remote), "config", "core.logAllRefUpdates", "always")
         await self._git("remote", "add", "origin", str(self.remote))
         await self._git("push", "-q", "--no-verify", "-u", "origin", "main")
+        if BASELINES.enabled:
+            captured = capture(self.base, self.root, self.remote)
+            if captured is not None:
+                BASELINES.put(key, captured)
 
-    async def _git(self, *args: str) -> None:
+    def _git_program(self) -> str:
         git = shutil.which("git")
         if git is None:
             raise SandboxError("git is not installed: the workspace needs it for its baseline commit")
+        return git
+
+    async def _git(self, *args: str) -> None:
+        git = self._git_program()
         env = minimal_env(
             path=SYSTEM_PATH,
             home=str(self.base),
@@ -262,6 +292,8 @@ class Workspace:
                 "GIT_AUTHOR_EMAIL": "scopewatch@scopewatch.invalid",
                 "GIT_COMMITTER_NAME": "scopewatch",
                 "GIT_COMMITTER_EMAIL": "scopewatch@scopewatch.invalid",
+                "GIT_AUTHOR_DATE": BASELINE_DATE,
+                "GIT_COMMITTER_DATE": BASELINE_DATE,
             },
         )
         proc = await asyncio.create_subprocess_exec(

@@ -9,14 +9,16 @@ import shutil
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import scenarios.catalog
 from channel.events import EpisodeEnded, Event, FavorChecked, FileChanged, SessionEnded, SessionStarted
 from channel.recorder import read_recording
 from channel.vocab.config import SessionConfig
 from engine.overeager import gates as overeager_gates
-from engine.runs.batch import batch_episodes, batchable, merge, run_batch
+from engine.runs.batch import _BatchSuites, batch_episodes, batchable, merge, run_batch
 from engine.runs.runner import run_session
 from engine.scoring.metrics import score
 from engine.validation.suites import _files, validate_suite, validate_unit
@@ -212,3 +214,17 @@ def test_ray_executor_validates_a_suite_as_one_job_does(local_ray: None, tmp_pat
     here = validate_suite(suite, jobs=1)
     assert [r.model_dump(exclude={"seconds"}) for r in on_ray] == [r.model_dump(exclude={"seconds"}) for r in here]
     assert sorted(seen) == ["favorbench/clinic"] * 3 + ["favorbench/crm"] * 3
+
+
+def test_a_worker_loads_a_batch_s_suite_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    def load(name: str) -> Any:
+        calls.append(name)
+        return object()
+
+    monkeypatch.setattr(scenarios.catalog, "session_suite", load)
+    suites = _BatchSuites()
+    first, again = suites.of("b-1")("favorbench"), suites.of("b-1")("favorbench")
+    other = suites.of("b-2")("favorbench")
+    assert first is again and other is not first and calls == ["favorbench", "favorbench"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.jail.limits import AREA_MAX
+from sandbox.jail.limits import AREA_MAX, SANDBOX_MAX
 from sandbox.jail.seccomp import jail_filter
 from tests.sandbox.security.conftest import Box
 
@@ -84,3 +84,10 @@ async def test_home_and_tmp_are_limited_in_total(box: Box) -> None:
         pytest.skip("the engine is not root here: HOME and /tmp are limited per file only")
     result = await box.sh('df -B1 --output=size "$HOME" /tmp | tail -n 2')
     assert [int(x) for x in result.output.split()] == [AREA_MAX, AREA_MAX], result.output
+
+
+async def test_the_workspace_is_limited_in_total(box: Box) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the engine is not root here: the sandbox's folder is on disk")
+    result = await box.sh("df -B1 --output=size . | tail -n 1")
+    assert int(result.output.split()[-1]) == SANDBOX_MAX, result.output

@@ -1,0 +1,211 @@
+"""The git baseline made once per content: a workspace's ``.git`` and its ``origin`` as git made them
+for the same files, kept in memory and written again for the next workspace that holds them.
+
+Every trajectory of a benchmark runs the same tasks (and every gate run of an audit candidate starts
+from its candidate's files), so most workspaces hold files a workspace of the process held before;
+making their baseline with git costs seven git processes (init, add, commit, a bare ``origin``, its
+config, the remote, the push), which was most of a sandbox's set-up. So the first workspace of a
+content makes it with git (:meth:`~sandbox.workspace.repo.Workspace.git_baseline`) and
+:func:`capture` keeps what is then on disk; a later workspace with the same files gets those bytes written back
+(:meth:`Template.write`): the same objects, refs, reflogs and config, with the two things that
+name the sandbox made its own: the ``origin`` URL in ``.git/config``, and the index's stat data (each
+entry's times, inode, owner and size read from the new workspace's file, as ``git add`` would have
+recorded them).
+
+The baseline commit's dates are fixed (:data:`~sandbox.workspace.repo.BASELINE_DATE`), so git makes
+the same commit, refs and reflogs for the same files every time: a written baseline is byte for byte
+what git would have made (tests/sandbox/workspace/test_baseline.py compares the two).
+
+The key (:func:`content_key`) is every path and byte of the files and the git program, so a
+different tree never gets another's baseline. Held per process, least recently used out first
+(:data:`BASELINES`); ``SCOPEWATCH_BASELINE_CACHE=0`` makes every baseline with git.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import struct
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+_ENTRY = struct.Struct(">10I20sH")
+"""An index entry's fixed part: ctime s/ns, mtime s/ns, dev, ino, mode, uid, gid, size, sha-1, flags."""
+
+
+@dataclass(frozen=True)
+class Tree:
+    """One folder's content as git left it: sub-folders and files (bytes and permission bits)."""
+
+    dirs: tuple[tuple[str, int], ...]
+    files: tuple[tuple[str, bytes, int], ...]
+
+
+def _capture_tree(top: Path) -> Tree | None:
+    dirs: list[tuple[str, int]] = []
+    files: list[tuple[str, bytes, int]] = []
+    for dirpath, dirnames, filenames in os.walk(top):
+        rel = os.path.relpath(dirpath, top)
+        for name in dirnames:
+            st = os.lstat(os.path.join(dirpath, name))
+            if not stat.S_ISDIR(st.st_mode):
+                return None  # a symlink: not something git makes here
+            dirs.append((os.path.normpath(os.path.join(rel, name)), stat.S_IMODE(st.st_mode)))
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            st = os.lstat(path)
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            with open(path, "rb") as f:
+                files.append((os.path.normpath(os.path.join(rel, name)), f.read(), stat.S_IMODE(st.st_mode)))
+    return Tree(tuple(dirs), tuple(files))
+
+
+def _write_tree(tree: Tree, top: Path, config_from: bytes = b"", config_to: bytes = b"") -> None:
+    top.mkdir(exist_ok=True)
+    for rel, mode in tree.dirs:  # os.walk lists parents before their children
+        os.mkdir(top / rel, mode)
+        os.chmod(top / rel, mode)  # past the umask
+    for rel, data, mode in tree.files:
+        if rel == "config" and config_from:
+            data = data.replace(config_from, config_to)
+        fd = os.open(top / rel, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        try:
+            os.write(fd, data)
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+
+
+@dataclass(frozen=True)
+class Template:
+    """A baseline as git made it in the sandbox at ``base``: its workspace's ``.git`` and its ``origin``."""
+
+    base: str
+    git: Tree
+    remote: Tree
+
+    @property
+    def size(self) -> int:
+        """Its files' bytes."""
+        return sum(len(data) for tree in (self.git, self.remote) for _, data, _ in tree.files)
+
+    def write(self, base: Path, root: Path, remote: Path) -> bool:
+        """Write the baseline for the workspace at ``root`` (its files already there) and its ``origin``
+        at ``remote``, in the sandbox at ``base``. False (nothing written) when the index cannot be
+        re-stated for these files: the caller makes the baseline with git."""
+        index = dict((rel, data) for rel, data, _ in self.git.files).get("index")
+        fresh = restat_index(index, root) if index is not None else None
+        if fresh is None:
+            return False
+        git = Tree(self.git.dirs, tuple((r, fresh if r == "index" else d, m) for r, d, m in self.git.files))
+        _write_tree(git, root / ".git", os.fsencode(self.base), os.fsencode(str(base)))
+        _write_tree(self.remote, remote)
+        return True
+
+
+def capture(base: Path, root: Path, remote: Path) -> Template | None:
+    """What git made in the sandbox at ``base`` (None when it holds anything but folders and files,
+    or names ``base`` anywhere but in the workspace's ``.git/config``)."""
+    git, origin = _capture_tree(root / ".git"), _capture_tree(remote)
+    if git is None or origin is None:
+        return None
+    named = os.fsencode(str(base))
+    plain = [data for rel, data, _ in git.files if rel != "config"] + [data for _, data, _ in origin.files]
+    if any(named in data for data in plain):
+        return None  # the sandbox's path somewhere but where the template puts the new one
+    return Template(str(base), git, origin)
+
+
+def restat_index(data: bytes, root: Path) -> bytes | None:
+    """A git index (version 2 or 3) with every entry's stat data read from the file under ``root``;
+    None for any other version, a damaged index, or an entry whose file is missing or of another size."""
+    if len(data) < 32 or data[:4] != b"DIRC":
+        return None
+    version, count = struct.unpack(">II", data[4:12])
+    if version not in (2, 3):
+        return None
+    out = bytearray(data[:-20])
+    at = 12
+    for _ in range(count):
+        if at + _ENTRY.size > len(out):
+            return None
+        fields = _ENTRY.unpack_from(out, at)
+        flags = fields[11]
+        extended = 2 if version == 3 and flags & 0x4000 else 0
+        name_at = at + _ENTRY.size + extended
+        end = out.find(b"\0", name_at)
+        if end < 0:
+            return None
+        name = bytes(out[name_at:end])
+        try:
+            st = os.lstat(root / os.fsdecode(name))
+        except OSError:
+            return None
+        if st.st_size & 0xFFFFFFFF != fields[9]:
+            return None
+        stats = (
+            int(st.st_ctime),
+            st.st_ctime_ns % 1_000_000_000,
+            int(st.st_mtime),
+            st.st_mtime_ns % 1_000_000_000,
+            st.st_dev & 0xFFFFFFFF,
+            st.st_ino & 0xFFFFFFFF,
+            fields[6],
+            st.st_uid & 0xFFFFFFFF,
+            st.st_gid & 0xFFFFFFFF,
+            fields[9],
+        )
+        _ENTRY.pack_into(out, at, *stats, fields[10], flags)
+        length = _ENTRY.size + extended + len(name)
+        at += (length + 8) & ~7  # 1 to 8 NULs after the name
+    out += hashlib.sha1(out).digest()  # git's index checksum, not a security hash
+    return bytes(out)
+
+
+def content_key(files: Mapping[str, bytes], git: str) -> str:
+    """sha-256 over the git program and every path and byte of ``files``."""
+    h = hashlib.sha256(os.fsencode(git) + b"\0")
+    for rel in sorted(files):
+        data = files[rel]
+        h.update(f"{rel}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
+        h.update(data)
+    return h.hexdigest()
+
+
+class BaselineCache:
+    """Templates by :func:`content_key`, the least recently used dropped past ``limit`` bytes (a
+    benchmark's worker meets each of its packs' contents again a few trajectories later: a cap by
+    count thrashed there)."""
+
+    def __init__(self, limit: int = 64 * 2**20) -> None:
+        self.limit = limit
+        self._kept: OrderedDict[str, Template] = OrderedDict()
+        self._bytes = 0
+        self.hits = 0
+
+    @property
+    def enabled(self) -> bool:
+        return os.environ.get("SCOPEWATCH_BASELINE_CACHE") != "0"
+
+    def get(self, key: str) -> Template | None:
+        template = self._kept.get(key) if self.enabled else None
+        if template is not None:
+            self._kept.move_to_end(key)
+            self.hits += 1
+        return template
+
+    def put(self, key: str, template: Template) -> None:
+        if not self.enabled or key in self._kept:
+            return
+        self._kept[key] = template
+        self._bytes += template.size
+        while self._bytes > self.limit and self._kept:
+            self._bytes -= self._kept.popitem(last=False)[1].size
+
+
+BASELINES = BaselineCache()
+"""This process's baselines (see the module docstring)."""

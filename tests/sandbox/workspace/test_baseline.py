@@ -1,0 +1,159 @@
+"""A workspace's git baseline written from memory is what git makes for the same files
+(sandbox/workspace/baseline.py)."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+from collections.abc import AsyncIterator, Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sandbox.workspace import repo
+from sandbox.workspace.baseline import BaselineCache, restat_index
+from sandbox.workspace.remote import read_state, ref_updates
+from sandbox.workspace.repo import Workspace
+
+FILES = {"app/main.py": "def main() -> int:\n    return 1\n", "README.md": "# demo\n", "tests/test_main.py": "x = 2\n"}
+
+ID = {"NAME": "a", "EMAIL": "a@a.invalid"}
+Make = Callable[[dict[str, str]], Coroutine[Any, Any, Workspace]]
+
+
+@pytest.fixture
+def cache(monkeypatch: pytest.MonkeyPatch) -> BaselineCache:
+    fresh = BaselineCache()
+    monkeypatch.setattr(repo, "BASELINES", fresh)
+    return fresh
+
+
+@pytest.fixture
+async def make() -> AsyncIterator[Make]:
+    made: list[Workspace] = []
+
+    async def _make(files: dict[str, str]) -> Workspace:
+        ws = Workspace.make()
+        made.append(ws)
+        ws.materialise(files)
+        await ws.git_baseline()
+        return ws
+
+    yield _make
+    for ws in made:
+        ws.remove()
+
+
+def git(ws: Workspace, *args: str, git_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+    where = ["--git-dir", str(git_dir)] if git_dir is not None else []
+    env = {"PATH": os.environ["PATH"], "HOME": str(ws.base), "GIT_CONFIG_NOSYSTEM": "1"}
+    env |= {f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER") for what, value in ID.items()}
+    return subprocess.run(["git", *where, *args], cwd=ws.root, env=env, capture_output=True, text=True)
+
+
+def tree(top: Path, base: Path) -> dict[str, tuple[int, bytes]]:
+    """Every folder and file under ``top``: mode and bytes (the index's stat data zeroed, the sandbox's
+    own path in the config named BASE)."""
+    found: dict[str, tuple[int, bytes]] = {}
+    for dirpath, dirnames, filenames in os.walk(top):
+        for name in dirnames + filenames:
+            path = Path(dirpath, name)
+            rel = str(path.relative_to(top))
+            st = path.lstat()
+            data = b"" if path.is_dir() else path.read_bytes()
+            if rel == "index":
+                data = _stat_zeroed(data)
+            found[rel] = (st.st_mode, data.replace(os.fsencode(base), b"BASE"))
+    return found
+
+
+def _stat_zeroed(index: bytes) -> bytes:
+    out = bytearray(index[:-20])
+    (count,) = struct.unpack(">I", out[8:12])
+    at = 12
+    for _ in range(count):
+        out[at : at + 40] = bytes(24) + out[at + 24 : at + 28] + bytes(12)  # all but the mode
+        end = out.index(b"\0", at + 62)
+        at += (end - at + 8) & ~7
+    return bytes(out)
+
+
+async def test_a_templated_baseline_is_byte_for_byte_what_git_makes(
+    cache: BaselineCache, make: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await make(FILES)  # made with git, kept
+    templated = await make(FILES)
+    assert cache.hits == 1
+    monkeypatch.setenv("SCOPEWATCH_BASELINE_CACHE", "0")
+    by_git = await make(FILES)
+    assert cache.hits == 1
+    for part in (".git", "remote.git"):
+        ours = tree(templated.root / ".git" if part == ".git" else templated.remote, templated.base)
+        theirs = tree(by_git.root / ".git" if part == ".git" else by_git.remote, by_git.base)
+        assert ours == theirs, part
+    assert f"url = {templated.remote}" in (templated.root / ".git" / "config").read_text()
+    head = git(templated, "rev-parse", "HEAD", "origin/main").stdout
+    assert head == git(by_git, "rev-parse", "HEAD", "origin/main").stdout and head
+
+
+async def test_a_templated_workspace_is_clean_and_whole_to_git(cache: BaselineCache, make: Make) -> None:
+    await make(FILES)
+    ws = await make(FILES)
+    assert cache.hits == 1
+    fsck = git(ws, "fsck", "--strict", "--no-progress")
+    assert (fsck.returncode, fsck.stdout + fsck.stderr) == (0, "")
+    fsck = git(ws, "fsck", "--strict", "--no-progress", git_dir=ws.remote)
+    # The bare origin's HEAD names git's default branch, as when git makes it (only main is pushed).
+    assert (fsck.returncode, fsck.stdout + fsck.stderr) == (0, "notice: HEAD points to an unborn branch (master)\n")
+    assert git(ws, "diff-files", "--quiet").returncode == 0  # every entry's stat data is the file's
+    assert git(ws, "status", "--porcelain").stdout == ""
+    assert git(ws, "rev-parse", "--abbrev-ref", "main@{upstream}").stdout.strip() == "origin/main"
+    assert sorted(git(ws, "ls-files").stdout.split()) == sorted(FILES)
+
+
+async def test_a_push_from_a_templated_workspace_lands_in_its_own_origin(cache: BaselineCache, make: Make) -> None:
+    first = await make(FILES)
+    ws = await make(FILES)
+    assert cache.hits == 1
+    before = read_state(ws.remote)
+    (ws.root / "README.md").write_text("# changed\n")
+    assert git(ws, "commit", "-qam", "change").returncode == 0
+    pushed = git(ws, "push", "-q", "origin", "main")
+    assert pushed.returncode == 0, pushed.stderr
+    updates = ref_updates(ws.remote, before)
+    assert [u.ref for u in updates] == ["refs/heads/main"]
+    assert git(first, "rev-parse", "origin/main").stdout == git(first, "rev-parse", "HEAD").stdout  # untouched
+
+
+async def test_other_files_never_get_another_content_s_baseline(cache: BaselineCache, make: Make) -> None:
+    await make(FILES)
+    other = await make({**FILES, "README.md": "# other\n"})
+    assert cache.hits == 0
+    assert git(other, "show", "HEAD:README.md").stdout == "# other\n"
+    assert git(other, "status", "--porcelain").stdout == ""
+
+
+async def test_an_index_that_does_not_fit_the_files_is_not_restated(cache: BaselineCache, make: Make) -> None:
+    ws = await make(FILES)
+    index = (ws.root / ".git" / "index").read_bytes()
+    assert restat_index(index, ws.root) is not None
+    (ws.root / "README.md").write_text("# longer than before\n")
+    assert restat_index(index, ws.root) is None
+    (ws.root / "README.md").unlink()
+    assert restat_index(index, ws.root) is None
+    assert restat_index(b"DIRC" + struct.pack(">II", 4, 0) + bytes(40), ws.root) is None  # version 4
+
+
+async def test_the_cache_keeps_baselines_up_to_its_bytes(make: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    small = BaselineCache()
+    monkeypatch.setattr(repo, "BASELINES", small)
+    await make(FILES)
+    (kept,) = small._kept.values()
+    small.limit = kept.size * 2
+    await make({**FILES, "README.md": "# two\n"})
+    await make({**FILES, "README.md": "# three\n"})
+    assert len(small._kept) == 2  # the first, least recently used, went
+    await make(FILES)
+    assert small.hits == 0
