@@ -10,7 +10,9 @@ round to round): ``unwatched``, the five voters only (the baseline: the reviews 
 ``watched``, the voters and ``--early`` + ``--late`` headless watchers, the late ones joining once
 the session is under way through a TCP proxy that cuts their connections every ``--drop-every``
 seconds; ``watched-nice19``, the same crowd with the watchers' process at nice 19 (what the engine
-pays when it gets the CPU before the watchers). The crowds (tests/e2e/room_crowd.py) run in
+pays when it gets the CPU before the watchers); ``unwatched-unbatched`` and ``watched-unbatched``
+(not run unless named), the same with the engine's outbox sending every event alone, as before
+``events/batch`` (channel.outbox), for what batching saves. The crowds (tests/e2e/room_crowd.py) run in
 processes of their own, started before the engine so their start-up is not timed; the engine runs
 in a process of its own too (``engine`` below), which times ``serve_session`` alone: wall time, and
 CPU time of itself and its children (``resource.getrusage``), so no crowd is counted in it.
@@ -34,20 +36,24 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
+from channel.bus import Bus
 from channel.credentials import Credentials
+from channel.outbox import Outbox
 from channel.recorder import read_recording
 from channel.signing import SessionKey
 from tests.channel.broker import Broker
 from tests.e2e.room_crowd import check
 
 ROOT = Path(__file__).resolve().parents[1]
-MODES = ("unwatched", "watched", "watched-nice19")
+MODES = ("unwatched", "watched", "watched-nice19", "unwatched-unbatched", "watched-unbatched")
+DEFAULT_MODES = MODES[:3]
 
 
 @dataclass
@@ -70,6 +76,23 @@ def cpu_s() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+class Counted(Outbox):
+    """The served engine's outbox, kept where the bench can count its batches."""
+
+    made: list[Outbox] = []
+
+    def __init__(self, bus: Bus, **options: Any) -> None:
+        super().__init__(bus, **options)
+        Counted.made.append(self)
+
+
+class Alone(Counted):
+    """The served engine's outbox without batches (``raw`` dropped): every event alone, as before."""
+
+    def __init__(self, bus: Bus, **options: Any) -> None:
+        super().__init__(bus, **(options | {"raw": None}))
+
+
 def engine() -> None:
     """The engine's process: the session's settings on stdin (JSON), its wall and CPU time on stdout."""
     from channel.vocab.config import SessionConfig
@@ -77,6 +100,10 @@ def engine() -> None:
     from engine.runs.runner import serve_session
 
     job = json.loads(sys.stdin.read())
+    from engine.runs import runner
+
+    # Alone: every event alone on its own topic, as before events/batch.
+    runner.Outbox = Counted if job["batch"] else Alone  # type: ignore[attr-defined]  # (how the runner names it)
     key = SessionKey(Ed25519PrivateKey.from_private_bytes(bytes.fromhex(job["key"])))
     creds = Credentials(bytes.fromhex(job["master"]))
     config = SessionConfig(room="class", norms=Norms(reviewer="room"), vote_deadline_s=120, seed=job["seed"])
@@ -84,7 +111,9 @@ def engine() -> None:
     asyncio.run(
         serve_session(config, job["url"], record=job["record"], session_id=job["session"], key=key, credentials=creds)
     )
-    print(json.dumps({"wall": time.perf_counter() - start, "cpu": cpu_s() - cpu}))
+    wall, cpu = time.perf_counter() - start, cpu_s() - cpu
+    batches, sent = sum(o.batches for o in Counted.made), sum(o.sent for o in Counted.made)
+    print(json.dumps({"wall": wall, "cpu": cpu, "batches": batches, "sent": sent}))
 
 
 async def one_run(url: str, args: argparse.Namespace, mode: str, work: Path) -> Run:
@@ -94,10 +123,11 @@ async def one_run(url: str, args: argparse.Namespace, mode: str, work: Path) -> 
     record = work / f"{session}.jsonl"
     # The voters in a process of their own in every mode (the session waits on their votes), the
     # watchers in another; each waits for the engine's presence before anyone joins.
-    crowds = {"voters": (0, 0, args.voters)} | ({} if mode == "unwatched" else {"watchers": (args.early, args.late, 0)})
+    watched = mode.startswith("watched")
+    crowds = {"voters": (0, 0, args.voters)} | ({"watchers": (args.early, args.late, 0)} if watched else {})
     procs = {}
     for name, (early, late, voters) in crowds.items():
-        nice = ["nice", "-n", "19"] if name == "watchers" and mode.endswith("nice19") else []
+        nice = ["nice", "-n", "19"] if name == "watchers" and "nice19" in mode else []
         options = {"--early": early, "--late": late, "--voters": voters, "--late-after": 40}
         procs[name] = await asyncio.create_subprocess_exec(
             *nice,
@@ -118,6 +148,7 @@ async def one_run(url: str, args: argparse.Namespace, mode: str, work: Path) -> 
     await asyncio.sleep(4.0)  # their imports done before the engine starts (not a correctness wait)
     before = load1()
     job = {"url": url, "session": session, "key": raw.hex(), "master": creds.master.hex(), "seed": args.seed}
+    job["batch"] = "unbatched" not in mode
     proc = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "engine", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT
     )
@@ -141,6 +172,7 @@ async def one_run(url: str, args: argparse.Namespace, mode: str, work: Path) -> 
     counts["drops"] = crowd.get("drops", 0)
     for what in ("repairs", "unrepaired", "reconnects"):
         counts[what] = sum(m[what] for m in mended)
+    counts |= {"outbox_sent": timed["sent"], "batches": timed["batches"]}
     return Run(mode, timed["wall"], timed["cpu"], (before, load1()), counts)
 
 
@@ -171,7 +203,9 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--drop-every", type=float, default=3.0, help="seconds between the proxy's cuts")
-    parser.add_argument("--modes", default=",".join(MODES), help=f"comma-separated, the first the baseline: {MODES}")
+    parser.add_argument(
+        "--modes", default=",".join(DEFAULT_MODES), help=f"comma-separated, the first the baseline, of: {MODES}"
+    )
     args = parser.parse_args()
     modes = args.modes.split(",")
     if not modes or any(m not in MODES for m in modes):
