@@ -59,13 +59,21 @@ async def resolve_session(address: BrokerAddress, session: str | None) -> str:
     return found[0].session
 
 
+REPAIR_TRIES = 3
+"""Fetches of a gap's events before it is given up (each fetch asks the engine until it gave up).
+The live event past the gap shows the engine was there a moment ago; a fetch that failed all the
+same (no answer within its wait while this viewer's own process or link was slow, the history
+answers all busy) is asked again rather than skipping the gap's events for good."""
+
+
 class SeqFollower:
     """Hands a session's events to ``deliver`` once each, in ``seq`` order, filling gaps.
 
     ``fetch(after)`` returns the engine's events with a larger seq (``MqttBus.fetch_history``).
     Unsequenced messages (presence, seq 0) pass straight through. An event at or below the last
     delivered seq is a duplicate and is skipped; one beyond ``last + 1`` triggers a fetch of what is
-    missing. When the engine cannot answer, the gap is counted in ``unrepaired`` and the stream goes on.
+    missing (asked up to :data:`REPAIR_TRIES` times). When the engine cannot answer, the gap is counted in
+    ``unrepaired`` and the stream goes on.
     """
 
     def __init__(
@@ -110,12 +118,15 @@ class SeqFollower:
     async def _repair(self, upto: int) -> None:
         self.repairs += 1
         missing = upto - self.last - 1
-        try:
-            history = await self.fetch(self.last)
-        except BusConnectError as exc:
-            log.warning("events %d..%d missed and not fetched: %s", self.last + 1, upto - 1, exc)
-            self.unrepaired += missing
-            return
+        for attempt in range(1, REPAIR_TRIES + 1):
+            try:
+                history = await self.fetch(self.last)
+                break
+            except BusConnectError as exc:  # the engine sent ``upto`` just now: most likely it is there
+                if attempt == REPAIR_TRIES:
+                    log.warning("events %d..%d missed and not fetched: %s", self.last + 1, upto - 1, exc)
+                    self.unrepaired += missing
+                    return
         got = 0
         for event in sorted(history, key=lambda e: e.seq):
             if event.seq > self.last:
