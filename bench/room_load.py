@@ -158,8 +158,9 @@ async def one_run(url: str, args: argparse.Namespace, mode: str, work: Path) -> 
     timed = json.loads(out.decode().strip().splitlines()[-1])
     results = {}
     for name, crowd in procs.items():
-        if await asyncio.wait_for(crowd.wait(), 600) != 0:
-            raise SystemExit(f"the {name} of {session} failed (rc {crowd.returncode})")
+        if await asyncio.wait_for(crowd.wait(), 600) != 0:  # the engine's times still count; said, and on
+            print(f"FAILED {mode} {session}: the {name} process failed (rc {crowd.returncode})", flush=True)
+            return Run(mode, timed["wall"], timed["cpu"], (before, load1()), {"failed": 1})
         results[name] = json.loads((work / f"{session}.{name}.json").read_text())
     crowd = results.get("watchers", {})
     seen, mended = crowd.get("watchers", []), crowd.get("mended", [])
