@@ -17,6 +17,7 @@ engine with ``fetch_history(after=last)`` before the stream goes on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import Awaitable, Callable, Sequence
@@ -59,11 +60,12 @@ async def resolve_session(address: BrokerAddress, session: str | None) -> str:
     return found[0].session
 
 
-REPAIR_TRIES = 3
-"""Fetches of a gap's events before it is given up (each fetch asks the engine until it gave up).
-The live event past the gap shows the engine was there a moment ago; a fetch that failed all the
-same (no answer within its wait while this viewer's own process or link was slow, the history
-answers all busy) is asked again rather than skipping the gap's events for good."""
+FETCH_TRIES = 3
+"""Fetches of the history (a joiner's first, a gap's) before it is given up (each fetch asks the
+engine until it gave up). The engine was there a moment ago (checked before following; the live
+event past a gap came from it), so a fetch that failed all the same (no answer within its wait
+while this viewer's own process or link was slow) is asked again, rather than failing the joiner
+or skipping the gap's events for good."""
 
 
 class SeqFollower:
@@ -72,7 +74,7 @@ class SeqFollower:
     ``fetch(after)`` returns the engine's events with a larger seq (``MqttBus.fetch_history``).
     Unsequenced messages (presence, seq 0) pass straight through. An event at or below the last
     delivered seq is a duplicate and is skipped; one beyond ``last + 1`` triggers a fetch of what is
-    missing (asked up to :data:`REPAIR_TRIES` times). When the engine cannot answer, the gap is counted in
+    missing (asked up to :data:`FETCH_TRIES` times). When the engine cannot answer, the gap is counted in
     ``unrepaired`` and the stream goes on.
     """
 
@@ -97,7 +99,7 @@ class SeqFollower:
         """Deliver the engine's events after ``last`` (the state so far, for a late joiner); raises
         BusConnectError when no engine answers. Returns how many were delivered."""
         delivered = 0
-        for event in sorted(await self.fetch(self.last), key=lambda e: e.seq):
+        for event in sorted(await self._fetch(), key=lambda e: e.seq):
             if event.seq > self.last:
                 await self._emit(event)
                 delivered += 1
@@ -118,15 +120,12 @@ class SeqFollower:
     async def _repair(self, upto: int) -> None:
         self.repairs += 1
         missing = upto - self.last - 1
-        for attempt in range(1, REPAIR_TRIES + 1):
-            try:
-                history = await self.fetch(self.last)
-                break
-            except BusConnectError as exc:  # the engine sent ``upto`` just now: most likely it is there
-                if attempt == REPAIR_TRIES:
-                    log.warning("events %d..%d missed and not fetched: %s", self.last + 1, upto - 1, exc)
-                    self.unrepaired += missing
-                    return
+        try:
+            history = await self._fetch()
+        except BusConnectError as exc:
+            log.warning("events %d..%d missed and not fetched: %s", self.last + 1, upto - 1, exc)
+            self.unrepaired += missing
+            return
         got = 0
         for event in sorted(history, key=lambda e: e.seq):
             if event.seq > self.last:
@@ -134,6 +133,14 @@ class SeqFollower:
                 await self._emit(event)
         self.repaired += got
         self.unrepaired += missing - got
+
+    async def _fetch(self) -> Sequence[Event]:
+        """The events after ``last``, asked up to :data:`FETCH_TRIES` times (the engine was there a
+        moment ago: the viewer checked it before following, or a live event just came from it)."""
+        for _ in range(FETCH_TRIES - 1):
+            with contextlib.suppress(BusConnectError):
+                return await self.fetch(self.last)
+        return await self.fetch(self.last)  # the last try's failure is the caller's
 
     async def _emit(self, event: Event) -> None:
         self.last = event.seq
