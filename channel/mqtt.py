@@ -39,13 +39,13 @@ from channel.codec import DecodeError, Message, decode, encode
 from channel.commands import _Command
 from channel.credentials import CommandGuard, Credential, new_nonce, sign_command
 from channel.events import Event, PresenceChanged
-from channel.inbound import ForgedHandler, MqttSubscription, forged, refused_command
+from channel.inbound import ForgedHandler, MqttSubscription, deliver_batch, forged, refused_command, wants_batches
 from channel.rejects import RejectHandler, rejected
 from channel.replay import RawHandler
 from channel.signing import KEY_TOPIC, SessionKey, VerifyKey, announcement, public_of, signed
 from channel.topics import matches, topic_for
 from channel.vocab import Presence
-from channel.vocab.topics import ALL, ROOT, presence_topic
+from channel.vocab.topics import ALL, BATCH, ROOT, presence_topic
 
 log = logging.getLogger("scopewatch.mqtt")
 
@@ -124,15 +124,8 @@ class MqttBus:
 
     def _presence(self, status: Presence) -> bytes:
         assert self.participant is not None
-        event = PresenceChanged(
-            session=self.session,
-            ts=time.time(),
-            actor=self.participant,
-            participant=self.participant,
-            role=self.role,
-            status=status,
-        )
-        return encode(event)
+        who, at, role, s = self.participant, time.time(), self.role, self.session
+        return encode(PresenceChanged(session=s, ts=at, actor=who, participant=who, role=role, status=status))
 
     def _make_client(self) -> aiomqtt.Client:
         will = None
@@ -237,6 +230,9 @@ class MqttBus:
             log.warning("%s: dropped a message not signed by the engine (forged, or a wrong --key)", topic)
             for notice in self._on_forged:
                 notice(relative, self.forged)
+            return
+        if relative == BATCH:  # checked once above; each event as if it came on its own topic
+            self.rejected += await deliver_batch(topic, payload, self._patterns, self._subs)
             return
         if not sids:  # a broker without subscription identifiers: match locally
             sids = [sid for sid, p in self._patterns.items() if matches(p, relative)]
@@ -352,6 +348,8 @@ class MqttBus:
         self._sids[pattern] = sid
         self._subs[sid] = [sub]
         await self._add_pattern(pattern, sid)
+        if wants_batches(pattern) and BATCH not in self._patterns.values():
+            await self._add_pattern(BATCH, next(self._sid_counter))
         return sub
 
     async def subscribe_raw(self, pattern: str, handler: RawHandler) -> int:

@@ -15,23 +15,48 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from typing import Protocol
 
 from channel.bus import Bus, BusClosed
-from channel.codec import Message
+from channel.codec import Message, encode
+from channel.events import PresenceChanged
+from channel.replay import BATCH_BYTES, BATCH_EVENTS
+from channel.vocab.topics import BATCH
 
 LIMIT = 50_000
 """Messages waiting to be published at most; past it new ones are shed (counted in ``shed``)."""
 WINDOW = 64
 """Messages awaiting the broker's acknowledgement at once."""
+LINGER_S = 0.01
+"""How long a batching outbox waits, once something is posted, for more to send with it."""
 
 log = logging.getLogger("scopewatch.outbox")
 
 
-class Outbox:
-    """Publishes posted messages on ``bus`` in post order, never blocking the poster."""
+class RawPublisher(Protocol):
+    """A bus that publishes bytes on a session-relative topic (:class:`channel.mqtt.MqttBus`)."""
 
-    def __init__(self, bus: Bus, *, limit: int = LIMIT, window: int = WINDOW) -> None:
+    async def publish_raw(
+        self, relative: str, payload: bytes, *, retain: bool = False, qos: int | None = None
+    ) -> None: ...
+
+
+def batchable(message: Message) -> bool:
+    """Whether a message may share a batch: a recorded event (not presence, not transient, no command)."""
+    return bool(getattr(message, "seq", 0)) and not isinstance(message, PresenceChanged)
+
+
+class Outbox:
+    """Publishes posted messages on ``bus`` in post order, never blocking the poster; with ``raw``,
+    what waits together goes as one batch through it."""
+
+    def __init__(
+        self, bus: Bus, *, limit: int = LIMIT, window: int = WINDOW, raw: RawPublisher | None = None
+    ) -> None:
         self.bus = bus
+        self.raw = raw
+        self.batches = 0
+        """Batches sent (each several events in one message)."""
         self.limit = limit
         self.posted = 0
         self.sent = 0
@@ -74,18 +99,41 @@ class Outbox:
             while not self._queue:
                 self._wake.clear()
                 await self._wake.wait()
+            if self.raw is not None and len(self._queue) < BATCH_EVENTS:
+                await asyncio.sleep(LINGER_S)
             await self._window.acquire()
-            task = asyncio.create_task(self._send(self._queue.popleft()))
+            task = asyncio.create_task(self._send(*self._take()))
             self._sending.add(task)
             task.add_done_callback(self._sending.discard)
 
-    async def _send(self, message: Message) -> None:
+    def _take(self) -> tuple[Message, list[bytes]]:
+        """The next message and, when batching, it and the batchable ones after it encoded (within
+        the limits; one line alone: no batch)."""
+        first = self._queue.popleft()
+        if self.raw is None or not batchable(first) or not self._queue or not batchable(self._queue[0]):
+            return first, []
+        lines = [encode(first)]
+        size = len(lines[0])
+        while self._queue and len(lines) < BATCH_EVENTS and batchable(self._queue[0]):
+            line = encode(self._queue[0])
+            size += len(line) + 1
+            if size > BATCH_BYTES:
+                break
+            self._queue.popleft()
+            lines.append(line)
+        return first, lines
+
+    async def _send(self, first: Message, batch: list[bytes]) -> None:
         try:
-            await self.bus.publish(message)
+            if self.raw is not None and len(batch) > 1:
+                self.batches += 1
+                await self.raw.publish_raw(BATCH, b"\n".join(batch))
+            else:
+                await self.bus.publish(first)
         except BusClosed:
             pass
         finally:
-            self.sent += 1
+            self.sent += max(1, len(batch))
             self._window.release()
             if not self._queue and self.waiting == 0:
                 self._idle.set()

@@ -17,6 +17,7 @@ engine with ``fetch_history(after=last)`` before the stream goes on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import Awaitable, Callable, Sequence
@@ -59,13 +60,22 @@ async def resolve_session(address: BrokerAddress, session: str | None) -> str:
     return found[0].session
 
 
+FETCH_TRIES = 3
+"""Fetches of the history (a joiner's first, a gap's) before it is given up (each fetch asks the
+engine until it gave up). The engine was there a moment ago (checked before following; the live
+event past a gap came from it), so a fetch that failed all the same (no answer within its wait
+while this viewer's own process or link was slow) is asked again, rather than failing the joiner
+or skipping the gap's events for good."""
+
+
 class SeqFollower:
     """Hands a session's events to ``deliver`` once each, in ``seq`` order, filling gaps.
 
     ``fetch(after)`` returns the engine's events with a larger seq (``MqttBus.fetch_history``).
     Unsequenced messages (presence, seq 0) pass straight through. An event at or below the last
     delivered seq is a duplicate and is skipped; one beyond ``last + 1`` triggers a fetch of what is
-    missing. When the engine cannot answer, the gap is counted in ``unrepaired`` and the stream goes on.
+    missing (asked up to :data:`FETCH_TRIES` times). When the engine cannot answer, the gap is counted in
+    ``unrepaired`` and the stream goes on.
     """
 
     def __init__(
@@ -89,7 +99,7 @@ class SeqFollower:
         """Deliver the engine's events after ``last`` (the state so far, for a late joiner); raises
         BusConnectError when no engine answers. Returns how many were delivered."""
         delivered = 0
-        for event in sorted(await self.fetch(self.last), key=lambda e: e.seq):
+        for event in sorted(await self._fetch(), key=lambda e: e.seq):
             if event.seq > self.last:
                 await self._emit(event)
                 delivered += 1
@@ -111,7 +121,7 @@ class SeqFollower:
         self.repairs += 1
         missing = upto - self.last - 1
         try:
-            history = await self.fetch(self.last)
+            history = await self._fetch()
         except BusConnectError as exc:
             log.warning("events %d..%d missed and not fetched: %s", self.last + 1, upto - 1, exc)
             self.unrepaired += missing
@@ -123,6 +133,14 @@ class SeqFollower:
                 await self._emit(event)
         self.repaired += got
         self.unrepaired += missing - got
+
+    async def _fetch(self) -> Sequence[Event]:
+        """The events after ``last``, asked up to :data:`FETCH_TRIES` times (the engine was there a
+        moment ago: the viewer checked it before following, or a live event just came from it)."""
+        for _ in range(FETCH_TRIES - 1):
+            with contextlib.suppress(BusConnectError):
+                return await self.fetch(self.last)
+        return await self.fetch(self.last)  # the last try's failure is the caller's
 
     async def _emit(self, event: Event) -> None:
         self.last = event.seq

@@ -1,7 +1,8 @@
 """The topic tree's names: a public, versioned interface (also the MQTT topics, under ``scopewatch/v1``).
 
 Topics are relative to a session: ``events/<Kind>``, ``events/MessagePosted/shared``,
-``events/MessagePosted/dm/<agent>``, ``cmd/<Kind>``, ``presence/<participant>``. The MQTT bus
+``events/MessagePosted/dm/<agent>``, ``events/batch`` (several events in one message: :data:`BATCH`),
+``cmd/<Kind>``, ``presence/<participant>``. The MQTT bus
 prefixes ``scopewatch/v1/<session>/``. Patterns use MQTT wildcards: ``+`` one level, ``#`` the rest.
 Every publisher and subscriber names topics through these constants and functions.
 """
@@ -18,6 +19,10 @@ COMMANDS = "cmd/#"
 """Every command."""
 PRESENCE = "presence/#"
 """Every participant's presence."""
+BATCH = "events/batch"
+"""Several consecutive events in one message, one JSON event per line (a served engine's outbox
+sends what it holds at once so; a subscriber's bus hands each event on as if it came on its own
+topic: channel.outbox, channel.inbound). Event kinds are CamelCase, so no kind's topic is this one."""
 
 
 def event_topic(kind: str) -> str:

@@ -118,7 +118,7 @@ async def serve_session(
         )
     recorder = Recorder(record) if record else None
     history: list[Event] = []
-    outbox = Outbox(bus)  # the engine never waits for the broker (channel.outbox)
+    outbox = Outbox(bus, raw=bus)  # the engine never waits for the broker; what waits goes batched (channel.outbox)
     try:
         session = open_session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
         session.emitter.add_listener(history.append)

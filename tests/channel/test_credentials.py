@@ -74,6 +74,11 @@ def test_the_guard_checks_signature_role_participant_and_nonce() -> None:
     assert "role watcher may not send SetNorm" == check(watcher, _payload(nonce=fresh()))
     assert "role reviewer may not send SetNorm" == check(ann, _payload(sender="ann", nonce=fresh()))
     assert check(ann, _payload("DecideReview", sender="ann", nonce=fresh())) is None
+    # A room's vote rule (quorum, deadline) is the instructor's alone; a vote is anyone's in the room.
+    assert "role watcher may not send SetVoteRule" == check(watcher, _payload("SetVoteRule", nonce=fresh()))
+    assert "role reviewer may not send SetVoteRule" == check(ann, _payload("SetVoteRule", sender="ann", nonce=fresh()))
+    assert check(instructor, _payload("SetVoteRule", nonce=fresh())) is None
+    assert check(watcher, _payload("CastVote", nonce=fresh())) is None
     assert "belongs to ann" in str(check(ann, _payload("DecideReview", sender="bob", nonce=fresh())))
     # Replays: the same signed command twice; a nonce older than the window; none at all.
     payload = _payload(nonce=fresh())

@@ -7,13 +7,17 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+import aiomqtt
+
 from channel.bus import Overflow, Subscription
 from channel.codec import Message
 from channel.connect import parse_bus_url
 from channel.emitter import Emitter
-from channel.events import TurnStarted
+from channel.events import SessionPaused, TurnStarted
 from channel.mqtt import MqttBus
 from channel.outbox import Outbox
+from channel.signing import new_key
+from channel.vocab.topics import EVENTS, event_topic
 from tests.channel.broker import Broker
 from tests.channel.proxy import Proxy
 
@@ -80,3 +84,45 @@ async def test_through_a_40ms_link_events_arrive_in_order_each_once(mqtt_broker:
         await engine.close()
     assert got == list(range(1, 501))
     await viewer.close()
+
+
+async def test_what_waits_goes_as_one_signed_batch_and_every_subscriber_gets_each_event_once(
+    mqtt_broker: Broker,
+) -> None:
+    """A served engine's outbox sends the events waiting together as one message on events/batch
+    (one signature); a viewer of every event and one of a single kind each get their events in
+    order, once, as if each had come alone; a wire subscriber counts far fewer messages than events."""
+    session, key = f"t-{uuid.uuid4().hex[:8]}", new_key()
+    address = parse_bus_url(mqtt_broker.url)
+    everything = MqttBus(address, session, key=key.public)
+    turns_only = MqttBus(address, session, key=key.public)
+    every, turns = await everything.subscribe(EVENTS), await turns_only.subscribe(event_topic("TurnStarted"))
+    engine = MqttBus(address, session, participant="engine", role="engine", key=key)
+    await engine.start()
+    emitter = Emitter(engine, session)
+    emitter.outbox = Outbox(engine, raw=engine)
+    wire: list[aiomqtt.Message] = []
+    async with (
+        aiomqtt.Client("127.0.0.1", mqtt_broker.port, protocol=aiomqtt.ProtocolVersion.V5) as raw,
+        asyncio.timeout(GUARD),
+    ):
+        await raw.subscribe(f"scopewatch/v1/{session}/events/#", qos=1)
+        for i in range(1, 301):  # none of these emits waits: they all wait in the outbox together
+            event = TurnStarted(actor="a", episode=1, turn=i, budget_left=0) if i % 3 else SessionPaused(actor="a")
+            await emitter.emit(event)
+        assert await emitter.outbox.flush(GUARD)
+        got = [await every.get() for _ in range(300)]
+        mine = [await turns.get() for _ in range(200)]
+        async for m in raw.messages:
+            wire.append(m)
+            if sum(len(bytes(m.payload).split(b"\n")) for m in wire) >= 300:  # type: ignore[arg-type]
+                break
+    assert [e.seq for e in got] == list(range(1, 301))  # type: ignore[union-attr]
+    assert [e.seq for e in mine] == [i for i in range(1, 301) if i % 3]  # type: ignore[union-attr]
+    assert all(isinstance(e, TurnStarted) for e in mine) and not every._items and not turns._items
+    assert emitter.outbox.batches >= 1 and len(wire) < 300
+    assert {m.topic.value.rsplit("/", 1)[1] for m in wire} >= {"batch"}
+    assert everything.forged == turns_only.forged == 0
+    await emitter.outbox.close()
+    for bus in (engine, everything, turns_only):
+        await bus.close()

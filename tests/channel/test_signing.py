@@ -254,3 +254,41 @@ async def test_watch_shows_a_notice_for_a_forged_event_and_never_acts_on_it(mqtt
         assert app.status.state != "ended"
     for bus in (engine, impostor):
         await bus.close()
+
+
+async def test_a_batch_is_checked_once_as_one_message_and_forged_or_moved_batches_are_dropped(
+    mqtt_broker: Broker,
+) -> None:
+    """Batches (events/batch, channel.outbox) carry one signature over the batch topic and all its
+    lines: an unsigned batch, a genuine event's signature moved onto a batch of its payload, and a
+    genuine batch replayed are all refused (the first two counted as forged, the replay seen once)."""
+    session, key = f"t-{uuid.uuid4().hex[:8]}", new_key()
+    address = parse_bus_url(mqtt_broker.url)
+    engine = MqttBus(address, session, participant="engine", role="engine", key=key)
+    alice = MqttBus(address, session, key=key.public)
+    stream = await alice.subscribe("events/#")
+    await engine.start()
+    prefix = f"scopewatch/v1/{session}/"
+    captured: dict[str, aiomqtt.Message] = {}
+    async with aiomqtt.Client("127.0.0.1", mqtt_broker.port, protocol=aiomqtt.ProtocolVersion.V5) as mallory:
+        await mallory.subscribe(prefix + "events/#", qos=1)
+        await engine.publish_raw("events/batch", encode(turn(session, 1)) + b"\n" + encode(turn(session, 2)))
+        await engine.publish(turn(session, 3))
+        async with asyncio.timeout(GUARD):
+            assert [await stream.get() for _ in range(3)] == [turn(session, i) for i in (1, 2, 3)]
+            async for m in mallory.messages:
+                captured[m.topic.value.removeprefix(prefix)] = m
+                if len(captured) == 2:
+                    break
+        fake = encode(SessionEnded(session=session, seq=4, reason="completed"))
+        single = captured["events/TurnStarted"]
+        await mallory.publish(prefix + "events/batch", fake, qos=1)
+        await mallory.publish(prefix + "events/batch", single.payload, qos=1, properties=single.properties)
+        batch = captured["events/batch"]
+        await mallory.publish(batch.topic.value, batch.payload, qos=1, properties=batch.properties)  # a replay
+    await engine.publish(turn(session, 4))
+    async with asyncio.timeout(GUARD):
+        assert await stream.get() == turn(session, 4)  # the next genuine event, nothing forged before it
+    assert alice.forged == 2 and not stream._items
+    for bus in (engine, alice):
+        await bus.close()

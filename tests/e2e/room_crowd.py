@@ -66,15 +66,18 @@ class Voter:
         return seen
 
 
-async def watch(url: str, session: str, key: bytes) -> list[Event]:
-    """An anonymous headless watcher (no presence: it watches, it is not a member)."""
+async def watch(url: str, session: str, key: bytes) -> tuple[list[Event], dict[str, int]]:
+    """An anonymous headless watcher (no presence: it watches, it is not a member): what it saw, and
+    how its stream was mended (gaps fetched from the history, events that could not be, reconnects)."""
     got: list[Event] = []
 
     async def deliver(event: Event) -> None:
         got.append(event)
 
-    await follow_headless(connect_bus(url, session, key=key), deliver)
-    return got
+    bus = connect_bus(url, session, key=key)
+    follower = await follow_headless(bus, deliver)
+    mended = {"repairs": follower.repairs, "repaired": follower.repaired, "unrepaired": follower.unrepaired}
+    return got, mended | {"reconnects": bus.reconnects}
 
 
 async def engine_online(url: str, session: str) -> None:
@@ -120,10 +123,23 @@ async def crowd(
         await asyncio.gather(*tasks)
         drops = proxy.drops
     return {
-        "watchers": [[encode(e).decode() for e in events] for events in seen],
+        "watchers": [[encode(e).decode() for e in events] for events, _ in seen],
+        "mended": [mended for _, mended in seen],
         "sent": {v.name: v.sent for v in members},
         "drops": drops,
     }
+
+
+def first_wrong(got: Sequence[str], lines: Sequence[str]) -> str:
+    """Where a watcher's stream first differs from the recording's (which seq is missing, or extra)."""
+    seqs = [json.loads(line).get("seq", 0) for line in got]
+    for at, line in enumerate(lines):
+        if at >= len(got):
+            return f"ends after seq {seqs[-1] if seqs else 0}, first missing seq {json.loads(line)['seq']}"
+        if got[at] != line:
+            want = json.loads(line)["seq"]
+            return f"at #{at} seq {seqs[at]} where seq {want} was recorded (first missing seq {want})"
+    return f"{len(got) - len(lines)} events more than recorded, the first seq {seqs[len(lines)]}"
 
 
 def check(
@@ -134,7 +150,8 @@ def check(
     decision their majority (a tie: the default). Raises AssertionError naming what is wrong."""
     lines = [encode(e).decode() for e in recording]
     for i, got in enumerate(watchers):
-        assert got == lines, f"watcher {i}: {len(got)} events, not the {len(lines)} recorded, in order, once"
+        where = "" if got == lines else first_wrong(got, lines)
+        assert not where, f"watcher {i}: {len(got)} events, not the {len(lines)} recorded, in order, once: {where}"
     casts = [e for e in recording if isinstance(e, VoteCast)]
     refused = [e for e in recording if isinstance(e, CommandRefused) and e.command == "CastVote"]
     for name, votes in sent.items():

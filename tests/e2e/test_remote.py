@@ -38,7 +38,7 @@ from engine.runs.runner import serve_session
 from tests.channel.broker import Broker
 from tests.e2e.support import ROOT, cli, new_session, until
 from tui.cli.review import ReviewConsole
-from tui.remote import SeqFollower, attach_app, bridge
+from tui.remote import FETCH_TRIES, SeqFollower, attach_app, bridge
 
 # --- gap repair ------------------------------------------------------------------------------
 
@@ -84,6 +84,38 @@ async def test_a_gap_the_engine_cannot_fill_is_counted_and_the_stream_goes_on() 
         await follower.offer(_turn("s", seq))
     assert delivered == [1, 4, 5]
     assert (follower.repairs, follower.repaired, follower.unrepaired) == (1, 0, 2)
+
+
+async def test_a_gap_whose_first_fetch_fails_is_fetched_again_and_filled() -> None:
+    """A fetch that gives up (no answer within its wait: a starved viewer, busy history answers)
+    while the engine is there is asked again: the gap's events arrive, in order, none skipped; and
+    a late joiner's first fetch the same."""
+    history = [_turn("s", i) for i in range(1, 8)]
+    fetched: list[int] = []
+    delivered: list[int] = []
+
+    async def fetch(after: int) -> list[Event]:
+        fetched.append(after)
+        if len(fetched) < FETCH_TRIES:
+            raise BusConnectError("mqtt://x:1: no engine answered")
+        return [e for e in history if e.seq > after]
+
+    async def deliver(event: Event) -> None:
+        delivered.append(event.seq)
+
+    follower = SeqFollower(fetch, deliver)
+    for seq in (1, 2, 6, 7):
+        await follower.offer(history[seq - 1])
+    assert fetched == [2] * FETCH_TRIES and delivered == [1, 2, 3, 4, 5, 6, 7]
+    assert (follower.repairs, follower.repaired, follower.unrepaired) == (1, 3, 0)
+    fetched.clear()
+    joiner: list[int] = []
+
+    async def join(event: Event) -> None:
+        joiner.append(event.seq)
+
+    late = SeqFollower(fetch, join)  # a late joiner's first fetch fails twice: asked again, the same
+    assert await late.catch_up() == 7 and joiner == list(range(1, 8)) and fetched == [0] * FETCH_TRIES
 
 
 class LossyBus:

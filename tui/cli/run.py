@@ -1,4 +1,5 @@
-"""``scopewatch run``: a session of agents on a scenario, on the live TUI or ``--headless``."""
+"""``scopewatch run``: a session of agents on a scenario, on the live TUI or ``--headless``; ``run --room
+NAME`` is ``serve --room NAME`` (tui.cli.serve: a room is a session served on a broker)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from tui.cli.common import (
     say,
     session_config,
 )
+from tui.cli.serve import add_room_options, serve
 
 if TYPE_CHECKING:
     from engine.session.loop import RoundGuide, Session
@@ -44,6 +46,7 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="with --headless: one JSON object on stdout")
     p.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     add_parallel_options(p, "trajectories", when="with --headless: ")
+    add_room_options(p)  # a room is served on a broker: run --room is serve --room
     p.set_defaults(handler=run)
 
 
@@ -56,6 +59,8 @@ def human_seat(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "room", None) or getattr(args, "member", None):  # a room: one session on a broker (serve)
+        return serve(args)
     seat = human_seat(args)
     if args.headless:
         if seat is not None:

@@ -10,7 +10,7 @@ Everything the engine publishes is signed with a fresh per-session Ed25519 key (
 join line on stderr carries its public key (``--key HEX``) for ``watch`` and ``review`` to pin.
 ``--room NAME`` makes the session a room a class joins (``watch --as``; with ``--norm reviewer=room``
 the members' votes decide reviews, under ``--quorum`` and ``--deadline``; ``--member NAME`` prints a
-token for one member).
+token for one member). ``run --room NAME`` is the same as ``serve --room NAME`` (a room is on a broker).
 """
 
 from __future__ import annotations
@@ -40,6 +40,13 @@ def register(sub: Any) -> None:
         description="Run a session headless, publishing on an MQTT broker; prints the session id.",
     )
     add_session_options(p)
+    add_room_options(p)
+    p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by the printed tokens
+    p.set_defaults(handler=serve)
+
+
+def add_room_options(p: argparse.ArgumentParser) -> None:
+    """``--room``, ``--member``, ``--quorum``, ``--deadline`` (``serve``; ``run --room`` is ``serve``)."""
     p.add_argument(
         "--room",
         metavar="NAME",
@@ -61,8 +68,6 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="with --room: how long a vote stays open; then the votes cast decide, or the default (rejected)",
     )
-    p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by the printed tokens
-    p.set_defaults(handler=serve)
 
 
 def announce(
