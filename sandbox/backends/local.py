@@ -163,6 +163,7 @@ class LocalSandbox:
                 await self._watcher.stop()
         finally:
             self._shell.close()
+            await self._shell.wait_closed()
             await asyncio.to_thread(self._workspace.remove)
 
     async def __aenter__(self) -> LocalSandbox:

@@ -267,6 +267,13 @@ class EpisodeJail:
         self.end(why)
         self.close()
 
+    async def wait_ended(self) -> None:
+        """After :meth:`end` or :meth:`close`: wait (5 s at most) until the jail's process is reaped, so
+        its transport closes on this event loop (dropped unreaped, it warned in a later test's loop)."""
+        if self._proc is not None:
+            with contextlib.suppress(TimeoutError, ProcessLookupError):
+                await asyncio.wait_for(self._proc.wait(), 5)
+
     def close(self) -> None:
         self.end(self.broken or "closed")
         if self._stream is not None:

@@ -19,7 +19,7 @@ import os
 import shutil
 import sys
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import astuple, replace
 from pathlib import Path
 
 from channel.vocab import Risk
@@ -139,6 +139,11 @@ class ShellRunner:
         """Where tests run, when not on this machine (None: :mod:`sandbox.testing.testrun` jails them here)."""
         return None
 
+    async def wait_closed(self) -> None:
+        """After :meth:`close`: the episode's jail reaped."""
+        if self._episode is not None:
+            await self._episode.wait_ended()
+
     def close(self) -> None:
         if self._episode is not None:
             self._episode.close()
@@ -236,9 +241,7 @@ class ShellRunner:
                 )
         finally:
             loop.remove_reader(channel.fd)
-        exit_code, data, timed_out, runaway, trace_cut = (
-            ran.exit_code, ran.data, ran.timed_out, ran.runaway, ran.trace_cut,
-        )  # fmt: skip
+        exit_code, data, timed_out, runaway, trace_cut = astuple(ran)  # EpisodeRun, field by field
         if tail_code is not None and self.isolation.level == "none" and not timed_out:
             exit_code = tail_code  # the command's: strace was killed with its leftovers
         output = as_text(self.tracer.scrub(data))
@@ -309,6 +312,7 @@ class ShellRunner:
             return current
         if current is not None:
             current.close()
+            await current.wait_ended()
             if current.refused:  # it will not start here: the per-command path from now on
                 return None
         assert self._cgroup is not None

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import os
 import re
 import secrets
@@ -157,8 +158,14 @@ async def _probe(level: IsolationLevel) -> Tracer:
                 proc = await asyncio.create_subprocess_exec(
                     *tracer.argv(out), *command, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
                 )
+            except OSError:
+                continue
+            try:
                 _, err = await asyncio.wait_for(proc.communicate(), 20)
-            except (OSError, TimeoutError):
+            except TimeoutError:  # not left running: reaped here, on this loop
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+                await proc.wait()
                 continue
             if proc.returncode == 0 and out.exists() and f'execve("{bash}"' in out.read_text(errors="replace"):
                 return tracer

@@ -138,3 +138,22 @@ async def test_a_cancelled_command_ends_its_jail_and_the_next_gets_a_fresh_one(
     after = await sb.run_shell("alice", "echo fresh; ps -e -o comm=")
     assert after.output.split()[0] == "fresh" and "sleep" not in after.output.split()
     assert sb._shell._episode is not jail
+
+
+async def test_a_closed_jail_is_reaped_before_the_sandbox_goes() -> None:
+    """``close`` kills the episode's jail; :meth:`wait_closed` reaps it (``LocalSandbox.close`` awaits it):
+    dropped unreaped, its transport warned (``ResourceWarning: unclosed transport``) in whichever later
+    test's event loop collected it."""
+    bus = InProcessBus()
+    sb = await _sandbox(bus, "episode")
+    try:
+        await sb.run_shell("alice", "true")
+        jail = sb._shell._episode
+        assert jail is not None and jail.alive and jail._proc is not None
+        sb._shell.close()
+        assert jail._proc.returncode is None  # killed, not yet reaped: nothing ran on the loop since
+        await sb._shell.wait_closed()
+        assert jail._proc.returncode is not None
+    finally:
+        await sb.close()
+        await bus.close()
