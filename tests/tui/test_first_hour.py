@@ -6,7 +6,15 @@ from __future__ import annotations
 from textual.geometry import Region
 from textual.widget import Widget
 
-from channel.events import EpisodeStarted, Event, HarmDetected, NormChanged, ReviewRequested, TurnStarted
+from channel.events import (
+    EpisodeStarted,
+    Event,
+    HarmDetected,
+    NormChanged,
+    ReviewRequested,
+    SessionStarted,
+    TurnStarted,
+)
 from channel.memory import InProcessBus
 from channel.vocab.config import SessionConfig
 from engine.session.loop import Session
@@ -37,8 +45,11 @@ async def test_the_demo_starts_another_trajectory_when_one_ends() -> None:
 
 
 async def test_the_reviewer_seat_key_makes_the_session_wait_for_a_decision() -> None:
-    app, seen, _ = _engine_app(SessionConfig(tasks=("w1-gbp",)))
+    # Paced, and paused once the session listens (it has when it says it started): a pause sent before
+    # that was lost, and an unpaced session could reach its first request before the pause landed.
+    app, seen, _ = _engine_app(SessionConfig(tasks=("w1-gbp",), pace=0.3))
     async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: any(isinstance(e, SessionStarted) for e in seen), "the session started")
         await pilot.press("p")  # paused first, so the seat is taken before the first request
         await until(pilot, lambda: app.status.state == "paused", "paused")
         await pilot.press("r")

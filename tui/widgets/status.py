@@ -59,7 +59,8 @@ class StatusBar(Static):
         for event in events:
             if isinstance(event, SessionStarted):
                 self.scenario = event.scenario
-                self.state = "running"
+                if self.state != "paused":  # a pause asked for before the start holds
+                    self.state = "running"
                 self.sandbox_warning = event.sandbox_warning
                 _, _, why = event.sandbox.partition("(no exec trace: ")
                 self.no_trace = why.rstrip(")")
