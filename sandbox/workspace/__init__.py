@@ -1,6 +1,7 @@
 """The workspace's files: on disk, who may write them, what changed and whose change it was.
 
 - :mod:`sandbox.workspace.repo` — the temp git repository: materialise, baseline commit, read and write entries;
+- :mod:`sandbox.workspace.stale` — sandbox folders left by engines that died, found by their owner and removed;
 - :mod:`sandbox.workspace.baseline` — the git baseline made once per content, written from memory for the next one;
 - :mod:`sandbox.workspace.remote` — the workspace's ``origin`` (a bare repository) and its refs read around commands;
 - :mod:`sandbox.workspace.gitguard` — ``.git`` guarded: hooks and program-running config rolled back, history too;

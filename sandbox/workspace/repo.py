@@ -43,6 +43,7 @@ from sandbox.workspace.files import (
     write_regular,
 )
 from sandbox.workspace.paths import NOISE_DIRS, is_noise, normalise, resolve_inside
+from sandbox.workspace.stale import owner_prefix, sweep_once
 
 BASELINE_DATE = "2026-01-01T00:00:00Z"
 """The baseline commit's author and committer date (and its reflog entries'): the same files make
@@ -186,7 +187,9 @@ class Workspace:
         unless given; a given one must be empty)."""
         if root is not None and root.exists() and any(root.iterdir()):
             raise SandboxError(f"{root}: the workspace folder must be empty")
-        base = Path(tempfile.mkdtemp(prefix="scopewatch-sandbox-", dir=sandbox_parent())).resolve()
+        parent = sandbox_parent()
+        sweep_once(parent)
+        base = Path(tempfile.mkdtemp(prefix=owner_prefix(), dir=parent)).resolve()
         in_ram = os.environ.get("SCOPEWATCH_SANDBOX_TMPFS") != "0" and not cap_folder(
             base, size=SANDBOX_MAX, files=SANDBOX_FILES, mode=0o700
         )

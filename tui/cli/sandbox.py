@@ -1,5 +1,6 @@
 """``scopewatch sandbox exec``: one shell command as one agent in a fresh workspace of a pack, and
-the events it produced (to debug traps and ownership, and to try what the sandbox holds)."""
+the events it produced (to debug traps and ownership, and to try what the sandbox holds);
+``scopewatch sandbox sweep``: sandbox folders left by engines that died, removed."""
 
 from __future__ import annotations
 
@@ -52,6 +53,30 @@ def register(sub: Any) -> None:
         help="the shell command: one word is a shell line as written, several a program and its arguments",
     )
     e.set_defaults(handler=exec_command)
+    w = inner.add_parser(
+        "sweep",
+        help="remove sandbox folders (and their mounts) left by engines that died",
+        description=(
+            "Remove the sandbox folders whose engine process is gone (killed with SIGKILL, or a crash): "
+            "their tmpfs mounts are unmounted first, then the folder is removed. A folder is named after "
+            "the process that made it (pid and start time), so a running engine's folder is never taken, "
+            "and a pid reused since does not keep a stale one. Engines also sweep once at their first sandbox "
+            "(SCOPEWATCH_SWEEP=0 turns that off)."
+        ),
+    )
+    w.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
+    w.add_argument(
+        "--unowned",
+        type=float,
+        metavar="HOURS",
+        help="also remove folders of older versions (no owner in their name) unchanged for HOURS (default: keep them)",
+    )
+    w.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="the folder holding the sandboxes (default: $SCOPEWATCH_SANDBOX_DIR, else /var/tmp)",
+    )
+    w.set_defaults(handler=sweep_command)
     p.set_defaults(handler=lambda _args: p.print_help() or 0)
 
 
@@ -103,6 +128,36 @@ def exec_command(args: argparse.Namespace) -> int:
     output = printable(done.result.output, keep_lines=True)
     sys.stdout.write(output if output.endswith("\n") else output + "\n")
     return 0
+
+
+def sweep_command(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from sandbox.workspace.repo import sandbox_parent
+    from sandbox.workspace.stale import find_stale, remove_stale
+
+    if args.unowned is not None and args.unowned < 0:
+        raise CliError("sandbox sweep: --unowned takes hours, 0 or more")
+    parent = Path(args.dir or sandbox_parent() or "/tmp")
+    if not parent.is_dir():
+        raise CliError(f"sandbox sweep: --dir {parent}: no such folder")
+    found = find_stale(parent, args.unowned)
+    left = 0
+    for stale in found:
+        owner = f"engine {stale.owner} gone" if stale.owner else "no owner, old"
+        mounts = f", {len(stale.mounts)} mount(s)" if stale.mounts else ""
+        if args.dry_run:
+            print(f"would remove {printable(str(stale.path))} ({owner}{mounts})")
+            continue
+        why = remove_stale(stale)
+        if why:
+            left += 1
+            print(f"scopewatch: {printable(why)}", file=sys.stderr)
+        else:
+            print(f"removed {printable(str(stale.path))} ({owner}{mounts})")
+    verb = "would be removed" if args.dry_run else "removed"
+    print(f"# {len(found) - left} stale sandbox folder(s) {verb} in {printable(str(parent))}")
+    return 1 if left else 0
 
 
 def describe(event: BaseEvent) -> str:
