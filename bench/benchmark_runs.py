@@ -7,10 +7,11 @@ The baseline commit (default ``main``) and the current one (default ``HEAD``) ar
 temporary git worktrees and run with the same interpreter, one after the other, rounds alternating
 (baseline, current, baseline, ...) so the load of a shared machine hits both alike. Each run is the
 real CLI in a subprocess (start-up, pack load and worker start included); its CPU time is the
-user + system time of it and every process it waited for (less load-sensitive than wall time). Both sides must print the
-same JSON (checked; the validators' ``seconds`` fields aside): a speed-up that changes results is
-no speed-up. Printed: each round's wall time, the medians, the ratio baseline / current (done when
->= 2) and the load average around each timing.
+user + system time of it and every process it waited for (less load-sensitive than wall time). Both
+sides must print the same JSON (checked; the validators' ``seconds`` fields aside, and fields the
+baseline did not print yet, which are named): a speed-up that changes results is no speed-up.
+Printed: each round's wall time, the medians, the ratio baseline / current (done when >= 2) and the
+load average around each timing.
 
     python bench/benchmark_runs.py                          # the full sizes (hours on 2 loaded cores)
     python bench/benchmark_runs.py --trajectories 2 --sample 20 --rounds 1   # a quick look
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -63,6 +65,31 @@ def _without_seconds(value: Any) -> Any:
     return value
 
 
+def compare_outputs(base: Any, current: Any) -> str:
+    """ "same JSON", or "same JSON, fields added: ..." where the current side only prints fields the
+    baseline did not know (a later version's report has more to say; every field both print is equal),
+    else "DIFFERENT JSON: <the first differing path>"."""
+    added: list[str] = []
+
+    def walk(a: Any, b: Any, path: str) -> str:
+        if isinstance(a, dict) and isinstance(b, dict):
+            if set(a) - set(b):
+                return f"{path}/{sorted(set(a) - set(b))[0]} (only in the baseline)"
+            added.extend(f"{path}/{k}" for k in sorted(set(b) - set(a)))
+            return next((d for k in sorted(a) if (d := walk(a[k], b[k], f"{path}/{k}"))), "")
+        if isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b):
+                return f"{path} ({len(a)} against {len(b)} items)"
+            return next((d for i, (x, y) in enumerate(zip(a, b, strict=True)) if (d := walk(x, y, f"{path}[{i}]"))), "")
+        return "" if a == b else path
+
+    differs = walk(base, current, "")
+    if differs:
+        return f"DIFFERENT JSON: {differs}"
+    names = sorted({re.sub(r"\[\d+\]", "[]", path) for path in added})
+    return "same JSON" + (f", fields added: {', '.join(names)}" if names else "")
+
+
 def side_by_side(title: str, argv: list[str], trees: dict[str, Path], rounds: int) -> str:
     """Time ``argv`` on both trees, rounds alternating; the result line."""
     print(f"\n{title}", flush=True)
@@ -80,7 +107,7 @@ def side_by_side(title: str, argv: list[str], trees: dict[str, Path], rounds: in
             print(f"  round {n + 1} {name:9} {seconds:8.1f} s wall {cpu:8.1f} s CPU   ({load})", flush=True)
     base, current = (statistics.median(walls[name]) for name in trees)
     base_cpu, current_cpu = (statistics.median(cpus[name]) for name in trees)
-    same = "same JSON" if len({json.dumps(o, sort_keys=True) for o in outputs.values()}) == 1 else "DIFFERENT JSON"
+    same = compare_outputs(*outputs.values())
     return (
         f"| {title} | {base:.1f} s / {base_cpu:.1f} s CPU | {current:.1f} s / {current_cpu:.1f} s CPU "
         f"| {base / current:.2f}x wall, {base_cpu / current_cpu:.2f}x CPU (done when >= 2) | {same} |"
