@@ -39,10 +39,9 @@ from sandbox.workspace.files import (
     remove_tree,
     special_entry,
     special_kind,
-    walk,
     write_regular,
 )
-from sandbox.workspace.paths import NOISE_DIRS, is_noise, normalise, resolve_inside
+from sandbox.workspace.paths import NOISE_DIRS, NOISE_SUFFIXES, is_noise, normalise, resolve_inside
 from sandbox.workspace.stale import owner_prefix, sweep_once
 
 BASELINE_DATE = "2026-01-01T00:00:00Z"
@@ -131,30 +130,36 @@ def put_copy(path: Path, data: bytes) -> None:
 
 
 def scan(root: Path) -> dict[str, StatKey]:
-    """Every workspace file and symlink (not noise) with its stat key."""
+    """Every workspace file and symlink (not noise) with its stat key, in the order of
+    :func:`~sandbox.workspace.files.walk` (a folder's own entries, then its subfolders, depth first),
+    never into a symlink or a noise folder."""
+    # One scandir per folder and the entry's own lstat, plain strings: this runs twice per shell
+    # command over the whole workspace.
     found: dict[str, StatKey] = {}
-    top = os.fspath(root)
-    for dirpath, dirnames, filenames in walk(top):
-        # Plain strings (no pathlib): this runs twice per shell command over the whole workspace.
-        prefix = "" if dirpath == top else dirpath[len(top) + 1 :].replace(os.sep, "/") + "/"
-        keep: list[str] = []
-        for name in dirnames:
-            if name in NOISE_DIRS:
-                continue
-            if os.path.islink(os.path.join(dirpath, name)):
-                filenames.append(name)
-            else:
-                keep.append(name)
-        dirnames[:] = keep
-        for name in filenames:
-            rel = prefix + name
-            if is_noise(rel):
-                continue
-            try:
-                st = os.lstat(os.path.join(dirpath, name))
-            except OSError:
-                continue
-            found[rel] = stat_key(st)
+    stack = [(os.fspath(root), "")]
+    while stack:
+        top, prefix = stack.pop()
+        subfolders: list[tuple[str, str]] = []
+        try:
+            entries = os.scandir(top)
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                name = entry.name
+                if name in NOISE_DIRS:
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        subfolders.append((entry.path, f"{prefix}{name}/"))
+                        continue
+                    if name.endswith(NOISE_SUFFIXES):
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                found[prefix + name] = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        stack.extend(reversed(subfolders))
     return found
 
 
