@@ -164,18 +164,23 @@ class Session:
     async def run(self, only: Sequence[int] | None = None) -> None:
         """Run every trajectory (or ``only`` these, numbered as in the whole session: a unit of a
         parallel batch), answering commands from the bus between rounds."""
+        # Subscribed first, answered only once SessionStarted is out: a command sent meanwhile waits
+        # in the subscription (none is lost, and no answer comes before the session's first event).
         commands = await self.bus.subscribe(COMMANDS)
         if isinstance(self.bus, RejectedCommands):
             self.bus.on_rejected(self.controls.refuse)
-        listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
+        listener: asyncio.Task[None] | None = None
         room_task: asyncio.Task[None] | None = None
         reason = "completed"
         kind = self.kind
+        started = False
         try:
             opening = None if self.guide is None else self.guide.opening()
             if opening is not None:
                 await self.emitter.emit(opening)
             await self.emitter.emit(await kind.started(list(self.agents.values())))
+            started = True
+            listener = asyncio.create_task(self.controls.listen(commands), name="scopewatch-commands")
             if self.room is not None:
                 await self.emitter.emit(self.room.state())
                 room_task = asyncio.create_task(self.room.listen(await self.bus.subscribe(PRESENCE)), name="room")
@@ -217,10 +222,11 @@ class Session:
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
             await commands.close()
-            with contextlib.suppress(Exception):
-                await asyncio.shield(self.controls.settle(final=True))
-            with contextlib.suppress(Exception):
-                await asyncio.shield(self.emitter.emit(SessionEnded(reason=reason)))
+            if started:  # a session stopped before it started has no end to say either
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self.controls.settle(final=True))
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self.emitter.emit(SessionEnded(reason=reason)))
 
     async def _run_episode(self, plan: Plan, number: int, task_id: str) -> None:
         episode = await self.kind.open_episode(plan, number, task_id)

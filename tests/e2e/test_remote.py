@@ -12,7 +12,7 @@ from pathlib import Path
 from channel.broker import BusConnectError
 from channel.bus import Dropped, Overflow, Subscription
 from channel.codec import Message
-from channel.commands import SetNorm
+from channel.commands import Pause, SetNorm, Stop
 from channel.connect import parse_bus_url
 from channel.credentials import Credentials
 from channel.emitter import Emitter
@@ -25,6 +25,7 @@ from channel.events import (
     ReviewDecided,
     ReviewRequested,
     SessionEnded,
+    SessionPaused,
     SessionStarted,
     TeamInfo,
     TurnStarted,
@@ -365,3 +366,28 @@ async def test_commands_without_a_commanding_token_are_refused_and_the_review_cl
     assert [e.actor for e in refused] == ["mallory", "eve", refused_console]
     decided = [e for e in events if isinstance(e, ReviewDecided)]
     assert [(d.actor, d.applied) for d in decided] == [("human", True)]
+
+
+async def test_a_pause_sent_as_soon_as_the_engine_is_online_is_not_lost(mqtt_broker: Broker, tmp_path: Path) -> None:
+    # The engine says it is online (retained presence) only once it listens to its commands: a
+    # watcher pressing p at once must pause the session, not lose the command.
+    session = new_session()
+    record = tmp_path / "served.jsonl"
+    watcher = MqttBus(parse_bus_url(mqtt_broker.url), session, participant="quick", role="watcher")
+    presence = await watcher.subscribe("presence/#")
+    served = serve_session(SessionConfig(), mqtt_broker.url, record=str(record), session_id=session)
+    engine = asyncio.create_task(served)
+    try:
+        async with asyncio.timeout(60):
+            async for item in presence:
+                if isinstance(item, PresenceChanged) and item.participant == "engine" and item.status == "online":
+                    break
+        await watcher.publish(Pause(session=session, sender="quick"))
+        await until(lambda: any(isinstance(e, SessionPaused) for e in _recorded(record)), "the session paused")
+        await watcher.publish(Stop(session=session, sender="quick"))
+        await asyncio.wait_for(engine, 120)
+    finally:
+        engine.cancel()
+        await watcher.close()
+    kinds = [e.kind for e in _recorded(record)]
+    assert kinds[0] == "SessionStarted" and kinds[-1] == "SessionEnded"
