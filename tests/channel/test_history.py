@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from channel import replay
+from channel import codec, replay
 from channel.bus import Dropped
 from channel.connect import parse_bus_url
 from channel.emitter import Emitter
@@ -113,7 +113,7 @@ async def test_each_event_is_encoded_once_for_all_the_answers(
     mqtt_broker: Broker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     encoded: list[int] = []
-    real = replay.encode
+    real = codec.encode
 
     def counting(message: Any) -> bytes:
         encoded.append(message.seq)
