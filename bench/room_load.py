@@ -2,24 +2,32 @@
 engine's wall time with the crowd within 10% of without).
 
     python bench/room_load.py [--early 20] [--late 10] [--voters 5] [--rounds 3] [--drop-every 3]
-                              [--modes unwatched,watched,watched-nice19]
+                              [--modes unwatched,watched] [--placements unpinned,pinned] [--profile DIR]
 
 Starts a private mosquitto on loopback. Each round serves the same scripted session with
-``--room`` and ``reviewer=room`` once per mode, the modes interleaved (their order rotates from
-round to round): ``unwatched``, the five voters only (the baseline: the reviews need their votes);
-``watched``, the voters and ``--early`` + ``--late`` headless watchers, the late ones joining once
-the session is under way through a TCP proxy that cuts their connections every ``--drop-every``
-seconds; ``watched-nice19``, the same crowd with the watchers' process at nice 19 (what the engine
-pays when it gets the CPU before the watchers); ``unwatched-unbatched`` and ``watched-unbatched``
-(not run unless named), the same with the engine's outbox sending every event alone, as before
-``events/batch`` (channel.outbox), for what batching saves. The crowds (tests/e2e/room_crowd.py) run in
-processes of their own, started before the engine so their start-up is not timed; the engine runs
-in a process of its own too (``engine`` below), which times ``serve_session`` alone: wall time, and
-CPU time of itself and its children (``resource.getrusage``), so no crowd is counted in it.
+``--room`` and ``reviewer=room`` once per mode and placement, interleaved (their order rotates from
+round to round). Modes: ``unwatched``, the five voters only (the baseline: the reviews need their
+votes); ``watched``, the voters and ``--early`` + ``--late`` headless watchers, the late ones joining
+once the session is under way through a TCP proxy that cuts their connections every ``--drop-every``
+seconds; ``watched-nice19`` (not run unless named), the same crowd with the watchers' process at nice
+19; ``unwatched-unbatched`` and ``watched-unbatched`` (not run unless named), the same with the
+engine's outbox sending every event alone, as before ``events/batch`` (channel.outbox). Placements:
+``unpinned``, every process anywhere on the machine; ``pinned``, the engine's process (and so its
+children, the sandbox's commands) on core 0 and the broker, the crowds (voters, watchers, the proxy)
+and this process on core 1 (``os.sched_setaffinity``), in both modes alike: a class's watchers run on
+their own machines, not on the engine's. The crowds (tests/e2e/room_crowd.py) run in processes of
+their own, started before the engine so their start-up is not timed; the engine runs in a process of
+its own too (``engine`` below), which times ``serve_session`` alone: wall time, CPU time of itself
+and its children (``resource.getrusage``) and of itself alone, and its threads' time runnable but
+waiting for a CPU (``runq``, /proc schedstat: contention), so no crowd is counted in it. From the
+recording it says where the session waited on the room: the start (to the first admin review),
+each request to its first vote, and to its ballot's close. ``--profile DIR`` runs the engine under
+cProfile on the CPU clock and prints the functions whose own CPU grew most with the watchers.
 
 After each run it checks that every watcher ended with every event exactly once in order, every vote
-was recorded once and every decision is the votes' majority, and prints the run; at the end the
-median wall and CPU time of each mode, their ratios to ``unwatched``, and the load average seen.
+was recorded once and every decision is the votes' majority, and prints the run; at the end, per
+placement, the median wall and CPU time of each mode, their ratios to ``unwatched``, the medians of
+the waits, and the load average seen.
 """
 
 from __future__ import annotations
@@ -70,8 +78,9 @@ class Run:
     own_cpu: float
     """CPU of the engine's process alone (``cpu`` less its children: the sandbox's commands)."""
     waits: dict[str, float]
-    """Wall time the session spent waiting on the room (:func:`waits`), and ``runq``: the engine's
-    threads' time runnable but waiting for a CPU (:func:`sched`)."""
+    """Wall time the session spent waiting on the room (:func:`waits`), ``runq``: the engine's
+    threads' time runnable but waiting for a CPU (:func:`sched`), and, pinned, ``others_on_core0``:
+    the CPU time the engine's core gave to processes that are not the engine or its children."""
     load: tuple[float, float]
     """The 1-minute load average when the run started and when it ended."""
     counts: dict[str, int]
@@ -116,6 +125,15 @@ def sched() -> tuple[float, float]:
             fields = stat.read_text().split()
             on, queued = on + int(fields[0]), queued + int(fields[1])
     return on / 1e9, queued / 1e9
+
+
+def core_busy(core: int) -> float:
+    """Seconds one core has been busy since boot (/proc/stat: user, nice, system, irq, softirq, steal)."""
+    for line in Path("/proc/stat").read_text().splitlines():
+        if line.startswith(f"cpu{core} "):
+            ticks = [int(x) for x in line.split()[1:]]
+            return sum(ticks[i] for i in (0, 1, 2, 5, 6, 7)) / os.sysconf("SC_CLK_TCK")
+    raise SystemExit(f"/proc/stat has no cpu{core}")
 
 
 ENGINE_CORES, CROWD_CORES = {0}, {1}
@@ -223,15 +241,19 @@ async def one_run(url: str, args: argparse.Namespace, mode: str, placement: str,
     job = {"url": url, "session": session, "key": raw.hex(), "master": creds.master.hex(), "seed": args.seed}
     job |= {"batch": "unbatched" not in mode, "pinned": pinned, "record": str(record)}
     job["profile"] = str(args.profile / f"{tag}.pstats") if args.profile else ""
+    busy = core_busy(min(ENGINE_CORES))
     proc = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "engine", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT
     )
     out, _ = await proc.communicate(json.dumps(job).encode())
+    busy = core_busy(min(ENGINE_CORES)) - busy
     if proc.returncode != 0:
         raise SystemExit(f"the engine of {session} failed (rc {proc.returncode})")
     timed = json.loads(out.decode().strip().splitlines()[-1])
     recording = list(read_recording(record))
     waited = waits(recording) | {"runq": timed["runq"]}
+    if pinned:  # the engine's core: what else ran there (others' jobs, where the machine is shared)
+        waited["others_on_core0"] = busy - timed["cpu"]
     run = Run(mode, placement, timed["wall"], timed["cpu"], timed["own"], waited, (before, 0.0), {})
     results = {}
     for name, crowd in procs.items():
