@@ -180,27 +180,27 @@ def engine() -> None:
     creds = Credentials(bytes.fromhex(job["master"]))
     config = SessionConfig(room="class", norms=Norms(reviewer="room"), vote_deadline_s=120, seed=job["seed"])
 
-    async def serve() -> tuple[float, float]:
-        """The session served, and how long the engine's threads ran and waited for a CPU meanwhile
-        (read before the loop's executor threads are gone)."""
-        on, queued = sched()
+    async def serve() -> tuple[float, float, float]:
+        """The session served; how long the engine's threads ran and waited for a CPU meanwhile (read
+        before the loop's executor threads are gone), and how long the engine's core was busy."""
+        on, queued, busy = *sched(), core_busy(min(ENGINE_CORES))
         await serve_session(
             config, job["url"], record=job["record"], session_id=job["session"], key=key, credentials=creds
         )
-        on2, queued2 = sched()
-        return on2 - on, queued2 - queued
+        on2, queued2, busy2 = *sched(), core_busy(min(ENGINE_CORES))
+        return on2 - on, queued2 - queued, busy2 - busy
 
     profile = cProfile.Profile(time.process_time) if job["profile"] else None
     (own, cpu), start = cpu_s(), time.perf_counter()
     if profile is not None:
         profile.enable()
-    oncpu, runq = asyncio.run(serve())
+    oncpu, runq, busy = asyncio.run(serve())
     if profile is not None:
         profile.disable()
         profile.dump_stats(job["profile"])
     wall, (own2, cpu2) = time.perf_counter() - start, cpu_s()
     batches, sent = sum(o.batches for o in Counted.made), sum(o.sent for o in Counted.made)
-    times = {"wall": wall, "cpu": cpu2 - cpu, "own": own2 - own, "oncpu": oncpu, "runq": runq}
+    times = {"wall": wall, "cpu": cpu2 - cpu, "own": own2 - own, "oncpu": oncpu, "runq": runq, "busy": busy}
     print(json.dumps(times | {"batches": batches, "sent": sent}))
 
 
@@ -241,19 +241,17 @@ async def one_run(url: str, args: argparse.Namespace, mode: str, placement: str,
     job = {"url": url, "session": session, "key": raw.hex(), "master": creds.master.hex(), "seed": args.seed}
     job |= {"batch": "unbatched" not in mode, "pinned": pinned, "record": str(record)}
     job["profile"] = str(args.profile / f"{tag}.pstats") if args.profile else ""
-    busy = core_busy(min(ENGINE_CORES))
     proc = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "engine", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT
     )
     out, _ = await proc.communicate(json.dumps(job).encode())
-    busy = core_busy(min(ENGINE_CORES)) - busy
     if proc.returncode != 0:
         raise SystemExit(f"the engine of {session} failed (rc {proc.returncode})")
     timed = json.loads(out.decode().strip().splitlines()[-1])
     recording = list(read_recording(record))
     waited = waits(recording) | {"runq": timed["runq"]}
     if pinned:  # the engine's core: what else ran there (others' jobs, where the machine is shared)
-        waited["others_on_core0"] = busy - timed["cpu"]
+        waited["others_on_core0"] = timed["busy"] - timed["cpu"]
     run = Run(mode, placement, timed["wall"], timed["cpu"], timed["own"], waited, (before, 0.0), {})
     results = {}
     for name, crowd in procs.items():
