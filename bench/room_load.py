@@ -84,6 +84,7 @@ class Run:
     load: tuple[float, float]
     """The 1-minute load average when the run started and when it ended."""
     counts: dict[str, int]
+    round: int = 0
 
 
 def load1() -> float:
@@ -294,6 +295,25 @@ def summary(runs: list[Run], modes: list[str], placements: list[str]) -> list[st
                 f"engine CPU {cpu:6.2f} s (ratio {cpu / bc:.3f}), its process alone {own:6.2f} s "
                 f"(ratio {own / bo:.3f})  waits: " + ", ".join(f"{k} {v:.2f} s" for k, v in waited.items())
             )
+        # Paired: each round's run against the same round's baseline (the load drifts between rounds).
+        for mode in modes[1:]:
+            pairs = [
+                (a, b)
+                for a in runs
+                for b in base
+                if a.mode == mode and a.placement == placement and a.round == b.round
+            ]
+            if not pairs:
+                continue
+            ratios = sorted(a.wall / b.wall for a, b in pairs)
+            grew = {k: statistics.median(a.waits[k] - b.waits[k] for a, b in pairs) for k in pairs[0][1].waits}
+            lines.append(
+                f"{placement:8} {mode:15} paired with {modes[0]} round by round: wall ratios "
+                f"{', '.join(f'{x:.2f}' for x in ratios)} (median {statistics.median(ratios):.3f}); engine CPU "
+                f"{statistics.median(a.cpu / b.cpu for a, b in pairs):.3f}, its process alone "
+                f"{statistics.median(a.own_cpu / b.own_cpu for a, b in pairs):.3f}; median growth: "
+                + ", ".join(f"{k} {v:+.2f} s" for k, v in grew.items())
+            )
     failed = [r for r in runs if r.counts.get("failed")]
     lines.append(f"runs whose check failed: {len(failed)} of {len(runs)}")
     loads = [x for r in runs for x in r.load]
@@ -373,6 +393,7 @@ async def main() -> None:
                 for pid in (0, broker.proc.pid if broker.proc else 0):
                     pin(pid, CROWD_CORES if placement == "pinned" else everywhere)
                 run = await one_run(broker.url, args, mode, placement, work, f"{mode}.{placement}.{i}")
+                run.round = i
                 runs.append(run)
                 waited = " ".join(f"{k} {v:.2f}" for k, v in run.waits.items())
                 print(
