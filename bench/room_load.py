@@ -2,7 +2,8 @@
 engine's wall time with the crowd within 10% of without).
 
     python bench/room_load.py [--early 20] [--late 10] [--voters 5] [--rounds 3] [--drop-every 3]
-                              [--modes unwatched,watched] [--placements unpinned,pinned] [--profile DIR]
+                              [--modes unwatched,watched] [--placements unpinned,pinned,pinned-first]
+                              [--profile DIR]
 
 Starts a private mosquitto on loopback. Each round serves the same scripted session with
 ``--room`` and ``reviewer=room`` once per mode and placement, interleaved (their order rotates from
@@ -15,7 +16,9 @@ engine's outbox sending every event alone, as before ``events/batch`` (channel.o
 ``unpinned``, every process anywhere on the machine; ``pinned``, the engine's process (and so its
 children, the sandbox's commands) on core 0 and the broker, the crowds (voters, watchers, the proxy)
 and this process on core 1 (``os.sched_setaffinity``), in both modes alike: a class's watchers run on
-their own machines, not on the engine's. The crowds (tests/e2e/room_crowd.py) run in processes of
+their own machines, not on the engine's; ``pinned-first``, the same with the engine's process at
+nice -10 (needs root), so that on a machine shared with other jobs its core is mostly its own, as it
+would be on the machine of a class. The crowds (tests/e2e/room_crowd.py) run in processes of
 their own, started before the engine so their start-up is not timed; the engine runs in a process of
 its own too (``engine`` below), which times ``serve_session`` alone: wall time, CPU time of itself
 and its children (``resource.getrusage``) and of itself alone, and its threads' time runnable but
@@ -72,7 +75,8 @@ DEFAULT_MODES = MODES[:2]
 class Run:
     mode: str
     placement: str
-    """``unpinned``, or ``pinned``: the engine on one core, the broker and the crowds on the other."""
+    """``unpinned``; ``pinned``: the engine on one core, the broker and the crowds on the other;
+    ``pinned-first``: pinned, the engine ahead of other jobs on its core."""
     wall: float
     cpu: float
     own_cpu: float
@@ -142,6 +146,12 @@ ENGINE_CORES, CROWD_CORES = {0}, {1}
 process on the other: a class's watchers run on their own machines, not on the engine's."""
 
 
+PLACEMENTS = ("unpinned", "pinned", "pinned-first")
+ENGINE_NICE = -10
+"""``pinned-first``: the engine's priority, so that on a machine shared with other jobs its core is
+mostly its own, as on the machine of a class (both modes alike; needs root)."""
+
+
 def pin(pid: int, cores: set[int]) -> None:
     os.sched_setaffinity(pid, cores)
 
@@ -174,6 +184,8 @@ def engine() -> None:
 
     if job["pinned"]:
         pin(0, ENGINE_CORES)
+    if job["nice"]:
+        os.nice(job["nice"])  # (children inherit it, as they inherit the core)
 
     # Alone: every event alone on its own topic, as before events/batch.
     runner.Outbox = Counted if job["batch"] else Alone  # type: ignore[attr-defined]  # (how the runner names it)
@@ -210,7 +222,7 @@ async def one_run(url: str, args: argparse.Namespace, mode: str, placement: str,
     raw = private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
     public = SessionKey(private).public
     record = work / f"{session}.jsonl"
-    pinned = placement == "pinned"
+    pinned = placement.startswith("pinned")
     # The voters in a process of their own in every mode (the session waits on their votes), the
     # watchers in another; each waits for the engine's presence before anyone joins.
     watched = mode.startswith("watched")
@@ -241,6 +253,7 @@ async def one_run(url: str, args: argparse.Namespace, mode: str, placement: str,
     before = load1()
     job = {"url": url, "session": session, "key": raw.hex(), "master": creds.master.hex(), "seed": args.seed}
     job |= {"batch": "unbatched" not in mode, "pinned": pinned, "record": str(record)}
+    job["nice"] = ENGINE_NICE if placement == "pinned-first" else 0
     job["profile"] = str(args.profile / f"{tag}.pstats") if args.profile else ""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "engine", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT
@@ -366,7 +379,8 @@ async def main() -> None:
     parser.add_argument(
         "--placements",
         default="unpinned,pinned",
-        help="comma-separated, of: unpinned (anything anywhere), pinned (the engine on core 0, the rest on 1)",
+        help="comma-separated, of: unpinned (anything anywhere), pinned (the engine on core 0, the rest on 1), "
+        f"pinned-first (pinned, the engine at nice {ENGINE_NICE}: ahead of other jobs on its core)",
     )
     parser.add_argument("--profile", type=Path, help="a folder: the engine's process under cProfile (CPU clock)")
     parser.add_argument("--top", type=int, default=15, help="functions listed per mode with --profile")
@@ -374,9 +388,9 @@ async def main() -> None:
     modes, placements = args.modes.split(","), args.placements.split(",")
     if not modes or any(m not in MODES for m in modes):
         raise SystemExit(f"--modes: each one of {', '.join(MODES)}")
-    if not placements or any(p not in ("unpinned", "pinned") for p in placements):
-        raise SystemExit("--placements: each one of unpinned, pinned")
-    if "pinned" in placements and not {0, 1} <= os.sched_getaffinity(0):
+    if not placements or any(p not in PLACEMENTS for p in placements):
+        raise SystemExit(f"--placements: each one of {', '.join(PLACEMENTS)}")
+    if placements != ["unpinned"] and not {0, 1} <= os.sched_getaffinity(0):
         raise SystemExit("--placements pinned needs cores 0 and 1")
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
@@ -391,7 +405,7 @@ async def main() -> None:
             for mode, placement in combos[i % len(combos) :] + combos[: i % len(combos)]:
                 # The broker and this process (the crowds' parent) follow the placement too.
                 for pid in (0, broker.proc.pid if broker.proc else 0):
-                    pin(pid, CROWD_CORES if placement == "pinned" else everywhere)
+                    pin(pid, CROWD_CORES if placement.startswith("pinned") else everywhere)
                 run = await one_run(broker.url, args, mode, placement, work, f"{mode}.{placement}.{i}")
                 run.round = i
                 runs.append(run)
