@@ -378,7 +378,7 @@ async def main() -> None:
     )
     parser.add_argument(
         "--placements",
-        default="unpinned,pinned",
+        default=",".join(PLACEMENTS),
         help="comma-separated, of: unpinned (anything anywhere), pinned (the engine on core 0, the rest on 1), "
         f"pinned-first (pinned, the engine at nice {ENGINE_NICE}: ahead of other jobs on its core)",
     )
@@ -392,6 +392,8 @@ async def main() -> None:
         raise SystemExit(f"--placements: each one of {', '.join(PLACEMENTS)}")
     if placements != ["unpinned"] and not {0, 1} <= os.sched_getaffinity(0):
         raise SystemExit("--placements pinned needs cores 0 and 1")
+    if "pinned-first" in placements and os.geteuid() != 0:
+        raise SystemExit(f"--placements pinned-first runs the engine at nice {ENGINE_NICE}: it needs root")
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
     broker = Broker(Path(tempfile.mkdtemp(prefix="sw-room-")))
