@@ -168,17 +168,19 @@ class MqttBus:
             self._reader = asyncio.create_task(self._read_forever(), name=f"mqtt-reader-{self.client_id}")
 
     async def _connection_up(self, client: aiomqtt.Client) -> None:
-        """Announce presence, restore subscriptions, re-send what was not acknowledged, then open."""
+        """Restore subscriptions, announce presence, re-send what was not acknowledged, then open."""
         self._client = client
         self._lost = asyncio.get_running_loop().create_future()
         if isinstance(self.key, SessionKey):  # the public key first, retained: viewers may pin or trust it
             topic, note = self.prefix + KEY_TOPIC, announcement(self.session, self.key)
             await client.publish(topic, note, qos=1, retain=True, properties=signed(self.key, topic, note))
+        # Listening before saying "online": whoever reacts to the presence (a joiner asking the
+        # engine for its history) must find the engine subscribed, not lose its request.
+        for sid, pattern in list(self._patterns.items()):
+            await self._subscribe_on(client, pattern, sid)
         if self.participant is not None:
             topic, online = self.prefix + presence_topic(self.participant), self._presence("online")
             await client.publish(topic, online, qos=1, retain=True, properties=signed(self.key, topic, online))
-        for sid, pattern in list(self._patterns.items()):
-            await self._subscribe_on(client, pattern, sid)
         while self._outbox:
             key, out = next(iter(self._outbox.items()))
             # A finite timeout: a connection lost during the re-send must not hang the reader.
@@ -354,10 +356,15 @@ class MqttBus:
 
     async def subscribe_raw(self, pattern: str, handler: RawHandler) -> int:
         """Call ``handler(relative_topic, payload)`` for every message on a session-relative pattern
-        (from the reader task, in order). Returns an id for :meth:`unsubscribe_raw`."""
-        await self.start()
+        (from the reader task, in order). Returns an id for :meth:`unsubscribe_raw`. Before the bus
+        started, the pattern is subscribed as it connects, before its presence is announced."""
         sid = next(self._sid_counter)
         self._raw[sid] = handler
+        if self._reader is None and not self._closed:
+            self._patterns[sid] = pattern
+            await self.start()
+            return sid
+        await self.start()
         await self._add_pattern(pattern, sid)
         return sid
 

@@ -19,6 +19,7 @@ again, up to :data:`BUSY_RETRIES` times (a class of 30 joining at once all get t
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import json
 import logging
@@ -37,8 +38,11 @@ PER_CLIENT = Rate(burst=10, per_second=1.0)
 """History requests one client may make: a joiner asks once, and again after a gap."""
 OVERALL = Rate(burst=50, per_second=5.0)
 """History requests all clients together may make."""
-MAX_ANSWERS = 4
-"""History answers being sent at the same time."""
+MAX_ANSWERS = 32
+"""History answers being sent at the same time at most."""
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
+"""Bytes of history answers being sent at the same time at most (one larger answer goes alone): a
+class joining at the start asks for a few kilobytes each and is answered at once, not told "busy"."""
 BATCH_EVENTS = 500
 """Events in one history message at most."""
 BATCH_BYTES = 256 * 1024
@@ -73,12 +77,37 @@ class RawBus(Protocol):
     async def unsubscribe_raw(self, sid: int) -> None: ...
 
 
+class _Lines:
+    """The history's events encoded, each once, as the answers first need them (not once per
+    joiner), with where each seq's line is and the bytes from it to the end."""
+
+    def __init__(self, history: Sequence[Event]) -> None:
+        self.history = history
+        self.lines: list[bytes] = []
+        self.seqs: list[int] = []
+        self.ends: list[int] = []
+        """``ends[i]``: the bytes of lines ``0..i`` (with their separators)."""
+
+    def after(self, seq: int) -> tuple[list[bytes], int]:
+        """The lines of the events with a larger seq than ``seq`` (in seq order), and their size."""
+        history, lines = self.history, self.lines
+        for event in history[len(lines) :]:
+            line = encode(event)
+            lines.append(line)
+            self.seqs.append(event.seq)
+            self.ends.append((self.ends[-1] if self.ends else 0) + len(line) + 1)
+        at = bisect.bisect_right(self.seqs, seq)
+        return lines[at:], self.ends[-1] - (self.ends[at - 1] if at else 0) if lines else 0
+
+
 async def serve_history(bus: RawBus, history: Sequence[Event]) -> None:
     """Answer replay requests on ``replay/request`` from a (growing) list of this session's
-    events: ``{"reply_to": ID, "after": SEQ}`` gets every event with a larger seq on
-    ``replay/<ID>``, one JSON event per message, then ``{"end": LAST_SEQ}``."""
-    sending: set[asyncio.Task[None]] = set()  # the answers under way (a task needs a strong reference)
+    events (in seq order): ``{"reply_to": ID, "after": SEQ}`` gets every event with a larger seq on
+    ``replay/<ID>``, in batches, then ``{"end": LAST_SEQ}``. Each event is encoded once for all
+    answers."""
+    sending: dict[asyncio.Task[None], int] = {}  # the answers under way and their bytes (strong references)
     clients, overall = RateLimiter(PER_CLIENT), RateLimiter(OVERALL)
+    lines = _Lines(history)
 
     async def answer(_topic: str, payload: bytes) -> None:
         try:
@@ -93,43 +122,41 @@ async def serve_history(bus: RawBus, history: Sequence[Event]) -> None:
         if not reply_to or "/" in reply_to or "+" in reply_to or "#" in reply_to:
             return
         polite = clients.take(client)
-        refused = _refusal(polite and overall.take("*"), len(sending))
+        snapshot, size = lines.after(after)
+        refused = _refusal(polite and overall.take("*"), len(sending), sum(sending.values()), size)
         if refused is not None:
             log.warning("replay/request from %s refused: %s", client, refused)
             answer = {"refused": refused, "busy": polite}  # busy: everyone's limit, not this client's
             with contextlib.suppress(BusClosed):
                 await bus.publish_raw(f"replay/{reply_to}", json.dumps(answer).encode(), qos=0)
             return
-        snapshot = [event for event in history if event.seq > after]
-        task = asyncio.create_task(_send_history(bus, reply_to, after, snapshot))
-        sending.add(task)
-        task.add_done_callback(sending.discard)
+        last = lines.seqs[-1] if snapshot else after
+        task = asyncio.create_task(_send_history(bus, reply_to, last, snapshot))
+        sending[task] = size
+        task.add_done_callback(lambda done: sending.pop(done, None))
 
     await bus.subscribe_raw("replay/request", answer)
 
 
-def _refusal(within_rate: bool, answering: int) -> str | None:
+def _refusal(within_rate: bool, answering: int, under_way: int, size: int) -> str | None:
     if not within_rate:
         return f"too many history requests (at most {PER_CLIENT.describe()} per client); try again later"
-    if answering >= MAX_ANSWERS:
+    if answering >= MAX_ANSWERS or (answering and under_way + size > MAX_ANSWER_BYTES):
         return f"the engine is already sending history to {answering} joiners; try again in a moment"
     return None
 
 
-async def _send_history(bus: RawBus, reply_to: str, after: int, events: Sequence[Event]) -> None:
-    last = after
+async def _send_history(bus: RawBus, reply_to: str, last: int, lines: Sequence[bytes]) -> None:
     topic = f"replay/{reply_to}"
     with contextlib.suppress(BusClosed):
         batch: list[bytes] = []
         size = 0
-        for event in events:
-            line = encode(event)
+        for line in lines:
             if batch and (len(batch) >= BATCH_EVENTS or size + len(line) > BATCH_BYTES):
                 await bus.publish_raw(topic, b"\n".join(batch))
                 batch, size = [], 0
             batch.append(line)
             size += len(line) + 1
-            last = event.seq
         if batch:
             await bus.publish_raw(topic, b"\n".join(batch))
         await bus.publish_raw(topic, json.dumps({"end": last}).encode())

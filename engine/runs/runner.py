@@ -108,7 +108,10 @@ async def serve_session(
     session_id = session_id or f"s-{uuid.uuid4().hex[:8]}"
     guard = None if credentials is None else CommandGuard(credentials)
     bus = connect_bus(url, session_id, participant="engine", role="engine", key=key, guard=guard)
-    await bus.start()
+    history: list[Event] = []
+    # Subscribed before the bus connects, so before the engine says it is online: a joiner who asks
+    # for the history as soon as it sees the engine is answered (it used to wait out a 5 s fetch).
+    await bus.serve_history(history)
     if credentials is not None and await anonymous_publish(bus):
         log.warning(
             "scopewatch: warning: %s lets anonymous clients publish on this session's command topics: "
@@ -117,13 +120,11 @@ async def serve_session(
             bus.address.display,
         )
     recorder = Recorder(record) if record else None
-    history: list[Event] = []
     outbox = Outbox(bus, raw=bus)  # the engine never waits for the broker; what waits goes batched (channel.outbox)
     try:
         session = open_session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
         session.emitter.add_listener(history.append)
         session.emitter.outbox = outbox
-        await bus.serve_history(history)
         return await _hosted(
             session, None if on_start is None else lambda s: on_start(s, bus.address.display), on_event
         )

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from typing import Any
 
+import pytest
+
+from channel import codec, replay
 from channel.bus import Dropped
 from channel.connect import parse_bus_url
 from channel.emitter import Emitter
@@ -81,3 +85,56 @@ async def test_a_late_joiner_ends_complete_through_a_link_that_keeps_dropping(mq
     got, drops = await _join_late(mqtt_broker, delay=0.15, drop_every=2.5)
     assert got == list(range(1, LATE + LIVE + 1))
     assert drops >= 1  # the link was cut while the joiner caught up
+
+
+async def test_a_class_joining_at_once_is_answered_at_once_not_told_busy(
+    mqtt_broker: Broker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 25 joiners asking at the start of a session each want a few kilobytes: answers are budgeted
+    # by the bytes under way (replay.MAX_ANSWER_BYTES), so none is refused "busy" (it was past 4
+    # answers at once: 21 of them waited 1-2 s and asked again). No retry after "busy" here.
+    monkeypatch.setattr(replay, "BUSY_RETRIES", 0)
+    session = f"t-{uuid.uuid4().hex[:8]}"
+    engine = MqttBus(parse_bus_url(mqtt_broker.url), session, participant="engine", role="engine")
+    await engine.serve_history(
+        [TurnStarted(session=session, seq=i, actor="alice", episode=1, turn=i, budget_left=0) for i in range(1, 41)]
+    )
+    joiners = [MqttBus(parse_bus_url(mqtt_broker.url), session, participant=f"j{i}") for i in range(25)]
+    try:
+        async with asyncio.timeout(120):
+            got = await asyncio.gather(*(j.fetch_history() for j in joiners))
+        assert all([e.seq for e in events] == list(range(1, 41)) for events in got)
+    finally:
+        for bus in [*joiners, engine]:
+            await bus.close()
+
+
+async def test_each_event_is_encoded_once_for_all_the_answers(
+    mqtt_broker: Broker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    encoded: list[int] = []
+    real = codec.encode
+
+    def counting(message: Any) -> bytes:
+        encoded.append(message.seq)
+        return real(message)
+
+    monkeypatch.setattr(replay, "encode", counting)
+    session = f"t-{uuid.uuid4().hex[:8]}"
+    engine = MqttBus(parse_bus_url(mqtt_broker.url), session, participant="engine", role="engine")
+    history: list[Event] = []
+    emitter = Emitter(engine, session)
+    emitter.add_listener(history.append)
+    await engine.serve_history(history)
+    joiner = MqttBus(parse_bus_url(mqtt_broker.url), session, participant="j")
+    try:
+        for turn in range(1, 31):
+            await emitter.emit(TurnStarted(actor="alice", episode=1, turn=turn, budget_left=0))
+        assert [e.seq for e in await joiner.fetch_history()] == list(range(1, 31))
+        assert [e.seq for e in await joiner.fetch_history(after=10)] == list(range(11, 31))
+        await emitter.emit(TurnStarted(actor="alice", episode=1, turn=31, budget_left=0))
+        assert [e.seq for e in await joiner.fetch_history(after=29)] == [30, 31]
+        assert sorted(encoded) == list(range(1, 32))  # once each, however many answers held it
+    finally:
+        await joiner.close()
+        await engine.close()

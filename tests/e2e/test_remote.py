@@ -9,6 +9,9 @@ import io
 import queue
 from pathlib import Path
 
+import pytest
+
+from channel import replay
 from channel.broker import BusConnectError
 from channel.bus import Dropped, Overflow, Subscription
 from channel.codec import Message
@@ -33,6 +36,7 @@ from channel.events import (
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 from channel.recorder import read_recording
+from channel.signing import new_key
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms
 from engine.runs.runner import serve_session
@@ -391,3 +395,36 @@ async def test_a_pause_sent_as_soon_as_the_engine_is_online_is_not_lost(mqtt_bro
         await watcher.close()
     kinds = [e.kind for e in _recorded(record)]
     assert kinds[0] == "SessionStarted" and kinds[-1] == "SessionEnded"
+
+
+async def test_history_fetches_sent_as_soon_as_the_engine_is_online_are_answered(
+    mqtt_broker: Broker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The engine subscribes to history requests before it says it is online: a class joining the
+    # moment it sees the engine asks at once (before, a request that came while the engine still
+    # probed the broker and opened the session was lost, and its joiner waited out its 5 s fetch:
+    # bench/room_load.py's first ballot took 5 s for it). One request each, no retry.
+    monkeypatch.setattr(replay, "ATTEMPTS", 1)
+    session, key, creds = new_session(), new_key(), Credentials()
+    config = SessionConfig(room="class", norms=Norms(reviewer="room"), tasks=("w1-gbp",))
+
+    async def join(name: str) -> list[Event]:
+        bus = MqttBus(parse_bus_url(mqtt_broker.url), session, participant=name, role="watcher", key=key.public)
+        try:
+            presence = await bus.subscribe("presence/#")
+            async for item in presence:
+                if isinstance(item, PresenceChanged) and item.participant == "engine" and item.status == "online":
+                    break
+            return await bus.fetch_history(wait=5.0)  # raises "no engine answered" if the request was lost
+        finally:
+            await bus.close()
+
+    joiners = [asyncio.create_task(join(f"m{i}")) for i in range(5)]
+    await asyncio.sleep(0.5)  # all five listening for the engine's presence
+    engine = asyncio.create_task(serve_session(config, mqtt_broker.url, session_id=session, key=key, credentials=creds))
+    try:
+        async with asyncio.timeout(60):
+            await asyncio.gather(*joiners)
+    finally:
+        engine.cancel()
+        await asyncio.gather(engine, *joiners, return_exceptions=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from channel.codec import decode_event
 from channel.connect import parse_bus_url
-from channel.events import Event, PresenceChanged, ReviewDecided, ReviewRequested, SessionEnded
+from channel.events import Event, PresenceChanged, ReviewDecided, ReviewRequested, SessionEnded, SessionStarted
 from channel.mqtt import MqttBus
 from channel.recorder import read_recording
 from channel.topics import topic_for
@@ -200,3 +200,36 @@ def test_bad_bus_options_fail_in_one_line_before_any_screen(make_broker: Callabl
     empty = make_broker()
     assert "--session: no session announced" in _one_line_error(["watch", "--bus", empty.url])
     assert "no engine answered for session 's-x'" in _one_line_error(["watch", "--bus", empty.url, "--session", "s-x"])
+
+
+async def test_sigterm_right_after_the_announce_lines_leaves_no_recording_that_starts_with_its_end(
+    mqtt_broker: Broker, tmp_path: Path
+) -> None:
+    # A teacher who stops `serve --room` the moment it printed how to join: the session never
+    # started, or started and was cancelled; a recording whose first line is SessionEnded (what the
+    # last note found) is neither, and readers refuse it. Four stops, at 0 to 0.2 s after the lines.
+    for n, delay in enumerate((0.0, 0.0, 0.05, 0.2)):
+        record = tmp_path / f"served-{n}.jsonl"
+        serve = await asyncio.create_subprocess_exec(
+            *cli("serve", "--bus", mqtt_broker.url, "--room", "class", "--record", str(record)),
+            cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            assert serve.stderr is not None
+            async with asyncio.timeout(90):
+                while b"room class: join with" not in (line := await serve.stderr.readline()):
+                    assert line, "serve ended before its announce lines"
+            await asyncio.sleep(delay)
+            serve.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(serve.wait(), 90) in (0, 143)
+        finally:
+            if serve.returncode is None:
+                serve.kill()
+                await serve.wait()
+        recorded = list(read_recording(record)) if record.exists() else []
+        assert [e.seq for e in recorded] == list(range(1, len(recorded) + 1))
+        if recorded:
+            assert isinstance(recorded[0], SessionStarted), [e.kind for e in recorded[:3]]
+            assert isinstance(recorded[-1], SessionEnded)
