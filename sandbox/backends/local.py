@@ -162,6 +162,7 @@ class LocalSandbox:
             if self._watcher is not None:
                 await self._watcher.stop()
         finally:
+            self._reconciler.close()
             self._shell.close()
             await self._shell.wait_closed()
             await asyncio.to_thread(self._workspace.remove)
