@@ -74,6 +74,8 @@ class ShellRunner:
         self._bash = "bash"
         self.tracer = Tracer(reason="not prepared")
         self._index: ProgramIndex | None = None
+        self._wrappers: tuple[Shim, dict[str, str]] | None = None
+        """The shim, and a wrapper's path (or the program it is mounted over) -> its command (:meth:`_context`)."""
         self._episode: EpisodeJail | None = None
         self._per_episode = False
         self.commands = 0
@@ -113,6 +115,12 @@ class ShellRunner:
             if self._handing is None or self._handing.roots != roots:
                 self._handing = HandOver(roots, self.uid)
             await asyncio.to_thread(self._handing.run)
+
+    async def _secrets(self, root: tuple[str, ...]) -> dict[tuple[int, int], Locus] | None:
+        """The sensitive files by inode before a traced command (:func:`~sandbox.commands.loci.sensitive_inodes`)."""
+        if not self.tracer.available:
+            return None
+        return await asyncio.to_thread(sensitive_inodes, self._context(root), memo=self._memo())
 
     def _filter_fd(self) -> int | None:
         """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
@@ -216,16 +224,15 @@ class ShellRunner:
         channel = shim.channel
         self.commands += 1
         root = (self._bash, "-c", command)
-        await self._hand_over()
+        traced = self.tracer.available
+        # Independent of each other (inode numbers, owners, the jail): side by side.
+        secrets, _, episode = await asyncio.gather(self._secrets(root), self._hand_over(), self._episode_jail(network))
         trace = self.workspace.tmp / "trace"
         index = self._programs()
         given = self.workspace.tmp / "shell-input"
-        episode = await self._episode_jail(network)
         images = ExecImages(index, held=bool(self.tracer.unshare)) if index is not None else None
         given.write_text(stdin or "", encoding="utf-8")
         remote = read_state(self.workspace.remote)
-        traced = self.tracer.available
-        secrets = await asyncio.to_thread(sensitive_inodes, self._context(root), memo=self._memo()) if traced else None
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
         try:
@@ -252,18 +259,21 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
-        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
-        if not self.tracer.available:
+        if not traced:
+            pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
-        calls, reads, forged, hooks = await asyncio.to_thread(
-            self._traced,
-            trace,
-            root,
-            records,
-            ended=not (timed_out or runaway),
-            secrets=secrets,
-            images=images.found if images is not None else None,
+        pushed, (calls, reads, forged, hooks) = await asyncio.gather(
+            asyncio.to_thread(ref_updates, self.workspace.remote, remote),
+            asyncio.to_thread(
+                self._traced,
+                trace,
+                root,
+                records,
+                ended=not (timed_out or runaway),
+                secrets=secrets,
+                images=images.found if images is not None else None,
+            ),
         )
         if trace_cut:
             forged += (
@@ -335,11 +345,13 @@ class ShellRunner:
         """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
         shim = self.shim
         assert shim is not None
-        wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}
-        wrappers.update({program: wrapper.name for wrapper, program in shim.cover})
+        if self._wrappers is None or self._wrappers[0] is not shim:  # fixed once the shim is installed
+            wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}
+            wrappers.update({program: wrapper.name for wrapper, program in shim.cover})
+            self._wrappers = (shim, wrappers)
         return TraceContext(
             root_argv=root,
-            wrappers=wrappers,
+            wrappers=self._wrappers[1],
             home=self.workspace.home,
             workspace=self.workspace.root,
             planted=frozenset(self.workspace.planted),
