@@ -170,13 +170,14 @@ class Shim:
         """What was done to the wrappers or the channel since they were installed, each put back."""
         problems: list[str] = []
         changed: list[str] = []
+        folder = os.fspath(self.dir)  # plain strings: this runs twice a command, for every wrapper
         for name, text in self._expected.items():
-            wrapper = self.dir / name
+            wrapper = f"{folder}/{name}"
             try:
                 st = os.lstat(wrapper)
                 ok = stat.S_ISREG(st.st_mode) and st.st_mode & 0o777 == 0o555
                 known = self._seen.get(name)
-                ok = ok and ((known is not None and known == _signature(st)) or wrapper.read_text() == text)
+                ok = ok and ((known is not None and known == _signature(st)) or _read(wrapper) == text)
             except (OSError, UnicodeDecodeError):
                 ok = False
             if ok and (settled := _signature(st)) is not None:
@@ -204,6 +205,11 @@ class Shim:
     def close(self) -> None:
         if self.channel is not None:
             self.channel.close()
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 _SETTLED_NS = 100_000_000
