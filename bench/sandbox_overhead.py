@@ -114,13 +114,20 @@ async def bare(root: Path, n: int, command: str = COMMAND) -> tuple[float, float
     return (time.perf_counter() - start) / n, (_cpu() - cpu) / n
 
 
-async def sandboxed(sb: LocalSandbox, n: int, command: str = COMMAND) -> tuple[float, float]:
-    start, cpu = time.perf_counter(), _cpu(sb)
+def _engine_cpu() -> float:
+    """CPU seconds of the engine's own process so far (every thread; no child)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    return me.ru_utime + me.ru_stime
+
+
+async def sandboxed(sb: LocalSandbox, n: int, command: str = COMMAND) -> tuple[float, float, float]:
+    """Seconds per command by wall, by CPU (:func:`_cpu`) and by the engine's own CPU."""
+    start, cpu, own = time.perf_counter(), _cpu(sb), _engine_cpu()
     for _ in range(n):
         result = await sb.run_shell("dev", command, timeout=120)
         if result.exit_code != 0:
             raise SystemExit(f"{command!r} failed in {sb.label}: {result.output[-300:]}")
-    return (time.perf_counter() - start) / n, (_cpu(sb) - cpu) / n
+    return (time.perf_counter() - start) / n, (_cpu(sb) - cpu) / n, (_engine_cpu() - own) / n
 
 
 async def _create(bus: InProcessBus, level: str, jail: str, **kwargs: object) -> LocalSandbox:
@@ -167,8 +174,9 @@ async def open_variants(bus: InProcessBus, levels: tuple[str, ...], docker: bool
     return found
 
 
-Samples = dict[str, dict[str, list[tuple[float, float]]]]
-"""Mix command -> variant (bare, command, episode) -> (wall, CPU) seconds per command, one per round."""
+Samples = dict[str, dict[str, list[tuple[float, ...]]]]
+"""Mix command -> variant (bare, command, episode) -> (wall, CPU[, the engine's own CPU]) seconds per
+command, one per round."""
 
 
 async def mix_samples(commands: int, rounds: int) -> tuple[Samples, tuple[str, str], list[float]]:
@@ -207,6 +215,8 @@ def _ratios(samples: Samples) -> dict[str, dict[str, float]]:
         wall = {v: statistics.median(s[0] for s in samples[label][v]) for v in ("bare", "command", "episode")}
         cpu = {v: statistics.median(s[1] for s in samples[label][v]) for v in ("bare", "command", "episode")}
         out[label] = {f"{v} ms": wall[v] * 1000 for v in wall}
+        out[label].update({f"{v} cpu ms": cpu[v] * 1000 for v in cpu})
+        out[label]["episode engine ms"] = statistics.median(s[2] for s in samples[label]["episode"]) * 1000
         out[label].update({"command": wall["command"] / wall["bare"], "episode": wall["episode"] / wall["bare"]})
         out[label].update({"command cpu": cpu["command"] / cpu["bare"], "episode cpu": cpu["episode"] / cpu["bare"]})
     return out
@@ -268,17 +278,14 @@ def against_baseline(rev: str, commands: int, rounds: int) -> None:
         f"\nissue 29 mix against {rev}: {commands} commands x {rounds} rounds a side, ABBA, medians; "
         f"load average {min(loads):.2f}-{max(loads):.2f}"
     )
-    print(
-        f"{'command':<22} {'bare ms':>13} {'episode ms':>15} {'episode x bare':>15} {'cpu x bare':>13} {'now/base':>9}"
-    )
-    print(f"{'':<22} {'base / now':>13} {'base / now':>15} {'base / now':>15} {'base / now':>13} {'episode':>9}")
+    columns = ("bare ms", "episode ms", "episode x bare", "episode cpu ms", "cpu x bare", "engine cpu ms")
+    print(f"{'command':<22}" + "".join(f" {c:>15}" for c in columns) + f" {'now/base':>9}")
+    print(f"{'':<22}" + "".join(f" {'base / now':>15}" for _ in columns) + f" {'episode':>9}")
+    keys = ("bare ms", "episode ms", "episode", "episode cpu ms", "episode cpu", "episode engine ms")
     for label in MIX:
         b, c = rows["baseline"][label], rows["current"][label]
-        print(
-            f"{label:<22} {b['bare ms']:>6.1f} {c['bare ms']:>6.1f} {b['episode ms']:>7.1f} {c['episode ms']:>7.1f} "
-            f"{b['episode']:>7.2f} {c['episode']:>7.2f} {b['episode cpu']:>6.2f} {c['episode cpu']:>6.2f} "
-            f"{c['episode ms'] / b['episode ms']:>9.2f}"
-        )
+        cells = "".join(f" {b[k]:>7.2f} {c[k]:>7.2f}" for k in keys)
+        print(f"{label:<22}{cells} {c['episode ms'] / b['episode ms']:>9.2f}")
     for side in rows:
         median = statistics.median(r["episode"] for r in rows[side].values())
         cpu = statistics.median(r["episode cpu"] for r in rows[side].values())
