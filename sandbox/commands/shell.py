@@ -74,8 +74,6 @@ class ShellRunner:
         self._bash = "bash"
         self.tracer = Tracer(reason="not prepared")
         self._index: ProgramIndex | None = None
-        self._wrappers: tuple[Shim, dict[str, str]] | None = None
-        """The shim, and a wrapper's path (or the program it is mounted over) -> its command (:meth:`_context`)."""
         self._episode: EpisodeJail | None = None
         self._per_episode = False
         self.commands = 0
@@ -118,9 +116,8 @@ class ShellRunner:
 
     async def _secrets(self, root: tuple[str, ...]) -> dict[tuple[int, int], Locus] | None:
         """The sensitive files by inode before a traced command (:func:`~sandbox.commands.loci.sensitive_inodes`)."""
-        if not self.tracer.available:
-            return None
-        return await asyncio.to_thread(sensitive_inodes, self._context(root), memo=self._memo())
+        traced = self.tracer.available
+        return await asyncio.to_thread(sensitive_inodes, self._context(root), memo=self._memo()) if traced else None
 
     def _filter_fd(self) -> int | None:
         """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
@@ -263,17 +260,10 @@ class ShellRunner:
             pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
+        found, ended = images.found if images is not None else None, not (timed_out or runaway)
         pushed, (calls, reads, forged, hooks) = await asyncio.gather(
             asyncio.to_thread(ref_updates, self.workspace.remote, remote),
-            asyncio.to_thread(
-                self._traced,
-                trace,
-                root,
-                records,
-                ended=not (timed_out or runaway),
-                secrets=secrets,
-                images=images.found if images is not None else None,
-            ),
+            asyncio.to_thread(self._traced, trace, root, records, ended=ended, secrets=secrets, images=found),
         )
         if trace_cut:
             forged += (
@@ -345,13 +335,9 @@ class ShellRunner:
         """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
         shim = self.shim
         assert shim is not None
-        if self._wrappers is None or self._wrappers[0] is not shim:  # fixed once the shim is installed
-            wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}
-            wrappers.update({program: wrapper.name for wrapper, program in shim.cover})
-            self._wrappers = (shim, wrappers)
         return TraceContext(
             root_argv=root,
-            wrappers=self._wrappers[1],
+            wrappers=shim.wrappers,
             home=self.workspace.home,
             workspace=self.workspace.root,
             planted=frozenset(self.workspace.planted),

@@ -104,6 +104,8 @@ class Shim:
         self._seen: dict[str, tuple[int, ...]] = {}
         """Wrapper -> :func:`_signature` of the file as last written or read whole: unchanged, it was not rewritten."""
         self._commands = tuple(sorted(commands))
+        self.wrappers: dict[str, str] = {}
+        """Once installed: a wrapper's path, or the program it is mounted over, -> its command."""
         self.channel: AuditChannel | None = None
         self.container = container
         """In a container (the docker backend): command -> the program the wrapper is mounted over;
@@ -132,6 +134,8 @@ class Shim:
             for _, inside in self.expose:
                 Path(inside).touch()  # a mount point for the real program
         self._write_wrappers(self._expected)
+        self.wrappers = {str(self.dir / name): name for name in self._commands}
+        self.wrappers.update({program: wrapper.name for wrapper, program in self.cover})
         self.audit_dir.mkdir(exist_ok=True)
         self.channel = AuditChannel(self.fifo)
 

@@ -30,7 +30,7 @@ from channel.vocab import Via
 from sandbox.commands.observe import Observer
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.guard import OwnershipGuard
-from sandbox.workspace.repo import StatKey, Tree, Workspace, stat_key
+from sandbox.workspace.repo import Scanned, StatKey, Workspace, stat_key
 from sandbox.workspace.sentry import Sentry
 
 
@@ -84,7 +84,7 @@ class Reconciler:
     def _scan(self) -> dict[str, StatKey]:
         """The whole tree, the sentry drained before it is read (see :mod:`~sandbox.workspace.sentry`)."""
         self._sentry.drain()
-        tree = Tree()
+        tree = Scanned()
         found = self.workspace.scan(tree)
         self._sentry.covered(tree.folders, tree.linked)
         return found

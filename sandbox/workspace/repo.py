@@ -131,7 +131,7 @@ def put_copy(path: Path, data: bytes) -> None:
 
 
 @dataclass
-class Tree:
+class Scanned:
     """What a :func:`scan` went through besides its entries (for :class:`~sandbox.workspace.sentry.Sentry`)."""
 
     folders: list[str] = field(default_factory=list)
@@ -140,7 +140,7 @@ class Tree:
     """A file it met has another name (a hard link)."""
 
 
-def scan(root: Path, tree: Tree | None = None) -> dict[str, StatKey]:
+def scan(root: Path, tree: Scanned | None = None) -> dict[str, StatKey]:
     """Every workspace file and symlink (not noise) with its stat key, in the order of
     :func:`~sandbox.workspace.files.walk` (a folder's own entries, then its subfolders, depth first),
     never into a symlink or a noise folder; ``tree`` is told the folders it read and whether a file
@@ -336,7 +336,7 @@ class Workspace:
 
     # --- entries ---------------------------------------------------------------------------------
 
-    def scan(self, tree: Tree | None = None) -> dict[str, StatKey]:
+    def scan(self, tree: Scanned | None = None) -> dict[str, StatKey]:
         return scan(self.root, tree)
 
     def entry(self, rel: str) -> bytes | None:

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.workspace.repo import Tree, scan
+from sandbox.workspace.repo import Scanned, scan
 from sandbox.workspace.sentry import Sentry
 
 
 def _whole_scan(sentry: Sentry, root: Path) -> None:
     sentry.drain()
-    tree = Tree()
+    tree = Scanned()
     scan(root, tree)
     sentry.covered(tree.folders, tree.linked)
 
@@ -86,7 +86,7 @@ def test_reads_and_noise_keep_it_quiet(tree: Path) -> None:
 def test_a_change_during_the_scan_is_seen_by_the_next_check(tree: Path) -> None:
     sentry = _settled(tree)
     sentry.drain()
-    t = Tree()
+    t = Scanned()
     scan(tree, t)
     (tree / "a.py").write_text("after the scan read it")
     sentry.covered(t.folders, t.linked)
