@@ -21,6 +21,9 @@ The invariant (:meth:`Sentry.quiet` is True only if the tree is as the last whol
 - a full queue (``IN_Q_OVERFLOW``), a watch the kernel refuses (``max_user_watches``) or no inotify at
   all: never quiet, the scan as before.
 
+Every sentry of a process shares one inotify descriptor (:class:`_Inotify`; a user has 128 by default, and
+each sandbox's watcher holds one already): an event is handed to the sentries that own its watch.
+
 Events from the engine's own writes (tool writes, rollbacks, the hand-over to the jail's uid) are not
 told apart: they make the next check scan, which is what it did before.
 """
@@ -30,6 +33,9 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import struct
+import threading
+import weakref
 from collections.abc import Iterable
 
 _IN_MODIFY, _IN_ATTRIB, _IN_CLOSE_WRITE = 0x2, 0x4, 0x8
@@ -41,82 +47,140 @@ MASK = (
     | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR | _IN_DONT_FOLLOW
 )  # fmt: skip
 """Every change of an entry's content, name or attributes; never a read (the engine reads the tree)."""
+_EVENT = struct.Struct("iIII")
+"""``struct inotify_event`` before its name: watch, mask, cookie, the name's length."""
 
 
-def _libc() -> ctypes.CDLL | None:
-    try:
-        return ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return None
-
-
-class Sentry:
-    """An inotify descriptor with a watch per folder of the workspace (see the module)."""
+class _Inotify:
+    """The process's one inotify descriptor and who owns each of its watches."""
 
     def __init__(self) -> None:
-        self._libc = _libc()
-        self._fd = -1
-        if self._libc is not None and hasattr(self._libc, "inotify_init1"):
-            self._fd = self._libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
-        self._watched: dict[str, int] = {}
-        self._dirty = True
-        """Set by anything the sentry cannot vouch for; cleared only by :meth:`drain`."""
-
-    def quiet(self) -> bool:
-        """True only if nothing in the tree changed since the last :meth:`drain` and :meth:`covered`."""
-        if self._dirty or self._fd < 0:
-            return False
+        self.lock = threading.Lock()
+        self.libc: ctypes.CDLL | None = None
+        self.fd = -1
         try:
-            pending = os.read(self._fd, 1 << 16)
-        except BlockingIOError:
-            return True
-        except OSError:
-            pending = b"?"
-        # Read is not drained: the events stay meaningful until a whole scan starts.
-        self._dirty = bool(pending) or self._dirty
-        return not self._dirty
+            self.libc = ctypes.CDLL(None, use_errno=True)
+            self.fd = self.libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            self.libc = None
+        self.owners: dict[int, weakref.WeakSet[Sentry]] = {}
+        self.sentries: weakref.WeakSet[Sentry] = weakref.WeakSet()
+        """Every open sentry (one dropped unclosed leaves its watches to nobody)."""
 
-    def drain(self) -> None:
-        """A whole scan starts now: forget what was queued before it (the scan sees those changes)."""
-        self._dirty = self._fd < 0
-        while self._fd >= 0:
+    def pump(self) -> None:
+        """Hand every queued event to the sentries that own its watch (lock held); an overflow, or a
+        read that fails, to every sentry."""
+        while self.fd >= 0:
             try:
-                if not os.read(self._fd, 1 << 16):
-                    return
+                data = os.read(self.fd, 1 << 16)
             except BlockingIOError:
                 return
             except OSError:
-                self._dirty = True
+                data = b""
+            if not data:
+                for sentry in self.sentries:
+                    sentry.dirty = True
                 return
+            at = 0
+            while at + _EVENT.size <= len(data):
+                wd, _, _, size = _EVENT.unpack_from(data, at)
+                at += _EVENT.size + size
+                for sentry in self.owners.get(wd, ()) if wd >= 0 else self.sentries:
+                    sentry.dirty = True
+
+    def watch(self, sentry: Sentry, folder: str) -> int:
+        """A watch of ``folder`` owned (also) by ``sentry`` (lock held): its number, or -errno."""
+        assert self.libc is not None
+        wd: int = self.libc.inotify_add_watch(self.fd, os.fsencode(folder), MASK)
+        if wd < 0:
+            return -ctypes.get_errno()
+        self.owners.setdefault(wd, weakref.WeakSet()).add(sentry)
+        return wd
+
+    def unwatch(self, sentry: Sentry, wd: int) -> None:
+        """``sentry`` no longer owns watch ``wd`` (lock held); the last owner removes it."""
+        owners = self.owners.get(wd)
+        if owners is not None:
+            owners.discard(sentry)
+        if not owners:
+            self.owners.pop(wd, None)
+            if self.libc is not None:
+                self.libc.inotify_rm_watch(self.fd, wd)  # gone already (EINVAL) is as good
+
+
+_shared: _Inotify | None = None
+_shared_lock = threading.Lock()
+
+
+def _inotify() -> _Inotify:
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = _Inotify()
+        return _shared
+
+
+class Sentry:
+    """The watches of one workspace's folders, on the process's inotify descriptor (see the module)."""
+
+    def __init__(self) -> None:
+        self._inotify = _inotify()
+        self._watched: dict[str, int] = {}
+        self._open = self._inotify.fd >= 0
+        self.dirty = True
+        """Set by anything the sentry cannot vouch for; cleared only by :meth:`drain`."""
+        with self._inotify.lock:
+            self._inotify.sentries.add(self)
+
+    def quiet(self) -> bool:
+        """True only if nothing in the tree changed since the last :meth:`drain` and :meth:`covered`."""
+        if not self._open:
+            return False
+        with self._inotify.lock:
+            self._inotify.pump()
+        return not self.dirty
+
+    def drain(self) -> None:
+        """A whole scan starts now: forget what was queued before it (the scan sees those changes)."""
+        with self._inotify.lock:
+            self._inotify.pump()
+            self.dirty = not self._open
 
     def covered(self, folders: Iterable[str], linked: bool) -> None:
         """The scan that followed :meth:`drain` went into ``folders`` (absolute paths) and found a
         hard link (``linked``). Each folder is watched; one whose watch is new (first seen, or made
         again under the same name: another inode), or that the kernel would not watch, leaves the
         sentry dirty until the next scan."""
-        self._dirty = self._dirty or linked
-        if self._fd < 0 or self._libc is None:
+        self.dirty = self.dirty or linked
+        if not self._open:
             return
         watched: dict[str, int] = {}
-        for folder in folders:
-            # The same inode already watched gives back its watch: the one case that proves nothing
-            # of this folder went unseen between the drain and now.
-            wd = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), MASK)
-            if wd < 0:
-                if ctypes.get_errno() == errno.ENOSPC:  # max_user_watches: no shortcut here
-                    self.close()
+        with self._inotify.lock:
+            for folder in folders:
+                # The same inode already watched gives back its watch: the one case that proves nothing
+                # of this folder went unseen between the drain and now.
+                wd = self._inotify.watch(self, folder)
+                if wd == -errno.ENOSPC:  # max_user_watches: no shortcut here
+                    self._close()
                     return
-                self._dirty = True
-                continue
-            self._dirty = self._dirty or self._watched.get(folder) != wd
-            watched[folder] = wd
-        for wd in set(self._watched.values()) - set(watched.values()):
-            self._libc.inotify_rm_watch(self._fd, wd)  # gone already (EINVAL) is as good
+                if wd < 0:
+                    self.dirty = True
+                    continue
+                self.dirty = self.dirty or self._watched.get(folder) != wd
+                watched[folder] = wd
+            for wd in set(self._watched.values()) - set(watched.values()):
+                self._inotify.unwatch(self, wd)
         self._watched = watched
 
-    def close(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+    def _close(self) -> None:
+        """Give up every watch (lock held): never quiet again."""
+        for wd in set(self._watched.values()):
+            self._inotify.unwatch(self, wd)
         self._watched.clear()
-        self._dirty = True
+        self._inotify.sentries.discard(self)
+        self._open = False
+        self.dirty = True
+
+    def close(self) -> None:
+        with self._inotify.lock:
+            self._close()

@@ -121,3 +121,20 @@ def test_closed_it_is_never_quiet(tree: Path) -> None:
     sentry.close()
     _whole_scan(sentry, tree)
     assert not sentry.quiet()
+
+
+def test_sentries_share_one_descriptor_and_hear_only_their_own_tree(tmp_path: Path) -> None:
+    first, second = tmp_path / "one", tmp_path / "two"
+    for root in (first, second):
+        (root / "src").mkdir(parents=True)
+        (root / "src" / "a.py").write_text("a")
+    one, two = _settled(first), _settled(second)
+    (second / "src" / "a.py").write_text("changed")
+    assert one.quiet()  # it read the shared queue and handed the event on
+    assert not two.quiet()
+    one.close()
+    (second / "src" / "b.py").write_text("more")
+    _whole_scan(two, second)
+    _whole_scan(two, second)
+    assert two.quiet()
+    two.close()
