@@ -128,7 +128,7 @@ class ShellRunner:
     @property
     def label(self) -> str:
         """The isolation level and the tracer (``local/bubblewrap + strace``), or its named fallback;
-        with ``SCOPEWATCH_JAIL=episode``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
+        unless ``SCOPEWATCH_JAIL=command``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
         base = self.isolation.label
         if not self._per_episode:
             return self.tracer.label(base)
