@@ -136,6 +136,9 @@ class Reconciler:
                     self._stats[p] = key
                 continue
             changes.append(Change(p, old, new))
+        if paths is None and changes:
+            # Quiet means the cache is the disk: these may not all be settled (an error on the way).
+            self._sentry.dirty = True
         return changes
 
     def _remember(self, path: str, data: bytes | None) -> None:

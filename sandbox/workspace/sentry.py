@@ -24,6 +24,9 @@ The invariant (:meth:`Sentry.quiet` is True only if the tree is as the last whol
 Every sentry of a process shares one inotify descriptor (:class:`_Inotify`; a user has 128 by default, and
 each sandbox's watcher holds one already): an event is handed to the sentries that own its watch.
 
+A whole scan that found a change leaves the sentry dirty too: quiet means the reconciler's cache is the disk,
+and a change found but not settled (an error on the way) must still be reported by the next scan.
+
 Events from the engine's own writes (tool writes, rollbacks, the hand-over to the jail's uid) are not
 told apart: they make the next check scan, which is what it did before.
 """

@@ -417,6 +417,27 @@ async def test_changes_between_commands_are_external_though_the_scan_before_a_co
         await sb.close()
 
 
+async def test_a_change_found_but_not_settled_is_still_external_at_the_next_command(
+    bus: InProcessBus, events: Subscription
+) -> None:
+    # Quiet means the cache is the disk: a whole scan that found a change (then an error, say) keeps it speaking.
+    sb = await LocalSandbox.create(FILES, ownership=Ownership.from_teams(TEAMS), emitter=Emitter(bus, "t"), watch=False)
+    try:
+        sb.register_actor("alice", "billing")
+        for _ in range(2):
+            await sb.run_shell("alice", "true")
+        (sb.root / "services/payments/notes.txt").write_text("edited by hand\n")
+        async with sb._reconciler.lock:
+            assert [c.path for c in sb._reconciler.changes()] == ["services/payments/notes.txt"]
+        await drain(events)
+        result = await sb.run_shell("alice", "true")
+        assert result.rolled_back == ()
+        changes = _of(FileChanged, await drain(events))
+        assert [(c.actor, c.path) for c in changes] == [("external", "services/payments/notes.txt")]
+    finally:
+        await sb.close()
+
+
 async def test_concurrent_agents_are_attributed_exactly(sandbox: LocalSandbox, events: Subscription) -> None:
     async def agent(actor: str, folder: str) -> None:
         for i in range(4):
