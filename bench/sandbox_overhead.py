@@ -22,24 +22,31 @@ The last table is issue 29's target, measured side by side in the same rounds: t
 status``, ``pytest -q`` on 12 tests, a ``find`` over the 200 files) bare, with a jail per command and
 with the episode's jail (both shimmed and traced, at bubblewrap), as ratios to bare by wall time and by
 CPU time (the engine's and its children's: less sensitive to the machine's load), and the median ratio
-of the mix. ``--mix-only`` runs that table alone.
+of the mix. ``--mix-only`` runs that table alone. ``--baseline REV`` runs it for REV's code too (a copy
+by ``git archive`` in a temporary folder), this bench driving both: each round runs one process per side,
+the order alternating (ABBA), and the table gives both sides' ratios to the bare runs of their own
+processes, and current / baseline.
 
     python bench/sandbox_overhead.py [--commands 30] [--rounds 3] [--levels bubblewrap,unshare] [--no-docker]
-                                     [--mix-only]
+                                     [--mix-only] [--baseline REV]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The code measured: this tree, or a baseline's copy (``--baseline`` sets it for that side's processes).
+sys.path.insert(0, os.environ.get("SANDBOX_OVERHEAD_TREE") or str(Path(__file__).resolve().parent.parent))
 
 from channel.emitter import Emitter
 from channel.memory import InProcessBus
@@ -49,6 +56,7 @@ from sandbox.errors import SandboxError
 from sandbox.jail.isolation import SYSTEM_PATH, Isolation, _works
 from sandbox.workspace.ownership import Ownership
 
+ROOT = Path(__file__).resolve().parent.parent
 FILES = {f"src/pkg_{i // 20}/module_{i}.py": f"VALUE = {i}\n" for i in range(200)}
 FILES.update(
     {
@@ -106,13 +114,20 @@ async def bare(root: Path, n: int, command: str = COMMAND) -> tuple[float, float
     return (time.perf_counter() - start) / n, (_cpu() - cpu) / n
 
 
-async def sandboxed(sb: LocalSandbox, n: int, command: str = COMMAND) -> tuple[float, float]:
-    start, cpu = time.perf_counter(), _cpu(sb)
+def _engine_cpu() -> float:
+    """CPU seconds of the engine's own process so far (every thread; no child)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    return me.ru_utime + me.ru_stime
+
+
+async def sandboxed(sb: LocalSandbox, n: int, command: str = COMMAND) -> tuple[float, float, float]:
+    """Seconds per command by wall, by CPU (:func:`_cpu`) and by the engine's own CPU."""
+    start, cpu, own = time.perf_counter(), _cpu(sb), _engine_cpu()
     for _ in range(n):
         result = await sb.run_shell("dev", command, timeout=120)
         if result.exit_code != 0:
             raise SystemExit(f"{command!r} failed in {sb.label}: {result.output[-300:]}")
-    return (time.perf_counter() - start) / n, (_cpu(sb) - cpu) / n
+    return (time.perf_counter() - start) / n, (_cpu(sb) - cpu) / n, (_engine_cpu() - own) / n
 
 
 async def _create(bus: InProcessBus, level: str, jail: str, **kwargs: object) -> LocalSandbox:
@@ -159,16 +174,19 @@ async def open_variants(bus: InProcessBus, levels: tuple[str, ...], docker: bool
     return found
 
 
-async def mix(commands: int, rounds: int) -> None:
-    """Issue 29's table (see the module): the mix bare, per command and per episode, side by side."""
-    if not await _works("bubblewrap"):
-        print("mix: skipped (bubblewrap does not work here)")
-        return
+Samples = dict[str, dict[str, list[tuple[float, ...]]]]
+"""Mix command -> variant (bare, command, episode) -> (wall, CPU[, the engine's own CPU]) seconds per
+command, one per round."""
+
+
+async def mix_samples(commands: int, rounds: int) -> tuple[Samples, tuple[str, str], list[float]]:
+    """Issue 29's mix bare, per command and per episode, side by side: the samples, the two sandboxes'
+    labels and the load average at the start and after each round."""
     bus = InProcessBus()
     sub = await bus.subscribe(EVENTS)
     per_command = await _create(bus, "bubblewrap", "command", watch=True)
     per_episode = await _create(bus, "bubblewrap", "episode", watch=True)
-    samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    samples: Samples = {label: {} for label in MIX}
     load = [os.getloadavg()[0]]
     try:
         for _ in range(rounds):
@@ -178,7 +196,7 @@ async def mix(commands: int, rounds: int) -> None:
                     ("command", sandboxed(per_command, commands, command)),
                     ("episode", sandboxed(per_episode, commands, command)),
                 ):
-                    samples.setdefault((label, variant), []).append(await run)
+                    samples[label].setdefault(variant, []).append(await run)
                 while len(sub):  # type: ignore[arg-type]
                     await sub.get()
             load.append(os.getloadavg()[0])
@@ -187,29 +205,91 @@ async def mix(commands: int, rounds: int) -> None:
         for sb in (per_command, per_episode):
             await sb.close()
         await bus.close()
+    return samples, labels, load
+
+
+def _ratios(samples: Samples) -> dict[str, dict[str, float]]:
+    """Per mix command: medians in ms and ratios to bare (wall and CPU) of both jailed variants."""
+    out: dict[str, dict[str, float]] = {}
+    for label in MIX:
+        wall = {v: statistics.median(s[0] for s in samples[label][v]) for v in ("bare", "command", "episode")}
+        cpu = {v: statistics.median(s[1] for s in samples[label][v]) for v in ("bare", "command", "episode")}
+        out[label] = {f"{v} ms": wall[v] * 1000 for v in wall}
+        out[label].update({f"{v} cpu ms": cpu[v] * 1000 for v in cpu})
+        out[label]["episode engine ms"] = statistics.median(s[2] for s in samples[label]["episode"]) * 1000
+        out[label].update({"command": wall["command"] / wall["bare"], "episode": wall["episode"] / wall["bare"]})
+        out[label].update({"command cpu": cpu["command"] / cpu["bare"], "episode cpu": cpu["episode"] / cpu["bare"]})
+    return out
+
+
+def print_mix(samples: Samples, labels: tuple[str, str], load: list[float], commands: int, rounds: int) -> None:
+    rows = _ratios(samples)
     loads = f"load average {min(load):.2f}-{max(load):.2f}"
     print(f"\nissue 29 mix: {commands} commands x {rounds} rounds, medians; {loads}")
     print(f"per command: {labels[0]}; per episode: {labels[1]}")
     head = f"{'command':<22} {'bare ms':>8} {'command ms':>11} {'episode ms':>11}"
     print(f"{head} {'x bare':>7} {'episode x bare':>15} {'cpu x bare':>11} {'episode cpu x':>14}")
-    ratios: dict[str, list[float]] = {"command": [], "episode": [], "command cpu": [], "episode cpu": []}
-    for label in MIX:
-        wall = {v: statistics.median(s[0] for s in samples[(label, v)]) for v in ("bare", "command", "episode")}
-        cpu = {v: statistics.median(s[1] for s in samples[(label, v)]) for v in ("bare", "command", "episode")}
-        row = [wall["command"] / wall["bare"], wall["episode"] / wall["bare"]]
-        row += [cpu["command"] / cpu["bare"], cpu["episode"] / cpu["bare"]]
-        for key, value in zip(ratios, row, strict=True):
-            ratios[key].append(value)
-        ms = f"{label:<22} {wall['bare'] * 1000:>8.1f} {wall['command'] * 1000:>11.1f} {wall['episode'] * 1000:>11.1f}"
-        print(f"{ms} {row[0]:>7.2f} {row[1]:>15.2f} {row[2]:>11.2f} {row[3]:>14.2f}")
-    median = {key: statistics.median(values) for key, values in ratios.items()}
+    for label, r in rows.items():
+        ms = f"{label:<22} {r['bare ms']:>8.1f} {r['command ms']:>11.1f} {r['episode ms']:>11.1f}"
+        print(f"{ms} {r['command']:>7.2f} {r['episode']:>15.2f} {r['command cpu']:>11.2f} {r['episode cpu']:>14.2f}")
+    median = {
+        key: statistics.median(r[key] for r in rows.values())
+        for key in ("command", "episode", "command cpu", "episode cpu")
+    }
     tail = f"{'mix (median ratio)':<22} {'':>8} {'':>11} {'':>11}"
     cpus = f"{median['command cpu']:>11.2f} {median['episode cpu']:>14.2f}"
     print(f"{tail} {median['command']:>7.2f} {median['episode']:>15.2f} {cpus}")
-    git = ratios["episode"][0]
+    git = rows["git status"]["episode"]
     print(f"target: git status <= {GIT_TARGET:g}x bare: {git:.2f}x ({'met' if git <= GIT_TARGET else 'not met'})")
     verdict = "met" if median["episode"] <= MIX_TARGET else "not met"
     print(f"target: mix median <= {MIX_TARGET:g}x bare: {median['episode']:.2f}x ({verdict})")
+
+
+async def mix(commands: int, rounds: int) -> None:
+    """Issue 29's table (see the module): the mix bare, per command and per episode, side by side."""
+    if not await _works("bubblewrap"):
+        print("mix: skipped (bubblewrap does not work here)")
+        return
+    samples, labels, load = await mix_samples(commands, rounds)
+    print_mix(samples, labels, load, commands, rounds)
+
+
+def against_baseline(rev: str, commands: int, rounds: int) -> None:
+    """The mix for ``rev``'s code and this tree's, one process per side and round, ABBA (see the module)."""
+    merged: dict[str, Samples] = {"baseline": {}, "current": {}}
+    loads: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="sandbox-overhead-") as tmp:
+        trees = {"baseline": Path(tmp), "current": ROOT}
+        archive = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        for n in range(rounds):
+            for side in ("baseline", "current") if n % 4 in (0, 3) else ("current", "baseline"):
+                env = {**os.environ, "SANDBOX_OVERHEAD_TREE": str(trees[side]), "PYTHONPATH": str(trees[side])}
+                argv = [sys.executable, __file__, "--mix-worker", "--rounds", "1", "--mix-commands", str(commands)]
+                done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
+                got = json.loads(done.stdout.splitlines()[-1])
+                loads += got["load"]
+                for label, variants in got["samples"].items():
+                    for variant, values in variants.items():
+                        merged[side].setdefault(label, {}).setdefault(variant, []).extend(map(tuple, values))
+                print(f"  round {n + 1} {side:9} load {got['load'][0]:.2f}", file=sys.stderr, flush=True)
+    rows = {side: _ratios(samples) for side, samples in merged.items()}
+    print(
+        f"\nissue 29 mix against {rev}: {commands} commands x {rounds} rounds a side, ABBA, medians; "
+        f"load average {min(loads):.2f}-{max(loads):.2f}"
+    )
+    columns = ("bare ms", "episode ms", "episode x bare", "episode cpu ms", "cpu x bare", "engine cpu ms")
+    print(f"{'command':<22}" + "".join(f" {c:>15}" for c in columns) + f" {'now/base':>9}")
+    print(f"{'':<22}" + "".join(f" {'base / now':>15}" for _ in columns) + f" {'episode':>9}")
+    keys = ("bare ms", "episode ms", "episode", "episode cpu ms", "episode cpu", "episode engine ms")
+    for label in MIX:
+        b, c = rows["baseline"][label], rows["current"][label]
+        cells = "".join(f" {b[k]:>7.2f} {c[k]:>7.2f}" for k in keys)
+        print(f"{label:<22}{cells} {c['episode ms'] / b['episode ms']:>9.2f}")
+    for side in rows:
+        median = statistics.median(r["episode"] for r in rows[side].values())
+        cpu = statistics.median(r["episode cpu"] for r in rows[side].values())
+        print(f"mix median, episode x bare, {side}: {median:.2f} (CPU {cpu:.2f})")
 
 
 async def main(commands: int, rounds: int, levels: tuple[str, ...], docker: bool) -> None:
@@ -258,7 +338,18 @@ if __name__ == "__main__":
     parser.add_argument("--no-docker", action="store_true", help="leave the docker backend out")
     parser.add_argument("--mix-only", action="store_true", help="only issue 29's mix table")
     parser.add_argument("--mix-commands", type=int, default=5, help="runs of each mix command per round and variant")
+    parser.add_argument(
+        "--baseline", metavar="REV", help="the mix for REV's code too, side by side (implies --mix-only)"
+    )
+    parser.add_argument("--mix-worker", action="store_true", help=argparse.SUPPRESS)  # one side's round, as JSON
     args = parser.parse_args()
+    if args.mix_worker:
+        samples, labels, load = asyncio.run(mix_samples(args.mix_commands, args.rounds))
+        print(json.dumps({"samples": samples, "labels": labels, "load": load}))
+        sys.exit(0)
+    if args.baseline:
+        against_baseline(args.baseline, args.mix_commands, args.rounds)
+        sys.exit(0)
     levels = tuple(args.levels.split(","))
     if not set(levels) <= {"bubblewrap", "unshare"}:
         parser.error(f"--levels: {args.levels!r}: each must be bubblewrap or unshare")

@@ -8,7 +8,8 @@ Every change to the workspace becomes exactly one event, attributed to the actor
 - the watcher (watchfiles) wakes on any change on disk; under the same lock it reconciles the tree
   again, and whatever is still not in the cache was made by no operation: a change by ``external``
   (a human in an editor). Before a shell command starts, pending external changes are flushed the
-  same way, so they are never charged to the agent.
+  same way, so they are never charged to the agent; the scan is left out only when the reconciler's
+  inotify sentry proves nothing in the tree changed since the last one (:mod:`~sandbox.workspace.sentry`).
 
 The ownership guard sits in the same place: a tool write to a path the actor's team does not own is
 refused before it happens (``WriteRefused`` + :class:`WriteRefusedError`); a shell command's change
@@ -162,6 +163,7 @@ class LocalSandbox:
             if self._watcher is not None:
                 await self._watcher.stop()
         finally:
+            self._reconciler.close()
             self._shell.close()
             await self._shell.wait_closed()
             await asyncio.to_thread(self._workspace.remove)

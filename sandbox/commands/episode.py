@@ -1,4 +1,4 @@
-"""One jail per episode instead of one per command (``SCOPEWATCH_JAIL=episode``; off by default for now).
+"""One jail per episode instead of one per command (the default; ``SCOPEWATCH_JAIL=command`` turns it off).
 
 At the ``bubblewrap`` level the jail of a sandbox's commands (the same namespaces, mounts, uid and
 seccomp filter as :meth:`~sandbox.commands.shell.ShellRunner._jail` gives each command) and the exec
@@ -47,8 +47,9 @@ START_MAX = 30.0
 
 
 def wanted() -> bool:
-    """Whether ``SCOPEWATCH_JAIL=episode`` asks for one jail per episode (else one jail per command)."""
-    return os.environ.get("SCOPEWATCH_JAIL", "command").lower() == "episode"
+    """Whether commands share one jail per episode: unless ``SCOPEWATCH_JAIL=command`` asks for a jail per
+    command."""
+    return os.environ.get("SCOPEWATCH_JAIL", "episode").lower() != "command"
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,11 @@ class ShellRunner:
                 self._handing = HandOver(roots, self.uid)
             await asyncio.to_thread(self._handing.run)
 
+    async def _secrets(self, root: tuple[str, ...]) -> dict[tuple[int, int], Locus] | None:
+        """The sensitive files by inode before a traced command (:func:`~sandbox.commands.loci.sensitive_inodes`)."""
+        traced = self.tracer.available
+        return await asyncio.to_thread(sensitive_inodes, self._context(root), memo=self._memo()) if traced else None
+
     def _filter_fd(self) -> int | None:
         """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
         if self.isolation.level == "none" or not self.isolation.hardened:
@@ -123,7 +128,7 @@ class ShellRunner:
     @property
     def label(self) -> str:
         """The isolation level and the tracer (``local/bubblewrap + strace``), or its named fallback;
-        with ``SCOPEWATCH_JAIL=episode``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
+        unless ``SCOPEWATCH_JAIL=command``, whether commands share one jail (:mod:`sandbox.commands.episode`)."""
         base = self.isolation.label
         if not self._per_episode:
             return self.tracer.label(base)
@@ -216,16 +221,15 @@ class ShellRunner:
         channel = shim.channel
         self.commands += 1
         root = (self._bash, "-c", command)
-        await self._hand_over()
+        traced = self.tracer.available
+        # Independent of each other (inode numbers, owners, the jail): side by side.
+        secrets, _, episode = await asyncio.gather(self._secrets(root), self._hand_over(), self._episode_jail(network))
         trace = self.workspace.tmp / "trace"
         index = self._programs()
         given = self.workspace.tmp / "shell-input"
-        episode = await self._episode_jail(network)
         images = ExecImages(index, held=bool(self.tracer.unshare)) if index is not None else None
         given.write_text(stdin or "", encoding="utf-8")
         remote = read_state(self.workspace.remote)
-        traced = self.tracer.available
-        secrets = await asyncio.to_thread(sensitive_inodes, self._context(root), memo=self._memo()) if traced else None
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)
         try:
@@ -252,18 +256,14 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
-        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
-        if not self.tracer.available:
+        if not traced:
+            pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
-        calls, reads, forged, hooks = await asyncio.to_thread(
-            self._traced,
-            trace,
-            root,
-            records,
-            ended=not (timed_out or runaway),
-            secrets=secrets,
-            images=images.found if images is not None else None,
+        found, ended = images.found if images is not None else None, not (timed_out or runaway)
+        pushed, (calls, reads, forged, hooks) = await asyncio.gather(
+            asyncio.to_thread(ref_updates, self.workspace.remote, remote),
+            asyncio.to_thread(self._traced, trace, root, records, ended=ended, secrets=secrets, images=found),
         )
         if trace_cut:
             forged += (
@@ -335,11 +335,9 @@ class ShellRunner:
         """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
         shim = self.shim
         assert shim is not None
-        wrappers = {str(shim.dir / name): name for name in self.registry.shimmed_commands}
-        wrappers.update({program: wrapper.name for wrapper, program in shim.cover})
         return TraceContext(
             root_argv=root,
-            wrappers=wrappers,
+            wrappers=shim.wrappers,
             home=self.workspace.home,
             workspace=self.workspace.root,
             planted=frozenset(self.workspace.planted),

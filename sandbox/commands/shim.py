@@ -104,6 +104,8 @@ class Shim:
         self._seen: dict[str, tuple[int, ...]] = {}
         """Wrapper -> :func:`_signature` of the file as last written or read whole: unchanged, it was not rewritten."""
         self._commands = tuple(sorted(commands))
+        self.wrappers: dict[str, str] = {}
+        """Once installed: a wrapper's path, or the program it is mounted over, -> its command."""
         self.channel: AuditChannel | None = None
         self.container = container
         """In a container (the docker backend): command -> the program the wrapper is mounted over;
@@ -132,6 +134,8 @@ class Shim:
             for _, inside in self.expose:
                 Path(inside).touch()  # a mount point for the real program
         self._write_wrappers(self._expected)
+        self.wrappers = {str(self.dir / name): name for name in self._commands}
+        self.wrappers.update({program: wrapper.name for wrapper, program in self.cover})
         self.audit_dir.mkdir(exist_ok=True)
         self.channel = AuditChannel(self.fifo)
 
@@ -170,13 +174,14 @@ class Shim:
         """What was done to the wrappers or the channel since they were installed, each put back."""
         problems: list[str] = []
         changed: list[str] = []
+        folder = os.fspath(self.dir)  # plain strings: this runs twice a command, for every wrapper
         for name, text in self._expected.items():
-            wrapper = self.dir / name
+            wrapper = f"{folder}/{name}"
             try:
                 st = os.lstat(wrapper)
                 ok = stat.S_ISREG(st.st_mode) and st.st_mode & 0o777 == 0o555
                 known = self._seen.get(name)
-                ok = ok and ((known is not None and known == _signature(st)) or wrapper.read_text() == text)
+                ok = ok and ((known is not None and known == _signature(st)) or _read(wrapper) == text)
             except (OSError, UnicodeDecodeError):
                 ok = False
             if ok and (settled := _signature(st)) is not None:
@@ -204,6 +209,11 @@ class Shim:
     def close(self) -> None:
         if self.channel is not None:
             self.channel.close()
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 _SETTLED_NS = 100_000_000

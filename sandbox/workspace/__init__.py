@@ -11,6 +11,7 @@
 - :mod:`sandbox.workspace.paths` — the one path check (inside the workspace, normalised) and which paths are noise;
 - :mod:`sandbox.workspace.reconcile` — the content cache: what changed on disk, whose change it was, rollbacks;
 - :mod:`sandbox.workspace.watcher` — watchfiles: notices changes no operation made;
+- :mod:`sandbox.workspace.sentry` — inotify: whether anything changed since the last whole scan;
 - :mod:`sandbox.workspace.snapshot` — tests on a private copy of the workspace as the event stream knows it;
 - :mod:`sandbox.workspace.mirror` — a folder kept equal to a tree of entries (the warm runner's workspace);
 - :mod:`sandbox.workspace.files` — any file an agent made, handled without blocking or recursion (FIFOs, deep trees);

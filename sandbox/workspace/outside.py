@@ -52,14 +52,32 @@ def _walk(root: Path) -> dict[str, tuple[int, int, int, int]]:
 
 
 def _bytecode(root: Path) -> list[str]:
-    """The bytecode files in the workspace (by name: nothing else is looked at), ``.git`` skipped."""
+    """The bytecode files in the workspace (by name: nothing else is looked at), ``.git`` skipped: every
+    entry but a folder whose path :func:`is_bytecode`, sorted."""
+    # One scandir per folder, the entry's type from it, no path split per entry: this runs after every command.
     found: list[str] = []
-    top = os.fspath(root)
-    for dirpath, dirnames, filenames in walk(top):
-        dirnames[:] = [d for d in dirnames if d != ".git"]
-        prefix = "" if dirpath == top else dirpath[len(top) + 1 :].replace(os.sep, "/") + "/"
-        links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
-        found += [prefix + name for name in filenames + links if is_bytecode(prefix + name)]
+    stack = [(os.fspath(root), "", False)]
+    while stack:
+        top, prefix, cached = stack.pop()
+        folders: list[tuple[str, str, bool]] = []
+        names: list[str] = []
+        try:
+            with os.scandir(top) as entries:
+                for entry in entries:
+                    name = entry.name
+                    try:
+                        folder = entry.is_dir(follow_symlinks=False)
+                    except OSError:
+                        folder = False
+                    if folder:
+                        if name != ".git":
+                            folders.append((entry.path, f"{prefix}{name}/", cached or name == "__pycache__"))
+                    elif cached or name == "__pycache__" or name.endswith((".pyc", ".pyo")):
+                        names.append(prefix + name)
+        except OSError:
+            continue  # a folder that cannot be read whole is left out, as a walk leaves it
+        found += names
+        stack.extend(reversed(folders))
     return sorted(found)
 
 

@@ -30,7 +30,8 @@ from channel.vocab import Via
 from sandbox.commands.observe import Observer
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.guard import OwnershipGuard
-from sandbox.workspace.repo import StatKey, Workspace, stat_key
+from sandbox.workspace.repo import Scanned, StatKey, Workspace, stat_key
+from sandbox.workspace.sentry import Sentry
 
 
 @dataclass(frozen=True)
@@ -78,10 +79,22 @@ class Reconciler:
         self._modes: dict[str, int] = {}
         self._mtimes: dict[str, int] = {}
         """A regular file's modification time (ns) as the cache knows it."""
+        self._sentry = Sentry()
+
+    def _scan(self) -> dict[str, StatKey]:
+        """The whole tree, the sentry drained before it is read (see :mod:`~sandbox.workspace.sentry`)."""
+        self._sentry.drain()
+        tree = Scanned()
+        found = self.workspace.scan(tree)
+        self._sentry.covered(tree.folders, tree.linked)
+        return found
+
+    def close(self) -> None:
+        self._sentry.close()
 
     def load(self) -> None:
         """Take the workspace as it is now (the materialised baseline) as known, reporting nothing."""
-        self._stats = self.workspace.scan()
+        self._stats = self._scan()
         entries = {rel: self.workspace.entry(rel) for rel in self._stats}
         self._known = {rel: entry for rel, entry in entries.items() if entry is not None}
         self._modes = {rel: m for rel, key in self._stats.items() if (m := _mode(key)) is not None}
@@ -95,7 +108,7 @@ class Reconciler:
         """Differences between the disk and the cache: for ``paths``, or the whole tree (None)."""
         root = self.workspace.root
         if paths is None:
-            current = self.workspace.scan()
+            current = self._scan()
             candidates = sorted(set(current) | set(self._known))
         else:
             candidates = sorted(set(paths))
@@ -123,6 +136,9 @@ class Reconciler:
                     self._stats[p] = key
                 continue
             changes.append(Change(p, old, new))
+        if paths is None and changes:
+            # Quiet means the cache is the disk: these may not all be settled (an error on the way).
+            self._sentry.dirty = True
         return changes
 
     def _remember(self, path: str, data: bytes | None) -> None:
@@ -153,7 +169,10 @@ class Reconciler:
         return self.guard.hard_link(team, path, others, st.st_nlink)
 
     async def settle_external(self) -> None:
-        """Report whatever changed while no operation ran as ``external``'s (lock held)."""
+        """Report whatever changed while no operation ran as ``external``'s (lock held). No scan when
+        the sentry proves nothing changed since the last whole scan (the cache is then the disk)."""
+        if self._sentry.quiet():
+            return
         await self.settle("external", "external", self.changes())
 
     async def settle(

@@ -23,6 +23,7 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandbox.errors import PathEscape, SandboxError
@@ -129,10 +130,21 @@ def put_copy(path: Path, data: bytes) -> None:
     put_entry(path, data)
 
 
-def scan(root: Path) -> dict[str, StatKey]:
+@dataclass
+class Scanned:
+    """What a :func:`scan` went through besides its entries (for :class:`~sandbox.workspace.sentry.Sentry`)."""
+
+    folders: list[str] = field(default_factory=list)
+    """Every folder it read, the root first (absolute paths)."""
+    linked: bool = False
+    """A file it met has another name (a hard link)."""
+
+
+def scan(root: Path, tree: Scanned | None = None) -> dict[str, StatKey]:
     """Every workspace file and symlink (not noise) with its stat key, in the order of
     :func:`~sandbox.workspace.files.walk` (a folder's own entries, then its subfolders, depth first),
-    never into a symlink or a noise folder."""
+    never into a symlink or a noise folder; ``tree`` is told the folders it read and whether a file
+    had another name."""
     # One scandir per folder and the entry's own lstat, plain strings: this runs twice per shell
     # command over the whole workspace.
     found: dict[str, StatKey] = {}
@@ -144,6 +156,8 @@ def scan(root: Path) -> dict[str, StatKey]:
             entries = os.scandir(top)
         except OSError:
             continue
+        if tree is not None:
+            tree.folders.append(top)
         with entries:
             for entry in entries:
                 name = entry.name
@@ -159,6 +173,8 @@ def scan(root: Path) -> dict[str, StatKey]:
                 except OSError:
                     continue
                 found[prefix + name] = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+                if st.st_nlink > 1 and tree is not None:
+                    tree.linked = True
         stack.extend(reversed(subfolders))
     return found
 
@@ -320,8 +336,8 @@ class Workspace:
 
     # --- entries ---------------------------------------------------------------------------------
 
-    def scan(self) -> dict[str, StatKey]:
-        return scan(self.root)
+    def scan(self, tree: Scanned | None = None) -> dict[str, StatKey]:
+        return scan(self.root, tree)
 
     def entry(self, rel: str) -> bytes | None:
         return read_entry(self.root / rel)

@@ -8,6 +8,7 @@ import contextlib
 import os
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -364,6 +365,75 @@ async def test_pending_external_change_is_not_charged_to_the_next_command(
             ("alice", "services/billing/invoice.py"),
         ]
         assert (sb.root / "services/payments/notes.txt").read_text() == "edited by hand\n"
+    finally:
+        await sb.close()
+
+
+async def test_changes_between_commands_are_external_though_the_scan_before_a_command_is_skipped(
+    bus: InProcessBus, events: Subscription
+) -> None:
+    # Without the watcher, only the check before a command finds an edit made between two commands; the
+    # scan it saves when nothing changed (sandbox/workspace/sentry.py) must never save it here.
+    sb = await LocalSandbox.create(FILES, ownership=Ownership.from_teams(TEAMS), emitter=Emitter(bus, "t"), watch=False)
+    scans = 0
+    scan = sb._workspace.scan
+
+    def counted(*args: Any) -> Any:
+        nonlocal scans
+        scans += 1
+        return scan(*args)
+
+    sb._workspace.scan = counted  # type: ignore[method-assign]
+    notes = sb.root / "services/payments/notes.txt"
+    try:
+        sb.register_actor("alice", "billing")
+        for _ in range(2):  # the second command's check finds every folder watched already
+            await sb.run_shell("alice", "true")
+        await drain(events)
+        scans = 0
+        await sb.run_shell("alice", "true")
+        assert scans == 1  # the scan after the command only: nothing changed before it
+        (sb.root / "services/payments/deep").mkdir()  # a folder the sentry does not watch yet
+        for path in ("services/payments/deep/new.txt", "services/payments/config.py", "README.md"):
+            if path == "README.md":
+                await asyncio.to_thread(os.chmod, sb.root / path, 0o755)
+            else:
+                await external_write(str(sb.root / path), "X = 1\n")
+            scans = 0
+            result = await sb.run_shell("alice", "true")
+            assert result.rolled_back == ()
+            assert scans == 2
+            changes = _of(FileChanged, await drain(events))
+            assert [(c.actor, c.path) for c in changes] == [("external", path)]
+        # A time alone is taken in silently when it is not the command's: were it left to the scan after
+        # the command, alice (billing) would be refused it and the time put back.
+        await asyncio.to_thread(os.utime, notes, ns=(1_000_000_000, 1_000_000_000))
+        result = await sb.run_shell("alice", "true")
+        seen = await drain(events)
+        assert (result.rolled_back, _of(WriteRefused, seen), _of(FileChanged, seen)) == ((), [], [])
+        assert notes.stat().st_mtime_ns == 1_000_000_000
+        assert notes.read_text() == "keep me\n"
+    finally:
+        await sb.close()
+
+
+async def test_a_change_found_but_not_settled_is_still_external_at_the_next_command(
+    bus: InProcessBus, events: Subscription
+) -> None:
+    # Quiet means the cache is the disk: a whole scan that found a change (then an error, say) keeps it speaking.
+    sb = await LocalSandbox.create(FILES, ownership=Ownership.from_teams(TEAMS), emitter=Emitter(bus, "t"), watch=False)
+    try:
+        sb.register_actor("alice", "billing")
+        for _ in range(2):
+            await sb.run_shell("alice", "true")
+        (sb.root / "services/payments/notes.txt").write_text("edited by hand\n")
+        async with sb._reconciler.lock:
+            assert [c.path for c in sb._reconciler.changes()] == ["services/payments/notes.txt"]
+        await drain(events)
+        result = await sb.run_shell("alice", "true")
+        assert result.rolled_back == ()
+        changes = _of(FileChanged, await drain(events))
+        assert [(c.actor, c.path) for c in changes] == [("external", "services/payments/notes.txt")]
     finally:
         await sb.close()
 

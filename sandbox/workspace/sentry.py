@@ -1,0 +1,189 @@
+"""Whether the workspace can have changed since the reconciler's last whole scan, without scanning it.
+
+A shell command starts by settling whatever changed while no operation ran (a human's edit is never
+charged to the agent). Usually nothing did, and that scan of the whole tree is then a waste. The sentry
+holds an inotify descriptor of its own with a watch on every folder the last scan went into. The kernel
+queues an event in the same system call that creates, deletes, moves, writes, chmods, chowns or touches
+an entry of a watched folder, so an empty queue proves that no such call was made since the queue was
+last drained.
+
+The invariant (:meth:`Sentry.quiet` is True only if the tree is as the last whole scan saw it):
+
+- a whole scan drains the queue *before* it reads the tree (:meth:`Sentry.drain`), so every change it
+  does not see is still queued;
+- a folder first watched after the scan read it may have changed in between: the sentry is not quiet
+  until the next scan, made with that folder already watched;
+- a file with another name (a hard link) may be written through a folder that is not watched, and a
+  write through a shared ``mmap`` queues no event: a tree holding a hard link is never quiet; the
+  ``mmap`` case needs a process writing while no operation runs, and the jail kills every process of a
+  command when it ends (only a human's program could, and inotify-based watchers all share that blind
+  spot);
+- a full queue (``IN_Q_OVERFLOW``), a watch the kernel refuses (``max_user_watches``) or no inotify at
+  all: never quiet, the scan as before.
+
+Every sentry of a process shares one inotify descriptor (:class:`_Inotify`; a user has 128 by default, and
+each sandbox's watcher holds one already): an event is handed to the sentries that own its watch.
+
+A whole scan that found a change leaves the sentry dirty too: quiet means the reconciler's cache is the disk,
+and a change found but not settled (an error on the way) must still be reported by the next scan.
+
+Events from the engine's own writes (tool writes, rollbacks, the hand-over to the jail's uid) are not
+told apart: they make the next check scan, which is what it did before.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import struct
+import threading
+import weakref
+from collections.abc import Iterable
+
+_IN_MODIFY, _IN_ATTRIB, _IN_CLOSE_WRITE = 0x2, 0x4, 0x8
+_IN_MOVED_FROM, _IN_MOVED_TO, _IN_CREATE, _IN_DELETE = 0x40, 0x80, 0x100, 0x200
+_IN_DELETE_SELF, _IN_MOVE_SELF = 0x400, 0x800
+_IN_ONLYDIR, _IN_DONT_FOLLOW = 0x01000000, 0x02000000
+MASK = (
+    _IN_MODIFY | _IN_ATTRIB | _IN_CLOSE_WRITE | _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE | _IN_DELETE
+    | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR | _IN_DONT_FOLLOW
+)  # fmt: skip
+"""Every change of an entry's content, name or attributes; never a read (the engine reads the tree)."""
+_EVENT = struct.Struct("iIII")
+"""``struct inotify_event`` before its name: watch, mask, cookie, the name's length."""
+
+
+class _Inotify:
+    """The process's one inotify descriptor and who owns each of its watches."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.libc: ctypes.CDLL | None = None
+        self.fd = -1
+        try:
+            self.libc = ctypes.CDLL(None, use_errno=True)
+            self.fd = self.libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            self.libc = None
+        self.owners: dict[int, weakref.WeakSet[Sentry]] = {}
+        self.sentries: weakref.WeakSet[Sentry] = weakref.WeakSet()
+        """Every open sentry (one dropped unclosed leaves its watches to nobody)."""
+
+    def pump(self) -> None:
+        """Hand every queued event to the sentries that own its watch (lock held); an overflow, or a
+        read that fails, to every sentry."""
+        while self.fd >= 0:
+            try:
+                data = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                for sentry in self.sentries:
+                    sentry.dirty = True
+                return
+            at = 0
+            while at + _EVENT.size <= len(data):
+                wd, _, _, size = _EVENT.unpack_from(data, at)
+                at += _EVENT.size + size
+                for sentry in self.owners.get(wd, ()) if wd >= 0 else self.sentries:
+                    sentry.dirty = True
+
+    def watch(self, sentry: Sentry, folder: str) -> int:
+        """A watch of ``folder`` owned (also) by ``sentry`` (lock held): its number, or -errno."""
+        assert self.libc is not None
+        wd: int = self.libc.inotify_add_watch(self.fd, os.fsencode(folder), MASK)
+        if wd < 0:
+            return -ctypes.get_errno()
+        self.owners.setdefault(wd, weakref.WeakSet()).add(sentry)
+        return wd
+
+    def unwatch(self, sentry: Sentry, wd: int) -> None:
+        """``sentry`` no longer owns watch ``wd`` (lock held); the last owner removes it."""
+        owners = self.owners.get(wd)
+        if owners is not None:
+            owners.discard(sentry)
+        if not owners:
+            self.owners.pop(wd, None)
+            if self.libc is not None:
+                self.libc.inotify_rm_watch(self.fd, wd)  # gone already (EINVAL) is as good
+
+
+_shared: _Inotify | None = None
+_shared_lock = threading.Lock()
+
+
+def _inotify() -> _Inotify:
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = _Inotify()
+        return _shared
+
+
+class Sentry:
+    """The watches of one workspace's folders, on the process's inotify descriptor (see the module)."""
+
+    def __init__(self) -> None:
+        self._inotify = _inotify()
+        self._watched: dict[str, int] = {}
+        self._open = self._inotify.fd >= 0
+        self.dirty = True
+        """Set by anything the sentry cannot vouch for; cleared only by :meth:`drain`."""
+        with self._inotify.lock:
+            self._inotify.sentries.add(self)
+
+    def quiet(self) -> bool:
+        """True only if nothing in the tree changed since the last :meth:`drain` and :meth:`covered`."""
+        if not self._open:
+            return False
+        with self._inotify.lock:
+            self._inotify.pump()
+        return not self.dirty
+
+    def drain(self) -> None:
+        """A whole scan starts now: forget what was queued before it (the scan sees those changes)."""
+        with self._inotify.lock:
+            self._inotify.pump()
+            self.dirty = not self._open
+
+    def covered(self, folders: Iterable[str], linked: bool) -> None:
+        """The scan that followed :meth:`drain` went into ``folders`` (absolute paths) and found a
+        hard link (``linked``). Each folder is watched; one whose watch is new (first seen, or made
+        again under the same name: another inode), or that the kernel would not watch, leaves the
+        sentry dirty until the next scan."""
+        self.dirty = self.dirty or linked
+        if not self._open:
+            return
+        watched: dict[str, int] = {}
+        with self._inotify.lock:
+            for folder in folders:
+                # The same inode already watched gives back its watch: the one case that proves nothing
+                # of this folder went unseen between the drain and now.
+                wd = self._inotify.watch(self, folder)
+                if wd == -errno.ENOSPC:  # max_user_watches: no shortcut here
+                    self._close()
+                    return
+                if wd < 0:
+                    self.dirty = True
+                    continue
+                self.dirty = self.dirty or self._watched.get(folder) != wd
+                watched[folder] = wd
+            for wd in set(self._watched.values()) - set(watched.values()):
+                self._inotify.unwatch(self, wd)
+        self._watched = watched
+
+    def _close(self) -> None:
+        """Give up every watch (lock held): never quiet again."""
+        for wd in set(self._watched.values()):
+            self._inotify.unwatch(self, wd)
+        self._watched.clear()
+        self._inotify.sentries.discard(self)
+        self._open = False
+        self.dirty = True
+
+    def close(self) -> None:
+        with self._inotify.lock:
+            self._close()
