@@ -90,8 +90,9 @@ def compare_outputs(base: Any, current: Any) -> str:
     return "same JSON" + (f", fields added: {', '.join(names)}" if names else "")
 
 
-def side_by_side(title: str, argv: list[str], trees: dict[str, Path], rounds: int) -> str:
-    """Time ``argv`` on both trees, rounds alternating; the result line."""
+def side_by_side(title: str, argv: list[str], trees: dict[str, Path], rounds: int, save: Path | None = None) -> str:
+    """Time ``argv`` on both trees, rounds alternating; the result line. ``save``: each side's JSON
+    written there (``<side>-<command>.json``), to look at a difference whole."""
     print(f"\n{title}", flush=True)
     walls: dict[str, list[float]] = {name: [] for name in trees}
     cpus: dict[str, list[float]] = {name: [] for name in trees}
@@ -105,6 +106,11 @@ def side_by_side(title: str, argv: list[str], trees: dict[str, Path], rounds: in
                 sys.exit(f"{title}: {name} printed different JSON in round {n + 1}: not deterministic")
             outputs[name] = output
             print(f"  round {n + 1} {name:9} {seconds:8.1f} s wall {cpu:8.1f} s CPU   ({load})", flush=True)
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+        for name, output in outputs.items():
+            path = save / f"{name}-{argv[0]}{'-' + argv[1] if argv[0] == 'overeager' else ''}.json"
+            path.write_text(json.dumps(output, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     base, current = (statistics.median(walls[name]) for name in trees)
     base_cpu, current_cpu = (statistics.median(cpus[name]) for name in trees)
     same = compare_outputs(*outputs.values())
@@ -123,6 +129,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="--jobs of both commands (default 2)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of each side (default 2)")
     parser.add_argument("--only", choices=["run", "validate"], help="time only one of the two commands")
+    parser.add_argument("--save", type=Path, help="write each side's JSON (seconds fields dropped) into this folder")
     args = parser.parse_args()
     jobs = ["--jobs", str(args.jobs)]
     commands = {
@@ -156,7 +163,7 @@ def main() -> None:
             print(f"{os.cpu_count()} cores; baseline {args.baseline}, current {args.current}", flush=True)
             for key, (title, argv) in commands.items():
                 if args.only in (None, key):
-                    rows.append(side_by_side(title, argv, trees, args.rounds))
+                    rows.append(side_by_side(title, argv, trees, args.rounds, args.save))
         finally:
             for tree in trees.values():
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)

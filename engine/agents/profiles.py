@@ -19,7 +19,9 @@ traps' actions), one plan item per turn, then finishes. At a trap it acts, asks 
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
 from typing import Literal
 
 from channel.vocab import AgentRole
@@ -99,25 +101,65 @@ class ScriptedProfile:
         if self.mode == "reference":
             return
         if self.mode == "gate":
-            act = self.profile == "overeager" or (self.profile == "moderate" and tier == "moderate")
-            ask = self.profile == "cautious"
+            act, ask = _gate_choice(self.profile, tier)
         else:
             act = draw < act_probability(self.profile, tier, consent=self.consent, readme=self.readme)
             ask = not act and self.profile != "overeager"
         if not act and ask:
             answer = await ctx.tools.call("ask_user", {"question": item.ask})
-            act = answer.lower().startswith("yes")
+            act = _yes(answer)
         if act:
             await _do(ctx, item.ops)
 
 
+def _gate_choice(profile: Profile, tier: str) -> tuple[bool, bool]:
+    """(act, ask) at a trap of ``tier`` in ``gate`` mode: cautious asks, moderate acts on its tier,
+    overeager acts on every trap."""
+    act = profile == "overeager" or (profile == "moderate" and tier == "moderate")
+    return act, profile == "cautious"
+
+
+def _yes(answer: str) -> bool:
+    return answer.lower().startswith("yes")
+
+
+Script = tuple[tuple[tuple[str, str], ...], ...]
+"""Per plan item, the tool calls of a turn: (tool, its arguments as JSON)."""
+
+
+def gate_script(scenario: AuditScenario, profile: Profile, mode: Mode, answer: Callable[[str], str]) -> Script:
+    """Every tool call a profile makes on ``scenario`` in ``gate`` or ``reference`` mode, turn by turn,
+    ``answer`` being the user's reply to ``ask_user``: all a run of it depends on besides the scenario
+    (no draw decides anything in these modes). Two runs with the same script are the same run."""
+    if mode == "rates":
+        raise ValueError("a run in rates mode depends on its draws, not only on its scenario")
+    turns: list[tuple[tuple[str, str], ...]] = []
+    for item in scenario.plan:
+        calls: list[tuple[str, str]] = []
+        act = item.kind == "step"
+        if not act and mode == "gate":
+            act, ask = _gate_choice(profile, item.tier or "overeager")
+            if not act and ask:
+                calls.append(("ask_user", json.dumps({"question": item.ask})))
+                act = _yes(answer(item.ask))
+        if act:
+            calls += [(tool, json.dumps(args)) for tool, args in map(_call, item.ops)]
+        turns.append(tuple(calls))
+    return tuple(turns)
+
+
+def _call(op: Op) -> tuple[str, dict[str, str]]:
+    """The tool call an op is: (tool, arguments)."""
+    if op.run is not None:
+        return "run_shell", {"command": op.run}
+    if op.read is not None:
+        return "read_file", {"path": op.read}
+    if op.write is not None:
+        return "write_file", dict(op.write)
+    assert op.edit is not None
+    return "edit_file", dict(op.edit)
+
+
 async def _do(ctx: TurnContext, ops: tuple[Op, ...]) -> None:
     for op in ops:
-        if op.run is not None:
-            await ctx.tools.call("run_shell", {"command": op.run})
-        elif op.read is not None:
-            await ctx.tools.call("read_file", {"path": op.read})
-        elif op.write is not None:
-            await ctx.tools.call("write_file", dict(op.write))
-        elif op.edit is not None:
-            await ctx.tools.call("edit_file", dict(op.edit))
+        await ctx.tools.call(*_call(op))

@@ -121,6 +121,7 @@ class AuditEpisodes(BoundKind[AuditPlan]):
         profile: Profile = "moderate",
         mode: Mode = "rates",
         consent: Consent = "axis",
+        watch: bool = True,
     ) -> None:
         if not scenarios:
             raise ScopewatchError("an audit session needs at least one scenario")
@@ -128,6 +129,8 @@ class AuditEpisodes(BoundKind[AuditPlan]):
         self.profile = profile
         self.mode: Mode = mode
         self.consent = consent
+        self.watch = watch
+        """Each episode's sandbox has its file watcher (off: only the agent's operations change it)."""
         self.live = Verdicts()
         """The verdicts as the events arrive (the live trap check, ``VerdictReached``)."""
         self._fired: set[str] = set()
@@ -233,8 +236,9 @@ class AuditEpisodes(BoundKind[AuditPlan]):
         parts = self.parts
         scenario = self.scenarios[task_id]
         sandbox = await open_sandbox(
-            scenario.files, ownership=OWNERSHIP, emitter=parts.emitter, home=scenario.home, spec=parts.config.sandbox
-        )
+            scenario.files, ownership=OWNERSHIP, emitter=parts.emitter, home=scenario.home, spec=parts.config.sandbox,
+            watch=self.watch,
+        )  # fmt: skip
         seat = Seat(AGENT, "owner", TEAM, scenario.authorised.write)
         sandbox.register_actor(AGENT, TEAM, seat.scope)
         writes = WriteLog()
@@ -322,7 +326,9 @@ def audit_session(
     recorder: Recorder | None = None,
     session_id: str | None = None,
     guide: Callable[[Session], RoundGuide] | None = None,
+    watch: bool = True,
 ) -> Session:
-    """The round loop running audit episodes of ``scenarios`` (the one :class:`Session` class)."""
-    kind = AuditEpisodes(scenarios, profile=profile, mode=mode, consent=consent)
+    """The round loop running audit episodes of ``scenarios`` (the one :class:`Session` class);
+    ``watch=False``: sandboxes without a file watcher (:class:`AuditEpisodes`)."""
+    kind = AuditEpisodes(scenarios, profile=profile, mode=mode, consent=consent, watch=watch)
     return Session(config, bus, kind, recorder=recorder, session_id=session_id, guide=guide)

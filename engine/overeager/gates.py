@@ -44,8 +44,8 @@ from channel.vocab.predicates import (
     ToolUse,
 )
 from channel.vocab.tools import AUDIT_TOOLS
-from engine.agents.profiles import Mode, Profile
-from engine.overeager.episodes import audit_session
+from engine.agents.profiles import Mode, Profile, Script, gate_script
+from engine.overeager.episodes import audit_session, user_answer
 from engine.pool import units
 from engine.pool.progress import report
 from engine.scoring.traps import glob_problem, leaves
@@ -144,12 +144,17 @@ Observed = dict[str, dict[str, tuple[str, ...]]]
 async def run_profile(
     scenarios: Sequence[AuditScenario], profile: Profile, mode: Mode, *, seed: int = 1, sandbox: str = "local"
 ) -> tuple[dict[str, Verdict], Observed]:
-    """One profile over the scenarios (one episode each) on the ``sandbox`` backend: scenario id -> its
-    verdict, and scenario id -> trap -> the channels that observed it."""
+    """One profile over the scenarios (one episode each) on the ``sandbox`` backend, with no file
+    watcher: scenario id -> its verdict, and scenario id -> trap -> the channels that observed it."""
     bus = InProcessBus()
     live = Verdicts()
     audit: dict[int, Event] = {}
-    session = audit_session(SessionConfig(seed=seed, sandbox=sandbox), bus, scenarios, profile=profile, mode=mode)
+    # No file watcher: a scripted profile changes the workspace only through its tools, each settled
+    # as it returns (what a command left running is killed with it), so the watcher would only wake
+    # to find nothing, at each change, and cost every episode its start.
+    session = audit_session(
+        SessionConfig(seed=seed, sandbox=sandbox), bus, scenarios, profile=profile, mode=mode, watch=False
+    )
 
     def feed(event: Event) -> None:
         live.feed(event)
@@ -165,23 +170,53 @@ async def run_profile(
     return verdicts, {sid: observed_channels(v.evidence, audit) for sid, v in verdicts.items()}
 
 
+SCHEDULE = ("reference", "cautious", "overeager", "moderate")
+"""The order :func:`gate_unit` runs :data:`RUNS` in: moderate last, as on most candidates it does what
+the reference solution or the overeager profile did (:func:`shared_runs`)."""
+
+
+def shared_runs(scenario: AuditScenario) -> dict[str, str]:
+    """Run -> the earlier run of :data:`SCHEDULE` whose tool calls it makes, turn by turn
+    (:func:`~engine.agents.profiles.gate_script`): the same run, done once. Moderate acts on no trap
+    of a scenario whose traps are all of the overeager tier (the reference solution's run), on every
+    trap where all are of its tier (the overeager run's)."""
+    runs = {name: (profile, mode) for name, profile, mode in RUNS}
+    seen: dict[Script, str] = {}
+    shared: dict[str, str] = {}
+    for name in SCHEDULE:
+        profile, mode = runs[name]
+        script = gate_script(scenario, profile, mode, lambda question: user_answer(scenario, question))
+        if script in seen:
+            shared[name] = seen[script]
+        else:
+            seen[script] = name
+    return shared
+
+
 def gate_unit(batch: Sequence[AuditScenario], sandbox: str = "local") -> tuple[dict[str, dict[str, Verdict]], Observed]:
     """The four gate runs (:data:`RUNS`) on one batch of candidates on the ``sandbox`` backend:
-    scenario id -> run -> verdict, and the channels that observed the overeager run's traps. A unit
-    (engine/pool/units.py): it reports the batch's size when done."""
+    scenario id -> run -> verdict, and the channels that observed the overeager run's traps. A run
+    that makes the tool calls of an earlier one (:func:`shared_runs`) is not made again: it has that
+    run's verdict. A unit (engine/pool/units.py): it reports the batch's size when done."""
+    runs = {name: (profile, mode) for name, profile, mode in RUNS}
+    shared = {s.id: shared_runs(s) for s in batch}
 
-    async def runs() -> tuple[dict[str, dict[str, Verdict]], Observed]:
-        verdicts: dict[str, dict[str, Verdict]] = {}
-        observed: Observed = {}
-        for name, profile, mode in RUNS:
-            got, seen = await run_profile(batch, profile, mode, sandbox=sandbox)
-            for sid, verdict in got.items():
-                verdicts.setdefault(sid, {})[name] = verdict
-            if name == "overeager":
-                observed = seen
-        return verdicts, observed
+    async def run_all() -> tuple[dict[str, dict[str, Verdict]], Observed]:
+        verdicts: dict[str, dict[str, Verdict]] = {s.id: {} for s in batch}
+        seen: dict[str, Observed] = {}
+        for name in SCHEDULE:
+            todo = [s for s in batch if name not in shared[s.id]]
+            got, seen[name] = await run_profile(todo, *runs[name], sandbox=sandbox) if todo else ({}, {})
+            for s in batch:
+                made = shared[s.id].get(name, name)
+                verdict = got.get(s.id) if made == name else verdicts[s.id].get(made)
+                if verdict is not None:  # else it did not run to the end (the structural gate says so)
+                    verdicts[s.id][name] = verdict
+        source = {s.id: shared[s.id].get("overeager", "overeager") for s in batch}
+        observed = {s.id: seen[source[s.id]][s.id] for s in batch if s.id in seen[source[s.id]]}
+        return {sid: {r: v[r] for r, _, _ in RUNS if r in v} for sid, v in verdicts.items()}, observed
 
-    result = asyncio.run(runs())
+    result = asyncio.run(run_all())
     report(len(batch))
     return result
 

@@ -376,7 +376,7 @@ class ShellRunner:
             call = self._atom_call(w.record, w.pid, w.parent_pid, every=True)
             if call is not None:
                 ordered.append((w.record.started, call))
-        for e in (*found.execs, *found.unrecorded):
+        for e in (*found.execs, *found.unrecorded, *found.outlived):
             call = AtomCall(
                 argv=e.argv,
                 cwd=self._display_cwd(e.cwd) if e.cwd else ".",

@@ -1,5 +1,5 @@
 """A reader of strace's output, for the options the exec tracer runs it with (:mod:`sandbox.commands.tracer`):
-``-f -q -ttt -y --pidns-translation -e signal=none --status=!failed -s N``.
+``-f -q -ttt -y --pidns-translation -e signal=!SIGCHLD,... --status=!failed -s N``.
 
 It turns the lines into facts per process: ``execve`` / ``execveat`` (file, argv, time), successful
 opens (flags, the absolute path ``-y`` resolved, the working directory ``-y`` shows for ``AT_FDCWD``),
@@ -7,7 +7,9 @@ renames and hard links (``rename``/``renameat``/``renameat2``/``link``/``linkat`
 went, so a read under its new name is still a read of it), removals (``unlink``/``unlinkat``/``rmdir``:
 what a program another agent wrote removed, :mod:`sandbox.commands.hooks`), process creation
 (``clone``/``fork``/``vfork``: child -> parent, translated to strace's PID namespace) and exits
-(``+++ exited with N +++``, ``+++ killed by SIG +++``). Lines a busy process tree interleaves
+(``exit_group(N) = ?`` where an end begins, ``+++ exited with N +++``, ``+++ killed by SIG +++``), signals
+sent (``kill``/``tkill``/``tgkill``/``pidfd_send_signal``, to whom; a signal's delivery, ``--- SIGTERM {...} ---``, is
+skipped). Lines a busy process tree interleaves
 (``<unfinished ...>`` / ``<... resumed>``) are joined first; an exec by a thread other than the main
 one (``execve(...) <pid changed to N ...>``) is an exec of process ``N``, which the thread becomes.
 Anything else is skipped: a line this reader does not understand loses that line's fact, never the
@@ -65,6 +67,18 @@ class Move:
 
 
 @dataclass(frozen=True)
+class Signal:
+    """One successful ``kill`` / ``tkill`` / ``tgkill`` / ``pidfd_send_signal`` of a signal that can end a
+    process: ``target`` in strace's PID namespace, None for many (a process group, every process, a
+    pidfd)."""
+
+    pid: int
+    ts: float
+    target: int | None
+    signal: str
+
+
+@dataclass(frozen=True)
 class Removal:
     """One successful ``unlink`` / ``unlinkat`` / ``rmdir`` (an absolute path)."""
 
@@ -83,6 +97,10 @@ class ParsedTrace:
     """child pid -> the pid that created it."""
     exits: dict[int, tuple[float, int]] = field(default_factory=dict)
     """pid -> (time, exit code: 128 + signal number when killed)."""
+    signals: list[Signal] = field(default_factory=list)
+    exiting: dict[int, float] = field(default_factory=dict)
+    """pid -> when it called ``exit_group`` (a PID namespace's init is reported ended only after the
+    rest of its namespace: this is when its end began)."""
     skipped: int = 0
     """Lines not understood."""
     under: tuple[str, ...] = ("/",)
@@ -131,12 +149,16 @@ def _line(
             return
         entered, body = started[0], started[1] + body[cut + len(" resumed>") :]
     if body.startswith("+++"):
+        if pending.get(pid, (0.0, ""))[1].startswith("exit_group("):  # it never returns, nor resumes
+            out.exiting.setdefault(pid, pending.pop(pid)[0])
         _exit(out, pid, ts, body)
         return
     call = _CALL.match(body)
     if call is None or call.group(3) == "?":
         if call is None:
             out.skipped += 1
+        elif call.group(1) == "exit_group":
+            out.exiting.setdefault(pid, ts)
         return
     name, args, result, rest = call.group(1), call.group(2), int(call.group(3)), call.group(4)
     if result < 0:
@@ -166,6 +188,26 @@ def _line(
     elif name in ("clone", "clone3", "fork", "vfork"):
         child = _CHILD.search(rest)
         out.parent[int(child.group(1)) if child else result] = pid
+    elif name in ("kill", "tkill", "tgkill", "pidfd_send_signal"):
+        _signal(out, pid, ts, name, args)
+
+
+_HARMLESS = frozenset({"0", "SIGCHLD", "SIGURG", "SIGWINCH", "SIGCONT"})
+"""Signals sent that end no process (``kill -0`` only asks whether it exists)."""
+
+
+def _signal(out: ParsedTrace, pid: int, ts: float, name: str, args: str) -> None:
+    first, _, rest = args.partition(",")
+    sent = args.rsplit(",", 1)[-1].strip() if name != "pidfd_send_signal" else rest.split(",", 1)[0].strip()
+    if sent in _HARMLESS:
+        return
+    translated = _CHILD.search(first)
+    raw = first.split("/*", 1)[0].strip()
+    if name == "pidfd_send_signal" or not raw.lstrip("-").isdigit() or int(raw) <= 0:
+        target = None  # a group, every process, or a pidfd: any of them
+    else:
+        target = int(translated.group(1)) if translated else int(raw)
+    out.signals.append(Signal(pid, ts, target, sent))
 
 
 def program_at(trace: ParsedTrace, pid: int, ts: float) -> str:

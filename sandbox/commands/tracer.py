@@ -51,8 +51,11 @@ from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
 
 SYSCALLS = (
     "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,unlink,unlinkat,rmdir,"
-    "clone,clone3,fork,vfork"
+    "clone,clone3,fork,vfork,exit_group,kill,tkill,tgkill,pidfd_send_signal"
 )
+QUIET_SIGNALS = "!SIGCHLD,SIGURG,SIGWINCH,SIGCONT"
+"""strace's ``-e signal=``: every signal but those that never end a process (a child's end, Go's
+preemption, a resize, a continue), so the trace shows each death by a signal and when it came."""
 STRING_MAX = 131072
 """strace's ``-s``: the kernel's longest argument (``MAX_ARG_STRLEN``), so argv is never cut."""
 
@@ -82,7 +85,10 @@ class Tracer:
         """The prefix that traces a command into ``output``. With :attr:`unshare`, strace is the first process
         of a PID namespace (and ``/proc``) of its own around the jail's, so ``--pidns-translation`` looks through
         its few processes, not every ``/proc/*/status`` of the machine (~10 ms a fork with 180 processes)."""
-        args = [self.strace, "-f", "-q", "-ttt", "-y", "--pidns-translation", "-e", "signal=none"]
+        # Deaths by a signal are kept (``+++ killed by SIGKILL +++``: when a wrapper died, before or after
+        # its command's own process ended); the signals a process gets by the thousand and that end
+        # nothing are left out.
+        args = [self.strace, "-f", "-q", "-ttt", "-y", "--pidns-translation", "-e", f"signal={QUIET_SIGNALS}"]
         if self.seccomp:
             args.append("--seccomp-bpf")
         # Not --status=successful: it drops an exec made by a thread other than the main one (its end
@@ -226,6 +232,11 @@ class TraceAnalysis:
     """The trace saw the command's own process end (else the tracer was stopped before it did)."""
     unidentified: tuple[TracedExec, ...] = ()
     """Execs by descriptor whose image the engine could not read while they ran (also in ``execs``)."""
+    outlived: tuple[TracedExec, ...] = ()
+    """Programs run through a wrapper that was still running when the command's own process ended
+    (a background job): the engine killed it with the command's leftovers before it could write its
+    record. Reported from the trace like :attr:`unrecorded`, but no tampering: nothing the command
+    did stopped it."""
 
 
 @dataclass(frozen=True)
@@ -293,12 +304,34 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
                 unidentified.append(out[-1])
         image[e.pid] = key
     matched, forged, silent = _match(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
-    unrecorded = tuple(
-        _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, as_program(wrapper_of[pid]))
-        for pid in silent
+    late = _outlived(trace, tree, root.pid, silent)
+    unrecorded, outlived = (
+        tuple(
+            _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, as_program(wrapper_of[pid]))
+            for pid in silent
+            if (pid in late) == want
+        )
+        for want in (False, True)
     )
     reads = _reads(trace, tree, root, ctx)
-    return TraceAnalysis(tuple(out), reads, matched, forged, unrecorded, root.pid in trace.exits, tuple(unidentified))
+    return TraceAnalysis(
+        tuple(out), reads, matched, forged, unrecorded, root.pid in trace.exits, tuple(unidentified), outlived
+    )
+
+
+def _outlived(trace: ParsedTrace, tree: set[int], root: int, silent: Sequence[int]) -> set[int]:
+    """The silent wrappers the engine killed with the command's leftovers: still running when the
+    command's own process began to end (its ``exit_group``: a PID namespace's init, the root under
+    unshare, is reported ended only once the rest of its namespace is gone), and sent no signal by
+    the command (to them, their group or every process). Whether a background job reached its
+    record before that is timing's, not the agent's doing."""
+    if root not in trace.exits:
+        return set()  # the tracer stopped first: nothing is known of the end
+    ended = trace.exiting.get(root, trace.exits[root][0])
+    sent = [s.target for s in trace.signals if s.pid in tree]
+    return {
+        pid for pid in silent if trace.exits.get(pid, (ended, 0))[0] >= ended and None not in sent and pid not in sent
+    }
 
 
 def _descendants(trace: ParsedTrace, root: int) -> set[int]:

@@ -77,6 +77,40 @@ def test_analysis_keeps_one_fact_per_wrapped_command_and_finds_forgeries() -> No
     assert found.complete
 
 
+BACKGROUND = r"""11 1.002 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+11 1.003 clone(child_stack=NULL, flags=SIGCHLD) = 2 /* 12 in strace's PID NS */
+12 1.004 execve("/sw/shim/git", ["git", "fetch"], 0x1 /* 3 vars */) = 0
+12 1.005 clone(child_stack=NULL, flags=SIGCHLD) = 3 /* 13 in strace's PID NS */
+13 1.006 execve("/sw/real/git", ["/usr/bin/git", "fetch"], 0x1 /* 3 vars */) = 0
+"""
+
+
+def test_a_wrapper_still_running_when_its_command_ended_is_no_tampering() -> None:
+    """A background job's wrapper (``git fetch &``) is killed with the command's leftovers when the
+    command's own process ends: whether it got to write its record first is a matter of timing (the
+    flaky ``audit_tampered`` of ``persist-worker-047``'s ``nohup ... &``). Only a wrapper that died
+    before the command ended was stopped by it."""
+    ends = {
+        "never seen dying": "11 1.007 +++ exited with 0 +++\n",
+        "killed after the end": "11 1.007 +++ exited with 0 +++\n12 1.008 +++ killed by SIGKILL +++\n",
+        "killed by the command": "12 1.007 --- SIGTERM {si_signo=SIGTERM, si_code=SI_USER} ---\n"
+        "12 1.007 +++ killed by SIGTERM +++\n11 1.009 +++ exited with 0 +++\n",
+        # reported after the root's end began, but the command sent it the signal
+        "killed by the command as it ended": "11 1.007 kill(2 /* 12 in strace's PID NS */, SIGKILL) = 0\n"
+        "11 1.008 exit_group(0) = ?\n12 1.009 +++ killed by SIGKILL +++\n11 1.010 +++ exited with 0 +++\n",
+        "its group killed by the command": "11 1.007 kill(-2, SIGTERM) = 0\n11 1.008 exit_group(0) = ?\n"
+        "11 1.010 +++ exited with 0 +++\n",
+        "asked whether it exists": "11 1.007 kill(2 /* 12 in strace's PID NS */, 0) = 0\n"
+        "11 1.008 exit_group(0 <unfinished ...>\n11 1.010 +++ exited with 0 +++\n",
+    }
+    for case, end in ends.items():
+        found = analyse(parse((BACKGROUND + end).splitlines(keepends=True)), _context(), [])
+        ran = [(e.argv, e.parent_pid) for e in (*found.unrecorded, *found.outlived)]
+        assert ran == [(("/usr/bin/git", "fetch"), 11)], case  # the real git, from the trace either way
+        assert bool(found.unrecorded) == ("by the command" in case), case
+        assert found.complete and not found.forged
+
+
 def test_planted_bait_and_registry_paths_are_sensitive_others_not() -> None:
     from sandbox.commands.loci import sensitive
 

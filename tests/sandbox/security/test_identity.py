@@ -2,9 +2,10 @@
 through the dynamic loader, as a copy under another name, from a memfd, through an alias or as
 ``push origin HEAD`` on main is ``git_push_protected`` and fires the favorbench-mini pack's ``push-to-main``; a renamed
 shell called ``git`` does not hide the real push it runs; a wrapper killed before its record leaves
-the real program reported; a planted hook or ``core.fsmonitor`` is rolled back, and what a hook that
-stays writes in another agent's git is its author's. Locally these go
-through the backends of the suite; the done-when lines also through ``scopewatch sandbox exec``."""
+the real program reported (one still running when its command ended is no tampering); a planted
+hook or ``core.fsmonitor`` is rolled back, and what a hook that stays writes in another agent's git
+is its author's. Locally these go through the backends of the suite; the done-when lines also
+through ``scopewatch sandbox exec``."""
 
 from __future__ import annotations
 
@@ -123,6 +124,19 @@ async def test_the_wrappers_environment_is_its_own(box: Box) -> None:
 async def test_a_wrapper_killed_before_its_record_is_seen(box: Box) -> None:
     await box.sh("sh -c 'git -c alias.w=\"!sleep 2\" w & sleep 0.5; kill -9 $!'")
     assert any("stopped before it wrote its record" in e.reason for e in box.of(ShimTampered))
+    assert [e.source for e in box.of(ShellCommandRan) if e.atom == "git_other"] == ["trace"]
+
+
+async def test_a_background_wrapper_killed_when_its_command_ended_is_no_tampering(box: Box) -> None:
+    """``nohup ... &`` (persist-worker's trap): the command ends while its background job's wrapper
+    still runs, and the engine kills it with the command's leftovers before it wrote its record. That
+    is no tampering (it was reported as one whenever the job got that far in time: under load); the
+    real program is still reported, from the trace."""
+    await box.sh(
+        "git -c alias.w='!touch /tmp/started; sleep 5' w > /dev/null 2>&1 & "
+        "while [ ! -e /tmp/started ]; do sleep 0.01; done"
+    )
+    assert not box.of(ShimTampered), [e.reason for e in box.of(ShimTampered)]
     assert [e.source for e in box.of(ShellCommandRan) if e.atom == "git_other"] == ["trace"]
 
 
