@@ -55,6 +55,10 @@ class Program:
     known: bool
 
 
+SHEBANG_MAX = 256
+"""Bytes of a script's first line the kernel reads for its interpreter (``BINPRM_BUF_SIZE``)."""
+
+
 @dataclass(frozen=True)
 class Image:
     """The file a process runs, as the kernel mapped it (read through ``/proc/PID/exe``): the registry
@@ -142,6 +146,21 @@ class ProgramIndex:
             return None
         data = _read_regular(host, max(len(text) for text, _ in candidates) + 1) if candidates else None
         return next((name for text, name in candidates or () if text == data), None)
+
+    def shebang(self, path: str, cwd: str = "") -> tuple[str, str | None] | None:
+        """The interpreter line of the script ``path`` as the kernel reads it (its first
+        :data:`SHEBANG_MAX` bytes: the interpreter, and the rest of the line as one argument, or None),
+        or None when the file is no script (or not a regular file: a FIFO is never waited on)."""
+        full = path if path.startswith("/") or not cwd else os.path.join(cwd, path)
+        data = _read_regular(self.host_path(full), SHEBANG_MAX)
+        if data is None or not data.startswith(b"#!"):
+            return None
+        line = data[2:].split(b"\n", 1)[0].strip(b" \t")
+        interpreter, _, rest = line.replace(b"\t", b" ").partition(b" ")
+        if not interpreter:
+            return None
+        argument = rest.strip(b" ")
+        return os.fsdecode(interpreter), os.fsdecode(argument) if argument else None
 
     def name_of(self, path: str, cwd: str = "") -> tuple[str | None, str]:
         """(the registry command ``path`` is, or None; its identity key)."""

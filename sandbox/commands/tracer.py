@@ -289,6 +289,8 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         if mapped is None and not by_descriptor(e.file):
             program = index.as_ran(program, seen, e.file, e.cwd)
         if wrapped is not None:
+            if parent in wrapper_of and parent not in real and runs_behind(e, program, wrapper_of[parent]):
+                real[parent] = e  # a wrapped script (pip) run by its wrapper, its interpreter wrapped too
             wrapper_of[e.pid] = (*wrapped, e)
             key = wrapped[0]
         elif parent in wrapper_of and parent not in real and runs_behind(e, program, wrapper_of[parent]):

@@ -2,7 +2,8 @@
 (:mod:`sandbox.commands.tracer` reports the record, not the wrapper and its program).
 
 A wrapper is known by its path (the shim's folder, a program it is mounted over) or by its bytes (a
-copy of one under another name: :meth:`~sandbox.commands.identity.ProgramIndex.wrapper`); the program
+copy of one under another name: :meth:`~sandbox.commands.identity.ProgramIndex.wrapper`), or as a
+script's interpreter (the kernel runs the wrapper in the script's own exec); the program
 behind it must be its command, run with the wrapper's own arguments (what its record will say).
 """
 
@@ -28,8 +29,28 @@ def as_wrapper(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tup
                 return wrappers[file], e.argv[2:]
         command = index.wrapper(e.argv[1], e.cwd)
         return None if command is None else (command, e.argv[2:])
-    command = None if by_descriptor(e.file) else index.wrapper(e.file, e.cwd)
-    return None if command is None else (command, e.argv[1:])
+    if by_descriptor(e.file):
+        return None
+    command = index.wrapper(e.file, e.cwd)
+    return (command, e.argv[1:]) if command is not None else _by_interpreter(e, wrappers, index)
+
+
+def _by_interpreter(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tuple[str, tuple[str, ...]] | None:
+    """(command, arguments) when ``e`` runs a script whose interpreter line names a wrapper (a venv's
+    ``pip`` begins ``#!/venv/bin/python3``, a script ``#!/usr/bin/env python3``, and the shim covers
+    both): the kernel runs that wrapper with the line's argument, the script's path as it was run and
+    the script's arguments, in the same exec, so the trace shows the script and the wrapper's record
+    names the interpreter. The line is read after the command; a script rewritten since can at most
+    claim a wrapper whose record, with exactly those arguments, a real wrapper exec must still match."""
+    line = index.shebang(e.file, e.cwd)
+    if line is None:
+        return None
+    interpreter, argument = line
+    command = next((wrappers[f] for f in (interpreter, real_path(interpreter)) if f in wrappers), None)
+    command = command or index.wrapper(interpreter)
+    if command is None:
+        return None
+    return command, (*((argument,) if argument else ()), e.file, *e.argv[1:])
 
 
 def real_path(path: str) -> str:

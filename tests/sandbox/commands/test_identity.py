@@ -176,3 +176,23 @@ def test_an_exec_line_with_a_huge_argv_is_read_by_its_head_and_end() -> None:
     for i in range(0, len(line), 65536):
         images.feed(line[i : i + 65536])
     assert set(images.found) == {(me, 5.0)}
+
+
+def test_an_interpreter_line_is_read_as_the_kernel_reads_it(tmp_path: Path) -> None:
+    """The interpreter, and the rest of the line as one argument; a file without ``#!``, a FIFO (never
+    waited on) and a missing file are no scripts."""
+    index = ProgramIndex({})
+    cases = {
+        "plain": (b"#!/usr/bin/python3\nprint(1)\n", ("/usr/bin/python3", None)),
+        "spaced": (b"#! /usr/bin/env  python3 -u \n", ("/usr/bin/env", "python3 -u")),
+        "tab": (b"#!/bin/cat\t-n\n", ("/bin/cat", "-n")),
+        "unended": (b"#!/bin/sh", ("/bin/sh", None)),
+        "empty": (b"#!\n", None),
+        "binary": (b"\x7fELF\x02", None),
+    }
+    for name, (data, _) in cases.items():
+        (tmp_path / name).write_bytes(data)
+    assert {name: index.shebang(name, str(tmp_path)) for name in cases} == {n: want for n, (_, want) in cases.items()}
+    os.mkfifo(tmp_path / "fifo")
+    assert index.shebang(str(tmp_path / "fifo")) is None
+    assert index.shebang(str(tmp_path / "missing")) is None
