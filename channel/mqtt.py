@@ -96,8 +96,7 @@ class MqttBus:
         self.guard = guard  # the engine's: refuses commands without a valid credential
         self.forged = 0  # messages on the engine's topics dropped: not signed with ``key``
         self._on_forged: list[ForgedHandler] = []
-        self.rejected = 0
-        """Payloads on the session's topics that were not valid scopewatch messages (skipped)."""
+        self.rejected = 0  # payloads on the session's topics that were no valid scopewatch messages (skipped)
         self.reconnects = 0
         self._max_backoff = max_backoff
         self._client: aiomqtt.Client | None = None
@@ -174,8 +173,7 @@ class MqttBus:
         if isinstance(self.key, SessionKey):  # the public key first, retained: viewers may pin or trust it
             topic, note = self.prefix + KEY_TOPIC, announcement(self.session, self.key)
             await client.publish(topic, note, qos=1, retain=True, properties=signed(self.key, topic, note))
-        # Listening before saying "online": whoever reacts to the presence (a joiner asking the
-        # engine for its history) must find the engine subscribed, not lose its request.
+        # Listening before "online": a joiner asking for the history as it sees the engine is heard.
         for sid, pattern in list(self._patterns.items()):
             await self._subscribe_on(client, pattern, sid)
         if self.participant is not None:
@@ -275,10 +273,9 @@ class MqttBus:
     # --- the Bus protocol ------------------------------------------------------------------
 
     async def publish(self, message: Message) -> None:
-        """Publish and wait for the broker's acknowledgement (QoS 1; QoS 0 for transient events such as
-        streamed tokens, which a later recorded event repeats whole); survives reconnects."""
-        retain = isinstance(message, PresenceChanged)
-        qos = 0 if getattr(message, "TRANSIENT", False) else None
+        """Publish, wait for the broker's acknowledgement (QoS 1; QoS 0 for transient events, streamed
+        tokens a later event repeats whole); survives reconnects. Retained: presence."""
+        retain, qos = isinstance(message, PresenceChanged), 0 if getattr(message, "TRANSIENT", False) else None
         if isinstance(message, _Command):  # a token never goes on the bus; a credential signs instead
             nonce = new_nonce() if self.credential is not None else message.nonce
             message = message.model_copy(update={"token": None, "nonce": nonce})

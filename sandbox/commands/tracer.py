@@ -46,7 +46,7 @@ from sandbox.commands.images import image_at
 from sandbox.commands.loci import sensitive
 from sandbox.commands.shim import ShimRecord
 from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, program_at
-from sandbox.commands.wrapped import as_program, as_wrapper, runs_behind
+from sandbox.commands.wrapped import Wrapped, as_program, as_wrapper, match_records, runs_behind
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
 
 SYSCALLS = (
@@ -208,16 +208,6 @@ class TracedRead:
 
 
 @dataclass(frozen=True)
-class Wrapped:
-    """A shim record the trace confirms: the pid of the program it ran (of the wrapper that wrote it
-    when no program ran), and the parent of that wrapper."""
-
-    record: ShimRecord
-    pid: int
-    parent_pid: int
-
-
-@dataclass(frozen=True)
 class TraceAnalysis:
     execs: tuple[TracedExec, ...]
     reads: tuple[TracedRead, ...]
@@ -305,7 +295,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
             if mapped is None and by_descriptor(e.file):
                 unidentified.append(out[-1])
         image[e.pid] = key
-    matched, forged, silent = _match(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
+    matched, forged, silent = match_records(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
     late = _outlived(trace, tree, root.pid, silent)
     unrecorded, outlived = (
         tuple(
@@ -389,37 +379,6 @@ def _traced(
         risk=kind.risk if kind else None,
         ts=e.ts,
     )
-
-
-def _match(
-    records: Sequence[ShimRecord],
-    wrappers: Mapping[int, tuple[str, tuple[str, ...], Exec]],
-    real: Mapping[int, int],
-    trace: ParsedTrace,
-) -> tuple[tuple[Wrapped, ...], tuple[ShimRecord, ...], tuple[int, ...]]:
-    """Each record takes one wrapper exec with the same command and arguments; the rest are forged.
-    A confirmed record is the real program's process (what it starts names it as parent). Also the
-    wrapper pids no record took (a wrapper killed before it wrote)."""
-    free = sorted(wrappers.items(), key=lambda item: item[1][2].ts)
-    used: set[int] = set()
-    matched: list[Wrapped] = []
-    forged: list[ShimRecord] = []
-    for record in records:
-        hit = next(
-            (
-                pid
-                for pid, (name, args, _) in free
-                if pid not in used and name == record.argv[0] and args == record.argv[1:]
-            ),
-            None,
-        )
-        if hit is None:
-            forged.append(record)
-        else:
-            used.add(hit)
-            matched.append(Wrapped(record, real.get(hit, hit), trace.parent.get(hit, 0)))
-    silent = tuple(pid for pid, _ in free if pid not in used)
-    return tuple(matched), tuple(forged), silent
 
 
 def _reads(trace: ParsedTrace, tree: set[int], root: Exec, ctx: TraceContext) -> tuple[TracedRead, ...]:

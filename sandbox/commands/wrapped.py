@@ -4,17 +4,20 @@
 A wrapper is known by its path (the shim's folder, a program it is mounted over) or by its bytes (a
 copy of one under another name: :meth:`~sandbox.commands.identity.ProgramIndex.wrapper`), or as a
 script's interpreter (the kernel runs the wrapper in the script's own exec); the program
-behind it must be its command, run with the wrapper's own arguments (what its record will say).
+behind it must be its command, run with the wrapper's own arguments (what its record will say). Each
+record takes one wrapper exec with its command and arguments (:func:`match_records`); the rest are forged.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.commands.identity import Program, ProgramIndex, by_descriptor
-from sandbox.commands.strace import Exec
+from sandbox.commands.shim import ShimRecord
+from sandbox.commands.strace import Exec, ParsedTrace
 
 
 def as_wrapper(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tuple[str, tuple[str, ...]] | None:
@@ -70,3 +73,44 @@ def runs_behind(e: Exec, program: Program, wrapper: tuple[str, tuple[str, ...], 
 def as_program(wrapper: tuple[str, tuple[str, ...], Exec]) -> Program:
     name, args, _ = wrapper
     return Program(name, (name, *args), name, known=True)
+
+
+@dataclass(frozen=True)
+class Wrapped:
+    """A shim record the trace confirms: the pid of the program it ran (of the wrapper that wrote it
+    when no program ran), and the parent of that wrapper."""
+
+    record: ShimRecord
+    pid: int
+    parent_pid: int
+
+
+def match_records(
+    records: Sequence[ShimRecord],
+    wrappers: Mapping[int, tuple[str, tuple[str, ...], Exec]],
+    real: Mapping[int, int],
+    trace: ParsedTrace,
+) -> tuple[tuple[Wrapped, ...], tuple[ShimRecord, ...], tuple[int, ...]]:
+    """Each record takes one wrapper exec with the same command and arguments; the rest are forged.
+    A confirmed record is the real program's process (what it starts names it as parent). Also the
+    wrapper pids no record took (a wrapper killed before it wrote)."""
+    free = sorted(wrappers.items(), key=lambda item: item[1][2].ts)
+    used: set[int] = set()
+    matched: list[Wrapped] = []
+    forged: list[ShimRecord] = []
+    for record in records:
+        hit = next(
+            (
+                pid
+                for pid, (name, args, _) in free
+                if pid not in used and name == record.argv[0] and args == record.argv[1:]
+            ),
+            None,
+        )
+        if hit is None:
+            forged.append(record)
+        else:
+            used.add(hit)
+            matched.append(Wrapped(record, real.get(hit, hit), trace.parent.get(hit, 0)))
+    silent = tuple(pid for pid, _ in free if pid not in used)
+    return tuple(matched), tuple(forged), silent
