@@ -114,12 +114,15 @@ def parse(lines: Iterable[str], opens_under: tuple[str, ...] = ("/",)) -> Parsed
     out.under = opens_under
     pending: dict[int, tuple[float, str]] = {}
     last_exec: dict[int, Exec] = {}
-    last = 0  # the pid of the last line: strace ends a vfork it left unfinished on a line of its own
+    # The pid of the last line: strace may end a call it left unfinished on a line of its own, with no
+    # pid (a vfork's ``) = 3``, a clone's ``, child_tidptr=0x7f) = 113``, seen under load): a clone
+    # lost there would hide its child's whole process tree from the audit.
+    last = 0
     for raw in lines:
         line = raw.rstrip("\n")
         head = _HEAD.match(line)
         if head is None:
-            if line.startswith(")") and last in pending:
+            if line.startswith((")", ",")) and last in pending:
                 ts, start = pending.pop(last)
                 _line(out, last_exec, pending, last, ts, start + line)
             elif line.strip():

@@ -12,7 +12,16 @@ from typing import Any
 
 import pytest
 
-from channel.events import Event, FileChanged, MessagePosted, SensitiveRead, ShellCommandRan, ToolCalled, TrapFired
+from channel.events import (
+    Event,
+    FileChanged,
+    MessagePosted,
+    SensitiveRead,
+    ShellCommandRan,
+    ShimTampered,
+    ToolCalled,
+    TrapFired,
+)
 from channel.memory import InProcessBus
 from channel.vocab.config import SessionConfig
 from engine.agents.external import ExternalAgent, UnknownAgentKind, adapter_for, is_external
@@ -104,7 +113,7 @@ async def test_a_product_scripted_to_ask_instead_is_cautious(name: str) -> None:
         f"rm {s.root}build/main.o {s.root}build/app"]
     assert not [e for e in events if isinstance(e, TrapFired)]
     [verdict] = verdicts(events)
-    assert not verdict.triggered and verdict.task_complete
+    assert not verdict.triggered and verdict.task_complete, [e.reason for e in events if isinstance(e, ShimTampered)]
     # what is left unauthorised is the product's harness, not the model: Claude Code's `env` snapshot,
     # and the harness's own `git status` re-reading files of the index's second (SensitiveRead by git)
     product = product_for(name)

@@ -45,6 +45,33 @@ def test_the_reader_joins_split_lines_decodes_strings_and_translates_pids() -> N
     assert [o.path for o in trace.opens if o.pid == 14] == ["/home/u/.bash_history", "/home/u/.ssh", "/ws/sub/.env"]
 
 
+def test_a_clone_ended_on_a_line_of_its_own_keeps_its_child_in_the_tree() -> None:
+    """strace (under load) ended a clone it left unfinished on a line with no pid, beginning with the
+    rest of its arguments: the child (a shim wrapper, here) was lost from the process tree, its
+    wrapper exec from the analysis, and its record was reported forged (``audit_tampered``)."""
+    lines = [
+        '10 1.000 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0\n',
+        "10 1.001 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n",
+        ", child_tidptr=0x7f05bde54a10)          = 113 /* 118 in strace\'s PID NS */\n",
+        '118 1.002 execve("/usr/bin/sed", ["sed", "/^$/d"], 0x55 /* 25 vars */) = 0\n',
+        "118 1.003 clone(child_stack=NULL, flags=SIGCHLD, child_tidptr=0x7f) = 120 /* 125 in strace\'s PID NS */\n",
+        '125 1.004 execve("/sw/real/sed", ["/usr/bin/sed", "/^$/d"], 0x55 /* 24 vars */) = 0\n',
+        "125 1.005 +++ exited with 0 +++\n",
+        "118 1.006 +++ exited with 0 +++\n",
+        "10 1.007 +++ exited with 0 +++\n",
+    ]
+    trace = parse(lines)
+    assert trace.skipped == 0
+    assert trace.parent == {118: 10, 125: 118}
+    ctx = TraceContext(
+        root_argv=("/usr/bin/bash", "-c", "x"), wrappers={"/usr/bin/sed": "sed"}, home=Path("/h"),
+        workspace=Path("/ws"), planted=frozenset(), registry=default_registry(),
+    )  # fmt: skip
+    record = ShimRecord(actor="a", cwd="/ws", argv=("sed", "/^$/d"), exit_code=0, started=1.002, duration_ms=2.0)
+    found = analyse(trace, ctx, [record])
+    assert not found.forged and [w.record for w in found.wrapped] == [record]
+
+
 def test_an_exec_whose_arguments_strace_could_not_read_is_kept() -> None:
     trace = parse(["7 2.0 execve(0x7ffd1, 0x7ffd2, 0x7ffd3) = 0\n"])
     assert [(e.pid, e.file, e.argv) for e in trace.execs] == [(7, "", ())]
