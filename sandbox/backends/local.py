@@ -357,6 +357,7 @@ class LocalSandbox:
                 rolled_back += await reconciler.settle(author, "shell", theirs, team=guard)
             rest = [c for c in changes if c.path not in by_hook]
             rolled_back += await reconciler.settle(actor, "shell", rest, team=team)
+            reconciler.settled()
             undone_paths = {p for p, _ in rolled_back}
             for c in changes:
                 if c.path not in undone_paths and c.old_mtime is None:  # a time alone authors nothing

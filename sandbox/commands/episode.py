@@ -37,6 +37,7 @@ from pathlib import Path
 from sandbox.commands.images import ExecImages
 from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
+from sandbox.jail.cpus import jail_cpus
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, _drop, jail_argv, minimal_env
 from sandbox.jail.limits import PidsCgroup, read_capped, set_rlimits
 
@@ -114,9 +115,13 @@ class EpisodeJail:
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup
 
+        cpus = jail_cpus()
+
         def child_setup() -> None:
             set_rlimits()
             cgroup.add(os.getpid())
+            if cpus is not None:  # strace, the jail and its commands: see sandbox.jail.cpus
+                os.sched_setaffinity(0, cpus)
 
         loop = asyncio.get_running_loop()
         loop.add_reader(stream.fd, stream.pump)

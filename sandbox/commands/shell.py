@@ -191,6 +191,8 @@ class ShellRunner:
             home=str(ws.home),
             tmp="/tmp" if isolated else str(ws.agent_tmp),
             extra={
+                # else each bash (the command's, each wrapper's) looks it up: three opens, three tracer stops
+                "SHELL": self._bash,
                 "SCOPEWATCH_ACTOR": actor,
                 "SCOPEWATCH_WORKSPACE": str(ws.root),
                 "GIT_AUTHOR_NAME": actor,

@@ -23,6 +23,7 @@ an environment built from nothing (:func:`minimal_env`), so no host variable rea
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import shlex
 import shutil
@@ -99,9 +100,11 @@ class Jail:
     to the child (``pass_fds``)."""
 
 
+@functools.cache
 def python_dirs() -> tuple[str, ...]:
     """The folders of the Python that runs tools (venv and its base, by the paths tools are called
-    with and by their real paths), outside the system folders."""
+    with and by their real paths), outside the system folders; found once per process (a jail is made
+    for every command)."""
     found: set[str] = set()
     for p in (sys.prefix, sys.base_prefix, os.path.dirname(sys.executable)):
         for path in (os.path.abspath(p), os.path.realpath(p)):

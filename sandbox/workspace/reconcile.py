@@ -80,6 +80,8 @@ class Reconciler:
         self._mtimes: dict[str, int] = {}
         """A regular file's modification time (ns) as the cache knows it."""
         self._sentry = Sentry()
+        self._unsettled = False
+        """A whole scan found changes that are not all settled yet (:meth:`settled`)."""
 
     def _scan(self) -> dict[str, StatKey]:
         """The whole tree, the sentry drained before it is read (see :mod:`~sandbox.workspace.sentry`)."""
@@ -105,8 +107,11 @@ class Reconciler:
         return dict(self._known)
 
     def changes(self, paths: Iterable[str] | None = None) -> list[Change]:
-        """Differences between the disk and the cache: for ``paths``, or the whole tree (None)."""
+        """Differences between the disk and the cache: for ``paths``, or the whole tree (None: no scan when
+        the sentry proves nothing changed since the last whole scan)."""
         root = self.workspace.root
+        if paths is None and self.quiet():
+            return []
         if paths is None:
             current = self._scan()
             candidates = sorted(set(current) | set(self._known))
@@ -138,8 +143,19 @@ class Reconciler:
             changes.append(Change(p, old, new))
         if paths is None and changes:
             # Quiet means the cache is the disk: these may not all be settled (an error on the way).
-            self._sentry.dirty = True
+            self._unsettled = True
         return changes
+
+    def quiet(self) -> bool:
+        """True only if the cache is the disk: nothing changed since the last whole scan (the sentry proves
+        it) and what that scan found was all settled."""
+        return not self._unsettled and self._sentry.quiet()
+
+    def settled(self) -> None:
+        """Every change the last whole scan found has been settled (reported, taken in or rolled back): the
+        cache is the disk as that scan saw it. What the settling itself wrote (a rollback) the sentry has
+        queued since, so the next check still scans after one."""
+        self._unsettled = False
 
     def _remember(self, path: str, data: bytes | None) -> None:
         if data is None:
@@ -171,9 +187,10 @@ class Reconciler:
     async def settle_external(self) -> None:
         """Report whatever changed while no operation ran as ``external``'s (lock held). No scan when
         the sentry proves nothing changed since the last whole scan (the cache is then the disk)."""
-        if self._sentry.quiet():
+        if self.quiet():
             return
         await self.settle("external", "external", self.changes())
+        self.settled()
 
     async def settle(
         self, actor: str, via: Via, changes: Sequence[Change], *, team: str | None = None

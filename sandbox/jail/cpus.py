@@ -1,0 +1,83 @@
+"""The CPU an episode's jail runs on, with its exec tracer.
+
+Under the exec tracer each traced system call of a command is a ptrace stop: the command stops, strace
+wakes, decodes the call, and wakes the command again (twice per call: on entry and on exit). When the
+scheduler is free to place strace and the command, they mostly run on two CPUs, and on an otherwise idle
+machine every one of those wake-ups brings the other CPU out of its idle state (in a virtual machine, an
+exit to the hypervisor). Kept on one CPU, a stop is a switch between two tasks of that CPU. Measured here
+(2 cores, a VM, quiet; ``strace -f --seccomp-bpf`` as the tracer runs it, 200 shimmed ``git status`` in a
+loop): 14.0 ms a command on any CPU against 8.6 ms on one, 3.8 ms untraced (docs/performance.md). On a
+busy machine the other CPU is awake anyway, and the two come out the same.
+
+So an episode's jail (strace, the jail's processes and every command started in it) is kept on one CPU
+(:func:`jail_cpus`): the one with the fewest of this machine's other pinned jails, so that two agents' jails,
+or two runs side by side, do not share a CPU while another stays idle. ``SCOPEWATCH_JAIL_CPUS=all`` leaves
+the placement to the scheduler, for commands that run many processes at once (``make -j``, ``pytest -n``):
+on one CPU they get one CPU's worth of time. A command may change its own affinity; nothing depends on it
+but speed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+VARIABLE = "SCOPEWATCH_JAIL_CPUS"
+CHOICES = ("one", "all")
+"""``one`` (the default): the jail and its tracer on one CPU; ``all``: wherever the scheduler puts them."""
+_CGROUPS = (Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/pids"))
+"""Where :class:`~sandbox.jail.limits.PidsCgroup` makes each sandbox's cgroup (``scopewatch-*``)."""
+_started = itertools.count()
+
+
+def wanted() -> str:
+    """``all`` when ``SCOPEWATCH_JAIL_CPUS=all`` asks for it, else ``one`` (as ``SCOPEWATCH_JAIL``, only the
+    choice that turns the default off is looked for)."""
+    return "all" if os.environ.get(VARIABLE, "").strip().lower() == "all" else "one"
+
+
+def jail_cpus() -> set[int] | None:
+    """The CPUs for the next episode's jail: one CPU, or None (no pinning: ``SCOPEWATCH_JAIL_CPUS=all``, or this
+    process may run on a single CPU anyway)."""
+    if wanted() == "all":
+        return None
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) < 2:
+        return None
+    taken = _pinned_jails()
+    # Fewest jails first; among equals, turn by turn (and by process, for runs side by side).
+    turn = (os.getpid() + next(_started)) % len(allowed)
+    order = allowed[turn:] + allowed[:turn]
+    return {min(order, key=lambda cpu: taken.get(cpu, 0))}
+
+
+def _pinned_jails() -> dict[int, int]:
+    """CPU -> how many live sandboxes' cgroups (``scopewatch-*``) hold a process pinned to it alone."""
+    counts: dict[int, int] = {}
+    for root in _CGROUPS:
+        try:
+            groups = [entry.path for entry in os.scandir(root) if entry.name.startswith("scopewatch-")]
+        except OSError:
+            continue
+        for group in groups:
+            cpu = _pinned_cpu(group)
+            if cpu is not None:
+                counts[cpu] = counts.get(cpu, 0) + 1
+    return counts
+
+
+def _pinned_cpu(group: str) -> int | None:
+    try:
+        with open(os.path.join(group, "cgroup.procs")) as f:
+            pids = [int(line) for line in f.read().split() if line.isdigit()]
+    except OSError:
+        return None
+    for pid in pids[:1]:
+        try:
+            cpus = os.sched_getaffinity(pid)
+        except OSError:
+            return None
+        if len(cpus) == 1:
+            return next(iter(cpus))
+    return None
