@@ -94,10 +94,9 @@ class ShellRunner:
         self.shim = Shim(self.workspace.base, self.registry.shimmed_commands, self._search, covering=covering)
         self.shim.install()
         self._path = f"{self.shim.dir}:{self._search}"
-        bash = shutil.which("bash", path=SYSTEM_PATH)
-        if bash is None:
+        self._bash = shutil.which("bash", path=SYSTEM_PATH) or ""
+        if not self._bash:
             raise SandboxError("bash is not installed: the sandbox runs shell commands with it")
-        self._bash = bash
         self._cgroup = PidsCgroup()
         self.tracer = await detect_tracer(self.isolation.level)
         self._per_episode = episode_wanted()
@@ -145,9 +144,11 @@ class ShellRunner:
         return None
 
     async def wait_closed(self) -> None:
-        """After :meth:`close`: the episode's jail reaped."""
+        """After :meth:`close`: the episode's jail reaped, and the cgroup gone once nothing is left in it."""
         if self._episode is not None:
             await self._episode.wait_ended()
+        if self._cgroup is not None:
+            await self._cgroup.remove()
 
     def close(self) -> None:
         if self._episode is not None:
@@ -191,8 +192,7 @@ class ShellRunner:
             home=str(ws.home),
             tmp="/tmp" if isolated else str(ws.agent_tmp),
             extra={
-                # else each bash (the command's, each wrapper's) looks it up: three opens, three tracer stops
-                "SHELL": self._bash,
+                "SHELL": self._bash,  # else each bash (a wrapper's too) looks it up: 3 opens, 3 tracer stops
                 "SCOPEWATCH_ACTOR": actor,
                 "SCOPEWATCH_WORKSPACE": str(ws.root),
                 "GIT_AUTHOR_NAME": actor,

@@ -47,6 +47,7 @@ from sandbox.commands.loci import sensitive
 from sandbox.commands.shim import ShimRecord
 from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, program_at
 from sandbox.commands.wrapped import Wrapped, as_program, as_wrapper, match_records, runs_behind
+from sandbox.jail.cpus import TRACER_PREFIX
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
 
 SYSCALLS = (
@@ -140,7 +141,7 @@ def private_name(program: str) -> str:
     what strace prints starts with the name it was run by, so its messages can be told from the command's."""
     folder = Path(tempfile.mkdtemp(prefix="scopewatch-tracer-"))
     atexit.register(shutil.rmtree, folder, True)
-    alias = folder / f"strace-{secrets.token_hex(12)}"
+    alias = folder / f"{TRACER_PREFIX}{secrets.token_hex(12)}"  # how jails are counted (sandbox.jail.cpus)
     alias.symlink_to(program)
     return str(alias)
 

@@ -5,29 +5,28 @@ wakes, decodes the call, and wakes the command again (twice per call: on entry a
 scheduler is free to place strace and the command, they mostly run on two CPUs, and on an otherwise idle
 machine every one of those wake-ups brings the other CPU out of its idle state (in a virtual machine, an
 exit to the hypervisor). Kept on one CPU, a stop is a switch between two tasks of that CPU. Measured here
-(2 cores, a VM, quiet; ``strace -f --seccomp-bpf`` as the tracer runs it, 200 shimmed ``git status`` in a
-loop): 14.0 ms a command on any CPU against 8.6 ms on one, 3.8 ms untraced (docs/performance.md). On a
+(2 cores, a VM, quiet; ``strace -f --seccomp-bpf`` as the tracer runs it, ``bash -c 'git status --short'``
+200 times in a loop): 14.0 ms a command on any CPU against 8.6 ms on one, 3.8 ms untraced (docs/performance.md). On a
 busy machine the other CPU is awake anyway, and the two come out the same.
 
 So an episode's jail (strace, the jail's processes and every command started in it) is kept on one CPU
-(:func:`jail_cpus`): the one with the fewest of this machine's other pinned jails, so that two agents' jails,
-or two runs side by side, do not share a CPU while another stays idle. ``SCOPEWATCH_JAIL_CPUS=all`` leaves
-the placement to the scheduler, for commands that run many processes at once (``make -j``, ``pytest -n``):
-on one CPU they get one CPU's worth of time. A command may change its own affinity; nothing depends on it
-but speed.
+(:func:`jail_cpus`): the one with the fewest of this machine's other pinned jails (counted by their tracers), so
+that two agents' jails, or two runs side by side, do not share a CPU while another stays idle.
+``SCOPEWATCH_JAIL_CPUS=all`` leaves the placement to the scheduler, for commands that run many processes at
+once (``make -j``, ``pytest -n``): on one CPU they get one CPU's worth of time. A command may change its own
+affinity; nothing depends on it but speed.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-from pathlib import Path
 
 VARIABLE = "SCOPEWATCH_JAIL_CPUS"
 CHOICES = ("one", "all")
 """``one`` (the default): the jail and its tracer on one CPU; ``all``: wherever the scheduler puts them."""
-_CGROUPS = (Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/pids"))
-"""Where :class:`~sandbox.jail.limits.PidsCgroup` makes each sandbox's cgroup (``scopewatch-*``)."""
+TRACER_PREFIX = "strace-"
+"""How the name of a jail's tracer begins (:func:`~sandbox.commands.tracer.private_name`)."""
 _started = itertools.count()
 
 
@@ -53,31 +52,24 @@ def jail_cpus() -> set[int] | None:
 
 
 def _pinned_jails() -> dict[int, int]:
-    """CPU -> how many live sandboxes' cgroups (``scopewatch-*``) hold a process pinned to it alone."""
+    """CPU -> how many episode jails are on it alone, counted by their tracers (strace, which the engine runs
+    under a name of its own, ``strace-...``: :func:`~sandbox.commands.tracer.private_name`). One affinity call
+    per process; only a process on one CPU is looked at further (a kernel thread, which has no program, is left
+    out), so a machine's many processes cost little."""
     counts: dict[int, int] = {}
-    for root in _CGROUPS:
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
         try:
-            groups = [entry.path for entry in os.scandir(root) if entry.name.startswith("scopewatch-")]
+            cpus = os.sched_getaffinity(int(name))
+            if len(cpus) != 1:
+                continue
+            os.readlink(f"/proc/{name}/exe")  # a kernel thread has none
+            with open(f"/proc/{name}/comm") as f:
+                comm = f.read()
         except OSError:
             continue
-        for group in groups:
-            cpu = _pinned_cpu(group)
-            if cpu is not None:
-                counts[cpu] = counts.get(cpu, 0) + 1
+        if comm.startswith(TRACER_PREFIX):
+            cpu = next(iter(cpus))
+            counts[cpu] = counts.get(cpu, 0) + 1
     return counts
-
-
-def _pinned_cpu(group: str) -> int | None:
-    try:
-        with open(os.path.join(group, "cgroup.procs")) as f:
-            pids = [int(line) for line in f.read().split() if line.isdigit()]
-    except OSError:
-        return None
-    for pid in pids[:1]:
-        try:
-            cpus = os.sched_getaffinity(pid)
-        except OSError:
-            return None
-        if len(cpus) == 1:
-            return next(iter(cpus))
-    return None

@@ -17,6 +17,8 @@ import contextlib
 import ctypes
 import os
 import resource
+import signal
+import time
 import uuid
 from pathlib import Path
 
@@ -102,11 +104,27 @@ class PidsCgroup:
             return []
         return [int(line) for line in _read(self.path / "cgroup.procs").split() if line.isdigit()]
 
-    def close(self) -> None:
+    def close(self) -> bool:
+        """Remove the cgroup; False while a process is still in it (it stays: call again once they have ended,
+        else every sandbox closed with its jail still dying would leave an empty cgroup behind for good)."""
         if self.path is not None:
-            with contextlib.suppress(OSError):
+            try:
                 self.path.rmdir()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                return False
             self.path = None
+        return True
+
+    async def remove(self, within: float = 5.0) -> None:
+        """:meth:`close` once what is left in the cgroup is killed and gone (``within`` seconds at most)."""
+        deadline = time.monotonic() + within
+        while not self.close() and time.monotonic() < deadline:
+            for pid in self.pids():
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            await asyncio.sleep(0.01)
 
 
 def _read(path: Path) -> str:
