@@ -100,11 +100,15 @@ class Jail:
     to the child (``pass_fds``)."""
 
 
-@functools.cache
 def python_dirs() -> tuple[str, ...]:
     """The folders of the Python that runs tools (venv and its base, by the paths tools are called
     with and by their real paths), outside the system folders; found once per process (a jail is made
     for every command)."""
+    return _python_dirs()
+
+
+@functools.cache
+def _python_dirs() -> tuple[str, ...]:
     found: set[str] = set()
     for p in (sys.prefix, sys.base_prefix, os.path.dirname(sys.executable)):
         for path in (os.path.abspath(p), os.path.realpath(p)):
