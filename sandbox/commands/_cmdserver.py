@@ -23,10 +23,11 @@ Protocol, one message each way per command:
   daemon that left the command's session too) and ``/dev/shm`` and System V IPC are emptied (what a
   fresh jail would not have), read through descriptors opened once at the server's start (``/proc``,
   ``/dev/shm``, ``/proc/sysvipc/*``, close-on-exec: re-read, they cost no ``openat``, each a stop of the
-  tracer; only a folder left in ``/dev/shm`` is opened, to be removed); then the server opens
-  ``/dev/null`` once, its only ``openat`` per command (a line the engine's tracer sees after every line
-  of the command: the end of the command's part of the trace), and answers ``exit CODE`` (``exit
-  timeout``, ``exit killed``).
+  tracer; only a folder left in ``/dev/shm`` is opened, to be removed). An IPC object only its owner
+  may remove: the server takes the owner's uid as its effective uid for that, and its own back. Then
+  the server opens ``/dev/null`` once, its only ``openat`` per command (a line the engine's tracer sees
+  after every line of the command: the end of the command's part of the trace), and answers
+  ``exit CODE`` (``exit timeout``, ``exit killed``).
 
 The server is non-dumpable and another uid than the commands': a command cannot signal it, nor read
 or write its memory or descriptors through ``/proc``. Were it ended (at the ``none`` of a jail without
@@ -136,26 +137,44 @@ def _clear_jail(views: dict[str, int]) -> None:
 
 
 def _clear_sysv_ipc(views: dict[str, int]) -> None:
-    found: list[tuple[str, int]] = []
+    """Every System V IPC object removed. Only its owner may (the server has no ``CAP_SYS_ADMIN``): the
+    server takes each owner's uid as its effective uid for the removal (no process but the jail's init and
+    the server is left by then), and its own back (its saved uid; root again, its capabilities with it)."""
+    found: list[tuple[str, int, int]] = []
     for kind in _IPC:
         fd = views.get(f"/proc/sysvipc/{kind}")
         if fd is None:
             continue
         try:
-            rows = _read(fd).decode("ascii", "replace").splitlines()[1:]
-        except OSError:
+            head, *rows = _read(fd).decode("ascii", "replace").splitlines()
+            at = head.split().index("uid")
+            found += [(kind, int(row.split()[1]), int(row.split()[at])) for row in rows if row.strip()]
+        except (OSError, ValueError, IndexError):
             continue
-        found += [(kind, int(row.split()[1])) for row in rows if row.strip()]
     if not found:
         return
     libc = _libc()
-    for kind, ident in found:
-        if kind == "shm":
-            libc.shmctl(ident, 0, None)  # type: ignore[attr-defined]
-        elif kind == "msg":
-            libc.msgctl(ident, 0, None)  # type: ignore[attr-defined]
-        else:
-            libc.semctl(ident, 0, 0)  # type: ignore[attr-defined]
+    me = os.geteuid()
+    for owner in sorted({owner for _, _, owner in found}):
+        try:
+            if owner != me:
+                os.setresuid(-1, owner, -1)
+        except OSError:
+            continue
+        try:
+            for kind, ident, of in found:
+                if of != owner:
+                    continue
+                if kind == "shm":
+                    libc.shmctl(ident, 0, None)  # type: ignore[attr-defined]
+                elif kind == "msg":
+                    libc.msgctl(ident, 0, None)  # type: ignore[attr-defined]
+                else:
+                    libc.semctl(ident, 0, 0)  # type: ignore[attr-defined]
+        finally:
+            if owner != me:
+                os.setresuid(-1, me, -1)
+                _non_dumpable()  # a change of the effective uid resets it to fs.suid_dumpable
 
 
 def _start(request: dict[str, object], fds: list[int]) -> subprocess.Popen[bytes] | None:

@@ -203,16 +203,17 @@ async def test_a_program_that_cannot_start_is_127_and_the_jail_serves_on(
     assert again.output.strip() == "still here" and sb._shell._episode is jail
 
 
-async def test_the_server_opens_only_its_end_of_command_line_and_shm_a_command_left_is_gone(
+async def test_shm_and_ipc_a_command_left_are_gone_with_one_openat_of_the_server(
     episode: tuple[LocalSandbox, InProcessBus],
 ) -> None:
-    """The server reads ``/proc``, ``/dev/shm`` and System V IPC through descriptors it holds: its only
-    ``openat`` per command is the end-of-command line (a folder left in ``/dev/shm`` is the exception:
-    removing it opens it). What a command left in ``/dev/shm`` is gone before the next one (``/dev/shm``
-    is the jail's root's when the jail has a uid of its own: that part is then only tried)."""
+    """What a command left in ``/dev/shm`` and System V IPC is gone before the next one; the server reads
+    them through descriptors it holds: its only ``openat`` per command is the end-of-command line (a
+    folder left in ``/dev/shm`` is the exception: removing it opens it). ``/dev/shm`` is the jail's root's
+    when the jail has a uid of its own: its part is then only tried."""
     sb, _ = episode
     ipc = "import ctypes; c = ctypes.CDLL(None); print(c.shmget(0, 9, 0o1600), c.msgget(0, 0o1600), "
     ipc += "c.semget(0, 1, 0o1600))"
+    left_over = "ls -A /dev/shm; tail -q -n +2 /proc/sysvipc/shm /proc/sysvipc/msg /proc/sysvipc/sem"
     for _ in range(2):
         left = await sb.run_shell("alice", f"touch /dev/shm/left /dev/shm/.hidden 2>/dev/null; python3 -c '{ipc}'")
         assert left.exit_code == 0, left.output
@@ -223,8 +224,16 @@ async def test_the_server_opens_only_its_end_of_command_line_and_shm_a_command_l
         lines = (sb._shell.workspace.tmp / "trace").read_text().splitlines()
         opened = [line for line in lines if line.split()[:1] == [server] and " openat(" in line]
         assert len(opened) == 1 and '"/dev/null"' in opened[0], opened
-        after = await sb.run_shell("alice", "ls -A /dev/shm")
+        after = await sb.run_shell("alice", left_over)
         assert after.exit_code == 0 and after.output == "", after.output
     await sb.run_shell("alice", "(mkdir -p /dev/shm/d/e; touch /dev/shm/d/e/f; ln -s /etc /dev/shm/l) 2>/dev/null")
-    after = await sb.run_shell("alice", "ls -A /dev/shm")
+    after = await sb.run_shell("alice", left_over)
     assert after.exit_code == 0 and after.output == "", after.output
+    # The server took the command's uid to remove its IPC, and is back: root (it still ends what a command
+    # left), out of a command's reach.
+    first = await sb.run_shell("alice", f"python3 -c '{ipc}' > /dev/null; sleep 1000 & echo started")
+    assert first.output.strip() == "started"
+    probe = "ps -eo comm=; kill -9 $PPID || echo refused; cat /proc/$PPID/environ || echo hid"
+    reach = await sb.run_shell("alice", probe)
+    assert "sleep" not in reach.output.split() and "refused" in reach.output and "hid" in reach.output
+    assert jail is not None and sb._shell._episode is jail and jail.alive
