@@ -53,6 +53,7 @@ def test_a_command_is_a_fresh_process_of_the_jails_uid_with_only_its_env_and_cwd
     fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
     assert fields["Uid"].split() == ["65534"] * 4 and fields["Gid"].split() == ["65534"] * 4
     assert fields["Groups"].split() == []
+    assert [int(fields[c], 16) for c in ("CapPrm", "CapEff", "CapAmb")] == [0] * 3
     assert int(fields["SigIgn"], 16) & (1 << (13 - 1) | 1 << (25 - 1)) == 0  # SIGPIPE, SIGXFSZ
     assert fields["NSsid"].split()[-1] == str(found["pid"])  # cat's session: the shell's, its own
     assert fds.split() == ["0", "1", "2"]

@@ -171,6 +171,7 @@ async def test_a_command_starts_as_a_fresh_process_of_the_jails_uid(episode: tup
     if jail.jail.uid is not None:
         assert fields["Uid"].split() == [str(jail.jail.uid)] * 4
         assert fields["Gid"].split() == [str(jail.jail.uid)] * 4
+        assert [int(fields[c], 16) for c in ("CapPrm", "CapEff", "CapAmb")] == [0] * 3  # the server's: gone
     assert fields["Groups"].split() == []
     assert int(fields["SigIgn"], 16) & (1 << (13 - 1) | 1 << (25 - 1)) == 0  # SIGPIPE, SIGXFSZ
     piped = await sb.run_shell("alice", "yes | head -1")
