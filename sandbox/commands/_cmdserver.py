@@ -7,15 +7,26 @@ the jail's uid, as ``setpriv`` does on the per-command path), with ``FD`` one en
 ``SOCK_SEQPACKET`` socket pair the engine holds the other end of. It imports nothing of scopewatch.
 Protocol, one message each way per command:
 
-- the engine sends a JSON request (``argv``, ``env``, ``cwd``, ``timeout``) with two descriptors
+- the engine sends a JSON request (``argv``, ``env``, ``cwd``, ``timeout``, ``uid``) with two descriptors
   (``SCM_RIGHTS``): the command's standard input and the write end of its output pipe;
-- the server forks a child that starts a session of its own, takes the two descriptors as 0, 1 and 2,
-  closes every other one it inherited and execs ``argv``; a one-byte message ``k`` from the engine (its
-  output cap) or the request's ``timeout`` kills it;
+- the server starts the command with :class:`subprocess.Popen` (its child is C, ``_posixsubprocess``:
+  no Python runs between the fork and the exec, which in a traced jail cost the fork of a Python
+  process and its copy-on-write faults): a session of its own, the two descriptors as 0, 1 and 2,
+  every other descriptor closed, SIGPIPE and SIGXFSZ at their defaults, the jail's uid as real,
+  effective and saved uid and gid with no supplementary group, the request's ``cwd`` (entered before
+  the drop, as Popen does) and exactly its ``env``, then the exec of ``argv`` (``argv[0]`` as a path,
+  never searched in ``PATH``); one that cannot start (no such program, not executable, no such ``cwd``)
+  is ``exit 127``, with the same cleanup and end-of-command line. The server reaps it itself
+  (``pidfd`` and ``waitpid``, never Popen); a one-byte message ``k`` from the engine (its output cap)
+  or the request's ``timeout`` kills it;
 - when the child has ended, every other process of the jail is killed and gone (``kill(-1)``: a
   daemon that left the command's session too) and ``/dev/shm`` and System V IPC are emptied (what a
-  fresh jail would not have); then the server opens ``/dev/null`` once (a line the engine's tracer sees
-  after every line of the command: the end of the command's part of the trace) and answers
+  fresh jail would not have), read through descriptors opened once at the server's start (``/proc``,
+  ``/dev/shm``, ``/proc/sysvipc/*``, close-on-exec: re-read, they cost no ``openat``, each a stop of the
+  tracer; only a folder left in ``/dev/shm`` is opened, to be removed). An IPC object only its owner
+  may remove: the server takes the owner's uid as its effective uid for that, and its own back. Then
+  the server opens ``/dev/null`` once, its only ``openat`` per command (a line the engine's tracer sees
+  after every line of the command: the end of the command's part of the trace), and answers
   ``exit CODE`` (``exit timeout``, ``exit killed``).
 
 The server is non-dumpable and another uid than the commands': a command cannot signal it, nor read
@@ -32,6 +43,7 @@ import select
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import time
 
@@ -56,15 +68,42 @@ def _in_own_jail() -> bool:
         return False
 
 
-def _others() -> list[int]:
+_FOLDERS = ("/proc", "/dev/shm")
+_IPC = ("shm", "msg", "sem")
+
+
+def _open_views() -> dict[str, int]:
+    """Descriptors kept open from the server's start for what it reads after every command (``/proc``,
+    ``/dev/shm``, ``/proc/sysvipc/*``): re-read, they cost no ``openat`` (a stop of the tracer) per command.
+    Close-on-exec, and no command inherits them anyway (every descriptor but 0, 1 and 2 is closed)."""
+    views: dict[str, int] = {}
+    for path in (*_FOLDERS, *(f"/proc/sysvipc/{kind}" for kind in _IPC)):
+        flags = os.O_RDONLY | os.O_CLOEXEC | (os.O_DIRECTORY if path in _FOLDERS else 0)
+        try:
+            views[path] = os.open(path, flags)
+        except OSError:
+            if path == "/proc":
+                raise
+    return views
+
+
+def _read(fd: int) -> bytes:
+    """The whole of a ``/proc`` file, read afresh from its start (``pread``: no new ``openat``)."""
+    data = b""
+    while chunk := os.pread(fd, 1 << 16, len(data)):
+        data += chunk
+    return data
+
+
+def _others(views: dict[str, int]) -> list[int]:
     me = os.getpid()
-    return [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, me)]
+    return [int(n) for n in os.listdir(views["/proc"]) if n.isdigit() and int(n) not in (1, me)]
 
 
-def _clear_jail() -> None:
+def _clear_jail(views: dict[str, int]) -> None:
     """Every other process of the jail killed and gone; ``/dev/shm`` and System V IPC emptied."""
     deadline = time.monotonic() + 10
-    while _others():
+    while _others(views):
         try:
             os.kill(-1, signal.SIGKILL)  # all but the jail's init and this server
         except ProcessLookupError:
@@ -78,69 +117,101 @@ def _clear_jail() -> None:
         if time.monotonic() > deadline:
             raise RuntimeError("processes of a command survived SIGKILL")
         time.sleep(0.0005)
-    try:
-        names = os.listdir("/dev/shm")
-    except OSError:
-        names = []
-    for name in names:
-        path = os.path.join("/dev/shm", name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
-    _clear_sysv_ipc()
-
-
-def _clear_sysv_ipc() -> None:
-    found: list[tuple[str, int]] = []
-    for kind in ("shm", "msg", "sem"):
+    shm = views.get("/dev/shm")
+    names: list[tuple[str, bool]] = []
+    if shm is not None:
         try:
-            with open(f"/proc/sysvipc/{kind}") as f:
-                rows = f.read().splitlines()[1:]
+            with os.scandir(shm) as entries:  # rewound on close: the next listing starts afresh
+                names = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
         except OSError:
+            names = []
+        for name, folder in names:
+            if folder:
+                shutil.rmtree(os.path.join("/dev/shm", name), ignore_errors=True)
+            else:
+                try:
+                    os.unlink(name, dir_fd=shm)
+                except OSError:
+                    pass
+    _clear_sysv_ipc(views)
+
+
+def _clear_sysv_ipc(views: dict[str, int]) -> None:
+    """Every System V IPC object removed. Only its owner may (the server has no ``CAP_SYS_ADMIN``): the
+    server takes each owner's uid as its effective uid for the removal (no process but the jail's init and
+    the server is left by then), and its own back (its saved uid; root again, its capabilities with it)."""
+    found: list[tuple[str, int, int]] = []
+    for kind in _IPC:
+        fd = views.get(f"/proc/sysvipc/{kind}")
+        if fd is None:
             continue
-        found += [(kind, int(row.split()[1])) for row in rows if row.strip()]
+        try:
+            head, *rows = _read(fd).decode("ascii", "replace").splitlines()
+            at = head.split().index("uid")
+            found += [(kind, int(row.split()[1]), int(row.split()[at])) for row in rows if row.strip()]
+        except (OSError, ValueError, IndexError):
+            continue
     if not found:
         return
     libc = _libc()
-    for kind, ident in found:
-        if kind == "shm":
-            libc.shmctl(ident, 0, None)  # type: ignore[attr-defined]
-        elif kind == "msg":
-            libc.msgctl(ident, 0, None)  # type: ignore[attr-defined]
-        else:
-            libc.semctl(ident, 0, 0)  # type: ignore[attr-defined]
+    me = os.geteuid()
+    for owner in sorted({owner for _, _, owner in found}):
+        try:
+            if owner != me:
+                os.setresuid(-1, owner, -1)
+        except OSError:
+            continue
+        try:
+            for kind, ident, of in found:
+                if of != owner:
+                    continue
+                if kind == "shm":
+                    libc.shmctl(ident, 0, None)  # type: ignore[attr-defined]
+                elif kind == "msg":
+                    libc.msgctl(ident, 0, None)  # type: ignore[attr-defined]
+                else:
+                    libc.semctl(ident, 0, 0)  # type: ignore[attr-defined]
+        finally:
+            if owner != me:
+                os.setresuid(-1, me, -1)
+                _non_dumpable()  # a change of the effective uid resets it to fs.suid_dumpable
 
 
-def _child(request: dict[str, object], fds: list[int]) -> None:
+def _start(request: dict[str, object], fds: list[int]) -> subprocess.Popen[bytes] | None:
+    """The command started (None: it could not be, ``exit 127``), in a session of its own, with the two
+    descriptors as 0, 1 and 2 and every other one closed, SIGPIPE and SIGXFSZ as a fresh process has them
+    (Python ignores both), dropped to the jail's uid (as ``setpriv --reuid --regid --clear-groups``: real,
+    effective and saved ids, no supplementary group; every capability goes with root), in its cwd, with
+    exactly its env. Popen's child is C (``_posixsubprocess``): no Python runs between the fork and the
+    exec. The server reaps the child itself (:func:`_wait`)."""
+    given, out = fds
+    uid = request.get("uid")
+    drop = uid if isinstance(uid, int) else None
     try:
-        os.setsid()
-        for number in (signal.SIGPIPE, signal.SIGXFSZ):  # as a fresh process has them (Python ignores both)
-            signal.signal(number, signal.SIG_DFL)
-        given, out = fds
-        os.dup2(given, 0)
-        os.dup2(out, 1)
-        os.dup2(out, 2)
-        os.closerange(3, 1 << 16)  # the server's socket, the request's descriptors
-        uid = request.get("uid")
-        if isinstance(uid, int):  # as setpriv --reuid --regid --clear-groups: every capability goes with root
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-        os.chdir(str(request["cwd"]))
         argv = [str(a) for a in request["argv"]]  # type: ignore[attr-defined]
         env = {str(k): str(v) for k, v in request["env"].items()}  # type: ignore[attr-defined]
-        os.execve(argv[0], argv, env)
-    except BaseException:
-        pass
-    os._exit(127)
+        return subprocess.Popen(
+            argv,
+            executable=argv[0] if "/" in argv[0] else f"./{argv[0]}",  # as execve: no search of PATH
+            stdin=given,
+            stdout=out,
+            stderr=out,
+            cwd=str(request["cwd"]),
+            env=env,
+            start_new_session=True,
+            restore_signals=True,
+            close_fds=True,
+            user=drop,
+            group=drop,
+            extra_groups=None if drop is None else [],
+        )
+    except Exception:  # no such program, not executable, no such cwd, a bad request
+        return None
 
 
-def _wait(pid: int, sock: socket.socket, timeout: float) -> str:
+def _wait(proc: subprocess.Popen[bytes], sock: socket.socket, timeout: float) -> str:
     """``exit CODE`` of the child; ``exit timeout`` / ``exit killed`` when it was killed first."""
+    pid = proc.pid
     pidfd = os.pidfd_open(pid)
     why = ""
     try:
@@ -163,10 +234,12 @@ def _wait(pid: int, sock: socket.socket, timeout: float) -> str:
     finally:
         os.close(pidfd)
     _, status = os.waitpid(pid, 0)
-    return f"exit {why}" if why else f"exit {os.waitstatus_to_exitcode(status)}"
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen neither waits nor warns
+    return f"exit {why}" if why else f"exit {proc.returncode}"
 
 
 def serve(sock: socket.socket) -> None:
+    views = _open_views()
     sock.send(b"ready")
     while True:
         msg, fds, _, _ = socket.recv_fds(sock, 1 << 20, 2)
@@ -175,13 +248,11 @@ def serve(sock: socket.socket) -> None:
         request = json.loads(msg)
         if len(fds) != 2:
             raise RuntimeError("a request without its two descriptors")
-        pid = os.fork()
-        if pid == 0:
-            _child(request, fds)
+        proc = _start(request, fds)
         for fd in fds:
             os.close(fd)
-        reply = _wait(pid, sock, float(request["timeout"]))
-        _clear_jail()
+        reply = "exit 127" if proc is None else _wait(proc, sock, float(request["timeout"]))
+        _clear_jail(views)
         os.close(os.open("/dev/null", os.O_RDONLY | os.O_CLOEXEC))  # the tracer's end-of-command line
         if reply == "exit gone":
             return

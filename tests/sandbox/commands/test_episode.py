@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +158,83 @@ async def test_a_closed_jail_is_reaped_before_the_sandbox_goes() -> None:
     finally:
         await sb.close()
         await bus.close()
+
+
+async def test_a_command_starts_as_a_fresh_process_of_the_jails_uid(episode: tuple[LocalSandbox, InProcessBus]) -> None:
+    """Dropped to the jail's uid for good (real, effective and saved uid and gid; no supplementary group),
+    SIGPIPE and SIGXFSZ at their defaults, a session of its own, nothing open but 0, 1 and 2."""
+    sb, _ = episode
+    status = await sb.run_shell("alice", "cat /proc/self/status")
+    jail = sb._shell._episode
+    assert jail is not None and jail.jail is not None
+    fields = dict(line.split(":", 1) for line in status.output.splitlines() if ":" in line)
+    if jail.jail.uid is not None:
+        assert fields["Uid"].split() == [str(jail.jail.uid)] * 4
+        assert fields["Gid"].split() == [str(jail.jail.uid)] * 4
+        assert [int(fields[c], 16) for c in ("CapPrm", "CapEff", "CapAmb")] == [0] * 3  # the server's: gone
+    assert fields["Groups"].split() == []
+    assert int(fields["SigIgn"], 16) & (1 << (13 - 1) | 1 << (25 - 1)) == 0  # SIGPIPE, SIGXFSZ
+    piped = await sb.run_shell("alice", "yes | head -1")
+    assert piped.exit_code == 0 and piped.output == "y\n"  # yes ended by SIGPIPE, not told EPIPE
+    session = await sb.run_shell("alice", "cut -d' ' -f5,6 /proc/$$/stat; echo $$")
+    pgid_sid, pid = session.output.split("\n")[:2]
+    assert pgid_sid.split() == [pid, pid]
+    fds = await sb.run_shell("alice", "ls /proc/$$/fd; true")  # the shell's, while ls runs
+    assert fds.output.split() == ["0", "1", "2"]
+
+
+async def test_a_program_that_cannot_start_is_127_and_the_jail_serves_on(
+    episode: tuple[LocalSandbox, InProcessBus], tmp_path: Path
+) -> None:
+    sb, _ = episode
+    await sb.run_shell("alice", "true")
+    jail = sb._shell._episode
+    assert jail is not None and jail.alive
+    trace = tmp_path / "trace"
+    for argv, cwd in (
+        (("/no/such/program", "-c", "true"), sb.root),
+        (("/etc/passwd",), sb.root),  # not executable
+        (("/bin/sh", "-c", "true"), sb.root / "no-such-folder"),
+    ):
+        ran = await jail.run(argv, {"PATH": "/usr/bin:/bin"}, cwd, None, 10, trace, None)
+        assert ran.exit_code == 127 and not ran.timed_out
+        assert sb._shell._episode is jail and jail.alive
+        assert f"{jail._server_pid.decode()} " in trace.read_text()  # its end-of-command line
+    again = await sb.run_shell("alice", "echo still here")
+    assert again.output.strip() == "still here" and sb._shell._episode is jail
+
+
+async def test_shm_and_ipc_a_command_left_are_gone_with_one_openat_of_the_server(
+    episode: tuple[LocalSandbox, InProcessBus],
+) -> None:
+    """What a command left in ``/dev/shm`` and System V IPC is gone before the next one; the server reads
+    them through descriptors it holds: its only ``openat`` per command is the end-of-command line (a
+    folder left in ``/dev/shm`` is the exception: removing it opens it). ``/dev/shm`` is the jail's root's
+    when the jail has a uid of its own: its part is then only tried."""
+    sb, _ = episode
+    ipc = "import ctypes; c = ctypes.CDLL(None); print(c.shmget(0, 9, 0o1600), c.msgget(0, 0o1600), "
+    ipc += "c.semget(0, 1, 0o1600))"
+    left_over = "ls -A /dev/shm; tail -q -n +2 /proc/sysvipc/shm /proc/sysvipc/msg /proc/sysvipc/sem"
+    for _ in range(2):
+        left = await sb.run_shell("alice", f"touch /dev/shm/left /dev/shm/.hidden 2>/dev/null; python3 -c '{ipc}'")
+        assert left.exit_code == 0, left.output
+        assert min(int(n) for n in left.output.split()) >= 0, left.output
+        jail = sb._shell._episode
+        assert jail is not None
+        server = jail._server_pid.decode()
+        lines = (sb._shell.workspace.tmp / "trace").read_text().splitlines()
+        opened = [line for line in lines if line.split()[:1] == [server] and " openat(" in line]
+        assert len(opened) == 1 and '"/dev/null"' in opened[0], opened
+        after = await sb.run_shell("alice", left_over)
+        assert after.exit_code == 0 and after.output == "", after.output
+    await sb.run_shell("alice", "(mkdir -p /dev/shm/d/e; touch /dev/shm/d/e/f; ln -s /etc /dev/shm/l) 2>/dev/null")
+    after = await sb.run_shell("alice", left_over)
+    assert after.exit_code == 0 and after.output == "", after.output
+    # The server took the command's uid to remove its IPC, and is back: root (it still ends what a command
+    # left), out of a command's reach.
+    first = await sb.run_shell("alice", f"python3 -c '{ipc}' > /dev/null; sleep 1000 & echo started")
+    assert first.output.strip() == "started"
+    probe = "ps -eo comm=; kill -9 $PPID || echo refused; cat /proc/$PPID/environ || echo hid"
+    reach = await sb.run_shell("alice", probe)
+    assert "sleep" not in reach.output.split() and "refused" in reach.output and "hid" in reach.output
+    assert jail is not None and sb._shell._episode is jail and jail.alive
