@@ -73,12 +73,13 @@ class PidsCgroup:
 
     def __init__(self, limit: int = PIDS_MAX) -> None:
         self.path: Path | None = None
-        name = f"scopewatch-{uuid.uuid4().hex[:12]}"
+        name = f"scopewatch-{os.getpid()}-{uuid.uuid4().hex[:12]}"  # the pid: see _sweep
         for root in (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup")):
             if not (root / "cgroup.procs").exists() or not os.access(root, os.W_OK):
                 continue
             if root.name != "pids" and "pids" not in _read(root / "cgroup.subtree_control"):
                 continue
+            _sweep(root)
             try:
                 (root / name).mkdir()
                 (root / name / "pids.max").write_text(str(limit))
@@ -125,6 +126,32 @@ class PidsCgroup:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
             await asyncio.sleep(0.01)
+
+
+_swept: set[Path] = set()
+
+
+def _sweep(root: Path) -> None:
+    """Once a process: remove the cgroups that processes now gone left under ``root`` (a run killed before it
+    closed its sandboxes), named ``scopewatch-PID-...`` with a PID no process has; only an empty one can be
+    removed. A name without a pid (before this) is left: whose it is cannot be told."""
+    if root in _swept:
+        return
+    _swept.add(root)
+    with contextlib.suppress(OSError), os.scandir(root) as entries:
+        for entry in entries:
+            parts = entry.name.split("-")
+            if len(parts) != 3 or parts[0] != "scopewatch" or not parts[1].isdigit():
+                continue
+            try:
+                os.kill(int(parts[1]), 0)
+                continue  # its process lives (or another took its pid: left for later)
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                continue
+            with contextlib.suppress(OSError):
+                os.rmdir(entry.path)
 
 
 def _read(path: Path) -> str:

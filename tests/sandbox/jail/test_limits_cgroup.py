@@ -4,11 +4,16 @@ machine)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+
 import pytest
 
 from channel.emitter import Emitter
 from channel.memory import InProcessBus
 from sandbox.backends.local import LocalSandbox
+from sandbox.jail import limits
 from sandbox.jail.isolation import Isolation, _works
 from sandbox.workspace.ownership import Ownership
 from tests.sandbox._support import FILES, TEAMS
@@ -33,3 +38,26 @@ async def test_closing_a_sandbox_removes_its_cgroup() -> None:
         await sb.close()
         await bus.close()
     assert not path.exists()
+
+
+def test_a_cgroup_left_by_a_process_now_gone_is_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    probe = limits.PidsCgroup()
+    if probe.path is None:
+        pytest.skip("no cgroup of its own for a sandbox here")
+    root = probe.path.parent
+    probe.close()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    left = [root / f"scopewatch-{dead.pid}-0123456789ab", root / f"scopewatch-{os.getpid()}-0123456789ab"]
+    old = root / "scopewatch-0123456789ab"  # a name from before the pid was in it: whose, nobody can tell
+    for path in (*left, old):
+        path.mkdir()
+    try:
+        monkeypatch.setattr(limits, "_swept", set())
+        fresh = limits.PidsCgroup()
+        fresh.close()
+        assert [p.exists() for p in (*left, old)] == [False, True, True]
+    finally:
+        for path in (*left, old):
+            with contextlib.suppress(OSError):
+                path.rmdir()
