@@ -75,6 +75,8 @@ MIX = {
 """Issue 29's command mix."""
 GIT_TARGET, MIX_TARGET = 3.0, 2.0
 """Issue 29's done-when: ``git status`` at most 3x bare, the mix's median at most 2x."""
+SETTLE = 0.3
+"""Seconds between two variants of a round (see :func:`mix_samples`)."""
 
 
 def _cpu(sb: LocalSandbox | None = None) -> float:
@@ -201,6 +203,10 @@ async def mix_samples(commands: int, rounds: int) -> tuple[Samples, tuple[str, s
                     ("episode", sandboxed(per_episode, commands, command)),
                 ):
                     samples[label].setdefault(variant, []).append(await run)
+                    # What a variant leaves the kernel to do (the jails' namespaces torn down by a kernel
+                    # worker after their processes ended: six network namespaces a round on the per-command
+                    # path) is not the next variant's cost.
+                    await asyncio.sleep(SETTLE)
                 while len(sub):  # type: ignore[arg-type]
                     await sub.get()
             load.append(os.getloadavg()[0])
