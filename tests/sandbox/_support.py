@@ -5,12 +5,19 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
+
 from channel.bus import Subscription
+from channel.emitter import Emitter
 from channel.events import FileChanged
+from channel.memory import InProcessBus
 from sandbox.backends.local import LocalSandbox
+from sandbox.jail.isolation import Isolation, _works
+from sandbox.workspace.ownership import Ownership
 
 FILES = {
     "README.md": "# shop\n",
@@ -22,6 +29,24 @@ FILES = {
 TEAMS = [("billing", ["services/billing/**"]), ("payments", ["services/payments/**", "*.md"])]
 
 _probes = itertools.count()
+
+
+@asynccontextmanager
+async def jailed(bus: InProcessBus, *, traced: bool = True) -> AsyncIterator[LocalSandbox]:
+    """A sandbox of :data:`FILES` at ``bubblewrap`` (the test is skipped where it does not work, or, with
+    ``traced``, where commands are not traced), ``alice`` of billing registered; closed after."""
+    if not await _works("bubblewrap"):
+        pytest.skip("bubblewrap does not work here")
+    sb = await LocalSandbox.create(
+        FILES, ownership=Ownership.from_teams(TEAMS), emitter=Emitter(bus, "jailed"), isolation=Isolation("bubblewrap")
+    )
+    try:
+        if traced and not sb.label.endswith("+ strace"):
+            pytest.skip(f"no exec tracer here: {sb.label}")
+        sb.register_actor("alice", "billing")
+        yield sb
+    finally:
+        await sb.close()
 
 
 async def drain(sub: Subscription) -> list[object]:

@@ -5,41 +5,22 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 
-from channel.emitter import Emitter
 from channel.memory import InProcessBus
 from sandbox.backends.local import LocalSandbox
 from sandbox.jail import cpus
-from sandbox.jail.isolation import Isolation, _works
-from sandbox.workspace.ownership import Ownership
-from tests.sandbox._support import FILES, TEAMS
+from tests.sandbox._support import jailed
 
 ALLOWED = "grep Cpus_allowed_list /proc/self/status"
 
 pytestmark = pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU here: nothing to choose")
 
 
-@asynccontextmanager
-async def _episode(bus: InProcessBus) -> AsyncIterator[LocalSandbox]:
-    if not await _works("bubblewrap"):
-        pytest.skip("bubblewrap does not work here")
-    sb = await LocalSandbox.create(
-        FILES, ownership=Ownership.from_teams(TEAMS), emitter=Emitter(bus, "cpus"), isolation=Isolation("bubblewrap")
-    )
-    try:
-        if not sb.label.endswith("+ strace") or "one jail per episode" not in sb.label:
-            pytest.skip(f"no episode's jail here: {sb.label}")
-        sb.register_actor("alice", "billing")
-        yield sb
-    finally:
-        await sb.close()
-
-
 async def _cpus_of_a_command(sb: LocalSandbox) -> set[int]:
+    if "one jail per episode" not in sb.label:
+        pytest.skip(f"no episode's jail here: {sb.label}")
     result = await sb.run_shell("alice", ALLOWED)
     assert result.exit_code == 0, result.output
     return _parse(result.output.split(":", 1)[1].strip())
@@ -56,7 +37,7 @@ def _parse(listing: str) -> set[int]:
 async def test_a_command_in_the_episodes_jail_runs_on_one_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(cpus.VARIABLE, raising=False)
     bus = InProcessBus()
-    async with _episode(bus) as sb:
+    async with jailed(bus) as sb:
         first = await _cpus_of_a_command(sb)
         assert len(first) == 1 and first <= os.sched_getaffinity(0)
         assert await _cpus_of_a_command(sb) == first  # the same jail, the same CPU
@@ -67,7 +48,7 @@ async def test_two_jails_at_once_are_put_on_two_cpus(monkeypatch: pytest.MonkeyP
     monkeypatch.delenv(cpus.VARIABLE, raising=False)
     monkeypatch.setattr(cpus, "_started", itertools.repeat(0))  # no turn taking: only the count tells them apart
     bus = InProcessBus()
-    async with _episode(bus) as one, _episode(bus) as two:
+    async with jailed(bus) as one, jailed(bus) as two:
         a = await _cpus_of_a_command(one)
         b = await _cpus_of_a_command(two)
         assert len(a) == len(b) == 1 and a != b
@@ -77,7 +58,7 @@ async def test_two_jails_at_once_are_put_on_two_cpus(monkeypatch: pytest.MonkeyP
 async def test_all_leaves_every_cpu_to_the_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(cpus.VARIABLE, "all")
     bus = InProcessBus()
-    async with _episode(bus) as sb:
+    async with jailed(bus) as sb:
         assert await _cpus_of_a_command(sb) == os.sched_getaffinity(0)
     await bus.close()
 

@@ -10,33 +10,21 @@ import subprocess
 
 import pytest
 
-from channel.emitter import Emitter
 from channel.memory import InProcessBus
-from sandbox.backends.local import LocalSandbox
 from sandbox.jail import limits
-from sandbox.jail.isolation import Isolation, _works
-from sandbox.workspace.ownership import Ownership
-from tests.sandbox._support import FILES, TEAMS
+from tests.sandbox._support import jailed
 
 
 async def test_closing_a_sandbox_removes_its_cgroup() -> None:
-    if not await _works("bubblewrap"):
-        pytest.skip("bubblewrap does not work here")
     bus = InProcessBus()
-    sb = await LocalSandbox.create(
-        FILES, ownership=Ownership.from_teams(TEAMS), emitter=Emitter(bus, "cg"), isolation=Isolation("bubblewrap")
-    )
-    cgroup = sb._shell._cgroup
-    path = cgroup.path if cgroup is not None else None
-    try:
+    async with jailed(bus, traced=False) as sb:
+        cgroup = sb._shell._cgroup
+        path = cgroup.path if cgroup is not None else None
         if path is None:
             pytest.skip("no cgroup of its own for a sandbox here")
-        sb.register_actor("alice", "billing")
         assert (await sb.run_shell("alice", "sleep 0.01 &")).exit_code == 0  # the episode's jail is up now
         assert path.is_dir()
-    finally:
-        await sb.close()
-        await bus.close()
+    await bus.close()
     assert not path.exists()
 
 
