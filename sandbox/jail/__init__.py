@@ -5,5 +5,6 @@
 - :mod:`sandbox.jail.sysfiles` — system files of the jail's own (name services, a locale archive): fewer opens;
 - :mod:`sandbox.jail.seccomp` — the seccomp filter: system calls a command has no use for, refused;
 - :mod:`sandbox.jail.limits` — per-command limits: processes, file size, output;
+- :mod:`sandbox.jail.cpus` — the one CPU an episode's jail and its tracer run on;
 - :mod:`sandbox.jail.agent_cache` — the agents cache (installed agent products), read-only in an external agent's jail.
 """
