@@ -5,9 +5,9 @@ wakes, decodes the call, and wakes the command again (twice per call: on entry a
 scheduler is free to place strace and the command, they mostly run on two CPUs, and on an otherwise idle
 machine every one of those wake-ups brings the other CPU out of its idle state (in a virtual machine, an
 exit to the hypervisor). Kept on one CPU, a stop is a switch between two tasks of that CPU. Measured here
-(2 cores, a VM, quiet; ``strace -f --seccomp-bpf`` as the tracer runs it, ``bash -c 'git status --short'``
-200 times in a loop): 14.0 ms a command on any CPU against 8.6 ms on one, 3.8 ms untraced (docs/performance.md). On a
-busy machine the other CPU is awake anyway, and the two come out the same.
+(2 cores, a VM, quiet; ``bench/tracer_stops.py``: strace as the tracer runs it around a loop of ``bash -c 'git
+status --short'``): 16.0 ms a command on any CPU against 9.0 ms on one, 4.7 ms untraced (docs/performance.md). On
+a busy machine the other CPU is awake anyway, and the two come out the same (8.3 and 8.0 ms beside two busy loops).
 
 So an episode's jail (strace, the jail's processes and every command started in it) is kept on one CPU
 (:func:`jail_cpus`): the one with the fewest of this machine's other pinned jails (counted by their tracers), so
