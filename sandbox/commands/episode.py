@@ -39,7 +39,7 @@ from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
 from sandbox.jail.cpus import jail_cpus
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, _drop, jail_argv, minimal_env
-from sandbox.jail.limits import PidsCgroup, read_capped, set_rlimits
+from sandbox.jail.limits import PidsCgroup, death_pact, read_capped, set_rlimits
 
 _SERVER = Path(__file__).with_name("_cmdserver.py")
 GRACE = 10.0
@@ -115,9 +115,10 @@ class EpisodeJail:
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup
 
-        cpus = jail_cpus()
+        cpus, pact = jail_cpus(), death_pact()
 
         def child_setup() -> None:
+            pact()
             set_rlimits()
             cgroup.add(os.getpid())
             if cpus is not None:  # strace, the jail and its commands: see sandbox.jail.cpus

@@ -52,11 +52,19 @@ def jail_cpus() -> set[int] | None:
 
 
 def _pinned_jails() -> dict[int, int]:
-    """CPU -> how many episode jails are on it alone, counted by their tracers (strace, which the engine runs
-    under a name of its own, ``strace-...``: :func:`~sandbox.commands.tracer.private_name`). One affinity call
-    per process; only a process on one CPU is looked at further (a kernel thread, which has no program, is left
-    out), so a machine's many processes cost little."""
+    """CPU -> how many episode jails are on it alone, counted by their tracers (:func:`_tracers`)."""
     counts: dict[int, int] = {}
+    for _, cpu in _tracers():
+        counts[cpu] = counts.get(cpu, 0) + 1
+    return counts
+
+
+def _tracers() -> list[tuple[int, int]]:
+    """(pid, CPU) of each jail's tracer that runs on one CPU alone: strace, which the engine runs under a name of
+    its own, ``strace-...`` (:func:`~sandbox.commands.tracer.private_name`). One affinity call per process; only a
+    process on one CPU is looked at further (a kernel thread, which has no program, is left out), so a machine's
+    many processes cost little."""
+    found: list[tuple[int, int]] = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -70,6 +78,5 @@ def _pinned_jails() -> dict[int, int]:
         except OSError:
             continue
         if comm.startswith(TRACER_PREFIX):
-            cpu = next(iter(cpus))
-            counts[cpu] = counts.get(cpu, 0) + 1
-    return counts
+            found.append((int(name), next(iter(cpus))))
+    return found

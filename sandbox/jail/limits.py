@@ -20,6 +20,7 @@ import resource
 import signal
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 PIDS_MAX = 256
@@ -40,6 +41,7 @@ SANDBOX_MAX = 2 * 1024 * 1024 * 1024
 SANDBOX_FILES = 1_000_000
 """Files and folders a sandbox's private folder may hold, where it is a tmpfs."""
 _MNT_DETACH = 2
+_PR_SET_PDEATHSIG = 1
 
 
 def cap_folder(path: Path, size: int = AREA_MAX, files: int = AREA_FILES, mode: int = 0o755) -> str:
@@ -59,6 +61,23 @@ def uncap_folder(path: Path) -> None:
     """Unmount what :func:`cap_folder` mounted on ``path`` (its files go with it)."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.umount2(os.fsencode(path), _MNT_DETACH)
+
+
+def death_pact() -> Callable[[], None]:
+    """What a child of the engine's runs before its exec (``preexec_fn``) to be killed when the engine's thread
+    that started it ends (``PR_SET_PDEATHSIG``), or at once if the engine is already gone: an engine killed while
+    its episode's jail was starting left strace waiting for ever to open the trace's FIFO (the engine, its reader,
+    gone), and ``unshare`` waiting for strace. ``bwrap --die-with-parent`` and ``unshare --kill-child`` take the
+    rest of the jail with them."""
+    parent = os.getpid()
+    libc = ctypes.CDLL(None, use_errno=True)  # loaded here, not in the child
+
+    def pact() -> None:
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return pact
 
 
 def set_rlimits() -> None:

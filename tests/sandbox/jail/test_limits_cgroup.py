@@ -1,18 +1,23 @@
-"""A sandbox's pids cgroup is removed when the sandbox closes, though its jail is still dying then: closed with
-the episode's jail's processes in it, it used to stay behind, empty, for good (thousands piled up on a test
-machine)."""
+"""What a sandbox leaves behind when it ends: nothing. Its pids cgroup is removed when it closes, though its jail
+is still dying then (closed with the episode's jail's processes in it, it used to stay behind, empty, for good:
+thousands piled up on a test machine), and an engine killed takes its jail's tracer with it."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from channel.memory import InProcessBus
 from sandbox.jail import limits
 from tests.sandbox._support import jailed
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def test_closing_a_sandbox_removes_its_cgroup() -> None:
@@ -49,3 +54,69 @@ def test_a_cgroup_left_by_a_process_now_gone_is_swept(monkeypatch: pytest.Monkey
         for path in (*left, old):
             with contextlib.suppress(OSError):
                 path.rmdir()
+
+
+HOLDER = """
+import asyncio, os, signal, sys
+from channel.memory import InProcessBus
+from tests.sandbox._support import jailed
+
+spawn = asyncio.create_subprocess_exec
+
+async def dies_at_once(*argv, **kwargs):
+    proc = await spawn(*argv, **kwargs)
+    if any(str(a).endswith("_cmdserver.py") for a in argv):  # the episode's jail: its tracer has just started
+        os.killpg(proc.pid, signal.SIGSTOP)  # still starting (strace not at its FIFO yet) whatever the timing
+        print(proc.pid, flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+    return proc
+
+asyncio.create_subprocess_exec = dies_at_once
+
+async def main():
+    async with jailed(InProcessBus()) as sb:
+        await sb.run_shell("alice", "true")
+    print(0, flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_an_engine_killed_as_its_jail_starts_takes_the_jail_with_it() -> None:
+    # Killed before strace had opened the trace's FIFO, the engine left strace waiting for ever to open it (its
+    # reader gone) and unshare waiting for strace: a pair of them per such death stayed on this machine.
+    engine = subprocess.Popen([sys.executable, "-c", HOLDER], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert engine.stdout is not None
+        top = int(engine.stdout.readline() or 0)
+        engine.wait()
+        if top == 0:
+            pytest.skip("no episode's jail here")
+        deadline = time.monotonic() + 10
+        while (left := [pid for pid in [top, *_descendants(top)] if _alive(pid)]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert left == []
+    finally:
+        engine.kill()
+        engine.wait()
+        if engine.stdout is not None:
+            engine.stdout.close()
+
+
+def _descendants(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return found
+    for child in children:
+        found += [int(child), *_descendants(int(child))]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waits for its parent's reaping: it is gone as a process)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
