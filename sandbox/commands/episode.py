@@ -39,7 +39,7 @@ from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
 from sandbox.jail.cpus import jail_cpus
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, _drop, jail_argv, minimal_env
-from sandbox.jail.limits import PidsCgroup, death_pact, read_capped, set_rlimits
+from sandbox.jail.limits import PidsCgroup, jail_setup, read_capped
 
 _SERVER = Path(__file__).with_name("_cmdserver.py")
 GRACE = 10.0
@@ -114,15 +114,7 @@ class EpisodeJail:
         stream = TraceStream(self._folder / "trace.fifo", self._folder / "start.trace")
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup
-
-        cpus, pact = jail_cpus(), death_pact()
-
-        def child_setup() -> None:
-            pact()
-            set_rlimits()
-            cgroup.add(os.getpid())
-            if cpus is not None:  # strace, the jail and its commands: see sandbox.jail.cpus
-                os.sched_setaffinity(0, cpus)
+        child_setup = jail_setup(cgroup, jail_cpus())  # strace, the jail and its commands on one CPU
 
         loop = asyncio.get_running_loop()
         loop.add_reader(stream.fd, stream.pump)

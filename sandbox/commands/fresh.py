@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sandbox.commands.episode import EpisodeRun
 from sandbox.commands.tracestream import TraceStream
-from sandbox.jail.limits import PidsCgroup, death_pact, read_capped, set_rlimits
+from sandbox.jail.limits import PidsCgroup, jail_setup, read_capped
 
 
 async def run_fresh(
@@ -40,12 +40,7 @@ async def run_fresh(
     also the root's exit code as the trace shows it (None: not seen, or not traced). ``proc_of``: the
     ``/proc`` showing the trace's pids for a tracer started as a pid (``Tracer.proc_of``)."""
 
-    pact = death_pact()
-
-    def child_setup() -> None:
-        pact()
-        set_rlimits()
-        cgroup.add(os.getpid())
+    child_setup = jail_setup(cgroup)
 
     loop = asyncio.get_running_loop()
     if stream is not None:

@@ -23,8 +23,6 @@ import itertools
 import os
 
 VARIABLE = "SCOPEWATCH_JAIL_CPUS"
-CHOICES = ("one", "all")
-"""``one`` (the default): the jail and its tracer on one CPU; ``all``: wherever the scheduler puts them."""
 TRACER_PREFIX = "strace-"
 """How the name of a jail's tracer begins (:func:`~sandbox.commands.tracer.private_name`)."""
 _started = itertools.count()

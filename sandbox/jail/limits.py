@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import functools
 import os
 import resource
 import signal
@@ -50,7 +51,7 @@ def cap_folder(path: Path, size: int = AREA_MAX, files: int = AREA_FILES, mode: 
     the mount failed)."""
     if os.geteuid() != 0 or not os.uname().sysname == "Linux":
         return "the engine is not root: HOME and /tmp are limited per file only"
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = _libc()
     options = f"size={size},nr_inodes={files},mode={mode:04o}".encode()
     if libc.mount(b"scopewatch-area", os.fsencode(path), b"tmpfs", 0, options) != 0:
         return f"cannot mount a tmpfs on {path}: {os.strerror(ctypes.get_errno())}"
@@ -59,25 +60,34 @@ def cap_folder(path: Path, size: int = AREA_MAX, files: int = AREA_FILES, mode: 
 
 def uncap_folder(path: Path) -> None:
     """Unmount what :func:`cap_folder` mounted on ``path`` (its files go with it)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.umount2(os.fsencode(path), _MNT_DETACH)
+    _libc().umount2(os.fsencode(path), _MNT_DETACH)
 
 
-def death_pact() -> Callable[[], None]:
-    """What a child of the engine's runs before its exec (``preexec_fn``) to be killed when the engine's thread
-    that started it ends (``PR_SET_PDEATHSIG``), or at once if the engine is already gone: an engine killed while
-    its episode's jail was starting left strace waiting for ever to open the trace's FIFO (the engine, its reader,
-    gone), and ``unshare`` waiting for strace. ``bwrap --die-with-parent`` and ``unshare --kill-child`` take the
-    rest of the jail with them."""
-    parent = os.getpid()
-    libc = ctypes.CDLL(None, use_errno=True)  # loaded here, not in the child
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
 
-    def pact() -> None:
+
+def jail_setup(cgroup: PidsCgroup, cpus: set[int] | None = None) -> Callable[[], None]:
+    """What a jail's first process runs before its exec (``preexec_fn``; the one way both paths start a jail):
+
+    - killed when the engine's thread that started it ends (``PR_SET_PDEATHSIG``), or at once if the engine is
+      already gone: an engine killed while its episode's jail was starting left strace waiting for ever to open
+      the trace's FIFO (the engine, its reader, gone), and ``unshare`` waiting for strace (``bwrap
+      --die-with-parent`` and ``unshare --kill-child`` take the rest of the jail with it);
+    - the limits (:func:`set_rlimits`), in ``cgroup``, and on ``cpus`` when given (:mod:`sandbox.jail.cpus`)."""
+    parent, libc = os.getpid(), _libc()  # libc loaded here, not in the child
+
+    def setup() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if os.getppid() != parent:
             os._exit(1)
+        set_rlimits()
+        cgroup.add(os.getpid())
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
 
-    return pact
+    return setup
 
 
 def set_rlimits() -> None:
