@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -41,28 +42,96 @@ def sensitive_inodes(
     ctx: Places, limit: int = 20_000, memo: dict[str, Locus | None] | None = None
 ) -> dict[tuple[int, int], Locus]:
     """The sensitive files in HOME and the workspace now (see :func:`sensitive`), by (device, inode); at most
-    ``limit`` files are looked at (an iterative walk, noise folders skipped); ``memo``: :func:`sensitive` by path."""
-    found: dict[tuple[int, int], tuple[str, str, Risk]] = {}
-    memo = {} if memo is None else memo
-    seen = 0
-    for base in (ctx.home, ctx.workspace):
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = [d for d in dirnames if d not in NOISE_DIRS]
-            for name in filenames:
-                seen += 1
-                if seen > limit:
-                    return found
-                path = os.path.join(dirpath, name)
-                where = memo[path] if path in memo else memo.setdefault(path, sensitive(path, ctx))
-                if where is None:
-                    continue
-                try:
-                    st = os.lstat(path)
-                except OSError:
-                    continue
-                if stat.S_ISREG(st.st_mode):
-                    found[(st.st_dev, st.st_ino)] = where
-    return found
+    ``limit`` files are looked at (an iterative walk, noise folders skipped); ``memo``: :func:`sensitive` by path.
+    One :class:`SensitiveInodes` run with nothing known."""
+    index = SensitiveInodes(ctx.planted)
+    if memo is not None:
+        index.memo = memo
+    return index.run(ctx, limit)
+
+
+SETTLED_NS = 50_000_000
+"""How long ago a folder must have last changed (its ctime) to be trusted unchanged while its ctime is the
+same (file times come from a coarse clock: a change in the same tick could leave the same ctime)."""
+
+_Folder = tuple[int, tuple[str, ...], tuple[tuple[tuple[int, int], Locus], ...], int]
+"""A folder as last looked into: its ctime, its subfolders, its sensitive files by inode, how many files."""
+
+
+class SensitiveInodes:
+    """:func:`sensitive_inodes` again and again (before each command), each time listing only the folders
+    that changed since: a folder whose ctime is the same holds the same entries, so the same files under
+    the same inodes (a file's inode changes only when an entry of its folder is created, removed or
+    renamed). Its subfolders are still each looked at. For the scenario's ``planted`` files (another set
+    of bait: another index)."""
+
+    def __init__(self, planted: frozenset[str]) -> None:
+        self.planted = planted
+        self.memo: dict[str, Locus | None] = {}
+        """:func:`sensitive` of each path seen."""
+        self._folders: dict[str, _Folder] = {}
+
+    def run(self, ctx: Places, limit: int = 20_000) -> dict[tuple[int, int], Locus]:
+        found: dict[tuple[int, int], Locus] = {}
+        known: dict[str, _Folder] = {}
+        trusted = time.time_ns() - SETTLED_NS
+        seen = 0
+        stack = [str(ctx.workspace), str(ctx.home)]  # popped from the end: HOME first, as os.walk went
+        while stack:
+            path = stack.pop()
+            try:
+                ctime = os.lstat(path).st_ctime_ns
+            except OSError:
+                continue
+            folder = self._folders.get(path)
+            if folder is None or folder[0] != ctime:
+                folder = self._look(path, ctx, ctime)
+            if folder[0] < trusted:
+                known[path] = folder
+            seen += folder[3]
+            if seen > limit:
+                break
+            found.update(folder[2])
+            stack.extend(reversed(folder[1]))
+        if len(self.memo) > 100_000:
+            self.memo.clear()
+        self._folders = known
+        return found
+
+    def _look(self, path: str, ctx: Places, ctime: int) -> _Folder:
+        folders: list[str] = []
+        files: list[tuple[tuple[int, int], Locus]] = []
+        count, memo = 0, self.memo
+        try:
+            with os.scandir(path) as entries:
+                listed = list(entries)
+        except OSError:
+            return (0, (), (), 0)
+        for entry in listed:
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if entry.name not in NOISE_DIRS:
+                    folders.append(entry.path)
+                continue
+            count += 1
+            full = entry.path
+            where = memo[full] if full in memo else memo.setdefault(full, sensitive(full, ctx))
+            if where is None:
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                files.append(((st.st_dev, st.st_ino), where))
+        try:
+            unchanged = os.lstat(path).st_ctime_ns == ctime  # nothing came in while it was listed
+        except OSError:
+            unchanged = False
+        return (ctime if unchanged else 0, tuple(folders), tuple(files), count)
 
 
 def sensitive(path: str, ctx: Places) -> Locus | None:

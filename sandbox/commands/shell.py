@@ -31,7 +31,8 @@ from sandbox.commands.fresh import run_fresh
 from sandbox.commands.hooks import hook_writes
 from sandbox.commands.identity import Image, ProgramIndex
 from sandbox.commands.images import ExecImages
-from sandbox.commands.loci import Locus, sensitive_inodes
+from sandbox.commands.loci import Locus, SensitiveInodes
+from sandbox.commands.offload import BIG_TRACE, Offload, bigger
 from sandbox.commands.pushes import by_effect
 from sandbox.commands.shim import Shim, ShimRecord
 from sandbox.commands.strace import parse
@@ -81,8 +82,8 @@ class ShellRunner:
         self.uid: int | None = None
         """The host uid commands run as (None: the engine's; see :mod:`sandbox.jail.jailuser`)."""
         self._handing: HandOver | None = None
-        self._sensitive: tuple[frozenset[str], dict[str, Locus | None]] = (frozenset(), {})
-        """:func:`~sandbox.commands.loci.sensitive` of each path seen, for the planted files it was for."""
+        self._offload = Offload()
+        self._secrets_index = SensitiveInodes(frozenset())
 
     async def prepare(self, isolation: Isolation | None = None) -> None:
         """Pick the isolation level (detected unless given), install the shim, find bash (raises
@@ -111,12 +112,17 @@ class ShellRunner:
             roots = (ws.root, ws.home, ws.agent_tmp, *((ws.remote,) if ws.remote.is_dir() else ()))
             if self._handing is None or self._handing.roots != roots:
                 self._handing = HandOver(roots, self.uid)
-            await asyncio.to_thread(self._handing.run)
+            await self._offload.run("hand-over", self._handing.run)
 
     async def _secrets(self, root: tuple[str, ...]) -> dict[tuple[int, int], Locus] | None:
-        """The sensitive files by inode before a traced command (:func:`~sandbox.commands.loci.sensitive_inodes`)."""
-        traced = self.tracer.available
-        return await asyncio.to_thread(sensitive_inodes, self._context(root), memo=self._memo()) if traced else None
+        """The sensitive files by inode before a traced command (:class:`~sandbox.commands.loci.SensitiveInodes`)."""
+        if not self.tracer.available:
+            return None
+        planted = frozenset(self.workspace.planted)
+        if self._secrets_index.planted != planted:
+            self._secrets_index = SensitiveInodes(planted)
+        ctx, index = self._context(root), self._secrets_index
+        return await self._offload.run("secrets", lambda: index.run(ctx))
 
     def _filter_fd(self) -> int | None:
         """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
@@ -224,8 +230,9 @@ class ShellRunner:
         self.commands += 1
         root = (self._bash, "-c", command)
         traced = self.tracer.available
-        # Independent of each other (inode numbers, owners, the jail): side by side.
-        secrets, _, episode = await asyncio.gather(self._secrets(root), self._hand_over(), self._episode_jail(network))
+        secrets = await self._secrets(root)
+        await self._hand_over()
+        episode = await self._episode_jail(network)
         trace = self.workspace.tmp / "trace"
         index = self._programs()
         given = self.workspace.tmp / "shell-input"
@@ -258,14 +265,15 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
+        pushed = await self._offload.run("refs", lambda: ref_updates(self.workspace.remote, remote))
         if not traced:
-            pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
         found, ended = images.found if images is not None else None, not (timed_out or runaway)
-        pushed, (calls, reads, forged, hooks) = await asyncio.gather(
-            asyncio.to_thread(ref_updates, self.workspace.remote, remote),
-            asyncio.to_thread(self._traced, trace, root, records, ended=ended, secrets=secrets, images=found),
+        calls, reads, forged, hooks = await self._offload.run(
+            "trace",
+            lambda: self._traced(trace, root, records, ended=ended, secrets=secrets, images=found),
+            big=bigger(trace, BIG_TRACE),
         )
         if trace_cut:
             forged += (
@@ -326,12 +334,6 @@ class ShellRunner:
             if seccomp_fd is not None:
                 os.close(seccomp_fd)
         return self._episode if started else None
-
-    def _memo(self) -> dict[str, Locus | None]:
-        planted = frozenset(self.workspace.planted)
-        if self._sensitive[0] != planted or len(self._sensitive[1]) > 100_000:
-            self._sensitive = (planted, {})
-        return self._sensitive[1]
 
     def _context(self, root: tuple[str, ...], *, root_first: bool = False) -> TraceContext:
         """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""
