@@ -1,10 +1,14 @@
 """The jail's side of :mod:`sandbox.commands.episode`: a tiny command server, the one long-lived process
 of an episode's bubblewrap jail besides the jail's init, that forks and execs each shell command.
 
-Started as ``python -I -S _cmdserver.py FD`` as the last step into the jail (its seccomp filter, no
+Started as ``python -I -S _cmdserver.py FD [FILTER CALL]`` as the last step into the jail (its seccomp filter, no
 capability but ``CAP_SETUID``, ``CAP_SETGID`` and ``CAP_KILL``: it stays the jail's root, and each command drops to
 the jail's uid, as ``setpriv`` does on the per-command path), with ``FD`` one end of a
 ``SOCK_SEQPACKET`` socket pair the engine holds the other end of. It imports nothing of scopewatch.
+With ``FILTER`` (the engine's directory-opens filter, raw BPF) and ``CALL`` (the ``seccomp`` call's number)
+it first loads that filter on itself with a listener (:func:`directory_listener`) and sends the listener
+with its ``ready``: the engine's answerer (:mod:`sandbox.commands._answerer`) lets each folder open of the
+server and its commands go on, unseen by the tracer. The folders it reads are opened before.
 Protocol, one message each way per command:
 
 - the engine sends a JSON request (``argv``, ``env``, ``cwd``, ``timeout``, ``uid``) with two descriptors
@@ -238,9 +242,37 @@ def _wait(proc: subprocess.Popen[bytes], sock: socket.socket, timeout: float) ->
     return f"exit {why}" if why else f"exit {proc.returncode}"
 
 
-def serve(sock: socket.socket) -> None:
-    views = _open_views()
-    sock.send(b"ready")
+_FILTER_NEW_LISTENER = 1 << 3
+
+
+def directory_listener(program: bytes, call: int) -> int | None:
+    """Put the directory-opens filter (the engine's ``sandbox.jail.seccomp.directory_opens_filter``) on the
+    server, and so on every command it starts, and return its listener: each ``open``/``openat`` of a folder
+    (or ``O_PATH``) then waits for the engine's answerer (``_answerer.py``, outside the jail and the trace),
+    which lets it go on at once, unseen by the tracer. None (nothing changed) where the kernel will not: older
+    than 5.5 (no ``SECCOMP_USER_NOTIF_FLAG_CONTINUE``), or the call refused."""
+    import ctypes
+
+    if call < 0 or tuple(int(n) for n in os.uname().release.split(".")[:2] if n.isdigit()) < (5, 5):
+        return None
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+
+    class Prog(ctypes.Structure):
+        _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_char_p))
+
+    prog = Prog(len(program) // 8, program)
+    fd = int(libc.syscall(call, 1, _FILTER_NEW_LISTENER, ctypes.byref(prog)))  # SECCOMP_SET_MODE_FILTER
+    return fd if fd >= 0 else None
+
+
+def serve(sock: socket.socket, listener: int | None = None, views: dict[str, int] | None = None) -> None:
+    """Serve commands; ``ready`` first, with ``listener`` (then closed here: the engine's answerer holds it).
+    ``views``: :func:`_open_views`, opened before the listener's filter (they open folders)."""
+    views = _open_views() if views is None else views
+    socket.send_fds(sock, [b"ready"], [] if listener is None else [listener])
+    if listener is not None:
+        os.close(listener)
     while True:
         msg, fds, _, _ = socket.recv_fds(sock, 1 << 20, 2)
         if not msg:
@@ -265,7 +297,12 @@ def main(argv: list[str]) -> int:
         return 3
     _non_dumpable()
     sock = socket.socket(fileno=int(argv[0]))
-    serve(sock)
+    views, listener = _open_views(), None
+    if len(argv) == 3:
+        with open(argv[1], "rb") as f:
+            program = f.read()
+        listener = directory_listener(program, int(argv[2]))  # no folder opened after it until the answerer is up
+    serve(sock, listener, views)
     return 0
 
 

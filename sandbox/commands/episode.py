@@ -10,7 +10,10 @@ process it started gone when it ends (the server kills every other process of th
 then checks the cgroup holds only the jail itself, and kills what else it finds), a fresh
 ``/dev/shm`` and System V IPC, and its own part of the trace: the lines from its request to the
 server's end-of-command line (everything of the command comes before it, since a traced process is
-reported to its tracer before anyone can reap it), analysed exactly as a per-command trace is.
+reported to its tracer before anyone can reap it), analysed exactly as a per-command trace is. Folder
+opens are answered by an answerer of the engine's (:mod:`sandbox.commands._answerer`, on the jail's CPU),
+not stopped by the tracer (:func:`~sandbox.jail.seccomp.directory_opens_filter`; ``SCOPEWATCH_TRACE_FOLDERS=1``
+traces them again).
 
 A command with the network (an external agent reaching its model), and any command where the server
 cannot run (another level, no tracer, a server that stopped before answering) runs on the per-command
@@ -28,6 +31,7 @@ import re
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Mapping
@@ -40,8 +44,10 @@ from sandbox.commands.tracestream import TraceStream
 from sandbox.jail.cpus import jail_cpus
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, _drop, jail_argv, minimal_env
 from sandbox.jail.limits import PidsCgroup, jail_setup, read_capped
+from sandbox.jail.seccomp import directory_opens_filter, seccomp_call
 
 _SERVER = Path(__file__).with_name("_cmdserver.py")
+_ANSWERER = Path(__file__).with_name("_answerer.py")
 GRACE = 10.0
 """Seconds the server has to answer once a command was killed; then the whole jail is ended."""
 START_MAX = 30.0
@@ -78,6 +84,8 @@ class EpisodeJail:
         self._proc_dir: str | None = None
         """The ``/proc`` that shows the trace's pids (None: the engine's)."""
         self._jail_pids: set[int] = set()
+        self._answerer: subprocess.Popen[bytes] | None = None
+        """The answerer of the jail's folder opens (:mod:`sandbox.commands._answerer`), where it has one."""
         self.broken = ""
         """Why this jail no longer serves ("" while it does)."""
         self.refused = False
@@ -101,7 +109,8 @@ class EpisodeJail:
         python = dict(jail.expose).get(_real_python(), sys.executable)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         jail = replace(jail, ro=(*jail.ro, self._folder))
-        argv = jail_argv("bubblewrap", jail, [python, "-I", "-S", str(server), str(theirs.fileno())])
+        served = [python, "-I", "-S", str(server), str(theirs.fileno()), *self._directory_opens()]
+        argv = jail_argv("bubblewrap", jail, served)
         drop = _drop(jail)
         if drop:
             # The server stays the jail's root (with only CAP_SETUID and CAP_SETGID, under the filter):
@@ -114,7 +123,8 @@ class EpisodeJail:
         stream = TraceStream(self._folder / "trace.fifo", self._folder / "start.trace")
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup
-        child_setup = jail_setup(cgroup, jail_cpus())  # strace, the jail and its commands on one CPU
+        cpus = jail_cpus()
+        child_setup = jail_setup(cgroup, cpus)  # strace, the jail and its commands (and the answerer) on one CPU
 
         loop = asyncio.get_running_loop()
         loop.add_reader(stream.fd, stream.pump)
@@ -140,10 +150,12 @@ class EpisodeJail:
         ours.setblocking(False)
         self._sock = ours
         try:
-            hello = await asyncio.wait_for(loop.sock_recv(ours, 64), START_MAX)
+            hello, listener = await asyncio.wait_for(_hello(ours), START_MAX)
         except (TimeoutError, OSError):
-            hello = b""
-        if hello != b"ready":
+            hello, listener = b"", None
+        if listener is not None:
+            self._answerer = _start_answerer(listener, cpus)
+        if hello != b"ready" or (listener is not None and self._answerer is None):
             self._fail("the command server did not start in the jail")
             return False
         self._jail_pids = set(cgroup.pids())
@@ -156,6 +168,17 @@ class EpisodeJail:
         self._proc_dir = self._tracer.proc_of(self._proc.pid)
         stream.marker = re.compile(rb"^" + self._server_pid + rb" +[0-9.]+ openat\([^\n]*\"/dev/null\"", re.M)
         return True
+
+    def _directory_opens(self) -> list[str]:
+        """The server's arguments that have it answer folder opens itself, unseen by the tracer
+        (:func:`~sandbox.jail.seccomp.directory_opens_filter`); none where there is no such filter here."""
+        found, call = directory_opens_filter(), seccomp_call()
+        if not found.available or call < 0 or os.environ.get("SCOPEWATCH_TRACE_FOLDERS") == "1":
+            return []
+        program = self._folder / "directory-opens.bpf"
+        program.write_bytes(found.program)
+        os.chmod(program, 0o644)
+        return [str(program), str(call)]
 
     async def run(
         self,
@@ -170,6 +193,9 @@ class EpisodeJail:
         """Run ``argv`` in the jail (see the module); its trace goes to ``trace``."""
         sock, stream = self._sock, self._stream
         assert sock is not None and stream is not None
+        if self._answerer is not None and self._answerer.poll() is not None:
+            self.end("the answerer of the jail's folder opens ended")  # the command would wait at its first
+            return EpisodeRun(137, b"", False, False, 0)
         loop = asyncio.get_running_loop()
         stream.pump()
         if images is not None:
@@ -257,6 +283,10 @@ class EpisodeJail:
         for pid in self._cgroup.pids():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+        if self._answerer is not None:
+            self._answerer.kill()
+            self._answerer.wait()
+            self._answerer = None
         if self._sock is not None:
             self._sock.close()
             self._sock = None
@@ -280,6 +310,43 @@ class EpisodeJail:
                 asyncio.get_running_loop().remove_reader(self._stream.fd)
             self._stream.close()
             self._stream = None
+
+
+async def _hello(sock: socket.socket) -> tuple[bytes, int | None]:
+    """The server's first message and the descriptor it came with (its folder-opens listener), if any."""
+    loop = asyncio.get_running_loop()
+    readable: asyncio.Future[None] = loop.create_future()
+
+    def ready() -> None:
+        if not readable.done():
+            readable.set_result(None)
+
+    loop.add_reader(sock.fileno(), ready)
+    try:
+        await readable
+    finally:
+        loop.remove_reader(sock.fileno())
+    msg, fds, _, _ = socket.recv_fds(sock, 64, 1)
+    return msg, fds[0] if fds else None
+
+
+def _start_answerer(listener: int, cpus: set[int] | None) -> subprocess.Popen[bytes] | None:
+    """:mod:`sandbox.commands._answerer` on ``listener`` (closed here), on the jail's CPU, ending with the
+    engine; None when it cannot start."""
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-I", "-S", str(_ANSWERER), str(listener)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(listener,),
+            start_new_session=True,
+            preexec_fn=jail_setup(None, cpus),
+        )
+    except OSError:
+        return None
+    finally:
+        os.close(listener)
 
 
 def _real_python() -> str:
