@@ -31,6 +31,9 @@ import select
 import socket
 import threading
 import time
+from collections.abc import Callable
+
+from sandbox.jail import seccomp
 
 OPENS = ("open", "openat", "openat2", "creat")
 O_DIRECTORY = 0o200000
@@ -43,9 +46,6 @@ _NR = {2: "open", 257: "openat", 437: "openat2", 85: "creat"}  # x86-64
 _FLAGS_ARG = {"open": 1, "openat": 2}
 _CREAT = os.O_CREAT | os.O_WRONLY | os.O_TRUNC
 
-_ALLOW = 0x7FFF0000
-_USER_NOTIF = 0x7FC00000
-_CMP_MASKED_EQ = 7
 _SYS_SECCOMP = 317  # x86-64
 _SET_MODE_FILTER = 1
 _FILTER_FLAG_NEW_LISTENER = 1 << 3
@@ -56,10 +56,6 @@ _NOTIF_ID_VALID = 0x40082102
 _FLAG_CONTINUE = 1
 
 _libc = ctypes.CDLL(None, use_errno=True)
-
-
-class _ArgCmp(ctypes.Structure):
-    _fields_ = (("arg", ctypes.c_uint), ("op", ctypes.c_int), ("a", ctypes.c_uint64), ("b", ctypes.c_uint64))
 
 
 class _Prog(ctypes.Structure):
@@ -82,47 +78,21 @@ class _Resp(ctypes.Structure):
 
 def program(dirs: bool = True) -> bytes:
     """The filter as raw BPF: every open of the family notified, or (``dirs=False``) all but those of
-    ``open``/``openat`` with ``O_DIRECTORY`` or ``O_PATH`` in their flags."""
+    ``open``/``openat`` with ``O_DIRECTORY`` or ``O_PATH`` in their flags (compiled as the jail's filters are)."""
     if platform.machine() != "x86_64":
         raise OSError(errno.ENOSYS, "the notify prototype knows x86-64's system call numbers only")
-    lib = ctypes.CDLL(ctypes.util.find_library("seccomp") or "libseccomp.so.2", use_errno=True)
-    lib.seccomp_init.restype = ctypes.c_void_p
-    lib.seccomp_init.argtypes = (ctypes.c_uint32,)
-    lib.seccomp_syscall_resolve_name.argtypes = (ctypes.c_char_p,)
-    lib.seccomp_rule_add_array.argtypes = (
-        ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint, ctypes.POINTER(_ArgCmp)
-    )  # fmt: skip
-    lib.seccomp_export_bpf.argtypes = (ctypes.c_void_p, ctypes.c_int)
-    lib.seccomp_release.argtypes = (ctypes.c_void_p,)
-    ctx = lib.seccomp_init(_ALLOW)
-    if not ctx:
-        raise OSError(errno.ENOMEM, "libseccomp could not start a filter")
-    try:
+
+    def rules(rule: Callable[..., None]) -> None:
         for call in OPENS:
-            nr = lib.seccomp_syscall_resolve_name(call.encode())
             arg = _FLAGS_ARG.get(call)
-            cmps = [] if dirs or arg is None else [_ArgCmp(arg, _CMP_MASKED_EQ, O_DIRECTORY | O_PATH, 0)]
-            array = (_ArgCmp * len(cmps))(*cmps) if cmps else None
-            rc = lib.seccomp_rule_add_array(ctx, _USER_NOTIF, nr, len(cmps), array)
-            if rc < 0:
-                raise OSError(-rc, f"seccomp rule for {call}")
-        read, write = os.pipe()
-        try:
-            rc = lib.seccomp_export_bpf(ctx, write)
-            os.close(write)
-            write = -1
-            if rc < 0:
-                raise OSError(-rc, "libseccomp could not export the filter")
-            chunks = []
-            while chunk := os.read(read, 65536):
-                chunks.append(chunk)
-        finally:
-            os.close(read)
-            if write >= 0:
-                os.close(write)
-        return b"".join(chunks)
-    finally:
-        lib.seccomp_release(ctx)
+            neither = seccomp._ArgCmp(arg or 0, seccomp._CMP_MASKED_EQ, O_DIRECTORY | O_PATH, 0)
+            cmps = () if dirs or arg is None else (neither,)
+            rule(seccomp._NOTIFY, call, *cmps)
+
+    found = seccomp._compile(rules, bad_arch=seccomp._ALLOW)
+    if not found.available:
+        raise OSError(errno.ENOSYS, found.reason)
+    return found.program
 
 
 def install(prog: bytes, sock: socket.socket) -> None:
