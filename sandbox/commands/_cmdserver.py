@@ -41,6 +41,7 @@ jail dies), which the engine sees as the socket's end.
 
 from __future__ import annotations
 
+import array  # noqa: F401  # socket.send_fds and recv_fds import it: here, before the folder-opens filter (no listing then)
 import json
 import os
 import select
