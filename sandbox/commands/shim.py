@@ -28,12 +28,12 @@ import os
 import shlex
 import shutil
 import stat
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_DIRS
+from sandbox.workspace.settled import signature
 
 MAGIC = b"SWREC1"
 END = b"\x1eSWEND"
@@ -102,7 +102,8 @@ class Shim:
         self.expose: list[tuple[str, str]] = []
         self._expected: dict[str, str] = {}
         self._seen: dict[str, tuple[int, ...]] = {}
-        """Wrapper -> :func:`_signature` of the file as last written or read whole: unchanged, it was not rewritten."""
+        """Wrapper -> :func:`~sandbox.workspace.settled.signature` of the file as last written or read whole:
+        unchanged, it was not rewritten."""
         self._commands = tuple(sorted(commands))
         self.wrappers: dict[str, str] = {}
         """Once installed: a wrapper's path, or the program it is mounted over, -> its command."""
@@ -168,7 +169,7 @@ class Shim:
                     wrapper.unlink()
             wrapper.write_text(self._expected[name])
             wrapper.chmod(0o555)
-            self._seen.pop(name, None)  # read whole until it has settled (:func:`_signature`)
+            self._seen.pop(name, None)  # read whole until it has settled (:func:`~sandbox.workspace.settled.signature`)
 
     def check(self) -> list[str]:
         """What was done to the wrappers or the channel since they were installed, each put back."""
@@ -181,10 +182,10 @@ class Shim:
                 st = os.lstat(wrapper)
                 ok = stat.S_ISREG(st.st_mode) and st.st_mode & 0o777 == 0o555
                 known = self._seen.get(name)
-                ok = ok and ((known is not None and known == _signature(st)) or _read(wrapper) == text)
+                ok = ok and ((known is not None and known == signature(st)) or _read(wrapper) == text)
             except (OSError, UnicodeDecodeError):
                 ok = False
-            if ok and (settled := _signature(st)) is not None:
+            if ok and (settled := signature(st)) is not None:
                 self._seen[name] = settled
             elif not ok:
                 self._seen.pop(name, None)
@@ -214,22 +215,6 @@ class Shim:
 def _read(path: str) -> str:
     with open(path, encoding="utf-8") as f:
         return f.read()
-
-
-_SETTLED_NS = 100_000_000
-"""How old a file's change time must be before its signature is trusted (far more than the kernel's
-timestamp granularity, a clock tick)."""
-
-
-def _signature(st: os.stat_result) -> tuple[int, ...] | None:
-    """What any change of a file changes: a write, a chmod or another file put in its place all set its
-    change time (``st_ctime_ns``, which no program can set back), so a wrapper with the signature it had
-    when the engine wrote or read it has the same bytes (the check reads only the others: ~50 reads a
-    command otherwise, twice). None for a file changed too recently: a change in the same clock tick
-    could leave its change time as it was, so it is read whole until it has settled."""
-    if time.time_ns() - st.st_ctime_ns < _SETTLED_NS:
-        return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mode, st.st_mtime_ns, st.st_ctime_ns)
 
 
 class AuditChannel:

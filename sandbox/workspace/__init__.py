@@ -15,6 +15,7 @@
 - :mod:`sandbox.workspace.snapshot` — tests on a private copy of the workspace as the event stream knows it;
 - :mod:`sandbox.workspace.mirror` — a folder kept equal to a tree of entries (the warm runner's workspace);
 - :mod:`sandbox.workspace.files` — any file an agent made, handled without blocking or recursion (FIFOs, deep trees);
+- :mod:`sandbox.workspace.settled` — files read at every command known unchanged by their settled signature;
 - :mod:`sandbox.workspace.outside` — writes to the private HOME and /tmp, and bytecode left in the workspace;
 - :mod:`sandbox.workspace.diffs` — the one unified-diff renderer.
 """

@@ -36,8 +36,9 @@ from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
 from sandbox.workspace.diffs import unified_diff
-from sandbox.workspace.remote import read_refs
-from sandbox.workspace.repo import put_entry, read_entry
+from sandbox.workspace.remote import read_ref
+from sandbox.workspace.repo import put_entry
+from sandbox.workspace.settled import EntryCache
 
 RUNS_PROGRAMS = re.compile(
     r"^(core\.(fsmonitor|hookspath|sshcommand|editor|pager|askpass|gitproxy)"
@@ -78,6 +79,8 @@ class GitGuard:
         }
         self.authors: dict[str, str] = {}
         """Hook (its path under ``.git/hooks``) -> the actor whose command or write made it as it is."""
+        self._reads = EntryCache()
+        """The hooks and configs, read again only when changed (:mod:`sandbox.workspace.settled`)."""
 
     def note_authors(self, before: GitState, actor: str) -> None:
         """``actor`` made every hook that changed since ``before`` (and kept: a guarded command's are undone)."""
@@ -98,7 +101,7 @@ class GitGuard:
             return ""
         if not text.startswith("ref: "):
             return text
-        return read_refs(git).get(text[len("ref: ") :], "")
+        return read_ref(git, text[len("ref: ") :])
 
     def unmake(self, head_before: str, paths: list[str]) -> bool:
         """Amend the commit the command made so that ``paths`` (workspace-relative, already put back on
@@ -132,8 +135,8 @@ class GitGuard:
             for dirpath, dirnames, filenames in os.walk(self.hooks):
                 for name in [*filenames, *(d for d in dirnames if os.path.islink(os.path.join(dirpath, d)))]:
                     path = Path(dirpath) / name
-                    hooks[path.relative_to(self.hooks).as_posix()] = read_entry(path) or b""
-        return GitState(hooks, {label: read_entry(path) for label, path in self.configs.items()})
+                    hooks[path.relative_to(self.hooks).as_posix()] = self._reads.read(path) or b""
+        return GitState(hooks, {label: self._reads.read(path) for label, path in self.configs.items()})
 
     def undo(self, before: GitState) -> list[GitUndo]:
         """Put back what changed since ``before`` (see the module), and say what it was."""

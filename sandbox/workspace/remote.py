@@ -63,15 +63,7 @@ def read_state(git_dir: Path) -> RemoteState:
 def read_refs(git_dir: Path) -> dict[str, str]:
     """Every ref of a repository (``refs/...`` -> commit), read from its files: loose refs win over
     ``packed-refs``, as git reads them; symbolic refs are skipped."""
-    refs: dict[str, str] = {}
-    try:
-        packed = (git_dir / "packed-refs").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        packed = ""
-    for line in packed.splitlines():
-        parts = line.split(" ", 1)
-        if len(parts) == 2 and not line.startswith(("#", "^")) and parts[1].startswith("refs/"):
-            refs[parts[1]] = parts[0]
+    refs = _packed(git_dir)
     base = git_dir / "refs"
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
@@ -83,6 +75,38 @@ def read_refs(git_dir: Path) -> dict[str, str]:
                 continue
             if text and not text.startswith("ref:"):
                 refs[path.relative_to(git_dir).as_posix()] = text
+    return refs
+
+
+def read_ref(git_dir: Path, ref: str) -> str:
+    """One ref of a repository (``refs/heads/main``) as :func:`read_refs` has it ("" when none), from its loose
+    file and ``packed-refs`` alone."""
+    parts = ref.split("/")
+    if parts[0] != "refs" or {"", ".", ".."} & set(parts):
+        return read_refs(git_dir).get(ref, "")
+    folder = git_dir / "refs"
+    for name in parts[1:-1]:
+        folder = folder / name
+        if os.path.islink(folder):  # read_refs does not walk into a linked folder
+            return _packed(git_dir).get(ref, "")
+    try:
+        text = (git_dir / ref).read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:  # no loose file (or a folder of that name)
+        text = ""
+    return text if text and not text.startswith("ref:") else _packed(git_dir).get(ref, "")
+
+
+def _packed(git_dir: Path) -> dict[str, str]:
+    """The refs of ``packed-refs`` (``refs/...`` -> commit)."""
+    refs: dict[str, str] = {}
+    try:
+        packed = (git_dir / "packed-refs").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        packed = ""
+    for line in packed.splitlines():
+        parts = line.split(" ", 1)
+        if len(parts) == 2 and not line.startswith(("#", "^")) and parts[1].startswith("refs/"):
+            refs[parts[1]] = parts[0]
     return refs
 
 

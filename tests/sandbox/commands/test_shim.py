@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.commands import shim as shim_module
 from sandbox.commands.shim import Shim, install_shim
+from sandbox.workspace import settled
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def test_a_settled_wrapper_is_not_read_again_and_any_change_to_it_is_still_found
 ) -> None:
     made, _ = shim
     later = os.lstat(made.dir / "cp").st_ctime_ns + 10**10
-    monkeypatch.setattr(shim_module.time, "time_ns", lambda: later)  # every wrapper has settled
+    monkeypatch.setattr(settled.time, "time_ns", lambda: later)  # every wrapper has settled
     assert made.check() == []
     reads: list[Path] = []
     real_read = Path.read_text
@@ -125,7 +125,7 @@ def test_a_wrapper_changed_in_the_last_clock_tick_is_read_whole(
     made, _ = shim
     cp = made.dir / "cp"
     now = os.lstat(cp).st_ctime_ns + 10**10
-    monkeypatch.setattr(shim_module.time, "time_ns", lambda: now)
+    monkeypatch.setattr(settled.time, "time_ns", lambda: now)
     assert made.check() == []
     text = cp.read_text()
     cp.chmod(0o755)
