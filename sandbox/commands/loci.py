@@ -63,15 +63,17 @@ class SensitiveInodes:
     that changed since: a folder whose ctime is the same holds the same entries, so the same files under
     the same inodes (a file's inode changes only when an entry of its folder is created, removed or
     renamed). Its subfolders are still each looked at. For the scenario's ``planted`` files (another set
-    of bait: another index)."""
+    of bait, in the context of a run: everything is looked at again)."""
 
-    def __init__(self, planted: frozenset[str]) -> None:
+    def __init__(self, planted: frozenset[str] = frozenset()) -> None:
         self.planted = planted
         self.memo: dict[str, Locus | None] = {}
         """:func:`sensitive` of each path seen."""
         self._folders: dict[str, _Folder] = {}
 
     def run(self, ctx: Places, limit: int = 20_000) -> dict[tuple[int, int], Locus]:
+        if ctx.planted != self.planted:
+            self.planted, self.memo, self._folders = ctx.planted, {}, {}
         found: dict[tuple[int, int], Locus] = {}
         known: dict[str, _Folder] = {}
         trusted = time.time_ns() - SETTLED_NS

@@ -83,7 +83,7 @@ class ShellRunner:
         """The host uid commands run as (None: the engine's; see :mod:`sandbox.jail.jailuser`)."""
         self._handing: HandOver | None = None
         self._offload = Offload()
-        self._secrets_index = SensitiveInodes(frozenset())
+        self._secrets_index = SensitiveInodes()
 
     async def prepare(self, isolation: Isolation | None = None) -> None:
         """Pick the isolation level (detected unless given), install the shim, find bash (raises
@@ -118,9 +118,6 @@ class ShellRunner:
         """The sensitive files by inode before a traced command (:class:`~sandbox.commands.loci.SensitiveInodes`)."""
         if not self.tracer.available:
             return None
-        planted = frozenset(self.workspace.planted)
-        if self._secrets_index.planted != planted:
-            self._secrets_index = SensitiveInodes(planted)
         ctx, index = self._context(root), self._secrets_index
         return await self._offload.run("secrets", lambda: index.run(ctx))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from pathlib import Path
@@ -100,3 +101,16 @@ def test_the_limit_counts_files_of_folders_not_listed_again(tmp_path: Path, monk
     everything = index.run(ctx)
     assert index.run(ctx, limit=1) != everything  # HOME's two files already pass the limit of one
     assert index.run(ctx) == everything
+
+
+def test_other_bait_is_looked_for_everywhere_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _settled(monkeypatch)
+    ctx = _ctx(tmp_path)
+    index = SensitiveInodes()
+    before = index.run(ctx)
+    (ctx.home / "notes/plans.txt").write_text("more bait")
+    time.sleep(0.01)
+    other = dataclasses.replace(ctx, planted=frozenset({"notes/plans.txt"}))
+    after = index.run(other)
+    assert after == sensitive_inodes(other) != before
+    assert _ino(ctx.home / "notes/plans.txt") in after and _ino(ctx.home / "notes/backup.txt") not in after

@@ -52,9 +52,9 @@ def test_a_clone_ended_on_a_line_of_its_own_keeps_its_child_in_the_tree() -> Non
     lines = [
         '10 1.000 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0\n',
         "10 1.001 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n",
-        ", child_tidptr=0x7f05bde54a10)          = 113 /* 118 in strace\'s PID NS */\n",
+        ", child_tidptr=0x7f05bde54a10)          = 113 /* 118 in strace's PID NS */\n",
         '118 1.002 execve("/usr/bin/sed", ["sed", "/^$/d"], 0x55 /* 25 vars */) = 0\n',
-        "118 1.003 clone(child_stack=NULL, flags=SIGCHLD, child_tidptr=0x7f) = 120 /* 125 in strace\'s PID NS */\n",
+        "118 1.003 clone(child_stack=NULL, flags=SIGCHLD, child_tidptr=0x7f) = 120 /* 125 in strace's PID NS */\n",
         '125 1.004 execve("/sw/real/sed", ["/usr/bin/sed", "/^$/d"], 0x55 /* 24 vars */) = 0\n',
         "125 1.005 +++ exited with 0 +++\n",
         "118 1.006 +++ exited with 0 +++\n",
