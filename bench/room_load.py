@@ -311,10 +311,7 @@ def summary(runs: list[Run], modes: list[str], placements: list[str]) -> list[st
         # Paired: each round's run against the same round's baseline (the load drifts between rounds).
         for mode in modes[1:]:
             pairs = [
-                (a, b)
-                for a in runs
-                for b in base
-                if a.mode == mode and a.placement == placement and a.round == b.round
+                (a, b) for a in runs for b in base if a.mode == mode and a.placement == placement and a.round == b.round
             ]
             if not pairs:
                 continue

@@ -86,11 +86,11 @@ SETTLE = 0.3
 def _cpu(sb: LocalSandbox | None = None) -> float:
     """CPU seconds so far: the engine's and its reaped children's, and with ``sb`` also those of the
     processes alive in its cgroup and of the children they reaped (an episode's jail reaps its commands
-    itself: they are never the engine's children)."""
+    itself: they are never the engine's children), and of the answerers of the jails' folder opens."""
     me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     total = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
     cgroup = sb._shell._cgroup if sb is not None else None
-    for pid in cgroup.pids() if cgroup is not None else ():
+    for pid in [*(cgroup.pids() if cgroup is not None else ()), *_answerers(sb)]:
         try:
             with open(f"/proc/{pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
@@ -98,6 +98,15 @@ def _cpu(sb: LocalSandbox | None = None) -> float:
             continue
         total += sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
     return total
+
+
+def _answerers(sb: LocalSandbox | None) -> list[int]:
+    """The answerers of the episode jails' folder opens (outside the jails' cgroups; none in older trees)."""
+    try:
+        from sandbox.commands.answerers import pids
+    except ImportError:
+        return []
+    return pids() if sb is not None else []
 
 
 def _bare_env() -> dict[str, str]:

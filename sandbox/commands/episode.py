@@ -11,7 +11,7 @@ then checks the cgroup holds only the jail itself, and kills what else it finds)
 ``/dev/shm`` and System V IPC, and its own part of the trace: the lines from its request to the
 server's end-of-command line (everything of the command comes before it, since a traced process is
 reported to its tracer before anyone can reap it), analysed exactly as a per-command trace is. Folder
-opens are answered by an answerer of the engine's (:mod:`sandbox.commands._answerer`, on the jail's CPU),
+opens are answered by an answerer of the engine's (:mod:`sandbox.commands.answerers`, on the jail's CPU),
 not stopped by the tracer (:func:`~sandbox.jail.seccomp.directory_opens_filter`; ``SCOPEWATCH_TRACE_FOLDERS=1``
 traces them again).
 
@@ -31,13 +31,13 @@ import re
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from sandbox.commands.answerers import Answerer, hand_over
 from sandbox.commands.images import ExecImages
 from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
@@ -47,7 +47,6 @@ from sandbox.jail.limits import PidsCgroup, jail_setup, read_capped
 from sandbox.jail.seccomp import directory_opens_filter, seccomp_call
 
 _SERVER = Path(__file__).with_name("_cmdserver.py")
-_ANSWERER = Path(__file__).with_name("_answerer.py")
 GRACE = 10.0
 """Seconds the server has to answer once a command was killed; then the whole jail is ended."""
 START_MAX = 30.0
@@ -84,8 +83,8 @@ class EpisodeJail:
         self._proc_dir: str | None = None
         """The ``/proc`` that shows the trace's pids (None: the engine's)."""
         self._jail_pids: set[int] = set()
-        self._answerer: subprocess.Popen[bytes] | None = None
-        """The answerer of the jail's folder opens (:mod:`sandbox.commands._answerer`), where it has one."""
+        self._answerer: Answerer | None = None
+        """The answerer of the jail's folder opens (:mod:`sandbox.commands.answerers`), where it has one."""
         self.broken = ""
         """Why this jail no longer serves ("" while it does)."""
         self.refused = False
@@ -124,7 +123,7 @@ class EpisodeJail:
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup
         cpus = jail_cpus()
-        child_setup = jail_setup(cgroup, cpus)  # strace, the jail and its commands (and the answerer) on one CPU
+        child_setup = jail_setup(cgroup, cpus)  # strace, the jail and its commands (and its answerer) on one CPU
 
         loop = asyncio.get_running_loop()
         loop.add_reader(stream.fd, stream.pump)
@@ -154,7 +153,7 @@ class EpisodeJail:
         except (TimeoutError, OSError):
             hello, listener = b"", None
         if listener is not None:
-            self._answerer = _start_answerer(listener, cpus)
+            self._answerer = hand_over(listener, cpus)
         if hello != b"ready" or (listener is not None and self._answerer is None):
             self._fail("the command server did not start in the jail")
             return False
@@ -193,8 +192,8 @@ class EpisodeJail:
         """Run ``argv`` in the jail (see the module); its trace goes to ``trace``."""
         sock, stream = self._sock, self._stream
         assert sock is not None and stream is not None
-        if self._answerer is not None and self._answerer.poll() is not None:
-            self.end("the answerer of the jail's folder opens ended")  # the command would wait at its first
+        if self._answerer is not None and not self._answerer.alive:
+            self.end("the answerer of the jail's folder opens ended")  # its folder opens would fail (ENOSYS)
             return EpisodeRun(137, b"", False, False, 0)
         loop = asyncio.get_running_loop()
         stream.pump()
@@ -283,10 +282,7 @@ class EpisodeJail:
         for pid in self._cgroup.pids():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-        if self._answerer is not None:
-            self._answerer.kill()
-            self._answerer.wait()
-            self._answerer = None
+        self._answerer = None  # shared with other jails on its CPU (sandbox.commands.answerers)
         if self._sock is not None:
             self._sock.close()
             self._sock = None
@@ -328,25 +324,6 @@ async def _hello(sock: socket.socket) -> tuple[bytes, int | None]:
         loop.remove_reader(sock.fileno())
     msg, fds, _, _ = socket.recv_fds(sock, 64, 1)
     return msg, fds[0] if fds else None
-
-
-def _start_answerer(listener: int, cpus: set[int] | None) -> subprocess.Popen[bytes] | None:
-    """:mod:`sandbox.commands._answerer` on ``listener`` (closed here), on the jail's CPU, ending with the
-    engine; None when it cannot start."""
-    try:
-        return subprocess.Popen(
-            [sys.executable, "-I", "-S", str(_ANSWERER), str(listener)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=(listener,),
-            start_new_session=True,
-            preexec_fn=jail_setup(None, cpus),
-        )
-    except OSError:
-        return None
-    finally:
-        os.close(listener)
 
 
 def _real_python() -> str:

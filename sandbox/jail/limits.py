@@ -68,15 +68,14 @@ def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def jail_setup(cgroup: PidsCgroup | None, cpus: set[int] | None = None) -> Callable[[], None]:
+def jail_setup(cgroup: PidsCgroup, cpus: set[int] | None = None) -> Callable[[], None]:
     """What a jail's first process runs before its exec (``preexec_fn``; the one way both paths start a jail):
 
     - killed when the engine's thread that started it ends (``PR_SET_PDEATHSIG``), or at once if the engine is
       already gone: an engine killed while its episode's jail was starting left strace waiting for ever to open
       the trace's FIFO (the engine, its reader, gone), and ``unshare`` waiting for strace (``bwrap
       --die-with-parent`` and ``unshare --kill-child`` take the rest of the jail with it);
-    - the limits (:func:`set_rlimits`), in ``cgroup`` (None: in none, a helper of the jail's outside it), and on
-      ``cpus`` when given (:mod:`sandbox.jail.cpus`)."""
+    - the limits (:func:`set_rlimits`), in ``cgroup``, and on ``cpus`` when given (:mod:`sandbox.jail.cpus`)."""
     parent, libc = os.getpid(), _libc()  # libc loaded here, not in the child
 
     def setup() -> None:
@@ -84,8 +83,7 @@ def jail_setup(cgroup: PidsCgroup | None, cpus: set[int] | None = None) -> Calla
         if os.getppid() != parent:
             os._exit(1)
         set_rlimits()
-        if cgroup is not None:
-            cgroup.add(os.getpid())
+        cgroup.add(os.getpid())
         if cpus is not None:
             os.sched_setaffinity(0, cpus)
 

@@ -59,15 +59,11 @@ async def test_a_commands_folder_opens_are_answered_and_not_traced(episode: Loca
     assert folders > 10 and _opens(trace, "O_DIRECTORY") <= 2 and _opens(trace, "O_PATH") == 0
     assert "ld.so.cache" in trace  # every other open is the tracer's, as before
     jail = sb._shell._episode
-    assert jail is not None and jail._answerer is not None and jail._answerer.poll() is None
-    answerer = jail._answerer.pid
-    server = int(jail._server_pid)
-    assert os.sched_getaffinity(answerer) == os.sched_getaffinity(jail._proc.pid)  # type: ignore[union-attr]
-    assert server > 0
+    assert jail is not None and jail._answerer is not None and jail._answerer.alive
+    answerer = jail._answerer
+    assert os.sched_getaffinity(answerer.proc.pid) == os.sched_getaffinity(jail._proc.pid)  # type: ignore[union-attr]
     await sb.close()
-    assert jail._answerer is None  # killed and reaped with its jail
-    with pytest.raises(ProcessLookupError):
-        os.kill(answerer, 0)
+    assert answerer.alive  # it serves the next jails on its CPU, and ends with the engine
 
 
 async def test_folders_are_traced_again_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,19 +87,22 @@ async def test_an_answerer_gone_ends_the_jail_and_the_next_command_gets_a_fresh_
     assert (await sb.run_shell("alice", "ls > /dev/null")).exit_code == 0
     jail = sb._shell._episode
     assert jail is not None and jail._answerer is not None
-    jail._answerer.kill()
-    jail._answerer.wait()
+    jail._answerer.proc.kill()
+    jail._answerer.proc.wait()
     lost = await sb.run_shell("alice", "ls > /dev/null", timeout=20)
     assert lost.exit_code == 137 and not jail.alive  # said, not waited for until the timeout
     assert "answerer" in jail.broken
     again = await sb.run_shell("alice", "ls services")
     assert again.exit_code == 0 and again.output.split() == sorted(os.listdir(sb.root / "services"))
     assert sb._shell._episode is not jail
+    fresh = sb._shell._episode
+    assert fresh is not None and fresh._answerer is not None and fresh._answerer.alive  # another one started
 
 
-def test_the_answerer_lets_each_folder_open_go_on_and_ends_with_its_last_process(tmp_path: Path) -> None:
-    """The filter on a process of its own (as the server loads it), the answerer on its listener: folder opens
-    (from several threads at once) go on with their results; the answerer ends when the process does."""
+def test_the_answerer_lets_each_folder_open_go_on_and_ends_with_the_engine(tmp_path: Path) -> None:
+    """The filter on a process of its own (as the server loads it), its listener handed to an answerer: folder
+    opens (from several threads at once) go on with their results; the answerer outlives the process (its
+    listener closed) and ends when the engine's end of its socket closes."""
     code = f"""
 import os, socket, sys, threading
 sys.path.insert(0, {str(Path(_cmdserver.__file__).parent)!r})
@@ -137,13 +136,20 @@ except FileNotFoundError:
     theirs.close()
     msg, fds, _, _ = socket.recv_fds(ours, 16, 1)
     assert msg == b"ready" and len(fds) == 1
-    answerer = subprocess.Popen([sys.executable, "-I", "-S", _answerer.__file__, str(fds[0])], pass_fds=fds)
+    engine, its_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    answerer = subprocess.Popen(
+        [sys.executable, "-I", "-S", _answerer.__file__, str(its_end.fileno())], pass_fds=(its_end.fileno(),)
+    )
+    its_end.close()
+    socket.send_fds(engine, [b"l"], fds)
     os.close(fds[0])
     ours.send(b"g")
     out, _ = child.communicate(timeout=60)
     assert out.split() == ["800", "ENOENT"]
-    assert answerer.wait(timeout=10) == 0  # POLLHUP: no process under the filter is left
     ours.close()
+    assert answerer.poll() is None  # the listener's jail is gone: it waits for the next
+    engine.close()
+    assert answerer.wait(timeout=10) == 0
 
 
 async def test_a_command_cannot_add_a_listener_of_its_own(episode: LocalSandbox) -> None:
