@@ -4,7 +4,7 @@
 - :mod:`sandbox.commands.fresh` — the per-command path: a jail and a tracer of its own per command;
 - :mod:`sandbox.commands.episode` — one jail and tracer per episode (the default), a command server;
 - :mod:`sandbox.commands._cmdserver` — the jail's side: forks and execs each command, then clears the jail (a script);
-- :mod:`sandbox.commands.answerers` — the answerers of the jails' folder opens: one process per CPU, for the engine's life;
+- :mod:`sandbox.commands.answerers` — the answerers of jails' folder opens: a process per CPU, for the engine's life;
 - :mod:`sandbox.commands._answerer` — one answerer: lets each folder open of the jails it is given go on (a script);
 - :mod:`sandbox.commands.calls` — what a command ran: one atom call per program, the run's result;
 - :mod:`sandbox.commands.pushes` — a command's pushes by their effect on the remote's refs, given to their program;
