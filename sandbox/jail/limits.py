@@ -162,8 +162,10 @@ _swept: set[Path] = set()
 
 def _sweep(root: Path) -> None:
     """Once a process: remove the cgroups that processes now gone left under ``root`` (a run killed before it
-    closed its sandboxes), named ``scopewatch-PID-...`` with a PID no process has; only an empty one can be
-    removed. A name without a pid (before this) is left: whose it is cannot be told."""
+    closed its sandboxes), named ``scopewatch-PID-...`` with a PID no process has, killing what is still in one
+    first: a jail's process that outlived its engine (``unshare``'s child, killed as it started, before it had
+    asked to die with its parent, then waited for ever). A name without a pid (before this) is left: whose it is
+    cannot be told."""
     if root in _swept:
         return
     _swept.add(root)
@@ -179,8 +181,25 @@ def _sweep(root: Path) -> None:
                 pass
             except PermissionError:
                 continue
-            with contextlib.suppress(OSError):
-                os.rmdir(entry.path)
+            _empty(Path(entry.path))
+
+
+def _empty(cgroup: Path, within: float = 1.0) -> None:
+    """Every process in ``cgroup`` killed, then the cgroup removed (left to a later sweep past ``within``)."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            os.rmdir(cgroup)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return
+        for line in _read(cgroup / "cgroup.procs").split():
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(line), signal.SIGKILL)
+        time.sleep(0.005)
 
 
 def _read(path: Path) -> str:

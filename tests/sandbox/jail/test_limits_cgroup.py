@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -56,6 +57,33 @@ def test_a_cgroup_left_by_a_process_now_gone_is_swept(monkeypatch: pytest.Monkey
                 path.rmdir()
 
 
+def test_a_process_left_in_a_cgroup_of_an_engine_now_gone_is_killed_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a dead engine's jail left (stopped, orphaned: ``unshare``'s child killed as it started) goes with its
+    cgroup at the next process's first sandbox."""
+    probe = limits.PidsCgroup()
+    if probe.path is None:
+        pytest.skip("no cgroup of its own for a sandbox here")
+    root = probe.path.parent
+    probe.close()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    cgroup = root / f"scopewatch-{dead.pid}-0123456789ab"
+    cgroup.mkdir()
+    left = subprocess.Popen(["sleep", "600"])
+    try:
+        (cgroup / "cgroup.procs").write_text(str(left.pid))
+        left.send_signal(signal.SIGSTOP)
+        monkeypatch.setattr(limits, "_swept", set())
+        limits.PidsCgroup().close()
+        assert left.wait(timeout=10) == -signal.SIGKILL
+        assert not cgroup.exists()
+    finally:
+        left.kill()
+        left.wait()
+        with contextlib.suppress(OSError):
+            cgroup.rmdir()
+
+
 HOLDER = """
 import asyncio, os, signal, sys
 from channel.memory import InProcessBus
@@ -99,6 +127,8 @@ def test_an_engine_killed_as_its_jail_starts_takes_the_jail_with_it() -> None:
     finally:
         engine.kill()
         engine.wait()
+        limits._swept.clear()  # unshare's child, stopped before it asked to die with its parent, may be left
+        limits.PidsCgroup().close()
         if engine.stdout is not None:
             engine.stdout.close()
 
