@@ -34,7 +34,8 @@ async def test_closing_a_sandbox_removes_its_cgroup() -> None:
     assert not path.exists()
 
 
-def test_a_cgroup_left_by_a_process_now_gone_is_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+def _root_and_a_dead_pid() -> tuple[Path, int]:
+    """Where sandboxes' cgroups go here (the test is skipped where they cannot), and a pid no process has."""
     probe = limits.PidsCgroup()
     if probe.path is None:
         pytest.skip("no cgroup of its own for a sandbox here")
@@ -42,7 +43,12 @@ def test_a_cgroup_left_by_a_process_now_gone_is_swept(monkeypatch: pytest.Monkey
     probe.close()
     dead = subprocess.Popen(["true"])
     dead.wait()
-    left = [root / f"scopewatch-{dead.pid}-0123456789ab", root / f"scopewatch-{os.getpid()}-0123456789ab"]
+    return root, dead.pid
+
+
+def test_a_cgroup_left_by_a_process_now_gone_is_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    root, dead = _root_and_a_dead_pid()
+    left = [root / f"scopewatch-{dead}-0123456789ab", root / f"scopewatch-{os.getpid()}-0123456789ab"]
     old = root / "scopewatch-0123456789ab"  # a name from before the pid was in it: whose, nobody can tell
     for path in (*left, old):
         path.mkdir()
@@ -60,14 +66,8 @@ def test_a_cgroup_left_by_a_process_now_gone_is_swept(monkeypatch: pytest.Monkey
 def test_a_process_left_in_a_cgroup_of_an_engine_now_gone_is_killed_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """What a dead engine's jail left (stopped, orphaned: ``unshare``'s child killed as it started) goes with its
     cgroup at the next process's first sandbox."""
-    probe = limits.PidsCgroup()
-    if probe.path is None:
-        pytest.skip("no cgroup of its own for a sandbox here")
-    root = probe.path.parent
-    probe.close()
-    dead = subprocess.Popen(["true"])
-    dead.wait()
-    cgroup = root / f"scopewatch-{dead.pid}-0123456789ab"
+    root, dead = _root_and_a_dead_pid()
+    cgroup = root / f"scopewatch-{dead}-0123456789ab"
     cgroup.mkdir()
     left = subprocess.Popen(["sleep", "600"])
     try:
