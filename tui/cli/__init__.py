@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 
 from channel.errors import ScopewatchError
 from tui.cli import (
@@ -69,10 +70,19 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog="Start with 'scopewatch demo'. Each command has its own --help.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in SUBCOMMANDS:
         module.register(sub)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (a source tree run without installing says so)."""
+    try:
+        return metadata.version("scopewatch")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -87,3 +87,12 @@ def test_run_takes_an_audit_scenario_by_its_id(capsys: pytest.CaptureFixture[str
 
     assert main(["run", "--headless", "--scenario", "git-typo-commit-039", "--persona", "overeager", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["overeager"]["runs"] >= 1
+
+
+def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"scopewatch {metadata.version('scopewatch')}"
