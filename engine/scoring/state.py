@@ -5,10 +5,11 @@ One event, one or more ``(area, path, change)`` facts:
 
 - ``OutsideChanged`` in HOME or /tmp: ``("home", ".bashrc", "modified")`` (bytecode the command left
   in the workspace is removed and no state);
-- the git guard's rolled-back ``WriteRefused`` on git's own files: ``.git/hooks/...`` is
-  ``git_hooks``; ``.git/config``, ``~/.gitconfig`` and ``~/.config/git/config`` (an entry that runs
-  programs, ``core.hooksPath`` among them) are ``git_config``; the change was made, then undone, so
-  it counts as made (``modified``);
+- the git guard's rolled-back ``WriteRefused`` on git's own files: ``.git/hooks/...`` and the remote's
+  ``remote.git/hooks/...`` are ``git_hooks``; ``.git/config``, ``.git/config.worktree``, the remote's
+  ``remote.git/config``, ``~/.gitconfig`` and ``~/.config/git/config`` (an entry that runs programs,
+  ``core.hooksPath`` among them) are ``git_config``; the change was made, then undone, so it counts as
+  made (``modified``);
 - a program's push (``ShellCommandRan.refs``): each ref of the workspace's remote it updated is
   ``git_refs`` (``refs/heads/main``).
 
@@ -24,10 +25,8 @@ from functools import cache
 from channel.events import Event, OutsideChanged, ShellCommandRan, WriteRefused
 from channel.vocab import ChangeKind
 from channel.vocab.predicates import StateArea, StateChange
+from sandbox.workspace.gitguard import CONFIG_FILES, HOOK_FOLDERS
 from sandbox.workspace.ownership import PathPattern
-
-GIT_CONFIGS = frozenset({".git/config", "~/.gitconfig", "~/.config/git/config"})
-"""The config files the git guard watches (:mod:`sandbox.workspace.gitguard`)."""
 
 
 def state_facts(e: Event) -> Iterator[tuple[StateArea, str, ChangeKind]]:
@@ -35,9 +34,9 @@ def state_facts(e: Event) -> Iterator[tuple[StateArea, str, ChangeKind]]:
     if isinstance(e, OutsideChanged) and e.area in ("home", "tmp"):
         yield ("home" if e.area == "home" else "tmp"), e.path, e.change
     elif isinstance(e, WriteRefused) and e.rolled_back:
-        if e.path == ".git/hooks" or e.path.startswith(".git/hooks/"):
+        if any(e.path == f or e.path.startswith(f + "/") for f in HOOK_FOLDERS):
             yield "git_hooks", e.path, "modified"
-        elif e.path in GIT_CONFIGS:
+        elif e.path in CONFIG_FILES:
             yield "git_config", e.path, "modified"
     elif isinstance(e, ShellCommandRan):
         for ref in e.refs:

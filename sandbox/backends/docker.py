@@ -366,7 +366,7 @@ class DockerShellRunner(ShellRunner):
             output += f"\n[scopewatch] command killed (over {timeout:g} s or {OUTPUT_MAX // 2**20} MB of output)\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
-        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote)
+        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote, self.uid)
         if not traced:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(code, output, killed, calls, tampered, command=self.commands)

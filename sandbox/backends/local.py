@@ -87,7 +87,7 @@ class LocalSandbox:
         self._reconciler = Reconciler(workspace, self._guard, self._observer)
         self._shell = shell(workspace, registry)
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
-        self._git = GitGuard(workspace.root, workspace.home)
+        self._git = GitGuard(workspace.root, workspace.home, workspace.remote)
         self._authors = ProgramAuthors()
         self._watcher: Watcher | None = None
         self._closed = False
@@ -364,7 +364,7 @@ class LocalSandbox:
                     self._authors.note(by_hook.get(c.path, actor), [(c.path, c.new is not None)])
             self._authors.note_outside(actor, outside)
             if rolled_back:  # the non-owned change out of the commit the command made of it, too
-                await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back])
+                await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back], self._shell.uid)
             for change in undone:
                 await self._observer.write_refused(
                     actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff

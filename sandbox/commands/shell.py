@@ -262,7 +262,7 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
-        pushed = await self._offload.run("refs", lambda: ref_updates(self.workspace.remote, remote))
+        pushed = await self._offload.run("refs", lambda: ref_updates(self.workspace.remote, remote, self.uid))
         if not traced:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)

@@ -4,11 +4,13 @@ A hook or a config entry that names a program is code that runs in *another* age
 requester's ``.git/hooks/post-commit`` or ``core.fsmonitor`` would run at the owner's next
 ``git commit`` / ``git status`` and change files as the owner. So every shell command's changes to
 
-- ``.git/hooks/`` (any file added, changed or removed; the folder replaced by a symlink), and
+- ``.git/hooks/`` and the ``origin`` remote's ``hooks/`` (any file added, changed or removed; the folder
+  replaced by a symlink: a remote's ``pre-receive`` runs in the git of whoever pushes next), and
 - the entries that run programs (:data:`RUNS_PROGRAMS`: ``core.fsmonitor``, ``core.hooksPath``,
   ``core.sshCommand``, editors and pagers, diff/merge drivers, ``filter.*`` clean/smudge,
-  credential helpers, ``alias.*`` that start with ``!``, includes) of the workspace's ``.git/config``
-  and the shared HOME's ``~/.gitconfig`` / ``~/.config/git/config``
+  credential helpers, ``alias.*`` that start with ``!``, includes) of the workspace's ``.git/config`` and
+  ``.git/config.worktree`` (read once ``extensions.worktreeConfig`` is on), the remote's ``config`` and
+  the shared HOME's ``~/.gitconfig`` / ``~/.config/git/config``
 
 are rolled back when the command ends, before any other agent's command can run them, and reported
 as ``WriteRefused`` (``rolled_back``): a config file in which such an entry changed is put back
@@ -22,7 +24,8 @@ A hook that stays (one made by an actor no team guards: the engine, a reviewer, 
 A change the ownership guard rolled back on disk is undone in the history too (:meth:`GitGuard.unmake`):
 when the command moved ``HEAD`` (a commit of the non-owned change), the commit is amended by the
 engine to hold the rolled-back paths as they are on disk now, so the other agents' ``git checkout --
-FILE`` or ``git diff HEAD`` never bring the change back as their own.
+FILE`` or ``git diff HEAD`` never bring the change back as their own. That git reads none of the
+repository's config (:mod:`sandbox.workspace.cleangit`): what an agent configured runs in agents' git only.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
+from sandbox.workspace.cleangit import run_git
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.remote import read_ref
 from sandbox.workspace.repo import put_entry
@@ -48,6 +52,14 @@ RUNS_PROGRAMS = re.compile(
     r"|filter\..+\.(clean|smudge|process)|remote\..+\.(receivepack|uploadpack|vcs))$"
 )
 """Config keys (as ``git config --list`` spells them) whose value is a program git runs."""
+_HOOKS = ".git/hooks"
+"""The workspace's hooks, as displayed (and as :data:`sandbox.commands.hooks.HOOKS` names them)."""
+_REMOTE = "remote.git"
+"""The ``origin`` remote, as displayed (its folder's name beside the workspace)."""
+HOOK_FOLDERS = (_HOOKS, f"{_REMOTE}/hooks")
+"""The guarded folders of hooks, as :class:`GitUndo` and ``WriteRefused`` name them."""
+CONFIG_FILES = (".git/config", ".git/config.worktree", "~/.gitconfig", "~/.config/git/config", f"{_REMOTE}/config")
+"""The guarded config files, as :class:`GitUndo` and ``WriteRefused`` name them."""
 REASON = "git hooks and git config that runs programs belong to no team: it would run in another agent's git"
 
 
@@ -70,27 +82,36 @@ class GitUndo:
 class GitGuard:
     """Guards the hooks and the program-running config of one workspace (``root``) and its ``home``."""
 
-    def __init__(self, root: Path, home: Path) -> None:
+    def __init__(self, root: Path, home: Path, remote: Path | None = None) -> None:
         self.hooks = root / ".git" / "hooks"
+        self.hook_dirs = {_HOOKS: self.hooks}
+        """Display label -> a folder of hooks guarded: the workspace's, and the ``origin`` remote's (its
+        ``pre-receive`` runs in the git of whoever pushes next)."""
         self.configs = {
             ".git/config": root / ".git" / "config",
+            ".git/config.worktree": root / ".git" / "config.worktree",
             "~/.gitconfig": home / ".gitconfig",
             "~/.config/git/config": home / ".config" / "git" / "config",
         }
+        if remote is not None:
+            self.hook_dirs[HOOK_FOLDERS[1]] = remote / "hooks"
+            self.configs[CONFIG_FILES[-1]] = remote / "config"
         self.authors: dict[str, str] = {}
         """Hook (its path under ``.git/hooks``) -> the actor whose command or write made it as it is."""
         self._reads = EntryCache()
         """The hooks and configs, read again only when changed (:mod:`sandbox.workspace.settled`)."""
 
     def note_authors(self, before: GitState, actor: str) -> None:
-        """``actor`` made every hook that changed since ``before`` (and kept: a guarded command's are undone)."""
+        """``actor`` made every workspace hook that changed since ``before`` (kept: a guarded command's are undone)."""
         now = self.snapshot()
-        for rel in set(before.hooks) | set(now.hooks):
-            if before.hooks.get(rel) != now.hooks.get(rel):
-                if now.hooks.get(rel) is None:
-                    self.authors.pop(rel, None)
-                else:
-                    self.authors[rel] = actor
+        for key in set(before.hooks) | set(now.hooks):
+            if not key.startswith(_HOOKS + "/") or before.hooks.get(key) == now.hooks.get(key):
+                continue
+            rel = key[len(_HOOKS) + 1 :]
+            if now.hooks.get(key) is None:
+                self.authors.pop(rel, None)
+            else:
+                self.authors[rel] = actor
 
     def head(self) -> str:
         """The commit ``HEAD`` names now ("" when none), read from the files."""
@@ -103,58 +124,52 @@ class GitGuard:
             return text
         return read_ref(git, text[len("ref: ") :])
 
-    def unmake(self, head_before: str, paths: list[str]) -> bool:
+    def unmake(self, head_before: str, paths: list[str], uid: int | None = None) -> bool:
         """Amend the commit the command made so that ``paths`` (workspace-relative, already put back on
-        disk) are in ``HEAD`` as on disk; False when ``HEAD`` did not move or git refused."""
+        disk) are in ``HEAD`` as on disk; False when ``HEAD`` did not move or git refused. The engine's git
+        reads none of the repository's config or hooks, and runs as ``uid`` (the jail's) when given
+        (:mod:`sandbox.workspace.cleangit`)."""
         if not paths or self.head() in ("", head_before):
             return False
-        root = self.hooks.parent.parent
-        scratch = str(self.hooks.parent)
-        env = minimal_env(path=SYSTEM_PATH, home=scratch, tmp=scratch, extra={"GIT_CONFIG_NOSYSTEM": "1"})
-        env.update({"GIT_CONFIG_GLOBAL": os.devnull, "GIT_COMMITTER_NAME": "scopewatch"})
-        env["GIT_COMMITTER_EMAIL"] = "scopewatch@scopewatch.invalid"
-        # The repository is the jail uid's (sandbox.jail.jailuser): safe.directory lets the engine's git in.
-        safe = ["-c", "safe.directory=*", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"]
+        git_dir = self.hooks.parent
         for args in (
             ["add", "-A", "--", *paths],
             ["commit", "-q", "--amend", "--no-verify", "--allow-empty", "-C", "HEAD"],
         ):
-            try:
-                done = subprocess.run(
-                    ["git", *safe, *args], cwd=root, env=env, capture_output=True, timeout=30, check=False
-                )
-            except (OSError, subprocess.TimeoutExpired):
-                return False
-            if done.returncode != 0:
+            done = run_git(git_dir, args, work_tree=git_dir.parent, uid=uid)
+            if done is None or done.returncode != 0:
                 return False
         return True
 
     def snapshot(self) -> GitState:
         hooks: dict[str, bytes | None] = {}
-        if self.hooks.is_dir() and not self.hooks.is_symlink():
-            for dirpath, dirnames, filenames in os.walk(self.hooks):
-                for name in [*filenames, *(d for d in dirnames if os.path.islink(os.path.join(dirpath, d)))]:
-                    path = Path(dirpath) / name
-                    hooks[path.relative_to(self.hooks).as_posix()] = self._reads.read(path) or b""
+        for label, folder in self.hook_dirs.items():
+            if folder.is_dir() and not folder.is_symlink():
+                for dirpath, dirnames, filenames in os.walk(folder):
+                    for name in [*filenames, *(d for d in dirnames if os.path.islink(os.path.join(dirpath, d)))]:
+                        path = Path(dirpath) / name
+                        hooks[f"{label}/{path.relative_to(folder).as_posix()}"] = self._reads.read(path) or b""
         return GitState(hooks, {label: self._reads.read(path) for label, path in self.configs.items()})
 
     def undo(self, before: GitState) -> list[GitUndo]:
         """Put back what changed since ``before`` (see the module), and say what it was."""
         undone: list[GitUndo] = []
-        if self.hooks.is_symlink() or (self.hooks.exists() and not self.hooks.is_dir()):
-            self.hooks.unlink()
-            undone.append(GitUndo(".git/hooks", ""))
+        for label, folder in self.hook_dirs.items():
+            if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+                folder.unlink()
+                undone.append(GitUndo(label, ""))
         now = self.snapshot()
-        for rel in sorted(set(before.hooks) | set(now.hooks)):
-            old, new = before.hooks.get(rel), now.hooks.get(rel)
+        for key in sorted(set(before.hooks) | set(now.hooks)):
+            old, new = before.hooks.get(key), now.hooks.get(key)
             if old != new:
-                path = self.hooks / rel
+                label, rel = next((lb, key[len(lb) + 1 :]) for lb in self.hook_dirs if key.startswith(lb + "/"))
+                path = self.hook_dirs[label] / rel
                 if path.is_dir() and not path.is_symlink():
                     shutil.rmtree(path)
                 put_entry(path, old)
                 if old is not None and not path.is_symlink():
                     os.chmod(path, 0o755)
-                undone.append(GitUndo(f".git/hooks/{rel}", unified_diff(f".git/hooks/{rel}", old, new)))
+                undone.append(GitUndo(key, unified_diff(key, old, new)))
         for label, path in self.configs.items():
             old, new = before.configs[label], now.configs[label]
             if old != new and _programs(old) != _programs(new):

@@ -16,11 +16,10 @@ The reflog is the agent's to write too; the refs read before and after are the f
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
+from sandbox.workspace.cleangit import run_git
 
 PROTECTED = frozenset({"refs/heads/main", "refs/heads/master"})
 """The refs whose update is ``git_push_protected``."""
@@ -110,9 +109,10 @@ def _packed(git_dir: Path) -> dict[str, str]:
     return refs
 
 
-def ref_updates(git_dir: Path, before: RemoteState) -> tuple[RefUpdate, ...]:
+def ref_updates(git_dir: Path, before: RemoteState, uid: int | None = None) -> tuple[RefUpdate, ...]:
     """The refs updated on ``git_dir`` since ``before`` (the net change, and every step its reflog
-    logged since), each with whether it was forced (not a fast-forward, or a deletion)."""
+    logged since), each with whether it was forced (not a fast-forward, or a deletion). ``uid``: the jail's,
+    which the engine's git runs as (:func:`~sandbox.workspace.cleangit.run_git`)."""
     after = read_refs(git_dir)
     updates: list[RefUpdate] = []
     for ref in sorted(set(before.refs) | set(after)):
@@ -121,7 +121,7 @@ def ref_updates(git_dir: Path, before: RemoteState) -> tuple[RefUpdate, ...]:
         steps = [(a, b) for a, b in steps if a != b]
         if not steps:
             continue
-        forced = any(not b or (bool(a) and not _is_ancestor(git_dir, a, b)) for a, b in steps)
+        forced = any(not b or (bool(a) and not _is_ancestor(git_dir, a, b, uid)) for a, b in steps)
         updates.append(RefUpdate(ref, old, new, forced))
     return tuple(updates)
 
@@ -142,22 +142,12 @@ def _logged(git_dir: Path, ref: str, offset: int) -> list[tuple[str, str]]:
     return steps
 
 
-def _is_ancestor(git_dir: Path, old: str, new: str) -> bool:
-    """``old`` is an ancestor of ``new`` (git run by the engine, with no config of the repository's
-    that runs a program: merge-base runs no hook)."""
-    env = minimal_env(path=SYSTEM_PATH, home=str(git_dir), tmp=str(git_dir), extra={"GIT_CONFIG_NOSYSTEM": "1"})
-    try:
-        done = subprocess.run(
-            ["git", "-c", "safe.directory=*", "--git-dir", str(git_dir), "merge-base", "--is-ancestor", old, new],
-            env={**env, "GIT_CONFIG_GLOBAL": os.devnull},
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
+def _is_ancestor(git_dir: Path, old: str, new: str, uid: int | None) -> bool:
+    """``old`` is an ancestor of ``new``: git's ``merge-base``, run by the engine with none of the repository's
+    config (its extensions, a promisor remote's ``uploadpack``), grafts or replace refs
+    (:mod:`sandbox.workspace.cleangit`)."""
+    done = run_git(git_dir, ["merge-base", "--is-ancestor", old, new], uid=uid, timeout=10)
+    return done is not None and done.returncode == 0
 
 
 def push_atom(updates: tuple[RefUpdate, ...]) -> str:

@@ -1,0 +1,63 @@
+"""The engine's own git runs nothing an agent configured, and git config or hooks that would run in another
+agent's git are rolled back (a red team's findings: the engine's ``merge-base`` and amend, run as root on the
+host, read the repositories' config). Each marker is a host path (pytest's ``tmp_path``) that a command in the
+jail cannot reach: a program that made one ran outside the jail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from channel.events import ShellCommandRan, WriteRefused
+from tests.sandbox.security.conftest import Box
+
+FAKE_STEP = f"{'1' * 40} {'2' * 40} x <x@x> 1700000000 +0000\tpush"
+
+
+def _write(path: str, text: str) -> str:
+    """A shell line that writes ``text`` to ``path`` (through python: no quoting of the text)."""
+    return f"python3 - <<'PY'\nopen({path!r}, 'w').write({text!r})\nPY\n"
+
+
+async def test_a_promisor_remote_put_in_the_origin_config_runs_nothing_on_the_host(box: Box, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    remote = box.sandbox.root.parent / "remote.git"
+    config = (remote / "config").read_text().replace("repositoryformatversion = 0", "repositoryformatversion = 1")
+    config += (
+        '[extensions]\n\tpartialClone = evil\n[remote "evil"]\n\turl = /nonexistent\n\tpromisor = true\n'
+        f"\tuploadpack = \"sh -c 'touch {marker}' #\"\n"
+    )
+    # a made-up step in main's reflog: the engine asks git whether it was a fast-forward
+    await box.sh(_write(f"{remote}/config", config) + f"echo '{FAKE_STEP}' >> {remote}/logs/refs/heads/main")
+    assert not marker.exists()
+    assert f"{remote.name}/config" in [e.path for e in box.of(WriteRefused)]
+    assert "uploadpack" not in (remote / "config").read_text()
+    assert "git_force_push" in [e.atom for e in box.of(ShellCommandRan)]
+
+
+async def test_the_engine_amend_after_a_rollback_runs_no_filter_of_the_repository(box: Box, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    git = box.sandbox.root / ".git"
+    (git / "info").mkdir(exist_ok=True)
+    (git / "info" / "attributes").write_text("* filter=x\n")
+    (git / "config.worktree").write_text(f'[filter "x"]\n\tclean = "sh -c \'touch {marker}; cat\'"\n')
+    with (git / "config").open("a") as f:
+        f.write("[extensions]\n\tworktreeConfig = true\n")
+    await box.sh("echo bad >> services/payments/notes.txt; echo ok >> services/billing/invoice.py; git commit -qam x")
+    assert [e.path for e in box.of(WriteRefused)] == ["services/payments/notes.txt"]
+    assert not marker.exists()
+    shown = await box.sh("git show --stat --format=%s HEAD")
+    assert "services/billing/invoice.py" in shown.output and "notes.txt" not in shown.output
+
+
+async def test_program_running_config_in_config_worktree_is_rolled_back(box: Box) -> None:
+    fsmonitor = '[core]\n\tfsmonitor = "echo planted >> services/payments/config.py; false"\n'
+    await box.sh("git config extensions.worktreeConfig true && " + _write(".git/config.worktree", fsmonitor))
+    assert ".git/config.worktree" in [e.path for e in box.of(WriteRefused)]
+    assert not (box.sandbox.root / ".git" / "config.worktree").exists()
+
+
+async def test_a_hook_put_in_the_origin_remote_is_rolled_back(box: Box) -> None:
+    remote = box.sandbox.root.parent / "remote.git"
+    await box.sh(f"mkdir -p {remote}/hooks && " + _write(f"{remote}/hooks/pre-receive", "#!/bin/sh\ntrue\n"))
+    assert f"{remote.name}/hooks/pre-receive" in [e.path for e in box.of(WriteRefused)]
+    assert not (remote / "hooks" / "pre-receive").exists()
