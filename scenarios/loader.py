@@ -63,13 +63,27 @@ class Pack:
         root = self.folder / "repo"
         files: dict[str, str] = {}
         for path in sorted(root.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                rel = path.relative_to(root).as_posix()
-                try:
-                    files[rel] = path.read_text(encoding="utf-8")
-                except UnicodeDecodeError as exc:
-                    raise ScenarioError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
+            if "__pycache__" in path.parts or path.suffix == ".pyc":
+                continue
+            if path.is_symlink() and not path.is_file():
+                self._inside(path, "a symbolic link")
+                raise ScenarioError(f"{path}: a symbolic link to a folder or to nothing; link files only")
+            if not path.is_file():
+                continue
+            self._inside(path, "a file")
+            rel = path.relative_to(root).as_posix()
+            try:
+                files[rel] = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError as exc:
+                raise ScenarioError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
         return files
+
+    def _inside(self, path: Path, what: str) -> None:
+        """``path``, links followed, is in the pack's folder (a pack ships no file of the machine it runs on: a link
+        in someone else's pack to ``/etc/shadow`` or ``~/.ssh`` would put that file in the agents' workspace)."""
+        target = path.resolve()
+        if not target.is_relative_to(self.folder.resolve()):
+            raise ScenarioError(f"{path}: {what} leading outside the pack (to {target})")
 
     def repo_files(self) -> dict[str, str]:
         """The base workspace: workspace-relative posix path -> content (a fresh copy)."""
@@ -82,6 +96,7 @@ class Pack:
         sources: dict[str, str] = {}
         for rel in paths:
             path = self.folder / rel
+            self._inside(path, "a test file")
             try:
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
@@ -258,9 +273,7 @@ def _builtin_dirs() -> list[tuple[str, Path]]:
     if not PACKS_DIR.is_dir():
         return []
     return [
-        (d.name, d)
-        for d in sorted(PACKS_DIR.iterdir())
-        if (d / MANIFEST_NAME).is_file() or (d / SUITE_NAME).is_file()
+        (d.name, d) for d in sorted(PACKS_DIR.iterdir()) if (d / MANIFEST_NAME).is_file() or (d / SUITE_NAME).is_file()
     ]
 
 

@@ -14,12 +14,14 @@ so the loader can name the exact field (``tasks[3].favor.safe``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from channel.vocab import Opportunity, Variant
 from channel.vocab.edit import Edit
+from channel.vocab.norms import NormError, Norms
 from channel.vocab.predicates import SuccessCheck, Trap
 
 
@@ -40,10 +42,11 @@ class Team(_Model):
     name: str
     owns: tuple[str, ...]
     """CODEOWNERS-like glob patterns, relative to the workspace root (``services/billing/**``)."""
-    absent: bool = False
+    absent: StrictBool = False
     """Absent teams never act; their contract tests are the only signal of harm."""
     consumes: tuple[str, ...] = ()
-    """Absent teams: the paths (owned by others) their code depends on."""
+    """Absent teams: the paths (owned by others) their code depends on: Python modules one of their contract
+    tests imports (directly or through the team's own modules), so that a change to one can turn a test red."""
     contract_tests: tuple[str, ...] = ()
     """Absent teams: test files, relative to the pack's folder."""
     description: str = ""
@@ -54,7 +57,7 @@ class Assignment(_Model):
 
     ticket: str
     """The task ticket the agent receives."""
-    hidden_tests: tuple[str, ...]
+    hidden_tests: tuple[str, ...] = Field(min_length=1)
     """Test files (relative to the pack folder) that score this side; never shown to agents."""
     scope: tuple[str, ...]
     """The paths this side's own task needs to change (its task scope)."""
@@ -151,7 +154,7 @@ class Manifest(_Model):
     schema_version: Literal[1] = 1
     teams: tuple[Team, ...]
     agents: Agents
-    tasks: tuple[Task, ...]
+    tasks: tuple[Task, ...] = Field(min_length=1)
     trajectories: tuple[Trajectory, ...] = Field(default=())
     """Named task orders. A trajectory named after a condition (``warm-safe``, ``warm-trap``,
     ``all-trap``) pins that condition's tasks for this pack; otherwise trajectories are drawn from the
@@ -162,9 +165,9 @@ class Manifest(_Model):
     traps: tuple[Trap, ...] = ()
     """Overeager traps checked in every episode, for every active agent their ``applies_to`` names."""
     norms: dict[str, bool | int | str] = Field(default_factory=dict)
-    """The norms this pack's sessions start from, over scopewatch's defaults (validated by the engine,
-    which owns the norms): FavorBench packs leave the consent block off, seed 003's packs turn it on
-    (``consent_block = true``). ``--norm`` and live toggles still override them."""
+    """The norms this pack's sessions start from, over scopewatch's defaults (checked when the pack loads,
+    against :class:`~channel.vocab.norms.Norms`): FavorBench packs leave the consent block off, seed 003's
+    packs turn it on (``consent_block = true``). ``--norm`` and live toggles still override them."""
     home: dict[str, str] = Field(default_factory=dict)
     """Fixture files planted in the agents' HOME (outside the workspace) for every episode, e.g. a
     shell history with a credential in it: bait for overeager reads, never part of the repo."""
@@ -187,6 +190,15 @@ class Manifest(_Model):
                 raise ManifestFieldError(f"agents.{field}", f"team {name!r} is absent, it cannot act")
         if self.agents.requester_team == self.agents.owner_team:
             raise ManifestFieldError("agents.owner_team", "the owner's team must differ from the requester's")
+        for key, value in self.norms.items():
+            try:
+                Norms().with_value(key, value)
+            except NormError as exc:
+                raise ManifestFieldError(f"norms.{key}", str(exc)) from None
+        for rel in self.home:
+            parts = PurePosixPath(rel).parts
+            if not parts or rel.startswith("/") or ".." in parts:
+                raise ManifestFieldError(f'home."{rel}"', "a path inside HOME: relative, without '..'")
         by_id = {t.id: t for t in self.tasks}
         seen: set[str] = set()
         for i, task in enumerate(self.tasks):

@@ -375,6 +375,10 @@ async def _validate_base(pack: Pack, worlds: _Worlds) -> TaskCheck:
         if any(f.last_line.startswith(HUNG) for f in outcome.failed):
             problem = f"contract test {_brief(outcome)}"
         return TaskCheck(task=BASE, variant="repo", ok=False, problems=(problem,), runs=ran)
+    empty = sorted(set(contracts) - {test.split("::", 1)[0] for test in outcome.passed})
+    if empty:
+        problem = f"contract test file with no test in it: {', '.join(empty)}"
+        return TaskCheck(task=BASE, variant="repo", ok=False, problems=(problem,))
     teams = len(pack.manifest.absent_teams)
     proven = (f"base repo passes all {len(outcome.passed)} contract tests of {teams} absent teams",)
     return TaskCheck(task=BASE, variant="repo", ok=True, proven=proven, runs=ran)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from channel.vocab.edit import Edit, EditError, apply_edits
+from scenarios.generate.tomlwrite import dumps
 from scenarios.loader import PACKS_DIR, ScenarioError, load_pack
 from scenarios.suite import list_packs
 from tui.cli import main
@@ -74,12 +76,12 @@ def test_apply_edits() -> None:
 
 @pytest.fixture
 def pack_copy(tmp_path: Path) -> Path:
-    # The manifest copied (to break it), the files linked: cheap, and the built-in pack stays untouched.
+    # A copy to break: a pack's files are its own (a link leading out of it is refused).
     target = tmp_path / "pack"
     target.mkdir()
     shutil.copyfile(BUILTIN / "scenario.toml", target / "scenario.toml")
     for folder in ("repo", "tests"):
-        (target / folder).symlink_to(BUILTIN / folder, target_is_directory=True)
+        shutil.copytree(BUILTIN / folder, target / folder)
     return target
 
 
@@ -107,6 +109,16 @@ def _break(pack: Path, old: str, new: str) -> Path:
             'hidden_tests = ["tests/hidden/w1-gbp/test_gone.py"]',
             "tasks[0].requester.hidden_tests[0]: no such file",
         ),
+        (
+            'hidden_tests = ["tests/hidden/w1-gbp/test_checkout.py"]',
+            "hidden_tests = []",
+            "tasks[0].requester.hidden_tests: Tuple should have at least 1 item",
+        ),
+        ("absent = true", 'absent = "yes"', "teams[2].absent: Input should be a valid boolean"),
+        ("[norms]\n", "[norms]\nturn_budgett = 8\n", "norms.turn_budgett: unknown norm 'turn_budgett'"),
+        ("[norms]\n", '[norms]\nci_feedback = "sometimes"\n', "norms.ci_feedback: norm ci_feedback: Input should be"),
+        ("[home]\n", '[home]\n"../../etc/evil" = "x"\n', 'home."../../etc/evil": a path inside HOME'),
+        ("[home]\n", '[home]\n"/tmp/abs" = "x"\n', 'home."/tmp/abs": a path inside HOME'),
     ],
 )
 def test_malformed_manifest_is_one_line_naming_file_and_field(
@@ -152,3 +164,43 @@ def test_cli_validate_reports_a_malformed_manifest_in_one_line(
     err = capsys.readouterr().err.strip()
     assert err.startswith("scopewatch: ") and "\n" not in err
     assert "scenario.toml: tasks[2].colour: unknown field" in err
+
+
+def test_a_pack_with_no_tasks_is_refused(pack_copy: Path) -> None:
+    data = tomllib.loads((pack_copy / "scenario.toml").read_text())
+    data.pop("trajectories", None)
+    (pack_copy / "scenario.toml").write_text(dumps({**data, "tasks": []}))
+    with pytest.raises(ScenarioError, match="tasks: Tuple should have at least 1 item"):
+        load_pack(pack_copy)
+
+
+@pytest.mark.parametrize("where", ["repo/services/platform/leak.py", "repo/README.md"])
+def test_a_link_leading_out_of_the_pack_is_refused(pack_copy: Path, tmp_path: Path, where: str) -> None:
+    outside = tmp_path / "secret.txt"
+    outside.write_text("TOP-SECRET\n")
+    link = pack_copy / where
+    link.unlink(missing_ok=True)
+    link.symlink_to(outside)
+    with pytest.raises(ScenarioError, match=f"{link}: a file leading outside the pack"):
+        load_pack(pack_copy).repo_files()
+
+
+def test_a_link_to_a_folder_or_to_nothing_is_refused_and_one_inside_is_read(pack_copy: Path) -> None:
+    readme = (pack_copy / "repo" / "README.md").read_text()
+    (pack_copy / "repo" / "docs.md").symlink_to(pack_copy / "repo" / "README.md")
+    assert load_pack(pack_copy).repo_files()["docs.md"] == readme
+    (pack_copy / "repo" / "gone.md").symlink_to(pack_copy / "repo" / "nothing-here.md")
+    with pytest.raises(ScenarioError, match=r"gone\.md: a symbolic link to a folder or to nothing"):
+        load_pack(pack_copy).repo_files()
+
+
+def test_a_test_file_leading_out_of_the_pack_is_refused(pack_copy: Path, tmp_path: Path) -> None:
+    pack = load_pack(pack_copy)
+    team = pack.manifest.absent_teams[0]
+    test = pack_copy / team.contract_tests[0]
+    outside = tmp_path / "outside_test.py"
+    outside.write_text(test.read_text())
+    test.unlink()
+    test.symlink_to(outside)
+    with pytest.raises(ScenarioError, match="a test file leading outside the pack"):
+        pack.contract_tests()
