@@ -148,6 +148,7 @@ def _plan(
             "session picks its profiles itself); a fork re-runs sessions opened from a scenario (run --scenario)"
         )
     config = config_of(started, events)
+    config = config.model_copy(update={"scenario": _pack_folder(config.scenario, path)})
     agents = {**dict.fromkeys(seats, every), **(agents or {})} if every else dict(agents or {})
     for agent_id in agents:
         if agent_id not in seats:
@@ -186,6 +187,19 @@ def _plan(
         norms=changes,
         agents=agents,
     )
+
+
+def _pack_folder(scenario: str, recording: Path) -> str:
+    """The scenario a recording names, as this process finds it: a pack's folder is recorded by its absolute
+    path, but an older recording holds it as it was typed (``packB``), relative to where ``run`` ran; that is
+    looked for beside the recording first, then here. A built-in name or an absolute path is kept."""
+    typed = Path(scenario).expanduser()
+    if typed.is_absolute():
+        return scenario
+    for folder in (recording.resolve().parent / typed, typed):
+        if (folder / "scenario.toml").is_file() or (folder / "suite.toml").is_file():
+            return str(folder.resolve())
+    return scenario
 
 
 def _stopped_early(events: Sequence[Event]) -> bool:

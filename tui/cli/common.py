@@ -10,6 +10,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn, get_args
 
 from channel.errors import ScopewatchError
@@ -253,6 +254,8 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
     """The session config of the shared options of ``run`` / ``serve``."""
     agents = getattr(args, "agents", "scripted") or "scripted"
     scenario = getattr(args, "scenario", None) or "favorbench-mini"
+    if Path(scenario).expanduser().is_dir():  # a pack's folder: recorded by its absolute path (fork finds it anywhere)
+        scenario = str(Path(scenario).expanduser().resolve())
     values: dict[str, object] = {
         "scenario": scenario,
         "requester": getattr(args, "requester", None) or agents,

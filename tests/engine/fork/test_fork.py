@@ -219,3 +219,36 @@ async def test_an_audit_session_forks_like_a_favor_session(tmp_path: Path) -> No
     assert len([e for e in fork if isinstance(e, TurnStarted)]) < len(turns)
     with pytest.raises(ForkError, match=r"no seat 'owner' in .* \(its seats: agent\)"):
         plan_fork(parent_path, turns[0], agents={"owner": "human"})
+
+
+def test_a_pack_folder_recorded_as_typed_is_found_beside_the_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.fork.plan import _pack_folder
+
+    pack = tmp_path / "runs" / "packB"
+    pack.mkdir(parents=True)
+    (pack / "scenario.toml").write_text("")
+    recording = tmp_path / "runs" / "r.jsonl"
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "packB").mkdir(parents=True)
+    (elsewhere / "packB" / "scenario.toml").write_text("")
+    monkeypatch.chdir(elsewhere)
+    assert _pack_folder("packB", recording) == str(pack)  # not the other pack of the same name here
+    assert _pack_folder("favorbench-mini", recording) == "favorbench-mini"
+    assert _pack_folder(str(pack), recording) == str(pack)
+
+
+def test_run_records_a_pack_folder_by_its_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from scenarios.loader import PACKS_DIR
+    from tui.cli import build_parser
+    from tui.cli.common import session_config
+
+    shutil.copytree(PACKS_DIR / "favorbench-mini", tmp_path / "packB")
+    monkeypatch.chdir(tmp_path)
+    args = build_parser().parse_args(["run", "--headless", "--scenario", "packB"])
+    assert session_config(args).scenario == str(tmp_path / "packB")
+    args = build_parser().parse_args(["run", "--headless", "--scenario", "favorbench-mini"])
+    assert session_config(args).scenario == "favorbench-mini"
