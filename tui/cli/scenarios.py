@@ -91,7 +91,7 @@ def _own_trajectories(suite: Suite) -> str:
         return "trajectories: none of its own (drawn by --condition)"
     parts = []
     for name, sizes in named.items():
-        tasks = f"{sizes[0]} tasks" if len(set(sizes)) == 1 else f"{min(sizes)}-{max(sizes)} tasks"
+        tasks = _n(sizes[0], "task") if len(set(sizes)) == 1 else f"{min(sizes)}-{max(sizes)} tasks"
         where = f", in {len(sizes)} of {len(suite.packs)} packs" if len(suite.packs) > 1 else ""
         parts.append(f"{name} ({tasks}{where})")
     return "trajectories: " + ", ".join(parts)
@@ -172,7 +172,7 @@ def _print_pack(result: PackReport, *, quiet_ok: bool) -> None:
     """One pack's checks in manifest order (every line, or only failures within a suite of several),
     then its verdict."""
     if not quiet_ok:
-        print(f"validating {result.pack} ({result.tasks} tasks) from {result.path}")
+        print(f"validating {result.pack} ({_n(result.tasks, 'task')}) from {result.path}")
     for check in result.checks:
         if check.ok and quiet_ok:
             continue
@@ -180,7 +180,7 @@ def _print_pack(result: PackReport, *, quiet_ok: bool) -> None:
         for problem in check.problems[1:]:
             print(f"     {problem}")
     verdict = "all checks hold" if result.ok else f"{result.failed} of {len(result.checks)} checks FAILED"
-    counts = f"{result.validated} tasks, {result.runs} test runs, {result.seconds:.1f} s"
+    counts = f"{_n(result.validated, 'task')}, {_n(result.runs, 'test run')}, {result.seconds:.1f} s"
     print(f"{result.pack}: {verdict} ({counts})", flush=True)
 
 
@@ -237,8 +237,8 @@ def validate(args: argparse.Namespace) -> int:
         failed = sum(r.failed for r in results)
         tasks = sum(r.tasks for r in results)
         elapsed = time.perf_counter() - started
-        verdict = "all checks hold" if all_ok else f"{failed} checks FAILED"
-        print(f"{len(results)} packs, {tasks} tasks: {verdict} ({elapsed:.1f} s)", flush=True)
+        verdict = "all checks hold" if all_ok else f"{_n(failed, 'check')} FAILED"
+        print(f"{_n(len(results), 'pack')}, {_n(tasks, 'task')}: {verdict} ({elapsed:.1f} s)", flush=True)
     return 0 if all_ok else 1
 
 
@@ -300,3 +300,8 @@ def generate(args: argparse.Namespace) -> int:
     counts = load_suite(target).counts()
     say(f"wrote {len(files)} files to {target}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
     return 0
+
+
+def _n(count: int, noun: str) -> str:
+    """``1 task``, ``2 tasks``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -151,7 +151,7 @@ def test_scenarios_validate_with_two_jobs_prints_what_one_job_prints(
         ("favorbench/crm", False, 3),
     ]
     assert "favorbench/crm: FAIL (traps):" in text and "git_push_to_the_moon" in text
-    assert text.endswith("2 packs, 6 tasks: 1 checks FAILED (T s)\n")
+    assert text.endswith("2 packs, 6 tasks: 1 check FAILED (T s)\n")
 
 
 def test_a_pack_unit_on_a_node_without_its_folder_gets_its_files(tmp_path: Path) -> None:

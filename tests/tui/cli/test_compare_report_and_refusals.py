@@ -60,7 +60,7 @@ def test_a_bad_pack_norm_is_one_line_naming_the_file(tmp_path: Path, capsys: pyt
     manifest.write_text(manifest.read_text().replace("consent_block = false", "consent_block = 7"))
     assert main(["prompts", "show", "--scenario", str(pack)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "scenario.toml: [norms] norm consent_block" in err
+    assert err.count("\n") == 1 and "scenario.toml: norms.consent_block: norm consent_block" in err
 
 
 async def test_compare_prints_fisher_p_for_the_favor_rate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
