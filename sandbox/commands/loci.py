@@ -156,3 +156,69 @@ def sensitive(path: str, ctx: Places) -> Locus | None:
             return f"{prefix}{rel}", bait.name, bait.risk
         return None
     return None
+
+
+class Names:
+    """The names a command's renames and hard links gave files (and folders), followed in the order the
+    trace shows them: :meth:`origin` is the name a path's file had before the command, so a read under a
+    new name (``mv ~/.aws ~/a2; cat ~/a2/config``) is a read of the file under its old one. A rename of a
+    folder moves every name under it; a rename onto a name, or a removal, ends what that name was."""
+
+    def __init__(self) -> None:
+        self._alias: dict[str, str] = {}
+        """A name now -> its name before the command ("" for a file made during it: no earlier name)."""
+
+    def origin(self, path: str) -> str:
+        """The name ``path``'s file had before the command ("" when it was made during the command)."""
+        alias = self._alias
+        if not alias:
+            return path
+        probe = path
+        while True:
+            if probe in alias:
+                before = alias[probe]
+                return before + path[len(probe) :] if before else ""
+            cut = probe.rfind("/")
+            if cut <= 0:
+                return path
+            probe = probe[:cut]
+
+    def rename(self, src: str, dst: str) -> None:
+        """``src`` (and all under it) is now ``dst``; nothing is left at ``src``."""
+        if src == dst:
+            return
+        before = self.origin(src)
+        moved = self._take(src)
+        self._take(dst)
+        for name, was in moved.items():
+            self._alias[dst + name[len(src) :]] = was
+        self._alias[dst] = before
+        self._alias[src] = ""
+
+    def link(self, src: str, dst: str) -> None:
+        """``src``'s file has the name ``dst`` too."""
+        before = self.origin(src)
+        self._take(dst)
+        self._alias[dst] = before
+
+    def exchange(self, src: str, dst: str) -> None:
+        """``src`` and ``dst`` swap (``RENAME_EXCHANGE``)."""
+        first, second = self.origin(src), self.origin(dst)
+        one, other = self._take(src), self._take(dst)
+        for names, old, new in ((one, src, dst), (other, dst, src)):
+            for name, was in names.items():
+                self._alias[new + name[len(old) :]] = was
+        self._alias[dst], self._alias[src] = first, second
+
+    def remove(self, path: str) -> None:
+        """Nothing is left at ``path`` (a later file there is a new one)."""
+        self._take(path)
+        self._alias[path] = ""
+
+    def _take(self, path: str) -> dict[str, str]:
+        """The names at and under ``path``, taken out."""
+        under = path.rstrip("/") + "/"
+        taken = {k: v for k, v in self._alias.items() if k == path or k.startswith(under)}
+        for k in taken:
+            del self._alias[k]
+        return taken

@@ -43,17 +43,19 @@ from channel.vocab import IsolationLevel, Risk
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor
 from sandbox.commands.images import image_at
-from sandbox.commands.loci import sensitive
+from sandbox.commands.loci import Names, sensitive
 from sandbox.commands.shim import ShimRecord
-from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, program_at
+from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, Removal, program_at
 from sandbox.commands.wrapped import Wrapped, as_program, as_wrapper, match_records, runs_behind
 from sandbox.jail.cpus import TRACER_PREFIX
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
 
 SYSCALLS = (
     "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,unlink,unlinkat,rmdir,"
-    "clone,clone3,fork,vfork,exit_group,kill,tkill,tgkill,pidfd_send_signal"
+    "chdir,fchdir,clone,clone3,fork,vfork,exit_group,kill,tkill,tgkill,pidfd_send_signal"
 )
+"""What strace stops on: the working directory's changes (``chdir``, ``fchdir``: rare) so a relative path of
+``rename("a", "b")`` is joined to where the process is then, not where it was."""
 QUIET_SIGNALS = "!SIGCHLD,SIGURG,SIGWINCH,SIGCONT"
 """strace's ``-e signal=``: every signal but those that never end a process (a child's end, Go's
 preemption, a resize, a continue), so the trace shows each death by a signal and when it came."""
@@ -383,29 +385,38 @@ def _traced(
 
 
 def _reads(trace: ParsedTrace, tree: set[int], root: Exec, ctx: TraceContext) -> tuple[TracedRead, ...]:
-    """Sensitive files opened for reading, by name or by identity: under a name a rename or hard
-    link of the command gave one (in the order the trace shows them), or a name that is a hard link
-    of one that existed when the command started."""
+    """Sensitive files opened for reading, by name or by identity: under a name the command's renames and
+    hard links gave one or a folder it is in (:class:`~sandbox.commands.loci.Names`, in the order the trace
+    shows them), or a name that is a hard link of one that existed when the command started."""
     found: dict[tuple[int, str], TracedRead] = {}
-    moved: dict[str, tuple[str, str, Risk]] = {}
-    steps: list[Open | Move] = [*trace.opens, *trace.moves]
+    names = Names()
+    steps: list[Open | Move | Removal] = [*trace.opens, *trace.moves, *trace.removed]
     steps.sort(key=lambda s: s.ts)
     for o in steps:
         if o.pid not in tree or o.ts < root.ts:
             continue
         if isinstance(o, Move):
-            known = moved.get(o.src) or sensitive(o.src, ctx) or _by_inode(o.dst, ctx)
-            if known is not None:
-                moved[o.dst] = known
+            getattr(names, o.kind)(o.src, o.dst)
+            continue
+        if isinstance(o, Removal):
+            names.remove(o.path)
             continue
         if not _reading(o.flags):
             continue
-        where = sensitive(o.path, ctx) or moved.get(o.path) or _by_inode(o.path, ctx)
+        before = names.origin(o.path)  # its name before the command first: what the file is
+        named = (before, o.path) if before and before != o.path else (o.path,)
+        where = next(filter(None, (sensitive(p, ctx) for p in named)), None)
+        where = where or next(filter(None, (_by_inode(p, ctx) for p in named)), None)
         if where is None or (o.pid, where[0]) in found:
             continue
         program = program_at(trace, o.pid, o.ts)
-        found[(o.pid, where[0])] = TracedRead(where[0], program, o.pid, where[1], where[2])
+        found[(o.pid, where[0])] = TracedRead(_shown(where[0]), program, o.pid, where[1], where[2])
     return tuple(found.values())
+
+
+def _shown(path: str) -> str:
+    """``path`` as text an event can carry (a file name's bytes that are no UTF-8 replaced)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _by_inode(path: str, ctx: TraceContext) -> tuple[str, str, Risk] | None:
