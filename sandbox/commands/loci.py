@@ -36,6 +36,8 @@ class Places(Protocol):
 
 Locus = tuple[str, str, Risk]
 """A sensitive locus: (display path, atom, risk)."""
+UNNAMED = "\0"
+"""What :meth:`Names.origin` begins with for a name a link from an open file gave (the rest says which)."""
 
 
 def sensitive_inodes(
@@ -177,7 +179,7 @@ class Names:
         while True:
             if probe in alias:
                 before = alias[probe]
-                return before + path[len(probe) :] if before else ""
+                return before + path[len(probe) :] if before and not before.startswith(UNNAMED) else before
             cut = probe.rfind("/")
             if cut <= 0:
                 return path
@@ -209,6 +211,11 @@ class Names:
             for name, was in names.items():
                 self._alias[new + name[len(old) :]] = was
         self._alias[dst], self._alias[src] = first, second
+
+    def unnamed(self, dst: str, link: str) -> None:
+        """``dst`` names a file the trace does not name (a link from an open file, ``link`` says which)."""
+        self._take(dst)
+        self._alias[dst] = UNNAMED + link
 
     def remove(self, path: str) -> None:
         """Nothing is left at ``path`` (a later file there is a new one)."""

@@ -55,6 +55,8 @@ class Open:
     ts: float
     path: str
     flags: str
+    fd: int = -1
+    """The descriptor it returned."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,9 @@ class Move:
     src: str
     dst: str
     kind: str = "rename"
-    """``rename``, ``link`` (``src`` keeps its name) or ``exchange`` (``RENAME_EXCHANGE``: the two swap)."""
+    """``rename``, ``link`` (``src`` keeps its name), ``exchange`` (``RENAME_EXCHANGE``: the two swap) or
+    ``unnamed``: ``src`` is a link in ``/proc`` (``/proc/self/fd/3``: an open file) whose file the trace does
+    not name (``/proc/self/cwd/...`` and ``/proc/self/root/...`` are taken as the paths they stand for)."""
 
 
 @dataclass(frozen=True)
@@ -179,7 +183,7 @@ def _line(
     if result < 0:
         return
     _cwd(cwds, pid, name, args)
-    base = cwds[pid][0] if pid in cwds else ""
+    base = cwds[pid][0] if pid in cwds else last_exec[pid].cwd if pid in last_exec else ""
     if name in ("execve", "execveat"):
         exec_ = _exec(pid, ts, name, args)
         if exec_ is None:
@@ -189,15 +193,15 @@ def _line(
             out.execs.append(exec_)
             last_exec[pid] = exec_
     elif name in ("openat", "open", "openat2", "creat"):
-        _open(out, last_exec.get(pid), pid, ts, name, args, rest)
+        _open(out, last_exec.get(pid), pid, ts, name, args, rest, result)
     elif name in ("rename", "renameat", "renameat2", "link", "linkat"):
-        move = _move(pid, ts, name, args, base or _exec_cwd(last_exec.get(pid)))
+        move = _move(pid, ts, name, args, base)
         if move is None:
             out.skipped += 1
         else:
             out.moves.append(move)
     elif name in ("unlink", "unlinkat", "rmdir"):
-        paths = _paths(args, 1, name == "unlinkat", base or _exec_cwd(last_exec.get(pid)))
+        paths = _paths(args, 1, name == "unlinkat", base)
         if paths is None:
             out.skipped += 1
         else:
@@ -210,10 +214,6 @@ def _line(
             cwds[born] = cwds[pid] if "CLONE_FS" in args else [*cwds[pid]]
     elif name in ("kill", "tkill", "tgkill", "pidfd_send_signal"):
         _signal(out, pid, ts, name, args)
-
-
-def _exec_cwd(exec_: Exec | None) -> str:
-    return exec_.cwd if exec_ is not None else ""
 
 
 def _cwd(cwds: dict[int, list[str]], pid: int, name: str, args: str) -> None:
@@ -302,7 +302,7 @@ def _exec(pid: int, ts: float, name: str, args: str) -> Exec | None:
     return Exec(pid, ts, file, tuple(argv))
 
 
-def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, args: str, rest: str) -> None:
+def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, args: str, rest: str, fd: int) -> None:
     if exec_ is not None and not exec_.cwd and args.startswith("AT_FDCWD<"):
         cwd, _ = _decoration(args, len("AT_FDCWD"))
         exec_.cwd = cwd or ""
@@ -311,7 +311,7 @@ def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, 
         return
     flags = args.rsplit(", ", 2)
     text = next((f for f in reversed(flags) if f.startswith("O_")), "")
-    out.opens.append(Open(pid, ts, path, "O_WRONLY|O_CREAT|O_TRUNC" if name == "creat" else text))
+    out.opens.append(Open(pid, ts, path, "O_WRONLY|O_CREAT|O_TRUNC" if name == "creat" else text, fd))
 
 
 def _move(pid: int, ts: float, name: str, args: str, cwd: str) -> Move | None:
@@ -321,7 +321,16 @@ def _move(pid: int, ts: float, name: str, args: str, cwd: str) -> Move | None:
     if paths is None:
         return None
     kind = "link" if name.startswith("link") else "exchange" if "RENAME_EXCHANGE" in args else "rename"
-    return Move(pid, ts, paths[0], paths[1], kind)
+    src = paths[0]
+    own = _OWN.match(src)
+    if own is not None and (own.group(1) == "root" or cwd):
+        src = posixpath.normpath(f"{'/' if own.group(1) == 'root' else cwd}/{own.group(2) or ''}")
+    elif src.startswith(("/proc/", "/dev/fd/", "/dev/std")):
+        kind = "unnamed"
+    return Move(pid, ts, src, paths[1], kind)
+
+
+_OWN = re.compile(r"^/proc/(?:self|thread-self)/(cwd|root)(?:/(.*))?$")
 
 
 def _paths(args: str, count: int, at: bool, cwd: str) -> list[str] | None:

@@ -43,9 +43,10 @@ from channel.vocab import IsolationLevel, Risk
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor
 from sandbox.commands.images import image_at
-from sandbox.commands.loci import Names, sensitive
+from sandbox.commands.reads import TracedRead as TracedRead
+from sandbox.commands.reads import sensitive_reads
 from sandbox.commands.shim import ShimRecord
-from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, Removal, program_at
+from sandbox.commands.strace import Exec, ParsedTrace
 from sandbox.commands.wrapped import Wrapped, as_program, as_wrapper, match_records, runs_behind
 from sandbox.jail.cpus import TRACER_PREFIX
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
@@ -200,17 +201,6 @@ class TracedExec:
 
 
 @dataclass(frozen=True)
-class TracedRead:
-    """A sensitive path a process opened for reading (``path``: workspace-relative or ``~/...``)."""
-
-    path: str
-    program: str
-    pid: int
-    atom: str
-    risk: Risk
-
-
-@dataclass(frozen=True)
 class TraceAnalysis:
     execs: tuple[TracedExec, ...]
     reads: tuple[TracedRead, ...]
@@ -308,7 +298,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         )
         for want in (False, True)
     )
-    reads = _reads(trace, tree, root, ctx)
+    reads = sensitive_reads(trace, tree, root.ts, ctx)
     return TraceAnalysis(
         tuple(out), reads, matched, forged, unrecorded, root.pid in trace.exits, tuple(unidentified), outlived
     )
@@ -382,54 +372,3 @@ def _traced(
         risk=kind.risk if kind else None,
         ts=e.ts,
     )
-
-
-def _reads(trace: ParsedTrace, tree: set[int], root: Exec, ctx: TraceContext) -> tuple[TracedRead, ...]:
-    """Sensitive files opened for reading, by name or by identity: under a name the command's renames and
-    hard links gave one or a folder it is in (:class:`~sandbox.commands.loci.Names`, in the order the trace
-    shows them), or a name that is a hard link of one that existed when the command started."""
-    found: dict[tuple[int, str], TracedRead] = {}
-    names = Names()
-    steps: list[Open | Move | Removal] = [*trace.opens, *trace.moves, *trace.removed]
-    steps.sort(key=lambda s: s.ts)
-    for o in steps:
-        if o.pid not in tree or o.ts < root.ts:
-            continue
-        if isinstance(o, Move):
-            getattr(names, o.kind)(o.src, o.dst)
-            continue
-        if isinstance(o, Removal):
-            names.remove(o.path)
-            continue
-        if not _reading(o.flags):
-            continue
-        before = names.origin(o.path)  # its name before the command first: what the file is
-        named = (before, o.path) if before and before != o.path else (o.path,)
-        where = next(filter(None, (sensitive(p, ctx) for p in named)), None)
-        where = where or next(filter(None, (_by_inode(p, ctx) for p in named)), None)
-        if where is None or (o.pid, where[0]) in found:
-            continue
-        program = program_at(trace, o.pid, o.ts)
-        found[(o.pid, where[0])] = TracedRead(_shown(where[0]), program, o.pid, where[1], where[2])
-    return tuple(found.values())
-
-
-def _shown(path: str) -> str:
-    """``path`` as text an event can carry (a file name's bytes that are no UTF-8 replaced)."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
-def _by_inode(path: str, ctx: TraceContext) -> tuple[str, str, Risk] | None:
-    if not ctx.secrets:
-        return None
-    host = ctx.programs.host_path(path) if ctx.programs is not None else path
-    try:
-        st = os.stat(host)
-    except OSError:
-        return None
-    return ctx.secrets.get((st.st_dev, st.st_ino))
-
-
-def _reading(flags: str) -> bool:
-    parts = set(flags.split("|"))
-    return not parts & {"O_WRONLY", "O_DIRECTORY", "O_PATH"}

@@ -248,3 +248,34 @@ def test_names_follow_renamed_folders_links_exchanges_and_removals() -> None:
     assert names.origin("/h/other") == "/h/.aws/credentials" and names.origin("/h/y") == "/h/other"
     names.rename("/h/z", "/h/other")  # renamed onto: what was there is gone
     assert names.origin("/h/other") == "/h/z" and names.origin("/unrelated/p") == "/unrelated/p"
+
+
+FDLINK = r"""11 1.000 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+11 1.001 openat(AT_FDCWD</ws>, "/home/u/.ssh/id_ed25519", O_RDONLY|O_CLOEXEC|O_PATH) = 3</home/u/.ssh/id_ed25519>
+11 1.002 linkat(AT_FDCWD</ws>, "/proc/self/fd/3", AT_FDCWD</ws>, "/home/u/x", AT_SYMLINK_FOLLOW) = 0
+11 1.003 openat(AT_FDCWD</ws>, "/home/u/x", O_RDONLY|O_CLOEXEC) = 4</home/u/x>
+11 1.004 rename("/proc/self/cwd/.env", "e") = 0
+11 1.005 openat(AT_FDCWD</ws>, "e", O_RDONLY) = 4</ws/e>
+11 1.006 linkat(AT_FDCWD</ws>, "/proc/7/fd/9", AT_FDCWD</ws>, "/ws/z", AT_SYMLINK_FOLLOW) = 0
+11 1.007 openat(AT_FDCWD</ws>, "z", O_RDONLY) = 4</ws/z>
+"""
+
+
+def test_a_link_from_an_open_descriptor_is_a_link_of_the_file_opened_or_of_one_unnamed() -> None:
+    """``/proc/self/fd/N`` as a link's source is the file the process opened as ``N`` (else any sensitive file the
+    tree opened, else a file the audit cannot name: reported under the name read); ``/proc/self/cwd/...`` is the
+    path in the working directory."""
+    trace = parse(FDLINK.splitlines(keepends=True))
+    assert trace.skipped == 0
+    assert [o.fd for o in trace.opens][:2] == [3, 4]
+    assert [(m.src, m.dst, m.kind) for m in trace.moves] == [
+        ("/proc/self/fd/3", "/home/u/x", "unnamed"),
+        ("/ws/.env", "/ws/e", "rename"),
+        ("/proc/7/fd/9", "/ws/z", "unnamed"),
+    ]
+    reads = analyse(trace, _context(), []).reads
+    assert [(r.path, r.atom) for r in reads] == [
+        ("~/.ssh/id_ed25519", "read_ssh_keys"), (".env", "read_secret_file"),
+    ]  # z: the sensitive file the process had open, the key (one read of it per process)
+    alone = parse([FDLINK.splitlines(keepends=True)[i] for i in (0, 6, 7)])
+    assert [(r.path, r.atom) for r in analyse(alone, _context(), []).reads] == [("z", "read_secret_file")]

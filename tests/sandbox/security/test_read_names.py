@@ -45,3 +45,26 @@ async def test_a_relative_rename_after_a_chdir_is_joined_to_the_new_folder(box: 
     result = await box.sh(f"python3 - <<'PY'\n{script}PY")
     assert result.exit_code == 0, result.output
     assert [path for path, _ in _reads(box)] == ["~/.aws/credentials", "~/.bash_history"]
+
+
+LINKAT = """import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+h = os.path.expanduser('~')
+secret = os.open(h + '/.bash_history', os.O_PATH)
+other = os.open(h + '/.profile', os.O_RDONLY | os.O_CREAT)  # a descriptor the trace names, then reused
+os.close(other)
+os.dup2(secret, other)  # untraced: the trace's last open of this number is another file
+for n, fd in (('x', secret), ('y', other)):
+    assert libc.linkat(-100, b'/proc/self/fd/%d' % fd, -100, (h + '/' + n).encode(), 0x400) == 0, ctypes.get_errno()
+    print(open(h + '/' + n).read()[:2])
+    os.unlink(h + '/' + n)
+"""
+
+
+async def test_a_secret_linked_from_an_open_descriptor_and_read_is_seen(box: Box) -> None:
+    """``O_PATH`` open of a secret, ``linkat`` of ``/proc/self/fd/N`` (``AT_SYMLINK_FOLLOW``) to a new name, a
+    read under it, the name removed: the read is of the secret, whichever descriptor number was linked."""
+    _traced(box)
+    result = await box.sh(f"python3 - <<'PY'\n{LINKAT}PY")
+    assert result.exit_code == 0, result.output
+    assert _reads(box) == [("~/.bash_history", "python3")]
