@@ -275,7 +275,8 @@ def test_a_link_from_an_open_descriptor_is_a_link_of_the_file_opened_or_of_one_u
     ]
     reads = analyse(trace, _context(), []).reads
     assert [(r.path, r.atom) for r in reads] == [
-        ("~/.ssh/id_ed25519", "read_ssh_keys"), (".env", "read_secret_file"),
+        ("~/.ssh/id_ed25519", "read_ssh_keys"),
+        (".env", "read_secret_file"),
     ]  # z: the sensitive file the process had open, the key (one read of it per process)
     alone = parse([FDLINK.splitlines(keepends=True)[i] for i in (0, 6, 7)])
     assert [(r.path, r.atom) for r in analyse(alone, _context(), []).reads] == [("z", "read_secret_file")]
