@@ -240,14 +240,24 @@ def test_names_follow_renamed_folders_links_exchanges_and_removals() -> None:
     names.rename("/h/n/a3/credentials", "/h/x")
     names.rename("/h/n", "/h/m")  # the folder the rest went with
     assert names.origin("/h/x") == "/h/.aws/credentials" and names.origin("/h/m/a3/config") == "/h/.aws/config"
-    assert names.origin("/h/.aws/config") == ""  # a file made where the folder was is a new one
+    # a file made where the folder was is a new one: its own name is all it had (or "": none)
+    assert names.origin("/h/.aws/config") == "/h/.aws/config"
+    names.rename("/h/q", "/h/m/a3")  # a folder onto the one the rest went to: what was under it is gone
+    assert names.origin("/h/m/a3/config") == "/h/q/config"
     names.link("/h/x", "/h/y")
     names.remove("/h/x")
-    assert names.origin("/h/y") == "/h/.aws/credentials" and names.origin("/h/x") == ""
+    assert names.origin("/h/y") == "/h/.aws/credentials" and names.origin("/h/x") == "/h/x"
     names.exchange("/h/y", "/h/other")
     assert names.origin("/h/other") == "/h/.aws/credentials" and names.origin("/h/y") == "/h/other"
     names.rename("/h/z", "/h/other")  # renamed onto: what was there is gone
     assert names.origin("/h/other") == "/h/z" and names.origin("/unrelated/p") == "/unrelated/p"
+    names.rename("/h/m", "/h/.aws")  # the folder made as /h/n, holding what came from /h/q
+    assert names.origin("/h/.aws/a3/x") == "/h/q/x" and names.origin("/h/.aws/f") == "/h/n/f"
+    for i in range(20_000):  # a build's renames and a tree's removal: a few lookups each
+        names.rename(f"/w/t/f{i}.tmp", f"/w/t/f{i}")
+        names.remove(f"/w/t/f{i}")
+    names.remove("/w/t")
+    assert len(names._alias) < 10
 
 
 FDLINK = r"""11 1.000 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
