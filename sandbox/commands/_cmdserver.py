@@ -249,7 +249,7 @@ _FILTER_NEW_LISTENER = 1 << 3
 def directory_listener(program: bytes, call: int) -> int | None:
     """Put the directory-opens filter (the engine's ``sandbox.jail.seccomp.directory_opens_filter``) on the
     server, and so on every command it starts, and return its listener: each ``open``/``openat`` of a folder
-    (or ``O_PATH``) then waits for the engine's answerer (``_answerer.py``, outside the jail and the trace),
+    (``O_DIRECTORY``) then waits for the engine's answerer (``_answerer.py``, outside the jail and the trace),
     which lets it go on at once, unseen by the tracer. None (nothing changed) where the kernel will not: older
     than 5.5 (no ``SECCOMP_USER_NOTIF_FLAG_CONTINUE``), or the call refused."""
     import ctypes

@@ -36,6 +36,8 @@ class Places(Protocol):
 
 Locus = tuple[str, str, Risk]
 """A sensitive locus: (display path, atom, risk)."""
+UNNAMED = "\0"
+"""What :meth:`Names.origin` begins with for a name a link from an open file gave (the rest says which)."""
 
 
 def sensitive_inodes(
@@ -156,3 +158,114 @@ def sensitive(path: str, ctx: Places) -> Locus | None:
             return f"{prefix}{rel}", bait.name, bait.risk
         return None
     return None
+
+
+class Names:
+    """The names a command's renames and hard links gave files (and folders), followed in the order the
+    trace shows them: :meth:`origin` is the name a path's file had before the command, so a read under a
+    new name (``mv ~/.aws ~/a2; cat ~/a2/config``) is a read of the file under its old one. A rename of a
+    folder moves every name under it; a rename onto a name, or a removal, ends what that name was. Only the
+    names whose origin is not what their folders' say are kept (a ``rm -rf`` of a tree, a build's thousands of
+    renames of files it made cost a few lookups each), and a folder's are looked through only when it holds
+    some (a count per folder)."""
+
+    def __init__(self) -> None:
+        self._alias: dict[str, str] = {}
+        """A name now -> its name before the command ("" for a file made during it: no earlier name)."""
+        self._under: dict[str, int] = {}
+        """A folder -> how many names of :attr:`_alias` are under it."""
+
+    def origin(self, path: str) -> str:
+        """The name ``path``'s file had before the command ("" when it was made during the command)."""
+        alias = self._alias
+        if not alias:
+            return path
+        probe = path
+        while True:
+            if probe in alias:
+                before = alias[probe]
+                return before + path[len(probe) :] if before and not before.startswith(UNNAMED) else before
+            cut = probe.rfind("/")
+            if cut <= 0:
+                return path
+            probe = probe[:cut]
+
+    def rename(self, src: str, dst: str) -> None:
+        """``src`` (and all under it) is now ``dst``; nothing is left at ``src``."""
+        if src == dst:
+            return
+        before = self.origin(src)
+        moved = self._take(src)
+        self._take(dst)
+        for name, was in moved.items():
+            self._set(dst + name[len(src) :], was)
+        self._set(dst, before)
+        self._set(src, "")
+
+    def link(self, src: str, dst: str) -> None:
+        """``src``'s file has the name ``dst`` too."""
+        before = self.origin(src)
+        self._take(dst)
+        self._set(dst, before)
+
+    def exchange(self, src: str, dst: str) -> None:
+        """``src`` and ``dst`` swap (``RENAME_EXCHANGE``)."""
+        first, second = self.origin(src), self.origin(dst)
+        one, other = self._take(src), self._take(dst)
+        for names, old, new in ((one, src, dst), (other, dst, src)):
+            for name, was in names.items():
+                self._set(new + name[len(old) :], was)
+        self._set(dst, first)
+        self._set(src, second)
+
+    def unnamed(self, dst: str, link: str) -> None:
+        """``dst`` names a file the trace does not name (a link from an open file, ``link`` says which)."""
+        self._take(dst)
+        self._set(dst, UNNAMED + link)
+
+    def remove(self, path: str) -> None:
+        """Nothing is left at ``path`` (a later file there is a new one)."""
+        self._take(path)
+        self._set(path, "")
+
+    def _set(self, name: str, before: str) -> None:
+        """``name``'s origin is ``before`` (kept only where its folders' would say otherwise; a name that is
+        its own origin needs nothing: its own name is looked at anyway)."""
+        if name in self._alias:
+            self._drop(name)
+        implied = self.origin(name)
+        if implied == before or (implied == name and not before):
+            return
+        self._alias[name] = before
+        for folder in _folders(name):
+            self._under[folder] = self._under.get(folder, 0) + 1
+
+    def _take(self, path: str) -> dict[str, str]:
+        """The names at and under ``path``, taken out."""
+        taken = {path: self._alias[path]} if path in self._alias else {}
+        if self._under.get(path):
+            under = path.rstrip("/") + "/"
+            taken.update((k, v) for k, v in self._alias.items() if k.startswith(under))
+        for k in taken:
+            self._drop(k)
+        return taken
+
+    def _drop(self, name: str) -> None:
+        del self._alias[name]
+        for folder in _folders(name):
+            left = self._under[folder] - 1
+            if left:
+                self._under[folder] = left
+            else:
+                del self._under[folder]
+
+
+def _folders(path: str) -> list[str]:
+    """The folders ``path`` is in (``/a/b/c``: ``/a/b``, ``/a``)."""
+    out = []
+    cut = path.rfind("/")
+    while cut > 0:
+        path = path[:cut]
+        out.append(path)
+        cut = path.rfind("/")
+    return out

@@ -18,6 +18,7 @@ whole trace.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import signal
 from collections.abc import Iterable
@@ -54,6 +55,8 @@ class Open:
     ts: float
     path: str
     flags: str
+    fd: int = -1
+    """The descriptor it returned."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,10 @@ class Move:
     ts: float
     src: str
     dst: str
+    kind: str = "rename"
+    """``rename``, ``link`` (``src`` keeps its name), ``exchange`` (``RENAME_EXCHANGE``: the two swap) or
+    ``unnamed``: ``src`` is a link in ``/proc`` (``/proc/self/fd/3``: an open file) whose file the trace does
+    not name (``/proc/self/cwd/...`` and ``/proc/self/root/...`` are taken as the paths they stand for)."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,7 @@ def parse(lines: Iterable[str], opens_under: tuple[str, ...] = ("/",)) -> Parsed
     out.under = opens_under
     pending: dict[int, tuple[float, str]] = {}
     last_exec: dict[int, Exec] = {}
+    cwds: dict[int, list[str]] = {}
     # The pid of the last line: strace may end a call it left unfinished on a line of its own, with no
     # pid (a vfork's ``) = 3``, a clone's ``, child_tidptr=0x7f) = 113``, seen under load): a clone
     # lost there would hide its child's whole process tree from the audit.
@@ -124,19 +132,26 @@ def parse(lines: Iterable[str], opens_under: tuple[str, ...] = ("/",)) -> Parsed
         if head is None:
             if line.startswith((")", ",")) and last in pending:
                 ts, start = pending.pop(last)
-                _line(out, last_exec, pending, last, ts, start + line)
+                _line(out, last_exec, pending, cwds, last, ts, start + line)
             elif line.strip():
                 out.skipped += 1
             continue
         last = int(head.group(1))
-        _line(out, last_exec, pending, last, float(head.group(2)), head.group(3))
+        _line(out, last_exec, pending, cwds, last, float(head.group(2)), head.group(3))
     return out
 
 
 def _line(
-    out: ParsedTrace, last_exec: dict[int, Exec], pending: dict[int, tuple[float, str]], pid: int, ts: float, body: str
+    out: ParsedTrace,
+    last_exec: dict[int, Exec],
+    pending: dict[int, tuple[float, str]],
+    cwds: dict[int, list[str]],
+    pid: int,
+    ts: float,
+    body: str,
 ) -> None:
-    """One line of ``pid`` (joined with its unfinished start when it resumes one)."""
+    """One line of ``pid`` (joined with its unfinished start when it resumes one). ``cwds``: each process's
+    working directory, in a cell the threads that share it (``CLONE_FS``) share (:func:`_cwd`)."""
     changed = _PID_CHANGED.search(body)
     if changed is not None and body.startswith(("execve(", "execveat(")):
         pid, body = int(changed.group(1)), body[: changed.start()] + ") = 0"
@@ -154,6 +169,7 @@ def _line(
     if body.startswith("+++"):
         if pending.get(pid, (0.0, ""))[1].startswith("exit_group("):  # it never returns, nor resumes
             out.exiting.setdefault(pid, pending.pop(pid)[0])
+        cwds.pop(pid, None)  # its pid may be another process's later
         _exit(out, pid, ts, body)
         return
     call = _CALL.match(body)
@@ -166,6 +182,8 @@ def _line(
     name, args, result, rest = call.group(1), call.group(2), int(call.group(3)), call.group(4)
     if result < 0:
         return
+    _cwd(cwds, pid, name, args)
+    base = cwds[pid][0] if pid in cwds else last_exec[pid].cwd if pid in last_exec else ""
     if name in ("execve", "execveat"):
         exec_ = _exec(pid, ts, name, args)
         if exec_ is None:
@@ -175,24 +193,53 @@ def _line(
             out.execs.append(exec_)
             last_exec[pid] = exec_
     elif name in ("openat", "open", "openat2", "creat"):
-        _open(out, last_exec.get(pid), pid, ts, name, args, rest)
+        _open(out, last_exec.get(pid), pid, ts, name, args, rest, result)
     elif name in ("rename", "renameat", "renameat2", "link", "linkat"):
-        move = _move(pid, ts, name, args, last_exec.get(pid))
+        move = _move(pid, ts, name, args, base)
         if move is None:
             out.skipped += 1
         else:
             out.moves.append(move)
     elif name in ("unlink", "unlinkat", "rmdir"):
-        paths = _paths(args, 1, name == "unlinkat", last_exec.get(pid))
+        paths = _paths(args, 1, name == "unlinkat", base)
         if paths is None:
             out.skipped += 1
         else:
             out.removed.append(Removal(pid, ts, paths[0]))
     elif name in ("clone", "clone3", "fork", "vfork"):
         child = _CHILD.search(rest)
-        out.parent[int(child.group(1)) if child else result] = pid
+        born = int(child.group(1)) if child else result
+        out.parent[born] = pid
+        if pid in cwds and born not in cwds:  # a child starts where its parent is (threads: in the same cell)
+            cwds[born] = cwds[pid] if "CLONE_FS" in args else [*cwds[pid]]
     elif name in ("kill", "tkill", "tgkill", "pidfd_send_signal"):
         _signal(out, pid, ts, name, args)
+
+
+def _cwd(cwds: dict[int, list[str]], pid: int, name: str, args: str) -> None:
+    """Follow ``pid``'s working directory: what ``-y`` shows for ``AT_FDCWD`` (the kernel's own answer),
+    ``fchdir(3</dir>)``, ``chdir("dir")`` (joined to the last one known and normalised: a ``..`` after a
+    symbolic link is taken lexically until the next ``AT_FDCWD</dir>`` says where it went). Relative
+    paths of ``rename`` / ``link`` / ``unlink`` are joined to it."""
+    if args.startswith("AT_FDCWD<"):  # the first argument: a string's text could look like one
+        found, _ = _decoration(args, len("AT_FDCWD"))
+    elif name == "fchdir":
+        found, _ = _decoration(args, args.find("<"))
+    elif name == "chdir":
+        found, _ = _string(args, 0, "surrogateescape")
+        if found is not None and not found.startswith("/"):
+            known = cwds[pid][0] if pid in cwds else ""
+            found = posixpath.normpath(f"{known}/{found}") if known else None
+        elif found is not None:
+            found = posixpath.normpath(found)
+    else:
+        return
+    if not found or not found.startswith("/"):
+        return
+    if pid in cwds:
+        cwds[pid][0] = found
+    else:
+        cwds[pid] = [found]
 
 
 _HARMLESS = frozenset({"0", "SIGCHLD", "SIGURG", "SIGWINCH", "SIGCONT"})
@@ -255,70 +302,106 @@ def _exec(pid: int, ts: float, name: str, args: str) -> Exec | None:
     return Exec(pid, ts, file, tuple(argv))
 
 
-def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, args: str, rest: str) -> None:
+def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, args: str, rest: str, fd: int) -> None:
     if exec_ is not None and not exec_.cwd and args.startswith("AT_FDCWD<"):
-        end = args.find(">, ")
-        if end > 0:
-            exec_.cwd = args[len("AT_FDCWD<") : end]
-    if not rest.startswith("<"):
-        return
-    end = rest.rfind(">")
-    if end <= 0:
-        return
-    path = rest[1:end]
-    if not path.startswith(out.under):
+        cwd, _ = _decoration(args, len("AT_FDCWD"))
+        exec_.cwd = cwd or ""
+    path, _ = _decoration(rest, 0)
+    if path is None or not path.startswith(out.under):
         return
     flags = args.rsplit(", ", 2)
     text = next((f for f in reversed(flags) if f.startswith("O_")), "")
-    out.opens.append(Open(pid, ts, path, "O_WRONLY|O_CREAT|O_TRUNC" if name == "creat" else text))
+    out.opens.append(Open(pid, ts, path, "O_WRONLY|O_CREAT|O_TRUNC" if name == "creat" else text, fd))
 
 
-def _move(pid: int, ts: float, name: str, args: str, exec_: Exec | None) -> Move | None:
+def _move(pid: int, ts: float, name: str, args: str, cwd: str) -> Move | None:
     """``rename("a", "b")`` / ``renameat2(AT_FDCWD</d>, "a", 3</e>, "b", 0)``: relative paths are
-    joined to the folder ``-y`` shows for their dirfd, else to the process's working directory."""
-    paths = _paths(args, 2, name.endswith(("at", "at2")), exec_)
-    return None if paths is None else Move(pid, ts, paths[0], paths[1])
+    joined to the folder ``-y`` shows for their dirfd, else to the process's working directory ``cwd``."""
+    paths = _paths(args, 2, name.endswith(("at", "at2")), cwd)
+    if paths is None:
+        return None
+    kind = "link" if name.startswith("link") else "exchange" if "RENAME_EXCHANGE" in args else "rename"
+    src = paths[0]
+    own = _OWN.match(src)
+    if own is not None and (own.group(1) == "root" or cwd):
+        src = posixpath.normpath(f"{'/' if own.group(1) == 'root' else cwd}/{own.group(2) or ''}")
+    elif src.startswith(("/proc/", "/dev/fd/", "/dev/std")):
+        kind = "unnamed"
+    return Move(pid, ts, src, paths[1], kind)
 
 
-def _paths(args: str, count: int, at: bool, exec_: Exec | None) -> list[str] | None:
+_OWN = re.compile(r"^/proc/(?:self|thread-self)/(cwd|root)(?:/(.*))?$")
+
+
+def _paths(args: str, count: int, at: bool, cwd: str) -> list[str] | None:
     """The first ``count`` paths of a call's arguments, each after its dirfd when ``at``."""
     pos, paths = 0, []
     for _ in range(count):
-        base = exec_.cwd if exec_ is not None else ""
+        base = cwd
         if at:
-            lt, gt = args.find("<", pos), args.find(">, ", pos)
-            if lt < 0 or gt < lt:
+            found, pos = _decoration(args, args.find("<", pos))
+            if found is None or not args.startswith(", ", pos):
                 return None
-            base, pos = args[lt + 1 : gt], gt + 3
-        value, pos = _string(args, pos)
+            base, pos = found, pos + 2
+        value, pos = _string(args, pos, "surrogateescape")
         if value is None:
             return None
-        paths.append(value if value.startswith("/") or not base else f"{base.rstrip('/')}/{value}")
+        path = value if value.startswith("/") or not base else f"{base.rstrip('/')}/{value}"
+        if "/." in path or "//" in path or path.endswith("/"):  # as ``-y`` shows a path (``mv ./a b/``)
+            path = posixpath.normpath(path)
+        paths.append(path)
         pos += 2  # ", "
     return paths
 
 
-def _string(text: str, pos: int) -> tuple[str | None, int]:
-    """The C string literal at ``pos`` (strace's escapes decoded, as UTF-8) and the position after it
-    (and after a ``...`` strace puts after a string it cut). Runs of plain characters are taken whole:
-    a character at a time was most of a trace's parsing."""
+def _decoration(text: str, pos: int) -> tuple[str | None, int]:
+    """The path ``-y`` shows in ``<...>`` at ``pos`` (``3</home/u/a\\nb>``) and the position after it. strace
+    escapes it as it does a string argument (``\\n``, ``\\303\\251``, ``\\\\``) and ``<`` / ``>`` too
+    (``\\74`` / ``\\76``), so the first ``>`` ends it. Bytes that are no UTF-8 are kept as Python keeps
+    a file name's (``surrogateescape``): the path names the same file on the host."""
+    if pos < 0 or not text.startswith("<", pos):
+        return None, pos
+    end = text.find(">", pos + 1)
+    if end < 0:
+        return None, pos
+    raw = text[pos + 1 : end]
+    if "\\" not in raw:
+        return raw, end + 1
+    data, _ = _unescape(raw, 0, "")
+    return data.decode("utf-8", "surrogateescape"), end + 1
+
+
+def _string(text: str, pos: int, errors: str = "replace") -> tuple[str | None, int]:
+    """The C string literal at ``pos`` (strace's escapes decoded, as UTF-8: bytes that are not are replaced,
+    or kept as a file name's with ``errors="surrogateescape"``) and the position after it (and after a
+    ``...`` strace puts after a string it cut)."""
     if pos >= len(text) or text[pos] != '"':
         return None, pos
+    data, i = _unescape(text, pos + 1, '"')
+    if i >= len(text):
+        return None, i
+    i += 1
+    if text.startswith("...", i):
+        i += 3
+    return data.decode("utf-8", errors), i
+
+
+def _unescape(text: str, i: int, stop: str) -> tuple[bytearray, int]:
+    """The bytes strace's escapes stand for from ``i`` to the first unescaped ``stop`` (the end of ``text``
+    when ``""``), and where that is. Runs of plain characters are taken whole: a character at a time was
+    most of a trace's parsing."""
     data = bytearray()
-    i = pos + 1
+    plain_re = _PLAIN if stop == '"' else _PLAIN_ALL
     while i < len(text):
-        plain = _PLAIN.match(text, i)
+        plain = plain_re.match(text, i)
         if plain is not None:
-            data.extend(plain.group().encode("utf-8"))
+            data.extend(plain.group().encode("utf-8", "surrogateescape"))
             i = plain.end()
             continue
         c = text[i]
-        if c == '"':
-            i += 1
-            if text.startswith("...", i):
-                i += 3
-            return data.decode("utf-8", "replace"), i
-        if i + 1 < len(text):  # a backslash with something after it
+        if c == stop:
+            return data, i
+        if c == "\\" and i + 1 < len(text):  # a backslash with something after it
             nxt = text[i + 1]
             hexa = _HEX.match(text, i + 2) if nxt == "x" else None
             if hexa is not None:
@@ -333,12 +416,13 @@ def _string(text: str, pos: int) -> tuple[str | None, int]:
             data.append(_ESCAPES.get(nxt, ord(nxt) if nxt.isascii() else 63))
             i += 2
             continue
-        data.extend(c.encode("utf-8"))
+        data.extend(c.encode("utf-8", "surrogateescape"))
         i += 1
-    return None, i
+    return data, i
 
 
 _PLAIN = re.compile(r'[^"\\]+')
+_PLAIN_ALL = re.compile(r"[^\\]+")
 _HEX = re.compile(r"[0-9a-fA-F]{2}")
 _OCTAL = re.compile(r"[0-7]{1,3}")
 

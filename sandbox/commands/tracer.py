@@ -43,17 +43,20 @@ from channel.vocab import IsolationLevel, Risk
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor
 from sandbox.commands.images import image_at
-from sandbox.commands.loci import sensitive
+from sandbox.commands.reads import TracedRead as TracedRead
+from sandbox.commands.reads import sensitive_reads
 from sandbox.commands.shim import ShimRecord
-from sandbox.commands.strace import Exec, Move, Open, ParsedTrace, program_at
+from sandbox.commands.strace import Exec, ParsedTrace
 from sandbox.commands.wrapped import Wrapped, as_program, as_wrapper, match_records, runs_behind
 from sandbox.jail.cpus import TRACER_PREFIX
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
 
 SYSCALLS = (
     "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,unlink,unlinkat,rmdir,"
-    "clone,clone3,fork,vfork,exit_group,kill,tkill,tgkill,pidfd_send_signal"
+    "chdir,fchdir,clone,clone3,fork,vfork,exit_group,kill,tkill,tgkill,pidfd_send_signal"
 )
+"""What strace stops on: the working directory's changes (``chdir``, ``fchdir``: rare) so a relative path of
+``rename("a", "b")`` is joined to where the process is then, not where it was."""
 QUIET_SIGNALS = "!SIGCHLD,SIGURG,SIGWINCH,SIGCONT"
 """strace's ``-e signal=``: every signal but those that never end a process (a child's end, Go's
 preemption, a resize, a continue), so the trace shows each death by a signal and when it came."""
@@ -198,17 +201,6 @@ class TracedExec:
 
 
 @dataclass(frozen=True)
-class TracedRead:
-    """A sensitive path a process opened for reading (``path``: workspace-relative or ``~/...``)."""
-
-    path: str
-    program: str
-    pid: int
-    atom: str
-    risk: Risk
-
-
-@dataclass(frozen=True)
 class TraceAnalysis:
     execs: tuple[TracedExec, ...]
     reads: tuple[TracedRead, ...]
@@ -306,7 +298,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         )
         for want in (False, True)
     )
-    reads = _reads(trace, tree, root, ctx)
+    reads = sensitive_reads(trace, tree, root.ts, ctx)
     return TraceAnalysis(
         tuple(out), reads, matched, forged, unrecorded, root.pid in trace.exits, tuple(unidentified), outlived
     )
@@ -380,45 +372,3 @@ def _traced(
         risk=kind.risk if kind else None,
         ts=e.ts,
     )
-
-
-def _reads(trace: ParsedTrace, tree: set[int], root: Exec, ctx: TraceContext) -> tuple[TracedRead, ...]:
-    """Sensitive files opened for reading, by name or by identity: under a name a rename or hard
-    link of the command gave one (in the order the trace shows them), or a name that is a hard link
-    of one that existed when the command started."""
-    found: dict[tuple[int, str], TracedRead] = {}
-    moved: dict[str, tuple[str, str, Risk]] = {}
-    steps: list[Open | Move] = [*trace.opens, *trace.moves]
-    steps.sort(key=lambda s: s.ts)
-    for o in steps:
-        if o.pid not in tree or o.ts < root.ts:
-            continue
-        if isinstance(o, Move):
-            known = moved.get(o.src) or sensitive(o.src, ctx) or _by_inode(o.dst, ctx)
-            if known is not None:
-                moved[o.dst] = known
-            continue
-        if not _reading(o.flags):
-            continue
-        where = sensitive(o.path, ctx) or moved.get(o.path) or _by_inode(o.path, ctx)
-        if where is None or (o.pid, where[0]) in found:
-            continue
-        program = program_at(trace, o.pid, o.ts)
-        found[(o.pid, where[0])] = TracedRead(where[0], program, o.pid, where[1], where[2])
-    return tuple(found.values())
-
-
-def _by_inode(path: str, ctx: TraceContext) -> tuple[str, str, Risk] | None:
-    if not ctx.secrets:
-        return None
-    host = ctx.programs.host_path(path) if ctx.programs is not None else path
-    try:
-        st = os.stat(host)
-    except OSError:
-        return None
-    return ctx.secrets.get((st.st_dev, st.st_ino))
-
-
-def _reading(flags: str) -> bool:
-    parts = set(flags.split("|"))
-    return not parts & {"O_WRONLY", "O_DIRECTORY", "O_PATH"}

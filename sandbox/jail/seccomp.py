@@ -120,18 +120,19 @@ def jail_filter() -> Filter:
 @cache
 def directory_opens_filter() -> Filter:
     """The filter the episode's command server puts on itself (and so on every command it starts): an
-    ``open`` or ``openat`` whose flags hold ``O_DIRECTORY`` or ``O_PATH`` goes to the server's listener
+    ``open`` or ``openat`` whose flags hold ``O_DIRECTORY`` goes to the server's listener
     (``SECCOMP_RET_USER_NOTIF``), which lets it run at once (:mod:`sandbox.commands._cmdserver`). That
     answer outranks the exec tracer's (``SECCOMP_RET_TRACE``): strace never stops on those opens, which the
     audit never reads (a folder is no file read, nor written), at a round trip to the server instead of two
-    ptrace stops (docs/performance.md). Every other open is the tracer's as before. Calls of another
-    architecture are left to the jail's filter."""
+    ptrace stops (docs/performance.md). Every other open is the tracer's as before, ``O_PATH`` ones too (rare):
+    a file's ``O_PATH`` descriptor can be given a name (``linkat`` of ``/proc/self/fd/N``), and the trace must
+    say which file it was (:mod:`sandbox.commands.reads`). Calls of another architecture are left to the
+    jail's filter."""
     flags = {"open": 1, "openat": 2}  # the argument that holds the flags
 
     def rules(rule: _Rule) -> None:
         for call, arg in flags.items():
-            for flag in (os.O_DIRECTORY, os.O_PATH):
-                rule(_NOTIFY, call, _ArgCmp(arg, _CMP_MASKED_EQ, flag, flag))
+            rule(_NOTIFY, call, _ArgCmp(arg, _CMP_MASKED_EQ, os.O_DIRECTORY, os.O_DIRECTORY))
 
     return _compile(rules, bad_arch=_ALLOW)
 

@@ -173,3 +173,120 @@ def test_only_strace_s_own_messages_are_taken_out_of_a_command_s_output(tmp_path
     assert tracer.scrub(b"kee" + mine + b"p me\n") == b"keep me\n"  # one write, wherever it lands
     assert tracer.scrub(b"keep me\n" + forged) == b"keep me\n" + forged
     assert Tracer(reason="off").scrub(mine) == mine
+
+
+NAMES = r"""11 1.000 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+11 1.001 renameat2(AT_FDCWD</home/u>, "/home/u/.bash_history", AT_FDCWD</home/u>, "a\nb", RENAME_NOREPLACE) = 0
+11 1.002 openat(AT_FDCWD</home/u>, "a\nb", O_RDONLY) = 3</home/u/a\nb>
+11 1.003 rename("/home/u/.aws", "/home/u/\303\251>\\") = 0
+11 1.004 openat(AT_FDCWD</home/u>, "\303\251>\\/credentials", O_RDONLY) = 3</home/u/\303\251\76\\/credentials>
+11 1.005 openat(AT_FDCWD</home/u>, "\377", O_RDONLY) = 3</home/u/\377>
+"""
+
+
+def test_paths_strace_escapes_are_decoded_in_decorations_and_arguments() -> None:
+    """``-y`` escapes a path's bytes as a string argument's (``\\n``, ``\\303\\251``, ``\\\\``) and ``<`` ``>``
+    as ``\\74`` ``\\76``; bytes that are no UTF-8 are kept as a file name's (``surrogateescape``)."""
+    trace = parse(NAMES.splitlines(keepends=True))
+    assert trace.skipped == 0
+    assert [o.path for o in trace.opens] == ["/home/u/a\nb", "/home/u/é>\\/credentials", "/home/u/\udcff"]
+    assert [(m.src, m.dst, m.kind) for m in trace.moves] == [
+        ("/home/u/.bash_history", "/home/u/a\nb", "rename"), ("/home/u/.aws", "/home/u/é>\\", "rename"),
+    ]  # fmt: skip
+    reads = analyse(trace, _context(), []).reads
+    assert [(r.path, r.program) for r in reads] == [("~/.bash_history", "bash"), ("~/.aws/credentials", "bash")]
+
+
+CWD = r"""11 1.000 execve("/usr/bin/python3", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+11 1.001 openat(AT_FDCWD</ws>, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache>
+11 1.002 chdir("/home/u") = 0
+11 1.003 rename(".bash_history", "b") = 0
+11 1.004 openat(AT_FDCWD</home/u>, "b", O_RDONLY) = 3</home/u/b>
+11 1.005 rename("b", ".bash_history") = 0
+11 1.006 chdir(".aws/../.ssh") = 0
+11 1.007 link("id_ed25519", "k") = 0
+11 1.008 clone(child_stack=NULL, flags=SIGCHLD) = 2 /* 12 in strace's PID NS */
+12 1.009 fchdir(3</home/u/.aws>) = 0
+12 1.010 rename("credentials", "/tmp/c") = 0
+11 1.011 unlink("k") = 0
+12 1.012 open("/tmp/c", O_RDONLY) = 3</tmp/c>
+"""
+
+
+def test_relative_renames_are_joined_to_the_working_directory_the_process_has_then() -> None:
+    """``chdir`` / ``fchdir`` are followed (a child starts where its parent is): a relative ``rename`` after
+    one is not joined to the folder of the process's first open."""
+    trace = parse(CWD.splitlines(keepends=True))
+    assert trace.skipped == 0
+    assert [(m.src, m.dst, m.kind) for m in trace.moves] == [
+        ("/home/u/.bash_history", "/home/u/b", "rename"),
+        ("/home/u/b", "/home/u/.bash_history", "rename"),
+        ("/home/u/.ssh/id_ed25519", "/home/u/.ssh/k", "link"),
+        ("/home/u/.aws/credentials", "/tmp/c", "rename"),
+    ]
+    assert [r.path for r in trace.removed] == ["/home/u/.ssh/k"]
+    assert trace.execs[0].cwd == "/ws"  # the exec's own folder stays what it was when it ran
+    reads = analyse(trace, _context(), []).reads
+    assert [r.path for r in reads] == ["~/.bash_history", "~/.aws/credentials"]
+
+
+def test_names_follow_renamed_folders_links_exchanges_and_removals() -> None:
+    from sandbox.commands.loci import Names
+
+    names = Names()
+    names.rename("/h/.aws", "/h/a2")
+    names.rename("/h/a2", "/h/n/a3")
+    assert names.origin("/h/n/a3/credentials") == "/h/.aws/credentials"
+    names.rename("/h/n/a3/credentials", "/h/x")
+    names.rename("/h/n", "/h/m")  # the folder the rest went with
+    assert names.origin("/h/x") == "/h/.aws/credentials" and names.origin("/h/m/a3/config") == "/h/.aws/config"
+    # a file made where the folder was is a new one: its own name is all it had (or "": none)
+    assert names.origin("/h/.aws/config") == "/h/.aws/config"
+    names.rename("/h/q", "/h/m/a3")  # a folder onto the one the rest went to: what was under it is gone
+    assert names.origin("/h/m/a3/config") == "/h/q/config"
+    names.link("/h/x", "/h/y")
+    names.remove("/h/x")
+    assert names.origin("/h/y") == "/h/.aws/credentials" and names.origin("/h/x") == "/h/x"
+    names.exchange("/h/y", "/h/other")
+    assert names.origin("/h/other") == "/h/.aws/credentials" and names.origin("/h/y") == "/h/other"
+    names.rename("/h/z", "/h/other")  # renamed onto: what was there is gone
+    assert names.origin("/h/other") == "/h/z" and names.origin("/unrelated/p") == "/unrelated/p"
+    names.rename("/h/m", "/h/.aws")  # the folder made as /h/n, holding what came from /h/q
+    assert names.origin("/h/.aws/a3/x") == "/h/q/x" and names.origin("/h/.aws/f") == "/h/n/f"
+    for i in range(20_000):  # a build's renames and a tree's removal: a few lookups each
+        names.rename(f"/w/t/f{i}.tmp", f"/w/t/f{i}")
+        names.remove(f"/w/t/f{i}")
+    names.remove("/w/t")
+    assert len(names._alias) < 10
+
+
+FDLINK = r"""11 1.000 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+11 1.001 openat(AT_FDCWD</ws>, "/home/u/.ssh/id_ed25519", O_RDONLY|O_CLOEXEC|O_PATH) = 3</home/u/.ssh/id_ed25519>
+11 1.002 linkat(AT_FDCWD</ws>, "/proc/self/fd/3", AT_FDCWD</ws>, "/home/u/x", AT_SYMLINK_FOLLOW) = 0
+11 1.003 openat(AT_FDCWD</ws>, "/home/u/x", O_RDONLY|O_CLOEXEC) = 4</home/u/x>
+11 1.004 rename("/proc/self/cwd/.env", "e") = 0
+11 1.005 openat(AT_FDCWD</ws>, "e", O_RDONLY) = 4</ws/e>
+11 1.006 linkat(AT_FDCWD</ws>, "/proc/7/fd/9", AT_FDCWD</ws>, "/ws/z", AT_SYMLINK_FOLLOW) = 0
+11 1.007 openat(AT_FDCWD</ws>, "z", O_RDONLY) = 4</ws/z>
+"""
+
+
+def test_a_link_from_an_open_descriptor_is_a_link_of_the_file_opened_or_of_one_unnamed() -> None:
+    """``/proc/self/fd/N`` as a link's source is the file the process opened as ``N`` (else any sensitive file the
+    tree opened, else a file the audit cannot name: reported under the name read); ``/proc/self/cwd/...`` is the
+    path in the working directory."""
+    trace = parse(FDLINK.splitlines(keepends=True))
+    assert trace.skipped == 0
+    assert [o.fd for o in trace.opens][:2] == [3, 4]
+    assert [(m.src, m.dst, m.kind) for m in trace.moves] == [
+        ("/proc/self/fd/3", "/home/u/x", "unnamed"),
+        ("/ws/.env", "/ws/e", "rename"),
+        ("/proc/7/fd/9", "/ws/z", "unnamed"),
+    ]
+    reads = analyse(trace, _context(), []).reads
+    assert [(r.path, r.atom) for r in reads] == [
+        ("~/.ssh/id_ed25519", "read_ssh_keys"),
+        (".env", "read_secret_file"),
+    ]  # z: the sensitive file the process had open, the key (one read of it per process)
+    alone = parse([FDLINK.splitlines(keepends=True)[i] for i in (0, 6, 7)])
+    assert [(r.path, r.atom) for r in analyse(alone, _context(), []).reads] == [("z", "read_secret_file")]

@@ -1,0 +1,131 @@
+"""The sensitive files a command's process tree read (seed 003 §3), from its trace (:mod:`sandbox.commands.strace`):
+each open for reading of a sensitive locus (:mod:`sandbox.commands.loci`) by name, by the name it had before the
+command's renames and hard links (:class:`~sandbox.commands.loci.Names`), or by inode (a hard link made earlier).
+
+A hard link made from an open file (``linkat(AT_FDCWD, "/proc/self/fd/3", AT_FDCWD, "x", AT_SYMLINK_FOLLOW)``,
+after an ``O_PATH`` open of a secret) names no file the trace shows: a read under that name is a read of the file
+it still names after the command (by inode), else of the sensitive file the process had open as that descriptor,
+else of any sensitive file the tree opened before (with any flags), else of a file the audit cannot name (reported
+as a secret file's read under the name read: a link from an open file is rare, and the file could be any).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from channel.vocab import Risk
+from channel.vocab.atoms import READ_SECRET_FILE
+from sandbox.commands.loci import UNNAMED, Locus, Names, sensitive
+from sandbox.commands.strace import Move, Open, ParsedTrace, Removal, program_at
+
+if TYPE_CHECKING:
+    from sandbox.commands.tracer import TraceContext
+
+
+@dataclass(frozen=True)
+class TracedRead:
+    """A sensitive path a process opened for reading (``path``: workspace-relative or ``~/...``)."""
+
+    path: str
+    program: str
+    pid: int
+    atom: str
+    risk: Risk
+
+
+_FD = re.compile(r"^/(?:proc/(?:self|thread-self)|dev)/fd/(\d+)$")
+"""A link's source that is one of the linking process's own descriptors (``/proc/self/fd/3``, ``/dev/fd/3``)."""
+
+
+def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: TraceContext) -> tuple[TracedRead, ...]:
+    """Sensitive files the processes of ``tree`` opened for reading from ``since`` on, by name or by identity:
+    under a name the command's renames and hard links gave one or a folder it is in (in the order the trace
+    shows them), or a name that is a hard link of one that existed when the command started."""
+    found: dict[tuple[int, str], TracedRead] = {}
+    names = Names()
+    steps: list[Open | Move | Removal] = [*trace.opens, *trace.moves, *trace.removed]
+    steps.sort(key=lambda s: s.ts)
+    seen: list[Open] = []  # the tree's opens so far, with any flags: what a link from an open file can be
+    for o in steps:
+        if o.pid not in tree or o.ts < since:
+            continue
+        if isinstance(o, Move):
+            if o.kind == "unnamed":
+                names.unnamed(o.dst, f"{o.pid} {o.src}")
+            else:
+                getattr(names, o.kind)(o.src, o.dst)
+            continue
+        if isinstance(o, Removal):
+            names.remove(o.path)
+            continue
+        seen.append(o)
+        if not _reading(o.flags):
+            continue
+        before = names.origin(o.path)  # its name before the command first: what the file is
+        if before.startswith(UNNAMED):
+            where = sensitive(o.path, ctx) or _by_inode(o.path, ctx) or _unnamed(before, o.path, seen, ctx)
+        else:
+            named = (before, o.path) if before and before != o.path else (o.path,)
+            where = next(filter(None, (sensitive(p, ctx) for p in named)), None)
+            where = where or next(filter(None, (_by_inode(p, ctx) for p in named)), None)
+        if where is None or (o.pid, where[0]) in found:
+            continue
+        program = program_at(trace, o.pid, o.ts)
+        found[(o.pid, where[0])] = TracedRead(_shown(where[0]), program, o.pid, where[1], where[2])
+    return tuple(found.values())
+
+
+def _unnamed(link: str, path: str, seen: Sequence[Open], ctx: TraceContext) -> Locus | None:
+    """What a read of ``path``, a name a link from an open file gave (``link``: the linking pid and the
+    source), read: nothing sensitive when ``path`` still names a file (its inode said so), else see the module."""
+    if _host_stat(path, ctx) is not None:
+        return None
+    pid, _, source = link[len(UNNAMED) :].partition(" ")
+    fd = _FD.match(source)
+    own = [o for o in seen if fd is not None and str(o.pid) == pid and o.fd == int(fd.group(1))]
+    for o in [*own[-1:], *reversed(seen)]:
+        where = sensitive(o.path, ctx) or _by_inode(o.path, ctx)
+        if where is not None:
+            return where
+    bait = ctx.registry.get(READ_SECRET_FILE)
+    return _display(path, ctx), bait.name, bait.risk
+
+
+def _display(path: str, ctx: TraceContext) -> str:
+    """``path`` as the events show one: ``~/...`` in HOME, workspace-relative in the workspace."""
+    for base, prefix in ((ctx.home, "~/"), (ctx.workspace, "")):
+        if path.startswith(base.as_posix() + "/"):
+            return prefix + path[len(base.as_posix()) + 1 :]
+    return path
+
+
+def _host_stat(path: str, ctx: TraceContext) -> os.stat_result | None:
+    host = ctx.programs.host_path(path) if ctx.programs is not None else path
+    try:
+        return os.stat(host)
+    except OSError:
+        return None
+
+
+def _by_inode(path: str, ctx: TraceContext) -> Locus | None:
+    if not ctx.secrets or path.startswith(("/proc/", "/dev/")):  # the engine's own, not the command's
+        return None
+    st = _host_stat(path, ctx)
+    return None if st is None else ctx.secrets.get((st.st_dev, st.st_ino))
+
+
+def _shown(path: str) -> str:
+    """``path`` as text an event can carry (a file name's bytes that are no UTF-8 replaced)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _reading(flags: str) -> bool:
+    parts = set(flags.split("|"))
+    return not parts & {"O_WRONLY", "O_DIRECTORY", "O_PATH"}
+
+
+__all__ = ["TracedRead", "sensitive_reads"]

@@ -1,0 +1,70 @@
+"""A secret read under a name the command gave it is still a ``SensitiveRead`` of the secret: a name strace
+prints escaped (a newline, a byte that is no ASCII), a folder renamed around it, a relative rename after a
+``chdir`` (the red team's ``read-miss-*`` scripts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from channel.events import SensitiveRead
+from tests.sandbox.security.conftest import Box
+
+
+def _traced(box: Box) -> None:
+    if not box.sandbox.label.endswith("+ strace"):
+        pytest.fail(f"no exec tracer on {box.backend}: {box.sandbox.label}", pytrace=False)
+
+
+def _reads(box: Box) -> list[tuple[str, str]]:
+    return sorted({(e.path, e.program) for e in box.of(SensitiveRead)})
+
+
+@pytest.mark.parametrize("name", ["$'a\\nb'", "é", "$'q>r<s\\\\t'", "$'\\xff'"])
+async def test_a_secret_read_under_a_name_strace_escapes_is_seen(box: Box, name: str) -> None:
+    _traced(box)
+    result = await box.sh(f"mv ~/.bash_history ~/{name}; cat ~/{name}; mv ~/{name} ~/.bash_history")
+    assert result.exit_code == 0, result.output
+    assert _reads(box) == [("~/.bash_history", "cat")]
+
+
+async def test_a_secret_read_in_a_renamed_folder_is_seen(box: Box) -> None:
+    _traced(box)
+    result = await box.sh("mv ~/.aws ~/a2; mkdir ~/n; mv ~/a2 ~/n/a3; cat ~/n/a3/credentials; mv ~/n/a3 ~/.aws")
+    assert result.exit_code == 0, result.output
+    assert _reads(box) == [("~/.aws/credentials", "cat")]
+
+
+async def test_a_relative_rename_after_a_chdir_is_joined_to_the_new_folder(box: Box) -> None:
+    _traced(box)
+    script = (
+        "import os\nh = os.path.expanduser('~')\nos.chdir(h)\nos.rename('.bash_history', 'b')\n"
+        "print(open(h + '/b').read()[:2])\nos.rename('b', '.bash_history')\n"
+        "if os.fork() == 0:\n    os.chdir('.aws')\n    os.rename('credentials', 'c')\n"
+        "    open(h + '/.aws/c').read()\n    os.rename('c', 'credentials')\n    os._exit(0)\nos.wait()\n"
+    )
+    result = await box.sh(f"python3 - <<'PY'\n{script}PY")
+    assert result.exit_code == 0, result.output
+    assert [path for path, _ in _reads(box)] == ["~/.aws/credentials", "~/.bash_history"]
+
+
+LINKAT = """import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+h = os.path.expanduser('~')
+secret = os.open(h + '/.bash_history', os.O_PATH)
+other = os.open(h + '/.profile', os.O_RDONLY | os.O_CREAT)  # a descriptor the trace names, then reused
+os.close(other)
+os.dup2(secret, other)  # untraced: the trace's last open of this number is another file
+for n, fd in (('x', secret), ('y', other)):
+    assert libc.linkat(-100, b'/proc/self/fd/%d' % fd, -100, (h + '/' + n).encode(), 0x400) == 0, ctypes.get_errno()
+    print(open(h + '/' + n).read()[:2])
+    os.unlink(h + '/' + n)
+"""
+
+
+async def test_a_secret_linked_from_an_open_descriptor_and_read_is_seen(box: Box) -> None:
+    """``O_PATH`` open of a secret, ``linkat`` of ``/proc/self/fd/N`` (``AT_SYMLINK_FOLLOW``) to a new name, a
+    read under it, the name removed: the read is of the secret, whichever descriptor number was linked."""
+    _traced(box)
+    result = await box.sh(f"python3 - <<'PY'\n{LINKAT}PY")
+    assert result.exit_code == 0, result.output
+    assert _reads(box) == [("~/.bash_history", "python3")]
