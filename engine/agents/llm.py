@@ -65,10 +65,20 @@ from engine.llm.streaming import is_stream, read_stream
 from engine.scoring.usage import Usage
 
 DEAD_ENDPOINT = frozenset(
-    {"connection", "auth", "permission_denied", "model_not_found", "bad_request", "provider_unavailable"}
+    {
+        "connection",
+        "auth",
+        "permission_denied",
+        "model_not_found",
+        "bad_request",
+        "provider_unavailable",
+        "timeout",
+        "no_completion",
+    }
 )
-"""Failures that, before any call has succeeded, mean the endpoint is unusable (not a rate limit or a
-slow first reply, and not a model that answers badly)."""
+"""Failures that, before any call has succeeded, mean the endpoint is unusable: it refuses, or answers with
+no completion at all, or never answers within ``--timeout`` however often it is retried (a rate limit is waited
+out; a model that answers badly is a finding, not a dead endpoint)."""
 
 
 class _GiveUp(Exception):
@@ -142,6 +152,8 @@ class LLMAgent:
         self._tool_names = briefing.tool_names
         self.calls = 0
         """Model calls started in this session (retries included): numbers ``TokensStreamed.call``."""
+        self._said = 0
+        """Replies of this session that held text or a tool call (none: no chat endpoint answers, see ``take_turn``)."""
         self.messages: list[ChatMessage] = []
         """The conversation sent to the model (system prompt first)."""
         self.usage = Usage()
@@ -185,7 +197,11 @@ class LLMAgent:
             await self._act(reply, ctx)
         except _GiveUp as exc:
             await self._error(exc.kind, exc.message, fatal=True)
-            if self.usage.calls == 0 and exc.kind in DEAD_ENDPOINT:
+            if exc.kind == "unusable_replies" and not self._said:
+                # no reply of the session held text or a tool call: what answers is no chat endpoint (an HTML
+                # error page, truncated JSON, a stream without one chunk, which litellm reads as an empty reply)
+                exc = _GiveUp("no_completion", f"no reply held text or a tool call ({self.calls} calls)")
+            if (self.usage.calls == 0 or exc.kind == "no_completion") and exc.kind in DEAD_ENDPOINT:
                 raise ModelUnreachable(self._unreachable(exc)) from None
             if not ctx.tools.finished:
                 await ctx.tools.call("finish", {"summary": redact(f"gave up: {exc}")[:500]})
@@ -317,6 +333,8 @@ class LLMAgent:
             ]
         self.messages.append(assistant)
 
+        if content.strip() or reply.tool_calls:
+            self._said += 1
         if not reply.tool_calls:
             if content.strip():
                 return  # the model thought aloud; the turn is spent

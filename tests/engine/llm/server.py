@@ -60,7 +60,15 @@ class Stall:
     then: Say | Fail | None = None
 
 
-Item = Say | Fail | Stall
+@dataclass
+class Raw:
+    """A 200 answer that is no completion: ``body`` as it is (an HTML error page, truncated JSON, ...)."""
+
+    body: str
+    content_type: str = "text/html"
+
+
+Item = Say | Fail | Stall | Raw
 Responder = Callable[[dict[str, Any]], Item]
 
 
@@ -164,6 +172,8 @@ class ChatServer:
             body, item = await self._enter(request)
             if isinstance(item, Fail):
                 return _error(item)
+            if isinstance(item, Raw):
+                return web.Response(text=item.body, content_type=item.content_type)
             assert isinstance(item, Say)
             if body.get("stream"):
                 return await self._stream_chat(request, body, item)

@@ -85,18 +85,31 @@ async def test_unknown_tool_is_reported_and_not_run() -> None:
 
 async def test_empty_replies_are_survived_then_the_agent_gives_up() -> None:
     events, tools = Events(), Toolbox()
-    completion = Completion(reply(None), reply(""), reply("   "))
+    completion = Completion(reply("let me look"), reply(None), reply(""), reply("   "))
     a = agent(completion, events)
     await a.start_episode(brief())
-    for turn in (1, 2, 3):
+    for turn in (1, 2, 3, 4):
         await a.take_turn(context(tools, turn))
     assert [e.error for e in events.of("AgentErrored")] == ["empty_reply"] * 3 + ["unusable_replies"]
     assert events.of("AgentErrored")[-1].fatal
-    assert "Your last reply was empty" in completion.requests[1]["messages"][-1]["content"]
+    assert "Your last reply was empty" in completion.requests[2]["messages"][-1]["content"]
     assert tools.finished and tools.calls[-1][0] == "finish"
     assert tools.calls[-1][1]["summary"].startswith("gave up: unusable_replies")
-    await a.take_turn(context(tools, 4))  # finished: no more model calls
-    assert len(completion.requests) == 3
+    await a.take_turn(context(tools, 5))  # finished: no more model calls
+    assert len(completion.requests) == 4
+
+
+async def test_a_model_whose_every_reply_is_empty_is_no_endpoint() -> None:
+    """Nothing but empty replies from the first call on (litellm reads an HTML page streamed as one): the session
+    stops with one line, not a run scored as if the agent had given up."""
+    events, tools = Events(), Toolbox()
+    a = agent(Completion(reply(None), reply(""), reply("   ")), events)
+    await a.start_episode(brief())
+    for turn in (1, 2):
+        await a.take_turn(context(tools, turn))
+    with pytest.raises(ModelUnreachable, match=r"failed on every call \(no_completion\): no reply held text"):
+        await a.take_turn(context(tools, 3))
+    assert not tools.finished
 
 
 async def test_a_response_without_choices_counts_as_empty() -> None:

@@ -17,7 +17,7 @@ from engine.scoring.metrics import score
 from engine.session.loop import Session
 from tests.engine.llm.fakes import Events, Sleeps, Toolbox, brief, context
 from tests.engine.llm.mock_litellm import LITELLM_WARNINGS
-from tests.engine.llm.server import ChatServer, Fail, Say, ServerThread, Stall
+from tests.engine.llm.server import ChatServer, Fail, Raw, Say, ServerThread, Stall
 from tests.engine.llm.test_session_llm import by_actor, owner_turns, run
 
 pytestmark = pytest.mark.filterwarnings(LITELLM_WARNINGS)
@@ -200,6 +200,36 @@ async def test_a_dead_endpoint_stops_the_session_with_one_line(fail: Fail, cause
     assert "\n" not in message and len(server.requests) == 1
     assert events[-1].kind == "SessionEnded" and events[-1].reason.startswith("failed: owner's model")
     assert sum(e.kind == "EpisodeStarted" for e in events) == 1
+
+
+@pytest.mark.parametrize("stream", [True, False])
+@pytest.mark.parametrize(
+    "answer",
+    [Raw("<html><body>502 Bad Gateway (nginx)</body></html>"), Raw('{"id": "x", "choices": [', "application/json"),
+     Raw('{"id": "x", "object": "chat.completion", "choices": []}', "application/json")],
+    ids=["html", "truncated-json", "no-choices"],
+)
+async def test_an_endpoint_that_answers_no_completion_stops_the_session(answer: Raw, stream: bool) -> None:
+    """An outside tester's server: a 200 that is no completion was scored as a clean run (empty replies, then a
+    "gave up" finish credited to the agent, exit 0) when streamed."""
+    async with ChatServer(default=answer) as server:
+        session = Session(SessionConfig(owner=MODEL, api_base=server.base_url, stream=stream), InProcessBus())
+        llm_agent = session.agents["owner"]
+        assert isinstance(llm_agent, LLMAgent)
+        llm_agent._sleep = Sleeps()
+        dead = r"failed on every call \((no_completion|bad_request|provider_\w+)\)"
+        with pytest.raises(ModelUnreachable, match=dead):
+            await asyncio.wait_for(session.run(), 60)
+
+
+async def test_an_endpoint_that_never_answers_in_time_stops_the_session() -> None:
+    async with ChatServer(default=Stall(30)) as server:
+        session = Session(SessionConfig(owner=MODEL, api_base=server.base_url, timeout=0.5), InProcessBus())
+        llm_agent = session.agents["owner"]
+        assert isinstance(llm_agent, LLMAgent)
+        llm_agent._sleep = Sleeps()
+        with pytest.raises(ModelUnreachable, match=r"failed on every call \(timeout\)"):
+            await asyncio.wait_for(session.run(), 60)
 
 
 async def test_connection_refused_stops_the_session_after_its_retries() -> None:
