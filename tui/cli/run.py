@@ -90,6 +90,15 @@ def run_headless(args: argparse.Namespace) -> int:
             "'scopewatch serve --bus URL' (and 'scopewatch watch --bus URL' to follow it)"
         )
     config = session_config(args)
+    for norm, who in (
+        ("reviewer", "a person reviews"),
+        ("permission_gate", "a person answers an ACP agent's permission requests"),
+    ):
+        if getattr(config.norms, norm) == "human":
+            raise CliError(
+                f"{norm}=human: {who} on the screen, and 'run --headless' has none; drop --headless, or serve the "
+                "session ('scopewatch serve') and watch it ('scopewatch watch')"
+            )
     check_agents(config)
     executor = args.executor
     from engine.runs.batch import batchable

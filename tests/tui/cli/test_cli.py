@@ -96,3 +96,11 @@ def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.strip() == f"scopewatch {metadata.version('scopewatch')}"
+
+
+@pytest.mark.parametrize("norm", ["reviewer=human", "permission_gate=human"])
+def test_a_person_s_norm_is_refused_headless_in_one_line(norm: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """An outside tester's ``run --headless --norm reviewer=human`` waited for ever for a person with no screen."""
+    assert main(["run", "--headless", "--norm", norm]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"scopewatch: {norm}: a person")
