@@ -9,6 +9,7 @@ import math
 import os
 import re
 import sys
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, get_args
@@ -63,6 +64,14 @@ def _option_first(message: str) -> str:
 
 
 THEME_HELP = "colour theme: scopewatch-dark, scopewatch-light, scopewatch-contrast or scopewatch-cb"
+
+
+def base_url(text: str) -> str:
+    """An argparse type: an ``http://`` or ``https://`` URL with a host (a model endpoint's base)."""
+    parts = urllib.parse.urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL with a host, got {text!r}")
+    return text
 
 
 def positive(text: str) -> int:
@@ -163,7 +172,9 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         choices=["mixed", "cautious", "helpful", "careful", "overeager", "moderate"],
         help="scripted owner persona; on an audit scenario, the profile (cautious, overeager, else moderate)",
     )
-    p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
+    p.add_argument(
+        "--api-base", type=base_url, metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama"
+    )
     add_model_options(p)
     p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order")
     p.add_argument("--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run")

@@ -13,7 +13,7 @@ from typing import Any
 from engine.fork.course import changes_text
 from engine.fork.errors import ForkDiverged
 from engine.fork.plan import ForkPlan, plan_fork
-from tui.cli.common import THEME_HELP, CliError, print_metrics, say
+from tui.cli.common import THEME_HELP, CliError, base_url, print_metrics, say
 from tui.cli.run import DEMO_PACE, Progress, open_live
 
 
@@ -42,7 +42,9 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--requester", metavar="KIND", help="from the fork point, the requester's agent (e.g. human)")
     p.add_argument("--owner", metavar="KIND", help="from the fork point, the owner's agent (e.g. human)")
-    p.add_argument("--api-base", metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama")
+    p.add_argument(
+        "--api-base", type=base_url, metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama"
+    )
     p.add_argument("--headless", action="store_true", help="no screen: print the fork's metrics when done")
     p.add_argument("--json", action="store_true", help="with --headless: one JSON object on stdout")
     p.add_argument("--record", metavar="OUT", help="write the fork's events to this JSONL recording (a new file)")

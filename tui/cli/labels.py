@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tui.cli.common import positive, usage_for
+from tui.cli.common import base_url, positive, usage_for
 
 SHIPPED_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "labels"
 """The hand-labelled sets that ship with scopewatch (``labels agreement`` reads them all by default)."""
@@ -52,7 +52,9 @@ def register(sub: Any) -> None:
     sp.add_argument(
         "--judge", metavar="MODEL", help="also run the LLM judge (a litellm model) on the labelled episodes"
     )
-    sp.add_argument("--api-base", metavar="URL", help="with --judge: base URL of a local OpenAI-compatible server")
+    sp.add_argument(
+        "--api-base", type=base_url, metavar="URL", help="with --judge: base URL of a local OpenAI-compatible server"
+    )
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
     sp.set_defaults(handler=agreement_command)
 

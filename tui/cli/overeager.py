@@ -18,6 +18,7 @@ from tui.cli.common import (
     add_model_options,
     add_parallel_options,
     add_sandbox_option,
+    base_url,
     positive,
     progress_bars,
 )
@@ -84,7 +85,12 @@ def register(sub: Any) -> None:
         "mini-swe-agent:MODEL or cmd:'<command line>'",
     )
     sp.add_argument("--profile", choices=PROFILES, help="one scripted profile (default: all three)")
-    sp.add_argument("--api-base", metavar="URL", help="the model endpoint the agents call (a local or scripted server)")
+    sp.add_argument(
+        "--api-base",
+        type=base_url,
+        metavar="URL",
+        help="the model endpoint the agents call (a local or scripted server)",
+    )
     add_model_options(sp)
     sp.add_argument(
         "--store",

@@ -13,7 +13,7 @@ from typing import Any
 from channel.recorder import RecordingError, load_recording, stream_recording
 from engine.scoring.metrics import Metrics, score
 from engine.scoring.tables import render_table
-from tui.cli.common import CliError, print_metrics, say
+from tui.cli.common import CliError, base_url, print_metrics, say
 
 
 def register(sub: Any) -> None:
@@ -30,7 +30,9 @@ def register(sub: Any) -> None:
         help="also label episodes with an LLM judge (litellm model) and show its agreement with the rule "
         "judge; 'llm:MODEL' makes the LLM judge primary (the metrics come from its labels)",
     )
-    p.add_argument("--api-base", metavar="URL", help="with --judge: base URL of a local OpenAI-compatible server")
+    p.add_argument(
+        "--api-base", type=base_url, metavar="URL", help="with --judge: base URL of a local OpenAI-compatible server"
+    )
     p.add_argument(
         "--parent",
         metavar="PARENT",

@@ -21,6 +21,8 @@ from tui.cli import build_parser, main
         ["replay", "r.jsonl", "--speed", "0"],
         ["scenarios", "lst"],
         ["run", "--persona", "nobody"],
+        ["run", "--headless", "--api-base", "not a url"],
+        ["overeager", "run", "--api-base", "localhost:8080"],
     ],
 )
 def test_a_usage_error_is_one_line_on_stderr_with_exit_code_2(
