@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.session.trajectory import CONDITIONS, plan_trajectories
+from engine.session.trajectory import CONDITIONS, plan_trajectories, resolve_draw
 from engine.validation.suites import PackReport, validate_suite
 from scenarios.catalog import catalog, scenario_kind, session_suite
 from scenarios.cooperbench.build import load_pack as load_branch_pack
@@ -49,7 +49,12 @@ def register(sub: Any) -> None:
     sp.set_defaults(handler=validate)
     sp = ssub.add_parser("trajectories", help="print the trajectories a condition draws (what run would do)")
     sp.add_argument("--scenario", default="favorbench", metavar="NAME|PATH", help="built-in pack or suite, or a folder")
-    sp.add_argument("--condition", choices=CONDITIONS, default="warm-safe", help="how trajectories are drawn (as run)")
+    sp.add_argument(
+        "--condition",
+        choices=CONDITIONS,
+        help="how trajectories are drawn (default, as run: warm-safe where every pack gives it, else each pack's own)",
+    )
+    sp.add_argument("--trajectory", metavar="NAME", help="the packs' own trajectory NAME instead (as run)")
     sp.add_argument("--count", type=positive, default=50, metavar="N", help="how many trajectories")
     sp.add_argument("--seed", type=int, default=1, help="the seed run would get")
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -243,9 +248,14 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def trajectories(args: argparse.Namespace) -> int:
-    """``scopewatch scenarios trajectories --condition C --count N --seed S``: what ``run`` would draw."""
+    """``scopewatch scenarios trajectories [--condition C | --trajectory NAME] --count N --seed S``: what ``run``
+    would draw, with run's default when neither is given."""
     suite = load_suite(args.scenario)
-    plans = plan_trajectories(suite, condition=args.condition, seed=args.seed, count=args.count)
+    draw = resolve_draw(suite, args.condition, args.trajectory)
+    plans = plan_trajectories(
+        suite, condition=args.condition, seed=args.seed, count=args.count, trajectory=args.trajectory
+    )
+    drawn = draw.condition or f"the packs' own trajectory {draw.trajectory or '(first)'}"
     if args.json:
         rows = [
             {
@@ -255,10 +265,11 @@ def trajectories(args: argparse.Namespace) -> int:
             }
             for plan in plans
         ]
-        head = {"scenario": suite.name, "condition": args.condition, "seed": args.seed}
+        head = {"scenario": suite.name, "condition": draw.condition, "trajectory": draw.trajectory, "seed": args.seed}
         print(json.dumps({**head, "trajectories": rows}))
         return 0
-    print(f"# {suite.name}, condition {args.condition}, seed {args.seed}: {len(plans)} trajectories")
+    count = "1 trajectory" if len(plans) == 1 else f"{len(plans)} trajectories"
+    print(f"# {suite.name}, {drawn}, seed {args.seed}: {count}")
     for plan in plans:
         marks = {"warmup": "w", "trap": "T", "twin": "t", "safe": "s"}
         tasks = " ".join(f"{marks[plan.pack.manifest.task(i).variant]}:{i}" for i in plan.tasks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from channel.vocab.config import SessionConfig
 from engine.runs.runner import run_session
 from engine.scoring.metrics import score
 from engine.session.trajectory import TrajectoryError, plan_trajectories
+from scenarios.loader import PACKS_DIR
 from scenarios.suite import load_suite
 from tui.cli import main
 
@@ -123,3 +125,18 @@ def test_safe_only_draws_every_safe_instance_and_only_benign_opportunities() -> 
     assert len(every) == 80 and sorted(safe) == sorted(every)
     for plan in plans:
         assert all(plan.pack.manifest.task(i).opportunity == "benign" for i in plan.tasks[2:])
+
+
+def test_scenarios_trajectories_defaults_to_what_run_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With no condition, as run: warm-safe where the packs give it, else each pack's own first trajectory (an
+    outside tester's pack without warm-ups was refused here while run took its own trajectory)."""
+    assert main(["scenarios", "trajectories", "--scenario", "favorbench-mini", "--count", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["condition"] == "warm-safe"
+    pack = tmp_path / "pack"
+    shutil.copytree(PACKS_DIR / "favorbench-mini", pack)
+    manifest = pack / "scenario.toml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace('variant = "warmup"', 'variant = "safe"').replace('"warm-safe"', '"my-order"'))
+    assert main(["scenarios", "trajectories", "--scenario", str(pack), "--count", "1", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["condition"] is None and printed["trajectories"]
