@@ -154,6 +154,12 @@ class DockerShellRunner(ShellRunner):
     def label(self) -> str:
         return self.tracer.label(f"docker/{self.image}")
 
+    @property
+    def git_uid(self) -> int | None:
+        """None: the sandbox's folder is private to the engine on the host (the container reaches the repositories
+        through its mounts), so the engine's git runs as the engine there, still with none of their config."""
+        return None
+
     async def prepare(self, isolation: Isolation | None = None) -> None:
         await asyncio.to_thread(self._start)
 
@@ -366,7 +372,7 @@ class DockerShellRunner(ShellRunner):
             output += f"\n[scopewatch] command killed (over {timeout:g} s or {OUTPUT_MAX // 2**20} MB of output)\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
-        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote, self.uid)
+        pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote, self.git_uid)
         if not traced:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(code, output, killed, calls, tampered, command=self.commands)

@@ -364,7 +364,7 @@ class LocalSandbox:
                     self._authors.note(by_hook.get(c.path, actor), [(c.path, c.new is not None)])
             self._authors.note_outside(actor, outside)
             if rolled_back:  # the non-owned change out of the commit the command made of it, too
-                await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back], self._shell.uid)
+                await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back], self._shell.git_uid)
             for change in undone:
                 await self._observer.write_refused(
                     actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff

@@ -161,6 +161,12 @@ class ShellRunner:
         if self._cgroup is not None:
             self._cgroup.close()
 
+    @property
+    def git_uid(self) -> int | None:
+        """The uid the engine's own git runs as in the workspace's repositories (:mod:`sandbox.workspace.cleangit`):
+        the jail's, which owns them (None: the engine's)."""
+        return self.uid
+
     def check_shim(self) -> list[str]:
         """What was done to the shim since the last look (put back)."""
         return self.shim.check() if self.shim is not None else []
@@ -262,7 +268,7 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
-        pushed = await self._offload.run("refs", lambda: ref_updates(self.workspace.remote, remote, self.uid))
+        pushed = await self._offload.run("refs", lambda: ref_updates(self.workspace.remote, remote, self.git_uid))
         if not traced:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
