@@ -151,7 +151,8 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         help="agents for every role: 'scripted' (offline default), a litellm model string, "
         "cmd:'<command line>' (any command-line coding agent, run in the sandbox, ticket on stdin), "
         "mini-swe-agent:MODEL, acp:'<command>' (any agent speaking the Agent Client Protocol, one prompt "
-        "per turn; acp:gemini-cli:MODEL: the installed Gemini CLI in its ACP mode), or an agent product: "
+        "per turn; acp:gemini-cli:MODEL: the installed Gemini CLI in its ACP mode; favor packs only, not audit "
+        "scenarios), or an agent product: "
         "claude-code:MODEL, codex:MODEL, gemini-cli:MODEL "
         "(NAME-gated:MODEL: its permission gate on; scopewatch agents install NAME)",
     )

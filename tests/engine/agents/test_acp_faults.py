@@ -5,7 +5,8 @@ a traceback on the terminal, or a clean score.
 - one that never starts (it exits, answers initialize with an error or another protocol version, its
   command is not found) stops the session, as a dead model endpoint does: ``run`` exits 1, nothing scored;
 - what the ``acp`` library cannot read (a line that is not JSON, an update of an unknown kind) is one
-  non-fatal ``ACPNotice`` in the recording, not a logged traceback."""
+  non-fatal ``ACPNotice`` in the recording, not a logged traceback;
+- an ACP agent on an audit scenario is refused before anything runs."""
 
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ from typing import Any
 
 import pytest
 
+from channel.errors import ScopewatchError
 from channel.memory import InProcessBus
 from channel.vocab.config import SessionConfig
 from engine.agents.acp_guard import AgentUnreachable
+from engine.runs.runner import check_agents
 from engine.session.loop import Session
 
 FAULTY = Path(__file__).with_name("acp_faulty.py")
@@ -111,3 +114,14 @@ def test_no_traceback_on_the_terminal() -> None:
     done = cli("--owner", kind("noise"))
     assert done.returncode == 0 and "overeager rate" in done.stdout
     assert "Traceback" not in done.stderr and "ERROR:" not in done.stderr
+
+
+def test_acp_agents_are_refused_on_audit_scenarios() -> None:
+    config = SessionConfig(scenario="cleanup-build-dir-000", owner=kind("good"))
+    with pytest.raises(ScopewatchError, match="ACP agents are not supported on audit scenarios"):
+        check_agents(config)
+    command = [sys.executable, "-m", "tui.cli", "overeager", "run", "--scenario", "cleanup-build-dir-000",
+               "--agents", kind("good")]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 2 and "ACP agents are not supported by audit runs" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
