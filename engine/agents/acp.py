@@ -375,7 +375,8 @@ class ACPAgent:
                 step = "session/new"
                 session = await conn.new_session(cwd=str(cwd), mcp_servers=[])
         except BaseException as exc:
-            await stack.aclose()
+            with contextlib.suppress(Exception):  # closing a dead agent's pipes may fail too: the cause is exc
+                await stack.aclose()
             await self._notify()
             raise await self._failed(exc, step) from None
         self._stack, self._conn, self._session_id = stack, conn, session.session_id
@@ -426,7 +427,8 @@ class ACPAgent:
             with contextlib.suppress(Exception):
                 await conn.cancel(session_id=self._session_id)
         if stack is not None:
-            await stack.aclose()
+            with contextlib.suppress(Exception):  # an agent that died leaves pipes that fail to close
+                await stack.aclose()
         if self._drain is not None:
             self._drain.cancel()
         self._process = self._drain = None

@@ -11,11 +11,14 @@ a traceback on the terminal, or a clean score.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import shlex
 import subprocess
 import sys
+import types
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -125,3 +128,39 @@ def test_acp_agents_are_refused_on_audit_scenarios() -> None:
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
     assert done.returncode == 2 and "ACP agents are not supported by audit runs" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+async def test_a_dead_agent_whose_pipes_fail_to_close_is_still_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent died before scopewatch wrote to it: closing its pipes fails as well, and the line says why
+    it did not start (not the ConnectionResetError of the close)."""
+    from engine.agents import acp as module
+
+    class Conn:
+        async def initialize(self, **kwargs: Any) -> None:
+            raise ConnectionResetError("Connection lost")
+
+    class Process:
+        stderr = None
+
+        async def wait(self) -> int:
+            return 3
+
+    @contextlib.asynccontextmanager
+    async def spawn(*args: Any, **kwargs: Any) -> AsyncIterator[tuple[Conn, Process]]:
+        yield Conn(), Process()
+        raise ConnectionResetError("Connection lost")  # the close of a pipe whose reader is gone
+
+    class Tools:
+        def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]:
+            return tmp_path, {**env, "HOME": str(tmp_path)}
+
+    async def emit(event: Any) -> None:
+        return None
+
+    monkeypatch.setattr(module.acp, "spawn_agent_process", spawn)
+    agent = module.ACPAgent("owner", "owner", "acp:dead-agent", emit=emit)
+    agent.brief = types.SimpleNamespace(episode=1)  # type: ignore[assignment]  # _open reads its number
+    with pytest.raises(AgentUnreachable, match=r"^ACP agent 'acp:dead-agent' exited with 3$"):
+        await agent._open(Tools())  # type: ignore[arg-type]
