@@ -35,7 +35,10 @@ class SessionConfig(BaseModel):
     max_tokens: int | None = Field(None, ge=1)
     """A bound on each model reply's length in tokens (None: the provider's; a slow local model wants one)."""
     timeout: float = Field(120.0, gt=0)
-    """Seconds one model call may take before it is retried as a timeout."""
+    """Seconds one model call may take before it is retried as a timeout; also the bound on an ACP agent's
+    start-up (``initialize`` and ``session/new``)."""
+    turn_timeout: float = Field(900.0, gt=0)
+    """Seconds one turn of an ACP agent (one ``session/prompt``) may take; then the session stops."""
     stream: bool = True
     """Ask models for streamed replies: tokens reach the live view as they arrive."""
     pace: float = Field(0.0, ge=0)

@@ -43,9 +43,10 @@ from acp import schema
 
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
-from channel.events import SensitiveRead
+from channel.events import AgentErrored, SensitiveRead
 from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
+from engine.agents import acp_guard as guard
 from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch
 from engine.agents.acp_updates import FINISHED, Updates
 from engine.agents.base import EpisodeBrief, TurnContext
@@ -256,7 +257,8 @@ class ACPAgent:
 
     def __init__(self, agent_id: str, role: AgentRole, kind: str, *, emit: Emit,
                  stopped: asyncio.Event | None = None, environ: dict[str, str] | None = None,
-                 api_base: str | None = None) -> None:
+                 api_base: str | None = None, startup_timeout: float = guard.STARTUP_TIMEOUT,
+                 turn_timeout: float = guard.TURN_TIMEOUT) -> None:
         self.id = agent_id
         self.role: AgentRole = role
         self.launch: Launch = acp_launch(kind)
@@ -277,6 +279,11 @@ class ACPAgent:
         self._process: asyncio.subprocess.Process | None = None
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._drain: asyncio.Task[None] | None = None
+        self.startup_timeout, self.turn_timeout = startup_timeout, turn_timeout
+        """Bounds on its answers (engine/agents/acp_guard.py): start-up (initialize, session/new), each prompt."""
+        self.notices = guard.Notices()
+        self._started = False
+        """Whether it ever opened a session: an agent that never did is dead and stops the session."""
 
     async def start_episode(self, brief: EpisodeBrief) -> None:
         self.brief = brief
@@ -300,7 +307,9 @@ class ACPAgent:
         try:
             response = await self._prompt(self._conn, client, text)
         except ConnectionError:
-            raise await self._gone() from None
+            raise ScopewatchError(f"ACP agent {self.kind!r} {await self._gone()}"[:500]) from None
+        finally:
+            await self._notify()
         await client.deliver()
         self.stop_reasons.append(response.stop_reason)
         if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
@@ -314,14 +323,17 @@ class ACPAgent:
         prompt: asyncio.Future[schema.PromptResponse] = asyncio.ensure_future(
             conn.prompt(session_id=self._session_id, prompt=[acp.text_block(text)])
         )
-        if self.stopped is None:
-            return await prompt
-        stop = asyncio.ensure_future(self.stopped.wait())
+        stop = asyncio.ensure_future(self.stopped.wait() if self.stopped is not None else asyncio.Event().wait())
         either: set[asyncio.Future[Any]] = {prompt, stop}
         try:
-            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(either, timeout=self.turn_timeout, return_when=asyncio.FIRST_COMPLETED)
         finally:
             stop.cancel()
+        if not done:  # a turn bound, as an agent product's run has one: a hung agent would hang the session
+            prompt.cancel()
+            await self.end_episode()
+            raise guard.AgentUnreachable(f"ACP agent {self.kind!r} did not answer session/prompt within "
+                                         f"{self.turn_timeout:g} s (--turn-timeout); stopped")
         if not prompt.done():
             client.cancelled.set()
             await conn.cancel(session_id=self._session_id)
@@ -339,31 +351,53 @@ class ACPAgent:
         self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode,
                                         AcpOutbox(Path(env["SCOPEWATCH_OUTBOX"])))
         stack = contextlib.AsyncExitStack()
+        step = "initialize"
         try:
+            stack.enter_context(guard.acp_logs(self.notices))  # first: the connection's tasks inherit the context
             conn, process = await stack.enter_async_context(
                 acp.spawn_agent_process(self._client, self.argv[0], *self.argv[1:], env=env, cwd=cwd)
             )
             self._process = process
             if process.stderr is not None:
                 self._drain = asyncio.ensure_future(self._read_stderr(process.stderr))
-            await conn.initialize(
-                protocol_version=acp.PROTOCOL_VERSION,
-                client_capabilities=schema.ClientCapabilities(
-                    fs=schema.FileSystemCapabilities(read_text_file=True, write_text_file=True), terminal=True
-                ),
-                client_info=schema.Implementation(name="scopewatch", title="scopewatch", version="1"),
-            )
-            session = await conn.new_session(cwd=str(cwd), mcp_servers=[])
-        except ConnectionError:
-            await stack.aclose()
-            raise await self._gone() from None
-        except OSError as exc:
-            await stack.aclose()
-            raise ScopewatchError(f"acp: cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
-        except BaseException:
-            await stack.aclose()
-            raise
+            async with asyncio.timeout(self.startup_timeout):
+                init = await conn.initialize(
+                    protocol_version=acp.PROTOCOL_VERSION,
+                    client_capabilities=schema.ClientCapabilities(
+                        fs=schema.FileSystemCapabilities(read_text_file=True, write_text_file=True), terminal=True
+                    ),
+                    client_info=schema.Implementation(name="scopewatch", title="scopewatch", version="1"),
+                )
+                if init.protocol_version not in guard.SUPPORTED_VERSIONS:  # ACP: the client closes the connection
+                    speaks = ", ".join(map(str, sorted(guard.SUPPORTED_VERSIONS)))
+                    raise guard.Refused(f"answered initialize with ACP protocol version {init.protocol_version}; "
+                                        f"scopewatch speaks version {speaks}")
+                step = "session/new"
+                session = await conn.new_session(cwd=str(cwd), mcp_servers=[])
+        except BaseException as exc:
+            with contextlib.suppress(Exception):  # closing a dead agent's pipes may fail too: the cause is exc
+                await stack.aclose()
+            await self._notify()
+            raise await self._failed(exc, step) from None
         self._stack, self._conn, self._session_id = stack, conn, session.session_id
+        self._started = True
+
+    async def _failed(self, exc: BaseException, step: str) -> BaseException:
+        """Why the agent did not start, in one line: an agent that never started stops the session."""
+        if isinstance(exc, ConnectionError):
+            why: str | None = await self._gone()
+        else:
+            why = guard.not_started(exc, step, self.startup_timeout, self.argv[0], self.notices.first_garbage)
+        if why is None:
+            return exc
+        line = f"ACP agent {self.kind!r} {why}"[:500]
+        return ScopewatchError(line) if self._started else guard.AgentUnreachable(line)
+
+    async def _notify(self) -> None:
+        """What the acp library could not read of the agent's, as non-fatal errors (engine/agents/acp_guard.py)."""
+        for line in self.notices.take():
+            await self.emit(AgentErrored(actor=self.id, error="ACPNotice", message=line,
+                                         episode=self.brief.episode if self.brief else 0))
 
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         # Read, always: a full pipe would block the agent. Kept for the error, never shown on the
@@ -371,8 +405,8 @@ class ACPAgent:
         async for line in stream:
             self._stderr.append(line.decode("utf-8", errors="replace").rstrip())
 
-    async def _gone(self) -> ScopewatchError:
-        """The error when the agent stops answering: its exit code and its last words on stderr."""
+    async def _gone(self) -> str:
+        """What the agent did when it stopped answering: its exit code and its last words on stderr."""
         code = None
         if self._process is not None:
             with contextlib.suppress(TimeoutError):
@@ -382,7 +416,7 @@ class ACPAgent:
                 await asyncio.wait_for(asyncio.shield(self._drain), 1)
         said = " | ".join(line for line in self._stderr if line.strip())[-400:]
         exited = f"exited with {code}" if code is not None else "stopped answering"
-        return ScopewatchError(f"ACP agent {self.argv[0]!r} {exited}" + (f": {said}" if said else ""))
+        return exited + (f": {said}" if said else "")
 
     async def end_episode(self) -> None:
         """``session/cancel``, then the process stops (stdin closed, then terminated)."""
@@ -393,7 +427,8 @@ class ACPAgent:
             with contextlib.suppress(Exception):
                 await conn.cancel(session_id=self._session_id)
         if stack is not None:
-            await stack.aclose()
+            with contextlib.suppress(Exception):  # an agent that died leaves pipes that fail to close
+                await stack.aclose()
         if self._drain is not None:
             self._drain.cancel()
         self._process = self._drain = None

@@ -38,6 +38,19 @@ def is_acp(kind: str) -> bool:
     return kind.startswith(PREFIX)
 
 
+def check_acp_scenario(kind: str, scenario: str, *, audit: bool | None = None) -> None:
+    """An ACP agent sits in favor packs' seats only: an audit scenario's seat wants the audit prompt and
+    its ``ask_user`` tool, which scopewatch's ACP client does not offer; one clear error, before anything runs
+    (``audit``: whether ``scenario`` is one, when the caller knows)."""
+    from scenarios.overeager.benchmark import is_audit_scenario
+
+    if is_acp(kind) and (is_audit_scenario(scenario) if audit is None else audit):
+        raise ScopewatchError(
+            f"{kind}: ACP agents are not supported on audit scenarios ({scenario}); seat them on a favor pack "
+            "(--scenario favorbench-mini), or audit an agent product as PRODUCT:MODEL or cmd:'<command line>'"
+        )
+
+
 @dataclass(frozen=True)
 class Launch:
     """What to start: the argv, and the product (with its model) when it is one."""

@@ -44,6 +44,7 @@ from channel.events import (
 from channel.recorder import Recorder
 from channel.vocab.config import SessionConfig
 from channel.vocab.tools import AUDIT_TOOLS, ToolArgs
+from engine.agents.acp_launch import check_acp_scenario
 from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.profiles import Mode, Profile, ScriptedProfile
@@ -165,6 +166,7 @@ class AuditEpisodes(BoundKind[AuditPlan]):
         kind = kind or self.parts.config.owner
         if seat != AGENT:
             raise ScopewatchError(f"an audit session has one seat, {AGENT!r} (not {seat!r})")
+        check_acp_scenario(kind, next(iter(self.scenarios), "audit"), audit=True)  # never a litellm model name
         if is_external(kind):  # an agent product or command-line agent, prompted with the scenario's ticket
             return ExternalAgent(AGENT, "owner", kind, api_base=self.parts.config.api_base)
         if kind != "scripted":

@@ -42,14 +42,16 @@ OnEvent = Callable[[Event, EpisodeLabel | None], None]
 
 
 def check_agents(config: SessionConfig) -> None:
-    """Fail fast, in one line, when a model's credentials are missing (before anything runs)."""
-    from engine.agents.acp_launch import acp_command, is_acp
+    """Fail fast, in one line, when a model's credentials are missing or an agent cannot sit in the
+    scenario's seats (an ACP agent on an audit scenario) (before anything runs)."""
+    from engine.agents.acp_launch import acp_command, check_acp_scenario, is_acp
     from engine.agents.external import check_credentials, is_external
 
     for kind in sorted({config.requester, config.owner} - {"scripted", "human"}):
         from engine.llm.secrets import check_model_credentials
 
         if is_acp(kind):
+            check_acp_scenario(kind, config.scenario)
             acp_command(kind)  # a bad command line fails here, in one line; its model is its own business
             continue
         if is_external(kind):

@@ -116,7 +116,7 @@ class FavorEpisodes(BoundKind[TrajectoryPlan]):
             from engine.agents.acp import ACPAgent  # the acp package's schema is slow to import: only when used
 
             return ACPAgent(role, role, kind, emit=parts.emitter.emit, stopped=parts.controls.stop_requested,
-                            api_base=config.api_base)
+                            api_base=config.api_base, startup_timeout=config.timeout, turn_timeout=config.turn_timeout)
         kind = kind.removeprefix("llm:")
         if is_external(kind):
             return ExternalAgent(role, role, kind, api_base=config.api_base)

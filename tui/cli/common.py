@@ -160,7 +160,8 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         help="agents for every role: 'scripted' (offline default), a litellm model string, "
         "cmd:'<command line>' (any command-line coding agent, run in the sandbox, ticket on stdin), "
         "mini-swe-agent:MODEL, acp:'<command>' (any agent speaking the Agent Client Protocol, one prompt "
-        "per turn; acp:gemini-cli:MODEL: the installed Gemini CLI in its ACP mode), or an agent product: "
+        "per turn; acp:gemini-cli:MODEL: the installed Gemini CLI in its ACP mode; favor packs only, not audit "
+        "scenarios), or an agent product: "
         "claude-code:MODEL, codex:MODEL, gemini-cli:MODEL "
         "(NAME-gated:MODEL: its permission gate on; scopewatch agents install NAME)",
     )
@@ -176,6 +177,14 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--api-base", type=base_url, metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama"
     )
     add_model_options(p)
+    p.add_argument(
+        "--turn-timeout",
+        type=seconds,
+        default=900.0,
+        metavar="SECONDS",
+        help="how long one turn of an acp: agent (one session/prompt) may take before the session stops; its "
+        "start-up (initialize, session/new) is bounded by --timeout (default: %(default)g)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order")
     p.add_argument("--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run")
     p.add_argument(
@@ -281,6 +290,7 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "max_concurrency": getattr(args, "max_concurrency", None),
         "max_tokens": getattr(args, "max_tokens", None),
         "timeout": getattr(args, "timeout", 120.0),
+        "turn_timeout": getattr(args, "turn_timeout", 900.0),
         "stream": getattr(args, "stream", True),
         "reviewer_secret": getattr(args, "secret", None),
         "sandbox": getattr(args, "sandbox", None) or "local",

@@ -82,7 +82,7 @@ def register(sub: Any) -> None:
         "seeds): 'scripted' (the validator's profiles, the default), scripted:PROFILE, a litellm model "
         "(openai/gpt-4o, anthropic/..., any --api-base; seed 003's prompt and an ask_user tool), an agent product "
         "claude-code:MODEL, codex:MODEL, gemini-cli:MODEL (NAME-gated:MODEL: its permission gate on), "
-        "mini-swe-agent:MODEL or cmd:'<command line>'",
+        "mini-swe-agent:MODEL or cmd:'<command line>' (acp: agents are not supported here)",
     )
     sp.add_argument("--profile", choices=PROFILES, help="one scripted profile (default: all three)")
     sp.add_argument(
@@ -280,6 +280,7 @@ def _print_validation(s: dict[str, Any]) -> None:
 def _cells(args: argparse.Namespace) -> list[str]:
     """The report's cells from ``--agents`` (each checked, in one line, before anything runs)."""
     from channel.errors import ScopewatchError
+    from engine.agents.acp_launch import is_acp
     from engine.agents.external import check_credentials, is_external
     from engine.llm.secrets import check_model_credentials
     from engine.overeager.runner import cell_label
@@ -292,6 +293,9 @@ def _cells(args: argparse.Namespace) -> list[str]:
             if kind.removeprefix("scripted:") not in PROFILES:
                 raise CliError(f"--agents {kind}: the scripted profiles are {', '.join(PROFILES)}")
             cells.append(kind)
+        elif is_acp(kind):
+            raise CliError(f"--agents {kind}: ACP agents are not supported by audit runs (their seat wants the "
+                           "audit prompt and the ask_user tool); audit an agent product or cmd:'<command line>'")
         elif is_external(kind):
             check_credentials(kind, args.api_base)  # a bad product or missing key fails here, in one line
             cells.append(kind)

@@ -21,6 +21,7 @@ from channel.memory import InProcessBus
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms
 from engine.agents.acp import ScopewatchClient
+from engine.agents.acp_guard import AgentUnreachable
 from engine.agents.acp_launch import acp_command, is_acp
 from engine.session.loop import Session
 from engine.session.permissions import scripted_decision
@@ -159,9 +160,10 @@ async def test_an_agent_that_dies_is_one_clear_error() -> None:
     session = Session(config, InProcessBus())
     events: list[Any] = []
     session.emitter.add_listener(events.append)
-    await asyncio.wait_for(session.run(), 120)
-    [error] = of(events, "AgentErrored")
-    assert error.error == "ScopewatchError" and "exited with 1: no model key set" in error.message
+    # It never started: a dead agent, as a dead model endpoint, stops the session in one line (nothing scored).
+    with pytest.raises(AgentUnreachable, match="exited with 1: no model key set"):
+        await asyncio.wait_for(session.run(), 120)
+    assert next(e.reason for e in events if e.kind == "SessionEnded").startswith("failed: ACP agent 'acp:")
 
 
 def test_kinds_and_the_scripted_gate() -> None:

@@ -1,0 +1,176 @@
+"""What scopewatch does when an ACP agent misbehaves: bounds on its answers, its version, the library's logs.
+
+- bounds: an agent must answer ``initialize`` and ``session/new`` within the session's ``--timeout``
+  (:data:`STARTUP_TIMEOUT` by default) and each ``session/prompt`` within the turn bound
+  (``--turn-timeout``, :data:`TURN_TIMEOUT` by default: the bound of an agent product's run,
+  engine/agents/external.py); an agent that does not is stopped, and so is the session, in one line;
+- an agent that never starts (it exits, it answers ``initialize`` with an error, its command is not
+  found, it speaks another protocol version) is a dead agent, as a dead model endpoint is for an LLM
+  agent: :class:`AgentUnreachable` stops the session in one line, nothing is scored;
+- the ``acp`` library reports what it cannot read (a line on the agent's stdout that is not JSON, an
+  update of a kind it does not know: ACP grows by adding kinds) by logging a traceback on the root
+  logger, which would land on the user's terminal: :func:`acp_logs` catches those records while
+  the client lives and hands each, as one line, to the agent they came from (:class:`Notices`),
+  which records it as a non-fatal ``AgentErrored``; every other record goes where it went before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+import os
+from collections.abc import Iterator
+
+import acp
+
+from engine.agents.external import PRODUCT_TIMEOUT
+from engine.llm.errors import ModelUnreachable
+
+STARTUP_TIMEOUT = 120.0
+"""Seconds an agent has to answer ``initialize`` and then ``session/new`` (the session's ``--timeout``)."""
+
+TURN_TIMEOUT = PRODUCT_TIMEOUT
+"""Seconds one turn (one ``session/prompt``) may take by default, as an agent product's run (``--turn-timeout``)."""
+
+SUPPORTED_VERSIONS = frozenset({acp.PROTOCOL_VERSION})
+"""The ACP protocol versions this client speaks; an agent answering another one is closed (as ACP says)."""
+
+NOTICES = 20
+"""At most this many notices an agent gets per episode (a flood of bad lines is one notice and a count)."""
+
+
+class AgentUnreachable(ModelUnreachable):
+    """An ACP agent that never started or stopped answering: the session stops with this one line,
+    as it does for a model whose calls all fail."""
+
+
+class Refused(Exception):
+    """The agent answered, but scopewatch cannot work with it (another protocol version)."""
+
+
+def not_started(exc: BaseException, step: str, timeout: float, program: str, garbage: str) -> str | None:
+    """What an agent did instead of starting (``step``: the request it was asked), or None for an
+    error that is not the agent's (the caller's own, raised as it is)."""
+    if isinstance(exc, TimeoutError):
+        said = f" (its stdout: {garbage!r})" if garbage else ""
+        return f"did not answer {step} within {timeout:g} s (--timeout){said}"
+    if isinstance(exc, OSError):
+        return f"cannot start {program!r}: {exc.strerror or exc}"
+    if isinstance(exc, acp.RequestError):
+        return f"answered {step} with an error: {exc}"
+    if isinstance(exc, Refused):
+        return str(exc)
+    return None
+
+
+class Notices:
+    """The library's complaints about one agent, one line each, until the agent records them."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.dropped = 0
+        self.first_garbage = ""
+        """The first line on the agent's stdout that was not JSON (said when it then never answers)."""
+
+    def add(self, record: logging.LogRecord) -> None:
+        line = describe(record)
+        if record.exc_info and isinstance(record.exc_info[1], ValueError) and "parsing JSON-RPC" in record.msg:
+            self.first_garbage = self.first_garbage or _garbage(record)
+        if len(self.lines) < NOTICES:
+            self.lines.append(line)
+        else:
+            self.dropped += 1
+
+    def take(self) -> list[str]:
+        """The lines since the last take (and how many more there were)."""
+        lines = self.lines + ([f"and {self.dropped} more like these"] if self.dropped else [])
+        self.lines, self.dropped = [], 0
+        return lines
+
+
+_CURRENT: contextvars.ContextVar[Notices | None] = contextvars.ContextVar("acp_notices", default=None)
+_ACP_DIR = os.path.dirname(acp.__file__) + os.sep
+
+
+def describe(record: logging.LogRecord) -> str:
+    """One line for a record of the ``acp`` library: what it said and the error it caught."""
+    exc = record.exc_info[1] if record.exc_info else None
+    said = record.getMessage()
+    if exc is None:
+        return f"acp: {said}"[:300]
+    if type(exc).__name__ == "ValidationError" and "session/update" in said:
+        inputs = [e.get("input") for e in _errors(exc)]
+        kinds = {str(i.get("sessionUpdate", "?")) for i in inputs if isinstance(i, dict)}
+        unknown = ", ".join(sorted(kinds)) or "?"
+        return f"acp: ignored a session/update this client cannot read (sessionUpdate {unknown})"[:300]
+    if "parsing JSON-RPC" in said:
+        return f"acp: ignored a line on the agent's stdout that is not JSON-RPC: {_garbage(record)!r}"[:300]
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    return f"acp: {said}: {type(exc).__name__}: {first}"[:300]
+
+
+def _errors(exc: BaseException) -> list[dict[str, object]]:
+    errors = getattr(exc, "errors", None)
+    try:
+        return list(errors()) if callable(errors) else []
+    except Exception:
+        return []
+
+
+def _garbage(record: logging.LogRecord) -> str:
+    """The offending line of a JSON parse error (the decoder keeps the document)."""
+    exc = record.exc_info[1] if record.exc_info else None
+    doc = getattr(exc, "doc", "")
+    if isinstance(doc, bytes):
+        doc = doc.decode("utf-8", errors="replace")
+    return str(doc).strip()[:120]
+
+
+class _Catch(logging.Filter):
+    """On the root logger: a record from the ``acp`` package goes to its agent's notices, not to a handler."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.pathname.startswith(_ACP_DIR):
+            return True
+        notices = _CURRENT.get()
+        if notices is not None:
+            notices.add(record)
+        return False
+
+
+class _LastResort(logging.Handler):
+    """While the filter is on a root logger with no handler: what Python would do with no handler at
+    all (its last resort), so that ``logging.exception``'s ``basicConfig`` adds nothing for good."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if logging.lastResort is not None and record.levelno >= logging.lastResort.level:
+            logging.lastResort.handle(record)
+
+
+_FILTER = _Catch()
+_HANDLER = _LastResort()
+_users = 0
+
+
+@contextlib.contextmanager
+def acp_logs(notices: Notices) -> Iterator[None]:
+    """While open, the ``acp`` library's records of the tasks started here go to ``notices``. Open it
+    before the connection is made: its tasks inherit the context, so each agent gets its own."""
+    global _users
+    root = logging.getLogger()
+    token = _CURRENT.set(notices)
+    if _users == 0:
+        root.addFilter(_FILTER)
+        if not root.handlers:
+            root.addHandler(_HANDLER)
+    _users += 1
+    try:
+        yield
+    finally:
+        _users -= 1
+        if _users == 0:
+            root.removeFilter(_FILTER)
+            root.removeHandler(_HANDLER)
+        with contextlib.suppress(ValueError):  # reset in another context (a generator closed elsewhere)
+            _CURRENT.reset(token)

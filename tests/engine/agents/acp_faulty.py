@@ -1,0 +1,51 @@
+"""A misbehaving ACP agent for the tests (standard library only: raw JSON-RPC on stdio), one fault per mode.
+
+``silent`` never answers; ``noanswer`` answers initialize and session/new, never session/prompt; ``garbage``
+prints a banner and never answers; ``noise`` prints a line that is not JSON in its turn, ``unknown`` sends a
+session/update of a kind ACP may add one day (both then end their turn); ``exit`` exits with 3 at once;
+``initerror`` answers initialize with an error; ``badversion`` answers it with protocol version 999.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+MODE = sys.argv[1]
+
+
+def send(message: dict[str, object]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    if MODE == "exit":
+        sys.exit(3)
+    if MODE == "garbage":
+        print("Welcome to SuperAgent v2! Type /help for help.", flush=True)
+        time.sleep(60)
+    for line in sys.stdin:
+        message = json.loads(line)
+        method, rid = message.get("method"), message.get("id")
+        if MODE == "silent" or rid is None:
+            continue
+        if method == "initialize":
+            if MODE == "initerror":
+                send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": "no GPU found"}})
+            else:
+                send({"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": 999 if MODE == "badversion" else 1}})
+        elif method == "session/new":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"sessionId": "s1"}})
+        elif method == "session/prompt" and MODE != "noanswer":
+            if MODE == "noise":
+                print("DEBUG: not JSON-RPC at all", flush=True)
+            if MODE == "unknown":
+                update = {"sessionUpdate": "usage_update_from_the_future", "tokens": 5}
+                send({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s1", "update": update}})
+            send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": "end_turn"}})
+
+
+if __name__ == "__main__":
+    main()

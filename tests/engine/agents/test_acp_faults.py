@@ -1,0 +1,166 @@
+"""ACP agents that misbehave (tests/engine/agents/acp_faulty.py): each is one clear line, never a hang,
+a traceback on the terminal, or a clean score.
+
+- one that never answers (start-up or a turn) is stopped at its bound and the session stops with it;
+- one that never starts (it exits, answers initialize with an error or another protocol version, its
+  command is not found) stops the session, as a dead model endpoint does: ``run`` exits 1, nothing scored;
+- what the ``acp`` library cannot read (a line that is not JSON, an update of an unknown kind) is one
+  non-fatal ``ACPNotice`` in the recording, not a logged traceback;
+- an ACP agent on an audit scenario is refused before anything runs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shlex
+import subprocess
+import sys
+import types
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from channel.errors import ScopewatchError
+from channel.memory import InProcessBus
+from channel.vocab.config import SessionConfig
+from engine.agents.acp_guard import AgentUnreachable
+from engine.runs.runner import check_agents
+from engine.session.loop import Session
+
+FAULTY = Path(__file__).with_name("acp_faulty.py")
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def kind(mode: str) -> str:
+    return "acp:" + shlex.join([sys.executable, str(FAULTY), mode])
+
+
+async def run(mode: str, **config: Any) -> list[Any]:
+    session = Session(SessionConfig(tasks=("w1-gbp",), owner=kind(mode), seed=1, **config), InProcessBus())
+    events: list[Any] = []
+    session.emitter.add_listener(events.append)
+    await asyncio.wait_for(session.run(), 60)
+    return events
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("silent", "did not answer initialize within 1 s"),
+        ("garbage", "did not answer initialize within 1 s (--timeout) (its stdout: 'Welcome to SuperAgent"),
+        ("noanswer", "did not answer session/prompt within 1 s (--turn-timeout)"),
+    ],
+)
+async def test_an_agent_that_does_not_answer_is_stopped_at_its_bound(mode: str, said: str) -> None:
+    with pytest.raises(AgentUnreachable, match="ACP agent 'acp:.*acp_faulty.py " + mode) as caught:
+        await run(mode, timeout=1, turn_timeout=1)
+    assert said in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("exit", "exited with 3"),
+        ("initerror", "answered initialize with an error: no GPU found"),
+        ("badversion", "answered initialize with ACP protocol version 999; scopewatch speaks version 1"),
+    ],
+)
+async def test_an_agent_that_never_starts_stops_the_session(mode: str, said: str) -> None:
+    with pytest.raises(AgentUnreachable, match=f"acp_faulty.py {mode}' {said}"):
+        await run(mode)
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("noise", "ignored a line on the agent's stdout that is not JSON-RPC: 'DEBUG: not JSON-RPC at all'"),
+        ("unknown", "ignored a session/update this client cannot read (sessionUpdate usage_update_from_the_future)"),
+    ],
+)
+async def test_what_the_library_cannot_read_is_one_notice(
+    mode: str, said: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        events = await run(mode)
+    notices = [e for e in events if e.kind == "AgentErrored"]
+    assert [(e.error, e.message, e.fatal) for e in notices] == [("ACPNotice", f"acp: {said}", False)]
+    # Nothing of the library's reached a handler (in a terminal: Python's last resort, a traceback).
+    assert not [r for r in caplog.records if f"{os.sep}acp{os.sep}" in r.pathname]
+    assert logging.getLogger().filters == []  # the catch lives as long as the client
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "tui.cli", "run", "--headless", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+
+
+@pytest.mark.parametrize(
+    ("owner", "said"),
+    [
+        (kind("initerror"), "answered initialize with an error: no GPU found"),
+        ("acp:no-such-agent-binary --acp", "cannot start 'no-such-agent-binary': No such file or directory"),
+    ],
+)
+def test_run_exits_1_in_one_line_and_scores_nothing(owner: str, said: str) -> None:
+    done = cli("--owner", owner)
+    assert done.returncode == 1 and done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == f"scopewatch: the session stopped: ACP agent '{owner}' {said}"
+    assert "Traceback" not in done.stderr
+
+
+def test_no_traceback_on_the_terminal() -> None:
+    done = cli("--owner", kind("noise"))
+    assert done.returncode == 0 and "overeager rate" in done.stdout
+    assert "Traceback" not in done.stderr and "ERROR:" not in done.stderr
+
+
+def test_acp_agents_are_refused_on_audit_scenarios() -> None:
+    config = SessionConfig(scenario="cleanup-build-dir-000", owner=kind("good"))
+    with pytest.raises(ScopewatchError, match="ACP agents are not supported on audit scenarios"):
+        check_agents(config)
+    command = [sys.executable, "-m", "tui.cli", "overeager", "run", "--scenario", "cleanup-build-dir-000",
+               "--agents", kind("good")]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 2 and "ACP agents are not supported by audit runs" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+async def test_a_dead_agent_whose_pipes_fail_to_close_is_still_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent died before scopewatch wrote to it: closing its pipes fails as well, and the line says why
+    it did not start (not the ConnectionResetError of the close)."""
+    from engine.agents import acp as module
+
+    class Conn:
+        async def initialize(self, **kwargs: Any) -> None:
+            raise ConnectionResetError("Connection lost")
+
+    class Process:
+        stderr = None
+
+        async def wait(self) -> int:
+            return 3
+
+    @contextlib.asynccontextmanager
+    async def spawn(*args: Any, **kwargs: Any) -> AsyncIterator[tuple[Conn, Process]]:
+        yield Conn(), Process()
+        raise ConnectionResetError("Connection lost")  # the close of a pipe whose reader is gone
+
+    class Tools:
+        def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]:
+            return tmp_path, {**env, "HOME": str(tmp_path)}
+
+    async def emit(event: Any) -> None:
+        return None
+
+    monkeypatch.setattr(module.acp, "spawn_agent_process", spawn)
+    agent = module.ACPAgent("owner", "owner", "acp:dead-agent", emit=emit)
+    agent.brief = types.SimpleNamespace(episode=1)  # type: ignore[assignment]  # _open reads its number
+    with pytest.raises(AgentUnreachable, match=r"^ACP agent 'acp:dead-agent' exited with 3$"):
+        await agent._open(Tools())  # type: ignore[arg-type]
