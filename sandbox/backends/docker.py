@@ -154,12 +154,6 @@ class DockerShellRunner(ShellRunner):
     def label(self) -> str:
         return self.tracer.label(f"docker/{self.image}")
 
-    @property
-    def git_uid(self) -> int | None:
-        """None: the sandbox's folder is private to the engine on the host (the container reaches the repositories
-        through its mounts), so the engine's git runs as the engine there, still with none of their config."""
-        return None
-
     async def prepare(self, isolation: Isolation | None = None) -> None:
         await asyncio.to_thread(self._start)
 
@@ -171,7 +165,8 @@ class DockerShellRunner(ShellRunner):
         self.shim = shim = Shim(ws.base, self.registry.shimmed_commands, CONTAINER_PATH, covering=True, container=real)
         shim.install()
         self._path = f"{shim.dir}:{CONTAINER_PATH}"
-        self.uid = jail_uid() or os.getuid()
+        self.uid = jail_uid() or os.getuid()  # git_uid stays None: the engine's git runs as the engine here, whose
+        # folder on the host the jail's uid cannot reach (the container reaches it through its mounts)
         ws.remote.mkdir(exist_ok=True)  # mounted before the baseline is pushed into it
         volumes: dict[str, dict[str, str]] = {
             str(ws.root): {"bind": str(ws.root), "mode": "rw"},

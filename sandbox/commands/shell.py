@@ -80,6 +80,8 @@ class ShellRunner:
         self.commands = 0
         """Commands run so far (each one's number, from 1)."""
         self.uid: int | None = None
+        self.git_uid: int | None = None
+        """The uid the engine's own git runs as in the repositories (:mod:`sandbox.workspace.cleangit`)."""
         """The host uid commands run as (None: the engine's; see :mod:`sandbox.jail.jailuser`)."""
         self._handing: HandOver | None = None
         self._offload = Offload()
@@ -102,7 +104,7 @@ class ShellRunner:
         self.tracer = await detect_tracer(self.isolation.level)
         self._per_episode = episode_wanted()
         if self.isolation.level != "none" and self.isolation.hardened:
-            self.uid = jail_uid()
+            self.uid = self.git_uid = jail_uid()
             guard_private(self.workspace.base, self.workspace.tmp)
 
     async def _hand_over(self) -> None:
@@ -123,9 +125,8 @@ class ShellRunner:
 
     def _filter_fd(self) -> int | None:
         """A fresh pipe holding the seccomp filter, for one command (None: no filter here)."""
-        if self.isolation.level == "none" or not self.isolation.hardened:
-            return None
-        return filter_pipe()
+        hardened = self.isolation.level != "none" and self.isolation.hardened
+        return filter_pipe() if hardened else None
 
     @property
     def label(self) -> str:
@@ -160,12 +161,6 @@ class ShellRunner:
             self.shim.close()
         if self._cgroup is not None:
             self._cgroup.close()
-
-    @property
-    def git_uid(self) -> int | None:
-        """The uid the engine's own git runs as in the workspace's repositories (:mod:`sandbox.workspace.cleangit`):
-        the jail's, which owns them (None: the engine's)."""
-        return self.uid
 
     def check_shim(self) -> list[str]:
         """What was done to the shim since the last look (put back)."""
