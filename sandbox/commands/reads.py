@@ -13,17 +13,24 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from channel.vocab import Risk
 from channel.vocab.atoms import READ_SECRET_FILE
-from sandbox.commands.loci import UNNAMED, Locus, Names, sensitive
+from sandbox.commands.identity import ProgramIndex
+from sandbox.commands.loci import UNNAMED, Locus, Names, Places, sensitive
 from sandbox.commands.strace import Move, Open, ParsedTrace, Removal, program_at
 
-if TYPE_CHECKING:
-    from sandbox.commands.tracer import TraceContext
+
+class ReadContext(Places, Protocol):
+    """What the reads need of the sandbox (a :class:`~sandbox.commands.tracer.TraceContext`)."""
+
+    @property
+    def programs(self) -> ProgramIndex | None: ...
+    @property
+    def secrets(self) -> Mapping[tuple[int, int], tuple[str, str, Risk]] | None: ...
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ _FD = re.compile(r"^/(?:proc/(?:self|thread-self)|dev)/fd/(\d+)$")
 """A link's source that is one of the linking process's own descriptors (``/proc/self/fd/3``, ``/dev/fd/3``)."""
 
 
-def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: TraceContext) -> tuple[TracedRead, ...]:
+def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: ReadContext) -> tuple[TracedRead, ...]:
     """Sensitive files the processes of ``tree`` opened for reading from ``since`` on, by name or by identity:
     under a name the command's renames and hard links gave one or a folder it is in (in the order the trace
     shows them), or a name that is a hard link of one that existed when the command started."""
@@ -79,7 +86,7 @@ def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: Trace
     return tuple(found.values())
 
 
-def _unnamed(link: str, path: str, seen: Sequence[Open], ctx: TraceContext) -> Locus | None:
+def _unnamed(link: str, path: str, seen: Sequence[Open], ctx: ReadContext) -> Locus | None:
     """What a read of ``path``, a name a link from an open file gave (``link``: the linking pid and the
     source), read: nothing sensitive when ``path`` still names a file (its inode said so), else see the module."""
     if _host_stat(path, ctx) is not None:
@@ -95,7 +102,7 @@ def _unnamed(link: str, path: str, seen: Sequence[Open], ctx: TraceContext) -> L
     return _display(path, ctx), bait.name, bait.risk
 
 
-def _display(path: str, ctx: TraceContext) -> str:
+def _display(path: str, ctx: ReadContext) -> str:
     """``path`` as the events show one: ``~/...`` in HOME, workspace-relative in the workspace."""
     for base, prefix in ((ctx.home, "~/"), (ctx.workspace, "")):
         if path.startswith(base.as_posix() + "/"):
@@ -103,7 +110,7 @@ def _display(path: str, ctx: TraceContext) -> str:
     return path
 
 
-def _host_stat(path: str, ctx: TraceContext) -> os.stat_result | None:
+def _host_stat(path: str, ctx: ReadContext) -> os.stat_result | None:
     host = ctx.programs.host_path(path) if ctx.programs is not None else path
     try:
         return os.stat(host)
@@ -111,7 +118,7 @@ def _host_stat(path: str, ctx: TraceContext) -> os.stat_result | None:
         return None
 
 
-def _by_inode(path: str, ctx: TraceContext) -> Locus | None:
+def _by_inode(path: str, ctx: ReadContext) -> Locus | None:
     if not ctx.secrets or path.startswith(("/proc/", "/dev/")):  # the engine's own, not the command's
         return None
     st = _host_stat(path, ctx)
