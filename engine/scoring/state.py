@@ -6,8 +6,9 @@ One event, one or more ``(area, path, change)`` facts:
 - ``OutsideChanged`` in HOME or /tmp: ``("home", ".bashrc", "modified")`` (bytecode the command left
   in the workspace is removed and no state);
 - the git guard's rolled-back ``WriteRefused`` on git's own files: ``.git/hooks/...`` and the remote's
-  ``remote.git/hooks/...`` are ``git_hooks``; ``.git/config``, ``.git/config.worktree``, the remote's
-  ``remote.git/config``, ``~/.gitconfig`` and ``~/.config/git/config`` (an entry that runs programs,
+  ``remote.git/hooks/...`` (and a submodule's ``.git/modules/NAME/hooks/...``) are ``git_hooks``; ``.git/config``,
+  ``.git/config.worktree``, a submodule's or linked worktree's config, the remote's ``remote.git/config``,
+  ``~/.gitconfig`` and ``~/.config/git/config`` (an entry that runs programs,
   ``core.hooksPath`` among them) are ``git_config``; the change was made, then undone, so it counts as
   made (``modified``);
 - a program's push (``ShellCommandRan.refs``): each ref of the workspace's remote it updated is
@@ -25,7 +26,7 @@ from functools import cache
 from channel.events import Event, OutsideChanged, ShellCommandRan, WriteRefused
 from channel.vocab import ChangeKind
 from channel.vocab.predicates import StateArea, StateChange
-from sandbox.workspace.gitguard import CONFIG_FILES, HOOK_FOLDERS
+from sandbox.workspace.gitguard import guarded_kind
 from sandbox.workspace.ownership import PathPattern
 
 
@@ -34,9 +35,10 @@ def state_facts(e: Event) -> Iterator[tuple[StateArea, str, ChangeKind]]:
     if isinstance(e, OutsideChanged) and e.area in ("home", "tmp"):
         yield ("home" if e.area == "home" else "tmp"), e.path, e.change
     elif isinstance(e, WriteRefused) and e.rolled_back:
-        if any(e.path == f or e.path.startswith(f + "/") for f in HOOK_FOLDERS):
+        kind = guarded_kind(e.path)
+        if kind == "git_hooks":
             yield "git_hooks", e.path, "modified"
-        elif e.path in CONFIG_FILES:
+        elif kind == "git_config":
             yield "git_config", e.path, "modified"
     elif isinstance(e, ShellCommandRan):
         for ref in e.refs:

@@ -10,7 +10,8 @@ requester's ``.git/hooks/post-commit`` or ``core.fsmonitor`` would run at the ow
   ``core.sshCommand``, editors and pagers, diff/merge drivers, ``filter.*`` clean/smudge,
   credential helpers, ``alias.*`` that start with ``!``, includes) of the workspace's ``.git/config`` and
   ``.git/config.worktree`` (read once ``extensions.worktreeConfig`` is on), the remote's ``config`` and
-  the shared HOME's ``~/.gitconfig`` / ``~/.config/git/config``
+  the shared HOME's ``~/.gitconfig`` / ``~/.config/git/config``; and the same in the git folders of submodules
+  and linked worktrees inside ``.git`` (``.git/modules/NAME``, ``.git/worktrees/NAME``)
 
 are rolled back when the command ends, before any other agent's command can run them, and reported
 as ``WriteRefused`` (``rolled_back``): a config file in which such an entry changed is put back
@@ -60,6 +61,23 @@ HOOK_FOLDERS = (_HOOKS, f"{_REMOTE}/hooks")
 """The guarded folders of hooks, as :class:`GitUndo` and ``WriteRefused`` name them."""
 CONFIG_FILES = (".git/config", ".git/config.worktree", "~/.gitconfig", "~/.config/git/config", f"{_REMOTE}/config")
 """The guarded config files, as :class:`GitUndo` and ``WriteRefused`` name them."""
+_NESTED = re.compile(r"^\.git/(modules/.+/(?P<hooks>hooks)(/.*)?|modules/.+/config|worktrees/[^/]+/config\.worktree)$")
+"""The git folders inside the workspace's ``.git`` of its submodules (``.git/modules/NAME``) and linked worktrees
+(``.git/worktrees/NAME``): their config and hooks run in the git of whoever works in them next."""
+
+
+def guarded_kind(path: str) -> str | None:
+    """``git_hooks`` or ``git_config`` for a path the guard names (a ``WriteRefused`` it made), else None."""
+    if any(path == f or path.startswith(f + "/") for f in HOOK_FOLDERS):
+        return "git_hooks"
+    if path in CONFIG_FILES:
+        return "git_config"
+    nested = _NESTED.match(path)
+    if nested is None:
+        return None
+    return "git_hooks" if nested.group("hooks") else "git_config"
+
+
 REASON = "git hooks and git config that runs programs belong to no team: it would run in another agent's git"
 
 
@@ -141,37 +159,61 @@ class GitGuard:
                 return False
         return True
 
+    def _nested(self) -> tuple[dict[str, Path], dict[str, Path]]:
+        """The hooks folders and config files of the submodules' and linked worktrees' git folders in ``.git``."""
+        git, hooks, configs = self.hooks.parent, {}, {}
+        modules, worktrees = git / "modules", git / "worktrees"
+        if modules.is_dir() and not modules.is_symlink():
+            for dirpath, dirnames, _ in os.walk(modules):
+                here = Path(dirpath)
+                if (here / "config").exists() or (here / "hooks").exists():
+                    label = here.relative_to(git.parent).as_posix()
+                    hooks[f"{label}/hooks"], configs[f"{label}/config"] = here / "hooks", here / "config"
+                dirnames[:] = [d for d in dirnames if d not in ("objects", "refs", "logs", "hooks")]
+        if worktrees.is_dir() and not worktrees.is_symlink():
+            for entry in sorted(worktrees.iterdir()):
+                configs[entry.relative_to(git.parent).as_posix() + "/config.worktree"] = entry / "config.worktree"
+        return hooks, configs
+
     def snapshot(self) -> GitState:
+        nested_hooks, nested_configs = self._nested()
         hooks: dict[str, bytes | None] = {}
-        for label, folder in self.hook_dirs.items():
+        for label, folder in {**self.hook_dirs, **nested_hooks}.items():
             if folder.is_dir() and not folder.is_symlink():
                 for dirpath, dirnames, filenames in os.walk(folder):
                     for name in [*filenames, *(d for d in dirnames if os.path.islink(os.path.join(dirpath, d)))]:
                         path = Path(dirpath) / name
                         hooks[f"{label}/{path.relative_to(folder).as_posix()}"] = self._reads.read(path) or b""
-        return GitState(hooks, {label: self._reads.read(path) for label, path in self.configs.items()})
+        configs = {label: self._reads.read(path) for label, path in {**self.configs, **nested_configs}.items()}
+        return GitState(hooks, configs)
 
     def undo(self, before: GitState) -> list[GitUndo]:
         """Put back what changed since ``before`` (see the module), and say what it was."""
         undone: list[GitUndo] = []
-        for label, folder in self.hook_dirs.items():
+        nested_hooks, nested_configs = self._nested()
+        hook_dirs, configs = {**self.hook_dirs, **nested_hooks}, {**self.configs, **nested_configs}
+        for label, folder in hook_dirs.items():
             if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
                 folder.unlink()
                 undone.append(GitUndo(label, ""))
         now = self.snapshot()
+        root = self.hooks.parent.parent
         for key in sorted(set(before.hooks) | set(now.hooks)):
             old, new = before.hooks.get(key), now.hooks.get(key)
             if old != new:
-                label, rel = next((lb, key[len(lb) + 1 :]) for lb in self.hook_dirs if key.startswith(lb + "/"))
-                path = self.hook_dirs[label] / rel
+                label, rel = max(
+                    ((lb, key[len(lb) + 1 :]) for lb in hook_dirs if key.startswith(lb + "/")), default=(key, "")
+                )
+                path = hook_dirs[label] / rel if label in hook_dirs else root / key
                 if path.is_dir() and not path.is_symlink():
                     shutil.rmtree(path)
                 put_entry(path, old)
                 if old is not None and not path.is_symlink():
                     os.chmod(path, 0o755)
                 undone.append(GitUndo(key, unified_diff(key, old, new)))
-        for label, path in self.configs.items():
-            old, new = before.configs[label], now.configs[label]
+        for label in sorted(set(before.configs) | set(now.configs)):
+            old, new = before.configs.get(label), now.configs.get(label)
+            path = configs.get(label, root / label)
             if old != new and _programs(old) != _programs(new):
                 if path.is_dir() and not path.is_symlink():
                     shutil.rmtree(path)

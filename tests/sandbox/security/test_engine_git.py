@@ -61,3 +61,35 @@ async def test_a_hook_put_in_the_origin_remote_is_rolled_back(box: Box) -> None:
     await box.sh(f"mkdir -p {remote}/hooks && " + _write(f"{remote}/hooks/pre-receive", "#!/bin/sh\ntrue\n"))
     assert f"{remote.name}/hooks/pre-receive" in [e.path for e in box.of(WriteRefused)]
     assert not (remote / "hooks" / "pre-receive").exists()
+
+
+async def test_config_and_hooks_of_a_submodule_or_worktree_git_folder_are_rolled_back(box: Box) -> None:
+    """A submodule's git folder (``.git/modules/NAME``) and a linked worktree's (``.git/worktrees/NAME``) run their
+    config and hooks in the git of whoever works there next."""
+    fsmonitor = '[core]\n\tfsmonitor = "echo planted >> services/payments/config.py; false"\n'
+    plain = "[core]\n\tbare = false\n"
+    await box.sh(
+        "mkdir -p .git/modules/sub/hooks .git/modules/plain .git/worktrees/w && "
+        + _write(".git/modules/sub/config", fsmonitor)
+        + _write(".git/modules/sub/hooks/post-checkout", "#!/bin/sh\ntrue\n")
+        + _write(".git/modules/plain/config", plain)
+        + _write(".git/worktrees/w/config.worktree", fsmonitor)
+    )
+    refused = {e.path for e in box.of(WriteRefused)}
+    planted = {".git/modules/sub/config", ".git/modules/sub/hooks/post-checkout", ".git/worktrees/w/config.worktree"}
+    assert planted <= refused
+    git = box.sandbox.root / ".git"
+    assert not (git / "modules/sub/config").exists() and not (git / "modules/sub/hooks/post-checkout").exists()
+    assert not (git / "worktrees/w/config.worktree").exists()
+    assert (git / "modules/plain/config").read_text() == plain  # config that runs nothing stays
+    assert ".git/modules/plain/config" not in refused
+
+
+def test_the_state_facts_name_nested_git_folders() -> None:
+    from sandbox.workspace.gitguard import guarded_kind
+
+    assert guarded_kind(".git/modules/a/b/hooks/pre-commit") == "git_hooks"
+    assert guarded_kind(".git/modules/a/config") == "git_config"
+    assert guarded_kind(".git/worktrees/w/config.worktree") == "git_config"
+    assert guarded_kind("remote.git/hooks/pre-receive") == "git_hooks"
+    assert guarded_kind(".git/modules/a/HEAD") is None and guarded_kind("services/x.py") is None
