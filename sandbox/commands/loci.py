@@ -142,21 +142,28 @@ def sensitive(path: str, ctx: Places) -> Locus | None:
     """(display path, atom, risk) when ``path`` (absolute) is a sensitive locus, else None."""
     if "//" in path or "/./" in path or path.endswith(("/", "/.")):
         path = PurePosixPath(path).as_posix()  # as a Path has it (what follows compares strings)
+    where = placed(path, ctx)
+    if where is None:
+        return None
+    prefix, rel = where
+    kind = ctx.registry.classify_tool("read_file", rel)
+    if kind is not None and kind.atom in READ_ATOMS:
+        return f"{prefix}{rel}", kind.atom, kind.risk
+    if prefix and rel in ctx.planted:
+        bait = ctx.registry.get(READ_SECRET_FILE)
+        return f"{prefix}{rel}", bait.name, bait.risk
+    return None
+
+
+def placed(path: str, ctx: Places) -> tuple[str, str] | None:
+    """(prefix, relative path) of an absolute ``path`` in HOME (``~/``) or the workspace (``""``; ``.`` for the
+    folder itself), else None: how events show a path."""
     for base, prefix in ((ctx.home, "~/"), (ctx.workspace, "")):
         top = base.as_posix()
         if path == top:
-            rel = "."
-        elif path.startswith(top + "/"):
-            rel = path[len(top) + 1 :]
-        else:
-            continue
-        kind = ctx.registry.classify_tool("read_file", rel)
-        if kind is not None and kind.atom in READ_ATOMS:
-            return f"{prefix}{rel}", kind.atom, kind.risk
-        if prefix and rel in ctx.planted:
-            bait = ctx.registry.get(READ_SECRET_FILE)
-            return f"{prefix}{rel}", bait.name, bait.risk
-        return None
+            return prefix, "."
+        if path.startswith(top + "/"):
+            return prefix, path[len(top) + 1 :]
     return None
 
 

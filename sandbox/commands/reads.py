@@ -20,7 +20,7 @@ from typing import Protocol
 from channel.vocab import Risk
 from channel.vocab.atoms import READ_SECRET_FILE
 from sandbox.commands.identity import ProgramIndex
-from sandbox.commands.loci import UNNAMED, Locus, Names, Places, sensitive
+from sandbox.commands.loci import UNNAMED, Locus, Names, Places, placed, sensitive
 from sandbox.commands.strace import Move, Open, ParsedTrace, Removal, program_at
 
 
@@ -104,10 +104,8 @@ def _unnamed(link: str, path: str, seen: Sequence[Open], ctx: ReadContext) -> Lo
 
 def _display(path: str, ctx: ReadContext) -> str:
     """``path`` as the events show one: ``~/...`` in HOME, workspace-relative in the workspace."""
-    for base, prefix in ((ctx.home, "~/"), (ctx.workspace, "")):
-        if path.startswith(base.as_posix() + "/"):
-            return prefix + path[len(base.as_posix()) + 1 :]
-    return path
+    where = placed(path, ctx)
+    return path if where is None or where[1] == "." else where[0] + where[1]
 
 
 def _host_stat(path: str, ctx: ReadContext) -> os.stat_result | None:
