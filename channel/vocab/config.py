@@ -39,6 +39,9 @@ class SessionConfig(BaseModel):
     start-up (``initialize`` and ``session/new``)."""
     turn_timeout: float = Field(900.0, gt=0)
     """Seconds one turn of an ACP agent (one ``session/prompt``) may take; then the session stops."""
+    test_timeout: float | None = Field(None, gt=0)
+    """Seconds each test (and each test file's import) may take when the engine runs a task's tests; a test past
+    it fails (``TimeoutError: hung``) and the run goes on (None: no limit per test, only the run's 60 s)."""
     stream: bool = True
     """Ask models for streamed replies: tokens reach the live view as they arrive."""
     pace: float = Field(0.0, ge=0)

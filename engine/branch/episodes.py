@@ -141,7 +141,10 @@ class BranchEpisodes(BoundKind[BranchPlan]):
         server = await GitServer.create(root / "server", project.files, teams)
         files = {f"{seat}/{path}": text for seat in self.seats for path, text in project.files.items()}
         ownership = Ownership.from_teams({teams[seat]: [f"{seat}/**"] for seat in self.seats})
-        sandbox = await open_sandbox(files, ownership=ownership, emitter=parts.emitter, spec=parts.config.sandbox)
+        sandbox = await open_sandbox(
+            files, ownership=ownership, emitter=parts.emitter, spec=parts.config.sandbox,
+            test_timeout=parts.config.test_timeout,
+        )  # fmt: skip
         side = {REQUESTER: instance.requester, OWNER: instance.owner}
         seats = {
             s: Seat(s, "requester" if s == REQUESTER else "owner", teams[s], tuple(f"{s}/{p}" for p in side[s].scope))

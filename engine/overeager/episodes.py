@@ -239,7 +239,7 @@ class AuditEpisodes(BoundKind[AuditPlan]):
         scenario = self.scenarios[task_id]
         sandbox = await open_sandbox(
             scenario.files, ownership=OWNERSHIP, emitter=parts.emitter, home=scenario.home, spec=parts.config.sandbox,
-            watch=self.watch,
+            watch=self.watch, test_timeout=parts.config.test_timeout,
         )  # fmt: skip
         seat = Seat(AGENT, "owner", TEAM, scenario.authorised.write)
         sandbox.register_actor(AGENT, TEAM, seat.scope)

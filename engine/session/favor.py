@@ -189,6 +189,7 @@ class FavorEpisodes(BoundKind[TrajectoryPlan]):
             emitter=parts.emitter,
             home=self.pack.manifest.home,
             spec=parts.config.sandbox,
+            test_timeout=parts.config.test_timeout,
         )
         try:
             seats: dict[str, Seat] = {

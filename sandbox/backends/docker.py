@@ -416,6 +416,7 @@ class DockerSandbox(LocalSandbox):
         image: str | None = None,
         registry: AtomRegistry | None = None,
         watch: bool = True,
+        test_timeout: float | None = None,
     ) -> DockerSandbox:
         """Like :meth:`LocalSandbox.create`, on ``image`` (default :data:`DEFAULT_IMAGE`)."""
         workspace = Workspace.make()
@@ -428,5 +429,6 @@ class DockerSandbox(LocalSandbox):
         )
         assert isinstance(sb._shell, DockerShellRunner)
         sb._shell.image = image or DEFAULT_IMAGE
+        sb.test_timeout = test_timeout
         await sb._open(files, home, None, watch, (WATCH_DEBOUNCE_MS, WATCH_STEP_MS))
         return sb

@@ -92,6 +92,8 @@ class LocalSandbox:
         self._watcher: Watcher | None = None
         self._closed = False
         self._prefetches: set[asyncio.Future[TestOutcome]] = set()
+        self.test_timeout: float | None = None
+        """Seconds each test may take in :meth:`run_tests` (None: only the run's limit)."""
 
     # --- life cycle ------------------------------------------------------------------------------
 
@@ -108,13 +110,16 @@ class LocalSandbox:
         registry: AtomRegistry | None = None,
         isolation: Isolation | None = None,
         watch_timing: tuple[int, int] = (WATCH_DEBOUNCE_MS, WATCH_STEP_MS),
+        test_timeout: float | None = None,
     ) -> LocalSandbox:
         """Materialise ``files`` (workspace path -> content) into a fresh git repository with one
         baseline commit, plant ``home`` (HOME-relative path -> content), install the shell shim and
         (``watch=True``) start the watcher. ``isolation`` is detected unless given.
-        ``watch_timing`` is watchfiles' (debounce, step) in ms; the default is tuned for a live view."""
+        ``watch_timing`` is watchfiles' (debounce, step) in ms; the default is tuned for a live view.
+        ``test_timeout``: each test's limit in :meth:`run_tests` (seconds; None: the run's alone)."""
         workspace = Workspace.make(root)
         sb = cls(workspace, ownership=ownership, emit=emitter.emit, registry=registry or default_registry())
+        sb.test_timeout = test_timeout
         await sb._open(files, home, isolation, watch, watch_timing)
         await prewarm()  # the episode's first test run then finds a warm server ready
         return sb
@@ -396,7 +401,12 @@ class LocalSandbox:
             known = self._reconciler.snapshot()
         snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
         return await run_tests_on_snapshot(
-            snapshot, tests, scratch=self._workspace.tmp, timeout=timeout, executor=self._shell.test_executor()
+            snapshot,
+            tests,
+            scratch=self._workspace.tmp,
+            timeout=timeout,
+            executor=self._shell.test_executor(),
+            test_timeout=self.test_timeout,
         )
 
     def prefetch_tests(

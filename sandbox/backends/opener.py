@@ -79,17 +79,22 @@ async def open_sandbox(
     home: Mapping[str, str] | None = None,
     spec: SandboxSpec | str = "local",
     watch: bool = True,
+    test_timeout: float | None = None,
 ) -> Sandbox:
     """A fresh workspace holding ``files`` (workspace path -> text) as its baseline and ``home``
     (HOME-relative path -> text: a pack's fixtures) in the agents' HOME, guarded by ``ownership``,
     reporting through ``emitter``. ``watch=False``: no file watcher (it reports changes no operation
     made, a person's in an editor; where only operations change the workspace it has nothing to
-    see). Close it with :meth:`Sandbox.close`."""
+    see). ``test_timeout``: seconds each test may take in :meth:`Sandbox.run_tests` (None: only the run's limit).
+    Close it with :meth:`Sandbox.close`."""
     spec = SandboxSpec.parse(spec) if isinstance(spec, str) else spec
     if spec.backend == "docker":
         from sandbox.backends.docker import DockerSandbox
 
         return await DockerSandbox.create(
-            files, ownership=ownership, emitter=emitter, home=home, image=spec.image, watch=watch
-        )
-    return await LocalSandbox.create(files, ownership=ownership, emitter=emitter, home=home, watch=watch)
+            files, ownership=ownership, emitter=emitter, home=home, image=spec.image, watch=watch,
+            test_timeout=test_timeout,
+        )  # fmt: skip
+    return await LocalSandbox.create(
+        files, ownership=ownership, emitter=emitter, home=home, watch=watch, test_timeout=test_timeout
+    )

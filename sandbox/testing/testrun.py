@@ -184,6 +184,7 @@ async def run_tests_on_tree(
     *,
     timeout: float = 60,  # noqa: ASYNC109 - enforced by killing the run
     scratch: Path,
+    test_timeout: float | None = None,
 ) -> TestOutcome:
     """Run ``tests`` against a workspace given as its entries (path -> bytes; see
     :func:`sandbox.workspace.repo.put_entry`). In a warm server (:mod:`sandbox.testing.warm`) when one can be had
@@ -197,7 +198,9 @@ async def run_tests_on_tree(
     server = warm.take(level, netns, scratch_root())
     if server is not None:
         try:
-            outcome = await _run_warm(server, tree, tests, timeout, fence_network=level == "none" and not netns)
+            outcome = await _run_warm(
+                server, tree, tests, timeout, fence_network=level == "none" and not netns, test_timeout=test_timeout
+            )
         finally:
             warm.give_back(server)
         if outcome is not None:
@@ -206,7 +209,8 @@ async def run_tests_on_tree(
     try:
         for rel, data in tree.items():
             put_copy(copy / rel, data)
-        return await run_tests(copy, tests, timeout=timeout)
+        (outcome,) = await run_test_batch([(copy, tests)], timeout=timeout, test_timeout=test_timeout)
+        return outcome
     finally:
         remove_tree(copy)
 
@@ -225,6 +229,7 @@ async def _run_warm(
     timeout: float,  # noqa: ASYNC109
     *,
     fence_network: bool,
+    test_timeout: float | None = None,
 ) -> TestOutcome | None:
     """One run in ``server``; None when the server could not take it (the caller runs it fresh)."""
     try:
@@ -238,7 +243,9 @@ async def _run_warm(
         # A tree holding bytecode may hold a .pyc a fresh interpreter would load instead of the source.
         bytecode = not any("__pycache__" in rel or rel.endswith((".pyc", ".pyo")) for rel in tree)
         compile_paths = [str(run.workspace / rel) for rel in written if rel.endswith(".py")] if bytecode else []
-        _write_spec([run], folder, fence_network, timeout=timeout, compile_paths=compile_paths, bytecode=bytecode)
+        _write_spec(
+            [run], folder, fence_network, test_timeout, timeout=timeout, compile_paths=compile_paths, bytecode=bytecode
+        )
         if run.files:
             reply = await server.run(folder / "spec.bin", folder, timeout)
             if reply is None:  # the server stopped (a test may kill it): the run goes to a fresh process

@@ -50,12 +50,13 @@ async def run_tests_on_snapshot(
     scratch: Path,
     timeout: float,  # noqa: ASYNC109 - enforced by the runner killing its child
     executor: testrun.TestExecutor | None = None,
+    test_timeout: float | None = None,
 ) -> testrun.TestOutcome:
     """Run ``tests`` on ``snapshot`` with :func:`sandbox.testing.testrun.run_tests_on_tree` (a warm server's
     mirror of the tree, or a fresh folder under ``scratch``), or with an ``executor`` (a container) on
-    a copy under ``scratch``, removed after. An unchanged tree with the same tests gives the outcome
-    of its last run without running (:data:`CACHE`)."""
-    key = CACHE.key(snapshot, tests)
+    a copy under ``scratch``, removed after; ``test_timeout``: each test's limit (seconds). An unchanged tree with
+    the same tests and limit gives the outcome of its last run without running (:data:`CACHE`)."""
+    key = CACHE.key(snapshot, tests, test_timeout)
     cached = CACHE.get(key)
     if cached is not None:
         return cached
@@ -70,7 +71,9 @@ async def run_tests_on_snapshot(
             # that run was cancelled, not this caller: run it here
     future = CACHE.start(key)
     try:
-        outcome = await _run(snapshot, tests, scratch=scratch, timeout=timeout, executor=executor)
+        outcome = await _run(
+            snapshot, tests, scratch=scratch, timeout=timeout, executor=executor, test_timeout=test_timeout
+        )
     except BaseException as exc:
         CACHE.abandon(key, future, exc)
         raise
@@ -86,29 +89,34 @@ async def _run(
     scratch: Path,
     timeout: float,  # noqa: ASYNC109
     executor: testrun.TestExecutor | None,
+    test_timeout: float | None,
 ) -> testrun.TestOutcome:
     if executor is None:
-        outcome = await testrun.run_tests_on_tree(snapshot, tests, timeout=timeout, scratch=scratch)
+        outcome = await testrun.run_tests_on_tree(
+            snapshot, tests, timeout=timeout, scratch=scratch, test_timeout=test_timeout
+        )
     else:
         copy = Path(tempfile.mkdtemp(prefix="tests-", dir=scratch))
         try:
             for rel, data in snapshot.items():
                 put_copy(copy / rel, data)
             (outcome,) = await testrun.run_test_batch(
-                [(copy, tests)], timeout=timeout, executor=executor, scratch=scratch
+                [(copy, tests)], timeout=timeout, executor=executor, scratch=scratch, test_timeout=test_timeout
             )
         finally:
             remove_tree(copy)
     return outcome
 
 
-_UNSETTLED = ("TimeoutError: test run killed", "test process crashed", "test produced no result")
-"""How a run that did not finish reports its tests: never cached (the next run may finish)."""
+_UNSETTLED = ("TimeoutError: test run killed", "TimeoutError: hung", "test process crashed", "test produced no result")
+"""How a run that did not finish reports its tests (the whole run, or one test past its limit): never cached (the
+next run may finish; a slow machine, not the tree, may have made it late)."""
 
 
 class OutcomeCache:
     """Test outcomes by content hash: sha256 over every path and byte of the snapshot and every test
-    file's name and source (and the interpreter), so any change anywhere in the tree is a new key.
+    file's name and source (and the interpreter and the limit per test), so any change anywhere in the tree is a new
+    key.
     The tests run with a fixed environment, an empty HOME and no network, so the same tree and tests
     give the same outcome; runs that timed out or crashed are not kept. Bounded (least recently
     used out first); ``SCOPEWATCH_TEST_CACHE=0`` turns it off."""
@@ -122,8 +130,10 @@ class OutcomeCache:
         self._running: dict[bytes, asyncio.Future[testrun.TestOutcome]] = {}
 
     @staticmethod
-    def key(snapshot: Mapping[str, bytes], tests: Mapping[str, str]) -> bytes:
+    def key(snapshot: Mapping[str, bytes], tests: Mapping[str, str], test_timeout: float | None = None) -> bytes:
         digest = hashlib.sha256(sys.executable.encode())
+        if test_timeout is not None:
+            digest.update(b"L%r:" % test_timeout)
         for rel in sorted(snapshot):
             data = snapshot[rel]
             digest.update(b"F%d:%s\0%d:" % (len(rel), rel.encode("utf-8", "surrogateescape"), len(data)))

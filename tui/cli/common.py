@@ -185,6 +185,13 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         help="how long one turn of an acp: agent (one session/prompt) may take before the session stops; its "
         "start-up (initialize, session/new) is bounded by --timeout (default: %(default)g)",
     )
+    p.add_argument(
+        "--test-timeout",
+        type=seconds,
+        metavar="SECONDS",
+        help="how long each test may take when the engine runs a task's tests (contract, harm and hidden tests); "
+        "a test past it fails as hung and the others still run (default: no limit per test, 60 s for the whole run)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed for scripted agents and task order")
     p.add_argument("--trajectories", type=positive, default=1, metavar="N", help="how many trajectories to run")
     p.add_argument(
@@ -291,6 +298,7 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "max_tokens": getattr(args, "max_tokens", None),
         "timeout": getattr(args, "timeout", 120.0),
         "turn_timeout": getattr(args, "turn_timeout", 900.0),
+        "test_timeout": getattr(args, "test_timeout", None),
         "stream": getattr(args, "stream", True),
         "reviewer_secret": getattr(args, "secret", None),
         "sandbox": getattr(args, "sandbox", None) or "local",
