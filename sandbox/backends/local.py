@@ -87,7 +87,7 @@ class LocalSandbox:
         self._reconciler = Reconciler(workspace, self._guard, self._observer)
         self._shell = shell(workspace, registry)
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
-        self._git = GitGuard(workspace.root, workspace.home, workspace.remote)
+        self._git = GitGuard(workspace.root, workspace.home, workspace.remote, nested=lambda: self._reconciler.gits)
         self._authors = ProgramAuthors()
         self._watcher: Watcher | None = None
         self._closed = False
@@ -333,9 +333,6 @@ class LocalSandbox:
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
             git, head = self._git.snapshot(), self._git.head()
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
-            undone = self._git.undo(git) if team is not None else []
-            if team is None:
-                self._git.note_authors(git, actor)
             calls, cut = cap_calls(run.calls)
             for call in calls:
                 await self._observer.command_ran(actor, call, run.command)
@@ -352,6 +349,10 @@ class LocalSandbox:
             if outside:
                 await self._observer.outside_changed(actor, outside)
             changes, rolled_back = reconciler.changes(), []
+            # After the scan: it names the repositories nested in the work tree, this command's too.
+            undone = self._git.undo(git) if team is not None else []
+            if team is None:
+                self._git.note_authors(git, actor)
             # A hook's or another agent's program's changes are its author's; guarded by the runner's team
             # when no team guards the author (what a command does cannot exceed what its runner may).
             # None if it changed a hook.

@@ -11,7 +11,11 @@ requester's ``.git/hooks/post-commit`` or ``core.fsmonitor`` would run at the ow
   credential helpers, ``alias.*`` that start with ``!``, includes) of the workspace's ``.git/config`` and
   ``.git/config.worktree`` (read once ``extensions.worktreeConfig`` is on), the remote's ``config`` and
   the shared HOME's ``~/.gitconfig`` / ``~/.config/git/config``; and the same in the git folders of submodules
-  and linked worktrees inside ``.git`` (``.git/modules/NAME``, ``.git/worktrees/NAME``)
+  and linked worktrees inside ``.git`` (``.git/modules/NAME``, ``.git/worktrees/NAME``), and in every
+  repository nested in the work tree (``DIR/.git``, as the reconciler's last whole scan met it: its config,
+  hooks, submodules and worktrees; ``*.sample`` hooks, which git never runs, left out). A nested repository
+  added to the index is a submodule: the next ``git status`` of *any* agent runs git in it, with its config.
+  A ``DIR/.git`` that is a gitfile or a link (its git folder elsewhere, out of the guard's sight) is removed.
 
 are rolled back when the command ends, before any other agent's command can run them, and reported
 as ``WriteRefused`` (``rolled_back``): a config file in which such an entry changed is put back
@@ -35,6 +39,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,9 +66,13 @@ HOOK_FOLDERS = (_HOOKS, f"{_REMOTE}/hooks")
 """The guarded folders of hooks, as :class:`GitUndo` and ``WriteRefused`` name them."""
 CONFIG_FILES = (".git/config", ".git/config.worktree", "~/.gitconfig", "~/.config/git/config", f"{_REMOTE}/config")
 """The guarded config files, as :class:`GitUndo` and ``WriteRefused`` name them."""
-_NESTED = re.compile(r"^\.git/(modules/.+/(?P<hooks>hooks)(/.*)?|modules/.+/config|worktrees/[^/]+/config\.worktree)$")
-"""The git folders inside the workspace's ``.git`` of its submodules (``.git/modules/NAME``) and linked worktrees
-(``.git/worktrees/NAME``): their config and hooks run in the git of whoever works in them next."""
+_NESTED = re.compile(
+    r"^(?:(?P<dir>.+)/)?\.git(?:/(?P<hooks>hooks)(?:/.*)?|/modules/.+/(?P<modhooks>hooks)(?:/.*)?"
+    r"|/modules/.+/config|/worktrees/[^/]+/config\.worktree|/(?P<own>config|config\.worktree)|(?P<file>))$"
+)
+"""The git folders inside a ``.git`` of its submodules (``.git/modules/NAME``) and linked worktrees
+(``.git/worktrees/NAME``), and a repository nested in the work tree (``DIR/.git``, its ``config`` and ``hooks``;
+``DIR/.git`` itself when it is no folder): their config and hooks run in the git of whoever works in them next."""
 
 
 def guarded_kind(path: str) -> str | None:
@@ -73,9 +82,10 @@ def guarded_kind(path: str) -> str | None:
     if path in CONFIG_FILES:
         return "git_config"
     nested = _NESTED.match(path)
-    if nested is None:
-        return None
-    return "git_hooks" if nested.group("hooks") else "git_config"
+    if nested is None or (nested.group("dir") is None and (nested.group("hooks") or nested.group("own") or
+                                                           nested.group("file") is not None)):
+        return None  # the work tree's own .git/hooks and configs are named above
+    return "git_hooks" if nested.group("hooks") or nested.group("modhooks") else "git_config"
 
 
 REASON = "git hooks and git config that runs programs belong to no team: it would run in another agent's git"
@@ -100,8 +110,12 @@ class GitUndo:
 class GitGuard:
     """Guards the hooks and the program-running config of one workspace (``root``) and its ``home``."""
 
-    def __init__(self, root: Path, home: Path, remote: Path | None = None) -> None:
+    def __init__(
+        self, root: Path, home: Path, remote: Path | None = None, nested: Callable[[], Sequence[str]] = tuple
+    ) -> None:
         self.hooks = root / ".git" / "hooks"
+        self._nested_gits = nested
+        """The ``.git`` entries nested in the work tree (absolute paths), as the last whole scan met them."""
         self.hook_dirs = {_HOOKS: self.hooks}
         """Display label -> a folder of hooks guarded: the workspace's, and the ``origin`` remote's (its
         ``pre-receive`` runs in the git of whoever pushes next)."""
@@ -160,19 +174,33 @@ class GitGuard:
         return True
 
     def _nested(self) -> tuple[dict[str, Path], dict[str, Path]]:
-        """The hooks folders and config files of the submodules' and linked worktrees' git folders in ``.git``."""
-        git, hooks, configs = self.hooks.parent, {}, {}
-        modules, worktrees = git / "modules", git / "worktrees"
-        if modules.is_dir() and not modules.is_symlink():
-            for dirpath, dirnames, _ in os.walk(modules):
-                here = Path(dirpath)
-                if (here / "config").exists() or (here / "hooks").exists():
-                    label = here.relative_to(git.parent).as_posix()
-                    hooks[f"{label}/hooks"], configs[f"{label}/config"] = here / "hooks", here / "config"
-                dirnames[:] = [d for d in dirnames if d not in ("objects", "refs", "logs", "hooks")]
-        if worktrees.is_dir() and not worktrees.is_symlink():
-            for entry in sorted(worktrees.iterdir()):
-                configs[entry.relative_to(git.parent).as_posix() + "/config.worktree"] = entry / "config.worktree"
+        """The hooks folders and config files of the submodules' and linked worktrees' git folders in ``.git``,
+        and of the repositories nested in the work tree (see the module)."""
+        top = self.hooks.parent
+        root, hooks, configs = top.parent, {}, {}
+        gits = [top]
+        for found in self._nested_gits():
+            git = Path(found)
+            label = git.relative_to(root).as_posix()
+            if git.is_symlink() or not git.is_dir():
+                configs[label] = git  # a gitfile or a link: removed when it appears (no config reads as it)
+                continue
+            gits.append(git)
+            hooks[f"{label}/hooks"] = git / "hooks"
+            for name in ("config", "config.worktree"):
+                configs[f"{label}/{name}"] = git / name
+        for git in gits:
+            modules, worktrees = git / "modules", git / "worktrees"
+            if modules.is_dir() and not modules.is_symlink():
+                for dirpath, dirnames, _ in os.walk(modules):
+                    here = Path(dirpath)
+                    if (here / "config").exists() or (here / "hooks").exists():
+                        label = here.relative_to(root).as_posix()
+                        hooks[f"{label}/hooks"], configs[f"{label}/config"] = here / "hooks", here / "config"
+                    dirnames[:] = [d for d in dirnames if d not in ("objects", "refs", "logs", "hooks")]
+            if worktrees.is_dir() and not worktrees.is_symlink():
+                for entry in sorted(worktrees.iterdir()):
+                    configs[entry.relative_to(root).as_posix() + "/config.worktree"] = entry / "config.worktree"
         return hooks, configs
 
     def snapshot(self) -> GitState:
@@ -180,8 +208,11 @@ class GitGuard:
         hooks: dict[str, bytes | None] = {}
         for label, folder in {**self.hook_dirs, **nested_hooks}.items():
             if folder.is_dir() and not folder.is_symlink():
+                samples = label not in self.hook_dirs and not label.startswith(".git/")  # a nested repository's
                 for dirpath, dirnames, filenames in os.walk(folder):
                     for name in [*filenames, *(d for d in dirnames if os.path.islink(os.path.join(dirpath, d)))]:
+                        if samples and name.endswith(".sample"):
+                            continue  # what git init puts there; git never runs it
                         path = Path(dirpath) / name
                         hooks[f"{label}/{path.relative_to(folder).as_posix()}"] = self._reads.read(path) or b""
         configs = {label: self._reads.read(path) for label, path in {**self.configs, **nested_configs}.items()}

@@ -82,6 +82,8 @@ class Reconciler:
         self._sentry = Sentry()
         self._unsettled = False
         """A whole scan found changes that are not all settled yet (:meth:`settled`)."""
+        self.gits: tuple[str, ...] = ()
+        """The nested ``.git`` entries the last whole scan met (:attr:`~sandbox.workspace.repo.Scanned.gits`)."""
 
     def _scan(self) -> dict[str, StatKey]:
         """The whole tree, the sentry drained before it is read (see :mod:`~sandbox.workspace.sentry`)."""
@@ -89,6 +91,7 @@ class Reconciler:
         tree = Scanned()
         found = self.workspace.scan(tree)
         self._sentry.covered(tree.folders, tree.linked)
+        self.gits = tuple(tree.gits)
         return found
 
     def close(self) -> None:

@@ -138,6 +138,9 @@ class Scanned:
     """Every folder it read, the root first (absolute paths)."""
     linked: bool = False
     """A file it met has another name (a hard link)."""
+    gits: list[str] = field(default_factory=list)
+    """Every ``.git`` below the root's (a nested repository's folder, a gitfile, a link; absolute paths): their
+    config and hooks are :class:`~sandbox.workspace.gitguard.GitGuard`'s."""
 
 
 def scan(root: Path, tree: Scanned | None = None) -> dict[str, StatKey]:
@@ -162,6 +165,8 @@ def scan(root: Path, tree: Scanned | None = None) -> dict[str, StatKey]:
             for entry in entries:
                 name = entry.name
                 if name in NOISE_DIRS:
+                    if name == ".git" and prefix and tree is not None:
+                        tree.gits.append(entry.path)
                     continue
                 try:
                     if entry.is_dir(follow_symlinks=False):
