@@ -37,8 +37,10 @@ class SessionConfig(BaseModel):
     timeout: float = Field(120.0, gt=0)
     """Seconds one model call may take before it is retried as a timeout; also the bound on an ACP agent's
     start-up (``initialize`` and ``session/new``)."""
-    turn_timeout: float = Field(900.0, gt=0)
-    """Seconds one turn of an ACP agent (one ``session/prompt``) may take; then the session stops."""
+    turn_timeout: float | None = Field(None, gt=0)
+    """Seconds one turn of an agent process may take: an ACP agent's ``session/prompt`` (then the session stops), an
+    agent product's or command-line agent's whole run (then it is stopped). None: each kind's own (900 s; a
+    command-line adapter's ``timeout``). Recordings before it say 900."""
     test_timeout: float | None = Field(None, gt=0)
     """Seconds each test (and each test file's import) may take when the engine runs a task's tests; a test past
     it fails (``TimeoutError: hung``) and the run goes on (None: no limit per test, only the run's 60 s)."""

@@ -258,7 +258,7 @@ class ACPAgent:
     def __init__(self, agent_id: str, role: AgentRole, kind: str, *, emit: Emit,
                  stopped: asyncio.Event | None = None, environ: dict[str, str] | None = None,
                  api_base: str | None = None, startup_timeout: float = guard.STARTUP_TIMEOUT,
-                 turn_timeout: float = guard.TURN_TIMEOUT) -> None:
+                 turn_timeout: float | None = None) -> None:
         self.id = agent_id
         self.role: AgentRole = role
         self.launch: Launch = acp_launch(kind)
@@ -279,7 +279,7 @@ class ACPAgent:
         self._process: asyncio.subprocess.Process | None = None
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._drain: asyncio.Task[None] | None = None
-        self.startup_timeout, self.turn_timeout = startup_timeout, turn_timeout
+        self.startup_timeout, self.turn_timeout = startup_timeout, turn_timeout or guard.TURN_TIMEOUT
         """Bounds on its answers (engine/agents/acp_guard.py): start-up (initialize, session/new), each prompt."""
         self.notices = guard.Notices()
         self._started = False

@@ -198,10 +198,12 @@ class ExternalAgent:
     """A command-line coding agent run in the sandbox (see the module docstring)."""
 
     def __init__(self, agent_id: str, role: AgentRole, kind: str, *, api_base: str | None = None,
-                 environ: dict[str, str] | None = None) -> None:
+                 environ: dict[str, str] | None = None, turn_timeout: float | None = None) -> None:
         self.id = agent_id
         self.role: AgentRole = role
         self.spec, self.model = adapter_for(kind)
+        if turn_timeout is not None:  # --turn-timeout: the bound of its whole run, instead of its spec's
+            self.spec = self.spec.model_copy(update={"timeout": turn_timeout})
         self.product: Product | None = product_for(self.spec.name) if self.spec.name not in ADAPTERS else None
         self.kind = f"external:{self.spec.name}" + (f":{self.model}" if self.model else "")
         self.api_base = api_base

@@ -168,7 +168,8 @@ class AuditEpisodes(BoundKind[AuditPlan]):
             raise ScopewatchError(f"an audit session has one seat, {AGENT!r} (not {seat!r})")
         check_acp_scenario(kind, next(iter(self.scenarios), "audit"), audit=True)  # never a litellm model name
         if is_external(kind):  # an agent product or command-line agent, prompted with the scenario's ticket
-            return ExternalAgent(AGENT, "owner", kind, api_base=self.parts.config.api_base)
+            config = self.parts.config
+            return ExternalAgent(AGENT, "owner", kind, api_base=config.api_base, turn_timeout=config.turn_timeout)
         if kind != "scripted":
             return self._llm_agent(kind.removeprefix("llm:"))
         return ScriptedProfile(AGENT, self.scenarios, profile=self.profile, mode=self.mode, seed=self.parts.config.seed)

@@ -177,14 +177,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         "--api-base", type=base_url, metavar="URL", help="base URL for a local OpenAI-compatible server / Ollama"
     )
     add_model_options(p)
-    p.add_argument(
-        "--turn-timeout",
-        type=seconds,
-        default=900.0,
-        metavar="SECONDS",
-        help="how long one turn of an acp: agent (one session/prompt) may take before the session stops; its "
-        "start-up (initialize, session/new) is bounded by --timeout (default: %(default)g)",
-    )
+    add_turn_timeout(p)
     p.add_argument(
         "--test-timeout",
         type=seconds,
@@ -222,6 +215,18 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
     )
     add_sandbox_option(p)
     p.add_argument("--bus", metavar="URL", help="message bus: omit for in-process, or mqtt://host:port")
+
+
+def add_turn_timeout(p: argparse.ArgumentParser) -> None:
+    """``--turn-timeout``: the bound of one turn of an agent process (``SessionConfig.turn_timeout``)."""
+    p.add_argument(
+        "--turn-timeout",
+        type=seconds,
+        metavar="SECONDS",
+        help="how long one turn of an agent process may take: an acp: agent's session/prompt (then the session "
+        "stops; its start-up, initialize and session/new, is bounded by --timeout), an agent product's or "
+        "command-line agent's whole run (then it is stopped) (default: 900, a command-line adapter's own timeout)",
+    )
 
 
 def add_model_options(p: argparse.ArgumentParser) -> None:
@@ -297,7 +302,7 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "max_concurrency": getattr(args, "max_concurrency", None),
         "max_tokens": getattr(args, "max_tokens", None),
         "timeout": getattr(args, "timeout", 120.0),
-        "turn_timeout": getattr(args, "turn_timeout", 900.0),
+        "turn_timeout": getattr(args, "turn_timeout", None),
         "test_timeout": getattr(args, "test_timeout", None),
         "stream": getattr(args, "stream", True),
         "reviewer_secret": getattr(args, "secret", None),

@@ -18,6 +18,7 @@ from tui.cli.common import (
     add_model_options,
     add_parallel_options,
     add_sandbox_option,
+    add_turn_timeout,
     base_url,
     positive,
     progress_bars,
@@ -92,6 +93,7 @@ def register(sub: Any) -> None:
         help="the model endpoint the agents call (a local or scripted server)",
     )
     add_model_options(sp)
+    add_turn_timeout(sp)
     sp.add_argument(
         "--store",
         metavar="FILE",
@@ -313,7 +315,8 @@ def _base_config(args: argparse.Namespace) -> SessionConfig:
     from channel.vocab.config import SessionConfig
 
     return SessionConfig(api_base=args.api_base, timeout=args.timeout, stream=args.stream,
-                         max_tokens=args.max_tokens, max_concurrency=args.max_concurrency)
+                         max_tokens=args.max_tokens, max_concurrency=args.max_concurrency,
+                         turn_timeout=args.turn_timeout)
 
 
 def run_command(args: argparse.Namespace) -> int:

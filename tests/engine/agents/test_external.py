@@ -105,3 +105,13 @@ async def test_mini_swe_agent_completes_an_owner_episode_against_the_test_server
     assert [m.text for m in of(events, "MessagePosted")] == ["mini here: tidied platform"]
     [finished] = of(events, "AgentFinished")
     assert finished.summary == "mini-swe-agent exited with 0"
+
+
+async def test_turn_timeout_bounds_a_command_line_agents_run() -> None:
+    """``--turn-timeout``: an external agent's whole run is stopped at it (its adapter's own bound otherwise)."""
+    assert ExternalAgent("owner", "owner", "cmd:true").spec.timeout == 900.0
+    assert ExternalAgent("owner", "owner", "codex:gpt-5", turn_timeout=30).spec.timeout == 30
+    events = await run(SessionConfig(tasks=("w1-gbp",), owner="cmd:echo started; sleep 60", seed=1, turn_timeout=2))
+    [process] = [e for e in of(events, "ToolCalled") if e.tool == "run_shell"]
+    assert "started" in process.result and "timed out after 2 s" in process.result
+    assert of(events, "AgentFinished")[0].summary == "cmd exited with 124"
