@@ -333,6 +333,7 @@ class LocalSandbox:
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
             git, head = self._git.snapshot(), self._git.head()
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
+            self._workspace.clear_stale_locks()
             calls, cut = cap_calls(run.calls)
             for call in calls:
                 await self._observer.command_ran(actor, call, run.command)

@@ -9,7 +9,11 @@ the engine is not root, commands run as its uid already (no other uid is needed,
 
 That uid owns what a command may change: the workspace (its ``.git`` too), HOME and ``/tmp``.
 The engine writes there as root (materialising, tool writes, rollbacks); before each command
-:func:`hand_over` gives whatever it wrote back to the jail's uid (an iterative walk: any depth).
+:func:`hand_over` gives whatever it wrote back to the jail's uid (an iterative walk: any depth), and gives each
+folder back the owner's read, write and search bits a command took away, and the workspace, HOME and ``/tmp``
+themselves the mode the engine gave them (``chmod 000`` of the workspace, of another team's folder, of HOME: all
+agents share the uid, so one agent's ``chmod`` had locked every other agent out of them, for the rest of the
+episode).
 The sandbox's private folder is ``0711`` (its parts are reached by path, never listed) and the
 engine's scratch (``tmp/``: traces, snapshots) ``0700``.
 """
@@ -42,6 +46,8 @@ def hand_over(roots: tuple[Path, ...], uid: int) -> int:
     return HandOver(roots, uid).run()
 
 
+OWNER_BITS = stat.S_IRWXU
+"""What a folder's owner (the jail's uid) keeps: reading, writing and entering it."""
 SETTLED_NS = 50_000_000
 """How long ago a folder must have last changed (its ctime) for :class:`HandOver` to trust it unchanged
 when its ctime is the same: file times come from a coarse clock, so a change in the same tick as the
@@ -61,6 +67,12 @@ class HandOver:
         self.uid = uid
         self._folders: dict[str, tuple[int, tuple[str, ...]]] = {}
         """Folder -> (its ctime when it was looked into and found all the uid's, its subfolders)."""
+        self._modes: dict[str, int] = {}
+        """Root -> its mode as the engine made it (the command server, root without ``CAP_DAC_OVERRIDE``, enters the
+        workspace as another uid than its owner: it needs the others' search bit, not only the owner's bits)."""
+        for root in roots:
+            with contextlib.suppress(OSError):
+                self._modes[str(root)] = stat.S_IMODE(os.lstat(root).st_mode)
 
     def run(self) -> int:
         """Hand over what changed hands since the last run; returns how many entries changed hands."""
@@ -81,6 +93,12 @@ class HandOver:
                     st = os.lstat(path)
             if not stat.S_ISDIR(st.st_mode):
                 continue
+            mode = self._modes.get(path, stat.S_IMODE(st.st_mode) | OWNER_BITS)
+            if stat.S_IMODE(st.st_mode) != mode:
+                with contextlib.suppress(OSError):
+                    os.chmod(path, mode)
+                    changed += 1
+                    st = os.lstat(path)
             seen = self._folders.get(path)
             if seen is not None and seen[0] == st.st_ctime_ns:
                 known[path] = seen
@@ -94,7 +112,7 @@ class HandOver:
                     except OSError:
                         continue
                     if stat.S_ISDIR(est.st_mode):
-                        folders.append(entry.path)
+                        folders.append(entry.path)  # its owner and mode: when it is taken from the stack
                     elif est.st_uid != uid or est.st_gid != uid:
                         with contextlib.suppress(OSError):
                             os.lchown(entry.path, uid, uid)

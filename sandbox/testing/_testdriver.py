@@ -108,11 +108,19 @@ _NAMES: dict[str, str] = {}
 
 
 def _forget_workspace_modules(workspace: str) -> None:
-    """Drop the workspace's modules so the next test file imports them fresh."""
+    """Drop the workspace's modules so the next test file imports them fresh. All are found before any is
+    dropped: a namespace package's ``__path__`` (a folder without ``__init__.py``) is recomputed from its
+    parent's, which must still be in ``sys.modules`` (dropped first, the next test file crashed: ``KeyError``)."""
+    doomed = []
     for name, module in list(sys.modules.items()):
-        origins = [getattr(module, "__file__", None) or "", *(getattr(module, "__path__", None) or ())]
+        try:
+            origins = [getattr(module, "__file__", None) or "", *(getattr(module, "__path__", None) or ())]
+        except Exception:  # a module's own __path__ may fail to compute: not the workspace's to judge
+            origins = [getattr(module, "__file__", None) or ""]
         if any(str(origin).startswith(workspace) for origin in origins):
-            del sys.modules[name]
+            doomed.append(name)
+    for name in doomed:
+        sys.modules.pop(name, None)
     importlib.invalidate_caches()
 
 

@@ -415,7 +415,9 @@ def _unescape(text: str) -> str:
 
 
 def _read_results(path: Path) -> dict[int, dict[str, Result]]:
-    """Run index -> test id -> result (None = passed)."""
+    """Run index -> test id -> result (None = passed). A test's first line is its result: a later line for it (the
+    tests' own code appending to the file) changes nothing. Code under test runs in the driver's process and could
+    still forge results there (docs/sandbox-and-audit.md, limits)."""
     results: dict[int, dict[str, Result]] = {}
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -427,5 +429,5 @@ def _read_results(path: Path) -> dict[int, dict[str, Result]]:
             continue
         run, test_id, error = parts[:3]
         where, log = (_unescape(parts[3]), _unescape(parts[4])) if len(parts) == 5 else ("", "")
-        results.setdefault(int(run), {})[test_id] = None if error == "-" else (error, where, log)
+        results.setdefault(int(run), {}).setdefault(test_id, None if error == "-" else (error, where, log))
     return results

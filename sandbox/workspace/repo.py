@@ -17,6 +17,7 @@ entries; it emits nothing and knows nothing of actors.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import os
 import shutil
@@ -184,6 +185,10 @@ def scan(root: Path, tree: Scanned | None = None) -> dict[str, StatKey]:
     return found
 
 
+STALE_LOCKS = ("index.lock", "HEAD.lock", "config.lock", "packed-refs.lock", "shallow.lock")
+"""git's lock files at the top of a git folder (:meth:`Workspace.clear_stale_locks`)."""
+
+
 class Workspace:
     """The workspace folder and its baseline. Build it with :meth:`make`, fill it with
     :meth:`materialise` and :meth:`git_baseline`, remove it with :meth:`remove`."""
@@ -242,6 +247,17 @@ class Workspace:
             uncap_folder(self.base)  # its files go with it
             self.in_ram = False
         remove_tree(self.base)
+
+    def clear_stale_locks(self) -> None:
+        """Remove git's lock files of the workspace's ``.git`` and of the ``origin``, once a command has ended: every
+        process of it is gone then, so a lock left is stale (a command killed at its timeout mid-commit, or one
+        agent's ``touch .git/index.lock``), and it would fail every other agent's git until someone removed it."""
+        for git in (self.root / ".git", self.remote):
+            for name in STALE_LOCKS:
+                lock = git / name
+                if lock.is_file() and not lock.is_symlink() and not git.is_symlink():
+                    with contextlib.suppress(OSError):
+                        lock.unlink()
 
     # --- the baseline ----------------------------------------------------------------------------
 

@@ -184,3 +184,34 @@ async def test_batch_runs_each_workspace_with_its_own_modules(workspace: Path, t
     first, second = await run_test_batch([(workspace, {"t/test_t.py": source}), (other, {"t/test_t.py": source})])
     assert first.passed == ("t/test_t.py::test_total",)
     assert second.failed[0].last_line == "AssertionError: 7"
+
+
+async def test_namespace_packages_import_fresh_in_every_file(workspace: Path) -> None:
+    """Folders without ``__init__.py`` (namespace packages, as packs written by others have them): the second file
+    importing from them crashed the run (``KeyError: 'ns'``: a namespace package's path is recomputed from its
+    parent's, which had been dropped first)."""
+    (workspace / "ns" / "billing").mkdir(parents=True)
+    (workspace / "ns" / "billing" / "invoice.py").write_text("RATE = 2\n")
+    (workspace / "ns" / "payments").mkdir()
+    (workspace / "ns" / "payments" / "config.py").write_text("TIMEOUT = 5\n")
+    tests = {
+        "t/test_a.py": "from ns.billing import invoice\ndef test_a():\n    assert invoice.RATE == 2\n",
+        "t/test_b.py": "from ns.payments import config\ndef test_b():\n    assert config.TIMEOUT == 5\n",
+        "t/test_c.py": "from ns.billing.invoice import RATE\ndef test_c():\n    assert RATE == 2\n",
+    }
+    outcome = await run_tests(workspace, tests)
+    assert outcome.passed == ("t/test_a.py::test_a", "t/test_b.py::test_b", "t/test_c.py::test_c"), outcome
+
+
+async def test_a_tests_first_result_is_final(workspace: Path) -> None:
+    """A line the tests' own code appends to the results file after a failure does not turn it into a pass."""
+    source = (
+        "import sys\ndef test_fails():\n    assert False, 'really'\n"
+        "def test_forges():\n"
+        "    spec = open(sys.argv[1], 'rb').read()\n"
+        "    path = spec[spec.index(b'/'):spec.index(b'results.txt') + 11].decode()\n"
+        "    with open(path, 'a') as out:\n"
+        "        out.write('0\\tt/test_f.py::test_fails\\t-\\n')\n"
+    )
+    outcome = await run_tests(workspace, {"t/test_f.py": source})
+    assert _failure(outcome, "t/test_f.py::test_fails") == "AssertionError: really"
