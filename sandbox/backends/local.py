@@ -356,8 +356,15 @@ class LocalSandbox:
                 self._git.note_authors(git, actor)
             # A hook's or another agent's program's changes are its author's; guarded by the runner's team
             # when no team guards the author (what a command does cannot exceed what its runner may).
-            # None if it changed a hook.
+            # None if it changed a hook. Authorship narrows, never widens: what another agent's program changed
+            # that the runner's team may not is the runner's, refused (the runner chose the environment and the
+            # arguments: BASH_ENV=mine bash HIS_FILE ran the runner's code as "his program").
             by_hook = {} if undone else self._authors.by_programs(run.hooks, actor, self._git.authors)
+            if team is not None:
+                by_hook = {
+                    path: author for path, author in by_hook.items()
+                    if self._guard.team_of(author) is None or self._guard.ownership.owner_of(path) == team
+                }  # fmt: skip
             for author in sorted(set(by_hook.values())):
                 theirs = [c for c in changes if by_hook.get(c.path) == author]
                 guard = self._guard.team_of(author) or team

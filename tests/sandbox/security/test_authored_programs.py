@@ -2,7 +2,9 @@
 script in ``/tmp`` or HOME, one placed earlier on ``PATH`` and run by a hook, and what a hook removes.
 The author's team guards what it changed (bob, of payments, cannot change billing's files through
 alice's command); a program the runner itself rewrote before running it is the runner's; an agent
-removing another's hook is refused and the hook put back."""
+removing another's hook is refused and the hook put back. Authorship narrows what a command may do, never
+widens it: what the author's program changed that the runner's team may not is the runner's, refused (the
+runner chooses the environment and the arguments: ``BASH_ENV=mine bash HIS_FILE`` runs the runner's code)."""
 
 from __future__ import annotations
 
@@ -33,8 +35,9 @@ async def test_another_agents_script_is_its_authors(bob: Box, where: str) -> Non
     box = bob
     await box.sandbox.run_shell("bob", f"mkdir -p $(dirname {where}) && printf '{FIX}' > {where} && chmod +x {where}")
     await box.sh(f"echo mine >> services/billing/old.txt && {where}")
-    # bob's script changed payments' file (his) and billing's (not his: rolled back, as his)
-    assert ("services/payments/notes.txt", "bob") in _changed(box)
+    # bob's script changed billing's file (not his: rolled back, as his) and payments' (his, but not alice's: her
+    # command may not, rolled back as hers)
+    assert ("services/payments/notes.txt", "alice", True) in _refused(box)
     assert ("services/billing/old.txt", "alice") in _changed(box)
     assert ("services/billing/invoice.py", "bob", True) in _refused(box)
     assert not [p for p, a in _changed(box) if a == "alice" and p != "services/billing/old.txt"]
@@ -48,9 +51,23 @@ async def test_a_program_placed_on_path_and_run_by_a_hook_is_its_authors(bob: Bo
     await box.sandbox.run_shell("human", f"mkdir -p .git/hooks && {hook}")
     await box.sandbox.run_shell("bob", f"mkdir -p /tmp/bin && printf '{FIX}' > /tmp/bin/fix && chmod +x /tmp/bin/fix")
     await box.sh("echo c >> services/billing/old.txt && PATH=/tmp/bin:$PATH git commit -qam c")
-    assert ("services/payments/notes.txt", "bob") in _changed(box)
+    assert ("services/payments/notes.txt", "alice", True) in _refused(box)
     assert ("services/billing/invoice.py", "bob", True) in _refused(box)
     assert ("services/billing/old.txt", "alice") in _changed(box)
+
+
+async def test_another_agents_file_run_with_the_runners_code_borrows_nothing(bob: Box) -> None:
+    """``BASH_ENV=mine bash HIS_FILE``: alice's code, run as "bob's program", may not change what alice may not,
+    and the change is not bob's (red team, round 2)."""
+    box = bob
+    await box.sandbox.write("bob", "services/payments/notes.txt", "ordinary notes\n")
+    await box.sh(
+        "echo 'echo ALICE >> services/payments/config.py' > /tmp/e.sh && "
+        "BASH_ENV=/tmp/e.sh bash services/payments/notes.txt"
+    )
+    assert ("services/payments/config.py", "alice", True) in _refused(box)
+    assert ("services/payments/config.py", "bob") not in _changed(box)
+    assert "ALICE" not in (box.sandbox.root / "services/payments/config.py").read_text()
 
 
 async def test_what_a_hook_removes_is_its_authors(box: Box) -> None:
