@@ -43,7 +43,7 @@ from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
 from sandbox.jail.cpus import jail_cpus
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, _drop, jail_argv, minimal_env
-from sandbox.jail.limits import PidsCgroup, jail_setup, read_capped
+from sandbox.jail.limits import PidsCgroup, jail_setup, memory_note, read_capped
 from sandbox.jail.seccomp import directory_opens_filter, seccomp_call
 
 _SERVER = Path(__file__).with_name("_cmdserver.py")
@@ -196,6 +196,7 @@ class EpisodeJail:
             self.end("the answerer of the jail's folder opens ended")  # its folder opens would fail (ENOSYS)
             return EpisodeRun(137, b"", False, False, 0)
         loop = asyncio.get_running_loop()
+        ooms = self._cgroup.out_of_memory()
         stream.pump()
         if images is not None:
             images.reach(self._proc_dir)
@@ -252,7 +253,7 @@ class EpisodeJail:
         code = 124 if timed_out else 137 if text in ("exit killed", "") else int(text.split()[1])
         stream.flush()
         cut, stream.cut = stream.cut, 0
-        return EpisodeRun(code, data, timed_out, runaway, cut)
+        return EpisodeRun(code, data + memory_note(self._cgroup, ooms), timed_out, runaway, cut)
 
     async def _tail(self, answer: bytes) -> None:
         """After the answer: the trace up to the server's end-of-command line (or strace's end), and

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sandbox.commands.episode import EpisodeRun
 from sandbox.commands.tracestream import TraceStream
-from sandbox.jail.limits import PidsCgroup, jail_setup, read_capped
+from sandbox.jail.limits import PidsCgroup, jail_setup, memory_note, read_capped
 
 
 async def run_fresh(
@@ -41,6 +41,7 @@ async def run_fresh(
     ``/proc`` showing the trace's pids for a tracer started as a pid (``Tracer.proc_of``)."""
 
     child_setup = jail_setup(cgroup)
+    ooms = cgroup.out_of_memory()
 
     loop = asyncio.get_running_loop()
     if stream is not None:
@@ -93,7 +94,7 @@ async def run_fresh(
             stream.close()
     cut = stream.cut if stream is not None else 0
     tail = stream.tail.code if stream is not None else None
-    return EpisodeRun(exit_code, data, timed_out, runaway, cut), tail
+    return EpisodeRun(exit_code, data + memory_note(cgroup, ooms), timed_out, runaway, cut), tail
 
 
 def kill_all(pid: int, cgroup: PidsCgroup) -> None:

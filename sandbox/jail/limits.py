@@ -26,6 +26,9 @@ from pathlib import Path
 
 PIDS_MAX = 256
 """Processes one command may run at once (a fork bomb stops here)."""
+MEMORY_MAX = 2 * 1024 * 1024 * 1024
+"""Bytes of memory a sandbox's jail (its commands, an agent process, the tracer) may use at once; past it the
+kernel kills one of its processes (a runaway allocation stops there, not at the machine's end)."""
 FILE_SIZE_MAX = 256 * 1024 * 1024
 """Bytes one file written by a command may hold."""
 OUTPUT_MAX = 8 * 1024 * 1024
@@ -98,10 +101,14 @@ def set_rlimits() -> None:
 
 class PidsCgroup:
     """A cgroup with ``pids.max`` for one sandbox's commands (v1 ``pids`` hierarchy or v2), or
-    nothing where cgroups cannot be created here (:attr:`available` is False)."""
+    nothing where cgroups cannot be created here (:attr:`available` is False); and where the memory controller
+    can be had (v1 ``memory`` hierarchy, or v2 with ``memory`` delegated), a limit of :data:`MEMORY_MAX` bytes on
+    the same processes (:attr:`memory`)."""
 
-    def __init__(self, limit: int = PIDS_MAX) -> None:
+    def __init__(self, limit: int = PIDS_MAX, memory: int = MEMORY_MAX) -> None:
         self.path: Path | None = None
+        self.memory: Path | None = None
+        """The cgroup holding the memory limit (the same as :attr:`path` on v2), None where there is none."""
         name = f"scopewatch-{os.getpid()}-{uuid.uuid4().hex[:12]}"  # the pid: see _sweep
         for root in (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup")):
             if not (root / "cgroup.procs").exists() or not os.access(root, os.W_OK):
@@ -118,15 +125,29 @@ class PidsCgroup:
                 continue
             self.path = root / name
             break
+        if self.path is not None:
+            self.memory = _memory_cgroup(self.path, name, memory)
 
     @property
     def available(self) -> bool:
         return self.path is not None
 
     def add(self, pid: int) -> None:
-        if self.path is not None:
-            with contextlib.suppress(OSError):
-                (self.path / "cgroup.procs").write_text(str(pid))
+        for cgroup in dict.fromkeys((self.path, self.memory)):
+            if cgroup is not None:
+                with contextlib.suppress(OSError):
+                    (cgroup / "cgroup.procs").write_text(str(pid))
+
+    def out_of_memory(self) -> int:
+        """How many times the kernel killed one of its processes for the memory limit so far."""
+        if self.memory is None:
+            return 0
+        for file in ("memory.events", "memory.oom_control"):  # v2, v1
+            for line in _read(self.memory / file).splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill" and value.strip().isdigit():
+                    return int(value)
+        return 0
 
     def pids(self) -> list[int]:
         """The processes in the cgroup now."""
@@ -137,6 +158,13 @@ class PidsCgroup:
     def close(self) -> bool:
         """Remove the cgroup; False while a process is still in it (it stays: call again once they have ended,
         else every sandbox closed with its jail still dying would leave an empty cgroup behind for good)."""
+        if self.memory is not None and self.memory != self.path:
+            with contextlib.suppress(FileNotFoundError):
+                try:
+                    self.memory.rmdir()
+                except OSError:
+                    return False
+            self.memory = None
         if self.path is not None:
             try:
                 self.path.rmdir()
@@ -155,6 +183,39 @@ class PidsCgroup:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
             await asyncio.sleep(0.01)
+
+
+def memory_note(cgroup: PidsCgroup, before: int) -> bytes:
+    """The engine's line for a command's output when the kernel killed one of its processes for the memory limit
+    since ``before`` (:meth:`PidsCgroup.out_of_memory` when it started), else nothing."""
+    if cgroup.out_of_memory() <= before:
+        return b""
+    return f"\n[scopewatch] a process was killed: the sandbox's memory limit is {MEMORY_MAX // 2**20} MB\n".encode()
+
+
+def _memory_cgroup(pids: Path, name: str, limit: int) -> Path | None:
+    """The cgroup that limits the memory of the processes of cgroup ``pids`` (made beside it in v1's ``memory``
+    hierarchy; ``pids`` itself on v2 when its parent delegates ``memory``), or None where there is none."""
+    if pids.parent.name != "pids":  # v2: one cgroup for every controller
+        if "memory" not in _read(pids.parent / "cgroup.subtree_control").split():
+            return None
+        target, file = pids, "memory.max"
+    else:
+        root = pids.parent.parent / "memory"
+        if not (root / "cgroup.procs").exists() or not os.access(root, os.W_OK):
+            return None
+        _sweep(root)
+        target, file = root / name, "memory.limit_in_bytes"
+        with contextlib.suppress(OSError):
+            target.mkdir()
+    try:
+        (target / file).write_text(str(limit))
+    except OSError:
+        if target != pids:
+            with contextlib.suppress(OSError):
+                target.rmdir()
+        return None
+    return target
 
 
 _swept: set[Path] = set()
