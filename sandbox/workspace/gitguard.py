@@ -8,7 +8,8 @@ requester's ``.git/hooks/post-commit`` or ``core.fsmonitor`` would run at the ow
   replaced by a symlink: a remote's ``pre-receive`` runs in the git of whoever pushes next), and
 - the entries that run programs (:data:`RUNS_PROGRAMS`: ``core.fsmonitor``, ``core.hooksPath``,
   ``core.sshCommand``, editors and pagers, diff/merge drivers, ``filter.*`` clean/smudge,
-  credential helpers, ``alias.*`` that start with ``!``, includes) of the workspace's ``.git/config`` and
+  credential helpers, ``alias.*`` that start with ``!``, includes, ``protocol.*.allow``, a remote URL of the
+  form ``ext::COMMAND``: :mod:`sandbox.workspace.gitconfig`) of the workspace's ``.git/config`` and
   ``.git/config.worktree`` (read once ``extensions.worktreeConfig`` is on), the remote's ``config`` and
   the shared HOME's ``~/.gitconfig`` / ``~/.config/git/config``; and the same in the git folders of submodules
   and linked worktrees inside ``.git`` (``.git/modules/NAME``, ``.git/worktrees/NAME``), and in every
@@ -38,26 +39,17 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
 from sandbox.workspace.cleangit import run_git
 from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.gitconfig import RUNS_PROGRAMS, programs
 from sandbox.workspace.remote import read_ref
 from sandbox.workspace.repo import put_entry
 from sandbox.workspace.settled import EntryCache
 
-RUNS_PROGRAMS = re.compile(
-    r"^(core\.(fsmonitor|hookspath|sshcommand|editor|pager|askpass|gitproxy)"
-    r"|sequence\.editor|diff\.external|credential(\..+)?\.helper|gpg(\..+)?\.program"
-    r"|uploadpack\.packobjectshook|pager\..+|include\.path|includeif\..+\.path"
-    r"|(diff|difftool|mergetool|merge)\..+\.(textconv|command|cmd|driver)"
-    r"|filter\..+\.(clean|smudge|process)|remote\..+\.(receivepack|uploadpack|vcs))$"
-)
-"""Config keys (as ``git config --list`` spells them) whose value is a program git runs."""
 _HOOKS = ".git/hooks"
 """The workspace's hooks, as displayed (and as :data:`sandbox.commands.hooks.HOOKS` names them)."""
 _REMOTE = "remote.git"
@@ -87,6 +79,8 @@ def guarded_kind(path: str) -> str | None:
         return None  # the work tree's own .git/hooks and configs are named above
     return "git_hooks" if nested.group("hooks") or nested.group("modhooks") else "git_config"
 
+
+__all__ = ["CONFIG_FILES", "HOOK_FOLDERS", "REASON", "RUNS_PROGRAMS", "GitGuard", "GitState", "GitUndo", "guarded_kind"]
 
 REASON = "git hooks and git config that runs programs belong to no team: it would run in another agent's git"
 
@@ -245,37 +239,10 @@ class GitGuard:
         for label in sorted(set(before.configs) | set(now.configs)):
             old, new = before.configs.get(label), now.configs.get(label)
             path = configs.get(label, root / label)
-            if old != new and _programs(old) != _programs(new):
+            if old != new and programs(old) != programs(new):
                 if path.is_dir() and not path.is_symlink():
                     shutil.rmtree(path)
                 put_entry(path, old)
                 undone.append(GitUndo(label, unified_diff(label, old, new)))
         return undone
 
-
-def _programs(data: bytes | None) -> frozenset[tuple[str, str]]:
-    """The program-running entries of a config file's bytes (an unreadable file: all of its lines,
-    so any change to it counts)."""
-    if not data:
-        return frozenset()
-    scratch = Path(os.environ.get("TMPDIR", "/tmp"))
-    env = minimal_env(path=SYSTEM_PATH, home=str(scratch), tmp=str(scratch), extra={"GIT_CONFIG_NOSYSTEM": "1"})
-    try:
-        done = subprocess.run(
-            ["git", "config", "--file", "-", "--no-includes", "--list", "-z"],
-            input=data,
-            env={**env, "GIT_CONFIG_GLOBAL": os.devnull},
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        done = None
-    if done is None or done.returncode != 0:
-        return frozenset(("?", line) for line in data.decode("utf-8", "replace").splitlines())
-    found: set[tuple[str, str]] = set()
-    for item in done.stdout.decode("utf-8", "replace").split("\0"):
-        key, _, value = item.partition("\n")
-        if RUNS_PROGRAMS.match(key) or (key.startswith("alias.") and value.lstrip().startswith("!")):
-            found.add((key, value))
-    return frozenset(found)
