@@ -3,9 +3,9 @@
 A key that names a program (:data:`RUNS_PROGRAMS`: ``core.fsmonitor``, ``core.hooksPath``, editors, pagers,
 drivers, filters, helpers, includes, ``protocol.*.allow``, ...), an ``alias.*`` or ``submodule.*.update`` that
 starts with ``!``, and a URL git runs a program for (:data:`RUNS_URL`): a remote's ``url`` / ``pushurl`` or the
-``BASE`` of a ``url.BASE.insteadOf`` of the form ``TRANSPORT::ADDRESS`` (``ext::sh -c ...`` runs a shell command; any other
-``TRANSPORT::`` runs ``git-remote-TRANSPORT`` from ``PATH``). The engine reads config with ``git config --file``
-(a reader: it runs nothing).
+``BASE`` of a ``url.BASE.insteadOf`` of the form ``TRANSPORT::ADDRESS`` (``ext::sh -c ...`` runs a shell command;
+any other ``TRANSPORT::`` runs ``git-remote-TRANSPORT`` from ``PATH``). The engine reads config with
+``git config --file`` (a reader: it runs nothing).
 """
 
 from __future__ import annotations

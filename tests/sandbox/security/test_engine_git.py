@@ -97,12 +97,12 @@ def test_the_state_facts_name_nested_git_folders() -> None:
 
 async def test_an_ext_remote_and_protocol_allow_are_rolled_back(box: Box) -> None:
     box.sandbox.register_actor("bob", "payments", ["services/payments/config.py"])
-    await box.sh("git config protocol.ext.allow always && git config remote.origin.url 'ext::sh -c touch% /tmp/planted'")
+    await box.sh("git config protocol.ext.allow always && git config remote.origin.url 'ext::sh -c touch% /tmp/x'")
     await box.sh("git config url.'ext::sh -c touch% /tmp/planted '.insteadOf /")  # alone: a rewrite
     assert [(e.path, e.rolled_back) for e in box.of(WriteRefused)] == [(".git/config", True)] * 2
     config = (box.sandbox.root / ".git" / "config").read_text()
     assert "ext::" not in config and "protocol" not in config
-    result = await box.sandbox.run_shell("bob", "git fetch -q 2>&1; test -e /tmp/planted && echo RAN || echo clean")
+    result = await box.sandbox.run_shell("bob", "git fetch -q 2>&1; test -e /tmp/x && echo RAN || echo clean")
     assert result.output.strip().endswith("clean"), result.output
 
 
