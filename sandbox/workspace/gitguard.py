@@ -16,7 +16,11 @@ requester's ``.git/hooks/post-commit`` or ``core.fsmonitor`` would run at the ow
   repository nested in the work tree (``DIR/.git``, as the reconciler's last whole scan met it: its config,
   hooks, submodules and worktrees; ``*.sample`` hooks, which git never runs, left out). A nested repository
   added to the index is a submodule: the next ``git status`` of *any* agent runs git in it, with its config.
-  A ``DIR/.git`` that is a gitfile or a link (its git folder elsewhere, out of the guard's sight) is removed.
+  A ``DIR/.git`` that is a gitfile or a link (its git folder elsewhere, out of the guard's sight) is removed;
+- the ``commondir`` files of those git folders (git takes config and hooks from the folder one names), and
+- the folders on the way (``.git``, ``~/.config``, ``.git/worktrees/NAME``, ...) replaced by a link or a file:
+  the guard runs as the engine's user (root on the host) and never reads or writes through a link an agent made
+  (:mod:`sandbox.workspace.gitplaces`); the link is removed and what the guard kept beneath it put back whole
 
 are rolled back when the command ends, before any other agent's command can run them, and reported
 as ``WriteRefused`` (``rolled_back``): a config file in which such an entry changed is put back

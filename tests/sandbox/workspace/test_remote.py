@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.workspace import remote
+from sandbox.workspace.files import remove_tree
 from sandbox.workspace.remote import read_refs, read_state, ref_updates
 
 
@@ -69,5 +70,8 @@ def test_refs_of_any_depth_are_read(tmp_path: Path) -> None:
     git = tmp_path / "r" / ".git"
     deep = git / "refs" / "x" / "/".join(["a"] * 1100)
     subprocess.run(["mkdir", "-p", str(deep)], check=True)  # pathlib's and os's makedirs are recursive
-    (deep / "tip").write_text(c0 + "\n")
-    assert read_refs(git)[deep.relative_to(git).as_posix() + "/tip"] == c0
+    try:
+        (deep / "tip").write_text(c0 + "\n")
+        assert read_refs(git)[deep.relative_to(git).as_posix() + "/tip"] == c0
+    finally:
+        remove_tree(git / "refs" / "x")  # iteratively: pytest's clean-up of its folder is recursive
