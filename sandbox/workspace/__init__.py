@@ -5,6 +5,8 @@
 - :mod:`sandbox.workspace.baseline` — the git baseline made once per content, written from memory for the next one;
 - :mod:`sandbox.workspace.remote` — the workspace's ``origin`` (a bare repository) and its refs read around commands;
 - :mod:`sandbox.workspace.gitguard` — ``.git`` guarded: hooks and program-running config rolled back, history too;
+- :mod:`sandbox.workspace.gitconfig` — which git config runs programs (keys, ``!`` values, ``TRANSPORT::`` URLs);
+- :mod:`sandbox.workspace.gitplaces` — where the git guard looks, found and read without following an agent's links;
 - :mod:`sandbox.workspace.cleangit` — the engine's own git on an agent's repository, with none of its config;
 - :mod:`sandbox.workspace.authors` — who made each program file an agent may run, so whose changes it makes;
 - :mod:`sandbox.workspace.guard` — who may write what: registered actors, the ownership refusal and its words;

@@ -8,14 +8,19 @@ requester's ``.git/hooks/post-commit`` or ``core.fsmonitor`` would run at the ow
   replaced by a symlink: a remote's ``pre-receive`` runs in the git of whoever pushes next), and
 - the entries that run programs (:data:`RUNS_PROGRAMS`: ``core.fsmonitor``, ``core.hooksPath``,
   ``core.sshCommand``, editors and pagers, diff/merge drivers, ``filter.*`` clean/smudge,
-  credential helpers, ``alias.*`` that start with ``!``, includes) of the workspace's ``.git/config`` and
+  credential helpers, ``alias.*`` that start with ``!``, includes, ``protocol.*.allow``, a remote URL of the
+  form ``ext::COMMAND``: :mod:`sandbox.workspace.gitconfig`) of the workspace's ``.git/config`` and
   ``.git/config.worktree`` (read once ``extensions.worktreeConfig`` is on), the remote's ``config`` and
   the shared HOME's ``~/.gitconfig`` / ``~/.config/git/config``; and the same in the git folders of submodules
   and linked worktrees inside ``.git`` (``.git/modules/NAME``, ``.git/worktrees/NAME``), and in every
   repository nested in the work tree (``DIR/.git``, as the reconciler's last whole scan met it: its config,
   hooks, submodules and worktrees; ``*.sample`` hooks, which git never runs, left out). A nested repository
   added to the index is a submodule: the next ``git status`` of *any* agent runs git in it, with its config.
-  A ``DIR/.git`` that is a gitfile or a link (its git folder elsewhere, out of the guard's sight) is removed.
+  A ``DIR/.git`` that is a gitfile or a link (its git folder elsewhere, out of the guard's sight) is removed;
+- the ``commondir`` files of those git folders (git takes config and hooks from the folder one names), and
+- the folders on the way (``.git``, ``~/.config``, ``.git/worktrees/NAME``, ...) replaced by a link or a file:
+  the guard runs as the engine's user (root on the host) and never reads or writes through a link an agent made
+  (:mod:`sandbox.workspace.gitplaces`); the link is removed and what the guard kept beneath it put back whole
 
 are rolled back when the command ends, before any other agent's command can run them, and reported
 as ``WriteRefused`` (``rolled_back``): a config file in which such an entry changed is put back
@@ -37,38 +42,36 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
 from sandbox.workspace.cleangit import run_git
 from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.files import read_regular, remove_tree, walk
+from sandbox.workspace.gitconfig import RUNS_PROGRAMS, programs
+from sandbox.workspace.gitplaces import REMOTE, Places, Trusted, find, is_redirect, redirect
 from sandbox.workspace.remote import read_ref
 from sandbox.workspace.repo import put_entry
 from sandbox.workspace.settled import EntryCache
 
-RUNS_PROGRAMS = re.compile(
-    r"^(core\.(fsmonitor|hookspath|sshcommand|editor|pager|askpass|gitproxy)"
-    r"|sequence\.editor|diff\.external|credential(\..+)?\.helper|gpg(\..+)?\.program"
-    r"|uploadpack\.packobjectshook|pager\..+|include\.path|includeif\..+\.path"
-    r"|(diff|difftool|mergetool|merge)\..+\.(textconv|command|cmd|driver)"
-    r"|filter\..+\.(clean|smudge|process)|remote\..+\.(receivepack|uploadpack|vcs))$"
-)
-"""Config keys (as ``git config --list`` spells them) whose value is a program git runs."""
 _HOOKS = ".git/hooks"
 """The workspace's hooks, as displayed (and as :data:`sandbox.commands.hooks.HOOKS` names them)."""
-_REMOTE = "remote.git"
-"""The ``origin`` remote, as displayed (its folder's name beside the workspace)."""
+_REMOTE = REMOTE
 HOOK_FOLDERS = (_HOOKS, f"{_REMOTE}/hooks")
 """The guarded folders of hooks, as :class:`GitUndo` and ``WriteRefused`` name them."""
-CONFIG_FILES = (".git/config", ".git/config.worktree", "~/.gitconfig", "~/.config/git/config", f"{_REMOTE}/config")
-"""The guarded config files, as :class:`GitUndo` and ``WriteRefused`` name them."""
+CONFIG_FILES = (
+    ".git/config", ".git/config.worktree", ".git/commondir", "~/.gitconfig", "~/.config/git/config",
+    f"{_REMOTE}/config", f"{_REMOTE}/commondir",
+)
+"""The guarded config files (and ``commondir``, which moves config and hooks elsewhere), as :class:`GitUndo` and
+``WriteRefused`` name them."""
+FOLDERS = (".git", ".git/hooks", "~/.config", "~/.config/git", f"{_REMOTE}/hooks")
+"""Guarded folders on the way to the guarded files: one that is a link (or no folder) is removed, never followed."""
 _NESTED = re.compile(
     r"^(?:(?P<dir>.+)/)?\.git(?:/(?P<hooks>hooks)(?:/.*)?|/modules/.+/(?P<modhooks>hooks)(?:/.*)?"
-    r"|/modules/.+/config|/worktrees/[^/]+/config\.worktree|/(?P<own>config|config\.worktree)|(?P<file>))$"
+    r"|/modules/.+/(config|commondir)|/worktrees/[^/]+(/config\.worktree|/commondir)?|/modules"
+    r"|/(?P<own>config|config\.worktree|commondir)|(?P<file>))$"
 )
 """The git folders inside a ``.git`` of its submodules (``.git/modules/NAME``) and linked worktrees
 (``.git/worktrees/NAME``), and a repository nested in the work tree (``DIR/.git``, its ``config`` and ``hooks``;
@@ -79,7 +82,7 @@ def guarded_kind(path: str) -> str | None:
     """``git_hooks`` or ``git_config`` for a path the guard names (a ``WriteRefused`` it made), else None."""
     if any(path == f or path.startswith(f + "/") for f in HOOK_FOLDERS):
         return "git_hooks"
-    if path in CONFIG_FILES:
+    if path in CONFIG_FILES or path in FOLDERS:
         return "git_config"
     nested = _NESTED.match(path)
     if nested is None or (nested.group("dir") is None and (nested.group("hooks") or nested.group("own") or
@@ -87,6 +90,8 @@ def guarded_kind(path: str) -> str | None:
         return None  # the work tree's own .git/hooks and configs are named above
     return "git_hooks" if nested.group("hooks") or nested.group("modhooks") else "git_config"
 
+
+__all__ = ["CONFIG_FILES", "HOOK_FOLDERS", "REASON", "RUNS_PROGRAMS", "GitGuard", "GitState", "GitUndo", "guarded_kind"]
 
 REASON = "git hooks and git config that runs programs belong to no team: it would run in another agent's git"
 
@@ -116,18 +121,12 @@ class GitGuard:
         self.hooks = root / ".git" / "hooks"
         self._nested_gits = nested
         """The ``.git`` entries nested in the work tree (absolute paths), as the last whole scan met them."""
-        self.hook_dirs = {_HOOKS: self.hooks}
-        """Display label -> a folder of hooks guarded: the workspace's, and the ``origin`` remote's (its
-        ``pre-receive`` runs in the git of whoever pushes next)."""
-        self.configs = {
-            ".git/config": root / ".git" / "config",
-            ".git/config.worktree": root / ".git" / "config.worktree",
-            "~/.gitconfig": home / ".gitconfig",
-            "~/.config/git/config": home / ".config" / "git" / "config",
-        }
-        if remote is not None:
-            self.hook_dirs[HOOK_FOLDERS[1]] = remote / "hooks"
-            self.configs[CONFIG_FILES[-1]] = remote / "config"
+        self._trusted = Trusted(root, home, remote)
+        self.hook_dirs = [_HOOKS] if remote is None else list(HOOK_FOLDERS)
+        """The fixed folders of hooks guarded: the workspace's, and the ``origin`` remote's (its ``pre-receive``
+        runs in the git of whoever pushes next)."""
+        self.configs = [c for c in CONFIG_FILES if remote is not None or not c.startswith(_REMOTE)]
+        self._folders = [f for f in FOLDERS if remote is not None or not f.startswith(_REMOTE)]
         self.authors: dict[str, str] = {}
         """Hook (its path under ``.git/hooks``) -> the actor whose command or write made it as it is."""
         self._reads = EntryCache()
@@ -148,10 +147,10 @@ class GitGuard:
     def head(self) -> str:
         """The commit ``HEAD`` names now ("" when none), read from the files."""
         git = self.hooks.parent
-        try:
-            text = (git / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
-        except OSError:
-            return ""
+        if self._trusted.safe(".git/HEAD") is None:
+            return ""  # .git is a link: never read through
+        data = read_regular(git / "HEAD")
+        text = "" if data is None else data.decode("utf-8", "replace").strip()
         if not text.startswith("ref: "):
             return text
         return read_ref(git, text[len("ref: ") :])
@@ -173,109 +172,73 @@ class GitGuard:
                 return False
         return True
 
-    def _nested(self) -> tuple[dict[str, Path], dict[str, Path]]:
-        """The hooks folders and config files of the submodules' and linked worktrees' git folders in ``.git``,
-        and of the repositories nested in the work tree (see the module)."""
-        top = self.hooks.parent
-        root, hooks, configs = top.parent, {}, {}
-        gits = [top]
-        for found in self._nested_gits():
-            git = Path(found)
-            label = git.relative_to(root).as_posix()
-            if git.is_symlink() or not git.is_dir():
-                configs[label] = git  # a gitfile or a link: removed when it appears (no config reads as it)
-                continue
-            gits.append(git)
-            hooks[f"{label}/hooks"] = git / "hooks"
-            for name in ("config", "config.worktree"):
-                configs[f"{label}/{name}"] = git / name
-        for git in gits:
-            modules, worktrees = git / "modules", git / "worktrees"
-            if modules.is_dir() and not modules.is_symlink():
-                for dirpath, dirnames, _ in os.walk(modules):
-                    here = Path(dirpath)
-                    if (here / "config").exists() or (here / "hooks").exists():
-                        label = here.relative_to(root).as_posix()
-                        hooks[f"{label}/hooks"], configs[f"{label}/config"] = here / "hooks", here / "config"
-                    dirnames[:] = [d for d in dirnames if d not in ("objects", "refs", "logs", "hooks")]
-            if worktrees.is_dir() and not worktrees.is_symlink():
-                for entry in sorted(worktrees.iterdir()):
-                    configs[entry.relative_to(root).as_posix() + "/config.worktree"] = entry / "config.worktree"
-        return hooks, configs
+    def _places(self) -> Places:
+        """Every guarded place now (:mod:`sandbox.workspace.gitplaces`)."""
+        places = find(self._trusted, self.hook_dirs, self._folders, self._nested_gits())
+        places.configs.update((label, self._trusted.path(label)) for label in self.configs)
+        return places
 
-    def snapshot(self) -> GitState:
-        nested_hooks, nested_configs = self._nested()
+    def _read(self, label: str) -> bytes | None:
+        """A guarded entry's bytes; None when absent or when a folder on its way is a link (never read through)."""
+        path = self._trusted.safe(label)
+        return None if path is None else self._reads.read(path)
+
+    def snapshot(self, places: Places | None = None) -> GitState:
+        places = places or self._places()
         hooks: dict[str, bytes | None] = {}
-        for label, folder in {**self.hook_dirs, **nested_hooks}.items():
-            if folder.is_dir() and not folder.is_symlink():
-                samples = label not in self.hook_dirs and not label.startswith(".git/")  # a nested repository's
-                for dirpath, dirnames, filenames in os.walk(folder):
-                    for name in [*filenames, *(d for d in dirnames if os.path.islink(os.path.join(dirpath, d)))]:
-                        if samples and name.endswith(".sample"):
-                            continue  # what git init puts there; git never runs it
-                        path = Path(dirpath) / name
-                        hooks[f"{label}/{path.relative_to(folder).as_posix()}"] = self._reads.read(path) or b""
-        configs = {label: self._reads.read(path) for label, path in {**self.configs, **nested_configs}.items()}
+        for label in places.hooks:
+            folder = self._trusted.safe(label)
+            if label in places.folders or folder is None or not folder.is_dir() or folder.is_symlink():
+                continue
+            samples = label not in self.hook_dirs and not label.startswith(".git/")  # a nested repository's
+            for dirpath, _, others in walk(folder):
+                for name in others:
+                    if samples and name.endswith(".sample"):
+                        continue  # what git init puts there; git never runs it
+                    key = f"{label}/{(Path(dirpath) / name).relative_to(folder).as_posix()}"
+                    hooks[key] = self._read(key) or b""
+        configs = {label: self._read(label) for label in places.configs}
         return GitState(hooks, configs)
 
     def undo(self, before: GitState) -> list[GitUndo]:
         """Put back what changed since ``before`` (see the module), and say what it was."""
         undone: list[GitUndo] = []
-        nested_hooks, nested_configs = self._nested()
-        hook_dirs, configs = {**self.hook_dirs, **nested_hooks}, {**self.configs, **nested_configs}
-        for label, folder in hook_dirs.items():
-            if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-                folder.unlink()
+        places = self._places()
+        removed: set[str] = set()
+        for _ in range(16):  # links first: what was beneath them is read and put back only once they are gone
+            folders = sorted(places.folders.items())
+            links = [(lb, p) for lb, p in folders if lb not in removed and self._trusted.safe(lb)]
+            if not links:
+                break
+            for label, link in links:
+                remove_tree(link)  # a link or a file: removed, never followed
+                removed.add(label)
                 undone.append(GitUndo(label, ""))
-        now = self.snapshot()
-        root = self.hooks.parent.parent
+            places = self._places()
+        cut = tuple(u.path + "/" for u in undone)
+        now = self.snapshot(places)
         for key in sorted(set(before.hooks) | set(now.hooks)):
             old, new = before.hooks.get(key), now.hooks.get(key)
-            if old != new:
-                label, rel = max(
-                    ((lb, key[len(lb) + 1 :]) for lb in hook_dirs if key.startswith(lb + "/")), default=(key, "")
-                )
-                path = hook_dirs[label] / rel if label in hook_dirs else root / key
-                if path.is_dir() and not path.is_symlink():
-                    shutil.rmtree(path)
+            path: Path | None = self._trusted.safe(key)
+            if old != new and path is not None:
                 put_entry(path, old)
                 if old is not None and not path.is_symlink():
                     os.chmod(path, 0o755)
                 undone.append(GitUndo(key, unified_diff(key, old, new)))
         for label in sorted(set(before.configs) | set(now.configs)):
             old, new = before.configs.get(label), now.configs.get(label)
-            path = configs.get(label, root / label)
-            if old != new and _programs(old) != _programs(new):
-                if path.is_dir() and not path.is_symlink():
-                    shutil.rmtree(path)
+            path = self._trusted.safe(label)
+            if old != new and path is not None and (label.startswith(cut) or _changed(label, old, new)):
                 put_entry(path, old)
                 undone.append(GitUndo(label, unified_diff(label, old, new)))
         return undone
 
 
-def _programs(data: bytes | None) -> frozenset[tuple[str, str]]:
-    """The program-running entries of a config file's bytes (an unreadable file: all of its lines,
-    so any change to it counts)."""
-    if not data:
-        return frozenset()
-    scratch = Path(os.environ.get("TMPDIR", "/tmp"))
-    env = minimal_env(path=SYSTEM_PATH, home=str(scratch), tmp=str(scratch), extra={"GIT_CONFIG_NOSYSTEM": "1"})
-    try:
-        done = subprocess.run(
-            ["git", "config", "--file", "-", "--no-includes", "--list", "-z"],
-            input=data,
-            env={**env, "GIT_CONFIG_GLOBAL": os.devnull},
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        done = None
-    if done is None or done.returncode != 0:
-        return frozenset(("?", line) for line in data.decode("utf-8", "replace").splitlines())
-    found: set[tuple[str, str]] = set()
-    for item in done.stdout.decode("utf-8", "replace").split("\0"):
-        key, _, value = item.partition("\n")
-        if RUNS_PROGRAMS.match(key) or (key.startswith("alias.") and value.lstrip().startswith("!")):
-            found.add((key, value))
-    return frozenset(found)
+def _changed(label: str, old: bytes | None, new: bytes | None) -> bool:
+    """Whether a guarded file's change is one to undo: what a ``commondir`` redirects to, a nested ``DIR/.git``
+    that is no folder (any change), a config's program-running entries."""
+    if is_redirect(label):
+        return redirect(label, old) != redirect(label, new)
+    if label == ".git" or label.endswith("/.git"):
+        return True
+    return programs(old) != programs(new)

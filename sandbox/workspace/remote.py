@@ -11,18 +11,30 @@ deleted ref) is a force push. The remote keeps a reflog of every update
 (``core.logAllRefUpdates=always``), so each step of a command counts: a push, an amend and a forced
 push of the amended commit in one command is a force push though the net change is a fast-forward.
 The reflog is the agent's to write too; the refs read before and after are the floor it cannot lower.
+Its steps cost the engine one ``git merge-base`` each, so they are bounded: the same step is checked once, and
+past :data:`CHECKS_MAX` checks or :data:`CHECKS_SECONDS` per command a step not yet known to be a fast-forward
+counts as forced (a flood of reflog lines written by hand stalls nothing; it reads as the force push it fakes).
+Refs are read from files, never through a link (``refs`` itself included), and walked iteratively (any depth).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import stat
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandbox.workspace.cleangit import run_git
+from sandbox.workspace.files import read_regular, walk
+from sandbox.workspace.gitplaces import linked
 
 PROTECTED = frozenset({"refs/heads/main", "refs/heads/master"})
 """The refs whose update is ``git_push_protected``."""
+CHECKS_MAX = 256
+"""``git merge-base`` runs per command at most (see the module)."""
+CHECKS_SECONDS = 20.0
+"""Seconds of ``git merge-base`` per command at most (see the module)."""
 
 
 @dataclass(frozen=True)
@@ -64,17 +76,24 @@ def read_refs(git_dir: Path) -> dict[str, str]:
     ``packed-refs``, as git reads them; symbolic refs are skipped."""
     refs = _packed(git_dir)
     base = git_dir / "refs"
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
-        for name in filenames:
+    if not _is_dir(base):
+        return refs
+    for dirpath, _, others in walk(base):
+        for name in others:
             path = Path(dirpath) / name
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace").strip()
-            except OSError:
-                continue
+            data = read_regular(path)
+            text = "" if data is None else data[:4096].decode("utf-8", "replace").strip()
             if text and not text.startswith("ref:"):
                 refs[path.relative_to(git_dir).as_posix()] = text
     return refs
+
+
+def _is_dir(path: Path) -> bool:
+    """A real folder (not a link to one)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def read_ref(git_dir: Path, ref: str) -> str:
@@ -83,15 +102,13 @@ def read_ref(git_dir: Path, ref: str) -> str:
     parts = ref.split("/")
     if parts[0] != "refs" or {"", ".", ".."} & set(parts):
         return read_refs(git_dir).get(ref, "")
-    folder = git_dir / "refs"
-    for name in parts[1:-1]:
+    folder = git_dir
+    for name in parts[:-1]:
         folder = folder / name
         if os.path.islink(folder):  # read_refs does not walk into a linked folder
             return _packed(git_dir).get(ref, "")
-    try:
-        text = (git_dir / ref).read_text(encoding="utf-8", errors="replace").strip()
-    except OSError:  # no loose file (or a folder of that name)
-        text = ""
+    data = read_regular(git_dir / ref)  # None: no loose file (or a folder, a link of that name)
+    text = "" if data is None else data[:4096].decode("utf-8", "replace").strip()
     return text if text and not text.startswith("ref:") else _packed(git_dir).get(ref, "")
 
 
@@ -115,25 +132,36 @@ def ref_updates(git_dir: Path, before: RemoteState, uid: int | None = None) -> t
     which the engine's git runs as (:func:`~sandbox.workspace.cleangit.run_git`)."""
     after = read_refs(git_dir)
     updates: list[RefUpdate] = []
+    ancestry = _Ancestry(git_dir, uid)
     for ref in sorted(set(before.refs) | set(after)):
         old, new = before.refs.get(ref, ""), after.get(ref, "")
         steps = [(old, new), *_logged(git_dir, ref, before.logs.get(ref, 0))]
-        steps = [(a, b) for a, b in steps if a != b]
+        steps = list(dict.fromkeys((a, b) for a, b in steps if a != b))  # each step once, in order
         if not steps:
             continue
-        forced = any(not b or (bool(a) and not _is_ancestor(git_dir, a, b, uid)) for a, b in steps)
+        forced = any(not b or (bool(a) and not ancestry.is_ancestor(a, b)) for a, b in steps)
         updates.append(RefUpdate(ref, old, new, forced))
     return tuple(updates)
 
 
 def _logged(git_dir: Path, ref: str, offset: int) -> list[tuple[str, str]]:
     """The (old, new) steps ``ref``'s reflog logged after ``offset`` bytes ("" for the null id)."""
+    path = git_dir / "logs" / ref
+    if linked(git_dir, path) is not None:
+        return []  # never read through a link
     try:
-        with open(git_dir / "logs" / ref, "rb") as f:
-            f.seek(offset)
-            data = f.read(1 << 20)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return []
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return []
+        os.lseek(fd, offset, os.SEEK_SET)
+        data = os.read(fd, 1 << 20)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
     steps: list[tuple[str, str]] = []
     for line in data.decode("utf-8", "replace").splitlines():
         parts = line.split(" ", 2)
@@ -142,12 +170,30 @@ def _logged(git_dir: Path, ref: str, offset: int) -> list[tuple[str, str]]:
     return steps
 
 
-def _is_ancestor(git_dir: Path, old: str, new: str, uid: int | None) -> bool:
-    """``old`` is an ancestor of ``new``: git's ``merge-base``, run by the engine with none of the repository's
-    config (its extensions, a promisor remote's ``uploadpack``), grafts or replace refs
-    (:mod:`sandbox.workspace.cleangit`)."""
-    done = run_git(git_dir, ["merge-base", "--is-ancestor", old, new], uid=uid, timeout=10)
-    return done is not None and done.returncode == 0
+@dataclass
+class _Ancestry:
+    """``merge-base --is-ancestor`` answers for one command's steps, each pair asked once, within the budget of
+    :data:`CHECKS_MAX` runs and :data:`CHECKS_SECONDS` (past it: not known to be an ancestor)."""
+
+    git_dir: Path
+    uid: int | None
+    known: dict[tuple[str, str], bool] = field(default_factory=dict)
+    runs: int = 0
+    deadline: float = field(default_factory=lambda: time.monotonic() + CHECKS_SECONDS)
+
+    def is_ancestor(self, old: str, new: str) -> bool:
+        """``old`` is an ancestor of ``new``: git's ``merge-base``, run by the engine with none of the repository's
+        config (its extensions, a promisor remote's ``uploadpack``), grafts or replace refs
+        (:mod:`sandbox.workspace.cleangit`)."""
+        if (old, new) in self.known:
+            return self.known[(old, new)]
+        left = self.deadline - time.monotonic()
+        if self.runs >= CHECKS_MAX or left <= 0:
+            return False
+        self.runs += 1
+        done = run_git(self.git_dir, ["merge-base", "--is-ancestor", old, new], uid=self.uid, timeout=min(10, left))
+        self.known[(old, new)] = answer = done is not None and done.returncode == 0
+        return answer
 
 
 def push_atom(updates: tuple[RefUpdate, ...]) -> str:

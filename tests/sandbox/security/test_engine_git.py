@@ -93,3 +93,26 @@ def test_the_state_facts_name_nested_git_folders() -> None:
     assert guarded_kind(".git/worktrees/w/config.worktree") == "git_config"
     assert guarded_kind("remote.git/hooks/pre-receive") == "git_hooks"
     assert guarded_kind(".git/modules/a/HEAD") is None and guarded_kind("services/x.py") is None
+
+
+async def test_an_ext_remote_and_protocol_allow_are_rolled_back(box: Box) -> None:
+    box.sandbox.register_actor("bob", "payments", ["services/payments/config.py"])
+    await box.sh("git config protocol.ext.allow always && git config remote.origin.url 'ext::sh -c touch% /tmp/x'")
+    await box.sh("git config url.'ext::sh -c touch% /tmp/planted '.insteadOf /")  # alone: a rewrite
+    assert [(e.path, e.rolled_back) for e in box.of(WriteRefused)] == [(".git/config", True)] * 2
+    config = (box.sandbox.root / ".git" / "config").read_text()
+    assert "ext::" not in config and "protocol" not in config
+    result = await box.sandbox.run_shell("bob", "git fetch -q 2>&1; test -e /tmp/x && echo RAN || echo clean")
+    assert result.output.strip().endswith("clean"), result.output
+
+
+def test_urls_that_run_programs() -> None:
+    from sandbox.workspace.gitconfig import runs_program
+
+    assert runs_program("protocol.ext.allow", "always") and runs_program("protocol.allow", "always")
+    assert runs_program("remote.origin.url", "ext::sh -c id") and runs_program("remote.o.pushurl", "evil::x")
+    assert runs_program("url.ext::sh -c id .insteadof", "https://")  # https:// URLs become ext:: ones
+    assert not runs_program("url.https://x.insteadof", "ext::") and not runs_program("url.git@h:.insteadof", "x")
+    assert runs_program("submodule.a.update", "!sh x") and not runs_program("submodule.a.update", "rebase")
+    for benign in ("https://example.com/r.git", "git@example.com:r.git", "/srv/r.git", "file:///srv/r.git"):
+        assert not runs_program("remote.origin.url", benign)

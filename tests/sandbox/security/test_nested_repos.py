@@ -60,6 +60,7 @@ def test_the_state_facts_name_nested_repositories() -> None:
     assert guarded_kind(".git/hooks/post-commit") == "git_hooks"  # the work tree's own, as before
     assert guarded_kind(".git/config") == "git_config"
     assert guarded_kind(".git/modules/x/config") == "git_config"
-    assert guarded_kind(".git") is None
+    assert guarded_kind(".git") == "git_config"  # the work tree's .git replaced by a link or a file
+    assert guarded_kind("~/.config") == "git_config" and guarded_kind(".git/commondir") == "git_config"
     assert guarded_kind("services/billing/sub/.git/description") is None
     assert guarded_kind("services/billing/notes.git") is None

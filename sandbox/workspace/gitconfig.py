@@ -1,0 +1,74 @@
+"""Which git config runs programs: the entries the git guard (:mod:`sandbox.workspace.gitguard`) rolls back.
+
+A key that names a program (:data:`RUNS_PROGRAMS`: ``core.fsmonitor``, ``core.hooksPath``, editors, pagers,
+drivers, filters, helpers, includes, ``protocol.*.allow``, ...), an ``alias.*`` or ``submodule.*.update`` that
+starts with ``!``, and a URL git runs a program for (:data:`RUNS_URL`): a remote's ``url`` / ``pushurl`` or the
+``BASE`` of a ``url.BASE.insteadOf`` of the form ``TRANSPORT::ADDRESS`` (``ext::sh -c ...`` runs a shell command;
+any other ``TRANSPORT::`` runs ``git-remote-TRANSPORT`` from ``PATH``). The engine reads config with
+``git config --file`` (a reader: it runs nothing).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
+
+RUNS_PROGRAMS = re.compile(
+    r"^(core\.(fsmonitor|hookspath|sshcommand|editor|pager|askpass|gitproxy|alternaterefscommand)"
+    r"|sequence\.editor|diff\.external|credential(\..+)?\.helper|gpg(\..+)?\.program|gpg\.ssh\.defaultkeycommand"
+    r"|uploadpack\.packobjectshook|pager\..+|include\.path|includeif\..+\.path|interactive\.difffilter"
+    r"|(diff|difftool|mergetool|merge)\..+\.(textconv|command|cmd|driver)|(browser|man)\..+\.(cmd|path)"
+    r"|filter\..+\.(clean|smudge|process)|remote\..+\.(receivepack|uploadpack|vcs)|protocol(\..+)?\.allow)$"
+)
+"""Config keys (as ``git config --list`` spells them) whose value is a program git runs, or (``protocol.allow``,
+``protocol.ext.allow``) lets a URL run one."""
+RUNS_URL = re.compile(r"^remote\..+\.(url|pushurl)$")
+"""Config keys whose value is a URL: one of the form ``TRANSPORT::ADDRESS`` runs a program."""
+_REWRITE = re.compile(r"^url\.(?P<base>.+)\.(insteadof|pushinsteadof)$")
+"""``url.BASE.insteadOf``: URLs that start with the value are rewritten to start with ``BASE``."""
+_TRANSPORT = re.compile(r"^\s*[A-Za-z0-9][A-Za-z0-9+.-]*::")
+_BANG = re.compile(r"^(alias\..+|submodule\..+\.update)$")
+"""Keys whose value runs a shell command when it starts with ``!``."""
+
+
+def runs_program(key: str, value: str) -> bool:
+    """Whether config ``key`` (lower-case, as ``git config --list`` has it) set to ``value`` makes git run one."""
+    if RUNS_PROGRAMS.match(key):
+        return True
+    if _BANG.match(key) and value.lstrip().startswith("!"):
+        return True
+    rewrite = _REWRITE.match(key)
+    url = rewrite.group("base") if rewrite else value if RUNS_URL.match(key) else ""
+    return bool(_TRANSPORT.match(url))
+
+
+def programs(data: bytes | None) -> frozenset[tuple[str, str]]:
+    """The program-running entries of a config file's bytes (an unreadable file: all of its lines,
+    so any change to it counts)."""
+    if not data:
+        return frozenset()
+    scratch = Path(os.environ.get("TMPDIR", "/tmp"))
+    env = minimal_env(path=SYSTEM_PATH, home=str(scratch), tmp=str(scratch), extra={"GIT_CONFIG_NOSYSTEM": "1"})
+    try:
+        done = subprocess.run(
+            ["git", "config", "--file", "-", "--no-includes", "--list", "-z"],
+            input=data,
+            env={**env, "GIT_CONFIG_GLOBAL": os.devnull},
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        done = None
+    if done is None or done.returncode != 0:
+        return frozenset(("?", line) for line in data.decode("utf-8", "replace").splitlines())
+    found: set[tuple[str, str]] = set()
+    for item in done.stdout.decode("utf-8", "replace").split("\0"):
+        key, _, value = item.partition("\n")
+        if runs_program(key, value):
+            found.add((key, value))
+    return frozenset(found)
