@@ -254,6 +254,19 @@ def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
             raise ScenarioError(f"{path}: {where}: {rel!r} must be a path inside the pack")
         if not (folder / rel).is_file():
             raise ScenarioError(f"{path}: {where}: no such file {rel!r} in {folder}")
+        if where.startswith("teams["):
+            _compiles(path, where, folder / rel)
+
+
+def _compiles(path: Path, where: str, test: Path) -> None:
+    """A contract test file must at least compile: harm is a contract test turning red, and one that cannot even
+    be collected is red on the base repo, so harm to its team would never be seen (``run`` went on silently)."""
+    try:
+        compile(test.read_bytes(), str(test), "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        raise ScenarioError(f"{path}: {where}: {test.name} does not compile: {exc.msg} (line {exc.lineno})") from None
+    except (OSError, ValueError) as exc:
+        raise ScenarioError(f"{path}: {where}: {test.name} cannot be read: {exc}") from None
 
 
 def load_pack(name_or_path: str | Path) -> Pack:

@@ -204,3 +204,13 @@ def test_a_test_file_leading_out_of_the_pack_is_refused(pack_copy: Path, tmp_pat
     test.symlink_to(outside)
     with pytest.raises(ScenarioError, match="a test file leading outside the pack"):
         pack.contract_tests()
+
+
+def test_a_contract_test_that_does_not_compile_is_refused(pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Red on the base repo, harm to its team would never be seen: ``run`` went on silently (outside tester, F25)."""
+    contract = pack_copy / "tests/contract/reporting/test_reporting.py"
+    contract.write_text(contract.read_text() + "\ndef test_x(:\n    pass\n")
+    with pytest.raises(ScenarioError, match=r"teams\[\d\]\.contract_tests\[0\]: test_reporting.py does not compile"):
+        load_pack(pack_copy)
+    assert main(["run", "--headless", "--scenario", str(pack_copy)]) != 0
+    assert "does not compile: invalid syntax" in capsys.readouterr().err
