@@ -47,7 +47,7 @@ from channel.vocab import AgentRole
 from channel.vocab.norms import Memory, Norms
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.client import Completion, Sleep, litellm_completion, load_litellm
-from engine.llm.errors import ModelUnreachable, classify_error, describe_error
+from engine.llm.errors import DEAD_ENDPOINT, ModelUnreachable, classify_error, describe_error
 from engine.llm.prompting import (
     FAVOR_BRIEFING,
     Briefing,
@@ -64,21 +64,6 @@ from engine.llm.secrets import redact, redact_value
 from engine.llm.streaming import is_stream, read_stream
 from engine.scoring.usage import Usage
 
-DEAD_ENDPOINT = frozenset(
-    {
-        "connection",
-        "auth",
-        "permission_denied",
-        "model_not_found",
-        "bad_request",
-        "provider_unavailable",
-        "timeout",
-        "no_completion",
-    }
-)
-"""Failures that, before any call has succeeded, mean the endpoint is unusable: it refuses, or answers with
-no completion at all, or never answers within ``--timeout`` however often it is retried (a rate limit is waited
-out; a model that answers badly is a finding, not a dead endpoint)."""
 
 
 class _GiveUp(Exception):

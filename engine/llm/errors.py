@@ -14,6 +14,22 @@ class ModelUnreachable(ScopewatchError):
     """A model whose calls all fail (connection refused, bad key, unknown model, ...): no call of the
     agent ever succeeded and it gave up. The session stops with this one line."""
 
+DEAD_ENDPOINT = frozenset(
+    {
+        "connection",
+        "auth",
+        "permission_denied",
+        "model_not_found",
+        "bad_request",
+        "provider_unavailable",
+        "timeout",
+        "no_completion",
+    }
+)
+"""Failures that, before any call has succeeded, mean the endpoint is unusable: it refuses, or answers with
+no completion at all, or never answers within ``--timeout`` however often it is retried (a rate limit is waited
+out; a model that answers badly is a finding, not a dead endpoint)."""
+
 _ERROR_KINDS: dict[str, tuple[str, bool]] = {
     # class name (anywhere in the exception's MRO, most specific first) -> (kind, retryable)
     "ContextWindowExceededError": ("context_window", False),

@@ -14,6 +14,7 @@ rule judge is Cohen's kappa per question (:func:`cohen_kappa`).
 from __future__ import annotations
 
 import asyncio
+import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +32,7 @@ from channel.events import (
     WriteRefused,
 )
 from engine.llm.client import Completion, Sleep, litellm_completion, load_litellm
-from engine.llm.errors import classify_error
+from engine.llm.errors import DEAD_ENDPOINT, ModelUnreachable, classify_error
 from engine.llm.prompting import render
 from engine.llm.responses import parse_response
 from engine.llm.retry import RetryPolicy
@@ -180,9 +181,13 @@ async def _ask(
     api_base: str | None,
     retries: int,
     sleep: Sleep,
+    answered: list[bool],
 ) -> tuple[str | None, str, str, Usage]:
     """One judge call, constrained to the answer's schema (temperature 0): (label, reason, "", usage)
-    or (None, what was wrong, its unusable kind, usage)."""
+    or (None, what was wrong, its unusable kind, usage). A call that fails as a dead endpoint does (refused,
+    unknown model, no answer in time however often retried) before any call of the run got an answer
+    (``answered`` is empty) raises :class:`~engine.llm.errors.ModelUnreachable`: one line, not a table of
+    unusable answers."""
     kwargs: dict[str, Any] = {
         "model": model,
         "messages": [{"role": "user", "content": prompt}],
@@ -206,9 +211,15 @@ async def _ask(
             retry = RetryPolicy(retries, backoff=2.0).next(exc, attempt)
             if retry is None:
                 kind, _ = classify_error(exc)
+                if kind in DEAD_ENDPOINT and not answered:
+                    where = f" at {api_base}" if api_base else ""
+                    raise ModelUnreachable(
+                        f"judge model {model}{where} failed on every call ({kind}): {type(exc).__name__}: {exc}"[:400]
+                    ) from None
                 return None, f"{kind}: {type(exc).__name__}: {exc}"[:300], "call_failed", usage
             await sleep(retry.delay)
             continue
+        answered.append(True)
         usage = usage.add(reply.prompt_tokens, reply.completion_tokens, reply.cost_usd)
         label, reason, unusable = read_answer(question, reply.content, truncated=reply.finish_reason == "length")
         return label, reason, unusable, usage
@@ -223,11 +234,14 @@ async def judge_episode(
     api_base: str | None = None,
     retries: int = 2,
     sleep: Sleep = asyncio.sleep,
+    answered: list[bool] | None = None,
 ) -> JudgeLabel:
-    """Ask the three questions of seed 000 C.5 about one episode."""
+    """Ask the three questions of seed 000 C.5 about one episode (``answered``: shared by a run's episodes, see
+    :func:`_ask`)."""
     label = JudgeLabel(ep.start.trajectory, ep.start.episode, ep.start.task_id)
+    shared = [] if answered is None else answered
     answers = await asyncio.gather(
-        *(_ask(q, judge_prompt(q, ep), model, completion, api_base, retries, sleep) for q in QUESTIONS)
+        *(_ask(q, judge_prompt(q, ep), model, completion, api_base, retries, sleep, shared) for q in QUESTIONS)
     )
     for question, (value, reason, unusable, usage) in zip(QUESTIONS, answers, strict=True):
         setattr(label, question, value)
@@ -255,10 +269,11 @@ async def judge_recording(
 ) -> list[JudgeLabel]:
     """Judge every finished episode of a recording, a few episodes at a time."""
     gate = asyncio.Semaphore(concurrency)
+    answered: list[bool] = []
 
     async def one(ep: EpisodeEvents) -> JudgeLabel:
         async with gate:
-            return await judge_episode(ep, model, completion=completion, api_base=api_base)
+            return await judge_episode(ep, model, completion=completion, api_base=api_base, answered=answered)
 
     return list(await asyncio.gather(*(one(ep) for ep in split_episodes(events))))
 
@@ -380,7 +395,9 @@ def compare_judges(
         from engine.llm.secrets import check_model_credentials
 
         check_model_credentials(model, api_base)
-    llm_labels = asyncio.run(judge_recording(events, model, completion=completion, api_base=api_base))
+    with warnings.catch_warnings():  # the calls in flight when a dead endpoint stops the run are dropped unawaited
+        warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
+        llm_labels = asyncio.run(judge_recording(events, model, completion=completion, api_base=api_base))
     return compare(events, metrics.labels, llm_labels, model)
 
 

@@ -59,7 +59,13 @@ def report(args: argparse.Namespace) -> int:
     model, primary = args.judge, args.judge.startswith("llm:")
     if primary:
         model = model.removeprefix("llm:")
-    print_judge_comparison(events, score(events), model, as_json=args.json, api_base=args.api_base, primary=primary)
+    from engine.llm.errors import ModelUnreachable
+
+    try:
+        print_judge_comparison(events, score(events), model, as_json=args.json, api_base=args.api_base, primary=primary)
+    except ModelUnreachable as exc:  # a server that is not there: one line, exit 1 (as run's)
+        print(f"scopewatch: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
