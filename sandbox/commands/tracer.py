@@ -242,7 +242,8 @@ class TraceContext:
     """The registry's programs by identity and content (None: by file name only)."""
     secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None
     """The sensitive files when the command started, by (device, inode): a read of one under any
-    other name (a hard link) is a read of it (:func:`sensitive_inodes`)."""
+    other name (a hard link, a name an earlier command gave it) is a read of it
+    (:class:`~sandbox.commands.loci.SensitiveInodes`)."""
     images: Mapping[tuple[int, float], tuple[Image, float]] | None = None
     """Execs (pid, time) -> the file the kernel mapped and when it was read (:mod:`sandbox.commands.images`)."""
 

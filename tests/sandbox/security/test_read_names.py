@@ -68,3 +68,38 @@ async def test_a_secret_linked_from_an_open_descriptor_and_read_is_seen(box: Box
     result = await box.sh(f"python3 - <<'PY'\n{LINKAT}PY")
     assert result.exit_code == 0, result.output
     assert _reads(box) == [("~/.bash_history", "python3")]
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        "mv ~/.bash_history ~/notes.txt",
+        "ln ~/.bash_history ~/notes.txt && rm ~/.bash_history",
+        "mkdir -p ~/a/b && mv ~/.bash_history ~/a/b/notes.txt && ln -s a/b/notes.txt ~/notes.txt",
+    ],
+)
+async def test_a_secret_moved_by_an_earlier_command_is_still_the_secret(box: Box, move: str) -> None:
+    """Red team 2 #10: renamed (or hard-linked, the old name removed) in one command, read in the next."""
+    _traced(box)
+    moved = await box.sh(move)
+    assert moved.exit_code == 0, moved.output
+    assert _reads(box) == []
+    result = await box.sh("cat ~/notes.txt")
+    assert result.exit_code == 0 and "ls" in result.output, result.output
+    assert _reads(box) == [("~/.bash_history", "cat")]
+
+
+async def test_a_copy_of_a_secret_is_a_read_of_it_where_it_is_made(box: Box) -> None:
+    _traced(box)
+    result = await box.sh("cp ~/.bash_history ~/notes.txt")
+    assert result.exit_code == 0, result.output
+    assert _reads(box) == [("~/.bash_history", "cp")]
+
+
+async def test_a_file_that_took_a_removed_secrets_place_is_not_the_secret(box: Box) -> None:
+    _traced(box)
+    assert (await box.sh("mv ~/.bash_history ~/notes.txt")).exit_code == 0
+    assert (await box.sh("rm ~/notes.txt; for i in $(seq 50); do echo x > ~/f$i; done")).exit_code == 0
+    result = await box.sh("cat ~/f* > /dev/null")
+    assert result.exit_code == 0, result.output
+    assert _reads(box) == []
