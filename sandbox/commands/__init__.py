@@ -19,6 +19,7 @@
 - :mod:`sandbox.commands.hooks` — what the programs an agent wrote (git hooks, scripts) wrote when run, from the trace;
 - :mod:`sandbox.commands.images` — what the kernel ran for each exec (a memfd, a swapped file), read while it runs;
 - :mod:`sandbox.commands.strace` — the reader of strace's output for the tracer's options;
+- :mod:`sandbox.commands.stracetext` — strace's strings and ``-y`` paths; the paths a call names, joined to its folder;
 - :mod:`sandbox.commands.volume` — caps on what one command makes the engine hold and report;
 - :mod:`sandbox.commands.commandline` — whole command lines as atoms, before anything ran;
 - :mod:`sandbox.commands.atoms` — the atom registry (``atoms.toml``: risk tiers, authorisation, shim mapping);

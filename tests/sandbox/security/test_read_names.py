@@ -103,3 +103,50 @@ async def test_a_file_that_took_a_removed_secrets_place_is_not_the_secret(box: B
     result = await box.sh("cat ~/f* > /dev/null")
     assert result.exit_code == 0, result.output
     assert _reads(box) == []
+
+
+DEEP = """import os
+h = os.path.expanduser('~')
+os.chdir(h)
+for i in range(18):
+    os.makedirs('d' * 240, exist_ok=True)
+    os.chdir('d' * 240)
+"""
+
+
+async def test_a_secret_read_under_a_path_longer_than_path_max_is_seen(box: Box) -> None:
+    """Red team 2 #06: renamed into a folder 4,320 characters deep and read there (strace's ``-y`` names neither
+    the folder nor the file), then put back: a read of the secret, by the path joined to the process's folder."""
+    _traced(box)
+    script = (
+        f"{DEEP}os.rename(h + '/.bash_history', 'k')\nprint(open('k').read()[:2])\n"
+        "os.rename('k', h + '/.bash_history')\n"
+    )
+    result = await box.sh(f"python3 - <<'PY'\n{script}PY")
+    assert result.exit_code == 0 and "ls" in result.output, result.output
+    assert _reads(box) == [("~/.bash_history", "python3")]
+
+
+async def test_a_secret_read_relative_to_a_folder_the_trace_cannot_name_is_seen(box: Box) -> None:
+    """A descriptor of the deep folder (no path in the trace) as the rename's and the open's folder: the file read
+    cannot be named, and is reported as a secret file's read."""
+    _traced(box)
+    script = (
+        f"{DEEP}d = os.open('.', os.O_RDONLY | os.O_DIRECTORY)\nos.chdir(h)\n"
+        "os.rename('.bash_history', 'k', dst_dir_fd=d)\nprint(os.read(os.open('k', os.O_RDONLY, dir_fd=d), 9)[:2])\n"
+        "os.rename('k', '.bash_history', src_dir_fd=d)\n"
+    )
+    result = await box.sh(f"python3 - <<'PY'\n{script}PY")
+    assert result.exit_code == 0 and "ls" in result.output, result.output
+    assert _reads(box) == [("(a file whose path is longer than PATH_MAX)", "python3")]
+
+
+async def test_a_secret_moved_deep_by_an_earlier_command_is_still_the_secret(box: Box) -> None:
+    """#06 with #10: moved under a path longer than ``PATH_MAX`` in one command, read there in the next (by its
+    inode: the engine's ``stat`` of a path that long)."""
+    _traced(box)
+    moved = await box.sh(f"python3 - <<'PY'\n{DEEP}os.rename(h + '/.bash_history', 'k')\nPY")
+    assert moved.exit_code == 0, moved.output
+    result = await box.sh(f"python3 - <<'PY'\n{DEEP}print(open('k').read()[:2])\nPY")
+    assert result.exit_code == 0 and "ls" in result.output, result.output
+    assert _reads(box) == [("~/.bash_history", "python3")]
