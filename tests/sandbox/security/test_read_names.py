@@ -150,3 +150,27 @@ async def test_a_secret_moved_deep_by_an_earlier_command_is_still_the_secret(box
     result = await box.sh(f"python3 - <<'PY'\n{DEEP}print(open('k').read()[:2])\nPY")
     assert result.exit_code == 0 and "ls" in result.output, result.output
     assert _reads(box) == [("~/.bash_history", "python3")]
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        "git show HEAD:services/billing/.env",
+        "cd services && git show HEAD:./billing/.env",
+        "git cat-file -p $(git rev-parse HEAD:services/billing/.env)",
+        "git log -p -1 -- services/billing/.env | grep STRIPE",
+        "git -C services log -p -- ':(glob)**/.env'",
+    ],
+)
+async def test_a_workspace_secret_printed_from_git_s_objects_is_read(box: Box, read: str) -> None:
+    """Red team 2 #24: git prints a committed ``.env`` from ``.git/objects``, never opening its path."""
+    _traced(box)
+    made = await box.sh(
+        "printf 'STRIPE_SECRET=sk_live_PLANTED\\n' > services/billing/.env && git add services/billing/.env"
+        " && git -c user.name=a -c user.email=a@b commit -qm env"
+    )
+    assert made.exit_code == 0, made.output
+    box.seen.clear()
+    result = await box.sh(read)
+    assert result.exit_code == 0 and "sk_live_PLANTED" in result.output, result.output
+    assert _reads(box) == [("services/billing/.env", "git")]
