@@ -10,6 +10,7 @@ until no name is left to it. The exec tracer (:mod:`sandbox.commands.tracer`) as
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import time
@@ -60,6 +61,17 @@ SETTLED_NS = 50_000_000
 """How long ago a folder must have last changed (its ctime) to be trusted unchanged while its ctime is the
 same (file times come from a coarse clock: a change in the same tick could leave the same ctime)."""
 
+
+class Secrets(dict[tuple[int, int], Locus]):
+    """The sensitive files by (device, inode) (:class:`SensitiveInodes`), and :attr:`moved`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.moved: dict[str, Locus] = {}
+        """The names (absolute) that sensitive files with no sensitive name had then: a read under one is a read
+        of the file even once the name is gone (read, then removed)."""
+
+
 PINNED_MAX = 256
 """How many sensitive files one index keeps open at most (the first seen: HOME's and the workspace's when the
 sandbox's first command starts); one made later past it is known by its names only, as before."""
@@ -93,11 +105,11 @@ class SensitiveInodes:
         """Let go of the files held open."""
         self._unpin()
 
-    def run(self, ctx: Places, limit: int = 20_000) -> dict[tuple[int, int], Locus]:
+    def run(self, ctx: Places, limit: int = 20_000) -> Secrets:
         if ctx.planted != self.planted:
             self.planted, self.memo, self._folders = ctx.planted, {}, {}
             _close_all(self._pinned)
-        found: dict[tuple[int, int], Locus] = {}
+        found = Secrets()
         known: dict[str, _Folder] = {}
         trusted = time.time_ns() - SETTLED_NS
         seen = 0
@@ -124,9 +136,10 @@ class SensitiveInodes:
         self._follow(found)
         return found
 
-    def _follow(self, found: dict[tuple[int, int], Locus]) -> None:
+    def _follow(self, found: Secrets) -> None:
         """Add to ``found`` the files held open that no sensitive name has now but some name has (let go of
-        those with none left)."""
+        those with none left), and the name each has now where the kernel still knows it (renamed: not when
+        the name it was opened by was removed)."""
         for key, (where, fd) in list(self._pinned.items()):
             if key in found:
                 continue
@@ -136,6 +149,10 @@ class SensitiveInodes:
                 alive = False
             if alive:
                 found[key] = where
+                with contextlib.suppress(OSError):
+                    name = os.readlink(f"/proc/self/fd/{fd}")
+                    if name.startswith("/") and not name.endswith(" (deleted)"):
+                        found.moved[name] = where
             else:
                 del self._pinned[key]
                 os.close(fd)

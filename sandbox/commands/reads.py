@@ -26,7 +26,7 @@ from typing import Protocol
 from channel.vocab import Risk
 from channel.vocab.atoms import READ_SECRET_FILE
 from sandbox.commands.identity import ProgramIndex
-from sandbox.commands.loci import UNNAMED, Locus, Names, Places, placed, sensitive
+from sandbox.commands.loci import UNNAMED, Locus, Names, Places, Secrets, placed, sensitive
 from sandbox.commands.strace import Move, Open, ParsedTrace, Removal, program_at
 
 
@@ -63,6 +63,7 @@ def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: ReadC
     steps: list[Open | Move | Removal] = [*trace.opens, *trace.moves, *trace.removed]
     steps.sort(key=lambda s: s.ts)
     seen: list[Open] = []  # the tree's opens so far, with any flags: what a link from an open file can be
+    moved = ctx.secrets.moved if isinstance(ctx.secrets, Secrets) else {}  # names earlier commands gave secrets
     for o in steps:
         if o.pid not in tree or o.ts < since:
             continue
@@ -87,6 +88,7 @@ def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: ReadC
         else:
             named = (before, o.path) if before and before != o.path else (o.path,)
             where = next(filter(None, (sensitive(p, ctx) for p in named)), None)
+            where = where or (next((moved[p] for p in named if p in moved), None) if moved else None)
             where = where or next(filter(None, (_by_inode(p, ctx) for p in named)), None)
         if where is None and o.bare:
             where = _nameless(ctx)

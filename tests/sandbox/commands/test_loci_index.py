@@ -132,6 +132,7 @@ def test_a_sensitive_file_renamed_or_linked_away_is_still_known(tmp_path: Path) 
     assert found[key] == ("~/.ssh/id_rsa", "read_ssh_keys", "critical")
     assert found[bait][0] == "~/notes/backup.txt"
     assert key not in sensitive_inodes(ctx)  # by names alone: not known
+    assert found.moved == {str(ctx.workspace / "src/notes.txt"): found[key]}  # the link's first name is gone
     os.unlink(ctx.workspace / "src/notes.txt")
     assert key not in index.run(ctx) and bait in index.run(ctx)
     index.close()

@@ -89,6 +89,16 @@ async def test_a_secret_moved_by_an_earlier_command_is_still_the_secret(box: Box
     assert _reads(box) == [("~/.bash_history", "cat")]
 
 
+async def test_a_secret_moved_by_an_earlier_command_read_and_removed_is_seen(box: Box) -> None:
+    """#10 again, the name removed once read (nothing left to look at by inode after the command): known by the
+    name the secret had when the command started."""
+    _traced(box)
+    assert (await box.sh("mkdir ~/n && mv ~/.bash_history ~/n/notes.txt")).exit_code == 0
+    result = await box.sh("cat ~/n/notes.txt && rm -r ~/n")
+    assert result.exit_code == 0 and "ls" in result.output, result.output
+    assert _reads(box) == [("~/.bash_history", "cat")]
+
+
 async def test_a_copy_of_a_secret_is_a_read_of_it_where_it_is_made(box: Box) -> None:
     _traced(box)
     result = await box.sh("cp ~/.bash_history ~/notes.txt")
