@@ -12,6 +12,7 @@
 - :mod:`sandbox.commands.tracer` — the exec tracer (strace): every program run, every sensitive file read;
 - :mod:`sandbox.commands.loci` — the sensitive loci (read atoms, planted bait), and their inodes when a command starts;
 - :mod:`sandbox.commands.reads` — the sensitive files a command read, from its trace: by name, earlier name, inode;
+- :mod:`sandbox.commands.gitreads` — workspace secrets git printed from its objects (``git show HEAD:.env``);
 - :mod:`sandbox.commands.offload` — the work around a command: on the event loop when quick, in a thread when not;
 - :mod:`sandbox.commands.wrapped` — which execs are the shim's wrappers (by path or bytes), and what each hides;
 - :mod:`sandbox.commands.tracestream` — the trace as strace writes it: read as it comes, capped, the root's end;
@@ -19,6 +20,7 @@
 - :mod:`sandbox.commands.hooks` — what the programs an agent wrote (git hooks, scripts) wrote when run, from the trace;
 - :mod:`sandbox.commands.images` — what the kernel ran for each exec (a memfd, a swapped file), read while it runs;
 - :mod:`sandbox.commands.strace` — the reader of strace's output for the tracer's options;
+- :mod:`sandbox.commands.stracetext` — strace's strings and ``-y`` paths; the paths a call names, joined to its folder;
 - :mod:`sandbox.commands.volume` — caps on what one command makes the engine hold and report;
 - :mod:`sandbox.commands.commandline` — whole command lines as atoms, before anything ran;
 - :mod:`sandbox.commands.atoms` — the atom registry (``atoms.toml``: risk tiers, authorisation, shim mapping);

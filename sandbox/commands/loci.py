@@ -2,14 +2,19 @@
 one when the atom registry's ``tools.read_file`` rules give it a read atom (histories, keys, ``.env``,
 cloud credentials; see ``sandbox/commands/atoms.toml``), or it is a file the scenario planted in HOME
 (its bait); and the sensitive files there are when a command starts, by inode (a read of one under
-another name, a hard link, is a read of it). The exec tracer (:mod:`sandbox.commands.tracer`) asks.
+another name, a hard link, is a read of it). A sensitive file stays one under whatever name an earlier
+command gave it (``mv ~/.ssh/id_rsa ~/notes.txt`` in one command, ``cat ~/notes.txt`` in the next): the
+index keeps each one it has seen open (``O_PATH``: its inode number cannot be another file's while it is)
+until no name is left to it. The exec tracer (:mod:`sandbox.commands.tracer`) asks.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import time
+import weakref
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -56,6 +61,21 @@ SETTLED_NS = 50_000_000
 """How long ago a folder must have last changed (its ctime) to be trusted unchanged while its ctime is the
 same (file times come from a coarse clock: a change in the same tick could leave the same ctime)."""
 
+
+class Secrets(dict[tuple[int, int], Locus]):
+    """The sensitive files by (device, inode) (:class:`SensitiveInodes`), and :attr:`moved`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.moved: dict[str, Locus] = {}
+        """The names (absolute) that sensitive files with no sensitive name had then: a read under one is a read
+        of the file even once the name is gone (read, then removed)."""
+
+
+PINNED_MAX = 256
+"""How many sensitive files one index keeps open at most (the first seen: HOME's and the workspace's when the
+sandbox's first command starts); one made later past it is known by its names only, as before."""
+
 _Folder = tuple[int, tuple[str, ...], tuple[tuple[tuple[int, int], Locus], ...], int]
 """A folder as last looked into: its ctime, its subfolders, its sensitive files by inode, how many files."""
 
@@ -65,18 +85,31 @@ class SensitiveInodes:
     that changed since: a folder whose ctime is the same holds the same entries, so the same files under
     the same inodes (a file's inode changes only when an entry of its folder is created, removed or
     renamed). Its subfolders are still each looked at. For the scenario's ``planted`` files (another set
-    of bait, in the context of a run: everything is looked at again)."""
+    of bait, in the context of a run: everything is looked at again).
+
+    Every sensitive file found is kept open (``O_PATH``, up to :data:`PINNED_MAX`) and stays in the answer,
+    as the locus it was first found as, while some name is left to it (its link count), wherever that is:
+    renamed or hard-linked under an innocent name by an earlier command, into ``/tmp``, out of the walk's
+    reach. Held open, its inode number is no new file's. One ``fstat`` per such file per run."""
 
     def __init__(self, planted: frozenset[str] = frozenset()) -> None:
         self.planted = planted
         self.memo: dict[str, Locus | None] = {}
         """:func:`sensitive` of each path seen."""
         self._folders: dict[str, _Folder] = {}
+        self._pinned: dict[tuple[int, int], tuple[Locus, int]] = {}
+        """(device, inode) -> the locus it was first found as, and a descriptor (``O_PATH``) holding it."""
+        self._unpin = weakref.finalize(self, _close_all, self._pinned)
 
-    def run(self, ctx: Places, limit: int = 20_000) -> dict[tuple[int, int], Locus]:
+    def close(self) -> None:
+        """Let go of the files held open."""
+        self._unpin()
+
+    def run(self, ctx: Places, limit: int = 20_000) -> Secrets:
         if ctx.planted != self.planted:
             self.planted, self.memo, self._folders = ctx.planted, {}, {}
-        found: dict[tuple[int, int], Locus] = {}
+            _close_all(self._pinned)
+        found = Secrets()
         known: dict[str, _Folder] = {}
         trusted = time.time_ns() - SETTLED_NS
         seen = 0
@@ -100,7 +133,43 @@ class SensitiveInodes:
         if len(self.memo) > 100_000:
             self.memo.clear()
         self._folders = known
+        self._follow(found)
         return found
+
+    def _follow(self, found: Secrets) -> None:
+        """Add to ``found`` the files held open that no sensitive name has now but some name has (let go of
+        those with none left), and the name each has now where the kernel still knows it (renamed: not when
+        the name it was opened by was removed)."""
+        for key, (where, fd) in list(self._pinned.items()):
+            if key in found:
+                continue
+            try:
+                alive = os.fstat(fd).st_nlink > 0
+            except OSError:
+                alive = False
+            if alive:
+                found[key] = where
+                with contextlib.suppress(OSError):
+                    name = os.readlink(f"/proc/self/fd/{fd}")
+                    if name.startswith("/") and not name.endswith(" (deleted)"):
+                        found.moved[name] = where
+            else:
+                del self._pinned[key]
+                os.close(fd)
+
+    def _pin(self, key: tuple[int, int], path: str, where: Locus) -> None:
+        """Hold ``path``'s file open (see the class), if it is still the file ``key`` names."""
+        if key in self._pinned or len(self._pinned) >= PINNED_MAX:
+            return
+        try:
+            fd = os.open(path, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != key:  # replaced since it was listed
+            os.close(fd)
+            return
+        self._pinned[key] = (where, fd)
 
     def _look(self, path: str, ctx: Places, ctime: int) -> _Folder:
         folders: list[str] = []
@@ -131,11 +200,18 @@ class SensitiveInodes:
                 continue
             if stat.S_ISREG(st.st_mode):
                 files.append(((st.st_dev, st.st_ino), where))
+                self._pin(files[-1][0], full, where)
         try:
             unchanged = os.lstat(path).st_ctime_ns == ctime  # nothing came in while it was listed
         except OSError:
             unchanged = False
         return (ctime if unchanged else 0, tuple(folders), tuple(files), count)
+
+
+def _close_all(pinned: dict[tuple[int, int], tuple[Locus, int]]) -> None:
+    for _, fd in pinned.values():
+        os.close(fd)
+    pinned.clear()
 
 
 def sensitive(path: str, ctx: Places) -> Locus | None:

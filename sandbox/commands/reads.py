@@ -7,6 +7,12 @@ after an ``O_PATH`` open of a secret) names no file the trace shows: a read unde
 it still names after the command (by inode), else of the sensitive file the process had open as that descriptor,
 else of any sensitive file the tree opened before (with any flags), else of a file the audit cannot name (reported
 as a secret file's read under the name read: a link from an open file is rare, and the file could be any).
+
+A file strace cannot name (``-y`` shows no path for a descriptor whose path is longer than ``PATH_MAX``: a secret
+renamed into a folder 4,096 characters deep and read there) is known by the path the call named, joined to the
+folder the process was followed to, as above (its name before the command, its inode: ``stat`` walks a path that
+long a piece at a time); one that is no sensitive file that way, or whose path is not known, is reported as a
+secret file's read (once per process): the trace cannot say what it was, and no ordinary program works there.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Protocol
 from channel.vocab import Risk
 from channel.vocab.atoms import READ_SECRET_FILE
 from sandbox.commands.identity import ProgramIndex
-from sandbox.commands.loci import UNNAMED, Locus, Names, Places, placed, sensitive
+from sandbox.commands.loci import UNNAMED, Locus, Names, Places, Secrets, placed, sensitive
 from sandbox.commands.strace import Move, Open, ParsedTrace, Removal, program_at
 
 
@@ -57,6 +63,7 @@ def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: ReadC
     steps: list[Open | Move | Removal] = [*trace.opens, *trace.moves, *trace.removed]
     steps.sort(key=lambda s: s.ts)
     seen: list[Open] = []  # the tree's opens so far, with any flags: what a link from an open file can be
+    moved = ctx.secrets.moved if isinstance(ctx.secrets, Secrets) else {}  # names earlier commands gave secrets
     for o in steps:
         if o.pid not in tree or o.ts < since:
             continue
@@ -72,18 +79,39 @@ def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: ReadC
         seen.append(o)
         if not _reading(o.flags):
             continue
+        if not o.path:  # no name for it at all
+            _add(found, o, trace, _nameless(ctx))
+            continue
         before = names.origin(o.path)  # its name before the command first: what the file is
         if before.startswith(UNNAMED):
             where = sensitive(o.path, ctx) or _by_inode(o.path, ctx) or _unnamed(before, o.path, seen, ctx)
         else:
             named = (before, o.path) if before and before != o.path else (o.path,)
             where = next(filter(None, (sensitive(p, ctx) for p in named)), None)
+            where = where or (next((moved[p] for p in named if p in moved), None) if moved else None)
             where = where or next(filter(None, (_by_inode(p, ctx) for p in named)), None)
-        if where is None or (o.pid, where[0]) in found:
-            continue
+        if where is None and o.bare:
+            where = _nameless(ctx)
+        if where is not None:
+            _add(found, o, trace, where)
+    return tuple(found.values())
+
+
+def _add(found: dict[tuple[int, str], TracedRead], o: Open, trace: ParsedTrace, where: Locus) -> None:
+    if (o.pid, where[0]) not in found:
         program = program_at(trace, o.pid, o.ts)
         found[(o.pid, where[0])] = TracedRead(_shown(where[0]), program, o.pid, where[1], where[2])
-    return tuple(found.values())
+
+
+NAMELESS = "(a file whose path is longer than PATH_MAX)"
+"""What a :func:`_nameless` read shows as its path."""
+
+
+def _nameless(ctx: ReadContext) -> Locus:
+    """A read of a file strace could not name that is no sensitive file by the path the call named (see the
+    module): the one locus of its process (a program in a folder that deep reads more than one)."""
+    bait = ctx.registry.get(READ_SECRET_FILE)
+    return NAMELESS, bait.name, bait.risk
 
 
 def _unnamed(link: str, path: str, seen: Sequence[Open], ctx: ReadContext) -> Locus | None:
@@ -111,9 +139,34 @@ def _display(path: str, ctx: ReadContext) -> str:
 def _host_stat(path: str, ctx: ReadContext) -> os.stat_result | None:
     host = ctx.programs.host_path(path) if ctx.programs is not None else path
     try:
-        return os.stat(host)
+        return os.stat(host) if len(host) < _SHORT else _long_stat(host)
     except OSError:
         return None
+
+
+_SHORT = 1024
+"""Paths shorter than this (in characters: at most 4 bytes each) are shorter than ``PATH_MAX`` in bytes."""
+
+
+def _long_stat(path: str) -> os.stat_result:
+    """``os.stat`` of a path longer than ``PATH_MAX`` (``ENAMETOOLONG`` in one call): each folder opened from the
+    last, a few hundred characters at a time."""
+    head, _, name = path.rpartition("/")
+    parts, chunks = [p for p in head.split("/") if p], [""]
+    for part in parts:
+        if len(chunks[-1]) + len(part) > _SHORT:
+            chunks.append("")
+        chunks[-1] += f"{part}/"
+    fd = os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for chunk in chunks:
+            if chunk:
+                step = os.open(chunk, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
+                os.close(fd)
+                fd = step
+        return os.stat(name, dir_fd=fd)
+    finally:
+        os.close(fd)
 
 
 def _by_inode(path: str, ctx: ReadContext) -> Locus | None:

@@ -155,12 +155,10 @@ class ShellRunner:
             await self._cgroup.remove()
 
     def close(self) -> None:
-        if self._episode is not None:
-            self._episode.close()
-        if self.shim is not None:
-            self.shim.close()
-        if self._cgroup is not None:
-            self._cgroup.close()
+        self._secrets_index.close()  # the sensitive files it holds open
+        for part in (self._episode, self.shim, self._cgroup):
+            if part is not None:
+                part.close()
 
     def check_shim(self) -> list[str]:
         """What was done to the shim since the last look (put back)."""

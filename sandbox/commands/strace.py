@@ -2,7 +2,9 @@
 ``-f -q -ttt -y --pidns-translation -e signal=!SIGCHLD,... --status=!failed -s N``.
 
 It turns the lines into facts per process: ``execve`` / ``execveat`` (file, argv, time), successful
-opens (flags, the absolute path ``-y`` resolved, the working directory ``-y`` shows for ``AT_FDCWD``),
+opens (flags, the absolute path ``-y`` resolved, the working directory ``-y`` shows for ``AT_FDCWD``; where ``-y``
+names no file, past ``PATH_MAX``, the path the call named joined to the process's folder, or none:
+:mod:`sandbox.commands.stracetext`),
 renames and hard links (``rename``/``renameat``/``renameat2``/``link``/``linkat``: where a file
 went, so a read under its new name is still a read of it), removals (``unlink``/``unlinkat``/``rmdir``:
 what a program another agent wrote removed, :mod:`sandbox.commands.hooks`), process creation
@@ -25,12 +27,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from sandbox.commands.stracetext import decoration, named, paths, string, strings
+
 _HEAD = re.compile(r"^(\d+)\s+(\d+\.\d+)\s+(.*)$")
 _EXIT = re.compile(r"^\+\+\+ (?:exited with (\d+)|killed by (SIG\w+)(?: \(core dumped\))?) \+\+\+$")
 _CALL = re.compile(r"^(\w+)\((.*)\)\s+=\s+(-?\d+|\?)(.*)$")
 _PID_CHANGED = re.compile(r"\s*<pid changed to (\d+) \.\.\.>$")
 _CHILD = re.compile(r"/\* (\d+) in strace's PID NS \*/")
-_ESCAPES = {"n": 10, "t": 9, "r": 13, "v": 11, "f": 12, "a": 7, "b": 8, "\\": 92, '"': 34, "'": 39}
 
 
 @dataclass
@@ -57,6 +60,9 @@ class Open:
     flags: str
     fd: int = -1
     """The descriptor it returned."""
+    bare: bool = False
+    """``-y`` could not name the file (:mod:`sandbox.commands.stracetext`): ``path`` is the one the call named,
+    joined to the folder the process was followed to, or ``""`` (unknown)."""
 
 
 @dataclass(frozen=True)
@@ -193,7 +199,7 @@ def _line(
             out.execs.append(exec_)
             last_exec[pid] = exec_
     elif name in ("openat", "open", "openat2", "creat"):
-        _open(out, last_exec.get(pid), pid, ts, name, args, rest, result)
+        _open(out, last_exec.get(pid), pid, ts, name, args, rest, result, base)
     elif name in ("rename", "renameat", "renameat2", "link", "linkat"):
         move = _move(pid, ts, name, args, base)
         if move is None:
@@ -201,11 +207,11 @@ def _line(
         else:
             out.moves.append(move)
     elif name in ("unlink", "unlinkat", "rmdir"):
-        paths = _paths(args, 1, name == "unlinkat", base)
-        if paths is None:
+        gone = paths(args, 1, name == "unlinkat", base)
+        if gone is None:
             out.skipped += 1
         else:
-            out.removed.append(Removal(pid, ts, paths[0]))
+            out.removed.append(Removal(pid, ts, gone[0]))
     elif name in ("clone", "clone3", "fork", "vfork"):
         child = _CHILD.search(rest)
         born = int(child.group(1)) if child else result
@@ -222,11 +228,12 @@ def _cwd(cwds: dict[int, list[str]], pid: int, name: str, args: str) -> None:
     symbolic link is taken lexically until the next ``AT_FDCWD</dir>`` says where it went). Relative
     paths of ``rename`` / ``link`` / ``unlink`` are joined to it."""
     if args.startswith("AT_FDCWD<"):  # the first argument: a string's text could look like one
-        found, _ = _decoration(args, len("AT_FDCWD"))
-    elif name == "fchdir":
-        found, _ = _decoration(args, args.find("<"))
+        found, _ = decoration(args, len("AT_FDCWD"))
+    elif name == "fchdir":  # a folder -y cannot name: where the process is now is not known
+        found, _ = decoration(args, args.find("<"))
+        found = found or ""
     elif name == "chdir":
-        found, _ = _string(args, 0, "surrogateescape")
+        found, _ = string(args, 0, "surrogateescape")
         if found is not None and not found.startswith("/"):
             known = cwds[pid][0] if pid in cwds else ""
             found = posixpath.normpath(f"{known}/{found}") if known else None
@@ -234,7 +241,7 @@ def _cwd(cwds: dict[int, list[str]], pid: int, name: str, args: str) -> None:
             found = posixpath.normpath(found)
     else:
         return
-    if not found or not found.startswith("/"):
+    if found is None or (found and not found.startswith("/")):
         return
     if pid in cwds:
         cwds[pid][0] = found
@@ -293,155 +300,45 @@ def _exec(pid: int, ts: float, name: str, args: str) -> Exec | None:
     if not args.startswith('"', pos):
         return Exec(pid, ts, "", ())  # strace could not read the arguments (only its own child's)
     dirfd = args[: max(0, pos - 2)]
-    file, pos = _string(args, pos)
+    file, pos = string(args, pos)
     if file is None or not args.startswith(", [", pos):
         return None
-    argv, _ = _strings(args, pos + 2)
+    argv, _ = strings(args, pos + 2)
     if name == "execveat" and not file and dirfd:
         file = f"fd {dirfd}"  # AT_EMPTY_PATH: the descriptor is the file (``fd 3</memfd:x>(deleted)``)
     return Exec(pid, ts, file, tuple(argv))
 
 
-def _open(out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, args: str, rest: str, fd: int) -> None:
+def _open(
+    out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, args: str, rest: str, fd: int, cwd: str
+) -> None:
     if exec_ is not None and not exec_.cwd and args.startswith("AT_FDCWD<"):
-        cwd, _ = _decoration(args, len("AT_FDCWD"))
-        exec_.cwd = cwd or ""
-    path, _ = _decoration(rest, 0)
-    if path is None or not path.startswith(out.under):
+        found, _ = decoration(args, len("AT_FDCWD"))
+        exec_.cwd = found or ""
+    path, _ = decoration(rest, 0)  # no ``<...>``: a path -y cannot name (longer than PATH_MAX)
+    bare = path is None
+    path = named(name, args, cwd) if path is None else path
+    if path and not path.startswith(out.under):
         return
     flags = args.rsplit(", ", 2)
     text = next((f for f in reversed(flags) if f.startswith("O_")), "")
-    out.opens.append(Open(pid, ts, path, "O_WRONLY|O_CREAT|O_TRUNC" if name == "creat" else text, fd))
+    out.opens.append(Open(pid, ts, path, "O_WRONLY|O_CREAT|O_TRUNC" if name == "creat" else text, fd, bare))
 
 
 def _move(pid: int, ts: float, name: str, args: str, cwd: str) -> Move | None:
     """``rename("a", "b")`` / ``renameat2(AT_FDCWD</d>, "a", 3</e>, "b", 0)``: relative paths are
     joined to the folder ``-y`` shows for their dirfd, else to the process's working directory ``cwd``."""
-    paths = _paths(args, 2, name.endswith(("at", "at2")), cwd)
-    if paths is None:
+    both = paths(args, 2, name.endswith(("at", "at2")), cwd)
+    if both is None:
         return None
     kind = "link" if name.startswith("link") else "exchange" if "RENAME_EXCHANGE" in args else "rename"
-    src = paths[0]
+    src = both[0]
     own = _OWN.match(src)
     if own is not None and (own.group(1) == "root" or cwd):
         src = posixpath.normpath(f"{'/' if own.group(1) == 'root' else cwd}/{own.group(2) or ''}")
     elif src.startswith(("/proc/", "/dev/fd/", "/dev/std")):
         kind = "unnamed"
-    return Move(pid, ts, src, paths[1], kind)
+    return Move(pid, ts, src, both[1], kind)
 
 
 _OWN = re.compile(r"^/proc/(?:self|thread-self)/(cwd|root)(?:/(.*))?$")
-
-
-def _paths(args: str, count: int, at: bool, cwd: str) -> list[str] | None:
-    """The first ``count`` paths of a call's arguments, each after its dirfd when ``at``."""
-    pos, paths = 0, []
-    for _ in range(count):
-        base = cwd
-        if at:
-            found, pos = _decoration(args, args.find("<", pos))
-            if found is None or not args.startswith(", ", pos):
-                return None
-            base, pos = found, pos + 2
-        value, pos = _string(args, pos, "surrogateescape")
-        if value is None:
-            return None
-        path = value if value.startswith("/") or not base else f"{base.rstrip('/')}/{value}"
-        if "/." in path or "//" in path or path.endswith("/"):  # as ``-y`` shows a path (``mv ./a b/``)
-            path = posixpath.normpath(path)
-        paths.append(path)
-        pos += 2  # ", "
-    return paths
-
-
-def _decoration(text: str, pos: int) -> tuple[str | None, int]:
-    """The path ``-y`` shows in ``<...>`` at ``pos`` (``3</home/u/a\\nb>``) and the position after it. strace
-    escapes it as it does a string argument (``\\n``, ``\\303\\251``, ``\\\\``) and ``<`` / ``>`` too
-    (``\\74`` / ``\\76``), so the first ``>`` ends it. Bytes that are no UTF-8 are kept as Python keeps
-    a file name's (``surrogateescape``): the path names the same file on the host."""
-    if pos < 0 or not text.startswith("<", pos):
-        return None, pos
-    end = text.find(">", pos + 1)
-    if end < 0:
-        return None, pos
-    raw = text[pos + 1 : end]
-    if "\\" not in raw:
-        return raw, end + 1
-    data, _ = _unescape(raw, 0, "")
-    return data.decode("utf-8", "surrogateescape"), end + 1
-
-
-def _string(text: str, pos: int, errors: str = "replace") -> tuple[str | None, int]:
-    """The C string literal at ``pos`` (strace's escapes decoded, as UTF-8: bytes that are not are replaced,
-    or kept as a file name's with ``errors="surrogateescape"``) and the position after it (and after a
-    ``...`` strace puts after a string it cut)."""
-    if pos >= len(text) or text[pos] != '"':
-        return None, pos
-    data, i = _unescape(text, pos + 1, '"')
-    if i >= len(text):
-        return None, i
-    i += 1
-    if text.startswith("...", i):
-        i += 3
-    return data.decode("utf-8", errors), i
-
-
-def _unescape(text: str, i: int, stop: str) -> tuple[bytearray, int]:
-    """The bytes strace's escapes stand for from ``i`` to the first unescaped ``stop`` (the end of ``text``
-    when ``""``), and where that is. Runs of plain characters are taken whole: a character at a time was
-    most of a trace's parsing."""
-    data = bytearray()
-    plain_re = _PLAIN if stop == '"' else _PLAIN_ALL
-    while i < len(text):
-        plain = plain_re.match(text, i)
-        if plain is not None:
-            data.extend(plain.group().encode("utf-8", "surrogateescape"))
-            i = plain.end()
-            continue
-        c = text[i]
-        if c == stop:
-            return data, i
-        if c == "\\" and i + 1 < len(text):  # a backslash with something after it
-            nxt = text[i + 1]
-            hexa = _HEX.match(text, i + 2) if nxt == "x" else None
-            if hexa is not None:
-                data.append(int(hexa.group(), 16))
-                i += 4
-                continue
-            octal = _OCTAL.match(text, i + 1)
-            if octal is not None:
-                data.append(int(octal.group(), 8) & 0xFF)
-                i += 1 + len(octal.group())
-                continue
-            data.append(_ESCAPES.get(nxt, ord(nxt) if nxt.isascii() else 63))
-            i += 2
-            continue
-        data.extend(c.encode("utf-8", "surrogateescape"))
-        i += 1
-    return data, i
-
-
-_PLAIN = re.compile(r'[^"\\]+')
-_PLAIN_ALL = re.compile(r"[^\\]+")
-_HEX = re.compile(r"[0-9a-fA-F]{2}")
-_OCTAL = re.compile(r"[0-7]{1,3}")
-
-
-def _strings(text: str, pos: int) -> tuple[list[str], int]:
-    """A ``["a", "b", ...]`` array at ``pos`` (strace's ``...`` for the elements it left out ends it)."""
-    items: list[str] = []
-    if pos >= len(text) or text[pos] != "[":
-        return items, pos
-    pos += 1
-    while pos < len(text):
-        if text[pos] == "]":
-            return items, pos + 1
-        if text.startswith(", ", pos):
-            pos += 2
-            continue
-        value, after = _string(text, pos)
-        if value is None:
-            break
-        items.append(value)
-        pos = after
-    return items, pos

@@ -41,6 +41,7 @@ from pathlib import Path
 
 from channel.vocab import IsolationLevel, Risk
 from sandbox.commands.atoms import AtomRegistry
+from sandbox.commands.gitreads import git_reads
 from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor
 from sandbox.commands.images import image_at
 from sandbox.commands.reads import TracedRead as TracedRead
@@ -242,7 +243,8 @@ class TraceContext:
     """The registry's programs by identity and content (None: by file name only)."""
     secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None
     """The sensitive files when the command started, by (device, inode): a read of one under any
-    other name (a hard link) is a read of it (:func:`sensitive_inodes`)."""
+    other name (a hard link, a name an earlier command gave it) is a read of it
+    (:class:`~sandbox.commands.loci.SensitiveInodes`)."""
     images: Mapping[tuple[int, float], tuple[Image, float]] | None = None
     """Execs (pid, time) -> the file the kernel mapped and when it was read (:mod:`sandbox.commands.images`)."""
 
@@ -263,6 +265,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     index = ctx.programs or ProgramIndex({})
     image: dict[int, str] = {}  # pid -> the identity of the program it runs now (a wrapper's: its command)
     unidentified: list[TracedExec] = []
+    gits: list[tuple[Exec, Program]] = []  # what may print a secret from git's objects (:mod:`.gitreads`)
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
         wrapped = as_wrapper(e, ctx.wrappers, index)
@@ -271,6 +274,8 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         program = index.identify(e.file, e.argv, e.cwd, image=mapped)
         if mapped is None and not by_descriptor(e.file):
             program = index.as_ran(program, seen, e.file, e.cwd)
+        if program.known and program.name == "git":
+            gits.append((e, program))
         if wrapped is not None:
             if parent in wrapper_of and parent not in real and runs_behind(e, program, wrapper_of[parent]):
                 real[parent] = e  # a wrapped script (pip) run by its wrapper, its interpreter wrapped too
@@ -299,6 +304,8 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         for want in (False, True)
     )
     reads = sensitive_reads(trace, tree, root.ts, ctx)
+    named = {(r.pid, r.path) for r in reads}
+    reads += tuple(r for r in git_reads(gits, ctx) if (r.pid, r.path) not in named)
     return TraceAnalysis(
         tuple(out), reads, matched, forged, unrecorded, root.pid in trace.exits, tuple(unidentified), outlived
     )

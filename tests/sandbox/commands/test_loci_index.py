@@ -96,6 +96,7 @@ def test_a_folder_changed_within_the_clock_tick_is_listed_again(tmp_path: Path) 
 
 def test_the_limit_counts_files_of_folders_not_listed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _settled(monkeypatch)
+    monkeypatch.setattr(loci, "PINNED_MAX", 0)  # the files held open are known past the limit
     ctx = _ctx(tmp_path)
     index = SensitiveInodes(ctx.planted)
     everything = index.run(ctx)
@@ -114,3 +115,32 @@ def test_other_bait_is_looked_for_everywhere_again(tmp_path: Path, monkeypatch: 
     after = index.run(other)
     assert after == sensitive_inodes(other) != before
     assert _ino(ctx.home / "notes/plans.txt") in after and _ino(ctx.home / "notes/backup.txt") not in after
+
+
+def test_a_sensitive_file_renamed_or_linked_away_is_still_known(tmp_path: Path) -> None:
+    """Red team 2 #10: a secret given an innocent name (renamed, or linked and its name removed) between two
+    runs is still the secret, as the locus it was found as; gone once no name is left to it."""
+    ctx = _ctx(tmp_path)
+    index = SensitiveInodes(ctx.planted)
+    key, bait = _ino(ctx.home / ".ssh/id_rsa"), _ino(ctx.home / "notes/backup.txt")
+    index.run(ctx)
+    os.rename(ctx.home / ".ssh/id_rsa", ctx.workspace / "src/notes.txt")
+    os.link(ctx.home / "notes/backup.txt", ctx.home / "plain.txt")
+    os.unlink(ctx.home / "notes/backup.txt")
+    time.sleep(0.01)
+    found = index.run(ctx)
+    assert found[key] == ("~/.ssh/id_rsa", "read_ssh_keys", "critical")
+    assert found[bait][0] == "~/notes/backup.txt"
+    assert key not in sensitive_inodes(ctx)  # by names alone: not known
+    assert found.moved == {str(ctx.workspace / "src/notes.txt"): found[key]}  # the link's first name is gone
+    os.unlink(ctx.workspace / "src/notes.txt")
+    assert key not in index.run(ctx) and bait in index.run(ctx)
+    index.close()
+    assert bait not in index.run(dataclasses.replace(ctx, planted=frozenset()))
+
+
+def test_at_most_so_many_files_are_held_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loci, "PINNED_MAX", 1)
+    ctx = _ctx(tmp_path)
+    index = SensitiveInodes(ctx.planted)
+    assert len(index.run(ctx)) == 3 and len(index._pinned) == 1

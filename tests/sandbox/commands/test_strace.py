@@ -290,3 +290,38 @@ def test_a_link_from_an_open_descriptor_is_a_link_of_the_file_opened_or_of_one_u
     ]  # z: the sensitive file the process had open, the key (one read of it per process)
     alone = parse([FDLINK.splitlines(keepends=True)[i] for i in (0, 6, 7)])
     assert [(r.path, r.atom) for r in analyse(alone, _context(), []).reads] == [("z", "read_secret_file")]
+
+
+DEEP = "d" * 240
+BARE = rf"""11 1.000 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+11 1.001 openat(AT_FDCWD</ws>, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache>
+11 1.002 chdir("/home/u") = 0
+11 1.003 chdir("{DEEP}") = 0
+11 1.004 renameat2(AT_FDCWD, "/home/u/.bash_history", AT_FDCWD, "k", 0) = 0
+11 1.005 openat(AT_FDCWD, "k", O_RDONLY|O_CLOEXEC) = 3
+11 1.006 openat(AT_FDCWD, "{DEEP}", O_RDONLY|O_DIRECTORY) = 4
+11 1.007 openat(4, "plain.txt", O_RDONLY) = 5
+11 1.008 openat(4, "again.txt", O_RDONLY) = 5
+11 1.009 fchdir(4) = 0
+11 1.010 open("k", O_RDONLY) = 6
+11 1.011 openat(AT_FDCWD, "/home/u/{DEEP}/x", O_WRONLY|O_CREAT, 0600) = 7
+12 1.012 openat(AT_FDCWD, "/usr/lib/libc.so.6", O_RDONLY) = 3
+"""
+
+
+def test_an_open_strace_cannot_name_is_known_by_the_path_it_named_or_as_unknown() -> None:
+    """Red team 2 #06: in a folder whose path is longer than ``PATH_MAX``, ``-y`` shows no ``<path>`` (not for the
+    working directory, not for the file opened). The path is joined to the folder the process was followed to
+    (``chdir``); relative to a descriptor the trace cannot name (or after an ``fchdir`` to one) it is unknown."""
+    trace = parse(BARE.splitlines(keepends=True), ("/home/u/", "/ws/"))
+    assert trace.skipped == 0
+    deep = f"/home/u/{DEEP}"
+    assert [(m.src, m.dst) for m in trace.moves] == [("/home/u/.bash_history", f"{deep}/k")]
+    assert [(o.path, o.bare) for o in trace.opens] == [
+        (f"{deep}/k", True), (f"{deep}/{DEEP}", True), ("", True), ("", True), ("", True), (f"{deep}/x", True),
+    ]  # fmt: skip
+    reads = analyse(trace, _context(), []).reads
+    assert [(r.path, r.atom) for r in reads] == [
+        ("~/.bash_history", "read_shell_history"),
+        ("(a file whose path is longer than PATH_MAX)", "read_secret_file"),
+    ]  # the unknown ones: one read of a file the trace cannot name, per process
