@@ -42,7 +42,7 @@ from sandbox.commands.images import ExecImages
 from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
 from sandbox.jail.cpus import jail_cpus
-from sandbox.jail.isolation import SYSTEM_PATH, Jail, _drop, jail_argv, minimal_env
+from sandbox.jail.isolation import SYSTEM_PATH, Jail, minimal_env, server_argv
 from sandbox.jail.limits import PidsCgroup, jail_setup, read_capped
 from sandbox.jail.seccomp import directory_opens_filter, filter_pipe, seccomp_call
 
@@ -114,16 +114,9 @@ class EpisodeJail:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         given, jail = jail.seccomp_fd, replace(jail, ro=(*jail.ro, self._folder), seccomp_fd=seccomp_fd)
         served = [python, "-I", "-S", str(server), str(theirs.fileno()), *opens]
-        argv = jail_argv("bubblewrap", jail, served)
-        drop = _drop(jail)
-        if drop:
-            # The server stays the jail's root (with only CAP_SETUID and CAP_SETGID, under the filter):
-            # a command, which it starts as the jail's uid, can neither signal it nor open its /proc.
-            # CAP_KILL too: to end what a command left (its uid is not the server's).
-            at = next(i for i in range(len(argv)) if argv[i : i + len(drop)] == drop)
-            del argv[at : at + len(drop)]
-            caps = argv.index("CAP_SETGID")
-            argv[caps + 1 : caps + 1] = ["--cap-add", "CAP_KILL"]
+        # The server stays the jail's root (with only CAP_SETUID, CAP_SETGID and CAP_KILL, under the filter):
+        # a command, which it starts as the jail's uid, can neither signal it nor open its /proc.
+        argv = server_argv(jail, served)
         stream = TraceStream(self._folder / "trace.fifo", self._folder / "start.trace")
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup

@@ -1,8 +1,10 @@
 """The child side of :mod:`sandbox.testing.warm`: an interpreter that has imported the test driver once and
 forks a fresh copy of itself per test run, one run at a time.
 
-Started as ``python -I -B _warmserver.py [--jailed]`` (inside the same jail, or network cut, and
-minimal environment as a fresh run). It imports nothing of scopewatch and never runs workspace code
+Started as ``python -I -B _warmserver.py [--uid UID] [--jailed]`` (inside the same jail, or network cut, and
+minimal environment as a fresh run; with ``--uid`` each child drops to that uid, and no group, before any test
+code runs, as a fresh run's jail does: the server itself keeps only ``CAP_SETUID``, ``CAP_SETGID`` and
+``CAP_KILL``). It imports nothing of scopewatch and never runs workspace code
 itself, so each forked child starts from the same clean state a fresh ``python -I`` would, minus the
 start-up. Protocol, one line each way: the parent writes ``SPEC<TAB>FOLDER``; the server forks a child
 that moves to FOLDER, points HOME and TMPDIR at FOLDER/home, sends its output to FOLDER/output.txt and
@@ -106,10 +108,14 @@ def _use_compiled() -> None:
     loader.get_code = get_code  # type: ignore[method-assign, assignment]
 
 
-def _child(driver: object, spec: str, folder: str, compiled: bool) -> None:
+def _child(driver: object, spec: str, folder: str, compiled: bool, uid: int | None) -> None:
     os.setsid()
     code = 1
     try:
+        if uid is not None:  # as ``setpriv --reuid --regid --clear-groups``: every capability goes with root
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
         out = os.open(os.path.join(folder, "output.txt"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         os.dup2(out, 1)
         os.dup2(out, 2)
@@ -165,8 +171,9 @@ def _others() -> list[int]:
     return [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, me)]
 
 
-def _clear_jail() -> None:
-    """Every other process of the jail killed and gone; its private temp folders and IPC emptied."""
+def _clear_jail(uid: int | None = None) -> None:
+    """Every other process of the jail killed and gone; its private temp folders and IPC emptied (as ``uid``,
+    the runs' owner, when they ran as one: the server has no right to another uid's files)."""
     deadline = time.monotonic() + 10
     while _others():
         try:
@@ -182,6 +189,18 @@ def _clear_jail() -> None:
         if time.monotonic() > deadline:
             raise RuntimeError("processes of a test run survived SIGKILL")
         time.sleep(0.0005)
+    if uid is None:
+        _clear_folders()
+        return
+    os.setresuid(-1, uid, -1)
+    try:
+        _clear_folders()
+    finally:
+        os.setresuid(-1, 0, -1)
+        _non_dumpable()  # a change of the effective uid resets it to fs.suid_dumpable
+
+
+def _clear_folders() -> None:
     for folder in ("/tmp", "/dev/shm", "/dev/mqueue"):
         try:
             names = os.listdir(folder)
@@ -249,7 +268,7 @@ def _in_own_jail() -> bool:
         return False
 
 
-def _serve_one(driver: object, line: str, jailed: bool) -> str:
+def _serve_one(driver: object, line: str, jailed: bool, uid: int | None = None) -> str:
     spec_path, folder = line.split("\t")
     with open(spec_path, "rb") as f:
         spec = marshal.load(f)
@@ -257,10 +276,10 @@ def _serve_one(driver: object, line: str, jailed: bool) -> str:
     _precompile(compile_paths)
     pid = os.fork()
     if pid == 0:
-        _child(driver, spec_path, folder, bool(spec.get("bytecode", False)))
+        _child(driver, spec_path, folder, bool(spec.get("bytecode", False)), uid)
     code = _wait(pid, spec.get("timeout"))
     if jailed:
-        _clear_jail()
+        _clear_jail(uid)
     else:
         _kill_group(pid)
     return "exit timeout" if code is None else f"exit {code}"
@@ -272,13 +291,14 @@ _AREA = os.getcwd()
 
 def main(argv: list[str]) -> int:
     jailed = "--jailed" in argv
+    uid = int(argv[argv.index("--uid") + 1]) if "--uid" in argv else None
     if jailed and not _in_own_jail():
         sys.stderr.write("not in a jail of its own: refusing to kill(-1)\n")
         return 3
     _non_dumpable()
     driver = _driver()
     for line in sys.stdin:
-        reply = _serve_one(driver, line.rstrip("\n"), jailed)
+        reply = _serve_one(driver, line.rstrip("\n"), jailed, uid)
         sys.stdout.write(reply + "\n")
         sys.stdout.flush()
     return 0
