@@ -8,7 +8,7 @@ pair the engine holds. Each command keeps its guarantees: its own timeout and ou
 engine asks the server to kill it; a server that does not answer ends the whole jail), every
 process it started gone when it ends (the server kills every other process of the jail; the engine
 then checks the cgroup holds only the jail itself, and kills what else it finds), a fresh
-``/dev/shm`` and System V IPC, and its own part of the trace: the lines from its request to the
+``/dev/shm``, POSIX message queues and System V IPC, and its own part of the trace: the lines from its request to the
 server's end-of-command line (everything of the command comes before it, since a traced process is
 reported to its tracer before anyone can reap it), analysed exactly as a per-command trace is. Folder
 opens are answered by an answerer of the engine's (:mod:`sandbox.commands.answerers`, on the jail's CPU),
@@ -112,7 +112,8 @@ class EpisodeJail:
         os.chmod(self._folder, 0o755)
         python = dict(jail.expose).get(_real_python(), sys.executable)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        given, jail = jail.seccomp_fd, replace(jail, ro=(*jail.ro, self._folder), seccomp_fd=seccomp_fd)
+        # /dev/mqueue: the server lists and removes the POSIX message queues a command left (_cmdserver.py).
+        given, jail = jail.seccomp_fd, replace(jail, ro=(*jail.ro, self._folder), seccomp_fd=seccomp_fd, mqueue=True)
         served = [python, "-I", "-S", str(server), str(theirs.fileno()), *opens]
         # The server stays the jail's root (with only CAP_SETUID, CAP_SETGID and CAP_KILL, under the filter):
         # a command, which it starts as the jail's uid, can neither signal it nor open its /proc.
