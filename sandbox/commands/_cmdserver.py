@@ -25,9 +25,9 @@ Protocol, one message each way per command:
   or the request's ``timeout`` kills it;
 - when the child has ended, every other process of the jail is killed and gone (``kill(-1)``: a
   daemon that left the command's session too) and ``/dev/shm``, POSIX message queues (the jail's
-  ``/dev/mqueue``) and System V IPC are emptied (what a fresh jail would not have), read through descriptors
-  opened once at the server's start (``/proc``, ``/dev/shm``, ``/dev/mqueue``, ``/proc/sysvipc/*``, close-on-exec: re-read, they cost no ``openat``, each a stop of the
-  tracer; only a folder left in ``/dev/shm`` is opened, to be removed). An IPC object only its owner
+  ``/dev/mqueue``) and System V IPC are emptied (what a fresh jail would not have), read through
+  descriptors opened once at the server's start (``/proc``, ``/dev/shm``, ``/dev/mqueue``,
+  ``/proc/sysvipc/*``, close-on-exec: re-read, they cost no ``openat``, each a stop of the tracer; only a folder left in ``/dev/shm`` is opened, to be removed). An IPC object only its owner
   may remove: the server takes the owner's uid as its effective uid for that, and its own back. Then
   the server opens ``/dev/null`` once, its only ``openat`` per command (a line the engine's tracer sees
   after every line of the command: the end of the command's part of the trace), and answers
@@ -79,7 +79,8 @@ _IPC = ("shm", "msg", "sem")
 
 def _open_views() -> dict[str, int]:
     """Descriptors kept open from the server's start for what it reads after every command (``/proc``,
-    ``/dev/shm``, ``/dev/mqueue``, ``/proc/sysvipc/*``): re-read, they cost no ``openat`` (a stop of the tracer) per command.
+    ``/dev/shm``, ``/dev/mqueue``, ``/proc/sysvipc/*``): re-read, they cost no ``openat`` (a stop of the
+    tracer) per command.
     Close-on-exec, and no command inherits them anyway (every descriptor but 0, 1 and 2 is closed)."""
     views: dict[str, int] = {}
     for path in (*_FOLDERS, *(f"/proc/sysvipc/{kind}" for kind in _IPC)):
