@@ -27,8 +27,9 @@ Protocol, one message each way per command:
   daemon that left the command's session too) and ``/dev/shm``, POSIX message queues (the jail's
   ``/dev/mqueue``) and System V IPC are emptied (what a fresh jail would not have), read through
   descriptors opened once at the server's start (``/proc``, ``/dev/shm``, ``/dev/mqueue``,
-  ``/proc/sysvipc/*``, close-on-exec: re-read, they cost no ``openat``, each a stop of the tracer; only a folder left in ``/dev/shm`` is opened, to be removed). An IPC object only its owner
-  may remove: the server takes the owner's uid as its effective uid for that, and its own back. Then
+  ``/proc/sysvipc/*``, close-on-exec: re-read, they cost no ``openat``, each a stop of the tracer; only
+  a folder left in ``/dev/shm`` is opened, to be removed). An IPC object only its owner may remove: the
+  server takes the owner's uid as its effective uid for that, and its own back. Then
   the server opens ``/dev/null`` once, its only ``openat`` per command (a line the engine's tracer sees
   after every line of the command: the end of the command's part of the trace), and answers
   ``exit CODE`` (``exit timeout``, ``exit killed``).
