@@ -189,18 +189,24 @@ def _clear_jail(uid: int | None = None) -> None:
         if time.monotonic() > deadline:
             raise RuntimeError("processes of a test run survived SIGKILL")
         time.sleep(0.0005)
-    if uid is None:
-        _clear_folders()
-        return
-    os.setresuid(-1, uid, -1)
+    left = _left_in_folders()
+    ipc = _sysv_ipc()
+    if not left and not ipc:
+        return  # the usual case: no change of uid (and no ctypes) needed
+    if uid is not None:
+        os.setresuid(-1, uid, -1)
     try:
-        _clear_folders()
+        _clear_folders(left)
+        _clear_sysv_ipc(ipc)
     finally:
-        os.setresuid(-1, 0, -1)
-        _non_dumpable()  # a change of the effective uid resets it to fs.suid_dumpable
+        if uid is not None:
+            os.setresuid(-1, 0, -1)
+            _non_dumpable()  # a change of the effective uid resets it to fs.suid_dumpable
 
 
-def _clear_folders() -> None:
+def _left_in_folders() -> list[str]:
+    """What is in the jail's ``/tmp``, ``/dev/shm`` and ``/dev/mqueue``, but the server's own folder."""
+    left: list[str] = []
     for folder in ("/tmp", "/dev/shm", "/dev/mqueue"):
         try:
             names = os.listdir(folder)
@@ -208,19 +214,23 @@ def _clear_folders() -> None:
             continue
         for name in names:
             path = os.path.join(folder, name)
-            if _AREA == path or _AREA.startswith(path + "/"):
-                continue  # the server's folder, bound from the host (the parent tidies it)
-            if os.path.isdir(path) and not os.path.islink(path):
+            if not (_AREA == path or _AREA.startswith(path + "/")):  # bound from the host (the parent tidies it)
+                left.append(path)
+    return left
+
+
+def _clear_folders(left: list[str]) -> None:
+    for path in left:
+        if os.path.isdir(path) and not os.path.islink(path):
                 shutil.rmtree(path, ignore_errors=True)
-            else:
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
-    _clear_sysv_ipc()
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
-def _clear_sysv_ipc() -> None:
+def _sysv_ipc() -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for kind in ("shm", "msg", "sem"):
         try:
@@ -229,6 +239,10 @@ def _clear_sysv_ipc() -> None:
         except OSError:
             continue
         found += [(kind, int(row.split()[1])) for row in rows if row.strip()]
+    return found
+
+
+def _clear_sysv_ipc(found: list[tuple[str, int]]) -> None:
     if not found:
         return
     libc = _libc()
