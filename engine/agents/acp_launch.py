@@ -105,8 +105,10 @@ def acp_command(kind: str) -> list[str]:
 class AcpOutbox:
     """The peer commands' queue: each call is handed out once, in the order it was queued."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, home: Path | None = None) -> None:
         self.path = path
+        self.home = home
+        """The agent's HOME above ``path``: no link below it is followed (default: ``path``'s folder)."""
         self._delivered = 0
 
     def take(self) -> list[dict[str, Any]]:
@@ -114,7 +116,7 @@ class AcpOutbox:
         if self.path is None:
             return []
         try:  # as root, in the agent's HOME: never through a link (homefiles)
-            raw = homefiles.read_file(self.path.parent, self.path)
+            raw = homefiles.read_file(self.home or self.path.parent, self.path)
         except homefiles.UnsafeName:
             return []
         if raw is None:

@@ -59,7 +59,12 @@ def _subfolder(parent: int, name: str, *, create: bool) -> int:
 def folder(home: Path, path: Path, *, create: bool = True) -> Iterator[int]:
     """An fd of folder ``path`` under ``home`` (``home`` itself allowed), reached without following a link;
     missing folders are made with ``create``, else FileNotFoundError."""
-    fd = os.open(home, _DIR)
+    try:
+        fd = os.open(home, _DIR)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise UnsafeName(error.errno, f"{home}: not a folder") from error
+        raise
     try:
         for part in _parts(home, path):
             inner = _subfolder(fd, part, create=create)

@@ -64,3 +64,18 @@ def test_reads_refuse_links_and_fifos(home: Path, victim: Path) -> None:
     (home / "file").write_bytes(b"abcdef")
     assert homefiles.read_file(home, home / "file", 2) == b"cdef"
     assert homefiles.read_file(home, home / "missing") is None
+
+
+def test_the_acp_outbox_is_not_read_through_a_link(home: Path, victim: Path) -> None:
+    from engine.agents.acp_launch import OUTBOX, AcpOutbox
+
+    victim.write_text('{"tool": "post_message", "args": {"text": "host file"}}\n')
+    (home / ".scopewatch").symlink_to(victim.parent)
+    outbox = home / OUTBOX
+    assert AcpOutbox(outbox, home).take() == []
+    (home / ".scopewatch").mkdir()
+    (home / OUTBOX).symlink_to(victim)
+    assert AcpOutbox(outbox, home).take() == [] and AcpOutbox(outbox).take() == []
+    (home / OUTBOX).unlink()
+    (home / OUTBOX).write_text('{"tool": "post_message", "args": {"text": "mine"}}\n')
+    assert [item["args"]["text"] for item in AcpOutbox(outbox, home).take()] == ["mine"]
