@@ -7,6 +7,7 @@
 - :mod:`~engine.agents.llm` — LLM agents: any litellm model, tool calling, the papers' prompts;
 - :mod:`~engine.agents.external` — external command-line coding agents, run inside the sandbox through small adapters;
 - :mod:`~engine.agents.follow` — following a file an agent's process appends lines to while it runs (streams, outboxes);
+- :mod:`~engine.agents.homefiles` — files the engine writes, reads or removes in an agent's HOME, no link followed;
 - :mod:`~engine.agents.acp` — any agent speaking the Agent Client Protocol, scopewatch its client (``acp:...``);
 - :mod:`~engine.agents.acp_launch` — how an ACP agent starts (a command line, a product in ACP mode), its peer commands;
 - :mod:`~engine.agents.acp_updates` — an ACP agent's update stream as events: its words, plan and tool calls;

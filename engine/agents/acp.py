@@ -349,7 +349,7 @@ class ACPAgent:
         home = Path(env["HOME"])
         env = self.launch.environment(home, env, api_base=self.api_base, host=dict(os.environ))
         self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode,
-                                        AcpOutbox(Path(env["SCOPEWATCH_OUTBOX"])))
+                                        AcpOutbox(Path(env["SCOPEWATCH_OUTBOX"]), home))
         stack = contextlib.AsyncExitStack()
         step = "initialize"
         try:

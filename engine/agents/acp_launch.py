@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from channel.errors import ScopewatchError
+from engine.agents import homefiles
 from engine.agents.external import outbox_item, write_message_commands
 from engine.agents.products import product_for
 from engine.agents.products.base import NO_KEY, Product
@@ -64,9 +65,9 @@ class Launch:
         """``env`` (the sandbox's minimal one) with the peer commands first on PATH and the outbox
         named; for a product, its HOME files written and its model's variables added."""
         bin_dir = home / BIN
-        write_message_commands(bin_dir, wait=0)
+        write_message_commands(bin_dir, wait=0, home=home)
         outbox = home / OUTBOX
-        outbox.unlink(missing_ok=True)
+        homefiles.remove(home, outbox)
         env = {**env, "PATH": f"{bin_dir}:{env.get('PATH', '')}", "SCOPEWATCH_OUTBOX": str(outbox)}
         if self.product is not None:
             self.product.setup_home(home, self.model, api_base)
@@ -104,17 +105,23 @@ def acp_command(kind: str) -> list[str]:
 class AcpOutbox:
     """The peer commands' queue: each call is handed out once, in the order it was queued."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, home: Path | None = None) -> None:
         self.path = path
+        self.home = home
+        """The agent's HOME above ``path``: no link below it is followed (default: ``path``'s folder)."""
         self._delivered = 0
 
     def take(self) -> list[dict[str, Any]]:
         """The calls queued since the last take (``{"tool": ..., "args": ...}``)."""
         if self.path is None:
             return []
-        if not self.path.exists():
+        try:  # as root, in the agent's HOME: never through a link (homefiles)
+            raw = homefiles.read_file(self.home or self.path.parent, self.path)
+        except homefiles.UnsafeName:
             return []
-        lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if raw is None:
+            return []
+        lines = raw.decode("utf-8", errors="replace").splitlines()
         items = [item for item in map(outbox_item, lines) if item is not None]
         new, self._delivered = items[self._delivered :], len(items)
         return new

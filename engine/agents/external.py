@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from channel.errors import ScopewatchError
 from channel.vocab import AgentRole
+from engine.agents import homefiles
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.agents.follow import LineFollower
 from engine.agents.products import product_for, product_names
@@ -227,13 +228,13 @@ class ExternalAgent:
         prompt = self.prompt(self.brief, "\n".join(render_inbox(ctx.inbox, self.id)))
         home = tools.agent_home
         bin_dir, outbox = home / ".scopewatch" / "bin", home / ".scopewatch" / "outbox.jsonl"
-        write_message_commands(bin_dir)
-        outbox.unlink(missing_ok=True)
-        ack_file(outbox).unlink(missing_ok=True)
+        write_message_commands(bin_dir, home=home)
+        homefiles.remove(home, outbox)
+        homefiles.remove(home, ack_file(outbox))
         env = self.environment()
         env.update({"PATH": str(bin_dir), "SCOPEWATCH_OUTBOX": str(outbox), "SCOPEWATCH_TICKET": self.brief.ticket})
         summary = ""
-        messages = MessageOutbox(outbox, tools)
+        messages = MessageOutbox(outbox, tools, home=home)
         stop = asyncio.Event()
         delivering = asyncio.create_task(messages.lines.follow(stop))
         try:
@@ -301,15 +302,15 @@ class ExternalAgent:
         return "\n".join(lines)
 
 
-def write_message_commands(bin_dir: Path, wait: float = ACK_WAIT) -> None:
+def write_message_commands(bin_dir: Path, wait: float = ACK_WAIT, *, home: Path | None = None) -> None:
     """Put ``sw-post``, ``sw-dm`` and ``sw-request-review`` in ``bin_dir`` (Python scripts); each waits
-    up to ``wait`` seconds for the engine's acknowledgement (0: it says ``queued`` at once)."""
-    bin_dir.mkdir(parents=True, exist_ok=True)
+    up to ``wait`` seconds for the engine's acknowledgement (0: it says ``queued`` at once). ``home``:
+    the agent's HOME (default: two folders up, ``HOME/.scopewatch/bin``), below which no link is followed
+    (:mod:`engine.agents.homefiles`)."""
+    top = bin_dir.parent.parent if home is None else home
     for name, (tool, fields) in MESSAGE_COMMANDS.items():
-        script = bin_dir / name
         body = _MESSAGE_SCRIPT.format(name=name, tool=tool, fields=fields, wait=wait)
-        script.write_text(f"#!{sys.executable} -I\n" + body)
-        script.chmod(0o755)
+        homefiles.write_file(top, bin_dir / name, f"#!{sys.executable} -I\n" + body, 0o755)
 
 
 def ack_file(outbox: Path) -> Path:
@@ -339,15 +340,15 @@ class MessageOutbox:
     """An external agent's outbox, followed while its process runs: each message is delivered as its
     tool call the moment its line is complete, then acknowledged."""
 
-    def __init__(self, path: Path, tools: ProcessToolbox) -> None:
+    def __init__(self, path: Path, tools: ProcessToolbox, *, home: Path | None = None) -> None:
         self.tools = tools
+        self.home = path.parent if home is None else home
         self.ack = ack_file(path)
-        self.lines = LineFollower(path, self._deliver)
+        self.lines = LineFollower(path, self._deliver, root=self.home)
 
     async def _deliver(self, line: str) -> None:
         item = outbox_item(line)
         if item is not None:
             await self.tools.call(item["tool"], item["args"])
-        partial = self.ack.with_name(self.ack.name + ".part")
-        partial.write_text(str(self.lines.consumed), encoding="utf-8")
-        partial.replace(self.ack)
+        # As root, in a folder the agent writes: never through a link it made (homefiles).
+        homefiles.write_file(self.home, self.ack, str(self.lines.consumed))

@@ -24,11 +24,12 @@ Protocol, one message each way per command:
   (``pidfd`` and ``waitpid``, never Popen); a one-byte message ``k`` from the engine (its output cap)
   or the request's ``timeout`` kills it;
 - when the child has ended, every other process of the jail is killed and gone (``kill(-1)``: a
-  daemon that left the command's session too) and ``/dev/shm`` and System V IPC are emptied (what a
-  fresh jail would not have), read through descriptors opened once at the server's start (``/proc``,
-  ``/dev/shm``, ``/proc/sysvipc/*``, close-on-exec: re-read, they cost no ``openat``, each a stop of the
-  tracer; only a folder left in ``/dev/shm`` is opened, to be removed). An IPC object only its owner
-  may remove: the server takes the owner's uid as its effective uid for that, and its own back. Then
+  daemon that left the command's session too) and ``/dev/shm``, POSIX message queues (the jail's
+  ``/dev/mqueue``) and System V IPC are emptied (what a fresh jail would not have), read through
+  descriptors opened once at the server's start (``/proc``, ``/dev/shm``, ``/dev/mqueue``,
+  ``/proc/sysvipc/*``, close-on-exec: re-read, they cost no ``openat``, each a stop of the tracer; only
+  a folder left in ``/dev/shm`` is opened, to be removed). An IPC object only its owner may remove: the
+  server takes the owner's uid as its effective uid for that, and its own back. Then
   the server opens ``/dev/null`` once, its only ``openat`` per command (a line the engine's tracer sees
   after every line of the command: the end of the command's part of the trace), and answers
   ``exit CODE`` (``exit timeout``, ``exit killed``).
@@ -73,13 +74,14 @@ def _in_own_jail() -> bool:
         return False
 
 
-_FOLDERS = ("/proc", "/dev/shm")
+_FOLDERS = ("/proc", "/dev/shm", "/dev/mqueue")
 _IPC = ("shm", "msg", "sem")
 
 
 def _open_views() -> dict[str, int]:
     """Descriptors kept open from the server's start for what it reads after every command (``/proc``,
-    ``/dev/shm``, ``/proc/sysvipc/*``): re-read, they cost no ``openat`` (a stop of the tracer) per command.
+    ``/dev/shm``, ``/dev/mqueue``, ``/proc/sysvipc/*``): re-read, they cost no ``openat`` (a stop of the
+    tracer) per command.
     Close-on-exec, and no command inherits them anyway (every descriptor but 0, 1 and 2 is closed)."""
     views: dict[str, int] = {}
     for path in (*_FOLDERS, *(f"/proc/sysvipc/{kind}" for kind in _IPC)):
@@ -106,7 +108,8 @@ def _others(views: dict[str, int]) -> list[int]:
 
 
 def _clear_jail(views: dict[str, int]) -> None:
-    """Every other process of the jail killed and gone; ``/dev/shm`` and System V IPC emptied."""
+    """Every other process of the jail killed and gone; ``/dev/shm``, POSIX message queues and System V IPC
+    emptied."""
     deadline = time.monotonic() + 10
     while _others(views):
         try:
@@ -138,7 +141,25 @@ def _clear_jail(views: dict[str, int]) -> None:
                     os.unlink(name, dir_fd=shm)
                 except OSError:
                     pass
+    _clear_mqueues(views.get("/dev/mqueue"))
     _clear_sysv_ipc(views)
+
+
+def _clear_mqueues(mqueue: int | None) -> None:
+    """Every POSIX message queue removed (``mq_unlink``): the jail's ``/dev/mqueue`` is the jail's root's and
+    sticky, so the server, its owner, may remove any entry of it."""
+    if mqueue is None:
+        return
+    try:
+        with os.scandir(mqueue) as entries:
+            names = [e.name for e in entries]
+    except OSError:
+        return
+    for name in names:
+        try:
+            os.unlink(name, dir_fd=mqueue)
+        except OSError:
+            pass
 
 
 def _clear_sysv_ipc(views: dict[str, int]) -> None:

@@ -8,7 +8,7 @@ pair the engine holds. Each command keeps its guarantees: its own timeout and ou
 engine asks the server to kill it; a server that does not answer ends the whole jail), every
 process it started gone when it ends (the server kills every other process of the jail; the engine
 then checks the cgroup holds only the jail itself, and kills what else it finds), a fresh
-``/dev/shm`` and System V IPC, and its own part of the trace: the lines from its request to the
+``/dev/shm``, POSIX message queues and System V IPC, and its own part of the trace: the lines from its request to the
 server's end-of-command line (everything of the command comes before it, since a traced process is
 reported to its tracer before anyone can reap it), analysed exactly as a per-command trace is. Folder
 opens are answered by an answerer of the engine's (:mod:`sandbox.commands.answerers`, on the jail's CPU),
@@ -33,7 +33,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -42,9 +42,9 @@ from sandbox.commands.images import ExecImages
 from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
 from sandbox.jail.cpus import jail_cpus
-from sandbox.jail.isolation import SYSTEM_PATH, Jail, _drop, jail_argv, minimal_env
+from sandbox.jail.isolation import SYSTEM_PATH, Jail, minimal_env, server_argv
 from sandbox.jail.limits import PidsCgroup, jail_setup, memory_note, read_capped
-from sandbox.jail.seccomp import directory_opens_filter, seccomp_call
+from sandbox.jail.seccomp import directory_opens_filter, filter_pipe, seccomp_call
 
 _SERVER = Path(__file__).with_name("_cmdserver.py")
 GRACE = 10.0
@@ -99,26 +99,25 @@ class EpisodeJail:
     async def start(self, jail: Jail) -> bool:
         """Start the jail, its tracer and its server; False (with :attr:`broken` said) when it cannot."""
         self.jail = replace(jail, seccomp_fd=None)
-        seccomp_fd = jail.seccomp_fd
         self._folder.mkdir(parents=True, exist_ok=True)
+        opens = self._directory_opens()
+        # The server makes a listener for folder opens: the jail's filter lets it, the server's own filter (loaded
+        # before any command) refuses the commands one (seccomp.py); without it, the jail's refuses them.
+        seccomp_fd = jail.seccomp_fd
+        if opens and seccomp_fd is not None:
+            seccomp_fd = filter_pipe(listeners=True)
         server = self._folder / _SERVER.name
         shutil.copyfile(_SERVER, server)
         os.chmod(server, 0o644)
         os.chmod(self._folder, 0o755)
         python = dict(jail.expose).get(_real_python(), sys.executable)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        jail = replace(jail, ro=(*jail.ro, self._folder))
-        served = [python, "-I", "-S", str(server), str(theirs.fileno()), *self._directory_opens()]
-        argv = jail_argv("bubblewrap", jail, served)
-        drop = _drop(jail)
-        if drop:
-            # The server stays the jail's root (with only CAP_SETUID and CAP_SETGID, under the filter):
-            # a command, which it starts as the jail's uid, can neither signal it nor open its /proc.
-            # CAP_KILL too: to end what a command left (its uid is not the server's).
-            at = next(i for i in range(len(argv)) if argv[i : i + len(drop)] == drop)
-            del argv[at : at + len(drop)]
-            caps = argv.index("CAP_SETGID")
-            argv[caps + 1 : caps + 1] = ["--cap-add", "CAP_KILL"]
+        # /dev/mqueue: the server lists and removes the POSIX message queues a command left (_cmdserver.py).
+        given, jail = jail.seccomp_fd, replace(jail, ro=(*jail.ro, self._folder), seccomp_fd=seccomp_fd, mqueue=True)
+        served = [python, "-I", "-S", str(server), str(theirs.fileno()), *opens]
+        # The server stays the jail's root (with only CAP_SETUID, CAP_SETGID and CAP_KILL, under the filter):
+        # a command, which it starts as the jail's uid, can neither signal it nor open its /proc.
+        argv = server_argv(jail, served)
         stream = TraceStream(self._folder / "trace.fifo", self._folder / "start.trace")
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup
@@ -129,22 +128,15 @@ class EpisodeJail:
         loop.add_reader(stream.fd, stream.pump)
         self._stream = stream
         try:
-            self._proc = await asyncio.create_subprocess_exec(
-                *argv,
-                cwd=jail.cwd,
-                env=minimal_env(path=SYSTEM_PATH, home=str(jail.cwd), tmp="/tmp"),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.DEVNULL,
-                start_new_session=True,
-                preexec_fn=child_setup,
-                pass_fds=(theirs.fileno(), *(() if seccomp_fd is None else (seccomp_fd,))),
-            )
+            self._proc = await self._spawn(argv, jail.cwd, child_setup, theirs, seccomp_fd)
         except OSError as exc:
             theirs.close()
             ours.close()
             self._fail(f"the jail did not start ({exc.strerror})")
             return False
+        finally:
+            if seccomp_fd is not None and seccomp_fd != given:
+                os.close(seccomp_fd)
         theirs.close()
         ours.setblocking(False)
         self._sock = ours
@@ -154,6 +146,8 @@ class EpisodeJail:
             hello, listener = b"", None
         if listener is not None:
             self._answerer = hand_over(listener, cpus)
+        elif opens:  # its filter, which refuses the commands' own listeners, is not there: no jail then
+            hello = b""
         if hello != b"ready" or (listener is not None and self._answerer is None):
             self._fail("the command server did not start in the jail")
             return False
@@ -168,12 +162,28 @@ class EpisodeJail:
         stream.marker = re.compile(rb"^" + self._server_pid + rb" +[0-9.]+ openat\([^\n]*\"/dev/null\"", re.M)
         return True
 
+    async def _spawn(self, argv: list[str], cwd: Path, setup: Callable[[], None], theirs: socket.socket,
+                     seccomp_fd: int | None) -> asyncio.subprocess.Process:
+        return await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=cwd,
+            env=minimal_env(path=SYSTEM_PATH, home=str(cwd), tmp="/tmp"),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=setup,
+            pass_fds=(theirs.fileno(), *(() if seccomp_fd is None else (seccomp_fd,))),
+        )
+
     def _directory_opens(self) -> list[str]:
         """The server's arguments that have it answer folder opens itself, unseen by the tracer
         (:func:`~sandbox.jail.seccomp.directory_opens_filter`); none where there is no such filter here."""
         found, call = directory_opens_filter(), seccomp_call()
         if not found.available or call < 0 or os.environ.get("SCOPEWATCH_TRACE_FOLDERS") == "1":
             return []
+        if tuple(int(n) for n in os.uname().release.split(".")[:2] if n.isdigit()) < (5, 5):
+            return []  # no SECCOMP_USER_NOTIF_FLAG_CONTINUE: the server would load none (_cmdserver.py)
         program = self._folder / "directory-opens.bpf"
         program.write_bytes(found.program)
         os.chmod(program, 0o644)

@@ -222,6 +222,21 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
     return args
 
 
+def server_argv(jail: Jail, argv: Sequence[str]) -> list[str]:
+    """The bubblewrap jail of a server that starts the jail's processes itself (the episode's command server,
+    the warm test server): it stays the jail's root with only ``CAP_SETUID``, ``CAP_SETGID`` and ``CAP_KILL``
+    (to end what a process of the jail's uid left), under the same filter, and drops each process it starts to
+    ``jail.uid`` itself; a jail without a uid (the engine is not root) is :func:`jail_argv`'s."""
+    args = jail_argv("bubblewrap", jail, argv)
+    drop = _drop(jail)
+    if drop:
+        at = next(i for i in range(len(args)) if args[i : i + len(drop)] == drop)
+        del args[at : at + len(drop)]
+        caps = args.index("CAP_SETGID")
+        args[caps + 1 : caps + 1] = ["--cap-add", "CAP_KILL"]
+    return args
+
+
 def _ancestors(jail: Jail) -> list[str]:
     """The folders above every path bound into the jail, outside the system folders, parents first."""
     bound = [*jail.extra_ro, *(str(p) for p in (jail.cwd, *jail.rw, *jail.ro)), *(i for _, i in jail.expose)]

@@ -26,7 +26,13 @@ What is refused, and why:
   ``setdomainname``, ``iopl``, ``ioperm``, ``open_by_handle_at``, ``name_to_handle_at``,
   ``fanotify_init``, ``lookup_dcookie``, ``vhangup``, ``uselib``, ``nfsservctl``: administering the
   machine;
-- ``ioctl(TIOCSTI)``: typing into the terminal of whoever runs the engine.
+- ``ioctl(TIOCSTI)``: typing into the terminal of whoever runs the engine;
+- ``seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER)``: a filter with a listener of the
+  command's own: its ``SECCOMP_RET_USER_NOTIF`` outranks the exec tracer's ``SECCOMP_RET_TRACE``, and a
+  listener answering ``CONTINUE`` hid its opens and execs from strace (red team 2, finding 11). Filters
+  without a listener stay allowed (their other actions only make the command's own calls fail). The
+  episode's command server loads a listener of its own (:func:`directory_opens_filter`), so its jail gets
+  :func:`jail_filter` ``(listeners=True)`` and that filter, which it loads before any command, refuses the same.
 
 A second, small filter (:func:`directory_opens_filter`) is the episode's command server's: it hands folder opens
 to a listener instead of to the exec tracer (see the function).
@@ -66,6 +72,8 @@ REFUSED_WITH_FLAG: tuple[tuple[str, int, int], ...] = (
     ("clone", 0, CLONE_NEWUSER),
 )
 """(call, argument index, flag): refused when the flag is set in that argument."""
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_FILTER_FLAG_NEW_LISTENER = 1 << 3
 REFUSED_ARG: tuple[tuple[str, int, int], ...] = (("ioctl", 1, TIOCSTI),)
 """(call, argument index, value): refused when that argument is the value."""
 NOT_IMPLEMENTED: tuple[str, ...] = ("clone3",)
@@ -100,11 +108,21 @@ class Filter:
         return bool(self.program)
 
 
+def _refuse_listeners(rule: _Rule) -> None:
+    """``seccomp(SECCOMP_SET_MODE_FILTER, flags with SECCOMP_FILTER_FLAG_NEW_LISTENER, ...)``: ``EPERM``."""
+    mode = _ArgCmp(0, _CMP_EQ, SECCOMP_SET_MODE_FILTER, 0)
+    flag = SECCOMP_FILTER_FLAG_NEW_LISTENER
+    rule(_errno(errno.EPERM), "seccomp", mode, _ArgCmp(1, _CMP_MASKED_EQ, flag, flag))
+
+
 @cache
-def jail_filter() -> Filter:
-    """The jail's filter, compiled once per process (libseccomp missing: none, and why)."""
+def jail_filter(listeners: bool = False) -> Filter:
+    """The jail's filter, compiled once per process (libseccomp missing: none, and why). ``listeners``:
+    a seccomp listener may still be made (the episode's command server, whose own filter then refuses it)."""
 
     def rules(rule: _Rule) -> None:
+        if not listeners:
+            _refuse_listeners(rule)
         for call in REFUSED:
             rule(_errno(errno.EPERM), call)
         for call, arg, flag in REFUSED_WITH_FLAG:
@@ -127,10 +145,12 @@ def directory_opens_filter() -> Filter:
     ptrace stops (docs/performance.md). Every other open is the tracer's as before, ``O_PATH`` ones too (rare):
     a file's ``O_PATH`` descriptor can be given a name (``linkat`` of ``/proc/self/fd/N``), and the trace must
     say which file it was (:mod:`sandbox.commands.reads`). Calls of another architecture are left to the
-    jail's filter."""
+    jail's filter. It also refuses the commands a listener of their own, as :func:`jail_filter` does (the jail's
+    own allowed the server's)."""
     flags = {"open": 1, "openat": 2}  # the argument that holds the flags
 
     def rules(rule: _Rule) -> None:
+        _refuse_listeners(rule)
         for call, arg in flags.items():
             rule(_NOTIFY, call, _ArgCmp(arg, _CMP_MASKED_EQ, os.O_DIRECTORY, os.O_DIRECTORY))
 
@@ -207,10 +227,10 @@ def seccomp_call() -> int:
     return int(lib.seccomp_syscall_resolve_name(b"seccomp"))
 
 
-def filter_pipe() -> int | None:
+def filter_pipe(listeners: bool = False) -> int | None:
     """A fresh pipe holding the filter, for one jailed process (pass it with ``pass_fds``, close it
-    after the start); None where there is no filter here."""
-    found = jail_filter()
+    after the start); None where there is no filter here. ``listeners``: see :func:`jail_filter`."""
+    found = jail_filter(listeners)
     if not found.available:
         return None
     read, write = os.pipe()
@@ -229,6 +249,10 @@ def docker_profile() -> str:
         rules.append({"names": [call], **eperm, "args": [masked]})
     for call, arg, value in REFUSED_ARG:
         rules.append({"names": [call], **eperm, "args": [{"index": arg, "value": value, "op": "SCMP_CMP_EQ"}]})
+    listener = [{"index": 0, "value": SECCOMP_SET_MODE_FILTER, "op": "SCMP_CMP_EQ"},
+                {"index": 1, "value": SECCOMP_FILTER_FLAG_NEW_LISTENER, "valueTwo": SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                 "op": "SCMP_CMP_MASKED_EQ"}]
+    rules.append({"names": ["seccomp"], **eperm, "args": listener})
     rules.append({"names": list(NOT_IMPLEMENTED), "action": "SCMP_ACT_ERRNO", "errnoRet": errno.ENOSYS})
     return json.dumps({"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_X86_64"], "syscalls": rules})
 

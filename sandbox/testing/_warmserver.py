@@ -1,8 +1,10 @@
 """The child side of :mod:`sandbox.testing.warm`: an interpreter that has imported the test driver once and
 forks a fresh copy of itself per test run, one run at a time.
 
-Started as ``python -I -B _warmserver.py [--jailed]`` (inside the same jail, or network cut, and
-minimal environment as a fresh run). It imports nothing of scopewatch and never runs workspace code
+Started as ``python -I -B _warmserver.py [--uid UID] [--jailed]`` (inside the same jail, or network cut, and
+minimal environment as a fresh run; with ``--uid`` each child drops to that uid, and no group, before any test
+code runs, as a fresh run's jail does: the server itself keeps only ``CAP_SETUID``, ``CAP_SETGID`` and
+``CAP_KILL``). It imports nothing of scopewatch and never runs workspace code
 itself, so each forked child starts from the same clean state a fresh ``python -I`` would, minus the
 start-up. Protocol, one line each way: the parent writes ``SPEC<TAB>FOLDER``; the server forks a child
 that moves to FOLDER, points HOME and TMPDIR at FOLDER/home, sends its output to FOLDER/output.txt and
@@ -106,10 +108,14 @@ def _use_compiled() -> None:
     loader.get_code = get_code  # type: ignore[method-assign, assignment]
 
 
-def _child(driver: object, spec: str, folder: str, compiled: bool) -> None:
+def _child(driver: object, spec: str, folder: str, compiled: bool, uid: int | None) -> None:
     os.setsid()
     code = 1
     try:
+        if uid is not None:  # as ``setpriv --reuid --regid --clear-groups``: every capability goes with root
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
         out = os.open(os.path.join(folder, "output.txt"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         os.dup2(out, 1)
         os.dup2(out, 2)
@@ -165,8 +171,9 @@ def _others() -> list[int]:
     return [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, me)]
 
 
-def _clear_jail() -> None:
-    """Every other process of the jail killed and gone; its private temp folders and IPC emptied."""
+def _clear_jail(uid: int | None = None) -> None:
+    """Every other process of the jail killed and gone; its private temp folders and IPC emptied (as ``uid``,
+    the runs' owner, when they ran as one: the server has no right to another uid's files)."""
     deadline = time.monotonic() + 10
     while _others():
         try:
@@ -182,6 +189,24 @@ def _clear_jail() -> None:
         if time.monotonic() > deadline:
             raise RuntimeError("processes of a test run survived SIGKILL")
         time.sleep(0.0005)
+    left = _left_in_folders()
+    ipc = _sysv_ipc()
+    if not left and not ipc:
+        return  # the usual case: no change of uid (and no ctypes) needed
+    if uid is not None:
+        os.setresuid(-1, uid, -1)
+    try:
+        _clear_folders(left)
+        _clear_sysv_ipc(ipc)
+    finally:
+        if uid is not None:
+            os.setresuid(-1, 0, -1)
+            _non_dumpable()  # a change of the effective uid resets it to fs.suid_dumpable
+
+
+def _left_in_folders() -> list[str]:
+    """What is in the jail's ``/tmp``, ``/dev/shm`` and ``/dev/mqueue``, but the server's own folder."""
+    left: list[str] = []
     for folder in ("/tmp", "/dev/shm", "/dev/mqueue"):
         try:
             names = os.listdir(folder)
@@ -189,19 +214,23 @@ def _clear_jail() -> None:
             continue
         for name in names:
             path = os.path.join(folder, name)
-            if _AREA == path or _AREA.startswith(path + "/"):
-                continue  # the server's folder, bound from the host (the parent tidies it)
-            if os.path.isdir(path) and not os.path.islink(path):
+            if not (_AREA == path or _AREA.startswith(path + "/")):  # bound from the host (the parent tidies it)
+                left.append(path)
+    return left
+
+
+def _clear_folders(left: list[str]) -> None:
+    for path in left:
+        if os.path.isdir(path) and not os.path.islink(path):
                 shutil.rmtree(path, ignore_errors=True)
-            else:
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
-    _clear_sysv_ipc()
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
-def _clear_sysv_ipc() -> None:
+def _sysv_ipc() -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for kind in ("shm", "msg", "sem"):
         try:
@@ -210,6 +239,10 @@ def _clear_sysv_ipc() -> None:
         except OSError:
             continue
         found += [(kind, int(row.split()[1])) for row in rows if row.strip()]
+    return found
+
+
+def _clear_sysv_ipc(found: list[tuple[str, int]]) -> None:
     if not found:
         return
     libc = _libc()
@@ -249,7 +282,7 @@ def _in_own_jail() -> bool:
         return False
 
 
-def _serve_one(driver: object, line: str, jailed: bool) -> str:
+def _serve_one(driver: object, line: str, jailed: bool, uid: int | None = None) -> str:
     spec_path, folder = line.split("\t")
     with open(spec_path, "rb") as f:
         spec = marshal.load(f)
@@ -257,10 +290,10 @@ def _serve_one(driver: object, line: str, jailed: bool) -> str:
     _precompile(compile_paths)
     pid = os.fork()
     if pid == 0:
-        _child(driver, spec_path, folder, bool(spec.get("bytecode", False)))
+        _child(driver, spec_path, folder, bool(spec.get("bytecode", False)), uid)
     code = _wait(pid, spec.get("timeout"))
     if jailed:
-        _clear_jail()
+        _clear_jail(uid)
     else:
         _kill_group(pid)
     return "exit timeout" if code is None else f"exit {code}"
@@ -272,13 +305,14 @@ _AREA = os.getcwd()
 
 def main(argv: list[str]) -> int:
     jailed = "--jailed" in argv
+    uid = int(argv[argv.index("--uid") + 1]) if "--uid" in argv else None
     if jailed and not _in_own_jail():
         sys.stderr.write("not in a jail of its own: refusing to kill(-1)\n")
         return 3
     _non_dumpable()
     driver = _driver()
     for line in sys.stdin:
-        reply = _serve_one(driver, line.rstrip("\n"), jailed)
+        reply = _serve_one(driver, line.rstrip("\n"), jailed, uid)
         sys.stdout.write(reply + "\n")
         sys.stdout.flush()
     return 0

@@ -246,6 +246,7 @@ async def _run_warm(
         _write_spec(
             [run], folder, fence_network, test_timeout, timeout=timeout, compile_paths=compile_paths, bytecode=bytecode
         )
+        await asyncio.to_thread(server.hand_over, folder)  # its tests run as the jail's uid, as fresh ones do
         if run.files:
             reply = await server.run(folder / "spec.bin", folder, timeout)
             if reply is None:  # the server stopped (a test may kill it): the run goes to a fresh process

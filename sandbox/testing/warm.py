@@ -3,7 +3,10 @@ child per test run (:mod:`sandbox.testing._warmserver`), instead of a fresh ``py
 
 A server is started exactly as a fresh run would be: inside the same bubblewrap jail at the
 ``bubblewrap`` level (``--jailed``: between runs it kills every process left in the jail and empties
-its private folders), under the same network cut at ``none``; ``python -I -B``, a minimal
+its private folders), with the same filter and, where the engine is root, a uid of its own that each run's
+child drops to before any test code runs (``--uid``: the server stays the jail's root with ``CAP_SETUID``,
+``CAP_SETGID`` and ``CAP_KILL`` only, as the episode's command server; the run's folder and the mirror are
+handed over to that uid before each run), under the same network cut at ``none``; ``python -I -B``, a minimal
 environment. It serves one run at a time; a pool keeps idle servers by kind, so concurrent runs
 each get their own. Each server owns a folder (its ``area``, the only host folder its jail may
 write): the run's spec, test files and HOME go in a fresh sub-folder, removed after, and the tree
@@ -30,7 +33,8 @@ from pathlib import Path
 from typing import IO
 
 from channel.vocab import IsolationLevel
-from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv, minimal_env
+from sandbox.jail.isolation import SYSTEM_PATH, Jail, minimal_env, server_argv
+from sandbox.jail.jailuser import HandOver, hand_over, jail_uid
 from sandbox.jail.seccomp import filter_pipe
 from sandbox.workspace.mirror import Mirror
 
@@ -62,11 +66,21 @@ class WarmServer:
         self._runs = 0
         argv = [sys.executable, "-I", "-B", str(_SERVER)]
         seccomp = None
+        self.uid: int | None = None
+        """The jail's uid each run's child drops to (None: the engine is not root, or no jail)."""
+        self._handover: HandOver | None = None
         if kind[0] == "bubblewrap":
-            # The jail's seccomp filter; not yet its own uid (the server's area is the engine's).
+            # The jail's seccomp filter and a uid of its own: the server stays the jail's root (CAP_SETUID,
+            # CAP_SETGID, CAP_KILL only) and each run's child drops to the uid before any test code runs.
             seccomp = filter_pipe()
-            jail = Jail(cwd=self.area, rw=(self.area,), ro=(_SERVER.parent,), mqueue=True, seccomp_fd=seccomp)
-            argv = jail_argv("bubblewrap", jail, [*argv, "--jailed"])
+            self.uid = jail_uid()
+            if self.uid is not None:
+                os.chmod(self.area, 0o711)  # runs reach their folder and the mirror by path
+                self._handover = HandOver((self.mirror.root,), self.uid)
+                argv += ["--uid", str(self.uid)]
+            jail = Jail(cwd=self.area, rw=(self.area,), ro=(_SERVER.parent,), mqueue=True, seccomp_fd=seccomp,
+                        uid=self.uid)
+            argv = server_argv(jail, [*argv, "--jailed"])
         else:
             argv = [*kind[1:], *argv]
         try:
@@ -106,6 +120,12 @@ class WarmServer:
             waiter, self._waiter = self._waiter, None
         if waiter is not None:
             _resolve(*waiter, None)
+
+    def hand_over(self, folder: Path) -> None:
+        """Give a run's folder and the mirror (what changed in it since) to the jail's uid (none: nothing)."""
+        if self.uid is not None and self._handover is not None:
+            hand_over((folder,), self.uid)
+            self._handover.run()
 
     def run_folder(self) -> Path:
         """A fresh folder in the area for one run's spec, tests and HOME."""

@@ -21,13 +21,17 @@ ENGINE_FILES = frozenset(
         ".scopewatch/bin/sw-post",
         ".scopewatch/bin/sw-dm",
         ".scopewatch/bin/sw-request-review",
+        ".scopewatch/bin/sw-post.part",
+        ".scopewatch/bin/sw-dm.part",
+        ".scopewatch/bin/sw-request-review.part",
         ".scopewatch/outbox.jsonl",
         ".scopewatch/outbox.jsonl.ack",
         ".scopewatch/outbox.jsonl.ack.part",
     }
 )
 """The engine's own files in HOME (engine/agents/external.py): an external agent's message commands,
-rewritten before each of its turns, their outbox and the engine's acknowledgement of it. HOME is
+rewritten before each of its turns (each through a ``.part`` renamed over it, engine/agents/homefiles.py),
+their outbox and the engine's acknowledgement of it. HOME is
 shared by the sandbox's agents, so the engine may write them while another agent's command runs:
 never reported as that agent's change. Anything else in the folder (``.scopewatch/bin/mine``) is."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine.agents import homefiles
 from engine.agents.products.base import Product, ProductCall, file_call, text_of
 
 _FILE_TOOLS = {"Read": "read_file", "Write": "write_file", "Edit": "edit_file", "MultiEdit": "edit_file"}
@@ -36,7 +37,7 @@ class ClaudeCode(Product):
                 "--model", model.removeprefix("anthropic/"), *gate]
 
     def setup_home(self, home: Path, model: str, api_base: str | None) -> None:
-        (home / ".claude").mkdir(parents=True, exist_ok=True)
+        homefiles.make_folder(home, home / ".claude")
 
     def model_env(self, api_base: str | None, key: str) -> dict[str, str]:
         env = {self.key_env: key, "IS_SANDBOX": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1",

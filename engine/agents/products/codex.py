@@ -16,6 +16,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from engine.agents import homefiles
 from engine.agents.products.base import Product, ProductCall, file_call
 
 PROVIDER = "scopewatch"
@@ -45,15 +46,13 @@ class Codex(Product):
         return ["exec", "--json", "--skip-git-repo-check", "-m", model.removeprefix("openai/"), *gate, prompt]
 
     def setup_home(self, home: Path, model: str, api_base: str | None) -> None:
-        codex_home = home / ".codex"
-        codex_home.mkdir(parents=True, exist_ok=True)
         # No login shells: a login shell's /etc/profile resets PATH, dropping the shim and sw-post.
         lines = ["check_for_update_on_startup = false", "allow_login_shell = false", "[analytics]", "enabled = false"]
         if api_base:
             lines = [f'model_provider = "{PROVIDER}"', *lines, f"[model_providers.{PROVIDER}]",
                      f'name = "{PROVIDER}"', f"base_url = {json.dumps(api_base)}", f'env_key = "{self.key_env}"',
                      'wire_api = "responses"']
-        (codex_home / "config.toml").write_text("\n".join(lines) + "\n")
+        homefiles.write_file(home, home / ".codex" / "config.toml", "\n".join(lines) + "\n")
 
     def model_env(self, api_base: str | None, key: str) -> dict[str, str]:
         return {self.key_env: key}

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine.agents import homefiles
 from engine.agents.products.base import Product, ProductCall, file_call
 
 _FILE_TOOLS = {"read_file": "read_file", "write_file": "write_file", "replace": "edit_file"}
@@ -46,8 +47,7 @@ class GeminiCli(Product):
             "privacy": {"usageStatisticsEnabled": False},
             "telemetry": {"enabled": False},
         }
-        (home / ".gemini").mkdir(parents=True, exist_ok=True)
-        (home / ".gemini" / "settings.json").write_text(json.dumps(settings, indent=2))
+        homefiles.write_file(home, home / ".gemini" / "settings.json", json.dumps(settings, indent=2))
 
     def model_env(self, api_base: str | None, key: str) -> dict[str, str]:
         env = {self.key_env: key, "GEMINI_CLI_NO_RELAUNCH": "true", "NO_COLOR": "1"}

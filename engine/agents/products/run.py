@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.agents import homefiles
 from engine.agents.follow import LineFollower
 from engine.agents.products.base import NO_KEY, STREAM_FILE, Product, ProductCall
 
@@ -33,9 +34,11 @@ class StreamReader:
     record: Record
     final: str = ""
     calls: list[ProductCall] = field(default_factory=list)
+    home: Path | None = None
+    """The agent's HOME above ``path``: no link below it is followed."""
 
     def __post_init__(self) -> None:
-        self.lines = LineFollower(self.path, self._line)
+        self.lines = LineFollower(self.path, self._line, root=self.home)
 
     async def _line(self, line: str) -> None:
         for call in self.product.read_line(line):
@@ -76,13 +79,12 @@ async def run_product(product: Product, *, model: str, api_base: str | None, pro
     """Run ``product`` once (see the module docstring); ``run`` runs a shell line in the sandbox with
     the given variables, ``record`` records one projected call."""
     product.setup_home(home, model, api_base)
-    scratch = home / ".scopewatch"
-    scratch.mkdir(parents=True, exist_ok=True)
-    stream = scratch / STREAM_FILE
-    stream.unlink(missing_ok=True)
+    stream = home / ".scopewatch" / STREAM_FILE
+    homefiles.make_folder(home, stream.parent)  # as root in the agent's HOME: no link followed
+    homefiles.remove(home, stream)
     key = host_env.get(product.key_env) or NO_KEY
     env = {**product.model_env(api_base, key), **extra_env}
-    reader = StreamReader(product, stream, record)
+    reader = StreamReader(product, stream, record, home=home)
     stop = asyncio.Event()
     follower = asyncio.create_task(reader.follow(stop))
     try:

@@ -115,3 +115,15 @@ async def test_turn_timeout_bounds_a_command_line_agents_run() -> None:
     [process] = [e for e in of(events, "ToolCalled") if e.tool == "run_shell"]
     assert "started" in process.result and "timed out after 2 s" in process.result
     assert of(events, "AgentFinished")[0].summary == "cmd exited with 124"
+
+
+async def test_the_engine_never_writes_through_a_link_the_agent_planted_in_home(tmp_path: Path) -> None:
+    """Red team 02: the engine (root) acknowledged the outbox by writing ``~/.scopewatch/outbox.jsonl.ack.part``
+    through the agent's symlink, overwriting any host file."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("ORIGINAL\n")
+    line = (f"ln -sf {victim} ~/.scopewatch/outbox.jsonl.ack.part; ln -sf {victim} ~/.scopewatch/outbox.jsonl.ack; "
+            "sw-post 'hello'")
+    events = await run(SessionConfig(tasks=("w1-gbp",), owner=f"cmd:{line}", seed=1))
+    assert victim.read_text() == "ORIGINAL\n"
+    assert [m.text for m in of(events, "MessagePosted")] == ["hello"]  # still delivered, and acknowledged

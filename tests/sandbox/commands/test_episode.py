@@ -238,3 +238,24 @@ async def test_shm_and_ipc_a_command_left_are_gone_with_one_openat_of_the_server
     reach = await sb.run_shell("alice", probe)
     assert "sleep" not in reach.output.split() and "refused" in reach.output and "hid" in reach.output
     assert jail is not None and sb._shell._episode is jail and jail.alive
+
+
+async def test_a_posix_message_queue_a_command_left_is_gone(episode: tuple[LocalSandbox, InProcessBus]) -> None:
+    """Red team 2, finding 09: alice's queue, and its message, were still there in bob's next command (a fresh
+    jail, as each per-command one is, has none). Making one costs the server no more ``openat`` than before."""
+    sb, _ = episode
+    rt = "import ctypes, os; rt = ctypes.CDLL('librt.so.1', use_errno=True); "
+    make = rt + "q = rt.mq_open(b'/left', os.O_CREAT | os.O_RDWR, 0o666, None); "
+    make += "print(q >= 0, rt.mq_send(q, b'hi', 2, 0))"
+    made = await sb.run_shell("alice", f'python3 -c "{make}"')
+    assert made.output.split() == ["True", "0"], made.output
+    jail = sb._shell._episode
+    assert jail is not None
+    server = jail._server_pid.decode()
+    lines = (sb._shell.workspace.tmp / "trace").read_text().splitlines()
+    opened = [line for line in lines if line.split()[:1] == [server] and " openat(" in line]
+    assert len(opened) == 1 and '"/dev/null"' in opened[0], opened
+    look = rt + "print(rt.mq_open(b'/left', os.O_RDONLY, 0, None), ctypes.get_errno())"
+    after = await sb.run_shell("alice", f'python3 -c "{look}"; ls -A /dev/mqueue')
+    assert after.output.split() == ["-1", "2"], after.output  # ENOENT
+    assert sb._shell._episode is jail

@@ -155,8 +155,9 @@ except FileNotFoundError:
 
 
 async def test_a_command_cannot_add_a_listener_of_its_own(episode: LocalSandbox) -> None:
-    """The kernel allows one listener in a process's filters: the server's. A command's own (to answer, or
-    hold, another's opens) is refused."""
+    """A command's own listener (to answer, or hold, another's opens; or to hide its own from the tracer) is
+    refused: the server's folder-opens filter refuses it (``EPERM``, seccomp.py), before the kernel would
+    (it allows one listener in a process's filters: the server's, ``EBUSY``)."""
     code = (
         "import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); libc.syscall.restype = ctypes.c_long\n"
         "class P(ctypes.Structure): _fields_ = (('len', ctypes.c_ushort), ('f', ctypes.c_char_p))\n"
@@ -164,4 +165,4 @@ async def test_a_command_cannot_add_a_listener_of_its_own(episode: LocalSandbox)
         f"print(libc.syscall({seccomp_call()}, 1, 8, ctypes.byref(allow)), os.strerror(ctypes.get_errno()))"
     )
     ran = await episode.run_shell("alice", f'python3 -c "{code}"')
-    assert ran.output.strip() == "-1 Device or resource busy", ran.output
+    assert ran.output.strip() == "-1 Operation not permitted", ran.output

@@ -30,7 +30,16 @@ def test_the_docker_profile_refuses_the_same_calls_but_ptrace() -> None:
     profile = json.loads(seccomp.docker_profile())
     assert profile["defaultAction"] == "SCMP_ACT_ALLOW"
     names = {n for rule in profile["syscalls"] for n in rule["names"]}
-    assert names == {*seccomp.REFUSED, "unshare", "clone", "ioctl", "clone3"} - {"ptrace"}
+    assert names == {*seccomp.REFUSED, "unshare", "clone", "ioctl", "clone3", "seccomp"} - {"ptrace"}
+    [listener] = [rule for rule in profile["syscalls"] if rule["names"] == ["seccomp"]]
+    assert [a["value"] for a in listener["args"]] == [1, 8]  # SECCOMP_SET_MODE_FILTER, ..._FLAG_NEW_LISTENER
+
+
+def test_only_the_episode_servers_jail_lets_a_listener_be_made() -> None:
+    strict, server = seccomp.jail_filter(), seccomp.jail_filter(listeners=True)
+    if not strict.available:
+        pytest.skip(strict.reason)
+    assert len(strict.program) > len(server.program)  # one rule more: seccomp(SET_MODE_FILTER, NEW_LISTENER)
 
 
 def test_a_tree_deeper_than_the_recursion_limit_is_walked_and_removed(tmp_path: Path) -> None:

@@ -160,7 +160,8 @@ async def test_the_engines_own_files_in_home_are_never_an_agents_change(box: Box
         "echo agent > ~/.scopewatch/bin/mine; until [ -e ~/.scopewatch/outbox.jsonl.ack ]; do sleep 0.05; done"
     )
     await asyncio.wait_for(planting, 5)
-    planted = [f".scopewatch/bin/{name}" for name in MESSAGE_COMMANDS] + [".scopewatch/outbox.jsonl"]
+    planted = [f".scopewatch/bin/{name}{part}" for name in MESSAGE_COMMANDS for part in ("", ".part")]
+    planted += [".scopewatch/outbox.jsonl"]
     planted += [".scopewatch/outbox.jsonl.ack", ".scopewatch/outbox.jsonl.ack.part"]
     assert sorted(ENGINE_FILES) == sorted(planted)
     assert [(e.actor, e.area, e.path, e.change) for e in box.of(OutsideChanged)] == [

@@ -4,6 +4,7 @@ namespaces (issue #24)."""
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -91,3 +92,39 @@ async def test_the_workspace_is_limited_in_total(box: Box) -> None:
         pytest.skip("the engine is not root here: the sandbox's folder is on disk")
     result = await box.sh("df -B1 --output=size . | tail -n 1")
     assert int(result.output.split()[-1]) == SANDBOX_MAX, result.output
+
+
+# seccomp(SECCOMP_SET_MODE_FILTER, FLAGS, allow-all program): `FLAGS rc errno`, listener first (x86-64: seccomp 317).
+OWN_FILTERS = """python3 - <<'PY'
+import ctypes, struct
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.prctl(38, 1, 0, 0, 0)
+code = struct.pack("HBBI", 0x06, 0, 0, 0x7FFF0000)
+class Prog(ctypes.Structure):
+    _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_char_p))
+for flags in (8, 0):
+    rc = libc.syscall(317, 1, flags, ctypes.byref(Prog(1, code)))
+    print(flags, rc, ctypes.get_errno())
+PY"""
+
+
+@pytest.mark.parametrize("network", [False, True], ids=["jail", "network"])
+async def test_a_command_cannot_make_a_seccomp_listener_of_its_own(box: Box, network: bool) -> None:
+    """Red team 2, finding 11: a listener of the command's own answering ``CONTINUE`` hid its opens and execs from
+    strace (a notification outranks ``SECCOMP_RET_TRACE``). ``network``: the per-command path external agents'
+    processes take. A filter without a listener stays allowed (it hides nothing)."""
+    _need_filter(box)
+    result = await box.sandbox.run_shell("alice", OWN_FILTERS, timeout=20, network=network)
+    got = {line.split()[0]: line.split()[1:] for line in result.output.strip().splitlines() if line[:1].isdigit()}
+    assert got["8"][0] == "-1" and int(got["8"][1]) in (errno.EPERM, errno.EBUSY), result.output
+    assert got["0"][0] == "0", result.output
+
+
+async def test_no_folder_listener_still_no_listener(box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SCOPEWATCH_TRACE_FOLDERS=1``: the command server makes no listener, so no ``EBUSY`` either; the jail's
+    filter refuses the command's (finding 11)."""
+    _need_filter(box)
+    monkeypatch.setenv("SCOPEWATCH_TRACE_FOLDERS", "1")
+    result = await box.sh(OWN_FILTERS)
+    assert "8 -1 1" in result.output and "0 0 " in result.output, result.output
