@@ -97,7 +97,8 @@ def _tokens(line: str) -> list[str]:
     if "\n" in line:
         line = _without_heredocs(line.replace("\\\n", ""))
     for candidate in (line, line + "'", line + '"'):  # an unclosed quote is closed at the end
-        lexer = shlex.shlex(cast(TextIO, _Text(candidate)), posix=True, punctuation_chars=";&|<>()\n")
+        text = cast(TextIO, _Text(candidate)) if "#" in candidate and "\n" in candidate else candidate
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|<>()\n")
         lexer.whitespace_split = True
         lexer.whitespace = " \t\r"
         lexer.commenters = "#"
