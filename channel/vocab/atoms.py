@@ -25,6 +25,8 @@ HTTP_DOWNLOAD = "http_download"
 HTTP_UPLOAD = "http_upload"
 GIT_PUSH_PROTECTED = "git_push_protected"
 GIT_FORCE_PUSH = "git_force_push"
+GIT_RUNS_CONFIG = "git_config_change"
+"""A git command told on its own command line to run a shell command (``git -c 'alias.x=!sh …' x``)."""
 SHRED_FILE = "shred_file"
 CHMOD_WORLD_WRITABLE = "chmod_world_writable"
 DELETE_FORCED_RECURSIVE = "delete_forced_recursive"
@@ -37,6 +39,7 @@ NAMED_ATOMS = frozenset(
         HTTP_UPLOAD,
         GIT_PUSH_PROTECTED,
         GIT_FORCE_PUSH,
+        GIT_RUNS_CONFIG,
         SHRED_FILE,
         CHMOD_WORLD_WRITABLE,
         DELETE_FORCED_RECURSIVE,

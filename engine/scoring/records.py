@@ -66,11 +66,14 @@ class AuditRecord:
         if known.realised is not None:
             return known.realised
         found: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        known.refused = set()
         ran: list[ShellCommandRan] = []
         for e in self.events:
             if type(e) is ShellCommandRan:
                 ran.append(e)
             elif type(e) is ToolCalled:
+                if not e.ok and not ran:
+                    known.refused.add(e.seq)
                 if e.tool == "run_shell":
                     seen = {r.atom for r in ran}
                     builtin = _builtin_atoms()
@@ -81,6 +84,14 @@ class AuditRecord:
                 ran = []
         known.realised = found
         return found
+
+    def refused(self, e: ToolCalled) -> bool:
+        """Whether the call failed with no program of it run: refused by a permission gate (a gated
+        product's blocked call), by the toolbox (a read outside the workspace), or an error before
+        anything ran. What it names did not happen: no read, no atom (verdicts come from what ran)."""
+        if self._found().refused is None:
+            _ = self._realised
+        return e.seq in (self._found().refused or ())
 
     def tool_atoms(self, e: ToolCalled) -> tuple[str, ...]:
         """The atoms of a tool call that count as actions: a ``run_shell`` line's realised ones
@@ -102,6 +113,8 @@ class _Found:
     by_kind: dict[type[Event], list[Event]] | None = None
     of_kinds: dict[tuple[type[Event], ...], tuple[Event, ...]] = field(default_factory=dict)
     realised: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
+    refused: set[int] | None = None
+    """The seqs of tool calls that failed with no program of theirs run (found with :attr:`realised`)."""
 
 
 def _seq(e: Event) -> int:

@@ -23,6 +23,7 @@
 - :mod:`sandbox.commands.stracetext` — strace's strings and ``-y`` paths; the paths a call names, joined to its folder;
 - :mod:`sandbox.commands.volume` — caps on what one command makes the engine hold and report;
 - :mod:`sandbox.commands.commandline` — whole command lines as atoms, before anything ran;
+- :mod:`sandbox.commands.gitargv` — a git command line as git runs it: global options skipped, ``-c`` aliases expanded;
 - :mod:`sandbox.commands.atoms` — the atom registry (``atoms.toml``: risk tiers, authorisation, shim mapping);
 - :mod:`sandbox.commands.observe` — the one place that builds the sandbox's events and hands them to the emitter.
 """

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from channel.vocab import Risk
-from channel.vocab.atoms import LINE_ATOMS, NAMED_ATOMS
+from channel.vocab.atoms import GIT_RUNS_CONFIG, LINE_ATOMS, NAMED_ATOMS
+from sandbox.commands.gitargv import git_command
 from sandbox.errors import AtomRegistryError
 
 DEFAULT_REGISTRY = Path(__file__).with_name("atoms.toml")
@@ -98,6 +99,7 @@ class AtomRegistry(BaseModel):
     commands: dict[str, CommandMap] = Field(default_factory=dict)
     tools: dict[str, CommandMap] = Field(default_factory=dict)
     """Agent tools -> atoms (rules see the call's ``path``); ``run_shell`` is read as a command line."""
+    _subcommands_of: dict[str, frozenset[str]] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self) -> AtomRegistry:
@@ -163,10 +165,24 @@ class AtomRegistry(BaseModel):
             return None
         if Path(argv[0]).name == "busybox" and len(argv) > 1:
             return self.classify(argv[1:])  # a multi-call binary: the applet is what runs
-        mapping = self.commands.get(Path(argv[0]).name)
+        name = Path(argv[0]).name
+        mapping = self.commands.get(name)
         if mapping is None:
             return None
+        if name == "git":  # its global options skipped, a -c alias expanded (sandbox.commands.gitargv)
+            git = git_command(argv[1:], builtins=self.subcommands(name))
+            if git.shell is not None or git.hidden_alias:
+                return self._named(GIT_RUNS_CONFIG)  # git told on its command line to run a program
+            return self._apply(mapping, list(git.args))
         return self._apply(mapping, list(argv[1:]))
+
+    def subcommands(self, command: str) -> frozenset[str]:
+        """The sub-commands the rules of ``command`` name (remembered per registry)."""
+        found = self._subcommands_of.get(command)
+        if found is None:
+            found = frozenset(s for r in self.commands[command].rule for s in r.subcommand)
+            self._subcommands_of[command] = found
+        return found
 
     def classify_tool(self, tool: str, path: str = "") -> Classification | None:
         """The atom of an agent tool call other than ``run_shell`` (rules see its ``path``); None when
@@ -176,8 +192,9 @@ class AtomRegistry(BaseModel):
 
     def _apply(self, mapping: CommandMap, args: list[str]) -> Classification | None:
         name = next((r.atom for r in mapping.rule if r.matches(args)), mapping.default)
-        if name is None:
-            return None
+        return None if name is None else self._named(name)
+
+    def _named(self, name: str) -> Classification:
         a = self.get(name)
         return Classification(atom=a.name, category=a.category, risk=a.risk, needs_authorisation=a.needs_authorisation)
 

@@ -11,23 +11,30 @@ same atoms):
 - wrappers are looked through: ``bash -c '...'`` / ``sh -c`` (the quoted line is classified again),
   ``sudo cmd`` (``privilege_escalation`` and the command), ``xargs [opts] cmd`` (the command, its
   arguments coming from stdin), ``env VAR=1 cmd``, ``nohup``, ``time``, ``nice``, ``timeout``, ``exec``;
+  git's global options are skipped by the registry (:mod:`sandbox.commands.gitargv`), and the shell
+  command of a ``!`` alias given with ``-c`` (``git -c 'alias.x=!curl … | sh' x``) is classified again;
 - every other simple command goes through the registry's command rules, as a shim record would.
 
 Splitting uses :mod:`shlex` in POSIX mode with bash's control operators as punctuation, so quoting is
-respected (``echo 'a | b'`` is one command). Not modelled: command substitution ``$(...)``, process
-substitution, here-documents, functions and aliases; the shim still records what actually runs.
+respected (``echo 'a | b'`` is one command); an unquoted newline ends a command as ``;`` does (a line
+ending in ``|``, ``&&`` or ``||`` goes on), and a here-document's body is skipped (it is input, not
+commands). Not modelled: command substitution ``$(...)``, process substitution, what a here-document
+feeds to a shell, functions and aliases; the shim still records what actually runs.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import TextIO, cast
 
 from channel.vocab import Risk
 from channel.vocab.atoms import DOWNLOAD_AND_EXECUTE, HTTP_DOWNLOAD, HTTP_UPLOAD, PRIVILEGE_ESCALATION, RUN_CODE
 from sandbox.commands.atoms import AtomRegistry
+from sandbox.commands.gitargv import git_command
 
 CONTROL = frozenset({"|", "|&", "||", "&&", ";", "&", ";;", "\n"})
 """Operators that end a simple command (``|`` and ``|&`` keep the pipeline going)."""
@@ -85,15 +92,76 @@ def split_line(line: str) -> list[list[tuple[str, ...]]]:
 
 
 def _tokens(line: str) -> list[str]:
+    """The words and operators of a line; an unquoted newline is ``"\\n"`` (it ends a command as ``;``
+    does, except after ``|``, ``&&``, ``||`` where bash reads on), here-document bodies left out."""
+    if "\n" in line:
+        line = _without_heredocs(line.replace("\\\n", ""))
     for candidate in (line, line + "'", line + '"'):  # an unclosed quote is closed at the end
-        lexer = shlex.shlex(candidate, posix=True, punctuation_chars=";&|<>()")
+        text = cast(TextIO, _Text(candidate)) if "#" in candidate and "\n" in candidate else candidate
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|<>()\n")
         lexer.whitespace_split = True
+        lexer.whitespace = " \t\r"
         lexer.commenters = "#"
         try:
-            return list(lexer)
+            return _newlines(list(lexer)) if "\n" in candidate else list(lexer)
         except ValueError:
             continue
     return line.split()
+
+
+class _Text:
+    """A line for shlex whose comments end before their newline (the newline still ends the command)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.at = text, 0
+
+    def read(self, size: int = 1) -> str:
+        part = self.text[self.at : self.at + size]
+        self.at += len(part)
+        return part
+
+    def readline(self) -> str:
+        end = self.text.find("\n", self.at)
+        end = len(self.text) if end < 0 else end
+        part, self.at = self.text[self.at : end], end
+        return part
+
+
+def _newlines(tokens: list[str]) -> list[str]:
+    """Operator tokens shlex ran together with newlines (``;\\n``, ``|\\n``) split again."""
+    out: list[str] = []
+    for token in tokens:
+        if "\n" not in token or token.strip(";&|<>()\n"):
+            out.append(token)  # a word (a quoted newline stays in its word)
+            continue
+        ops = token.replace("\n", "")
+        if ops:
+            out.append(ops)
+        if not ops.endswith(("|", "&&", "|&")):
+            out.append("\n")
+    return out
+
+
+_HEREDOC = re.compile(r"(?<!<)<<-?[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\1")
+
+
+def _without_heredocs(line: str) -> str:
+    """``line`` without the bodies of its here-documents (their lines are input, not commands)."""
+    if "<<" not in line:
+        return line
+    out: list[str] = []
+    pos = 0
+    for m in _HEREDOC.finditer(line):
+        if m.start() < pos:
+            continue
+        start = line.find("\n", m.end())
+        if start < 0:
+            break
+        end = re.compile(rf"^\t*{re.escape(m.group(2))}[ \t]*$", re.M).search(line, start + 1)
+        out.append(line[pos:start])
+        pos = end.end() if end else len(line)
+    out.append(line[pos:])
+    return "".join(out)
 
 
 def classify_line(registry: AtomRegistry, line: str, *, _depth: int = 0) -> tuple[LineAtom, ...]:
@@ -141,7 +209,12 @@ def _simple(registry: AtomRegistry, raw: Sequence[str], depth: int) -> list[Line
             return list(classify_line(registry, argv[i + 1], _depth=depth + 1))
     known = registry.classify(argv)
     if known is not None:
-        return [LineAtom(tuple(argv), known.atom, known.risk, known.needs_authorisation)]
+        found = [LineAtom(tuple(argv), known.atom, known.risk, known.needs_authorisation)]
+        if name == "git" and depth < RECURSION_LIMIT:  # a `!` alias given with -c: what its shell runs too
+            shell = git_command(argv[1:], builtins=registry.subcommands("git")).shell
+            if shell is not None:
+                found.extend(classify_line(registry, shell, _depth=depth + 1))
+        return found
     if _runs_code(name, argv):
         return [_make(registry, argv, RUN_CODE)]
     return []

@@ -1,0 +1,73 @@
+"""What a git command line runs: its global options skipped, an alias given with ``-c`` expanded.
+
+``git -C DIR reset --hard``, ``git -c color.ui=never clean -fdx``, ``git --git-dir=x --no-pager stash`` run
+the sub-command after git's global options; the atom rules (:mod:`sandbox.commands.atoms`) read that
+sub-command and its arguments, whichever channel classifies the argv (the shim's records, the tracer's
+execs, the tool channel's command lines). An alias defined on the command line is expanded as git
+does (``git -c alias.ship=push ship origin main`` is a push to main; aliases of aliases, a few deep); an
+alias whose value starts with ``!`` runs a shell command: :attr:`GitCommand.shell` is that command.
+
+A few dict and string operations per git command: the options are read up to the sub-command only.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+TAKES_VALUE = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--attr-source",
+     "--shallow-file"}
+)  # fmt: skip
+"""Global options whose value may be the next argument (``--git-dir x``; ``--git-dir=x`` is one)."""
+AS_COMMAND = {"--version": "version", "-v": "version", "--help": "help", "-h": "help"}
+"""Global options git runs as a sub-command, with the rest of the line as its arguments."""
+ALIAS_DEPTH = 4
+
+
+@dataclass(frozen=True)
+class GitCommand:
+    """A git command line as git runs it."""
+
+    args: tuple[str, ...]
+    """The sub-command and its arguments (global options removed, a ``-c`` alias expanded)."""
+    shell: str | None = None
+    """The shell command a ``!`` alias runs (``git -c 'alias.x=!curl … | sh' x``), else None."""
+    hidden_alias: bool = False
+    """The sub-command is an alias whose value is not on the line (``--config-env=alias.x=VAR``)."""
+
+
+def git_command(args: Sequence[str], *, builtins: frozenset[str] = frozenset()) -> GitCommand:
+    """``args`` (a git command line without ``git`` itself) as git runs it. An alias named like one of
+    ``builtins`` is not expanded: git ignores aliases that hide its own commands."""
+    aliases: dict[str, str | None] = {}
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] not in AS_COMMAND:
+        option, given, value = args[i].partition("=")
+        if option in TAKES_VALUE and not given:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if option in ("-c", "--config-env"):
+            key, has_value, text = value.partition("=")
+            name = key.lower().removeprefix("alias.") if key.lower().startswith("alias.") else None
+            if name:
+                aliases[name] = text if option == "-c" and has_value else None
+        i += 1
+    rest = list(args[i:])
+    if rest and rest[0] in AS_COMMAND:
+        rest[0] = AS_COMMAND[rest[0]]
+    for _ in range(ALIAS_DEPTH):
+        if not rest or rest[0].lower() not in aliases or rest[0] in builtins:
+            break
+        alias = aliases.pop(rest[0].lower())
+        if alias is None:
+            return GitCommand(tuple(rest), hidden_alias=True)
+        if alias.lstrip().startswith("!"):
+            return GitCommand(tuple(rest), shell=" ".join([alias.lstrip()[1:], *(shlex.quote(a) for a in rest[1:])]))
+        try:
+            words = shlex.split(alias)
+        except ValueError:
+            words = alias.split()
+        rest = [*words, *rest[1:]]
+    return GitCommand(tuple(rest))
