@@ -50,7 +50,7 @@ from sandbox.workspace.cleangit import run_git
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.files import read_regular, remove_tree, walk
 from sandbox.workspace.gitconfig import RUNS_PROGRAMS, programs
-from sandbox.workspace.gitplaces import REMOTE, Places, Trusted, find, is_redirect, redirect
+from sandbox.workspace.gitplaces import REMOTE, GuardedPlaces, Trusted, find, is_redirect, redirect
 from sandbox.workspace.remote import read_ref
 from sandbox.workspace.repo import put_entry
 from sandbox.workspace.settled import EntryCache
@@ -172,7 +172,7 @@ class GitGuard:
                 return False
         return True
 
-    def _places(self) -> Places:
+    def _places(self) -> GuardedPlaces:
         """Every guarded place now (:mod:`sandbox.workspace.gitplaces`)."""
         places = find(self._trusted, self.hook_dirs, self._folders, self._nested_gits())
         places.configs.update((label, self._trusted.path(label)) for label in self.configs)
@@ -183,7 +183,7 @@ class GitGuard:
         path = self._trusted.safe(label)
         return None if path is None else self._reads.read(path)
 
-    def snapshot(self, places: Places | None = None) -> GitState:
+    def snapshot(self, places: GuardedPlaces | None = None) -> GitState:
         places = places or self._places()
         hooks: dict[str, bytes | None] = {}
         for label in places.hooks:

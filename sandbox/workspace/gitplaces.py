@@ -5,7 +5,7 @@ and lies under a trusted folder: the work tree, HOME or the ``origin`` remote (:
 between are the agent's: any of them may have been replaced by a symbolic link to a host folder (``.git`` to a host
 repository, ``~/.config`` to root's). The engine, root on the host, reads and writes a guarded path only when no
 folder on its way is a link (:func:`linked`), and a guarded folder that is a link, or no folder at all, is itself
-the change to undo (:attr:`Places.folders`): the guard removes it, never follows it, and puts back what it kept
+the change to undo (:attr:`GuardedPlaces.folders`): the guard removes it, never follows it, and puts back what it kept
 of what was beneath. Trees an agent made (``.git/modules``) are walked iteratively (:func:`files.walk
 <sandbox.workspace.files.walk>`): any depth.
 
@@ -61,7 +61,7 @@ class Trusted:
 
 
 @dataclass
-class Places:
+class GuardedPlaces:
     """The guarded folders of hooks, config files and folders that are links, by label, at one moment."""
 
     hooks: dict[str, Path] = field(default_factory=dict)
@@ -107,11 +107,13 @@ def redirect(label: str, data: bytes | None) -> bytes | None:
     return data
 
 
-def find(trusted: Trusted, fixed_hooks: Sequence[str], fixed_folders: Sequence[str], gits: Sequence[str]) -> Places:
+def find(
+    trusted: Trusted, fixed_hooks: Sequence[str], fixed_folders: Sequence[str], gits: Sequence[str]
+) -> GuardedPlaces:
     """The guarded places now: the ``fixed`` ones (hooks folders, folders that must be real) and those in the git
     folders of ``.git`` and of the repositories nested in the work tree (``gits``: absolute paths of ``DIR/.git``,
     as the reconciler's last whole scan met them)."""
-    places = Places()
+    places = GuardedPlaces()
     root = trusted.root
     for label in (*fixed_folders, *fixed_hooks):
         path = trusted.safe(label)
@@ -141,7 +143,7 @@ def find(trusted: Trusted, fixed_hooks: Sequence[str], fixed_folders: Sequence[s
     return places
 
 
-def _inside(root: Path, label: str, git: Path, places: Places) -> None:
+def _inside(root: Path, label: str, git: Path, places: GuardedPlaces) -> None:
     """The submodules' (``modules/...``) and linked worktrees' (``worktrees/NAME``) git folders of ``git``."""
     for sub in ("modules", "worktrees"):
         if os.path.lexists(git / sub) and not _is_dir(git / sub):
