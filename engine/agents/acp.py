@@ -2,8 +2,11 @@
 
 ``--owner acp:'<command>'`` starts the command (claude-code-acp, codex-acp, an agent of one's own),
 ``--owner acp:gemini-cli:MODEL`` an installed agent product in its ACP mode (engine/agents/acp_launch.py),
-with the workspace as its working directory and the sandbox's minimal environment, and talks ACP to
-it over stdio. The client side is where scopewatch watches:
+in the sandbox's jail as the agent's shell commands run (engine/agents/acp_process.py: the workspace its
+working directory, the sandbox's minimal environment, the jail's uid, nothing of the host's files, the
+network kept for its model), and talks ACP to it over stdio. What its own code does behind the client's
+back (Gemini CLI runs its shell itself) is settled as its at each turn's end (sandbox/backends/aftermath.py:
+its pushes, its shimmed programs, its file changes). The client side is where scopewatch watches:
 
 - ``fs/read_text_file`` and ``fs/write_text_file`` are the session toolbox's ``read_file`` and
   ``write_file``: the ownership guard refuses a write to a file the agent's team does not own
@@ -30,7 +33,6 @@ episode; at the episode's end scopewatch sends ``session/cancel`` and stops the 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import os
 import shlex
@@ -48,27 +50,23 @@ from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
 from engine.agents import acp_guard as guard
 from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch
+from engine.agents.acp_process import AgentProcess, ProcessTools
 from engine.agents.acp_updates import FINISHED, Updates
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
 from sandbox.commands.atoms import default_registry
-
-STDERR_LINES = 20
-"""The last lines of an agent's standard error kept for the error when it stops answering."""
 
 CANCEL_GRACE = 10.0
 """Seconds an agent has to end its turn after ``session/cancel`` before it is stopped anyway."""
 
 
 @runtime_checkable
-class ACPToolbox(Protocol):
+class ACPToolbox(ProcessTools, Protocol):
     """What a session's toolbox offers an ACP agent (engine.session.toolbox)."""
 
     finished: bool
 
     async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...) -> str: ...
-
-    def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]: ...
 
     async def ask_permission(
         self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]
@@ -276,9 +274,7 @@ class ACPAgent:
         self._conn: acp.ClientSideConnection | None = None
         self._client: ScopewatchClient | None = None
         self._session_id = ""
-        self._process: asyncio.subprocess.Process | None = None
-        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
-        self._drain: asyncio.Task[None] | None = None
+        self._process: AgentProcess | None = None
         self.startup_timeout, self.turn_timeout = startup_timeout, turn_timeout or guard.TURN_TIMEOUT
         """Bounds on its answers (engine/agents/acp_guard.py): start-up (initialize, session/new), each prompt."""
         self.notices = guard.Notices()
@@ -304,12 +300,14 @@ class ACPAgent:
         client = self._client
         client.acted, client.prompts = False, client.prompts + 1
         client.cancelled.clear()
+        await tools.agent_turn(starts=True)
         try:
             response = await self._prompt(self._conn, client, text)
         except ConnectionError:
             raise ScopewatchError(f"ACP agent {self.kind!r} {await self._gone()}"[:500]) from None
         finally:
             await self._notify()
+            await tools.agent_turn(starts=False)  # what its own code did this turn: its pushes, its changes
         await client.deliver()
         self.stop_reasons.append(response.stop_reason)
         if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
@@ -345,21 +343,16 @@ class ACPAgent:
 
     async def _open(self, tools: ACPToolbox) -> None:
         assert self.brief is not None
-        cwd, env = tools.agent_launch(dict(self._environ))
-        home = Path(env["HOME"])
-        env = self.launch.environment(home, env, api_base=self.api_base, host=dict(os.environ))
+        env = self.launch.environment(tools.agent_home, dict(self._environ), api_base=self.api_base,
+                                      host=dict(os.environ))
         self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode,
                                         AcpOutbox(Path(env["SCOPEWATCH_OUTBOX"])))
         stack = contextlib.AsyncExitStack()
         step = "initialize"
         try:
             stack.enter_context(guard.acp_logs(self.notices))  # first: the connection's tasks inherit the context
-            conn, process = await stack.enter_async_context(
-                acp.spawn_agent_process(self._client, self.argv[0], *self.argv[1:], env=env, cwd=cwd)
-            )
-            self._process = process
-            if process.stderr is not None:
-                self._drain = asyncio.ensure_future(self._read_stderr(process.stderr))
+            self._process = AgentProcess(tools)  # in the sandbox's jail (engine/agents/acp_process.py)
+            conn, cwd = await self._process.start(stack, self._client, self.argv, env)
             async with asyncio.timeout(self.startup_timeout):
                 init = await conn.initialize(
                     protocol_version=acp.PROTOCOL_VERSION,
@@ -399,24 +392,8 @@ class ACPAgent:
             await self.emit(AgentErrored(actor=self.id, error="ACPNotice", message=line,
                                          episode=self.brief.episode if self.brief else 0))
 
-    async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
-        # Read, always: a full pipe would block the agent. Kept for the error, never shown on the
-        # terminal (the TUI draws there).
-        async for line in stream:
-            self._stderr.append(line.decode("utf-8", errors="replace").rstrip())
-
     async def _gone(self) -> str:
-        """What the agent did when it stopped answering: its exit code and its last words on stderr."""
-        code = None
-        if self._process is not None:
-            with contextlib.suppress(TimeoutError):
-                code = await asyncio.wait_for(self._process.wait(), 2)
-        if self._drain is not None:
-            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(asyncio.shield(self._drain), 1)
-        said = " | ".join(line for line in self._stderr if line.strip())[-400:]
-        exited = f"exited with {code}" if code is not None else "stopped answering"
-        return exited + (f": {said}" if said else "")
+        return await self._process.gone() if self._process is not None else "stopped answering"
 
     async def end_episode(self) -> None:
         """``session/cancel``, then the process stops (stdin closed, then terminated)."""
@@ -429,10 +406,9 @@ class ACPAgent:
         if stack is not None:
             with contextlib.suppress(Exception):  # an agent that died leaves pipes that fail to close
                 await stack.aclose()
-        if self._drain is not None:
-            self._drain.cancel()
-        self._process = self._drain = None
-        self._stderr.clear()
+        if self._process is not None:
+            self._process.ended()
+        self._process = None
 
     def prompt(self, brief: EpisodeBrief, inbox: str) -> str:
         """The ticket, who the agent is, what its team owns, how to talk to the other agent."""
