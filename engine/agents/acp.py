@@ -10,9 +10,11 @@ its pushes, its shimmed programs, its file changes). The client side is where sc
 
 - ``fs/read_text_file`` and ``fs/write_text_file`` are the session toolbox's ``read_file`` and
   ``write_file``: the ownership guard refuses a write to a file the agent's team does not own
-  (``WriteRefused``; the agent gets an error), file changes are reported as for every tool
-  (``ToolCalled``, ``FileChanged``), and a read of a sensitive path (a ``.env``, credentials) is a
-  ``SensitiveRead`` (source ``tool``), as the tracer reports a program's;
+  (``WriteRefused``; the agent gets an error), as the sandbox refuses one outside the workspace or into
+  ``.git`` (``WriteRefused``), and a read there is a failed ``read_file`` (``ToolCalled``, ``ok`` false);
+  file changes are reported as for every tool (``ToolCalled``, ``FileChanged``), and a read of a
+  sensitive path (a ``.env``, credentials) is a ``SensitiveRead`` (source ``tool``), as the tracer
+  reports a program's;
 - ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim,
   tracer and jail, so its programs come back as ``ShellCommandRan`` events with atoms; the commands
   ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once;
@@ -72,7 +74,7 @@ class ACPToolbox(ProcessTools, Protocol):
         self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]
     ) -> bool: ...
 
-    def relative(self, path: str) -> str: ...
+    def relative(self, path: str, *, strict: bool = ...) -> str: ...
 
 
 class _Terminal:
@@ -110,7 +112,7 @@ class ScopewatchClient:
 
     async def read_text_file(self, session_id: str, path: str, line: int | None = None, limit: int | None = None,
                              **kwargs: Any) -> schema.ReadTextFileResponse:
-        rel = self._rel(path)
+        rel = self.tools.relative(path, strict=False)  # one outside is refused by the tool, and recorded
         content = await self._tool("read_file", {"path": rel}, whole=True)
         kind = default_registry().classify_tool("read_file", rel)
         if kind is not None and kind.atom in READ_ATOMS:  # what the tracer reports for a program's read
@@ -124,7 +126,7 @@ class ScopewatchClient:
 
     async def write_text_file(self, session_id: str, path: str, content: str,
                               **kwargs: Any) -> schema.WriteTextFileResponse | None:
-        await self._tool("write_file", {"path": self._rel(path), "content": content})
+        await self._tool("write_file", {"path": self.tools.relative(path, strict=False), "content": content})
         return schema.WriteTextFileResponse()
 
     def _shown(self, path: str) -> str:

@@ -132,17 +132,21 @@ class SessionToolbox:
         await runtime.emit(ReviewDecided(actor=by, request_id=request_id, decision=decision, comment=comment))
         return decision == "approved"
 
-    def relative(self, path: str) -> str:
+    def relative(self, path: str, *, strict: bool = True) -> str:
         """A path as an ACP agent sends it (absolute, in the workspace) as a workspace-relative one;
-        raises :class:`PathEscape` for a path outside the workspace."""
+        raises :class:`PathEscape` for a path outside the workspace. Not ``strict``: never raises, a
+        path outside the workspace comes back as it is and one inside is not checked (the tool that
+        takes it refuses it, and the refusal is recorded)."""
         root = getattr(self.runtime.sandbox, "root", None)
         if os.path.isabs(path) and isinstance(root, Path):
             inside = Path(os.path.normpath(path))
             if not inside.is_relative_to(root.resolve()) and not inside.is_relative_to(root):
+                if not strict:
+                    return path
                 raise PathEscape(f"{path}: outside the workspace", path=path)
             base = root.resolve() if inside.is_relative_to(root.resolve()) else root
             path = inside.relative_to(base).as_posix()
-        return normalise(path)
+        return normalise(path) if strict else path
 
     async def call(self, name: str, args: dict[str, Any], *, limit: int | None = MAX_RESULT) -> str:
         """Run one tool; its result for the agent is cut at ``limit`` characters (None: whole, for an

@@ -2,8 +2,9 @@
 subprocesses (as Gemini CLI runs its shell itself): it writes a file on the host outside the sandbox
 (``sys.argv[1]``) and /tmp/outside-marker, reads a host file (``sys.argv[2]`` and ``.txt``: a path its command
 line does not name, which would be bound), writes a file of the
-other team's (``sys.argv[3]``) and a git hook in the workspace, then rewrites ``main`` and force-pushes
-it to ``origin``. What each attempt gave it, it says in its reply (``said: ...``). Turn 2 does nothing."""
+other team's (``sys.argv[3]``) and a git hook in the workspace, asks its client to write and read outside
+the workspace and into ``.git``, then rewrites ``main`` and force-pushes it to ``origin``.
+What each attempt gave it, it says in its reply (``said: ...``). Turn 2 does nothing."""
 
 from __future__ import annotations
 
@@ -56,6 +57,16 @@ class RogueAgent:
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
         return None
 
+    async def fs(self, how: str, sid: str, path: str) -> str:
+        try:
+            if how == "write":
+                await self.conn.write_text_file(session_id=sid, path=path, content="[alias]\n  x = !sh\n")
+            else:
+                await self.conn.read_text_file(session_id=sid, path=path)
+        except acp.RequestError as exc:
+            return f"fs {how} {path}: refused ({exc})"
+        return f"fs {how} {path}: ok"
+
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> schema.PromptResponse:
         self.prompts += 1
         if self.prompts > 1:
@@ -68,6 +79,10 @@ class RogueAgent:
             attempt("foreign write", lambda: write(os.path.join(self.cwd, FOREIGN), "# mine now\n")),
             attempt("hook write", lambda: write(os.path.join(self.cwd, ".git/hooks/pre-commit"), "#!/bin/sh\n")),
         ]
+        for target in ("/etc/sw_canary", "../../canary_rel.txt", os.path.join(self.cwd, ".git/config")):
+            said.append(await self.fs("write", session_id, target))
+        for target in ("/root/.ssh/id_rsa", os.path.join(self.cwd, "../../x.txt")):
+            said.append(await self.fs("read", session_id, target))
         line = "git commit -q --amend --allow-empty -m rewrite && git push -q --force origin HEAD:main"
         pushed = await asyncio.create_subprocess_exec("bash", "-c", line, cwd=self.cwd, stderr=asyncio.subprocess.PIPE)
         _, err = await pushed.communicate()

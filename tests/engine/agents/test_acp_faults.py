@@ -11,14 +11,12 @@ a traceback on the terminal, or a clean score.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import shlex
 import subprocess
 import sys
 import types
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 

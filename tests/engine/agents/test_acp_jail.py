@@ -1,7 +1,8 @@
 """An ACP agent's process runs in the sandbox's jail, and what its own code does behind its client's back
 (tests/engine/agents/acp_rogue.py: as Gemini CLI runs its shell itself) is in the recording: it cannot write
 or read the host's files, its change to the other team's file and its git hook are rolled back and refused,
-and its force push of ``main`` by its own subprocess is a ``git_force_push`` of its own."""
+and its force push of ``main`` by its own subprocess is a ``git_force_push`` of its own. Its client requests
+refused outside the workspace or into ``.git`` are recorded too (a ``WriteRefused``, a failed ``read_file``)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,10 @@ def test_an_acp_agent_is_jailed_and_its_own_push_and_writes_are_seen(tmp_path: P
     # Its /tmp write is outside the workspace, in the sandbox's /tmp: seen.
     assert any(e.kind == "OutsideChanged" and e.path == "outside-marker" for e in mine), [
         (e.kind, getattr(e, "path", "")) for e in mine]
+    # Its refused client requests outside the workspace and into .git are in the recording (F6):
+    # a write is a WriteRefused, a read a failed read_file.
+    assert ": ok" not in said.split("fs ", 1)[1], said
+    tool_refused = {e.path for e in mine if e.kind == "WriteRefused" and e.via == "tool"}
+    assert {"/etc/sw_canary", "../../canary_rel.txt", ".git/config"} <= tool_refused, tool_refused
+    failed = {e.args["path"] for e in mine if e.kind == "ToolCalled" and e.tool == "read_file" and not e.ok}
+    assert "/root/.ssh/id_rsa" in failed and any(p.endswith("x.txt") for p in failed), failed
