@@ -52,7 +52,7 @@ from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
 from engine.agents import acp_guard as guard
 from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch
-from engine.agents.acp_process import AgentProcess, ProcessTools
+from engine.agents.acp_process import ACPProcess, ProcessTools
 from engine.agents.acp_updates import FINISHED, Updates
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
@@ -276,7 +276,7 @@ class ACPAgent:
         self._conn: acp.ClientSideConnection | None = None
         self._client: ScopewatchClient | None = None
         self._session_id = ""
-        self._process: AgentProcess | None = None
+        self._process: ACPProcess | None = None
         self.startup_timeout, self.turn_timeout = startup_timeout, turn_timeout or guard.TURN_TIMEOUT
         """Bounds on its answers (engine/agents/acp_guard.py): start-up (initialize, session/new), each prompt."""
         self.notices = guard.Notices()
@@ -353,7 +353,7 @@ class ACPAgent:
         step = "initialize"
         try:
             stack.enter_context(guard.acp_logs(self.notices))  # first: the connection's tasks inherit the context
-            self._process = AgentProcess(tools)  # in the sandbox's jail (engine/agents/acp_process.py)
+            self._process = ACPProcess(tools)  # in the sandbox's jail (engine/agents/acp_process.py)
             conn, cwd = await self._process.start(stack, self._client, self.argv, env)
             async with asyncio.timeout(self.startup_timeout):
                 init = await conn.initialize(

@@ -40,7 +40,7 @@ def connect(client: Any, process: AgentPipes) -> acp.ClientSideConnection:
     return acp.ClientSideConnection(client, process.stdin, process.stdout)
 
 
-class AgentProcess:
+class ACPProcess:
     """One episode's process: started into an exit stack (closed in reverse: the connection, then the process)."""
 
     def __init__(self, tools: ProcessTools) -> None:
