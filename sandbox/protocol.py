@@ -10,10 +10,11 @@ It asks the sandbox to :meth:`~Sandbox.refuse` a write or :meth:`~Sandbox.roll_b
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from channel.vocab import AgentVia, SanctionedVia
 from sandbox.testing.testrun import TestOutcome
@@ -135,4 +136,35 @@ class Sandbox(Protocol):
 
     async def close(self) -> None:
         """End the sandbox and remove what it created."""
+        ...
+
+
+class AgentPipes(Protocol):
+    """A long-lived agent process started in a sandbox's jail (sandbox.commands.agentproc.AgentProcess):
+    its pipes, its working directory (the workspace), its end."""
+
+    cwd: Path
+    stdin: asyncio.StreamWriter
+    stdout: asyncio.StreamReader
+    stderr: asyncio.StreamReader
+
+    async def wait(self) -> int: ...
+
+    async def close(self, grace: float = ...) -> None: ...
+
+
+@runtime_checkable
+class AgentProcesses(Protocol):
+    """A sandbox that runs a long-lived agent process (an ACP agent) in its jail (the local one)."""
+
+    async def start_agent_process(self, actor: str, argv: Sequence[str], env: Mapping[str, str]) -> AgentPipes:
+        """Start ``argv`` as ``actor`` in the jail, network kept; what it does is settled as ``actor``'s."""
+        ...
+
+    async def agent_turn(self, actor: str, *, starts: bool) -> None:
+        """``actor``'s process's turn starts or ends: what it did so far is settled as its."""
+        ...
+
+    async def stop_agent_process(self, actor: str, process: AgentPipes, grace: float = ...) -> None:
+        """Stop it with everything it started, and settle what it did last."""
         ...

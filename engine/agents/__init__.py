@@ -10,6 +10,7 @@
 - :mod:`~engine.agents.homefiles` — files the engine writes, reads or removes in an agent's HOME, no link followed;
 - :mod:`~engine.agents.acp` — any agent speaking the Agent Client Protocol, scopewatch its client (``acp:...``);
 - :mod:`~engine.agents.acp_launch` — how an ACP agent starts (a command line, a product in ACP mode), its peer commands;
+- :mod:`~engine.agents.acp_process` — an ACP agent's process: started in the sandbox's jail, its turns told, stopped;
 - :mod:`~engine.agents.acp_updates` — an ACP agent's update stream as events: its words, plan and tool calls;
 - :mod:`~engine.agents.acp_guard` — a misbehaving ACP agent: bounds on its answers, its version, the library's logs;
 - :mod:`~engine.agents.products` — agent products as seats (Claude Code, Codex CLI, Gemini CLI), one adapter each;

@@ -2,14 +2,19 @@
 
 ``--owner acp:'<command>'`` starts the command (claude-code-acp, codex-acp, an agent of one's own),
 ``--owner acp:gemini-cli:MODEL`` an installed agent product in its ACP mode (engine/agents/acp_launch.py),
-with the workspace as its working directory and the sandbox's minimal environment, and talks ACP to
-it over stdio. The client side is where scopewatch watches:
+in the sandbox's jail as the agent's shell commands run (engine/agents/acp_process.py: the workspace its
+working directory, the sandbox's minimal environment, the jail's uid, nothing of the host's files, the
+network kept for its model), and talks ACP to it over stdio. What its own code does behind the client's
+back (Gemini CLI runs its shell itself) is settled as its at each turn's end (sandbox/backends/aftermath.py:
+its pushes, its shimmed programs, its file changes). The client side is where scopewatch watches:
 
 - ``fs/read_text_file`` and ``fs/write_text_file`` are the session toolbox's ``read_file`` and
   ``write_file``: the ownership guard refuses a write to a file the agent's team does not own
-  (``WriteRefused``; the agent gets an error), file changes are reported as for every tool
-  (``ToolCalled``, ``FileChanged``), and a read of a sensitive path (a ``.env``, credentials) is a
-  ``SensitiveRead`` (source ``tool``), as the tracer reports a program's;
+  (``WriteRefused``; the agent gets an error), as the sandbox refuses one outside the workspace or into
+  ``.git`` (``WriteRefused``), and a read there is a failed ``read_file`` (``ToolCalled``, ``ok`` false);
+  file changes are reported as for every tool (``ToolCalled``, ``FileChanged``), and a read of a
+  sensitive path (a ``.env``, credentials) is a ``SensitiveRead`` (source ``tool``), as the tracer
+  reports a program's;
 - ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim,
   tracer and jail, so its programs come back as ``ShellCommandRan`` events with atoms; the commands
   ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once;
@@ -30,7 +35,6 @@ episode; at the episode's end scopewatch sends ``session/cancel`` and stops the 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import os
 import shlex
@@ -48,33 +52,29 @@ from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
 from engine.agents import acp_guard as guard
 from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch
+from engine.agents.acp_process import ACPProcess, ProcessTools
 from engine.agents.acp_updates import FINISHED, Updates
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
 from sandbox.commands.atoms import default_registry
-
-STDERR_LINES = 20
-"""The last lines of an agent's standard error kept for the error when it stops answering."""
 
 CANCEL_GRACE = 10.0
 """Seconds an agent has to end its turn after ``session/cancel`` before it is stopped anyway."""
 
 
 @runtime_checkable
-class ACPToolbox(Protocol):
+class ACPToolbox(ProcessTools, Protocol):
     """What a session's toolbox offers an ACP agent (engine.session.toolbox)."""
 
     finished: bool
 
     async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...) -> str: ...
 
-    def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]: ...
-
     async def ask_permission(
         self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]
     ) -> bool: ...
 
-    def relative(self, path: str) -> str: ...
+    def relative(self, path: str, *, strict: bool = ...) -> str: ...
 
 
 class _Terminal:
@@ -112,7 +112,7 @@ class ScopewatchClient:
 
     async def read_text_file(self, session_id: str, path: str, line: int | None = None, limit: int | None = None,
                              **kwargs: Any) -> schema.ReadTextFileResponse:
-        rel = self._rel(path)
+        rel = self.tools.relative(path, strict=False)  # one outside is refused by the tool, and recorded
         content = await self._tool("read_file", {"path": rel}, whole=True)
         kind = default_registry().classify_tool("read_file", rel)
         if kind is not None and kind.atom in READ_ATOMS:  # what the tracer reports for a program's read
@@ -126,7 +126,7 @@ class ScopewatchClient:
 
     async def write_text_file(self, session_id: str, path: str, content: str,
                               **kwargs: Any) -> schema.WriteTextFileResponse | None:
-        await self._tool("write_file", {"path": self._rel(path), "content": content})
+        await self._tool("write_file", {"path": self.tools.relative(path, strict=False), "content": content})
         return schema.WriteTextFileResponse()
 
     def _shown(self, path: str) -> str:
@@ -276,9 +276,7 @@ class ACPAgent:
         self._conn: acp.ClientSideConnection | None = None
         self._client: ScopewatchClient | None = None
         self._session_id = ""
-        self._process: asyncio.subprocess.Process | None = None
-        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
-        self._drain: asyncio.Task[None] | None = None
+        self._process: ACPProcess | None = None
         self.startup_timeout, self.turn_timeout = startup_timeout, turn_timeout or guard.TURN_TIMEOUT
         """Bounds on its answers (engine/agents/acp_guard.py): start-up (initialize, session/new), each prompt."""
         self.notices = guard.Notices()
@@ -304,12 +302,14 @@ class ACPAgent:
         client = self._client
         client.acted, client.prompts = False, client.prompts + 1
         client.cancelled.clear()
+        await tools.agent_turn(starts=True)
         try:
             response = await self._prompt(self._conn, client, text)
         except ConnectionError:
             raise ScopewatchError(f"ACP agent {self.kind!r} {await self._gone()}"[:500]) from None
         finally:
             await self._notify()
+            await tools.agent_turn(starts=False)  # what its own code did this turn: its pushes, its changes
         await client.deliver()
         self.stop_reasons.append(response.stop_reason)
         if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
@@ -345,21 +345,16 @@ class ACPAgent:
 
     async def _open(self, tools: ACPToolbox) -> None:
         assert self.brief is not None
-        cwd, env = tools.agent_launch(dict(self._environ))
-        home = Path(env["HOME"])
-        env = self.launch.environment(home, env, api_base=self.api_base, host=dict(os.environ))
+        home = tools.agent_home
+        env = self.launch.environment(home, dict(self._environ), api_base=self.api_base, host=dict(os.environ))
         self._client = ScopewatchClient(self.id, tools, self.emit, self.brief.episode,
                                         AcpOutbox(Path(env["SCOPEWATCH_OUTBOX"]), home))
         stack = contextlib.AsyncExitStack()
         step = "initialize"
         try:
             stack.enter_context(guard.acp_logs(self.notices))  # first: the connection's tasks inherit the context
-            conn, process = await stack.enter_async_context(
-                acp.spawn_agent_process(self._client, self.argv[0], *self.argv[1:], env=env, cwd=cwd)
-            )
-            self._process = process
-            if process.stderr is not None:
-                self._drain = asyncio.ensure_future(self._read_stderr(process.stderr))
+            self._process = ACPProcess(tools)  # in the sandbox's jail (engine/agents/acp_process.py)
+            conn, cwd = await self._process.start(stack, self._client, self.argv, env)
             async with asyncio.timeout(self.startup_timeout):
                 init = await conn.initialize(
                     protocol_version=acp.PROTOCOL_VERSION,
@@ -399,24 +394,8 @@ class ACPAgent:
             await self.emit(AgentErrored(actor=self.id, error="ACPNotice", message=line,
                                          episode=self.brief.episode if self.brief else 0))
 
-    async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
-        # Read, always: a full pipe would block the agent. Kept for the error, never shown on the
-        # terminal (the TUI draws there).
-        async for line in stream:
-            self._stderr.append(line.decode("utf-8", errors="replace").rstrip())
-
     async def _gone(self) -> str:
-        """What the agent did when it stopped answering: its exit code and its last words on stderr."""
-        code = None
-        if self._process is not None:
-            with contextlib.suppress(TimeoutError):
-                code = await asyncio.wait_for(self._process.wait(), 2)
-        if self._drain is not None:
-            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(asyncio.shield(self._drain), 1)
-        said = " | ".join(line for line in self._stderr if line.strip())[-400:]
-        exited = f"exited with {code}" if code is not None else "stopped answering"
-        return exited + (f": {said}" if said else "")
+        return await self._process.gone() if self._process is not None else "stopped answering"
 
     async def end_episode(self) -> None:
         """``session/cancel``, then the process stops (stdin closed, then terminated)."""
@@ -429,10 +408,9 @@ class ACPAgent:
         if stack is not None:
             with contextlib.suppress(Exception):  # an agent that died leaves pipes that fail to close
                 await stack.aclose()
-        if self._drain is not None:
-            self._drain.cancel()
-        self._process = self._drain = None
-        self._stderr.clear()
+        if self._process is not None:
+            self._process.ended()
+        self._process = None
 
     def prompt(self, brief: EpisodeBrief, inbox: str) -> str:
         """The ticket, who the agent is, what its team owns, how to talk to the other agent."""

@@ -62,13 +62,14 @@ class Launch:
 
     def environment(self, home: Path, env: dict[str, str], *, api_base: str | None,
                     host: dict[str, str]) -> dict[str, str]:
-        """``env`` (the sandbox's minimal one) with the peer commands first on PATH and the outbox
+        """``env`` (added to the sandbox's minimal one) with the peer commands first on PATH and the outbox
         named; for a product, its HOME files written and its model's variables added."""
         bin_dir = home / BIN
         write_message_commands(bin_dir, wait=0, home=home)
         outbox = home / OUTBOX
         homefiles.remove(home, outbox)
-        env = {**env, "PATH": f"{bin_dir}:{env.get('PATH', '')}", "SCOPEWATCH_OUTBOX": str(outbox)}
+        path = ":".join(p for p in (str(bin_dir), env.get("PATH", "")) if p)  # no empty entry (the working folder)
+        env = {**env, "PATH": path, "SCOPEWATCH_OUTBOX": str(outbox)}
         if self.product is not None:
             self.product.setup_home(home, self.model, api_base)
             env.update(self.product.model_env(api_base, host.get(self.product.key_env) or NO_KEY))

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,7 +26,7 @@ from engine.session.reviewer import decide
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.commandline import classify_tool_call
 from sandbox.errors import PathEscape
-from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
+from sandbox.protocol import AgentPipes, AgentProcesses
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.paths import normalise
 
@@ -79,19 +78,28 @@ class SessionToolbox:
         )
         return result.exit_code, output
 
-    def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]:
-        """Where and with what environment a long-running agent process (an ACP agent) starts: the
-        workspace as its working directory, the sandbox's minimal environment (HOME outside the
-        workspace, nothing of the host's) plus ``env``. It is not jailed: its file access goes
-        through the tools, and what it writes behind their back the watcher still sees."""
-        root = getattr(self.runtime.sandbox, "root", None)
-        if not isinstance(root, Path):
+    async def start_agent_process(self, argv: Sequence[str], env: Mapping[str, str]) -> AgentPipes:
+        """Start a long-running agent process (an ACP agent) as this agent in the sandbox's jail, the
+        network kept for its model: the workspace its working directory, the sandbox's minimal
+        environment plus ``env`` (sandbox/commands/agentproc.py). What its own code does is settled
+        as this agent's at each turn's end (:meth:`agent_turn`) and before every other operation."""
+        sandbox = self.runtime.sandbox
+        if not isinstance(sandbox, AgentProcesses):
             raise ScopewatchError("an ACP agent needs a local sandbox (one with a workspace folder on this machine)")
-        tools = os.path.dirname(sys.executable)
-        home = self.agent_home
-        base = minimal_env(path=f"{tools}:{SYSTEM_PATH}", home=str(home), tmp=str(home),
-                           extra={"SCOPEWATCH_ACTOR": self.agent_id, "SCOPEWATCH_WORKSPACE": str(root)})
-        return root, {**base, **env}
+        return await sandbox.start_agent_process(self.agent_id, argv, env)
+
+    async def agent_turn(self, *, starts: bool) -> None:
+        """This agent's process's turn starts or ends (what it did so far is settled as its)."""
+        sandbox = self.runtime.sandbox
+        if isinstance(sandbox, AgentProcesses):
+            await sandbox.agent_turn(self.agent_id, starts=starts)
+
+    async def stop_agent_process(self, process: AgentPipes) -> None:
+        sandbox = self.runtime.sandbox
+        if isinstance(sandbox, AgentProcesses):
+            await sandbox.stop_agent_process(self.agent_id, process)
+        else:
+            await process.close()
 
     async def ask_permission(self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]) -> bool:
         """An ACP agent's permission request, as a review decided by the gate in force (norm
@@ -124,17 +132,21 @@ class SessionToolbox:
         await runtime.emit(ReviewDecided(actor=by, request_id=request_id, decision=decision, comment=comment))
         return decision == "approved"
 
-    def relative(self, path: str) -> str:
+    def relative(self, path: str, *, strict: bool = True) -> str:
         """A path as an ACP agent sends it (absolute, in the workspace) as a workspace-relative one;
-        raises :class:`PathEscape` for a path outside the workspace."""
+        raises :class:`PathEscape` for a path outside the workspace. Not ``strict``: never raises, a
+        path outside the workspace comes back as it is and one inside is not checked (the tool that
+        takes it refuses it, and the refusal is recorded)."""
         root = getattr(self.runtime.sandbox, "root", None)
         if os.path.isabs(path) and isinstance(root, Path):
             inside = Path(os.path.normpath(path))
             if not inside.is_relative_to(root.resolve()) and not inside.is_relative_to(root):
+                if not strict:
+                    return path
                 raise PathEscape(f"{path}: outside the workspace", path=path)
             base = root.resolve() if inside.is_relative_to(root.resolve()) else root
             path = inside.relative_to(base).as_posix()
-        return normalise(path)
+        return normalise(path) if strict else path
 
     async def call(self, name: str, args: dict[str, Any], *, limit: int | None = MAX_RESULT) -> str:
         """Run one tool; its result for the agent is cut at ``limit`` characters (None: whole, for an

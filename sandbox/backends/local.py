@@ -42,17 +42,18 @@ from channel.emitter import Emit, Emitter
 from channel.text import printable
 from channel.vocab import AgentVia, SanctionedVia, Via
 from channel.vocab.edit import EditError, replace_once
+from sandbox.backends.aftermath import Aftermath
+from sandbox.commands.agentproc import AgentProcess, start_agent_process
 from sandbox.commands.atoms import AtomRegistry, default_registry
 from sandbox.commands.observe import Observer
 from sandbox.commands.shell import ShellRunner, clip
-from sandbox.commands.volume import CALLS_MAX, cap_calls
 from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
 from sandbox.jail.isolation import Isolation
 from sandbox.protocol import ShellResult
 from sandbox.testing.testrun import TestOutcome, prewarm
 from sandbox.workspace.authors import ProgramAuthors
 from sandbox.workspace.diffs import unified_diff
-from sandbox.workspace.gitguard import REASON, GitGuard
+from sandbox.workspace.gitguard import GitGuard
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import OutsideWatch
 from sandbox.workspace.ownership import Ownership
@@ -89,6 +90,8 @@ class LocalSandbox:
         self._outside = OutsideWatch({"home": workspace.home, "tmp": workspace.agent_tmp}, workspace.root)
         self._git = GitGuard(workspace.root, workspace.home, workspace.remote, nested=lambda: self._reconciler.gits)
         self._authors = ProgramAuthors()
+        self._after = Aftermath(self._shell, self._reconciler, self._observer, self._guard, self._git, self._authors,
+                                self._outside)
         self._watcher: Watcher | None = None
         self._closed = False
         self._prefetches: set[asyncio.Future[TestOutcome]] = set()
@@ -154,7 +157,7 @@ class LocalSandbox:
 
     async def _settle_external(self) -> None:
         async with self._reconciler.lock:
-            await self._reconciler.settle_external()
+            await self._after.pending()
 
     async def close(self) -> None:
         """Stop the watcher and remove the temp folders (the workspace too, unless it was given)."""
@@ -326,69 +329,47 @@ class LocalSandbox:
         team = self._guard.team_of(actor)
         reconciler = self._reconciler
         async with reconciler.lock:
-            # Whatever changed while no operation ran is not this actor's doing.
+            # Whatever changed while no operation ran is not this command's doing (a live agent process's, else
+            # external's).
+            await self._after.pending()
             for problem in self._shell.check_shim():
                 await self._observer.shim_tampered("external", problem)
-            await reconciler.settle_external()
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
             git, head = self._git.snapshot(), self._git.head()
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
-            self._workspace.clear_stale_locks()
-            calls, cut = cap_calls(run.calls)
-            for call in calls:
-                await self._observer.command_ran(actor, call, run.command)
-            if cut:
-                why = f"{cut} programs past the cap of {CALLS_MAX} per command not reported one by one (atoms all were)"
-                await self._observer.shim_tampered(actor, why, source="trace")
-            for read in run.reads:
-                await self._observer.sensitive_read(actor, read, run.command)
-            for problem in run.tampered:
-                await self._observer.shim_tampered(actor, problem)
-            for problem in run.forged:
-                await self._observer.shim_tampered(actor, problem, source="trace")
-            outside = self._outside.changes()
-            if outside:
-                await self._observer.outside_changed(actor, outside)
-            changes, rolled_back = reconciler.changes(), []
-            # After the scan: it names the repositories nested in the work tree, this command's too.
-            undone = self._git.undo(git) if team is not None else []
-            if team is None:
-                self._git.note_authors(git, actor)
-            # A hook's or another agent's program's changes are its author's; guarded by the runner's team
-            # when no team guards the author (what a command does cannot exceed what its runner may).
-            # None if it changed a hook. Authorship narrows, never widens: what another agent's program changed
-            # that the runner's team may not is the runner's, refused (the runner chose the environment and the
-            # arguments: BASH_ENV=mine bash HIS_FILE ran the runner's code as "his program").
-            by_hook = {} if undone else self._authors.by_programs(run.hooks, actor, self._git.authors)
-            if team is not None:
-                by_hook = {
-                    path: author for path, author in by_hook.items()
-                    if self._guard.team_of(author) is None or self._guard.ownership.owner_of(path) == team
-                }  # fmt: skip
-            for author in sorted(set(by_hook.values())):
-                theirs = [c for c in changes if by_hook.get(c.path) == author]
-                guard = self._guard.team_of(author) or team
-                rolled_back += await reconciler.settle(author, "shell", theirs, team=guard)
-            rest = [c for c in changes if c.path not in by_hook]
-            rolled_back += await reconciler.settle(actor, "shell", rest, team=team)
-            reconciler.settled()
-            undone_paths = {p for p, _ in rolled_back}
-            for c in changes:
-                if c.path not in undone_paths and c.old_mtime is None:  # a time alone authors nothing
-                    self._authors.note(by_hook.get(c.path, actor), [(c.path, c.new is not None)])
-            self._authors.note_outside(actor, outside)
-            if rolled_back:  # the non-owned change out of the commit the command made of it, too
-                await asyncio.to_thread(self._git.unmake, head, [p for p, _ in rolled_back], self._shell.git_uid)
-            for change in undone:
-                await self._observer.write_refused(
-                    actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff
-                )
-                rolled_back.append((change.path, REASON))
+            rolled_back = await self._after.settle(actor, team, run, git, head)
         output = run.output
         for path, reason in rolled_back:
             # The engine's own line: what the agent named in it (the path) cannot start another.
             output += f"\n[scopewatch] {printable(reason)} (your change to {printable(path)} was rolled back)\n"
         return ShellResult(run.exit_code, clip(output), run.timed_out, tuple(p for p, _ in rolled_back))
+
+    # --- a long-lived agent process ------------------------------------------------------------
+
+    async def start_agent_process(self, actor: str, argv: Sequence[str], env: Mapping[str, str]) -> AgentProcess:
+        """Start ``argv`` as ``actor`` in the jail, network kept, its stdio the caller's
+        (:mod:`sandbox.commands.agentproc`); what it does is settled at each :meth:`agent_turn` and
+        before every other operation (:mod:`sandbox.backends.aftermath`). End it with :meth:`stop_agent_process`."""
+        async with self._reconciler.lock:
+            await self._after.pending()
+            process = await start_agent_process(self._shell, actor, argv, env)
+            self._after.started(actor, tuple(argv))
+        return process
+
+    async def agent_turn(self, actor: str, *, starts: bool) -> None:
+        """``actor``'s agent process's turn starts or ends: what it did so far is settled as its."""
+        async with self._reconciler.lock:
+            await self._after.pending(None if starts else actor)
+            self._after.turn(actor if starts else None)
+
+    async def stop_agent_process(self, actor: str, process: AgentProcess, grace: float = 2.0) -> None:
+        """Stop it with everything it started, and settle what it did last."""
+        try:
+            await process.close(grace)
+        finally:
+            async with self._reconciler.lock:
+                await self._after.pending(actor)
+                self._after.ended(actor)
 
     # --- tests -----------------------------------------------------------------------------------
 
@@ -406,7 +387,7 @@ class LocalSandbox:
         before it lands: guarded assistance). The tests run on a private copy (:mod:`sandbox.workspace.snapshot`)."""
         restored = [normalise(p) for p in restore]
         async with self._reconciler.lock:
-            await self._reconciler.settle_external()
+            await self._after.pending()
             known = self._reconciler.snapshot()
         snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
         return await run_tests_on_snapshot(

@@ -2,6 +2,7 @@
 
 - :mod:`sandbox.commands.shell` — bash with the shim, minimal env, jail, limits; shim records as atoms;
 - :mod:`sandbox.commands.fresh` — the per-command path: a jail and a tracer of its own per command;
+- :mod:`sandbox.commands.agentproc` — a long-lived agent process (an ACP agent) in the jail, its stdio the caller's;
 - :mod:`sandbox.commands.episode` — one jail and tracer per episode (the default), a command server;
 - :mod:`sandbox.commands._cmdserver` — the jail's side: forks and execs each command, then clears the jail (a script);
 - :mod:`sandbox.commands.answerers` — the answerers of jails' folder opens: a process per CPU, for the engine's life;

@@ -11,14 +11,12 @@ a traceback on the terminal, or a clean score.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import shlex
 import subprocess
 import sys
 import types
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -136,30 +134,36 @@ async def test_a_dead_agent_whose_pipes_fail_to_close_is_still_one_line(
     """The agent died before scopewatch wrote to it: closing its pipes fails as well, and the line says why
     it did not start (not the ConnectionResetError of the close)."""
     from engine.agents import acp as module
+    from engine.agents import acp_process
 
     class Conn:
         async def initialize(self, **kwargs: Any) -> None:
             raise ConnectionResetError("Connection lost")
 
+        async def close(self) -> None:
+            return None
+
     class Process:
-        stderr = None
+        def __init__(self) -> None:
+            self.cwd, self.stderr = tmp_path, asyncio.StreamReader()
+            self.stderr.feed_eof()
 
         async def wait(self) -> int:
             return 3
 
-    @contextlib.asynccontextmanager
-    async def spawn(*args: Any, **kwargs: Any) -> AsyncIterator[tuple[Conn, Process]]:
-        yield Conn(), Process()
-        raise ConnectionResetError("Connection lost")  # the close of a pipe whose reader is gone
-
     class Tools:
-        def agent_launch(self, env: dict[str, str]) -> tuple[Path, dict[str, str]]:
-            return tmp_path, {**env, "HOME": str(tmp_path)}
+        agent_home = tmp_path
+
+        async def start_agent_process(self, argv: Any, env: Any) -> Process:
+            return Process()
+
+        async def stop_agent_process(self, process: Any) -> None:
+            raise ConnectionResetError("Connection lost")  # the close of a pipe whose reader is gone
 
     async def emit(event: Any) -> None:
         return None
 
-    monkeypatch.setattr(module.acp, "spawn_agent_process", spawn)
+    monkeypatch.setattr(acp_process, "connect", lambda client, process: Conn())
     agent = module.ACPAgent("owner", "owner", "acp:dead-agent", emit=emit)
     agent.brief = types.SimpleNamespace(episode=1)  # type: ignore[assignment]  # _open reads its number
     with pytest.raises(AgentUnreachable, match=r"^ACP agent 'acp:dead-agent' exited with 3$"):

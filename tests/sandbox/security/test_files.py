@@ -110,11 +110,11 @@ async def test_a_sparse_file_is_known_by_its_size_not_held(box: Box) -> None:
 
 
 async def test_an_exec_storm_with_huge_argv_is_capped_and_says_so(box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sandbox.backends.local
+    import sandbox.backends.aftermath
     import sandbox.commands.volume
 
     monkeypatch.setattr(sandbox.commands.volume, "CALLS_MAX", 4)
-    monkeypatch.setattr(sandbox.backends.local, "CALLS_MAX", 4)
+    monkeypatch.setattr(sandbox.backends.aftermath, "CALLS_MAX", 4)
     big = "$(head -c 100000 /dev/zero | tr '\\0' a)"
     result = await box.sh(f"for i in 1 2 3 4 5 6; do /bin/echo {big} {big} >/dev/null; done; git push origin main", 60)
     assert not result.timed_out

@@ -1,0 +1,174 @@
+"""What an agent's run left, made events: after each shell command, and for a long-lived agent process
+(an ACP agent, :mod:`sandbox.commands.agentproc`) at the end of each of its turns and before anything
+else runs (a command, tests, the watcher's scan).
+
+After a command (:meth:`Aftermath.settle`, the lock held): its programs (``ShellCommandRan``), its sensitive reads,
+what it did to the shim, its files in HOME and /tmp (``OutsideChanged``), its workspace changes (``FileChanged``,
+or rolled back and ``WriteRefused`` where its team may not write, as what it did to ``.git``).
+
+A live agent process is not traced: what it did since the last look (:meth:`Aftermath.pending`) is read from
+the shim's records and its effects, and settled the same way, as one "command" of its actor's: the shimmed
+programs it ran (``git``, ``curl``, ``rm``...: ``ShellCommandRan`` of source ``shim``, the records its own
+wrappers wrote, not checked against a trace), the ``origin``'s refs that changed (a push, a force push: given
+to its ``git push`` record, else one ``ShellCommandRan`` of source ``watcher``, with the atom of what changed,
+:func:`~sandbox.commands.pushes.by_effect`), HOME's and /tmp's files, the workspace's and ``.git``'s changes.
+While such a process lives, a change no operation made is its actor's (the one whose turn it is, else the one
+process alive), not ``external``'s; with none alive, it is ``external``'s as ever."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from sandbox.commands.calls import CommandRun
+from sandbox.commands.observe import Observer
+from sandbox.commands.pushes import by_effect
+from sandbox.commands.shell import ShellRunner
+from sandbox.commands.volume import CALLS_MAX, cap_calls
+from sandbox.workspace.authors import ProgramAuthors
+from sandbox.workspace.gitguard import REASON, GitGuard, GitState
+from sandbox.workspace.guard import OwnershipGuard
+from sandbox.workspace.outside import OutsideWatch
+from sandbox.workspace.reconcile import Reconciler
+from sandbox.workspace.remote import RemoteState, read_state, ref_updates
+
+
+@dataclass
+class _Live:
+    argv: tuple[str, ...]
+    processes: int = 1
+
+
+class Aftermath:
+    """The settling of one sandbox's runs (see the module docstring); the sandbox's lock is held by the caller."""
+
+    def __init__(self, shell: ShellRunner, reconciler: Reconciler, observer: Observer, guard: OwnershipGuard,
+                 git: GitGuard, authors: ProgramAuthors, outside: OutsideWatch) -> None:
+        self.shell, self.reconciler, self.observer, self.guard = shell, reconciler, observer, guard
+        self.git, self.authors, self.outside = git, authors, outside
+        self._live: dict[str, _Live] = {}
+        self._turn: str | None = None
+        self._since: tuple[RemoteState, GitState, str] | None = None
+        """The ``origin``'s refs, ``.git`` and HEAD at the last look, while an agent process lives."""
+
+    # --- live agent processes ------------------------------------------------------------------
+
+    def started(self, actor: str, argv: tuple[str, ...]) -> None:
+        """``actor``'s agent process started (its engine-written HOME files are known: not its changes)."""
+        live = self._live.get(actor)
+        if live is not None:
+            live.processes += 1
+        else:
+            self._live[actor] = _Live(argv)
+        self.outside.load()
+        self._look()
+
+    def ended(self, actor: str) -> None:
+        live = self._live.get(actor)
+        if live is not None:
+            live.processes -= 1
+            if live.processes <= 0:
+                del self._live[actor]
+        if self._turn == actor:
+            self._turn = None
+        if not self._live:
+            self._since = None
+            channel = self.shell.shim.channel if self.shell.shim is not None else None
+            if channel is not None:
+                asyncio.get_running_loop().remove_reader(channel.fd)
+
+    def turn(self, actor: str | None) -> None:
+        """``actor``'s turn starts (None: it ended): what happens meanwhile is its."""
+        self._turn = actor
+
+    @property
+    def owner(self) -> str | None:
+        """Whose a change no operation made is: the live agent process's (see the module docstring)."""
+        if self._turn is not None and self._turn in self._live:
+            return self._turn
+        return next(iter(self._live)) if len(self._live) == 1 else None
+
+    def _look(self) -> None:
+        self._since = (read_state(self.shell.workspace.remote), self.git.snapshot(), self.git.head())
+        channel = self.shell.shim.channel if self.shell.shim is not None else None
+        if channel is not None:  # its shimmed programs' records, read as they come (a full pipe would block them)
+            asyncio.get_running_loop().add_reader(channel.fd, channel.pump)
+
+    async def pending(self, actor: str | None = None) -> list[tuple[str, str]]:
+        """Settle what happened since the last look as the live process's (``actor``'s, or :attr:`owner`'s);
+        with no live process, as ``external``'s. Returns what was rolled back."""
+        owner = actor or self.owner
+        if owner is None or owner not in self._live or self._since is None:
+            await self.reconciler.settle_external()
+            return []
+        remote, git, head = self._since
+        pushed = await asyncio.to_thread(ref_updates, self.shell.workspace.remote, remote, self.shell.git_uid)
+        shim = self.shell.shim
+        records, junk = shim.channel.records() if shim is not None and shim.channel is not None else ([], [])
+        calls = by_effect(self.shell._atom_calls(records), pushed, self.shell.registry, self._live[owner].argv)
+        if calls:
+            self.shell.commands += 1
+        run = CommandRun(0, "", False, calls, tuple(junk), command=self.shell.commands)
+        for problem in self.shell.check_shim():
+            await self.observer.shim_tampered(owner, problem)
+        return await self.settle(owner, self.guard.team_of(owner), run, git, head)
+
+    # --- after a command -----------------------------------------------------------------------
+
+    async def settle(self, actor: str, team: str | None, run: CommandRun, git: GitState,
+                     head: str) -> list[tuple[str, str]]:
+        """Report what ``run`` did as ``actor``'s (``git`` and ``head``: ``.git`` and HEAD before it),
+        rolling back what ``team`` may not change. Returns (path, reason) of what was rolled back."""
+        observer, reconciler = self.observer, self.reconciler
+        self.shell.workspace.clear_stale_locks()
+        calls, cut = cap_calls(run.calls)
+        for call in calls:
+            await observer.command_ran(actor, call, run.command)
+        if cut:
+            why = f"{cut} programs past the cap of {CALLS_MAX} per command not reported one by one (atoms all were)"
+            await observer.shim_tampered(actor, why, source="trace")
+        for read in run.reads:
+            await observer.sensitive_read(actor, read, run.command)
+        for problem in run.tampered:
+            await observer.shim_tampered(actor, problem)
+        for problem in run.forged:
+            await observer.shim_tampered(actor, problem, source="trace")
+        outside = self.outside.changes()
+        if outside:
+            await observer.outside_changed(actor, outside)
+        changes, rolled_back = reconciler.changes(), []
+        # After the scan: it names the repositories nested in the work tree, this command's too.
+        undone = self.git.undo(git) if team is not None else []
+        if team is None:
+            self.git.note_authors(git, actor)
+        # A hook's or another agent's program's changes are its author's; guarded by the runner's team
+        # when no team guards the author (what a command does cannot exceed what its runner may).
+        # None if it changed a hook. Authorship narrows, never widens: what another agent's program changed
+        # that the runner's team may not is the runner's, refused (the runner chose the environment and the
+        # arguments: BASH_ENV=mine bash HIS_FILE ran the runner's code as "his program").
+        by_hook = {} if undone else self.authors.by_programs(run.hooks, actor, self.git.authors)
+        if team is not None:
+            by_hook = {
+                path: author for path, author in by_hook.items()
+                if self.guard.team_of(author) is None or self.guard.ownership.owner_of(path) == team
+            }  # fmt: skip
+        for author in sorted(set(by_hook.values())):
+            theirs = [c for c in changes if by_hook.get(c.path) == author]
+            guard = self.guard.team_of(author) or team
+            rolled_back += await reconciler.settle(author, "shell", theirs, team=guard)
+        rest = [c for c in changes if c.path not in by_hook]
+        rolled_back += await reconciler.settle(actor, "shell", rest, team=team)
+        reconciler.settled()
+        undone_paths = {p for p, _ in rolled_back}
+        for c in changes:
+            if c.path not in undone_paths and c.old_mtime is None:  # a time alone authors nothing
+                self.authors.note(by_hook.get(c.path, actor), [(c.path, c.new is not None)])
+        self.authors.note_outside(actor, outside)
+        if rolled_back:  # the non-owned change out of the commit the command made of it, too
+            await asyncio.to_thread(self.git.unmake, head, [p for p, _ in rolled_back], self.shell.git_uid)
+        for change in undone:
+            await observer.write_refused(actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff)
+            rolled_back.append((change.path, REASON))
+        if self._live:
+            self._look()
+        return rolled_back

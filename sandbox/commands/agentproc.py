@@ -1,0 +1,107 @@
+"""A long-lived agent process in the sandbox's jail: an ACP agent, whose standard input and output are
+its protocol's pipes, and which lives for a whole episode (not one command).
+
+It starts as an external agent's command does (:meth:`~sandbox.commands.shell.ShellRunner.run` with
+``network=True``): the jail of the isolation level (bubblewrap: no host filesystem but the system
+folders, the workspace, its HOME, the ``origin``, the Python that runs the tools and the agents
+cache, all read-only but the sandbox's own), the network kept for its model, the jail's uid, the
+seccomp filter, the commands' limits and the sandbox's minimal environment. The files its command line
+names by absolute path (an agent script of one's own) are bound read-only at their place, and nothing
+else of the host. It has a cgroup of its own (a command's end kills what is left in the commands'
+cgroup: not this), and :meth:`AgentProcess.close` kills it with everything it started.
+
+It is not under the exec tracer: what its own code does is seen by its effects, at the end of each
+turn and before each command (:mod:`sandbox.backends.aftermath`): the workspace's changes, HOME's and
+/tmp's, and the ``origin``'s refs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from sandbox.commands.fresh import kill_all
+from sandbox.commands.shell import ShellRunner
+from sandbox.jail.isolation import SYSTEM_DIRS, jail_argv
+from sandbox.jail.limits import PidsCgroup, jail_setup
+
+STREAM_LIMIT = 2**24
+"""Bytes of one line the agent may write on its standard output (a JSON-RPC message: a whole file)."""
+
+
+class AgentProcess:
+    """One jailed agent process: its pipes (``stdin``, ``stdout``, ``stderr``), :meth:`wait`, :meth:`close`."""
+
+    def __init__(self, process: asyncio.subprocess.Process, cgroup: PidsCgroup, argv: Sequence[str], cwd: Path) -> None:
+        self.process, self._cgroup, self.argv, self.cwd = process, cgroup, tuple(argv), cwd
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        self.stdin, self.stdout, self.stderr = process.stdin, process.stdout, process.stderr
+
+    @property
+    def returncode(self) -> int | None:
+        return self.process.returncode
+
+    async def wait(self) -> int:
+        return await self.process.wait()
+
+    async def close(self, grace: float = 2.0) -> None:
+        """Its standard input closed, ``grace`` seconds to end, then it and everything it started killed."""
+        with contextlib.suppress(Exception):
+            self.stdin.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.process.wait(), grace)
+        kill_all(self.process.pid, self._cgroup)
+        await self.process.wait()
+        await self._cgroup.remove()
+
+
+def named_files(argv: Sequence[str], bound: Sequence[str] = ()) -> tuple[str, ...]:
+    """The files the command line names by absolute path outside the system folders and the folders
+    ``bound`` already (bound read-only)."""
+    found = []
+    for word in argv:
+        if os.path.isabs(word) and os.path.isfile(word):
+            if not any(word == d or word.startswith(d + "/") for d in (*SYSTEM_DIRS, *bound)):
+                found.append(word)
+    return tuple(dict.fromkeys(found))
+
+
+async def start_agent_process(
+    runner: ShellRunner, actor: str, argv: Sequence[str], env: Mapping[str, str] | None = None
+) -> AgentProcess:
+    """Start ``argv`` as ``actor`` in the jail (see the module docstring), in the workspace root, with
+    the sandbox's minimal environment plus ``env`` (a ``PATH`` in it goes first)."""
+    environ = runner.env(actor, env)
+    program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=environ["PATH"])
+    if program is None or not os.access(program, os.X_OK):  # said as the host's exec says it, not the jail's
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
+    await runner._hand_over()
+    seccomp_fd = runner._filter_fd()
+    jail = runner._jail(True, seccomp_fd)
+    jail = replace(jail, extra_ro=(*jail.extra_ro, *named_files(argv, jail.extra_ro)))
+    cgroup = PidsCgroup()
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *jail_argv(runner.isolation.level, jail, argv),
+            cwd=runner.workspace.root,
+            env=environ,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=jail_setup(cgroup),
+            pass_fds=() if seccomp_fd is None else (seccomp_fd,),
+            limit=STREAM_LIMIT,
+        )
+    except BaseException:
+        cgroup.close()
+        raise
+    finally:
+        if seccomp_fd is not None:
+            os.close(seccomp_fd)
+    return AgentProcess(process, cgroup, argv, runner.workspace.root)
