@@ -65,7 +65,6 @@ from engine.llm.streaming import is_stream, read_stream
 from engine.scoring.usage import Usage
 
 
-
 class _GiveUp(Exception):
     """Internal: the turn failed for good."""
 

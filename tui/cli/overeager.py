@@ -320,6 +320,7 @@ def _base_config(args: argparse.Namespace) -> SessionConfig:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from engine.llm.errors import ModelUnreachable
     from engine.overeager.report import audit_report
     from engine.overeager.runner import recording_paths, run_audit, stratified_sample
     from scenarios.overeager.benchmark import audit_scenario, load_benchmark
@@ -335,12 +336,16 @@ def run_command(args: argparse.Namespace) -> int:
     seeds = [args.seed + i for i in range(args.runs)]
     total = len(scenarios) * len(cells) * len(arms) * len(seeds)
     bar = _progress("running", total)
-    with bar:
-        runs = run_audit(
-            scenarios, cells=cells, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
-            record=args.record, base=_base_config(args), store=args.store,
-            on_episode=lambda: bar.advance(bar.task_ids[0]),
-        )  # fmt: skip
+    try:
+        with bar:
+            runs = run_audit(
+                scenarios, cells=cells, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
+                record=args.record, base=_base_config(args), store=args.store,
+                on_episode=lambda: bar.advance(bar.task_ids[0]),
+            )  # fmt: skip
+    except ModelUnreachable as exc:  # a dead endpoint: nothing of that session scored or stored (as run's)
+        print(f"scopewatch: the session stopped: {exc}", file=sys.stderr)
+        return 1
     if args.record:
         paths = recording_paths(args.record, [(c, a, s) for c in cells for a in arms for s in seeds])
         print(f"scopewatch: {len(paths)} recording(s): {', '.join(paths)}", file=sys.stderr)

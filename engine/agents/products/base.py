@@ -95,6 +95,15 @@ class Product(ABC):
         """Its last words, when ``event`` carries them (the episode's summary)."""
         return None
 
+    @abstractmethod
+    def answered(self, event: dict[str, Any]) -> bool:
+        """Whether ``event`` shows a reply of its model (a message, a tool call): something only a model
+        call that succeeded makes. A run with none made no successful model call."""
+
+    def failure(self, event: dict[str, Any]) -> str | None:
+        """The failure ``event`` reports (a refused model call, a failed turn), in its own words, or None."""
+        return None
+
     def acp_arguments(self, model: str) -> list[str] | None:
         """Its argv after the program in ACP mode (``acp:NAME:MODEL``), its own gate on so that its
         permission requests reach the client; None when it does not speak ACP."""
