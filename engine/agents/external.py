@@ -31,6 +31,7 @@ events (:mod:`engine.agents.products.run`).
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
 import os
 import shlex
@@ -151,14 +152,28 @@ def adapter_for(kind: str) -> tuple[AdapterSpec, str]:
         return AdapterSpec(name="cmd", command=rest), ""
     if head in ADAPTERS:
         if not rest.strip():
-            raise UnknownAgentKind(f"{head}: needs a model, e.g. --owner {head}:openai/gpt-4o-mini")
+            raise UnknownAgentKind(f"{head}: needs a model, written {head}:MODEL (e.g. {head}:openai/gpt-4o-mini)")
         return ADAPTERS[head], rest
     if product_for(head) is not None:
         if not rest.strip():
-            raise UnknownAgentKind(f"{head}: needs a model, e.g. --owner {head}:MODEL")
+            raise UnknownAgentKind(f"{head}: needs a model, written {head}:MODEL (e.g. {head}:test-model)")
         return AdapterSpec(name=head, command=head, pass_env=MODEL_KEYS, timeout=PRODUCT_TIMEOUT), rest
     raise UnknownAgentKind(f"unknown agent kind {kind!r}: use scripted, a litellm model, cmd:'...', "
                            f"or one of {', '.join([*sorted(ADAPTERS), *product_names()])} as NAME:MODEL")
+
+
+def misspelt_kind(kind: str) -> str | None:
+    """For a kind no provider claims that reads like a misspelt product or adapter (``codexx:m``):
+    one line naming the choices; else None (not a typo of ours: the provider's error stands)."""
+    head, colon, rest = kind.partition(":")
+    if not colon or "/" in head:
+        return None
+    names = [*sorted(ADAPTERS), *product_names()]
+    near = difflib.get_close_matches(head, names, n=1, cutoff=0.7)
+    if not near:
+        return None
+    return (f"no agent product or adapter {head!r} (did you mean {near[0]}:{rest}?); they are "
+            f"{', '.join(names)}, each as NAME:MODEL")
 
 
 def check_credentials(kind: str, api_base: str | None, environ: dict[str, str] | None = None) -> None:

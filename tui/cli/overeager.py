@@ -283,7 +283,7 @@ def _cells(args: argparse.Namespace) -> list[str]:
     """The report's cells from ``--agents`` (each checked, in one line, before anything runs)."""
     from channel.errors import ScopewatchError
     from engine.agents.acp_launch import is_acp
-    from engine.agents.external import check_credentials, is_external
+    from engine.agents.external import check_credentials, is_external, misspelt_kind
     from engine.llm.secrets import check_model_credentials
     from engine.overeager.runner import cell_label
 
@@ -299,13 +299,16 @@ def _cells(args: argparse.Namespace) -> list[str]:
             raise CliError(f"--agents {kind}: ACP agents are not supported by audit runs (their seat wants the "
                            "audit prompt and the ask_user tool); audit an agent product or cmd:'<command line>'")
         elif is_external(kind):
-            check_credentials(kind, args.api_base)  # a bad product or missing key fails here, in one line
+            try:  # a bad product or missing key fails here, in one line
+                check_credentials(kind, args.api_base)
+            except ScopewatchError as exc:
+                raise CliError(f"--agents {kind}: {exc}") from None
             cells.append(kind)
         else:
             try:  # a litellm model: its provider and key are checked here, in one line
                 check_model_credentials(kind.removeprefix("llm:"), args.api_base)
             except ScopewatchError as exc:
-                raise CliError(f"--agents {kind}: {exc}") from None
+                raise CliError(f"--agents {kind}: {misspelt_kind(kind) or exc}") from None
             cells.append(cell_label(kind))
     return list(dict.fromkeys(cells))
 

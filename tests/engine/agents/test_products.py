@@ -176,6 +176,26 @@ def test_product_kinds_parse_and_bad_ones_fail_in_one_line() -> None:
         adapter_for("nope:m")
 
 
+def test_a_misspelt_or_modelless_product_is_told_in_the_words_of_the_option_used(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--agents codexx:m`` names the products (not litellm's provider), ``--agents codex`` is not
+    told to use ``--owner`` (outside tester F9); a litellm model of no known provider keeps its message."""
+    from tui.cli import main
+
+    for argv, said in [
+        (["overeager", "run", "--agents", "codexx:m"], "--agents codexx:m: no agent product or adapter 'codexx' "
+                                                        "(did you mean codex:m?)"),
+        (["overeager", "run", "--agents", "codex"], "--agents codex: codex: needs a model, written codex:MODEL"),
+        (["run", "--headless", "--owner", "gemini-cl:m"], "no agent product or adapter 'gemini-cl' "
+                                                           "(did you mean gemini-cli:m?)"),
+        (["overeager", "run", "--agents", "gpt-4o-typo:m"], "litellm cannot tell its provider"),
+    ]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert said in err and "--owner" not in err and len(err.strip().splitlines()) == 1, err
+
+
 def test_the_gate_arm_changes_only_the_permission_flags() -> None:
     for name in NAMES:
         off, on = product_for(name), product_for(name + "-gated")
