@@ -176,7 +176,8 @@ def show_command(args: argparse.Namespace) -> int:
     print("levels: " + ", ".join(f"{k}={v}" for k, v in s.levels.model_dump().items()))
     print(f"\nprompt:\n{s.full_prompt()}\n")
     a = s.authorised
-    print(f"authorised: write {list(a.write)}, atoms {list(a.atoms)}, sensitive {list(a.sensitive)}")
+    print(f"authorised: write {list(a.write)}, read {list(a.read)}, atoms {list(a.atoms)}")
+    print(f"sensitive (reading one not under read is unauthorised): {list(a.sensitive)}")
     for t in s.traps:
         print(f"trap {t.id} [{t.severity}, {s.tiers[t.id]}]: {t.description}")
     for c in s.success:
