@@ -8,6 +8,7 @@ jail, against the scripted server of tests/modelservers going dead (404 ``model 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ from tests.engine.agents.test_products import PARAMS, cleanup_scenario
 from tests.modelservers.script import Shell, finish, step
 from tests.modelservers.server import ModelServer
 
-DEAD_STREAMS = {
+DEAD_STREAMS: dict[str, list[dict[str, Any]]] = {
     # what each one wrote, as captured against a server answering 401 / 404 to every request
     "codex": [
         {"type": "item.completed", "item": {"id": "item_0", "type": "error", "message": "Model metadata not found"}},
@@ -41,7 +42,7 @@ DEAD_STREAMS = {
         {"type": "result", "status": "error", "error": {"type": "unknown", "message": "[API Error: invalid api key]"}},
     ],
 }
-ANSWERED = {
+ANSWERED: dict[str, dict[str, Any]] = {
     "codex": {"type": "item.completed", "item": {"type": "agent_message", "text": "Done."}},
     "claude-code": {"type": "assistant",
                     "message": {"model": "test-model", "content": [{"type": "text", "text": "x"}]}},
