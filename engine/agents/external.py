@@ -31,23 +31,27 @@ events (:mod:`engine.agents.products.run`).
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
 import os
 import shlex
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from channel.errors import ScopewatchError
+from channel.events import AgentErrored, Event
 from channel.vocab import AgentRole
 from engine.agents import homefiles
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.agents.follow import LineFollower
 from engine.agents.products import product_for, product_names
 from engine.agents.products.base import Product, ProductCall
-from engine.agents.products.run import run_product
+from engine.agents.products.run import ProductResult, run_product
+from engine.llm.errors import ModelUnreachable
 from engine.llm.prompting import render_inbox
 from engine.llm.secrets import redact
 
@@ -149,14 +153,28 @@ def adapter_for(kind: str) -> tuple[AdapterSpec, str]:
         return AdapterSpec(name="cmd", command=rest), ""
     if head in ADAPTERS:
         if not rest.strip():
-            raise UnknownAgentKind(f"{head}: needs a model, e.g. --owner {head}:openai/gpt-4o-mini")
+            raise UnknownAgentKind(f"{head}: needs a model, written {head}:MODEL (e.g. {head}:openai/gpt-4o-mini)")
         return ADAPTERS[head], rest
     if product_for(head) is not None:
         if not rest.strip():
-            raise UnknownAgentKind(f"{head}: needs a model, e.g. --owner {head}:MODEL")
+            raise UnknownAgentKind(f"{head}: needs a model, written {head}:MODEL (e.g. {head}:test-model)")
         return AdapterSpec(name=head, command=head, pass_env=MODEL_KEYS, timeout=PRODUCT_TIMEOUT), rest
     raise UnknownAgentKind(f"unknown agent kind {kind!r}: use scripted, a litellm model, cmd:'...', "
                            f"or one of {', '.join([*sorted(ADAPTERS), *product_names()])} as NAME:MODEL")
+
+
+def misspelt_kind(kind: str) -> str | None:
+    """For a kind no provider claims that reads like a misspelt product or adapter (``codexx:m``):
+    one line naming the choices; else None (not a typo of ours: the provider's error stands)."""
+    head, colon, rest = kind.partition(":")
+    if not colon or "/" in head:
+        return None
+    names = [*sorted(ADAPTERS), *product_names()]
+    near = difflib.get_close_matches(head, names, n=1, cutoff=0.7)
+    if not near:
+        return None
+    return (f"no agent product or adapter {head!r} (did you mean {near[0]}:{rest}?); they are "
+            f"{', '.join(names)}, each as NAME:MODEL")
 
 
 def check_credentials(kind: str, api_base: str | None, environ: dict[str, str] | None = None) -> None:
@@ -175,6 +193,10 @@ def check_credentials(kind: str, api_base: str | None, environ: dict[str, str] |
     if not api_base and not host.get(product.key_env):
         raise ScopewatchError(f"{spec.name}:{model}: set {product.key_env} (its model's key), or give --api-base "
                               "for a server that needs none")
+
+
+TIMED_OUT = 124
+"""The exit code of a process the sandbox stopped at its timeout."""
 
 
 @runtime_checkable
@@ -199,8 +221,10 @@ class ExternalAgent:
     """A command-line coding agent run in the sandbox (see the module docstring)."""
 
     def __init__(self, agent_id: str, role: AgentRole, kind: str, *, api_base: str | None = None,
-                 environ: dict[str, str] | None = None, turn_timeout: float | None = None) -> None:
+                 environ: dict[str, str] | None = None, turn_timeout: float | None = None,
+                 emit: Callable[[Event], Awaitable[object]] | None = None) -> None:
         self.id = agent_id
+        self._emit = emit
         self.role: AgentRole = role
         self.spec, self.model = adapter_for(kind)
         if turn_timeout is not None:  # --turn-timeout: the bound of its whole run, instead of its spec's
@@ -268,7 +292,30 @@ class ExternalAgent:
         keep = {k: v for k, v in env.items() if k not in MODEL_KEYS}
         result = await run_product(product, model=self.model, api_base=self.api_base, prompt=prompt,
                                    home=tools.agent_home, host_env=host, extra_env=keep, run=run, record=record)
+        if result.failed:
+            await self._product_failed(product, result)
         return result.exit_code, result.final
+
+    async def _product_failed(self, product: Product, result: ProductResult) -> None:
+        """A product that failed before its model ever answered had a dead endpoint (refused, a bad key,
+        a rate limit or a stream it could not read to the end, no answer in time): as for an LLM agent,
+        the session stops (:class:`~engine.llm.errors.ModelUnreachable`), nothing is scored. One that
+        failed after is scored on what it did, its failure said: a fatal ``AgentErrored`` and a line on
+        stderr."""
+        where = f" at {self.api_base}" if self.api_base else ""
+        said = f": {result.failure}" if result.failure else ""
+        timed_out = " (stopped at its --turn-timeout)" if result.exit_code == TIMED_OUT else ""
+        if not result.answered:
+            raise ModelUnreachable(redact(
+                f"{self.id}'s {product.name} with model {self.model}{where} exited with {result.exit_code}"
+                f"{timed_out} before any answer of its model{said}")[:400])
+        line = redact(f"{self.id}'s {product.name} ({self.model}{where}) failed after its model answered: exited "
+                      f"with {result.exit_code}{timed_out}{said}")[:400]
+        print(f"scopewatch: warning: {line}; what it did is scored", file=sys.stderr, flush=True)
+        if self._emit is not None:
+            episode = self.brief.episode if self.brief is not None else 0
+            await self._emit(AgentErrored(actor=self.id, error="product_failed", message=line, episode=episode,
+                                          fatal=True))
 
     def command_line(self, prompt: str) -> str:
         """The adapter's command line, filled in (and the prompt appended, for ``argument``)."""

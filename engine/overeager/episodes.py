@@ -169,7 +169,8 @@ class AuditEpisodes(BoundKind[AuditPlan]):
         check_acp_scenario(kind, next(iter(self.scenarios), "audit"), audit=True)  # never a litellm model name
         if is_external(kind):  # an agent product or command-line agent, prompted with the scenario's ticket
             config = self.parts.config
-            return ExternalAgent(AGENT, "owner", kind, api_base=config.api_base, turn_timeout=config.turn_timeout)
+            return ExternalAgent(AGENT, "owner", kind, api_base=config.api_base, turn_timeout=config.turn_timeout,
+                                 emit=self.parts.emitter.emit)
         if kind != "scripted":
             return self._llm_agent(kind.removeprefix("llm:"))
         return ScriptedProfile(AGENT, self.scenarios, profile=self.profile, mode=self.mode, seed=self.parts.config.seed)

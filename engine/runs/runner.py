@@ -15,6 +15,7 @@ from channel.bus import BusClosed
 from channel.codec import encode
 from channel.connect import connect_bus
 from channel.credentials import CommandGuard, Credentials
+from channel.errors import ScopewatchError
 from channel.events import Event
 from channel.exposure import anonymous_publish
 from channel.memory import InProcessBus
@@ -45,7 +46,7 @@ def check_agents(config: SessionConfig) -> None:
     """Fail fast, in one line, when a model's credentials are missing or an agent cannot sit in the
     scenario's seats (an ACP agent on an audit scenario) (before anything runs)."""
     from engine.agents.acp_launch import acp_command, check_acp_scenario, is_acp
-    from engine.agents.external import check_credentials, is_external
+    from engine.agents.external import UnknownAgentKind, check_credentials, is_external, misspelt_kind
 
     for kind in sorted({config.requester, config.owner} - {"scripted", "human"}):
         from engine.llm.secrets import check_model_credentials
@@ -57,7 +58,13 @@ def check_agents(config: SessionConfig) -> None:
         if is_external(kind):
             check_credentials(kind, config.api_base)  # a bad kind fails here, in one line
             continue
-        check_model_credentials(kind, config.api_base)
+        typo = misspelt_kind(kind)
+        try:
+            check_model_credentials(kind, config.api_base)
+        except ScopewatchError:
+            if typo is not None:
+                raise UnknownAgentKind(typo) from None
+            raise
 
 
 def episode_count(session: Session) -> int:

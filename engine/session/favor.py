@@ -119,7 +119,8 @@ class FavorEpisodes(BoundKind[TrajectoryPlan]):
                             api_base=config.api_base, startup_timeout=config.timeout, turn_timeout=config.turn_timeout)
         kind = kind.removeprefix("llm:")
         if is_external(kind):
-            return ExternalAgent(role, role, kind, api_base=config.api_base, turn_timeout=config.turn_timeout)
+            return ExternalAgent(role, role, kind, api_base=config.api_base, turn_timeout=config.turn_timeout,
+                                 emit=parts.emitter.emit)
         from engine.agents.llm import LLMAgent  # litellm is slow to import: only when a model is used
 
         agent: Agent = LLMAgent(

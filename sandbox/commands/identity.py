@@ -36,9 +36,14 @@ LOADER = re.compile(r"^ld(-linux[-.\w]*|-musl-[\w]+)?\.so(\.\d+)*$")
 """The file names of the dynamic loader (glibc's ``ld-linux-x86-64.so.2``, ``ld.so``, musl's)."""
 _LOADER_VALUED = frozenset({"--library-path", "--preload", "--argv0", "--audit", "--inhibit-rpath"})
 """The loader's options that take a value (``ld.so --help``)."""
-BY_DESCRIPTOR = re.compile(r"^(?:fd |/proc/(?:self|thread-self|\d+)/fd/\d+$|/dev/fd/\d+$)")
+BY_DESCRIPTOR = re.compile(r"^(?:fd |/proc/(?:self|thread-self|\d+)/(?:fd/\d+|exe)$|/dev/fd/\d+$)")
 """The file of an exec (as :mod:`sandbox.commands.strace` gives it) that names a descriptor: an
-``execveat`` with an empty path (``fd 3</memfd:x>``), or a descriptor's ``/proc`` or ``/dev/fd`` link."""
+``execveat`` with an empty path (``fd 3</memfd:x>``), or a descriptor's ``/proc`` or ``/dev/fd`` link;
+or a process's image (``/proc/self/exe``: a program re-executing itself, as Codex runs each command
+through its own helper). Such a link means the *jail's* process's file: read from the engine, it
+would be the engine's own (its Python, which the shim covers: taken for a wrapper)."""
+SELF_IMAGE = re.compile(r"^/proc/(?:self|thread-self)/exe$")
+"""The exec of a process's own image: the program it runs already (the last it ran, or its parent's)."""
 _HASHED_MAX = 256 * 2**20
 """Files larger than this are never hashed (no registry program is this big)."""
 
@@ -69,8 +74,13 @@ class Image:
 
 
 def by_descriptor(file: str) -> bool:
-    """Whether an exec's ``file`` names a descriptor, not a file (see :data:`BY_DESCRIPTOR`)."""
+    """Whether an exec's ``file`` names a descriptor or a process's image, not a file (see :data:`BY_DESCRIPTOR`)."""
     return BY_DESCRIPTOR.match(file) is not None
+
+
+def re_executes(file: str) -> bool:
+    """Whether an exec's ``file`` is its process's own image (see :data:`SELF_IMAGE`)."""
+    return SELF_IMAGE.match(file) is not None
 
 
 def loader_target(argv: Sequence[str]) -> int | None:

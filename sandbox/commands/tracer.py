@@ -42,7 +42,7 @@ from pathlib import Path
 from channel.vocab import IsolationLevel, Risk
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.gitreads import git_reads
-from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor
+from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor, re_executes
 from sandbox.commands.images import image_at
 from sandbox.commands.reads import TracedRead as TracedRead
 from sandbox.commands.reads import sensitive_reads
@@ -264,6 +264,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     ends = _ends(trace, execs)
     index = ctx.programs or ProgramIndex({})
     image: dict[int, str] = {}  # pid -> the identity of the program it runs now (a wrapper's: its command)
+    runs: dict[int, Image] = {root.pid: _image(index.identify(root.file, root.argv, root.cwd))}
     unidentified: list[TracedExec] = []
     gits: list[tuple[Exec, Program]] = []  # what may print a secret from git's objects (:mod:`.gitreads`)
     for e in execs:
@@ -271,6 +272,8 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         wrapped = as_wrapper(e, ctx.wrappers, index)
         seen = image_at(e, trace, ctx.images or {})  # what the kernel ran, read while it ran
         mapped = seen if by_descriptor(e.file) else None
+        if mapped is None and re_executes(e.file):
+            mapped = _running(e.pid, trace, runs)  # /proc/self/exe: the program the process runs already
         program = index.identify(e.file, e.argv, e.cwd, image=mapped)
         if mapped is None and not by_descriptor(e.file):
             program = index.as_ran(program, seen, e.file, e.cwd)
@@ -293,6 +296,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
             if mapped is None and by_descriptor(e.file):
                 unidentified.append(out[-1])
         image[e.pid] = key
+        runs[e.pid] = _image(program)
     matched, forged, silent = match_records(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
     late = _outlived(trace, tree, root.pid, silent)
     unrecorded, outlived = (
@@ -309,6 +313,20 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
     return TraceAnalysis(
         tuple(out), reads, matched, forged, unrecorded, root.pid in trace.exits, tuple(unidentified), outlived
     )
+
+
+def _image(program: Program) -> Image:
+    return Image(program.name if program.known else None, program.key)
+
+
+def _running(pid: int, trace: ParsedTrace, runs: Mapping[int, Image]) -> Image | None:
+    """The program process ``pid`` runs before its next exec: its own last one, else the one it
+    inherited from its parent (a fork runs its parent's image), as far as the trace shows."""
+    seen: set[int] = set()
+    while pid not in runs and pid in trace.parent and pid not in seen:
+        seen.add(pid)
+        pid = trace.parent[pid]
+    return runs.get(pid)
 
 
 def _outlived(trace: ParsedTrace, tree: set[int], root: int, silent: Sequence[int]) -> set[int]:

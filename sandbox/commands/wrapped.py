@@ -22,7 +22,10 @@ from sandbox.commands.strace import Exec, ParsedTrace
 
 def as_wrapper(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tuple[str, tuple[str, ...]] | None:
     """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``),
-    by its path or by its bytes (a copy of a wrapper under another name)."""
+    by its path or by its bytes (a copy of a wrapper under another name). A descriptor or a process's
+    image (``/proc/self/exe``) is never one: it is a binary the kernel mapped, and a wrapper is a script."""
+    if by_descriptor(e.file):
+        return None
     for file in (e.file, real_path(e.file)):
         if file in wrappers:
             return wrappers[file], e.argv[1:]
@@ -32,8 +35,6 @@ def as_wrapper(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tup
                 return wrappers[file], e.argv[2:]
         command = index.wrapper(e.argv[1], e.cwd)
         return None if command is None else (command, e.argv[2:])
-    if by_descriptor(e.file):
-        return None
     command = index.wrapper(e.file, e.cwd)
     return (command, e.argv[1:]) if command is not None else _by_interpreter(e, wrappers, index)
 
@@ -58,8 +59,9 @@ def _by_interpreter(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -
 
 def real_path(path: str) -> str:
     """An absolute path with its symlinks resolved (``/bin/rm`` is ``/usr/bin/rm`` where /bin is a
-    link; the jail's system folders are the host's)."""
-    return os.path.realpath(path) if path.startswith("/") else path
+    link; the jail's system folders are the host's). Not under ``/proc``: its ``self`` and its pids
+    are the jail's processes, and the engine resolving them would read its own."""
+    return os.path.realpath(path) if path.startswith("/") and not path.startswith("/proc/") else path
 
 
 def runs_behind(e: Exec, program: Program, wrapper: tuple[str, tuple[str, ...], Exec]) -> bool:

@@ -17,7 +17,8 @@ The script (:mod:`tests.modelservers.script`) is a list of steps; a request is a
 step after the tool calls its conversation already holds (a step without calls takes one place: in
 a conversation that goes on after it, an ACP agent's next prompt, its model turn counts as one).
 ``branch=(marker, steps)`` gives a second script, followed by every request whose text contains
-``marker`` (a prompt with a consent block, say). A request that offers no tools (a product's side
+``marker`` (a prompt with a consent block, say); ``fail_after=N`` answers 404 to every model turn
+after the first N (0: to every request: a dead endpoint). A request that offers no tools (a product's side
 question: a title, a next-speaker check) gets a short text and does not advance the script. Paths in
 the script are workspace-relative; for a product whose file tools want absolute paths, the server
 finds the working directory in the request (its system prompt names it).
@@ -129,9 +130,14 @@ class Request:
 class ModelServer:
     """``async with ModelServer(step(...), finish()) as server: server.base_url`` (``.../v1``)."""
 
-    def __init__(self, *script: Step, branch: tuple[str, tuple[Step, ...]] | None = None) -> None:
+    def __init__(self, *script: Step, branch: tuple[str, tuple[Step, ...]] | None = None,
+                 fail_after: int | None = None) -> None:
         self.script: tuple[Step, ...] = script
         self.branch = branch
+        self.fail_after = fail_after
+        """Model turns (requests offering tools) answered before every request is a 404 ``model not
+        found`` (0: the endpoint is dead from the start, side questions too); None: never."""
+        self._turns = 0
         self.requests: list[Request] = []
         self.port = 0
         self._runner: web.AppRunner | None = None
@@ -149,7 +155,7 @@ class ModelServer:
         return [r for r in self.requests if r.protocol == protocol]
 
     async def __aenter__(self) -> ModelServer:
-        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self._gate])
         app.router.add_post("/v1/responses", self._responses)
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_post("/v1/messages", self._messages)
@@ -167,6 +173,20 @@ class ModelServer:
     async def __aexit__(self, *exc: object) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
+
+    @web.middleware
+    async def _gate(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """The endpoint going dead after :attr:`fail_after` model turns."""
+        if self.fail_after is not None and request.method == "POST":
+            body = await request.json()
+            turn = isinstance(body, dict) and bool(body.get("tools"))
+            if self._turns >= self.fail_after and (turn or self.fail_after == 0):
+                self.requests.append(Request("refused", request.path, body if isinstance(body, dict) else {}))
+                error = {"type": "not_found_error", "message": "model test-model not found"}
+                return web.json_response({"type": "error", "error": error}, status=404)
+            self._turns += turn
+        response: web.StreamResponse = await handler(request)
+        return response
 
     def _step(self, calls_done: int, body: dict[str, Any] | None = None) -> Step:
         """The step after ``calls_done`` tool calls and text-only turns (past the end: a plain

@@ -69,8 +69,14 @@ THEME_HELP = "colour theme: scopewatch-dark, scopewatch-light, scopewatch-contra
 def base_url(text: str) -> str:
     """An argparse type: an ``http://`` or ``https://`` URL with a host (a model endpoint's base)."""
     parts = urllib.parse.urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    if parts.scheme not in ("http", "https") or not parts.hostname:
         raise argparse.ArgumentTypeError(f"expected an http:// or https:// URL with a host, got {text!r}")
+    try:
+        parts.port  # noqa: B018  (urllib checks the port only when asked: 0-65535)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {text!r}") from None
+    if parts.port == 0:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {text!r}")
     return text
 
 
@@ -242,7 +248,8 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
         type=seconds,
         default=120.0,
         metavar="SECONDS",
-        help="how long one model call may take before it is retried",
+        help="how long one model call of a litellm agent (or the judge) may take before it is retried; an agent "
+        "product calls its model itself: its whole run is bounded by --turn-timeout",
     )
     p.add_argument(
         "--no-stream",

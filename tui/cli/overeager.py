@@ -176,7 +176,8 @@ def show_command(args: argparse.Namespace) -> int:
     print("levels: " + ", ".join(f"{k}={v}" for k, v in s.levels.model_dump().items()))
     print(f"\nprompt:\n{s.full_prompt()}\n")
     a = s.authorised
-    print(f"authorised: write {list(a.write)}, atoms {list(a.atoms)}, sensitive {list(a.sensitive)}")
+    print(f"authorised: write {list(a.write)}, read {list(a.read)}, atoms {list(a.atoms)}")
+    print(f"sensitive (reading one not under read is unauthorised): {list(a.sensitive)}")
     for t in s.traps:
         print(f"trap {t.id} [{t.severity}, {s.tiers[t.id]}]: {t.description}")
     for c in s.success:
@@ -283,7 +284,7 @@ def _cells(args: argparse.Namespace) -> list[str]:
     """The report's cells from ``--agents`` (each checked, in one line, before anything runs)."""
     from channel.errors import ScopewatchError
     from engine.agents.acp_launch import is_acp
-    from engine.agents.external import check_credentials, is_external
+    from engine.agents.external import check_credentials, is_external, misspelt_kind
     from engine.llm.secrets import check_model_credentials
     from engine.overeager.runner import cell_label
 
@@ -299,13 +300,16 @@ def _cells(args: argparse.Namespace) -> list[str]:
             raise CliError(f"--agents {kind}: ACP agents are not supported by audit runs (their seat wants the "
                            "audit prompt and the ask_user tool); audit an agent product or cmd:'<command line>'")
         elif is_external(kind):
-            check_credentials(kind, args.api_base)  # a bad product or missing key fails here, in one line
+            try:  # a bad product or missing key fails here, in one line
+                check_credentials(kind, args.api_base)
+            except ScopewatchError as exc:
+                raise CliError(f"--agents {kind}: {exc}") from None
             cells.append(kind)
         else:
             try:  # a litellm model: its provider and key are checked here, in one line
                 check_model_credentials(kind.removeprefix("llm:"), args.api_base)
             except ScopewatchError as exc:
-                raise CliError(f"--agents {kind}: {exc}") from None
+                raise CliError(f"--agents {kind}: {misspelt_kind(kind) or exc}") from None
             cells.append(cell_label(kind))
     return list(dict.fromkeys(cells))
 
@@ -320,6 +324,7 @@ def _base_config(args: argparse.Namespace) -> SessionConfig:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from engine.llm.errors import ModelUnreachable
     from engine.overeager.report import audit_report
     from engine.overeager.runner import recording_paths, run_audit, stratified_sample
     from scenarios.overeager.benchmark import audit_scenario, load_benchmark
@@ -335,12 +340,16 @@ def run_command(args: argparse.Namespace) -> int:
     seeds = [args.seed + i for i in range(args.runs)]
     total = len(scenarios) * len(cells) * len(arms) * len(seeds)
     bar = _progress("running", total)
-    with bar:
-        runs = run_audit(
-            scenarios, cells=cells, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
-            record=args.record, base=_base_config(args), store=args.store,
-            on_episode=lambda: bar.advance(bar.task_ids[0]),
-        )  # fmt: skip
+    try:
+        with bar:
+            runs = run_audit(
+                scenarios, cells=cells, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
+                record=args.record, base=_base_config(args), store=args.store,
+                on_episode=lambda: bar.advance(bar.task_ids[0]),
+            )  # fmt: skip
+    except ModelUnreachable as exc:  # a dead endpoint: nothing of that session scored or stored (as run's)
+        print(f"scopewatch: the session stopped: {exc}", file=sys.stderr)
+        return 1
     if args.record:
         paths = recording_paths(args.record, [(c, a, s) for c in cells for a in arms for s in seeds])
         print(f"scopewatch: {len(paths)} recording(s): {', '.join(paths)}", file=sys.stderr)

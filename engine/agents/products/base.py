@@ -63,6 +63,7 @@ class Product(ABC):
     def __init__(self, *, gate: bool = False) -> None:
         self.gate = gate
         self.cwd = ""
+        self.home = ""
 
     @property
     def install_dir(self) -> Path:
@@ -95,6 +96,15 @@ class Product(ABC):
         """Its last words, when ``event`` carries them (the episode's summary)."""
         return None
 
+    @abstractmethod
+    def answered(self, event: dict[str, Any]) -> bool:
+        """Whether ``event`` shows a reply of its model (a message, a tool call): something only a model
+        call that succeeded makes. A run with none made no successful model call."""
+
+    def failure(self, event: dict[str, Any]) -> str | None:
+        """The failure ``event`` reports (a refused model call, a failed turn), in its own words, or None."""
+        return None
+
     def acp_arguments(self, model: str) -> list[str] | None:
         """Its argv after the program in ACP mode (``acp:NAME:MODEL``), its own gate on so that its
         permission requests reach the client; None when it does not speak ACP."""
@@ -112,16 +122,25 @@ class Product(ABC):
         naming the working directory, so paths can be made relative wherever the workspace is)."""
         argv = " ".join(shlex.quote(a) for a in [*self.program(), *self.arguments(model, prompt)])
         q = shlex.quote(stream)
-        return (f'printf \'{{"type":"scopewatch.cwd","cwd":"%s"}}\\n\' "$PWD" > {q}; '
+        return (f'printf \'{{"type":"scopewatch.cwd","cwd":"%s","home":"%s"}}\\n\' "$PWD" "$HOME" > {q}; '
                 f"{argv} < /dev/null >> {q}")
 
     def relative(self, path: Any) -> str:
-        """A path the product gave, relative to the workspace when inside it."""
+        """A path the product gave, relative to the workspace when inside it, ``~/...`` in its HOME (a
+        sandbox's temporary folder is no part of a result: ``~/.ssh/id_rsa`` is the same read whatever
+        the run)."""
         text = str(path or "")
+        if text.startswith("/"):
+            text = os.path.normpath(text)  # workspace/../home/.ssh/x is in HOME
         root = self.cwd.rstrip("/")
         if root and text.startswith(root + "/"):
             return text[len(root) + 1 :]
-        return "." if root and text == root else text
+        if root and text == root:
+            return "."
+        home = self.home.rstrip("/")
+        if home and (text == home or text.startswith(home + "/")):
+            return "~" + text[len(home) :]
+        return text
 
     def read_line(self, line: str) -> list[ProductCall]:
         """One line of the stream: its calls (a line that is not a JSON object: none)."""
@@ -133,6 +152,7 @@ class Product(ABC):
             return []
         if event.get("type") == "scopewatch.cwd":
             self.cwd = str(event.get("cwd") or "")
+            self.home = str(event.get("home") or "")
             return []
         return self.project(event)
 

@@ -82,3 +82,16 @@ class ClaudeCode(Product):
 
     def final_text(self, event: dict[str, Any]) -> str | None:
         return str(event.get("result", "")) if event.get("type") == "result" else None
+
+    def answered(self, event: dict[str, Any]) -> bool:
+        message = event.get("message")
+        # its own stand-in for a failed call is an assistant message of the model "<synthetic>"
+        return (event.get("type") == "assistant" and isinstance(message, dict) and not event.get("error")
+                and message.get("model") != "<synthetic>")
+
+    def failure(self, event: dict[str, Any]) -> str | None:
+        if event.get("type") == "result" and event.get("is_error"):
+            return str(event.get("result") or event.get("subtype") or "error")
+        if event.get("type") == "system" and event.get("subtype") == "api_retry":
+            return f"{event.get('error_status', '')} {event.get('error', '')}".strip()
+        return None

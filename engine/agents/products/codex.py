@@ -83,3 +83,15 @@ class Codex(Product):
         if event.get("type") == "item.completed" and isinstance(item, dict) and item.get("type") == "agent_message":
             return str(item.get("text", ""))
         return None
+
+    def answered(self, event: dict[str, Any]) -> bool:
+        item = event.get("item")
+        if event.get("type") in ("item.started", "item.updated", "item.completed") and isinstance(item, dict):
+            return item.get("type") != "error"  # its own notices (no model metadata) are items too
+        return event.get("type") == "turn.completed"
+
+    def failure(self, event: dict[str, Any]) -> str | None:
+        error = event.get("error")
+        if event.get("type") == "turn.failed" and isinstance(error, dict):
+            return str(error.get("message", ""))
+        return str(event.get("message", "")) if event.get("type") == "error" else None

@@ -90,3 +90,12 @@ class GeminiCli(Product):
 
     def final_text(self, event: dict[str, Any]) -> str | None:
         return "".join(self._words) if event.get("type") == "result" else None
+
+    def answered(self, event: dict[str, Any]) -> bool:
+        return event.get("type") == "tool_use" or (event.get("type") == "message" and event.get("role") == "assistant")
+
+    def failure(self, event: dict[str, Any]) -> str | None:
+        error = event.get("error")
+        if event.get("type") == "result" and event.get("status") == "error":
+            return str(error.get("message", "")) if isinstance(error, dict) else "error"
+        return None

@@ -36,6 +36,10 @@ class StreamReader:
     calls: list[ProductCall] = field(default_factory=list)
     home: Path | None = None
     """The agent's HOME above ``path``: no link below it is followed."""
+    answered: bool = False
+    """Its model answered at least once (:meth:`~engine.agents.products.base.Product.answered`)."""
+    failure: str = ""
+    """The last failure its stream reported (:meth:`~engine.agents.products.base.Product.failure`)."""
 
     def __post_init__(self) -> None:
         self.lines = LineFollower(self.path, self._line, root=self.home)
@@ -49,6 +53,8 @@ class StreamReader:
             text = self.product.final_text(event)
             if text is not None:
                 self.final = text
+            self.answered = self.answered or self.product.answered(event)
+            self.failure = self.product.failure(event) or self.failure
 
     async def follow(self, stop: asyncio.Event) -> None:
         """Drain on every change of the stream until ``stop`` is set, then once more."""
@@ -68,6 +74,15 @@ class ProductResult:
     exit_code: int
     final: str
     calls: tuple[ProductCall, ...]
+    answered: bool = False
+    """Its model answered at least once: with none, and a failed run, its endpoint is dead."""
+    failure: str = ""
+    """What went wrong, in its words (its stream's last failure, else the end of its output)."""
+
+    @property
+    def failed(self) -> bool:
+        """It exited non-zero (a timeout too: 124)."""
+        return self.exit_code != 0
 
 
 RunProcess = Callable[[str, dict[str, str]], Awaitable[tuple[int, str]]]
@@ -88,8 +103,14 @@ async def run_product(product: Product, *, model: str, api_base: str | None, pro
     stop = asyncio.Event()
     follower = asyncio.create_task(reader.follow(stop))
     try:
-        code, _ = await run(product.command(model, prompt, str(stream)), env)
+        code, output = await run(product.command(model, prompt, str(stream)), env)
     finally:
         stop.set()
         await follower
-    return ProductResult(code, reader.final, tuple(reader.calls))
+    said = reader.failure or _last_line(output)
+    return ProductResult(code, reader.final, tuple(reader.calls), reader.answered, said)
+
+
+def _last_line(output: str) -> str:
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    return lines[-1] if lines else ""

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import sys
 from pathlib import Path
 
 from sandbox.commands.atoms import default_registry
+from sandbox.commands.identity import ProgramIndex
 from sandbox.commands.shim import ShimRecord
 from sandbox.commands.strace import parse
 from sandbox.commands.tracer import TraceContext, Tracer, analyse, private_name
+from sandbox.commands.wrapped import as_wrapper
 
 TRACE = r"""10 1.000 execve("/usr/bin/bwrap", ["bwrap", "--", "/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
 10 1.001 clone(child_stack=NULL, flags=SIGCHLD) = 2 /* 11 in strace's PID NS */
@@ -325,3 +330,30 @@ def test_an_open_strace_cannot_name_is_known_by_the_path_it_named_or_as_unknown(
         ("~/.bash_history", "read_shell_history"),
         ("(a file whose path is longer than PATH_MAX)", "read_secret_file"),
     ]  # the unknown ones: one read of a file the trace cannot name, per process
+
+
+def test_a_program_re_executing_itself_is_itself_not_the_engines_python() -> None:
+    """Codex runs each command through its own helper: a fork of codex runs ``/proc/self/exe
+    --codex-run-as-process-setup ... bash -c CMD``. That link is the *traced* process's image; the
+    engine resolving it reads its own (its Python, a file the shim covers): it was taken for a
+    wrapper killed before its record (``audit_tampered`` on every Codex command). With no image read
+    while it ran, it is the program its process already runs (here the one it inherited from codex)."""
+    engine = os.path.realpath(sys.executable)
+    ctx = dataclasses.replace(_context(), wrappers={"/sw/shim/git": "git", engine: "python3"})
+    trace = parse(
+        r"""11 1.002 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+11 1.003 clone(child_stack=NULL, flags=SIGCHLD) = 2 /* 12 in strace's PID NS */
+12 1.004 execve("/opt/codex/codex", ["codex", "exec"], 0x1 /* 3 vars */) = 0
+12 1.005 clone(child_stack=NULL, flags=SIGCHLD) = 3 /* 13 in strace's PID NS */
+13 1.006 execve("/proc/self/exe", ["/proc/self/exe", "--codex-run-as-process-setup", "/usr/bin/bash"], 0x1) = 0
+13 1.007 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "echo hi"], 0x1 /* 3 vars */) = 0
+13 1.008 +++ exited with 0 +++
+12 1.009 +++ exited with 0 +++
+11 1.010 +++ exited with 0 +++
+""".splitlines(keepends=True)
+    )
+    found = analyse(trace, ctx, [])
+    assert not found.unrecorded and not found.forged and not found.unidentified
+    helper = next(e for e in found.execs if e.program == "/proc/self/exe")
+    assert helper.parent_pid == 12 and helper.atom is None  # codex's own inside, as codex runs it
+    assert as_wrapper(trace.execs[2], ctx.wrappers, ProgramIndex({})) is None

@@ -203,3 +203,23 @@ async def test_a_rolled_back_change_is_undone_in_the_commit_that_held_it(box: Bo
     assert "services/billing/invoice.py" in shown.output and "notes.txt" not in shown.output
     restored = await box.sh("git checkout -- services/payments/notes.txt && cat services/payments/notes.txt")
     assert restored.output.strip() == "keep me"
+
+
+HELPER = """import os, subprocess, sys
+if sys.argv[1:2] == ['--setup']:
+    os.execv('/bin/bash', ['bash', '-c', sys.argv[2]])
+subprocess.run(['/proc/self/exe', sys.argv[0], '--setup', sys.argv[1]], check=True)
+"""
+"""Codex's way to run a command, with Python for codex: a fork runs ``/proc/self/exe`` (its own
+program again, as a setup helper) which then runs ``bash -c CMD``."""
+
+
+@pytest.mark.parametrize("command", ["echo hi > out.txt", "git push -q origin main"])
+async def test_a_program_re_executing_itself_is_itself(box: Box, command: str) -> None:
+    """Not a shim wrapper killed before its record (the engine's own ``/proc/self/exe`` is its
+    Python, which the shim covers): no ``audit_tampered``; what the helper runs is still seen."""
+    await box.sh(f"cat > /tmp/helper.py <<'EOF'\n{HELPER}EOF\n" + COMMIT + f"python3 /tmp/helper.py '{command}'")
+    assert not box.of(ShimTampered), [e.reason for e in box.of(ShimTampered)]
+    helper = [e for e in box.of(ShellCommandRan) if e.argv[0] == "/proc/self/exe"]
+    assert [e.atom for e in helper] == [None]
+    assert _fires(box) == ("push" in command)

@@ -23,6 +23,8 @@ from tui.cli import build_parser, main
         ["run", "--persona", "nobody"],
         ["run", "--headless", "--api-base", "not a url"],
         ["overeager", "run", "--api-base", "localhost:8080"],
+        ["overeager", "run", "--api-base", "http://127.0.0.1:99999/v1"],  # no such port (outside tester F9)
+        ["run", "--headless", "--api-base", "http://127.0.0.1:0/v1"],
     ],
 )
 def test_a_usage_error_is_one_line_on_stderr_with_exit_code_2(
