@@ -348,6 +348,7 @@ class DockerShellRunner(ShellRunner):
         root = ("/bin/bash", "-c", f"exec 2>&1\n{command}" if traced else command)
         trace = self.workspace.base / "trace"  # not mounted in the container
         argv = [*self.tracer.argv(Path("/dev/stderr")), *root] if traced else list(root)
+        secrets = await self._secrets(root)  # HOME and the workspace are at their host paths in the container
         await self._hand_over()
         remote = read_state(self.workspace.remote)
         index = self._programs() if traced else None
@@ -373,7 +374,7 @@ class DockerShellRunner(ShellRunner):
             return CommandRun(code, output, killed, calls, tampered, command=self.commands)
         found = images.found if images is not None else None
         calls, reads, forged, hooks = await asyncio.to_thread(
-            self._traced, trace, root, records, ended=not killed, root_first=True, images=found
+            self._traced, trace, root, records, ended=not killed, root_first=True, secrets=secrets, images=found
         )
         calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(code, output, killed, calls, tampered, reads, self.commands, forged, hooks)

@@ -115,6 +115,8 @@ async def test_a_command_cannot_make_a_seccomp_listener_of_its_own(box: Box, net
     strace (a notification outranks ``SECCOMP_RET_TRACE``). ``network``: the per-command path external agents'
     processes take. A filter without a listener stays allowed (it hides nothing)."""
     _need_filter(box)
+    if network and box.backend == "docker":
+        pytest.skip("the docker backend gives commands no network (an agent that needs it runs with --sandbox local)")
     result = await box.sandbox.run_shell("alice", OWN_FILTERS, timeout=20, network=network)
     got = {line.split()[0]: line.split()[1:] for line in result.output.strip().splitlines() if line[:1].isdigit()}
     assert got["8"][0] == "-1" and int(got["8"][1]) in (errno.EPERM, errno.EBUSY), result.output
