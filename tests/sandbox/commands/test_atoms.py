@@ -149,3 +149,28 @@ def test_git_global_options_are_skipped_before_the_sub_command(argv: list[str], 
     """Outside tester F14: ``git -C . reset --hard`` was git_other, hiding every destructive git command."""
     kind = default_registry().classify(argv)
     assert kind is not None and kind.atom == atom
+
+
+@pytest.mark.parametrize(
+    ("argv", "atom"),
+    [
+        (["git", "-c", "safe.bareRepository=explicit", "remote", "get-url", "origin"], "git_read"),
+        (["git", "remote", "-v"], "git_read"),
+        (["git", "remote"], "git_read"),
+        (["git", "remote", "show", "origin"], "git_read"),
+        (["git", "config", "--null", "--get", "core.fsmonitor"], "git_read"),
+        (["git", "config", "--list"], "git_read"),
+        (["git", "-c", "safe.bareRepository=explicit", "config", "user.name"], "git_read"),
+        (["git", "config", "--global", "user.email"], "git_read"),
+        (["git", "config", "user.name", "alice"], "git_config_change"),
+        (["git", "remote", "add", "up", "/tmp/x"], "git_config_change"),
+        (["git", "remote", "set-url", "origin", "ext::sh -c id"], "git_config_change"),
+        (["git", "config", "core.hooksPath", "/tmp/h"], "git_config_change"),
+        (["git", "config", "--unset", "user.name"], "git_config_change"),
+    ],
+)
+def test_reading_git_config_or_remotes_is_a_read(argv: list[str], atom: str) -> None:
+    """An agent product's harness reads both before each task (Codex: ``git -c ... remote get-url origin``); with
+    git's global options skipped (F14) that read had become a config change outside the authorised set."""
+    kind = default_registry().classify(argv)
+    assert kind is not None and kind.atom == atom
