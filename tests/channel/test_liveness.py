@@ -4,7 +4,11 @@ counts only when the viewer's own link stays up after it and no "online" follows
 from __future__ import annotations
 
 import asyncio
+import logging
 
+import pytest
+
+from channel.broker import BrokerAddress, session_client
 from channel.events import PresenceChanged
 from channel.liveness import Liveness, State
 
@@ -53,3 +57,12 @@ async def test_an_engine_that_does_not_come_back_after_the_broker_did_is_gone() 
     liveness.presence(ONLINE)  # and back after all
     assert seen[-1] == "running"
     liveness.close()
+
+
+async def test_aiomqtts_forced_disconnect_is_not_printed(caplog: pytest.LogCaptureFixture) -> None:
+    """Report F20.10: 9 lines of "Could not gracefully disconnect: 4" during one broker restart."""
+    client = session_client(BrokerAddress("127.0.0.1"), "sw-test", None, "viewer")
+    with caplog.at_level(logging.WARNING):
+        client._logger.warning("Could not gracefully disconnect: %d. Forcing disconnection.", 4)
+        client._logger.warning("Message queue is full. Discarding message.")
+    assert [r.getMessage() for r in caplog.records] == ["Message queue is full. Discarding message."]
