@@ -313,6 +313,7 @@ def attach_app(
     # The app calls a run with an engine coroutine "live"; here the coroutine is the bridge.
     app.status.mode = "watch"
     app.reviews.me = who  # a room's member sees their own vote
+    app.reviews.can_decide = credential is not None and credential.role in ("reviewer", "instructor")
     return app
 
 
