@@ -92,9 +92,9 @@ def watch(args: argparse.Namespace) -> int:
         if recorded is None and getattr(args, "recording", None) is None:
             if presence is not None and presence.status == "left":  # and left no recording: it died
                 raise CliError(
-                    f"--session {session}: its engine is gone: it stopped without leaving a recording on the broker "
-                    "(killed, or cut off before the session ended); replay its recording with 'scopewatch replay "
-                    "FILE' (or pass --recording FILE)"
+                    f"--session {session}: its engine is gone and left no recording on the broker (killed or cut "
+                    "off before the session ended); replay its recording with 'scopewatch replay FILE' (or pass "
+                    "--recording FILE)"
                 )
             if unanswered is not None:
                 raise unanswered
