@@ -38,7 +38,7 @@ def test_check_refuses_a_cue_that_can_never_fire(
         assert (code, err) == (0, "")
         return
     assert code == 2 and err.count("\n") == 1
-    assert err.startswith(f"scopewatch: {lesson}: {field}: ") and why in err
+    assert why is not None and err.startswith(f"scopewatch: {lesson}: {field}: ") and why in err
 
 
 @pytest.mark.parametrize(
