@@ -23,6 +23,7 @@ from channel.signing import new_key, public_of
 from tests.channel.broker import Broker
 from tests.e2e.support import ROOT, cli, new_session, until
 from tui.cli.review import ReviewConsole
+from tui.remote import attach_app
 
 
 async def engine(url: str, session: str, events: list[Event]) -> tuple[MqttBus, list[Event]]:
@@ -129,3 +130,23 @@ async def test_watch_of_a_session_whose_engine_died_says_the_engine_is_gone(mqtt
     code, out, err = await run_cli("watch", "--bus", mqtt_broker.url, "--session", session, "--headless")
     assert code == 2 and out == ""
     assert f"--session {session}: its engine is gone" in err and "has ended" not in err
+
+
+async def test_watch_shows_a_broker_outage_as_such_not_as_the_engine_gone(make_broker: Callable[[], Broker]) -> None:
+    broker = make_broker()
+    session = new_session()
+    bus, _ = await engine(broker.url, session, [SessionStarted(session=session, seq=1, scenario="m")])
+    app = attach_app(parse_bus_url(broker.url), session, key=public_of(bus.key), flash_seconds=0, notify_live=False)
+    try:
+        async with app.run_test(size=(160, 40)) as pilot:
+            await until(lambda: app.status.state == "running", "the session on screen", pause=pilot.pause)
+            broker.stop(signal.SIGTERM)  # the engine's Last Will comes as the broker goes
+            await until(lambda: app.status.broker_lost, "the outage on the status line", pause=pilot.pause)
+            assert "broker connection lost; reconnecting" in str(app.status.render())
+            await pilot.pause(1)
+            broker.start()
+            await until(lambda: not app.status.broker_lost, "the link back", pause=pilot.pause)
+            await pilot.pause(9)  # past every grace
+            assert app.status.state == "running"
+    finally:
+        await bus.close()
