@@ -27,6 +27,7 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.replay` — the replay protocol: how a late joiner gets the events it missed;
 - :mod:`channel.broker` — where the broker is, its connection error, and one look at what it retains;
 - :mod:`channel.discovery` — which sessions are live: the engines' presence, believed only when signed;
+- :mod:`channel.liveness` — whether a viewer's engine is there: its Last Will told apart from a broker outage;
 - :mod:`channel.connect` — the bus a ``--bus`` URL names;
 - :mod:`channel.outbox` — publishing off the engine's path: in order, a window of acks, bounded, shed counted;
 - :mod:`channel.exposure` — whether anonymous clients may publish on a session's command topics;

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import ssl
 from dataclasses import dataclass, field
 
 import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from channel.errors import ScopewatchError
@@ -74,6 +76,50 @@ def outcome_read(done: asyncio.Future[None]) -> None:
     """Mark a future's outcome as read (a done callback where nobody awaits it any more)."""
     if not done.cancelled():
         done.exception()
+
+
+SESSION_EXPIRY_S = 600
+"""How long the broker keeps a disconnected bus's subscriptions and queued messages."""
+KEEPALIVE_S = {"engine": 4}
+"""Keepalive per role (others: 15 s): a broker sends the engine's Last Will ("left") within 1.5x
+of it after the engine goes silent, so viewers say "engine gone" within seconds even when its host
+vanished without closing the connection."""
+
+
+class _Quiet(logging.Filter):
+    """Drops aiomqtt's "Could not gracefully disconnect" (every failed reconnect releases a client that
+    never connected; the bus says "connection lost; reconnecting" once instead)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Could not gracefully disconnect")
+
+
+_PAHO_LOG = logging.getLogger("scopewatch.mqtt.client")
+_PAHO_LOG.addFilter(_Quiet())
+
+
+def session_client(address: BrokerAddress, identifier: str, will: aiomqtt.Will | None, role: str) -> aiomqtt.Client:
+    """The client of a session's bus (channel.mqtt): MQTT v5, a session the broker keeps for
+    :data:`SESSION_EXPIRY_S` across reconnects, the keepalive of ``role``, the Last Will ``will``."""
+    props = properties(PacketTypes.CONNECT)
+    props.SessionExpiryInterval = SESSION_EXPIRY_S
+    return aiomqtt.Client(
+        address.host,
+        address.port,
+        username=address.username,
+        password=address.password,
+        identifier=identifier,
+        protocol=aiomqtt.ProtocolVersion.V5,
+        will=will,
+        # Never a clean start, not even the first time (the id is new anyway): mosquitto 2.0
+        # persists across a restart only the sessions of clients that connected that way.
+        clean_start=False,
+        properties=props,
+        tls_context=address.tls_context(),
+        timeout=10,
+        keepalive=KEEPALIVE_S.get(role, 15),
+        logger=_PAHO_LOG,
+    )
 
 
 def _client(address: BrokerAddress, *, v5: bool = False) -> aiomqtt.Client:

@@ -24,7 +24,7 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +33,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from channel import replay
-from channel.broker import BrokerAddress, BusConnectError, outcome_read, properties, release
+from channel.broker import BrokerAddress, BusConnectError, outcome_read, properties, release, session_client
 from channel.bus import BusClosed, Overflow
 from channel.codec import DecodeError, Message, decode, encode
 from channel.commands import _Command
@@ -48,14 +48,6 @@ from channel.vocab import Presence
 from channel.vocab.topics import ALL, BATCH, ROOT, presence_topic
 
 log = logging.getLogger("scopewatch.mqtt")
-
-SESSION_EXPIRY_S = 600
-"""How long the broker keeps a disconnected bus's subscriptions and queued messages."""
-KEEPALIVE_S = {"engine": 4}
-"""Keepalive per role (others: 15 s): a broker sends the engine's Last Will ("left") within 1.5x
-of it after the engine goes silent, so viewers say "engine gone" within seconds even when its host
-vanished without closing the connection."""
-
 
 @dataclass
 class _Outgoing:
@@ -113,6 +105,7 @@ class MqttBus:
         self._out_counter = itertools.count()
         self._outbox: dict[int, _Outgoing] = {}
         self._on_rejected: list[RejectHandler] = []
+        self._on_link: list[Callable[[bool], None]] = []
 
     # --- connection ------------------------------------------------------------------------
 
@@ -131,25 +124,7 @@ class MqttBus:
         if self.participant is not None:
             topic, left = self.prefix + presence_topic(self.participant), self._presence("left")
             will = aiomqtt.Will(topic, left, qos=1, retain=True, properties=signed(self.key, topic, left))
-        props = properties(PacketTypes.CONNECT)
-        props.SessionExpiryInterval = SESSION_EXPIRY_S
-        a = self.address
-        return aiomqtt.Client(
-            a.host,
-            a.port,
-            username=a.username,
-            password=a.password,
-            identifier=self.client_id,
-            protocol=aiomqtt.ProtocolVersion.V5,
-            will=will,
-            # Never a clean start, not even the first time (the id is new anyway): mosquitto 2.0
-            # persists across a restart only the sessions of clients that connected that way.
-            clean_start=False,
-            properties=props,
-            tls_context=a.tls_context(),
-            timeout=10,
-            keepalive=KEEPALIVE_S.get(self.role, 15),
-        )
+        return session_client(self.address, self.client_id, will, self.role)
 
     async def start(self) -> None:
         """Connect now (raises BusConnectError naming the broker when it cannot)."""
@@ -203,6 +178,7 @@ class MqttBus:
             self._connected.clear()
             if self._lost is not None and not self._lost.done():
                 self._lost.set_result(None)
+            self._tell_link(False)
             await release(client)
             while not self._closed:
                 await asyncio.sleep(backoff)
@@ -216,6 +192,7 @@ class MqttBus:
                     continue
                 self.reconnects += 1
                 backoff = 0.05
+                self._tell_link(True)
                 break
 
     async def _dispatch(self, m: aiomqtt.Message) -> None:
@@ -265,6 +242,15 @@ class MqttBus:
     def on_forged(self, handler: ForgedHandler) -> None:
         """Tell ``handler(relative_topic, count)`` of every message dropped as forged (a viewer's notice)."""
         self._on_forged.append(handler)
+
+    def on_link(self, handler: Callable[[bool], None]) -> None:
+        """Tell ``handler(False)`` when the connection drops, ``handler(True)`` when it is back
+        (channel.liveness: a broker outage is not the engine's death)."""
+        self._on_link.append(handler)
+
+    def _tell_link(self, up: bool) -> None:
+        for handler in self._on_link:
+            handler(up)
 
     def on_rejected(self, handler: RejectHandler) -> None:
         """Hand every command payload that failed to decode to ``handler`` (the engine refuses it)."""

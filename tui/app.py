@@ -27,7 +27,6 @@ from textual.worker import Worker, WorkerState
 from channel.bus import Bus, Dropped, Subscription
 from channel.commands import CastVote, DecideReview, SetNorm, _Command
 from channel.events import Event
-from channel.vocab.norms import Norms, choices_for
 from channel.vocab.topics import ALL
 from engine.scoring.live import LiveScore
 from themes import DARK, THEMES, register_all, resolve
@@ -48,7 +47,7 @@ from tui.screens.diff import DiffScreen
 from tui.widgets.activity import ActivityPanes
 from tui.widgets.channel_log import ChannelPanel
 from tui.widgets.harm import HarmAlerts
-from tui.widgets.norms import NormsPanel
+from tui.widgets.norms import NormsPanel, next_norm
 from tui.widgets.notices import NoticeBar
 from tui.widgets.pages import PAGES, PageBar
 from tui.widgets.reviews import ReviewQueue
@@ -345,12 +344,7 @@ class ScopewatchApp(SessionApp):
         self.push_screen(DiffScreen(message.title, message.diff))
 
     def next_norm_value(self, key: str) -> Any:
-        current = self.norms_panel.norms
-        try:
-            return Norms.model_validate({k: v for k, v in current.items() if k in Norms.model_fields}).next_value(key)
-        except ValueError:
-            choices = choices_for(key)
-            return choices[0] if choices else current.get(key)
+        return next_norm(self.norms_panel.norms, key, in_room=self.reviews.room.room is not None)
 
     def action_toggle_norm(self, key: str) -> None:
         self.request_norm(key, self.next_norm_value(key))

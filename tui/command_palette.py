@@ -21,6 +21,8 @@ class ScopewatchCommands(Provider):
         current = app.norms_panel.norms
         for _key, name in NORM_KEYS:
             for value in choices_for(name):
+                if value == "room" and app.reviews.room.room is None:
+                    continue  # reviewer=room only in a room
                 if current.get(name) != value:
                     out.append(
                         (

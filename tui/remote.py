@@ -31,11 +31,12 @@ from channel.connect import connect_bus
 from channel.credentials import Credential
 from channel.discovery import find_sessions
 from channel.errors import ScopewatchError
-from channel.events import Event, SessionEnded
+from channel.events import Event, PresenceChanged, SessionEnded
+from channel.liveness import BROKER_LOST, ENGINE_GONE, Liveness, State
 from channel.memory import InProcessBus
 from channel.mqtt import MqttBus
 from channel.signing import VerifyKey, genuine
-from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE, ROOT
+from channel.vocab.topics import COMMANDS, EVENTS, PRESENCE, ROOT, presence_topic
 
 if TYPE_CHECKING:
     from tui.app import ScopewatchApp
@@ -148,16 +149,32 @@ class SeqFollower:
 
 
 async def bridge(
-    remote: MqttBus, local: InProcessBus, *, on_follower: Callable[[SeqFollower], None] | None = None
+    remote: MqttBus,
+    local: InProcessBus,
+    *,
+    on_follower: Callable[[SeqFollower], None] | None = None,
+    on_state: Callable[[State], None] | None = None,
 ) -> None:
-    """History first, then the live stream, each event once (gaps filled); presence passes through;
-    local commands go to the broker. Runs until cancelled. ``on_follower`` sees the follower (tests)."""
+    """History first, then the live stream, each event once (gaps filled); presence passes through
+    (the engine's "left" only once :class:`~channel.liveness.Liveness` believes it: a broker outage is
+    told to ``on_state`` instead); local commands go to the broker. Runs until cancelled.
+    ``on_follower`` sees the follower (tests)."""
     events = await remote.subscribe(EVENTS)
     presence = await remote.subscribe(PRESENCE)
     commands = await local.subscribe(COMMANDS)
     follower = SeqFollower(remote.fetch_history, local.publish)
     if on_follower is not None:
         on_follower(follower)
+    gone: list[asyncio.Task[None]] = []
+
+    def changed(state: State) -> None:
+        if state == "engine gone" and liveness.left is not None:
+            gone.append(asyncio.ensure_future(local.publish(liveness.left)))
+        if on_state is not None:
+            on_state(state)
+
+    liveness = Liveness(changed)
+    remote.on_link(liveness.link)
 
     async def forward_commands() -> None:
         async for command in commands:
@@ -168,6 +185,10 @@ async def bridge(
 
     async def forward_presence() -> None:
         async for item in presence:
+            if isinstance(item, PresenceChanged) and item.participant == "engine":
+                liveness.presence(item)
+                if item.status == "left":
+                    continue  # handed on once believed (changed)
             if not isinstance(item, Dropped | _Command):
                 await local.publish(item)
 
@@ -179,17 +200,37 @@ async def bridge(
                 continue  # a drop shows as a gap at the next event; commands are the engine's
             await follower.offer(item)
     finally:
-        for task in helpers:
+        liveness.close()
+        for task in helpers + gone:
             task.cancel()
         await remote.close()
 
 
-async def follow_headless(remote: MqttBus, deliver: Callable[[Event], Awaitable[None]]) -> SeqFollower:
+class EngineGone(RemoteError):
+    """The engine left (its Last Will) before the session ended, and the broker kept no recording."""
+
+
+async def follow_headless(
+    remote: MqttBus, deliver: Callable[[Event], Awaitable[None]], *, note: Callable[[str], None] = log.warning
+) -> SeqFollower:
     """``watch --headless``: hand every event of the session to ``deliver`` once, in seq order (history
-    first, gaps filled), until ``SessionEnded``; the bus reconnects on its own when the link drops, and
-    what the engine can no longer send (it ended meanwhile) comes from the recording it left."""
+    first, gaps filled), until ``SessionEnded``; the bus reconnects on its own when the link drops
+    (``note`` says so), and what the engine can no longer send (it ended meanwhile) comes from the
+    recording it left. Raises :class:`EngineGone` when the engine died (its Last Will, believed as
+    :class:`~channel.liveness.Liveness` says) and left no recording."""
     events = await remote.subscribe(EVENTS)
+    presence = await remote.subscribe(presence_topic("engine"))
     ended = False
+    gone = asyncio.Event()
+
+    def changed(state: State) -> None:
+        if state == "engine gone":
+            gone.set()
+        else:
+            note(BROKER_LOST if state == "broker lost" else "broker connection back")
+
+    liveness = Liveness(changed)
+    remote.on_link(liveness.link)
 
     async def take(event: Event) -> None:
         nonlocal ended
@@ -205,14 +246,35 @@ async def follow_headless(remote: MqttBus, deliver: Callable[[Event], Awaitable[
                 raise
             return [event for event in recorded if event.seq > after]
 
+    async def engine() -> None:
+        async for item in presence:
+            if isinstance(item, PresenceChanged):
+                liveness.presence(item)
+
     follower = SeqFollower(fetch, take)
+    watcher = asyncio.create_task(engine())
+    stop = asyncio.create_task(gone.wait())
     try:
         await follower.catch_up()
         while not ended:
-            item = await events.get()
+            get = asyncio.ensure_future(events.get())
+            await asyncio.wait((get, stop), return_when=asyncio.FIRST_COMPLETED)
+            if not get.done():
+                get.cancel()
+                recorded = await ended_session(remote.address, remote.session)
+                for event in recorded or ():
+                    if event.seq > follower.last:
+                        await follower.offer(event)
+                if not ended:
+                    raise EngineGone(ENGINE_GONE)
+                break
+            item = get.result()
             if not isinstance(item, Dropped | _Command):
                 await follower.offer(item)
     finally:
+        liveness.close()
+        watcher.cancel()
+        stop.cancel()
         await remote.close()
     return follower
 
@@ -236,7 +298,12 @@ def attach_app(
     who = participant or (credential.participant if credential else "") or f"viewer-{os.getpid()}"
     role = credential.role if credential else "viewer"
     remote = connect_bus(address, session, participant=who, role=role, key=key, credential=credential)
-    app = build_app(local, session, engine=bridge(remote, local), theme=theme, token=token, **options)
+
+    def link(state: State) -> None:  # a broker outage is shown as such, not as the engine's death
+        app.status.broker_lost = state == "broker lost"
+        app.status.show()
+
+    app = build_app(local, session, engine=bridge(remote, local, on_state=link), theme=theme, token=token, **options)
 
     def forged(topic: str, count: int) -> None:
         if count & (count - 1) == 0:  # the 1st, 2nd, 4th, 8th...: seen, never a flood of notices
@@ -246,6 +313,7 @@ def attach_app(
     # The app calls a run with an engine coroutine "live"; here the coroutine is the bridge.
     app.status.mode = "watch"
     app.reviews.me = who  # a room's member sees their own vote
+    app.reviews.can_decide = credential is not None and credential.role in ("reviewer", "instructor")
     return app
 
 

@@ -77,10 +77,33 @@ class LessonGuide:
         pass
 
 
-def attach(lesson: Lesson, *, pauses: bool = True) -> Callable[[Session], LessonGuide]:
-    """The ``guide`` argument of :class:`~engine.session.loop.Session` for ``lesson``."""
+def attach(
+    lesson: Lesson, *, pauses: bool = True, built: list[LessonGuide] | None = None
+) -> Callable[[Session], LessonGuide]:
+    """The ``guide`` argument of :class:`~engine.session.loop.Session` for ``lesson``; each guide
+    built is appended to ``built`` (to ask it afterwards which cues never fired)."""
 
     def build(session: Session) -> LessonGuide:
-        return LessonGuide(lesson, session, pauses=pauses)
+        guide = LessonGuide(lesson, session, pauses=pauses)
+        if built is not None:
+            built.append(guide)
+        return guide
 
     return build
+
+
+def unfired(lesson: Lesson, guides: list[LessonGuide]) -> str | None:
+    """One line naming the cues no guide saw fire (None when every cue did)."""
+    fired = set().union(*(guide.done for guide in guides)) if guides else set()
+    never = [i for i in range(len(lesson.cues)) if i not in fired]
+    if not never:
+        return None
+    named = ", ".join(f"cue {i} ({lesson.cues[i].event}{_filters(lesson, i)})" for i in never)
+    return f"lesson: {len(never)} of {len(lesson.cues)} cue(s) never fired: {named}"
+
+
+def _filters(lesson: Lesson, i: int) -> str:
+    cue = lesson.cues[i]
+    parts = [f"{label} {value}" for label, value in (("episode", cue.episode), ("by", cue.actor), ("on", cue.path))]
+    shown = [part for part, value in zip(parts, (cue.episode, cue.actor, cue.path), strict=True) if value is not None]
+    return "".join(f" {part}" for part in shown) + (f" #{cue.nth}" if cue.nth > 1 else "")

@@ -135,6 +135,7 @@ class SessionControls:
             case SetNorm():
                 try:
                     self.norms.with_value(cmd.key, cmd.value)  # validate now, apply at the next boundary
+                    self._room_check(cmd.key, cmd.value)
                 except NormError as exc:
                     await self.emit(CommandRefused(actor=cmd.sender, command="SetNorm", reason=str(exc)))
                     return
@@ -209,6 +210,11 @@ class SessionControls:
         """Look at the boundary again now (a room's members changed, a vote came)."""
         self._wake.set()
 
+    def _room_check(self, key: str, value: Any) -> None:
+        """reviewer=room only in a room: elsewhere no vote would ever decide a review (report F16)."""
+        if key == "reviewer" and str(value) == "room" and self.on_room is None:
+            raise NormError("norm reviewer=room: this session has no room (serve it with --room NAME)")
+
     def queue_norm(self, key: str, value: Any, by: str) -> None:
         """A norm change to apply at the next boundary, as if ``by`` had sent it (a fork's changes)."""
         self._pending_norms.append((key, value, by))
@@ -218,6 +224,7 @@ class SessionControls:
         for key, value, by in pending:
             try:
                 new = self.norms.with_value(key, value)
+                self._room_check(key, value)
             except NormError as exc:
                 await self.emit(CommandRefused(actor=by, command="SetNorm", reason=str(exc)))
                 continue

@@ -1,5 +1,6 @@
 """Presence viewers honour (issue 31): an engine killed with SIGKILL leaves its Last Will, and
-``review`` says "engine gone" within 10 s (and exits 1); ``watch``'s status line shows it too. The
+``review`` says "engine gone" within 10 s (and exits 1), ``watch --headless`` says it on stderr and
+exits 1 (report F21; it used to wait forever); ``watch``'s status line shows it too. The
 review checks the engine's signatures with the key from ``serve``'s join line (the Last Will is signed)."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ async def test_review_says_engine_gone_soon_after_the_engine_is_killed(mqtt_brok
         *cli("serve", "--bus", mqtt_broker.url, "--record", str(record), "--norm", "reviewer=human"),
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
-    review = None
+    review = headless = None
     try:
         assert serve.stdout is not None and serve.stderr is not None
         session = (await asyncio.wait_for(serve.stdout.readline(), 90)).decode().strip()
@@ -38,10 +39,15 @@ async def test_review_says_engine_gone_soon_after_the_engine_is_killed(mqtt_brok
             *cli("review", "--bus", mqtt_broker.url, "--session", session, "--key", key),
             cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
-        assert review.stdout is not None
+        headless = await asyncio.create_subprocess_exec(
+            *cli("watch", "--bus", mqtt_broker.url, "--session", session, "--key", key, "--headless"),
+            cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert review.stdout is not None and headless.stdout is not None and headless.stderr is not None
         async with asyncio.timeout(90):
             while not (await review.stdout.readline()).startswith(b"reviewing"):
                 pass
+            await headless.stdout.readline()  # it follows the session
         serve.send_signal(signal.SIGKILL)
         killed = time.monotonic()
         lines: list[bytes] = []
@@ -50,8 +56,11 @@ async def test_review_says_engine_gone_soon_after_the_engine_is_killed(mqtt_brok
                 lines.append(await review.stdout.readline())
         assert time.monotonic() - killed < 10
         assert await asyncio.wait_for(review.wait(), 10) == 1
+        assert await asyncio.wait_for(headless.wait(), 10) == 1
+        said = (await headless.stderr.read()).decode()
+        assert said == "scopewatch: engine gone: it stopped without ending the session (killed or cut off)\n"
     finally:
-        for proc in (serve, review):
+        for proc in (serve, review, headless):
             if proc is not None and proc.returncode is None:
                 proc.kill()
                 await proc.wait()

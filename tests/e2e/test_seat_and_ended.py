@@ -74,4 +74,5 @@ async def test_watch_on_an_ended_session_with_no_recording_says_so_in_one_line(
     await bus.close()  # announced, then left: an engine that kept nothing on the broker
     assert await asyncio.to_thread(main, ["watch", "--bus", mqtt_broker.url, "--session", session]) == 2
     err = capsys.readouterr().err
-    assert "has ended and the broker kept no recording" in err and err.count("\n") == 1
+    # Its presence says "left" (a goodbye, or its Last Will) and no recording: its engine is gone (report F21).
+    assert "its engine is gone and left no recording on the broker" in err and err.count("\n") == 1

@@ -53,8 +53,7 @@ CHROMIUM_FLAGS = (
     "--hide-scrollbars",
     "--window-size=1600,1000",
     # No network but loopback: whatever the page asks of another host fails (a classroom offline).
-    "--proxy-server=http://127.0.0.1:9",
-    "--proxy-bypass-list=127.0.0.1;localhost",
+    "--proxy-server=http://127.0.0.1:9",  # (and the proxy bypass list: 127.0.0.1, localhost, the page's host)
 )
 APP_WORDS = ("Workspace", "Scoreboard", "Norms")
 """Words only the scopewatch screen draws (not textual-serve's start page)."""
@@ -173,13 +172,14 @@ async def press(tools: DevTools, key: str) -> None:
 
 
 @contextlib.contextmanager
-def served(log: Any) -> Iterator[tuple[int, int, dict[str, Any]]]:
-    """``scopewatch web`` and Chromium running, each in its own process group; both groups ended
-    on exit (with the app processes textual-serve spawned). Yields the two ports and a facts dict."""
+def served(log: Any, listen: str = "127.0.0.1", visit: str = "127.0.0.1") -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """``scopewatch web --host LISTEN`` and Chromium (reaching loopback and ``visit`` only) running, each
+    in its own process group; both groups ended on exit (with the app processes textual-serve
+    spawned). Yields the two ports and a facts dict."""
     serve_port, debug_port = free_port(), free_port()
     profile = tempfile.mkdtemp(prefix="scopewatch-chromium-")
     server = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "web", "--host", "127.0.0.1", "--port", str(serve_port)],
+        [sys.executable, "-m", "tui.cli", "web", "--host", listen, "--port", str(serve_port)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=log,
@@ -189,6 +189,7 @@ def served(log: Any) -> Iterator[tuple[int, int, dict[str, Any]]]:
         [
             CHROMIUM,
             *CHROMIUM_FLAGS,
+            f"--proxy-bypass-list=127.0.0.1;localhost;{visit}",
             f"--user-data-dir={profile}",
             f"--remote-debugging-port={debug_port}",
             "about:blank",
@@ -226,10 +227,13 @@ def served(log: Any) -> Iterator[tuple[int, int, dict[str, Any]]]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-async def drive(serve_port: int, debug_port: int, seconds: float, facts: dict[str, Any]) -> bytes:
-    """Open the served page in Chromium, wait for the app, press a key; returns the PNG screenshot."""
+async def drive(
+    serve_port: int, debug_port: int, seconds: float, facts: dict[str, Any], visit: str = "127.0.0.1"
+) -> bytes:
+    """Open the served page (on ``visit``) in Chromium, wait for the app, press a key; returns the PNG screenshot."""
     async with aiohttp.ClientSession() as session:
-        page_url = f"http://127.0.0.1:{serve_port}/"
+        page_url = f"http://{visit}:{serve_port}/"
+        facts["visit"] = visit
         await wait_for(lambda: http_ok(session, page_url), 30, f"textual-serve on {page_url}")
         await wait_for(
             lambda: http_ok(session, f"http://127.0.0.1:{debug_port}/json/version"), 30, "Chromium's DevTools port"
@@ -304,8 +308,9 @@ async def _steps(tools: DevTools, page_url: str, seconds: float, facts: dict[str
     facts["external"] = await tools.js(
         "[...document.querySelectorAll('[src],[href]')].map(e => e.src || e.href)"
         ".concat(performance.getEntriesByType('resource').map(e => e.name))"
-        ".filter(u => u && !u.startsWith('http://127.0.0.1:{port}') && !u.startsWith('ws://127.0.0.1:{port}'))"
-        .replace("{port}", str(facts["serve_port"]))
+        ".filter(u => u && !u.startsWith('http://{host}:{port}') && !u.startsWith('ws://{host}:{port}'))".replace(
+            "{port}", str(facts["serve_port"])
+        ).replace("{host}", facts["visit"])
     )
     shot = await tools.call("Page.captureScreenshot", format="png")
     data = base64.b64decode(shot["data"])
@@ -313,11 +318,14 @@ async def _steps(tools: DevTools, page_url: str, seconds: float, facts: dict[str
     return data
 
 
-def check(out: Path, seconds: float, log: Any) -> dict[str, Any]:
-    """The whole check; writes the screenshot to ``out`` (``<out>_failed.png`` on failure)."""
-    with served(log) as (serve_port, debug_port, facts):
+def check(
+    out: Path, seconds: float, log: Any, *, listen: str = "127.0.0.1", visit: str = "127.0.0.1"
+) -> dict[str, Any]:
+    """The whole check (``web --host LISTEN``, the page opened on ``visit``); writes the screenshot to
+    ``out`` (``<out>_failed.png`` on failure)."""
+    with served(log, listen, visit) as (serve_port, debug_port, facts):
         try:
-            out.write_bytes(asyncio.run(drive(serve_port, debug_port, seconds, facts)))
+            out.write_bytes(asyncio.run(drive(serve_port, debug_port, seconds, facts, visit)))
         finally:
             if "failed_png" in facts:
                 out.with_name(out.stem + "_failed.png").write_bytes(facts.pop("failed_png"))

@@ -316,7 +316,10 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
         "sandbox": getattr(args, "sandbox", None) or "local",
     }
     values.update(overrides)
-    return SessionConfig.model_validate(values)
+    config = SessionConfig.model_validate(values)
+    if config.norms.reviewer == "room" and not config.room:  # no vote would ever decide a review
+        raise CliError("--norm reviewer=room: the room's votes decide reviews; serve the session with --room NAME")
+    return config
 
 
 def starting_norms(scenario: str) -> Norms:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from channel.events import Event, LessonPrompted
+from engine.classroom.fit import check_fit
 from engine.classroom.lesson import Lesson, LessonError, load_lesson
 from engine.scoring.judge import EpisodeLabel
 from tui.cli.common import THEME_HELP, print_metrics, say, starting_norms
@@ -77,9 +78,18 @@ def describe(lesson: Lesson) -> list[str]:
     return lines
 
 
+def read(name: str) -> Lesson:
+    """The lesson file (or shipped lesson) ``name``, checked alone and against its session (a cue that
+    can never fire, a task of no pack: engine/classroom/fit.py)."""
+    path = resolve(name)
+    lesson = load_lesson(path)
+    check_fit(lesson, str(path))
+    return lesson
+
+
 def lesson_check(args: argparse.Namespace) -> int:
-    lesson = load_lesson(resolve(args.file))
-    lesson.config(starting_norms(lesson.scenario))  # its scenario exists; the session it asks for is valid
+    lesson = read(args.file)
+    lesson.config(starting_norms(lesson.scenario))  # the session it asks for is valid
     print("\n".join(describe(lesson)))
     return 0
 
@@ -98,17 +108,24 @@ def _print_prompt(event: Event, label: EpisodeLabel | None) -> None:
 
 def lesson_run(args: argparse.Namespace) -> int:
     """Run the lesson: on the live TUI, or headless with its prompts printed."""
-    from engine.classroom.guide import attach
+    from engine.classroom.guide import LessonGuide, attach, unfired
     from engine.runs.runner import run_session
     from tui.cli.run import open_live
 
-    lesson = load_lesson(resolve(args.file))
+    lesson = read(args.file)
     base = starting_norms(lesson.scenario)  # the scenario's own norms, under the lesson's
     say(f"lesson: {lesson.title}" + (f": {lesson.about}" if lesson.about else ""))
+    guides: list[LessonGuide] = []
     if args.headless:
         config = lesson.config(base)
-        guide = attach(lesson, pauses=False)
+        guide = attach(lesson, pauses=False, built=guides)
         metrics = asyncio.run(run_session(config, record=args.record, on_event=_print_prompt, guide=guide))
         print_metrics(metrics, as_json=False)
-        return 0
-    return open_live(lesson.config(base, pace=args.pace), theme=args.theme, record=args.record, guide=attach(lesson))
+        code = 0
+    else:
+        config = lesson.config(base, pace=args.pace)
+        code = open_live(config, theme=args.theme, record=args.record, guide=attach(lesson, built=guides))
+    never = unfired(lesson, guides)
+    if never is not None:
+        say(never)
+    return code

@@ -18,13 +18,15 @@ from channel.bus import Dropped
 from channel.commands import DecideReview, _Command
 from channel.connect import connect_bus, parse_bus_url
 from channel.credentials import parse_token
+from channel.discovery import engine_presence
 from channel.events import CommandRefused, Event, PresenceChanged, ReviewDecided, ReviewRequested, SessionEnded
+from channel.liveness import BROKER_LOST, ENGINE_GONE, Liveness, State
 from channel.mqtt import MqttBus
 from channel.signing import parse_key, session_key
 from channel.vocab import Decision
 from channel.vocab.topics import EVENTS, presence_topic
 from tui.cli.common import CliError
-from tui.remote import SeqFollower
+from tui.remote import SeqFollower, ended_session
 
 
 def register(sub: Any) -> None:
@@ -58,7 +60,9 @@ class ReviewConsole:
         """The engine left (its Last Will) before the session ended: it died."""
         self.sender = sender or f"reviewer-{os.getpid()}"
         self.follower = SeqFollower(bus.fetch_history, self._apply)
+        self.liveness = Liveness(self.changed)
         bus.on_forged(self.forged)
+        bus.on_link(self.liveness.link)
 
     def forged(self, topic: str, count: int) -> None:
         """A message on the engine's topics was not signed by it: say so (the 1st, 2nd, 4th, 8th...)."""
@@ -86,11 +90,21 @@ class ReviewConsole:
             self.ended.set()
 
     def presence(self, event: PresenceChanged) -> None:
-        """The engine's presence: "left" before ``SessionEnded`` means the engine died."""
-        if event.status == "left" and not self.ended.is_set():
-            self.gone = True
-            self.say("engine gone: it stopped without ending the session (killed or cut off)")
-            self.ended.set()
+        """The engine's presence, judged by :class:`~channel.liveness.Liveness` (a "left" before
+        ``SessionEnded`` means the engine died, unless the broker went down with it)."""
+        self.liveness.presence(event)
+
+    def changed(self, state: State) -> None:
+        """The engine's state as this console sees it: gone (exit 1), or the broker lost and back."""
+        if state == "engine gone":
+            if not self.ended.is_set():
+                self.gone = True
+                self.say(ENGINE_GONE)
+                self.ended.set()
+        elif state == "broker lost":
+            self.say(BROKER_LOST)
+        elif not self.ended.is_set():
+            self.say("broker connection back")
 
     def show(self, r: ReviewRequested) -> None:
         print(f"\n[{r.request_id}] {r.actor} asks to change {', '.join(r.paths)}", file=self.out)
@@ -128,15 +142,17 @@ class ReviewConsole:
 
     async def run(self, read_line: Callable[[], str]) -> None:
         """Show the queue so far, then follow the session and answer console lines until the
-        session ends, the input ends (``read_line`` returns "") or the user quits."""
+        session ends, the input ends (``read_line`` returns "") or the user quits (``q`` works while
+        the queue so far is still coming)."""
+        lines = _read_lines(read_line)
         live = await self.bus.subscribe(EVENTS)
         engine = await self.bus.subscribe(presence_topic("engine"))
-        await self.follower.catch_up()
-        self.say(f"reviewing {self.bus.session}: {len(self.pending)} pending")
-        if self.bus.key is None:
-            self.say("the session announces no signing key: its events are not checked")
 
         async def follow() -> None:
+            await self.follower.catch_up()
+            self.say(f"reviewing {self.bus.session}: {len(self.pending)} pending")
+            if self.bus.key is None:
+                self.say("the session announces no signing key: its events are not checked")
             async for item in live:
                 if not isinstance(item, Dropped | _Command):
                     await self.follower.offer(item)
@@ -148,19 +164,22 @@ class ReviewConsole:
 
         follower = asyncio.create_task(follow())
         watcher = asyncio.create_task(watch_engine())
-        lines = _read_lines(read_line)
         ended = asyncio.create_task(self.ended.wait())
         try:
             while not self.ended.is_set():
                 next_line = asyncio.create_task(lines.get())
-                await asyncio.wait((next_line, ended), return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait((next_line, ended, follower), return_when=asyncio.FIRST_COMPLETED)
                 if not next_line.done():
                     next_line.cancel()
+                    failed = follower.exception() if follower.done() and not follower.cancelled() else None
+                    if failed is not None:
+                        raise failed  # no engine answered
                     break
                 line = next_line.result()
                 if line == "" or not await self.command(line):
                     break
         finally:
+            self.liveness.close()
             follower.cancel()
             watcher.cancel()
             ended.cancel()
@@ -201,6 +220,14 @@ def review(args: argparse.Namespace) -> int:
     async def main() -> int:
         role = credential.role if credential else "reviewer"
         key = await session_key(address, args.session, pinned)
+        presence = await engine_presence(address, args.session, key)
+        if presence is None or presence.status == "left":  # ended (or never served here): nothing to review
+            recorded = await ended_session(address, args.session, key)
+            if recorded is not None:
+                end = next((e for e in reversed(recorded) if isinstance(e, SessionEnded)), None)
+                how = f" ({end.reason})" if end is not None else " (its engine stopped)"
+                print(f"session {args.session} has ended{how}; nothing to review", flush=True)
+                return 0
         bus = connect_bus(address, args.session, participant=who, role=role, key=key, credential=credential)
         console = ReviewConsole(bus, sender=who)
         try:

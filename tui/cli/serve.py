@@ -115,8 +115,6 @@ def serve(args: argparse.Namespace) -> int:
     config = session_config(
         args, room=room, vote_quorum=getattr(args, "quorum", 1), vote_deadline_s=getattr(args, "deadline", 60.0)
     )
-    if config.norms.reviewer == "room" and not room:
-        raise CliError("--norm reviewer=room: the room's votes decide reviews; add --room NAME")
     check_agents(config)
     if getattr(args, "secret", None):
         raise CliError(

@@ -19,7 +19,7 @@ from channel.discovery import engine_presence
 from channel.events import Event
 from channel.signing import VerifyKey, parse_key, session_key
 from tui.cli.common import THEME_HELP, CliError, freeze_heap, say
-from tui.remote import attach_app, check_engine, ended_session, follow_headless, resolve_session
+from tui.remote import EngineGone, attach_app, check_engine, ended_session, follow_headless, resolve_session
 
 
 def register(sub: Any) -> None:
@@ -90,19 +90,25 @@ def watch(args: argparse.Namespace) -> int:
                 unanswered = exc
         recorded = await ended_session(address, session, key)
         if recorded is None and getattr(args, "recording", None) is None:
+            if presence is not None and presence.status == "left":  # and left no recording: it died
+                raise CliError(
+                    f"--session {session}: its engine is gone and left no recording on the broker (killed or cut "
+                    "off before the session ended); replay its recording with 'scopewatch replay FILE' (or pass "
+                    "--recording FILE)"
+                )
             if unanswered is not None:
                 raise unanswered
-            raise CliError(
-                f"--session {session}: the session has ended and the broker kept no recording of it; "
-                "replay its recording with 'scopewatch replay FILE' (or pass --recording FILE)"
-            )
-        return session, key, recorded
+        if recorded is not None:
+            say(f"session {session} has ended; replaying the recording its engine left on the broker")
+            return session, key, recorded
+        unknown = presence is None and key is None  # nothing of it on the broker
+        return session, key, recording_for(session, args, address, unknown)
 
     session, key, recorded = asyncio.run(prepare())
     if recorded is not None and getattr(args, "headless", False):
         sys.stdout.buffer.write(b"".join(encode(event) + b"\n" for event in recorded))
         return 0
-    if recorded is not None or getattr(args, "recording", None):
+    if recorded is not None:
         return replay_ended(session, recorded, args, theme)
     name = getattr(args, "name", None)
     if name is not None and ("." in name or "/" in name or "+" in name or "#" in name or not name.strip()):
@@ -122,16 +128,27 @@ def watch(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
-def replay_ended(session: str, recorded: list[Event] | None, args: argparse.Namespace, theme: str) -> int:
-    """The session has ended: replay it (from the broker's copy, else from ``--recording``)."""
+def recording_for(session: str, args: argparse.Namespace, address: BrokerAddress, unknown: bool) -> list[Event]:
+    """``--recording FILE`` for a session the broker has no recording of: its events, when the file
+    is a recording of that session (refused in one line otherwise)."""
     from channel.recorder import load_recording
+
+    events = load_recording(args.recording)
+    theirs = events[0].session if events else "(none)"
+    if theirs != session:
+        where = f"no session {session} on {address.display}" if unknown else f"session {session} has ended"
+        raise CliError(f"--session {session}: {where}, and --recording {args.recording} is of session {theirs}")
+    if unknown:
+        say(f"session {session} is not on {address.display} (ended before a restart?); replaying {args.recording}")
+    else:
+        say(f"session {session} has ended; replaying {args.recording}")
+    return events
+
+
+def replay_ended(session: str, recorded: list[Event], args: argparse.Namespace, theme: str) -> int:
+    """The session has ended: replay its events (the broker's copy, else ``--recording``'s)."""
     from tui.app import build_app
 
-    if recorded is None:
-        recorded = load_recording(args.recording)
-        say(f"session {session} has ended; replaying {args.recording}")
-    else:
-        say(f"session {session} has ended; replaying the recording its engine left on the broker")
     if getattr(args, "seat", None):
         say(f"--seat {args.seat}: nobody plays a seat in a session that has ended")
     app = build_app(None, recorded[0].session, events=recorded, theme=theme, autoplay=True)
@@ -153,7 +170,11 @@ def watch_headless(
 
     async def main() -> None:
         remote = connect_bus(address, session, participant=who, role=role, key=key, credential=credential)
-        await follow_headless(remote, deliver)
+        await follow_headless(remote, deliver, note=say)
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except EngineGone as exc:
+        say(str(exc))
+        return 1
     return 0

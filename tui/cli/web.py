@@ -21,10 +21,12 @@ def register(sub: Any) -> None:
 
 def web(args: argparse.Namespace) -> int:
     """Serve the demo to browsers (each browser tab gets its own session)."""
-    from tui.web import serve_demo
+    from tui.web import reachable, serve_demo
 
     host = getattr(args, "host", "localhost")
     port = getattr(args, "port", 8000)
-    print(f"scopewatch: the demo is at http://{host}:{port} (ctrl+c to stop)", file=sys.stderr, flush=True)
+    where = reachable(host)
+    also = f" (on this machine also http://localhost:{port})" if where != host else ""
+    print(f"scopewatch: the demo is at http://{where}:{port}{also} (ctrl+c to stop)", file=sys.stderr, flush=True)
     serve_demo(host, port, int(getattr(args, "seed", 1)))
     return 0

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from channel.events import CommandRefused, Event, NormChanged, SessionStarted, TurnStarted
+from channel.vocab.norms import Norms, choices_for
 from tui.colours import Line, render
 
 NORM_KEYS: tuple[tuple[str, str], ...] = (
@@ -25,6 +26,20 @@ NORM_KEYS: tuple[tuple[str, str], ...] = (
     ("0", "consent_block"),
 )
 """Key -> norm, in screen order."""
+
+
+def next_norm(current: dict[str, Any], key: str, *, in_room: bool) -> Any:
+    """The value a norm's key moves ``key`` to from the norms shown; ``reviewer=room`` only in a room
+    (elsewhere no vote would ever decide a review)."""
+    try:
+        norms = Norms.model_validate({k: v for k, v in current.items() if k in Norms.model_fields})
+    except ValueError:
+        choices = choices_for(key)
+        return choices[0] if choices else current.get(key)
+    value = norms.next_value(key)
+    if key == "reviewer" and value == "room" and not in_room:
+        value = norms.with_value(key, value).next_value(key)
+    return value
 
 
 def fmt(value: Any) -> str:

@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from channel.class_events import VoteCast
 from channel.events import (
+    CommandRefused,
     EpisodeEnded,
     Event,
     NormChanged,
@@ -31,6 +32,10 @@ from tui.messages import DiffRequested, ReviewDecisionRequested
 from tui.widgets.room import RoomView
 
 PREVIEW_LINES = 14
+
+
+DECISIONS = ("DecideReview", "CastVote")
+"""The commands a decision key sends."""
 
 
 class ReviewQueue(Vertical):
@@ -55,6 +60,8 @@ class ReviewQueue(Vertical):
         self.permissions: set[str] = set()
         """The pending ids that are ACP agents' permission requests."""
         self.room = RoomView()
+        self.can_decide = True
+        """False for a watcher without a reviewer or instructor token: the session waits on the reviewer."""
         self.status = Static("", classes="review-status")
         self.options = OptionList()
         self.preview = Static("")
@@ -120,6 +127,9 @@ class ReviewQueue(Vertical):
                     self.sent.pop(rid, None)
                     self.permissions.discard(rid)
                 changed = changed or bool(expired)
+            elif isinstance(event, CommandRefused) and event.command in DECISIONS and event.actor == self.me:
+                changed = changed or bool(self.sent)
+                self.sent.clear()  # refused (no token, a watcher's): nothing is on its way
             elif isinstance(event, VoteCast) and event.actor == self.me:
                 self.sent.pop(event.request_id, None)  # the vote arrived: the tally shows it
                 changed = True
@@ -170,6 +180,8 @@ class ReviewQueue(Vertical):
                 " · ⏳ the session waits on the room's votes"
                 if self.reviewer == "room"
                 else " · ⏳ the session waits on you"
+                if self.can_decide
+                else " · ⏳ the session waits on the reviewer"
             )
         lines = [((status, "warning bold" if waiting else "dim"),)]
         lines += [((line, "accent"),) for line in (self.room.presence_line(), self.room.closed_line()) if line]

@@ -43,6 +43,8 @@ class StatusBar(Static):
         """Why agent commands run without the exec tracer ("" when they run with it): shown, always."""
         self.compact = False
         """A small terminal: leave out the session id and the event count (the line stays one line)."""
+        self.broker_lost = False
+        """A watcher's link to the broker is down (it reconnects): shown instead of the state."""
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show())
@@ -80,7 +82,10 @@ class StatusBar(Static):
                 self.state = "ended"
             elif isinstance(event, PresenceChanged) and event.participant == "engine" and self.state != "ended":
                 # The engine's Last Will: it left without SessionEnded, so it died (or is back).
-                self.state = "engine gone" if event.status == "left" else "running"
+                if event.status == "left":
+                    self.state = "engine gone"
+                elif self.state == "engine gone":
+                    self.state = "running"
         self.events += len(events)
         self.show()
 
@@ -93,8 +98,11 @@ class StatusBar(Static):
             "ended": ("■", "primary"),
             "engine gone": ("✗", "error"),
         }.get(self.state, ("…", "dim"))
+        state = f"{icon} {self.state} x{self.speed:g} "
+        if self.broker_lost:
+            state, spec = "✗ broker connection lost; reconnecting ", "warning"
         segs = [
-            (f"{icon} {self.state} x{self.speed:g} ", spec),
+            (state, spec),
             (f"· {self.episode or 'no episode'} · turn {self.turn} ", "bold"),
             (f"· {self.mode} ", "accent"),
         ]
