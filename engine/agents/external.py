@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import json
+import logging
 import os
 import shlex
 import sys
@@ -74,6 +75,8 @@ class AdapterSpec(BaseModel):
     timeout: float = Field(900.0, gt=0)
     """Seconds the agent's run may take (its whole episode)."""
 
+
+_log = logging.getLogger("scopewatch.agents")
 
 MODEL_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY")
 
@@ -311,7 +314,7 @@ class ExternalAgent:
                 f"{timed_out} before any answer of its model{said}")[:400])
         line = redact(f"{self.id}'s {product.name} ({self.model}{where}) failed after its model answered: exited "
                       f"with {result.exit_code}{timed_out}{said}")[:400]
-        print(f"scopewatch: warning: {line}; what it did is scored", file=sys.stderr, flush=True)
+        _log.warning("scopewatch: warning: %s; what it did is scored", line)  # stderr (logging's last resort)
         if self._emit is not None:
             episode = self.brief.episode if self.brief is not None else 0
             await self._emit(AgentErrored(actor=self.id, error="product_failed", message=line, episode=episode,
