@@ -47,4 +47,6 @@ def decode_event(data: bytes | str) -> Event:
 def _one_line(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "payload"
+    if err["type"] == "missing_field":  # a field every line of its kind has carried (channel.event_history)
+        where = f"{where}.{err['ctx']['field']}"
     return f"{where}: {err['msg']} ({exc.error_count()} error(s))"
