@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
@@ -71,3 +71,13 @@ def _escaped(value: Any) -> Any:
         changed = {k: v for k, v in fields.items() if v is not value.__dict__[k]}
         return value.model_copy(update=changed) if changed else value
     return value
+
+
+class NewerEvent(BaseEvent):
+    """A recorded line of a kind this scopewatch does not know, at a ``schema_version`` it does: an
+    event a newer writer added (:func:`channel.codec.decode_recorded`). It keeps the line's place
+    (its ``seq``) and is read by no projection or score; it is in no union, so never decoded or sent."""
+
+    kind: Literal["NewerEvent"] = "NewerEvent"
+    newer_kind: str = ""
+    """The kind the line named."""

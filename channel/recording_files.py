@@ -25,6 +25,11 @@ class RecordingError(ScopewatchError):
     """A recording that cannot be read; the message names the file and line."""
 
 
+class RecordingWarning(UserWarning):
+    """A recording read with lines skipped (a newer writer's kinds or fields); the command line
+    prints it as one line on stderr."""
+
+
 def is_compressed(path: str | os.PathLike[str]) -> bool:
     return Path(path).suffix.lower() in COMPRESSED
 
