@@ -18,7 +18,7 @@ from typing import IO
 from channel.codec import DecodeError, decode_event, decode_newer, encode
 from channel.events import SCHEMA_VERSION, Event, SessionStarted
 from channel.recording_files import RecordingError as RecordingError
-from channel.recording_files import RecordingWarning, is_compressed, open_bytes
+from channel.recording_files import RecordingWarning, is_compressed, make_parent, open_bytes
 from channel.seat_events import Forked
 
 GZIP_LEVEL = 6
@@ -38,16 +38,16 @@ class Recorder:
         if is_compressed(self.path) and self.path.suffix.lower() != ".gz":
             raise RecordingError(f"{self.path}: record to a .jsonl or .jsonl.gz file (compress with zstd afterwards)")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_parent(self.path)  # a missing folder is made, as for every file scopewatch writes
             # One recording, one session: never append to (or overwrite) an earlier one.
             self._raw: IO[bytes] | None = open(self.path, "xb")
             self._file: IO[bytes] | None = self._raw
             if is_compressed(self.path):
                 self._file = gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=GZIP_LEVEL)  # type: ignore[assignment]
         except FileExistsError:
-            raise RecordingError(f"{self.path}: already exists; record to a new file") from None
+            raise RecordingError(f"--record {self.path}: already exists; record to a new file") from None
         except OSError as exc:
-            raise RecordingError(f"{self.path}: cannot write the recording ({exc.strerror})") from None
+            raise RecordingError(f"--record {self.path}: cannot write the recording ({exc.strerror or exc})") from None
         self._fsync = fsync
 
     def write(self, event: Event) -> None:

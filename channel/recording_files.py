@@ -8,6 +8,7 @@ is read to its last complete line.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import io
 import os
@@ -28,6 +29,19 @@ class RecordingError(ScopewatchError):
 class RecordingWarning(UserWarning):
     """A recording read with lines skipped (a newer writer's kinds or fields); the command line
     prints it as one line on stderr."""
+
+
+def make_parent(path: str | os.PathLike[str]) -> None:
+    """Make the missing folders above a file about to be written (every file scopewatch writes:
+    recordings, exports, HTML reports, label files). A file where a folder should be raises
+    NotADirectoryError (``mkdir`` says FileExistsError, which reads as if the file to write existed)."""
+    parent = Path(path).parent
+    for folder in (parent, *parent.parents):
+        if folder.exists() or folder.is_symlink():
+            if not folder.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+            break
+    parent.mkdir(parents=True, exist_ok=True)
 
 
 def is_compressed(path: str | os.PathLike[str]) -> bool:

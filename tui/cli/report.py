@@ -65,6 +65,7 @@ def report(args: argparse.Namespace) -> int:
 
 def write_html(events: Sequence[Any], out: str, *, source: str) -> None:
     """The report as one offline HTML page at ``out`` (engine/export/html_report.py)."""
+    from channel.recording_files import make_parent
     from engine.export.html_report import html_report
 
     path = Path(out)
@@ -73,6 +74,7 @@ def write_html(events: Sequence[Any], out: str, *, source: str) -> None:
     if path.exists():
         raise CliError(f"--html {out}: the file exists; choose a new name")
     try:
+        make_parent(path)  # a missing folder is made, as export -o and --record do
         path.write_text(html_report(events, source=Path(source).name), encoding="utf-8")
     except OSError as exc:
         raise CliError(f"--html {out}: cannot write it ({exc.strerror or exc})") from None
