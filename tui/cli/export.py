@@ -33,8 +33,10 @@ def export(args: argparse.Namespace) -> int:
         raise CliError(f"-o {args.output}: the file exists; choose a new name")
     try:
         make_parent(out)  # before the recording is read: a place it cannot write is said at once
-        samples = write_inspect_log(stream_recording(args.file), out, source=args.file)  # one pass
+        samples, note = write_inspect_log(stream_recording(args.file), out, source=args.file)  # one pass
     except OSError as exc:
         raise CliError(f"-o {args.output}: cannot write it ({exc.strerror or exc})") from None
+    if note:
+        say(note)
     say(f"wrote {out}: {samples} samples (one per scored episode); open it with 'inspect view'")
     return 0
