@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import gzip
+import hashlib
 import io
 import os
 import stat
@@ -42,6 +43,25 @@ def make_parent(path: str | os.PathLike[str]) -> None:
                 raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
             break
     parent.mkdir(parents=True, exist_ok=True)
+
+
+def content_hash(path: str | os.PathLike[str]) -> str:
+    """The sha256 (hex) of a recording's lines, uncompressed: the same recording plain or compressed
+    has the same content hash (a fork names its parent by it)."""
+    digest = hashlib.sha256()
+    with open_bytes(Path(path)) as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def recording_hashes(path: str | os.PathLike[str]) -> tuple[str, ...]:
+    """The hashes a fork may name its parent by: the content hash, then the sha256 of the file's
+    bytes (what forks recorded before the content hash named their parent by) when it differs."""
+    content = content_hash(path)
+    with open(path, "rb") as file:
+        raw = hashlib.file_digest(file, "sha256").hexdigest()
+    return (content,) if raw == content else (content, raw)
 
 
 def is_compressed(path: str | os.PathLike[str]) -> bool:

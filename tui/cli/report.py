@@ -112,12 +112,14 @@ def print_judge_comparison(
 
 def report_fork(args: argparse.Namespace) -> int:
     """A fork beside its parent, from the fork point on."""
-    from engine.export.inspect_log import recording_hash
+    from channel.recording_files import recording_hashes
     from engine.fork.compare import CompareError, compare_fork
 
     fork, parent = load_recording(args.file), load_recording(args.parent)
     try:
-        result = compare_fork(parent, fork, parent_hash=recording_hash(args.parent))
+        result = compare_fork(
+            parent, fork, parent_hash=recording_hashes(args.parent), parent_name=args.parent
+        )
     except CompareError as exc:
         raise RecordingError(f"{args.file}: {exc}") from None
     print(result.model_dump_json(indent=2) if args.json else result.table())
