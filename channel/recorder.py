@@ -21,6 +21,9 @@ from channel.recording_files import RecordingError as RecordingError
 from channel.recording_files import RecordingWarning, is_compressed, make_parent, open_bytes
 from channel.seat_events import Forked
 
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte order mark, which some editors put at the start of a file they save."""
+
 GZIP_LEVEL = 6
 """zlib's default level: a recording is written as it happens, and level 9 costs far more CPU for a
 few per cent."""
@@ -168,6 +171,8 @@ def _start(p: Path, lines: Iterator[tuple[int, bytes]], offsets: array[int] | No
     head: list[Event] = []
     at = 0
     for number, line in lines:
+        if number == 1 and line.startswith(BOM):  # an editor's byte order mark: read past
+            at, line = len(BOM), line[len(BOM) :]
         if line[:1] != b"{" and not line.strip():
             at += len(line)
             continue

@@ -114,3 +114,25 @@ def test_the_command_line_prints_the_warning_in_one_line(tmp_path: Path, capsys:
         f"scopewatch: warning: {path}:7: 1 line(s) with event kinds or fields this scopewatch does not know read past "
         "(written by a newer scopewatch?)"
     ]
+
+
+def test_a_byte_order_mark_at_the_start_is_read_past_and_indexed(tmp_path: Path) -> None:
+    from channel.recording_index import open_recording
+
+    events = event_samples()
+    lines = [encode(e.model_copy(update={"seq": n})) for n, e in enumerate(events, 1)]
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines) + b"\n")
+    assert [e.seq for e in load_recording(path)] == list(range(1, len(events) + 1))
+    with open_recording(path) as indexed:
+        assert indexed[0].seq == 1 and indexed[len(events) - 1].seq == len(events)
+
+
+def test_a_missing_seq_or_session_is_named(tmp_path: Path) -> None:
+    for field in ("seq", "session"):
+        lines = [encode(e.model_copy(update={"seq": n})) for n, e in enumerate(event_samples(), 1)]
+        lines[3] = _without(lines[3], field)
+        path = tmp_path / f"no-{field}.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        with pytest.raises(RecordingError, match=rf"no-{field}\.jsonl:4: not a scopewatch event \(\w+\.{field}: Field"):
+            load_recording(path)
