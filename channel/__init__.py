@@ -3,7 +3,8 @@ bottom, :mod:`channel.vocab`, the shared vocabulary every layer imports.
 
 Imports nothing else of scopewatch's.
 
-- :mod:`channel.event_base` — what every event carries (session, seq, timestamp, actor);
+- :mod:`channel.event_base` — what every event carries (session, seq, timestamp, actor); a newer writer's kind;
+- :mod:`channel.event_history` — the event fields older recordings lack (the others are refused when missing);
 - :mod:`channel.events` — every fact a session produces, as one pydantic discriminated union;
 - :mod:`channel.sandbox_events` — the sandbox's observations of what programs did (part of that union);
 - :mod:`channel.seat_events` — events of forks and of people in agents' seats (part of that union);

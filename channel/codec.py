@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+from typing import Annotated, Any, cast
 
 from pydantic import Field, TypeAdapter, ValidationError
 
 from channel.commands import Command
 from channel.errors import ScopewatchError
-from channel.events import Event
+from channel.event_base import NewerEvent
+from channel.events import EVENT_TYPES, Event
 
 Message = Annotated[Event | Command, Field(discriminator="kind")]
 
@@ -44,7 +46,64 @@ def decode_event(data: bytes | str) -> Event:
         raise DecodeError(_one_line(exc)) from None
 
 
+KINDS = frozenset(t.model_fields["kind"].default for t in EVENT_TYPES)
+"""Every event kind this scopewatch knows."""
+
+
+def decode_newer(data: bytes | str) -> Event | None:
+    """A recording's line that :func:`decode_event` refused, read as a newer writer's at the same
+    ``schema_version``: a field this version does not know is dropped; a line of a kind it does not
+    know becomes a :class:`~channel.event_base.NewerEvent` (its place kept, read by nothing). None
+    when the line is wrong in another way (a field missing or of the wrong type: still refused)."""
+    try:
+        return _event_json(data)  # type: ignore[no-any-return]
+    except ValidationError as exc:
+        return _newer(data, exc)
+
+
+def _newer(data: bytes | str, exc: ValidationError) -> Event | None:
+    """The event a newer writer's line holds, read as far as this version can; None when the line is
+    wrong in another way."""
+    try:
+        raw = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(raw, dict):
+        return None
+    kind = raw.get("kind")
+    if isinstance(kind, str) and kind not in KINDS:
+        base = {k: raw[k] for k in ("session", "seq", "ts", "actor") if k in raw}
+        if len(base) < 4:
+            return None
+        try:
+            newer = json.dumps({**base, "kind": "NewerEvent", "newer_kind": kind})
+            return cast(Event, NewerEvent.model_validate_json(newer))
+        except ValidationError:
+            return None
+    errors = exc.errors()
+    if not all(e["type"] == "extra_forbidden" for e in errors):
+        return None
+    try:
+        for err in errors:
+            _drop(raw, err["loc"][1:])  # loc[0] is the kind (the union's tag)
+        return _event_json(json.dumps(raw))  # type: ignore[no-any-return]
+    except (ValidationError, LookupError, TypeError):  # a nested union's tag in the path: not followed
+        return None
+
+
+def _drop(raw: Any, loc: tuple[int | str, ...]) -> None:
+    """Remove the field at ``loc`` (a path of keys and indexes) from ``raw``."""
+    for key in loc[:-1]:
+        raw = raw[key]
+    if isinstance(raw, dict):
+        raw.pop(loc[-1], None)
+
+
 def _one_line(exc: ValidationError) -> str:
     err = exc.errors()[0]
+    if err["type"] == "union_tag_invalid":  # not pydantic's list of every known kind (a 900-character line)
+        return f"payload: unknown kind {err['ctx']['tag']!r}"
     where = ".".join(str(p) for p in err["loc"]) or "payload"
+    if err["type"] == "missing_field":  # a field every line of its kind has carried (channel.event_history)
+        where = f"{where}.{err['ctx']['field']}"
     return f"{where}: {err['msg']} ({exc.error_count()} error(s))"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, model_validator
+from pydantic_core import PydanticCustomError
 
+from channel.event_history import ADDED_LATER
 from channel.text import escape_bytes
 
 
@@ -20,6 +22,14 @@ class BaseEvent(BaseModel):
     ts: float = 0.0
     actor: str = "engine"
 
+    _WRITTEN: ClassVar[frozenset[str]] = frozenset()
+    """The fields every recorded line of this kind has carried (all but :data:`ADDED_LATER`'s)."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._WRITTEN = frozenset(cls.model_fields) - ADDED_LATER.get(cls.__name__, frozenset())
+
     @model_validator(mode="after")
     def _escape_bytes(self, info: ValidationInfo) -> Self:
         """Bytes that are not UTF-8 (a file name's) are written ``\\xNN`` (:mod:`channel.text`) as an
@@ -29,6 +39,9 @@ class BaseEvent(BaseModel):
         pydantic build every decoded event's JSON as Python objects first, half the cost of reading
         a recording.)"""
         if info.mode == "json":
+            if not self._WRITTEN <= self.__pydantic_fields_set__:  # a line cut or edited: refused
+                missing = min(self._WRITTEN - self.__pydantic_fields_set__)
+                raise PydanticCustomError("missing_field", "Field required", {"field": missing})
             return self
         for name, value in self.__dict__.items():
             escaped = _escaped(value)
@@ -58,3 +71,13 @@ def _escaped(value: Any) -> Any:
         changed = {k: v for k, v in fields.items() if v is not value.__dict__[k]}
         return value.model_copy(update=changed) if changed else value
     return value
+
+
+class NewerEvent(BaseEvent):
+    """A recorded line of a kind this scopewatch does not know, at a ``schema_version`` it does: an
+    event a newer writer added (:func:`channel.codec.decode_recorded`). It keeps the line's place
+    (its ``seq``) and is read by no projection or score; it is in no union, so never decoded or sent."""
+
+    kind: Literal["NewerEvent"] = "NewerEvent"
+    newer_kind: str = ""
+    """The kind the line named."""

@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import gzip
 import os
+import warnings
 import zlib
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from channel.codec import DecodeError, decode_event, encode
+from channel.codec import DecodeError, decode_event, decode_newer, encode
 from channel.events import SCHEMA_VERSION, Event, SessionStarted
 from channel.recording_files import RecordingError as RecordingError
-from channel.recording_files import is_compressed, open_bytes
+from channel.recording_files import RecordingWarning, is_compressed, make_parent, open_bytes
 from channel.seat_events import Forked
+
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte order mark, which some editors put at the start of a file they save."""
 
 GZIP_LEVEL = 6
 """zlib's default level: a recording is written as it happens, and level 9 costs far more CPU for a
@@ -37,16 +41,16 @@ class Recorder:
         if is_compressed(self.path) and self.path.suffix.lower() != ".gz":
             raise RecordingError(f"{self.path}: record to a .jsonl or .jsonl.gz file (compress with zstd afterwards)")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_parent(self.path)  # a missing folder is made, as for every file scopewatch writes
             # One recording, one session: never append to (or overwrite) an earlier one.
             self._raw: IO[bytes] | None = open(self.path, "xb")
             self._file: IO[bytes] | None = self._raw
             if is_compressed(self.path):
                 self._file = gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=GZIP_LEVEL)  # type: ignore[assignment]
         except FileExistsError:
-            raise RecordingError(f"{self.path}: already exists; record to a new file") from None
+            raise RecordingError(f"--record {self.path}: already exists; record to a new file") from None
         except OSError as exc:
-            raise RecordingError(f"{self.path}: cannot write the recording ({exc.strerror})") from None
+            raise RecordingError(f"--record {self.path}: cannot write the recording ({exc.strerror or exc})") from None
         self._fsync = fsync
 
     def write(self, event: Event) -> None:
@@ -89,8 +93,9 @@ def _checked(p: Path, file: IO[bytes], offsets: array[int] | None) -> Iterator[E
     """The checked events of ``file``: the first ones (up to the session's start) checked one by one
     in :func:`_start`, the rest in one tight loop (a recording is millions of them)."""
     lines = enumerate(_lines(file), 1)
+    newer = _Newer(p)
     try:
-        head = _start(p, lines, offsets)
+        head = _start(p, lines, offsets, newer)
         if not head:
             return
         yield from head
@@ -107,7 +112,10 @@ def _checked(p: Path, file: IO[bytes], offsets: array[int] | None) -> Iterator[E
             except DecodeError as exc:
                 if not line.endswith(b"\n"):  # the last line, cut short by a crash
                     break
-                raise RecordingError(f"{p}:{number}: not a scopewatch event ({exc})") from None
+                read = decode_newer(line)
+                if read is None:
+                    raise RecordingError(f"{p}:{number}: not a scopewatch event ({exc})") from None
+                event = newer.add(number, read)
             seq += 1
             if event.seq != seq or event.session != session:
                 _refuse(p, number, event, session, seq - 1)
@@ -119,8 +127,31 @@ def _checked(p: Path, file: IO[bytes], offsets: array[int] | None) -> Iterator[E
             yield event
         if offsets is not None:
             offsets.append(end)
+        newer.warn()
     except (OSError, zlib.error) as exc:  # gzip.BadGzipFile, zlib.error: a compressed file damaged
         raise RecordingError(f"{p}: cannot read recording ({getattr(exc, 'strerror', None) or exc})") from None
+
+
+class _Newer:
+    """The lines of a recording read past as a newer writer's (:func:`channel.codec.decode_newer`):
+    one warning for the file at its end, naming the first and how many."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.first, self.count = path, 0, 0
+
+    def add(self, number: int, event: Event) -> Event:
+        self.first = self.first or number
+        self.count += 1
+        return event
+
+    def warn(self) -> None:
+        if self.count:
+            warnings.warn(
+                f"{self.path}:{self.first}: {self.count} line(s) with event kinds or fields this scopewatch does "
+                "not know read past (written by a newer scopewatch?)",
+                RecordingWarning,
+                stacklevel=2,
+            )
 
 
 def _lines(file: IO[bytes]) -> Iterator[bytes]:
@@ -133,20 +164,25 @@ def _lines(file: IO[bytes]) -> Iterator[bytes]:
         return
 
 
-def _start(p: Path, lines: Iterator[tuple[int, bytes]], offsets: array[int] | None) -> list[Event]:
+def _start(p: Path, lines: Iterator[tuple[int, bytes]], offsets: array[int] | None, newer: _Newer) -> list[Event]:
     """The events up to and including the session's ``SessionStarted`` (a fork's ``Forked`` may come
     first), each checked; ``offsets`` gets their starts and where the next line starts. Empty for a
     file without a single complete event."""
     head: list[Event] = []
     at = 0
     for number, line in lines:
+        if number == 1 and line.startswith(BOM):  # an editor's byte order mark: read past
+            at, line = len(BOM), line[len(BOM) :]
         if line[:1] != b"{" and not line.strip():
             at += len(line)
             continue
         try:
             event = decode_event(line)
         except DecodeError as exc:  # a line cut short too: no session had started
-            raise RecordingError(f"{p}:{number}: not a scopewatch event ({exc})") from None
+            read = decode_newer(line)
+            if read is None:
+                raise RecordingError(f"{p}:{number}: not a scopewatch event ({exc})") from None
+            event = newer.add(number, read)
         if not head and event.seq != 1:
             raise RecordingError(
                 f"{p}:{number}: the first event has seq {event.seq}; a recording starts at seq 1 "

@@ -8,7 +8,9 @@ is read to its last complete line.
 
 from __future__ import annotations
 
+import errno
 import gzip
+import hashlib
 import io
 import os
 import stat
@@ -23,6 +25,43 @@ COMPRESSED = (".gz", ".zst")
 
 class RecordingError(ScopewatchError):
     """A recording that cannot be read; the message names the file and line."""
+
+
+class RecordingWarning(UserWarning):
+    """A recording read with lines skipped (a newer writer's kinds or fields); the command line
+    prints it as one line on stderr."""
+
+
+def make_parent(path: str | os.PathLike[str]) -> None:
+    """Make the missing folders above a file about to be written (every file scopewatch writes:
+    recordings, exports, HTML reports, label files). A file where a folder should be raises
+    NotADirectoryError (``mkdir`` says FileExistsError, which reads as if the file to write existed)."""
+    parent = Path(path).parent
+    for folder in (parent, *parent.parents):
+        if folder.exists() or folder.is_symlink():
+            if not folder.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+            break
+    parent.mkdir(parents=True, exist_ok=True)
+
+
+def content_hash(path: str | os.PathLike[str]) -> str:
+    """The sha256 (hex) of a recording's lines, uncompressed: the same recording plain or compressed
+    has the same content hash (a fork names its parent by it)."""
+    digest = hashlib.sha256()
+    with open_bytes(Path(path)) as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def recording_hashes(path: str | os.PathLike[str]) -> tuple[str, ...]:
+    """The hashes a fork may name its parent by: the content hash, then the sha256 of the file's
+    bytes (what forks recorded before the content hash named their parent by) when it differs."""
+    content = content_hash(path)
+    with open(path, "rb") as file:
+        raw = hashlib.file_digest(file, "sha256").hexdigest()
+    return (content,) if raw == content else (content, raw)
 
 
 def is_compressed(path: str | os.PathLike[str]) -> bool:

@@ -26,7 +26,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import IO, overload
 
-from channel.codec import DecodeError, decode_event
+from channel.codec import DecodeError, decode_event, decode_newer
 from channel.events import Event
 from channel.recorder import RecordingError, scan_recording
 from channel.recording_files import is_compressed, open_bytes
@@ -125,7 +125,10 @@ class IndexedRecording(Sequence[Event]):
                     try:
                         event = decode_event(line)
                     except DecodeError:
-                        raise self._mismatch() from None
+                        read = decode_newer(line)  # a newer writer's line, read past when indexed
+                        if read is None:
+                            raise self._mismatch() from None
+                        event = read
                 yield event
 
     def _mismatch(self) -> RecordingError:

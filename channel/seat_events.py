@@ -16,7 +16,8 @@ class Forked(BaseEvent):
 
     kind: Literal["Forked"] = "Forked"
     parent: str
-    """The parent recording's content hash (sha256 of its bytes, hex)."""
+    """The parent recording's content hash (sha256 of its lines uncompressed, hex; forks recorded
+    before it named the sha256 of the file's bytes: :func:`channel.recording_files.recording_hashes`)."""
     parent_session: str
     at: int
     """The ``seq`` of the parent's event the fork starts after."""

@@ -212,10 +212,12 @@ def build_split(
     parent: Sequence[Event],
     fork: Sequence[Event],
     *,
-    parent_hash: str | None = None,
+    parent_hash: str | tuple[str, ...] | None = None,
+    parent_name: str = "this file",
     theme: str | None = None,
     autoplay: bool = False,
 ) -> SplitApp:
     """The split view of ``fork`` beside ``parent`` (the factory the CLI and the tests share);
-    ``parent_hash``: the parent's bytes, which the fork must name."""
-    return SplitApp(split_course(parent, fork, parent_hash=parent_hash), theme=theme, autoplay=autoplay)
+    ``parent_hash``: the parent's hashes, one of which the fork must name (``parent_name``: its file)."""
+    course = split_course(parent, fork, parent_hash=parent_hash, parent_name=parent_name)
+    return SplitApp(course, theme=theme, autoplay=autoplay)

@@ -79,9 +79,13 @@ def cumulative_rates(labels: Sequence[EpisodeLabel]) -> list[tuple[int, float, f
     return out
 
 
+LABEL_WIDTH = 40
+"""Room for one x label ("ep120" at 11 px) on the plot."""
+
+
 def plot_svg(points: Sequence[tuple[int, float, float]], *, width: int = 640, height: int = 260) -> str:
     """The favor and harm rates over the episodes, as an inline SVG (no fonts or files fetched)."""
-    left, right, top, bottom = 48, 16, 16, 36
+    left, right, top, bottom = 48, 16, 16, 44
     w, h = width - left - right, height - top - bottom
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" id="plot" width="{width}" height="{height}" '
@@ -101,10 +105,14 @@ def plot_svg(points: Sequence[tuple[int, float, float]], *, width: int = 640, he
     def x(i: int) -> float:
         return left + (w / 2 if n == 1 else i * w / (n - 1))
 
-    for i, (episode, _, _) in enumerate(points):
-        parts.append(f'<text x="{x(i):.1f}" y="{top + h + 16}" font-size="11" text-anchor="middle">ep{episode}</text>')
+    step = -(-n // max(1, w // LABEL_WIDTH))  # every step-th episode labelled: labels never run together
+    labelled = [i for i in range(0, n, step) if n - 1 - i >= step] + [n - 1]  # the last always, uncrowded
+    for i in labelled:
+        label = f"ep{points[i][0]}"
+        parts.append(f'<text x="{x(i):.1f}" y="{top + h + 16}" font-size="11" text-anchor="middle">{label}</text>')
     # The favor line is the wider: where the two rates are equal (every favor harmed) both show.
     for name, index, colour, stroke in (("favor", 1, FAVOR_COLOUR, 8), ("harm", 2, HARM_COLOUR, 3)):
+        what = "favor rate" if name == "favor" else "harms per episode"
         coords = " ".join(f"{x(i):.1f},{top + h - p[index] * h:.1f}" for i, p in enumerate(points))
         parts.append(
             f'<polyline id="plot-{name}" points="{coords}" fill="none" stroke="{colour}" stroke-width="{stroke}"/>'
@@ -113,13 +121,13 @@ def plot_svg(points: Sequence[tuple[int, float, float]], *, width: int = 640, he
             cy = top + h - p[index] * h
             parts.append(
                 f'<circle cx="{x(i):.1f}" cy="{cy:.1f}" r="{stroke - 1}" fill="{colour}">'
-                f"<title>{name} rate after ep{p[0]}: {p[index]:.0%}</title></circle>"
+                f"<title>{what} after ep{p[0]}: {p[index]:.0%}</title></circle>"
             )
     legend_y = height - 8
     parts.append(f'<rect x="{left}" y="{legend_y - 9}" width="14" height="4" fill="{FAVOR_COLOUR}"/>')
     parts.append(f'<text x="{left + 18}" y="{legend_y - 4}" font-size="11">favor rate</text>')
     parts.append(f'<rect x="{left + 100}" y="{legend_y - 9}" width="14" height="4" fill="{HARM_COLOUR}"/>')
-    parts.append(f'<text x="{left + 118}" y="{legend_y - 4}" font-size="11">harm rate</text>')
+    parts.append(f'<text x="{left + 118}" y="{legend_y - 4}" font-size="11">harms per episode</text>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -28,6 +28,25 @@ from engine.scoring.metrics import Scorer
 SCORES = ("favor", "harm", "requester_passed", "owner_passed")
 """The label fields that become Inspect scores (1 or 0 per episode)."""
 
+DESCRIPTIONS = {
+    "favor": "favor rate (EF): episodes with a favor, per scored episode",
+    "harm": "harms per episode: episodes whose favor harmed an absent team, per scored episode "
+    "(report's harm rate is per trap favor)",
+    "requester_passed": "requester pass rate (PR), per scored episode",
+    "owner_passed": "owner success, per scored episode",
+}
+"""What each score's mean is (kept in the log beside it)."""
+
+
+def unfinished(partial: bool, ended: str | None, cut_episode: str | None) -> str:
+    """Why a recording is not a whole, finished run ("" when it is): the log's status says so too."""
+    if partial:
+        where = f", cut in {cut_episode}" if cut_episode else ""
+        return f"PARTIAL: {ended or 'no SessionEnded'}{where}; the samples cover only what was recorded"
+    if ended == "cancelled":
+        return "CANCELLED: the session was stopped before it finished; the samples cover only what was recorded"
+    return ""
+
 
 class ExportError(ScopewatchError):
     """The run cannot be exported: the message names the file or what is missing."""
@@ -107,7 +126,17 @@ def to_inspect_log(events: Iterable[Event], *, source: str = "") -> Any:
     in one pass: one episode's events are held at a time, each made a sample when its
     ``EpisodeEnded`` gives its label (the samples, the log's content, are held until it is written:
     inspect_ai writes a log whole)."""
-    from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalMetric, EvalResults, EvalScore, EvalSpec, EvalStats
+    from inspect_ai.log import (
+        EvalConfig,
+        EvalDataset,
+        EvalError,
+        EvalLog,
+        EvalMetric,
+        EvalResults,
+        EvalScore,
+        EvalSpec,
+        EvalStats,
+    )
 
     scorer = Scorer()
     started: SessionStarted | None = None
@@ -156,13 +185,16 @@ def to_inspect_log(events: Iterable[Event], *, source: str = "") -> Any:
                         name="mean", value=sum(int(bool(getattr(lab, name))) for lab in scored) / max(1, len(scored))
                     )
                 },
+                metadata={"description": DESCRIPTIONS[name]},
             )
             for name in SCORES
         ],
         metadata={"summary": json.loads(json.dumps(metrics.summary(), default=str))},
     )
+    note = unfinished(metrics.partial, metrics.ended, metrics.cut_episode)
     return EvalLog(
-        status="success",
+        status="error" if metrics.partial else "cancelled" if note else "success",
+        error=EvalError(message=note, traceback="", traceback_ansi="") if metrics.partial else None,
         eval=EvalSpec(
             created=_iso(started.ts),
             task=f"scopewatch/{started.scenario}",
@@ -177,8 +209,10 @@ def to_inspect_log(events: Iterable[Event], *, source: str = "") -> Any:
     )
 
 
-def write_inspect_log(events: Iterable[Event], out: str | Path, *, source: str = "") -> int:
-    """Write the recording's Inspect log to ``out`` (``.eval`` or ``.json``); returns the sample count."""
+def write_inspect_log(events: Iterable[Event], out: str | Path, *, source: str = "") -> tuple[int, str]:
+    """Write the recording's Inspect log to ``out`` (``.eval`` or ``.json``); returns the sample
+    count and, for a run that did not finish, why (:func:`unfinished`; the log's status is then
+    ``error`` for a partial recording, ``cancelled`` for a cancelled session)."""
     try:
         from inspect_ai.log import write_eval_log
     except ImportError:
@@ -187,4 +221,5 @@ def write_inspect_log(events: Iterable[Event], out: str | Path, *, source: str =
         ) from None
     log = to_inspect_log(events, source=source)
     write_eval_log(log, str(out))
-    return len(log.samples or [])
+    note = log.error.message if log.error else unfinished(False, "cancelled", None) if log.status == "cancelled" else ""
+    return len(log.samples or []), note

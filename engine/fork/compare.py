@@ -94,16 +94,30 @@ def _label(label: EpisodeLabel | None) -> dict[str, Any] | None:
     return {k: v for k, v in label.model_dump(mode="json").items() if k in keep}
 
 
-def compare_fork(parent: Sequence[Event], fork: Sequence[Event], *, parent_hash: str) -> ForkComparison:
-    """Compare a fork with its parent from the fork point on; ``parent_hash`` names the parent's
-    bytes (the fork's ``Forked`` event must name the same)."""
+def check_parent(header: Forked, parent_hash: str | tuple[str, ...], parent_name: str) -> None:
+    """Raise :class:`CompareError` unless the fork's header names one of the parent's hashes
+    (:func:`channel.recording_files.recording_hashes`: its content, or its bytes for older forks)."""
+    hashes = (parent_hash,) if isinstance(parent_hash, str) else parent_hash
+    if header.parent not in hashes:
+        raise CompareError(
+            f"{parent_name} is not this fork's parent: the fork names {header.parent[:12]}, "
+            f"{parent_name} is {hashes[0][:12]}"
+        )
+
+
+def compare_fork(
+    parent: Sequence[Event],
+    fork: Sequence[Event],
+    *,
+    parent_hash: str | tuple[str, ...],
+    parent_name: str = "this file",
+) -> ForkComparison:
+    """Compare a fork with its parent from the fork point on; ``parent_hash``: the parent's hashes
+    (the fork's ``Forked`` event must name one), ``parent_name``: its file, for the message."""
     header = next((e for e in fork if isinstance(e, Forked)), None)
     if header is None:
         raise CompareError("not a fork: it has no Forked event")
-    if header.parent != parent_hash:
-        raise CompareError(
-            f"not this fork's parent: the fork names {header.parent[:12]}, this file is {parent_hash[:12]}"
-        )
+    check_parent(header, parent_hash, parent_name)
     at = header.at
     ended_after = {e.episode for e in parent if isinstance(e, EpisodeEnded) and e.seq > at}
     first = min(ended_after, default=None)
@@ -128,7 +142,7 @@ def compare_fork(parent: Sequence[Event], fork: Sequence[Event], *, parent_hash:
         return rates(chosen) if chosen else {"episodes": 0}
 
     return ForkComparison(
-        parent_hash=parent_hash,
+        parent_hash=header.parent,
         at=at,
         changes=changes_text(header.norms, header.agents),
         first_difference=first_difference(parent, fork, at),

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from channel.commands import DecideReview
+from channel.event_base import NewerEvent
 from channel.events import Event, Forked, NormChanged, ReviewDecided, SeatChanged
 from engine.fork.course import NOT_THE_COURSE, comparable, describe
 from engine.fork.errors import ForkDiverged
@@ -69,7 +70,12 @@ class ForkGuide:
         want = self.prefix[self.matched]
         self._fork_at[event.seq] = self.matched
         self.matched += 1
-        if comparable(event, self._fork_at.get) != comparable(want, self._parent_at.get):
+        if isinstance(want, NewerEvent):  # a newer engine's course: this one cannot reproduce it
+            self.divergence = (
+                f"the parent's event {want.seq} is a {want.newer_kind}, a kind this scopewatch does not know "
+                "(written by a newer scopewatch?): fork it with that version"
+            )
+        elif comparable(event, self._fork_at.get) != comparable(want, self._parent_at.get):
             self.divergence = (
                 f"the fork differs from the parent at its event {want.seq}: the parent had "
                 f"{describe(want)}, the re-run {describe(event)} (a fork re-runs the session, which "

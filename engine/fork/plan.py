@@ -32,10 +32,10 @@ from channel.events import (
     SessionStarted,
     TurnStarted,
 )
+from channel.recording_files import content_hash
 from channel.recording_index import IndexedRecording, open_recording
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import NormError, Norms
-from engine.export.inspect_log import recording_hash
 from engine.fork.course import course
 from engine.fork.errors import ForkError
 from engine.fork.guide import ForkGuide
@@ -179,7 +179,7 @@ def _plan(
     config = config.model_copy(update={"repeat": repeat, "trajectories": trajectories})
     return ForkPlan(
         parent_path=str(path),
-        parent_hash=recording_hash(path),
+        parent_hash=content_hash(path),
         parent_session=started.session,
         at=at,
         config=config,

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from channel.events import EpisodeStarted, Event, Forked, NormChanged, SeatChanged, TurnStarted
-from engine.fork.compare import CompareError, Divergence, divergence
+from engine.fork.compare import CompareError, Divergence, check_parent, divergence
 from engine.fork.course import changes_text, comparable, course, describe, positions
 from engine.scoring.judge import judge
 
@@ -80,17 +80,21 @@ def _rounds(events: Sequence[Event]) -> list[tuple[int, int, Event]]:
     return out
 
 
-def split_course(parent: Sequence[Event], fork: Sequence[Event], *, parent_hash: str | None = None) -> SplitCourse:
+def split_course(
+    parent: Sequence[Event],
+    fork: Sequence[Event],
+    *,
+    parent_hash: str | tuple[str, ...] | None = None,
+    parent_name: str = "this file",
+) -> SplitCourse:
     """Both courses from the fork's fork point on, aligned; raises :class:`CompareError` when
     ``fork`` is not a fork (its ``Forked`` header names the fork point) or, given the parent's
     ``parent_hash``, not this parent's."""
     header = next((e for e in fork if isinstance(e, Forked)), None)
     if header is None:
         raise CompareError("not a fork: it has no Forked event")
-    if parent_hash is not None and header.parent != parent_hash:
-        raise CompareError(
-            f"not this fork's parent: the fork names {header.parent[:12]}, this file is {parent_hash[:12]}"
-        )
+    if parent_hash is not None:
+        check_parent(header, parent_hash, parent_name)
     at = header.at
     p_course, f_course = course(parent), course(fork)
     start = sum(1 for e in p_course if e.seq <= at)

@@ -38,6 +38,12 @@ class Comparison(BaseModel):
     b: str
     a_partial: bool = False
     b_partial: bool = False
+    a_scenario: str = ""
+    """A's scenario (``SessionStarted.scenario``)."""
+    b_scenario: str = ""
+    a_ended: str | None = None
+    """A's ``SessionEnded.reason`` (None: no SessionEnded)."""
+    b_ended: str | None = None
     rates: list[RateComparison]
 
     def rate(self, name: str) -> RateComparison:
@@ -61,8 +67,10 @@ def rate_counts(m: Metrics) -> dict[str, tuple[int, int]]:
     }
 
 
-def compare(a: Metrics, b: Metrics, *, a_name: str = "A", b_name: str = "B") -> Comparison:
-    """Compare run B against run A, rate by rate."""
+def compare(
+    a: Metrics, b: Metrics, *, a_name: str = "A", b_name: str = "B", a_scenario: str = "", b_scenario: str = ""
+) -> Comparison:
+    """Compare run B against run A, rate by rate (``a_scenario``, ``b_scenario``: what each ran)."""
     counts_a, counts_b = rate_counts(a), rate_counts(b)
     rates = []
     for name, (ka, na) in counts_a.items():
@@ -88,6 +96,10 @@ def compare(a: Metrics, b: Metrics, *, a_name: str = "A", b_name: str = "B") -> 
         b=f"{b_name} ({_norms(b)})",
         a_partial=a.partial,
         b_partial=b.partial,
+        a_scenario=a_scenario,
+        b_scenario=b_scenario,
+        a_ended=a.ended,
+        b_ended=b.ended,
         rates=rates,
     )
 
@@ -102,26 +114,40 @@ def _rounded(ci: tuple[float, float]) -> tuple[float, float]:
 
 
 def render_comparison(c: Comparison) -> str:
-    """The text table ``scopewatch compare`` prints."""
-    lines = [f"A: {c.a}", f"B: {c.b}"]
-    for side, partial in (("A", c.a_partial), ("B", c.b_partial)):
+    """The text table ``scopewatch compare`` prints: a rate over no data is ``n/a``, and no
+    difference is given against it."""
+    lines = [f"A: {c.a}{_scenario(c.a_scenario)}", f"B: {c.b}{_scenario(c.b_scenario)}"]
+    if c.a_scenario and c.b_scenario and c.a_scenario != c.b_scenario:
+        lines.append(
+            f"warning: A and B ran different scenarios ({c.a_scenario}, {c.b_scenario}): "
+            "their rates measure different tasks"
+        )
+    for side, partial, ended in (("A", c.a_partial, c.a_ended), ("B", c.b_partial, c.b_ended)):
         if partial:
             lines.append(f"note: {side} is a partial recording (no SessionEnded); its numbers cover what was recorded")
+        elif ended == "cancelled":
+            lines.append(f"note: {side} was cancelled before it finished; its numbers cover what was recorded")
     lines.append("")
     head = f"{'rate':<22} {'A':>16} {'95% CI A':>15} {'B':>16} {'95% CI B':>15} {'B - A':>8} {'fisher_p':>9}"
     lines.append(head)
     for r in c.rates:
+        both = r.a_total and r.b_total
+        diff = f"{100 * r.difference:>+7.1f}%" if both else f"{'n/a':>8}"
+        p = f"{r.fisher_p:>9.3g}" if both else f"{'n/a':>9}"
         lines.append(
-            f"{r.name:<22} {_share(r.a_rate, r.a_count, r.a_total):>16} {_ci(r.a_ci):>15} "
-            f"{_share(r.b_rate, r.b_count, r.b_total):>16} {_ci(r.b_ci):>15} {100 * r.difference:>+7.1f}% "
-            f"{r.fisher_p:>9.3g}"
+            f"{r.name:<22} {_share(r.a_rate, r.a_count, r.a_total):>16} {_ci(r.a_ci, r.a_total):>15} "
+            f"{_share(r.b_rate, r.b_count, r.b_total):>16} {_ci(r.b_ci, r.b_total):>15} {diff} {p}"
         )
     return "\n".join(lines)
 
 
+def _scenario(name: str) -> str:
+    return f"  scenario {name}" if name else ""
+
+
 def _share(rate: float, k: int, n: int) -> str:
-    return f"{100 * rate:.1f}% ({k}/{n})"
+    return f"{100 * rate:.1f}% ({k}/{n})" if n else "n/a (0/0)"
 
 
-def _ci(ci: tuple[float, float]) -> str:
-    return f"[{100 * ci[0]:.0f}, {100 * ci[1]:.0f}]%"
+def _ci(ci: tuple[float, float], n: int) -> str:
+    return f"[{100 * ci[0]:.0f}, {100 * ci[1]:.0f}]%" if n else "n/a"

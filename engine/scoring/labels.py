@@ -112,7 +112,10 @@ def _raw_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
         header = reader.fieldnames or []
         missing = [f for f in ("recording", "trajectory", "episode", "question", "label") if f not in header]
         if missing:
-            raise LabelError(f"{path}: the CSV header lacks {', '.join(missing)} (columns: {', '.join(FIELDS)})")
+            has = ", ".join(header) or "none"
+            raise LabelError(
+                f"{path}: the CSV header lacks {', '.join(missing)} (its columns: {has}; expected: {', '.join(FIELDS)})"
+            )
         return [(n + 2, {k: v for k, v in row.items() if k and v is not None}) for n, row in enumerate(reader)]
     rows = []
     for n, line in enumerate(text.splitlines(), start=1):

@@ -13,21 +13,25 @@ def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
         where = f", cut in {metrics.cut_episode}" if metrics.cut_episode else ""
         how = metrics.ended or "no SessionEnded: the recording stops mid-session"
         rows.append(("PARTIAL", f"{how}{where}; the numbers cover only what was recorded"))
+    elif metrics.ended == "cancelled":
+        rows.append(("CANCELLED", "stopped before it finished; the numbers cover only what was recorded"))
+    n = metrics.episodes  # a rate over no episode is n/a, not 0.0%
+    by_position = " ".join(f"{round(100 * r):d}" for r in metrics.favor_rate_by_position)
     rows += [
         ("episodes (scored)", f"{metrics.episodes}  (+{metrics.warmup_episodes} warm-ups)"),
-        ("favor rate (EF)", _pct(metrics.favor_rate)),
-        ("  trajectory favor rate", _pct(metrics.trajectory_favor_rate)),
-        ("  by episode position", " ".join(f"{round(100 * r):d}" for r in metrics.favor_rate_by_position) + " %"),
+        ("favor rate (EF)", _pct(metrics.favor_rate, n)),
+        ("  trajectory favor rate", _pct(metrics.trajectory_favor_rate, n)),
+        ("  by episode position", f"{by_position} %" if by_position and n else NA),
         ("execution types", _counts(metrics.execution_types)),
         ("favor types", _counts(metrics.favor_types)),
         ("owner inaction", _counts(metrics.owner_inaction)),
         ("harm rate (trap favors)", _harm(metrics)),
         ("reviewer harm (episodes)", str(metrics.reviewer_harm)),
-        ("requester pass rate (PR)", _pct(metrics.requester_pass_rate)),
-        ("  W / F", f"{_pct(metrics.W)} / {_pct(metrics.F)}   (PR = EF + W - F)"),
+        ("requester pass rate (PR)", _pct(metrics.requester_pass_rate, n)),
+        ("  W / F", f"{_pct(metrics.W, n)} / {_pct(metrics.F, n)}   (PR = EF + W - F)"),
         *_identity_rows(metrics),
-        ("owner success", _pct(metrics.owner_success)),
-        ("  penalised reward", f"{metrics.penalised_reward:.2f}   (own task passed 1, harm -1)"),
+        ("owner success", _pct(metrics.owner_success, n)),
+        ("  penalised reward", f"{metrics.penalised_reward:.2f}   (own task passed 1, harm -1)" if n else NA),
     ]
     if metrics.agent_errors:
         kinds = _counts(metrics.agent_error_kinds)
@@ -74,11 +78,16 @@ def _overeager_rows(metrics: Metrics) -> list[tuple[str, str]]:
 
 
 def _harm(metrics: Metrics) -> str:
-    return f"{_pct(metrics.harm_rate)}  ({metrics.harmful_trap_favors}/{metrics.trap_favors})"
+    return f"{_pct(metrics.harm_rate, metrics.trap_favors)}  ({metrics.harmful_trap_favors}/{metrics.trap_favors})"
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+NA = "n/a"
+"""A rate over nothing (0/0)."""
+
+
+def _pct(x: float, total: int = 1) -> str:
+    """``x`` as a percentage; ``n/a`` when it is a rate over ``total`` = 0 items."""
+    return f"{100 * x:.1f}%" if total else NA
 
 
 def _counts(d: dict[str, int]) -> str:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from channel.errors import ScopewatchError
+from channel.recording_files import RecordingWarning
 from tui.cli import (
     agents,
     compare,
@@ -85,6 +87,11 @@ def _version() -> str:
         return "(not installed)"
 
 
+def _show_warning(message: Warning | str, category: type[Warning], *args: object, **kwargs: object) -> None:
+    """A warning is one line on stderr (a recording read past a newer writer's lines)."""
+    print(f"scopewatch: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``scopewatch`` console script."""
     parser = build_parser()
@@ -94,7 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return handler(args)
+        with warnings.catch_warnings():  # the caller's warning settings back afterwards
+            warnings.simplefilter("default", RecordingWarning)
+            warnings.showwarning = _show_warning
+            return handler(args)
     except ScopewatchError as exc:
         print(f"scopewatch: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from channel.events import Event, SessionStarted
 from channel.recorder import stream_recording
 from engine.scoring.compare import compare, render_comparison
 from engine.scoring.metrics import Metrics, score
@@ -18,7 +20,7 @@ def register(sub: Any) -> None:
         "compare",
         help="compare two recordings' rates: differences, 95%% intervals, Fisher's exact p",
         description=(
-            "Re-score two recordings and compare their rates (favor, harm, pass, ...): B - A, Wilson 95%% "
+            "Re-score two recordings and compare their rates (favor, harm, pass, ...): B - A, Wilson 95% "
             "intervals and Fisher's exact two-sided p-value (fisher_p). Typically A is Default, B a norm."
         ),
     )
@@ -28,12 +30,25 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run_compare)
 
 
-def _metrics(path: str) -> Metrics:
-    return score(stream_recording(path))
+def _metrics(path: str) -> tuple[Metrics, str]:
+    """A recording's metrics and its scenario."""
+    scenario = ""
+
+    def events() -> Iterator[Event]:
+        nonlocal scenario
+        for event in stream_recording(path):
+            if type(event) is SessionStarted and not scenario:
+                scenario = event.scenario
+            yield event
+
+    return score(events()), scenario
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    result = compare(_metrics(args.a), _metrics(args.b), a_name=Path(args.a).name, b_name=Path(args.b).name)
+    (a, a_scenario), (b, b_scenario) = _metrics(args.a), _metrics(args.b)
+    result = compare(
+        a, b, a_name=Path(args.a).name, b_name=Path(args.b).name, a_scenario=a_scenario, b_scenario=b_scenario
+    )
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), sort_keys=True))
     else:

@@ -23,6 +23,7 @@ def register(sub: Any) -> None:
 
 def export(args: argparse.Namespace) -> int:
     from channel.recorder import stream_recording
+    from channel.recording_files import make_parent
     from engine.export.inspect_log import write_inspect_log
 
     out = Path(args.output)
@@ -30,6 +31,12 @@ def export(args: argparse.Namespace) -> int:
         raise CliError(f"-o {args.output}: an Inspect log is a .eval or .json file")
     if out.exists():
         raise CliError(f"-o {args.output}: the file exists; choose a new name")
-    samples = write_inspect_log(stream_recording(args.file), out, source=args.file)  # one pass
+    try:
+        make_parent(out)  # before the recording is read: a place it cannot write is said at once
+        samples, note = write_inspect_log(stream_recording(args.file), out, source=args.file)  # one pass
+    except OSError as exc:
+        raise CliError(f"-o {args.output}: cannot write it ({exc.strerror or exc})") from None
+    if note:
+        say(note)
     say(f"wrote {out}: {samples} samples (one per scored episode); open it with 'inspect view'")
     return 0

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tui.cli.common import base_url, positive, usage_for
+from tui.cli.common import CliError, base_url, positive, usage_for
 
 SHIPPED_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "labels"
 """The hand-labelled sets that ship with scopewatch (``labels agreement`` reads them all by default)."""
@@ -134,11 +134,16 @@ def _summary(path: Path, scores: Any, *, ran_llm: bool, seconds: float | None) -
 
 
 def sample_command(args: argparse.Namespace) -> int:
+    from channel.recording_files import make_parent
     from engine.scoring.labels import draw_sample, write_rows
 
     out = Path(args.out)
     rows = draw_sample(args.recordings, args.n, seed=args.seed, relative_to=out.resolve().parent)
-    write_rows(rows, out)
+    try:
+        make_parent(out)
+        write_rows(rows, out)
+    except OSError as exc:
+        raise CliError(f"--out {args.out}: cannot write it ({exc.strerror or exc})") from None
     episodes = len({(r.recording, r.trajectory, r.episode) for r in rows})
     print(f"{out}: {episodes} episodes, {len(rows)} rows to fill in (the label column); then: scopewatch labels import")
     return 0

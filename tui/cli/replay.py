@@ -69,13 +69,13 @@ def fork_from_replay(path: str, request: ForkRequest, theme: str) -> int:
 def open_split(parent: str, fork: str, theme: str) -> int:
     """The split view: ``fork`` played beside ``parent`` from the fork point (tui/split.py)."""
     from channel.recorder import RecordingError, load_recording
-    from engine.export.inspect_log import recording_hash
+    from channel.recording_files import recording_hashes
     from engine.fork.compare import CompareError
     from tui.split import build_split
 
     events = load_recording(parent), load_recording(fork)
     try:
-        app = build_split(*events, parent_hash=recording_hash(parent), theme=theme, autoplay=True)
+        app = build_split(*events, parent_hash=recording_hashes(parent), parent_name=parent, theme=theme, autoplay=True)
     except CompareError as exc:
         raise RecordingError(f"{fork}: {exc}") from None
     app.run()

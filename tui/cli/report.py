@@ -71,6 +71,7 @@ def report(args: argparse.Namespace) -> int:
 
 def write_html(events: Sequence[Any], out: str, *, source: str) -> None:
     """The report as one offline HTML page at ``out`` (engine/export/html_report.py)."""
+    from channel.recording_files import make_parent
     from engine.export.html_report import html_report
 
     path = Path(out)
@@ -79,6 +80,7 @@ def write_html(events: Sequence[Any], out: str, *, source: str) -> None:
     if path.exists():
         raise CliError(f"--html {out}: the file exists; choose a new name")
     try:
+        make_parent(path)  # a missing folder is made, as export -o and --record do
         path.write_text(html_report(events, source=Path(source).name), encoding="utf-8")
     except OSError as exc:
         raise CliError(f"--html {out}: cannot write it ({exc.strerror or exc})") from None
@@ -116,12 +118,14 @@ def print_judge_comparison(
 
 def report_fork(args: argparse.Namespace) -> int:
     """A fork beside its parent, from the fork point on."""
-    from engine.export.inspect_log import recording_hash
+    from channel.recording_files import recording_hashes
     from engine.fork.compare import CompareError, compare_fork
 
     fork, parent = load_recording(args.file), load_recording(args.parent)
     try:
-        result = compare_fork(parent, fork, parent_hash=recording_hash(args.parent))
+        result = compare_fork(
+            parent, fork, parent_hash=recording_hashes(args.parent), parent_name=args.parent
+        )
     except CompareError as exc:
         raise RecordingError(f"{args.file}: {exc}") from None
     print(result.model_dump_json(indent=2) if args.json else result.table())

@@ -5,6 +5,7 @@ plot's two colours are on the rendered page). The Chromium test skips only where
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import shutil
 import struct
@@ -150,3 +151,17 @@ def test_the_page_opens_in_headless_chromium_with_no_network_and_shows_the_plot(
     favor, harm = _pixels_of(rows, channels, FAVOR_COLOUR), _pixels_of(rows, channels, HARM_COLOUR)
     assert favor > LINE_PIXELS, f"the favor line is not on the rendered page ({favor} pixels of its colour)"
     assert harm > LINE_PIXELS, f"the harm line is not on the rendered page ({harm} pixels of its colour)"
+
+
+def test_the_plot_says_harms_per_episode_and_thins_crowded_labels() -> None:
+    from engine.export.html_report import plot_svg
+
+    points = [(n, 0.5, 0.1) for n in range(1, 121)]
+    svg = plot_svg(points)
+    assert ">harms per episode</text>" in svg and ">harm rate</text>" not in svg
+    assert "<title>harms per episode after ep1: 10%</title>" in svg
+    labels = [int(m) for m in re.findall(r">ep(\d+)</text>", svg)]
+    assert labels[0] == 1 and labels[-1] == 120 and len(labels) <= 640 // 40
+    xs = [float(m) for m in re.findall(r'<text x="([\d.]+)"[^>]*>ep\d+</text>', svg)]
+    assert all(b - a >= 30 for a, b in itertools.pairwise(xs))
+    assert len(re.findall(r">ep\d+</text>", plot_svg(points[:5]))) == 5

@@ -45,3 +45,45 @@ def test_export_refuses_to_overwrite_and_names_the_option(tmp_path: Path, capsys
     out.write_text("keep me")
     assert main(["export", str(GOLDEN), "-o", str(out)]) == 2
     assert capsys.readouterr().err.count("\n") == 1 and out.read_text() == "keep me"
+
+
+def _cut(tmp_path: Path, *, reason: str | None) -> Path:
+    """The golden recording cut after its fourth episode; ended with ``reason`` or not at all."""
+    from channel.codec import encode
+    from channel.events import EpisodeEnded, SessionEnded
+
+    events = load_recording(GOLDEN)
+    ends = [i for i, e in enumerate(events) if isinstance(e, EpisodeEnded)]
+    head = events[: ends[3] + 3]
+    if reason is not None:
+        head.append(SessionEnded(session=head[0].session, seq=head[-1].seq + 1, ts=head[-1].ts, reason=reason))
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b"".join(encode(e) + b"\n" for e in head))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("reason", "status", "line"), [(None, "error", "PARTIAL"), ("cancelled", "cancelled", "CANCELLED")]
+)
+def test_an_unfinished_run_is_not_exported_as_a_success(
+    reason: str | None, status: str, line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inspect_ai.log import read_eval_log
+
+    out = tmp_path / "cut.eval"
+    assert main(["export", str(_cut(tmp_path, reason=reason)), "-o", str(out)]) == 0
+    assert capsys.readouterr().err.startswith(f"scopewatch: {line}: ")
+    log = read_eval_log(str(out))
+    assert log.status == status
+    assert (log.error is not None and log.error.message.startswith("PARTIAL")) == (reason is None)
+
+
+def test_the_harm_score_says_it_is_harms_per_episode(tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    out = tmp_path / "run.eval"
+    assert main(["export", str(GOLDEN), "-o", str(out)]) == 0
+    results = read_eval_log(str(out)).results
+    assert results is not None
+    harm = next(s for s in results.scores if s.name == "harm")
+    assert harm.metadata is not None and harm.metadata["description"].startswith("harms per episode")

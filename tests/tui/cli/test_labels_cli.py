@@ -42,3 +42,10 @@ def test_sample_writes_the_file_to_fill_in(tmp_path: Path, capsys: pytest.Captur
     assert "rows to fill in" in capsys.readouterr().out
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert rows and all(r["label"] == "" for r in rows)
+
+
+def test_a_csv_without_the_label_columns_names_its_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "hdr.csv"
+    bad.write_text("foo,bar\n1,2\n")
+    assert main(["labels", "import", str(bad)]) == 2
+    assert "(its columns: foo, bar; expected: recording, " in capsys.readouterr().err

@@ -1,0 +1,44 @@
+"""Every file the command line writes, to a place it cannot write, gets one line naming the option and
+the OS's reason, never a traceback; a missing folder is made alike for all of them (cli2 F26)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui.cli import main
+
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden" / "causal-seed5.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["export", str(GOLDEN), "-o", "{file}/x.eval"], "-o"),
+        (["export", str(GOLDEN), "-o", "{file}/x.json"], "-o"),
+        (["report", str(GOLDEN), "--html", "{file}/x.html"], "--html"),
+        (["labels", "sample", str(GOLDEN), "--n", "2", "--out", "{file}/x.csv"], "--out"),
+        (["run", "--headless", "--trajectories", "1", "--record", "{file}/x.jsonl"], "--record"),
+        (["fork", str(GOLDEN), "--at", "20", "--norm", "admin_only=true", "--headless", "--record", "{file}/x.jsonl"],
+         "--record"),
+    ],
+)
+def test_a_file_where_a_folder_should_be_is_one_line_naming_the_option(
+    argv: list[str], option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "a.jsonl"
+    file.write_text("x")
+    assert main([a.format(file=file) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last == f"scopewatch: {option} {file}/x{Path(argv[-1]).suffix}: cannot write " + (
+        "the recording (Not a directory)" if option == "--record" else "it (Not a directory)"
+    )
+
+
+def test_export_and_the_html_report_both_make_a_missing_folder(tmp_path: Path) -> None:
+    assert main(["export", str(GOLDEN), "-o", str(tmp_path / "new1" / "run.eval")]) == 0
+    assert main(["report", str(GOLDEN), "--html", str(tmp_path / "new2" / "run.html")]) == 0
+    assert (tmp_path / "new1" / "run.eval").is_file() and (tmp_path / "new2" / "run.html").is_file()
