@@ -136,3 +136,18 @@ def test_a_missing_seq_or_session_is_named(tmp_path: Path) -> None:
         path.write_bytes(b"\n".join(lines) + b"\n")
         with pytest.raises(RecordingError, match=rf"no-{field}\.jsonl:4: not a scopewatch event \(\w+\.{field}: Field"):
             load_recording(path)
+
+
+def test_a_field_added_to_an_event_is_a_decision_about_older_recordings() -> None:
+    """``tests/data/event_fields.json`` pins every event's fields. A field added since is either in
+    :data:`channel.event_history.ADDED_LATER` (older recordings lack it: read with its default) or the pin is
+    updated knowingly (then a line without it is refused); adding a field silently would refuse every older
+    recording of that kind."""
+    pinned = json.loads((Path(__file__).parents[1] / "data" / "event_fields.json").read_text())
+    for event in event_samples():
+        new = set(type(event).model_fields) - set(pinned.get(event.kind, ()))
+        unlisted = new - ADDED_LATER.get(event.kind, frozenset())
+        assert not unlisted, (
+            f"{event.kind} gained {sorted(unlisted)}: list them in channel/event_history.ADDED_LATER (older "
+            "recordings lack them) and in tests/data/event_fields.json"
+        )
