@@ -38,3 +38,6 @@ async def test_sixty_columns_keep_norms_on_their_lines_and_every_page_named() ->
         assert "human" in lines[0]
         width = app.norms_panel.content_region.width
         assert all(len(line) <= width for line in lines)
+        # The norms scroll on so short a page: the scoreboard below them keeps room.
+        board = app.scoreboard.region
+        assert board.y + 3 <= app.notices.region.y, board  # its border and two rows at least
