@@ -289,6 +289,8 @@ class ReplayMode:
         scratch; forward, fold in only the events from the cursor on (the projection is built to be
         fed in batches, as live), quietly either way (no toasts)."""
         index = max(0, min(len(self.recording), index))
+        if index == len(self.recording):
+            self.timeline.playing = False  # at the end now, not when the player next wakes (space then plays again)
         if index < self.cursor:
             self.app.reset_projection()
             self.app.apply_events(self.recording[:index], live=False)
