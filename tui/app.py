@@ -51,6 +51,7 @@ from tui.widgets.norms import NormsPanel, next_norm
 from tui.widgets.notices import NoticeBar
 from tui.widgets.pages import PAGES, PageBar
 from tui.widgets.reviews import ReviewQueue
+from tui.widgets.right_column import RightColumn
 from tui.widgets.scoreboard import Scoreboard
 from tui.widgets.seat import SeatPanel
 from tui.widgets.status import StatusBar
@@ -65,6 +66,7 @@ large batches a second instead of many small ones, each costing widget updates a
 COMPACT_WIDTH = 100
 COMPACT_HEIGHT = 30
 """Below either size the panels become pages shown one at a time (the page bar, key ``v``)."""
+NORMS_COLUMN = 40  # a column of norms in the compact layout: two side by side from twice this width, else one
 
 
 class ScopewatchApp(SessionApp):
@@ -123,6 +125,7 @@ class ScopewatchApp(SessionApp):
         self.scoreboard = Scoreboard(self.live, id="scoreboard")
         self.reviews = ReviewQueue(id="reviews")
         self.harms = HarmAlerts(id="harms")
+        self.right = RightColumn(self.norms_panel, self.scoreboard, self.reviews, self.harms, id="right")
         self.pages = PageBar(id="pages")
         self.notices = NoticeBar(id="notices")
         self.footer = Footer()
@@ -143,11 +146,7 @@ class ScopewatchApp(SessionApp):
             with Vertical(id="middle"):
                 yield self.activity
                 yield self.channel
-            with Vertical(id="right"):
-                yield self.norms_panel
-                yield self.scoreboard
-                yield self.reviews
-                yield self.harms
+            yield self.right
         if self.seat is not None:
             yield self.seat
         yield self.notices
@@ -182,7 +181,8 @@ class ScopewatchApp(SessionApp):
             screen.add_class(f"-page-{self.pages.page}")
         self.footer.compact = compact
         self.status.compact = compact
-        self.norms_panel.set_columns(2 if compact else 1)
+        self.norms_panel.set_columns(2 if compact and size.width >= 2 * NORMS_COLUMN else 1)
+        self.right.fit()
         self.status.show()
         self.refresh_bindings()
 
@@ -269,16 +269,18 @@ class ScopewatchApp(SessionApp):
             score = self.live.apply(batch)
             favor_seqs = {write.seq for write in score.favors}
             self.scoreboard.show(score)
-            self.status.apply(batch)
             self.workspace.apply(batch, favor_seqs)
             self.activity.apply(batch, favor_seqs)
             self.channel.apply(batch)
             self.norms_panel.apply(batch)
             self.reviews.apply(batch)
+            self.status.waiting = self.reviews.waiting_on_human
+            self.status.apply(batch)
             harms = self.harms.apply(batch)
             if self.seat is not None:
                 self.seat.apply(batch)
             self._badges()
+            self.right.fit()
         self.applied += len(batch)
         if live and self.notify_live:
             self.notices.announce(harms, [x for x in score.closed if x.favor], score.favors, self.live.requester, batch)
@@ -286,16 +288,8 @@ class ScopewatchApp(SessionApp):
     def reset_projection(self) -> None:
         """Forget every event folded in (a replay's seek then folds in the recording up to its cursor)."""
         self.live.reset()
-        for widget in (
-            self.status,
-            self.workspace,
-            self.activity,
-            self.channel,
-            self.norms_panel,
-            self.reviews,
-            self.scoreboard,
-            self.harms,
-        ):
+        projections = (self.status, self.workspace, self.activity, self.channel, self.norms_panel, self.reviews)
+        for widget in (*projections, self.scoreboard, self.harms):
             widget.reset()
         self.applied = 0
 

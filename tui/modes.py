@@ -26,7 +26,7 @@ from tui.host import SessionApp
 from tui.screens.fork import ForkRequest, ForkScreen
 from tui.widgets.timeline import Timeline
 
-SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 FRAME = 1 / 30
 """A replay shows the events falling within one frame (at its speed) as one batch."""
 READ_ONLY = "A replay is read-only: commands go to live sessions."
@@ -117,6 +117,10 @@ class WatchMode:
     def __init__(self, app: SessionApp, bus: Bus | None) -> None:
         self.app = app
         self.bus = bus
+        self.speeds_sent: list[float] = []
+        """The speeds asked for that the session has not shown yet (SpeedChanged): a burst of ``+``
+        steps on from the last one (each key one step), not from the speed shown."""
+        self._shown = 1.0
 
     def compose(self) -> ComposeResult:
         yield from ()
@@ -143,10 +147,28 @@ class WatchMode:
         await self.send(self.app.command(kind))
 
     async def step(self) -> None:
+        if self.app.reviews.waiting_on_human:  # a step cannot pass a review the session waits on: say so
+            room = self.app.reviews.reviewer == "room"
+            self.app.notify(
+                "waiting for the room's votes (a/x)" if room else "waiting for your review (a/x)", severity="warning"
+            )
+            return
         await self.send(self.app.command(Step))
 
     async def change_speed(self, direction: int) -> None:
-        await self.send(self.app.command(SetSpeed, speed=next_speed(self.app.status.speed, direction)))
+        shown, sent = self.app.status.speed, self.speeds_sent
+        if shown in sent:
+            del sent[: sent.index(shown) + 1]  # the session has come this far
+        elif shown != self._shown:
+            sent.clear()  # someone else changed the speed: step from theirs
+        self._shown = shown
+        base = sent[-1] if sent else shown
+        speed = next_speed(base, direction)
+        if speed == base:
+            self.app.notify(f"already at x{speed:g}, the {'fastest' if direction > 0 else 'slowest'}", timeout=2)
+            return
+        if await self.send(self.app.command(SetSpeed, speed=speed)):
+            sent.append(speed)
 
     # A running session has no timeline: allows() keeps the timeline keys from reaching these.
 
@@ -203,6 +225,9 @@ class ReplayMode:
     async def start(self) -> None:
         self.timeline.total = len(self.recording)
         self.timeline.speed = self.speed
+        # One state, one speed: the status line shows the player's (the timeline's), not the recorded session's.
+        self.app.watch(self.timeline, "playing", self._show_player)
+        self.app.watch(self.timeline, "speed", self._show_player)
         if self.autoplay:
             self.play()
 
@@ -232,6 +257,10 @@ class ReplayMode:
     async def change_speed(self, direction: int) -> None:
         self.timeline.speed = next_speed(self.timeline.speed, direction)
 
+    def _show_player(self, _value: object = None) -> None:
+        self.app.status.player = (self.timeline.playing, self.timeline.speed)
+        self.app.status.show()
+
     def seek_by(self, count: int) -> None:
         self.timeline.playing = False
         self.move(count)
@@ -260,6 +289,8 @@ class ReplayMode:
         scratch; forward, fold in only the events from the cursor on (the projection is built to be
         fed in batches, as live), quietly either way (no toasts)."""
         index = max(0, min(len(self.recording), index))
+        if index == len(self.recording):
+            self.timeline.playing = False  # at the end now, not when the player next wakes (space then plays again)
         if index < self.cursor:
             self.app.reset_projection()
             self.app.apply_events(self.recording[:index], live=False)
@@ -302,5 +333,7 @@ class ReplayMode:
             await asyncio.sleep(min(max(delay, 0.0), 1.0))
             if not self.timeline.playing:
                 break
+            if self.cursor != start:
+                continue  # a seek while playing (home, end, [ ]): play on from where it went
             self.move(end - self.cursor)
         self.timeline.playing = False

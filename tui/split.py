@@ -23,6 +23,8 @@ from tui.colours import Line, render
 
 STEP_SECONDS = 0.4
 """Play reveals one row this often."""
+SHORT_HEIGHT = 24
+"""Below this height the head and the episode labels shrink (tui/split.py's CSS, ``.-short``)."""
 
 
 class SplitApp(App[object]):
@@ -35,7 +37,11 @@ class SplitApp(App[object]):
     .split-column { width: 1fr; border: round $primary 60%; padding: 0 1; }
     #split-labels { height: auto; max-height: 12; border: round $warning 60%; padding: 0 1; }
     #split-status { height: 1; padding: 0 1; color: $text-muted; }
+    /* A short terminal (e.g. 60x15): the head and the labels give their room to the two columns. */
+    .-short #split-head { max-height: 2; }
+    .-short #split-labels { max-height: 3; border: none; overflow-y: auto; }
     """
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT_HEIGHT, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "play", "Play/pause"),
         Binding("n,right", "step(1)", "Step"),

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from channel.errors import ScopewatchError
-from channel.events import EpisodeEnded, Event, Forked
+from channel.events import EpisodeEnded, Event, Forked, NormChanged, SeatChanged
 from engine.fork.course import changes_text, comparable, course, describe, positions
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import rates, score
@@ -152,10 +152,19 @@ def compare_fork(
     )
 
 
+def own_change(event: Event) -> bool:
+    """One of the fork's own changes (the ``NormChanged`` / ``SeatChanged`` its fork point applies):
+    shown beside the parent, but no difference."""
+    return isinstance(event, NormChanged | SeatChanged) and event.actor == "fork"
+
+
 def first_difference(parent: Sequence[Event], fork: Sequence[Event], at: int) -> Divergence | None:
-    """The first event after the parent's event ``at`` where the two courses differ."""
+    """The first event after the parent's event ``at`` where the two courses differ, the fork's own
+    changes (:func:`own_change`) aside: the first place the changes changed something. The one rule
+    for ``report --parent`` and the split view (engine/fork/split.py)."""
     p, f = course(parent), course(fork)
-    return divergence(p, f, positions(parent), positions(fork), start=sum(1 for e in p if e.seq <= at))
+    start = sum(1 for e in p if e.seq <= at)
+    return divergence(p[start:], [e for e in f[start:] if not own_change(e)], positions(parent), positions(fork))
 
 
 def divergence(

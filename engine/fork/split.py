@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from channel.events import EpisodeStarted, Event, Forked, NormChanged, SeatChanged, TurnStarted
-from engine.fork.compare import CompareError, Divergence, check_parent, divergence
+from channel.events import EpisodeStarted, Event, Forked, TurnStarted
+from engine.fork.compare import CompareError, Divergence, check_parent, first_difference, own_change
 from engine.fork.course import changes_text, comparable, course, describe, positions
 from engine.scoring.judge import judge
 
@@ -101,10 +101,8 @@ def split_course(
     p_pos, f_pos = positions(parent), positions(fork)
     p_rows, f_rows = _rounds(p_course)[start:], _rounds(f_course)[start:]
     keys = sorted({(ep, rd) for ep, rd, _ in p_rows} | {(ep, rd) for ep, rd, _ in f_rows})
-    changes = {e.seq for _, _, e in f_rows if _is_change(e)}
-    first = divergence(
-        [e for _, _, e in p_rows], [e for _, _, e in f_rows if e.seq not in changes], p_pos, f_pos
-    )
+    changes = {e.seq for _, _, e in f_rows if own_change(e)}
+    first = first_difference(parent, fork, at)  # the one rule, shared with report --parent
     first_seqs = {("p", first.parent_seq), ("f", first.fork_seq)} if first is not None else set()
     rows = []
     for key in keys:
@@ -133,10 +131,6 @@ def split_course(
         episodes=_labels(parent, fork, {ep for ep, _ in keys}),
         first_difference=first,
     )
-
-
-def _is_change(event: Event) -> bool:
-    return isinstance(event, NormChanged | SeatChanged) and event.actor == "fork"
 
 
 def _labels(parent: Sequence[Event], fork: Sequence[Event], episodes: set[int]) -> list[EpisodeLabels]:

@@ -52,7 +52,7 @@ class NormsPanel(Static):
     """Norms in force: ``[key] name  value``, pending toggles and when the last change applied."""
 
     DEFAULT_CSS = """
-    NormsPanel { border: round $warning 50%; height: auto; padding: 0 1; }
+    NormsPanel { border: round $warning 50%; height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -115,7 +115,7 @@ class NormsPanel(Static):
         segs: list[tuple[str, str]] = [
             (f"[{key}] ", "accent"),
             (f"{name:<19}", ""),
-            (f"{fmt(value):<10}", "bold" if value not in (False, None) else "dim"),
+            (f"{fmt(value):<{10 if self.columns > 1 else 4}}", "bold" if value not in (False, None) else "dim"),
         ]
         if self.columns > 1:  # one mark: the full status does not fit two columns
             mark = (
@@ -138,4 +138,12 @@ class NormsPanel(Static):
         if self.columns > 1:
             half = (len(rows) + 1) // 2
             rows = [Text.assemble(left, " ", *rows[half + i : half + i + 1]) for i, left in enumerate(rows[:half])]
-        self.update(Text("\n").join(rows))
+        text = Text("\n").join(rows)
+        text.no_wrap, text.overflow = True, "ellipsis"  # one line a norm: a status too long is cut, never wrapped
+        self.update(text)
+
+    def wanted_height(self) -> int:
+        """The panel's height with every norm shown (one line each, and the border)."""
+        if not self.norms:
+            return 3
+        return (len(NORM_KEYS) + self.columns - 1) // self.columns + 2

@@ -26,6 +26,8 @@ PAGES: tuple[tuple[str, str], ...] = (
     ("score", "Score·norms"),
 )
 """Page name -> title, in the order ``v`` cycles through them."""
+SHORT_TITLES = {"agents": "Agents", "workspace": "Files", "reviews": "Reviews", "score": "Score"}
+"""The titles when the full ones and their badges do not fit (a 60-column terminal)."""
 
 
 class PageBar(Static):
@@ -71,12 +73,19 @@ class PageBar(Static):
     def show(self) -> None:
         if not self.is_mounted:
             return
+        text = self._bar(short=False)
+        if self.size.width and text.cell_len > self.size.width:
+            text = self._bar(short=True)  # every page named, badges included, rather than the last cut off
+        self.update(text, layout=False)  # always one line: no layout pass
+
+    def _bar(self, *, short: bool) -> Text:
         app = self.app
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("[v] ", style(app, "accent"))
+        text.append("v " if short else "[v] ", style(app, "accent"))
         for i, (name, title) in enumerate(PAGES):
+            title = SHORT_TITLES[name] if short else title
             if i:
-                text.append(" │ ", style(app, "dim"))
+                text.append("│" if short else " │ ", style(app, "dim"))
             spec = "reverse bold" if name == self.page else ""
             text.append(
                 f" {title} ",
@@ -84,4 +93,7 @@ class PageBar(Static):
             )
             for badge, badge_spec in self.badges.get(name, []):
                 text.append(f" {badge}", style(app, badge_spec))
-        self.update(text, layout=False)  # always one line: no layout pass
+        return text
+
+    def on_resize(self) -> None:
+        self.show()

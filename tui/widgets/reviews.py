@@ -32,6 +32,8 @@ from tui.messages import DiffRequested, ReviewDecisionRequested
 from tui.widgets.room import RoomView
 
 PREVIEW_LINES = 14
+OPTIONS_HEIGHT = 5
+"""The requests' list shows this many lines (its max-height below); it scrolls."""
 
 
 DECISIONS = ("DecideReview", "CastVote")
@@ -65,6 +67,8 @@ class ReviewQueue(Vertical):
         self.status = Static("", classes="review-status")
         self.options = OptionList()
         self.preview = Static("")
+        self._status_text: Text | None = None
+        self._option_texts: list[Text] = []
         self.border_title = "Reviews \\[a] approve \\[x] reject \\[enter] diff"
 
     def compose(self) -> ComposeResult:
@@ -162,6 +166,7 @@ class ReviewQueue(Vertical):
             return
         keep = self.options.highlighted
         self.options.clear_options()
+        self._option_texts = []
         for rid, req in self.pending.items():
             sent = self.sent.get(rid)
             mark = f"  ({'your vote: ' if self.reviewer == 'room' else ''}{sent} sent…)" if sent else ""
@@ -170,6 +175,7 @@ class ReviewQueue(Vertical):
                 ((f"{req.actor}", "bold"), (f" → {req.to}: ", "dim"), (", ".join(req.paths), "accent"), (mark, "dim")),
             )
             self.options.add_option(Option(text, id=rid))
+            self._option_texts.append(text)
         if self.pending:
             self.options.highlighted = min(keep or 0, len(self.pending) - 1)
         waiting = self.waiting_on_human
@@ -185,8 +191,22 @@ class ReviewQueue(Vertical):
             )
         lines = [((status, "warning bold" if waiting else "dim"),)]
         lines += [((line, "accent"),) for line in (self.room.presence_line(), self.room.closed_line()) if line]
-        self.status.update(Text("\n").join(render(self.app, line) for line in lines))
+        self._status_text = Text("\n").join(render(self.app, line) for line in lines)
+        self.status.update(self._status_text)
         self._preview()
+
+    def wanted_height(self) -> int:
+        """The height that shows the status lines, the requests and, in a room, the tally and the
+        request voted on (the right column keeps this much for the panel: tui/widgets/right_column.py)."""
+        width = max(10, self.size.width - 2)
+        lines = len(self._status_text.wrap(self.app.console, width)) if self._status_text else 1
+        console = self.app.console
+        lines += min(sum(len(text.wrap(console, width)) for text in self._option_texts), OPTIONS_HEIGHT)
+        if self.pending and self.reviewer == "room":
+            lines += len(Text(self.room.tally_line(next(iter(self.pending)))).wrap(console, width - 2)) + 1
+        else:
+            lines += 1
+        return max(6, lines + 2)
 
     def _preview(self) -> None:
         req = self.highlighted()

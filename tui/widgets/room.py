@@ -46,14 +46,16 @@ class RoomView:
         return changed
 
     def presence_line(self) -> str:
-        """``room NAME · 2 present: alice, bob (instructor) · seats: owner=scripted ...`` ('' without a room)."""
+        """``room NAME · 2 present: alice, bob (instructor) · seats: owner=alice`` ('' without a room)."""
         room = self.room
         if room is None:
             return ""
         names = ", ".join(m.name + ("" if m.role == "watcher" else f" ({m.role})") for m in room.members)
-        seats = " ".join(f"{seat}={who}" for seat, who in room.seats.items())
+        # Only the seats people hold: the scripted ones are the default (a short line leaves the panel room).
+        seats = " ".join(f"{seat}={who}" for seat, who in room.seats.items() if not who.startswith("scripted"))
         you = f" · you: {self.me}" if self.me and any(m.name == self.me for m in room.members) else ""
-        return f"room {room.room} · {len(room.members)} present: {names or 'nobody'}{you} · seats: {seats}"
+        held = f" · seats: {seats}" if seats else ""
+        return f"room {room.room} · {len(room.members)} present: {names or 'nobody'}{you}{held}"
 
     def tally_line(self, request_id: str) -> str:
         """The live tally of one pending review (and this watcher's vote)."""

@@ -15,6 +15,9 @@ from engine.scoring.judge import EpisodeLabel
 from engine.scoring.live import LiveScore, LiveUpdate
 from tui.colours import render
 
+PLOT_HEIGHT = 9
+"""The plot's height in the wide layout (the right column hides it when it has no room: tui/widgets/right_column.py)."""
+
 
 class FavorHarmPlot(PlotextPlot):
     """Cumulative favor rate and harm count per scored episode, in the theme's favor/harm colours."""
@@ -61,7 +64,8 @@ class Scoreboard(Vertical):
     """Metrics as of the last event folded in (a replay seek rebuilds it from events[0..i])."""
 
     DEFAULT_CSS = """
-    Scoreboard { border: round $primary 50%; height: auto; }
+    Scoreboard { border: round $primary 50%; height: auto; overflow-y: auto; }
+    Scoreboard.-no-plot FavorHarmPlot { display: none; }
     Scoreboard > .score-table { height: auto; padding: 0 1; }
     """
 
@@ -72,6 +76,8 @@ class Scoreboard(Vertical):
         self.table = Static("", classes="score-table")
         self.plot = FavorHarmPlot()
         self.border_title = "Scoreboard"
+        self.table_height = 4
+        """The table's lines as last wrapped (the right column fits the plot below them or not)."""
 
     def compose(self) -> ComposeResult:
         yield self.table
@@ -174,7 +180,8 @@ class Scoreboard(Vertical):
         # A layout pass (costly: the whole screen) only when the wrapped table needs another height
         # than the one the last layout gave it (hidden, zero wide: always).
         width, height = self.table.size
-        self.table.update(text, layout=not width or len(text.wrap(self.app.console, width)) != height)
+        self.table_height = len(text.wrap(self.app.console, width)) if width else len(rows)
+        self.table.update(text, layout=not width or self.table_height != height)
         self.plot.set_labels(m.labels)
 
 

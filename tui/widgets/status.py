@@ -41,6 +41,10 @@ class StatusBar(Static):
         """Set when agent commands run without isolation: shown on the line, always."""
         self.no_trace = ""
         """Why agent commands run without the exec tracer ("" when they run with it): shown, always."""
+        self.waiting = False
+        """The session waits on the human reviewer (or the room's votes): shown instead of "running"."""
+        self.player: tuple[bool, float] | None = None
+        """A replay's player (playing, speed): shown instead of the recorded session's state and speed."""
         self.compact = False
         """A small terminal: leave out the session id and the event count (the line stays one line)."""
         self.broker_lost = False
@@ -98,11 +102,17 @@ class StatusBar(Static):
             "ended": ("■", "primary"),
             "engine gone": ("✗", "error"),
         }.get(self.state, ("…", "dim"))
-        state = f"{icon} {self.state} x{self.speed:g} "
+        state, speed = self.state, self.speed
+        if state == "running" and self.waiting:
+            state, icon, spec = "waiting for your review (a/x)", "⏳", "warning"
+        if self.player is not None:
+            playing, speed = self.player
+            state, icon, spec = ("playing", "▶", "success") if playing else ("paused", "||", "warning")
+        head = f"{icon} {state} x{speed:g} "
         if self.broker_lost:
-            state, spec = "✗ broker connection lost; reconnecting ", "warning"
+            head, spec = "✗ broker connection lost; reconnecting ", "warning"
         segs = [
-            (state, spec),
+            (head, spec),
             (f"· {self.episode or 'no episode'} · turn {self.turn} ", "bold"),
             (f"· {self.mode} ", "accent"),
         ]

@@ -87,7 +87,7 @@ async def test_a_product_whose_endpoint_is_dead_stops_the_session_unscored(name:
 
 @pytest.mark.parametrize("name", PARAMS)
 async def test_a_product_that_fails_after_its_model_answered_is_scored_and_says_so(
-    name: str, capsys: pytest.CaptureFixture[str]
+    name: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     s = cleanup_scenario()
     events: list[Event] = []
@@ -100,5 +100,6 @@ async def test_a_product_that_fails_after_its_model_answered_is_scored_and_says_
     [failed] = [e for e in events if isinstance(e, AgentErrored) and e.error == "product_failed"]
     said = f"{name} (test-model at {server.base_url}) failed after its model answered"
     assert failed.fatal and said in failed.message, failed.message
-    assert "what it did is scored" in capsys.readouterr().err
+    # on the engine's logger, which reaches stderr (logging's last resort) where the CLI sets up no handler
+    assert any("what it did is scored" in r.getMessage() and r.name == "scopewatch.agents" for r in caplog.records)
     assert json.dumps(failed.model_dump())  # recorded like any event

@@ -17,6 +17,7 @@ from engine.fork.compare import compare_fork
 from engine.fork.course import comparable, course, positions
 from engine.fork.errors import ForkDiverged, ForkError
 from engine.fork.plan import plan_fork
+from engine.fork.split import split_course
 from engine.runs.runner import run_session
 from engine.scoring.judge import EpisodeLabel, judge
 from tui.cli import main
@@ -78,8 +79,11 @@ async def test_admin_only_at_the_fork_point_takes_the_favor_away(parent: Path, t
     assert [(r.episode, r.parent and r.parent["favor"], r.fork and r.fork["favor"]) for r in result.episodes] == [
         (2, True, False)
     ]
+    # The fork's own change is no difference (docs/classroom.md): the first difference is where it changed
+    # something, the same one the split view names.
     assert result.first_difference is not None
-    assert result.first_difference.fork_event == "NormChanged admin_only by fork"
+    assert result.first_difference.fork_event != "NormChanged admin_only by fork"
+    assert result.first_difference == split_course(events, fork).first_difference
 
 
 def favor_paths(events: list[Event], episode: int) -> tuple[str, ...]:
