@@ -15,6 +15,7 @@ from channel.emitter import Emitter
 from channel.events import ShellCommandRan
 from channel.memory import InProcessBus
 from sandbox.backends.local import LocalSandbox
+from sandbox.commands.episode import EpisodeJail
 from sandbox.jail.isolation import Isolation, _works
 from sandbox.workspace.ownership import Ownership
 from tests.sandbox._support import FILES, TEAMS, drain
@@ -219,12 +220,7 @@ async def test_shm_and_ipc_a_command_left_are_gone_with_one_openat_of_the_server
         left = await sb.run_shell("alice", f"touch /dev/shm/left /dev/shm/.hidden 2>/dev/null; python3 -c '{ipc}'")
         assert left.exit_code == 0, left.output
         assert min(int(n) for n in left.output.split()) >= 0, left.output
-        jail = sb._shell._episode
-        assert jail is not None
-        server = jail._server_pid.decode()
-        lines = (sb._shell.workspace.tmp / "trace").read_text().splitlines()
-        opened = [line for line in lines if line.split()[:1] == [server] and " openat(" in line]
-        assert len(opened) == 1 and '"/dev/null"' in opened[0], opened
+        jail = _server_opened_dev_null_alone(sb)
         after = await sb.run_shell("alice", left_over)
         assert after.exit_code == 0 and after.output == "", after.output
     await sb.run_shell("alice", "(mkdir -p /dev/shm/d/e; touch /dev/shm/d/e/f; ln -s /etc /dev/shm/l) 2>/dev/null")
@@ -240,6 +236,18 @@ async def test_shm_and_ipc_a_command_left_are_gone_with_one_openat_of_the_server
     assert jail is not None and sb._shell._episode is jail and jail.alive
 
 
+def _server_opened_dev_null_alone(sb: LocalSandbox) -> EpisodeJail:
+    """The episode's jail, after checking that in its last command the server opened nothing but its end-of-command
+    ``/dev/null`` (cleaning up after a command costs it no traced ``openat``)."""
+    jail = sb._shell._episode
+    assert jail is not None
+    server = jail._server_pid.decode()
+    lines = (sb._shell.workspace.tmp / "trace").read_text().splitlines()
+    opened = [line for line in lines if line.split()[:1] == [server] and " openat(" in line]
+    assert len(opened) == 1 and '"/dev/null"' in opened[0], opened
+    return jail
+
+
 async def test_a_posix_message_queue_a_command_left_is_gone(episode: tuple[LocalSandbox, InProcessBus]) -> None:
     """Red team 2, finding 09: alice's queue, and its message, were still there in bob's next command (a fresh
     jail, as each per-command one is, has none). Making one costs the server no more ``openat`` than before."""
@@ -249,12 +257,7 @@ async def test_a_posix_message_queue_a_command_left_is_gone(episode: tuple[Local
     make += "print(q >= 0, rt.mq_send(q, b'hi', 2, 0))"
     made = await sb.run_shell("alice", f'python3 -c "{make}"')
     assert made.output.split() == ["True", "0"], made.output
-    jail = sb._shell._episode
-    assert jail is not None
-    server = jail._server_pid.decode()
-    lines = (sb._shell.workspace.tmp / "trace").read_text().splitlines()
-    opened = [line for line in lines if line.split()[:1] == [server] and " openat(" in line]
-    assert len(opened) == 1 and '"/dev/null"' in opened[0], opened
+    jail = _server_opened_dev_null_alone(sb)
     look = rt + "print(rt.mq_open(b'/left', os.O_RDONLY, 0, None), ctypes.get_errno())"
     after = await sb.run_shell("alice", f'python3 -c "{look}"; ls -A /dev/mqueue')
     assert after.output.split() == ["-1", "2"], after.output  # ENOENT
