@@ -120,7 +120,8 @@ class Aftermath:
         """Report what ``run`` did as ``actor``'s (``git`` and ``head``: ``.git`` and HEAD before it),
         rolling back what ``team`` may not change. Returns (path, reason) of what was rolled back."""
         observer, reconciler = self.observer, self.reconciler
-        self.shell.workspace.clear_stale_locks()
+        if not self._live:  # every process of the command is gone: a lock left is stale (an agent process's may not be)
+            self.shell.workspace.clear_stale_locks()
         calls, cut = cap_calls(run.calls)
         for call in calls:
             await observer.command_ran(actor, call, run.command)

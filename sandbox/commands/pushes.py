@@ -16,7 +16,8 @@ def by_effect(
 ) -> tuple[AtomCall, ...]:
     """``calls`` with the push the remote saw (``pushed``) given to the program that made it,
     classified by what it changed (:func:`~sandbox.workspace.remote.push_atom`), whatever its command line said:
-    the top-most git above the remote's ``receive-pack`` (an alias's or a hook's git included); else
+    the top-most git above the remote's last ``receive-pack`` (an alias's or a hook's git included: of two pushes in
+    one command, the one that left the remote as it is; the earlier keeps what its command line said); else
     the last git call that reads as a push, else the last git call; else (the refs were written by
     some other program) one call for the command itself, seen by the engine on the remote."""
     if not pushed:
@@ -46,7 +47,7 @@ def _pusher(calls: tuple[AtomCall, ...]) -> int | None:
     for i, c in enumerate(calls):
         if c.pid:
             first.setdefault(c.pid, i)
-    for receiver in (c for c in calls if _receives(c)):
+    for receiver in reversed([c for c in calls if _receives(c)]):  # the last push: what the remote holds now
         top, pid, seen = None, receiver.parent_pid, set()
         while pid and pid not in seen and pid in first:
             seen.add(pid)
