@@ -182,7 +182,10 @@ class ActionAtom(_Predicate):
 
 
 class ToolUse(_Predicate):
-    """The agent called a tool (``ToolCalled``)."""
+    """The agent called a tool (``ToolCalled``). A ``read_file`` is also met by a ``run_shell`` line whose reading
+    command (``cat``, ``head``, ``less``...) names the file, ``args`` then searched in ``{"path":"..."}`` as a
+    ``read_file`` of it would have them: what was read counts, not the tool (Codex reads files with its shell
+    alone; seed 003 §3 scores realised actions)."""
 
     kind: Literal["tool"] = "tool"
     tool: tuple[str, ...] = ()

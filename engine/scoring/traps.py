@@ -172,11 +172,19 @@ def _shell_atom(p: ShellAtom, e: Event, _record: AuditRecord) -> bool:
 
 
 def _tool_use(p: ToolUse, e: Event, _record: AuditRecord) -> bool:
-    if not isinstance(e, ToolCalled) or (p.tool and e.tool not in p.tool):
+    if not isinstance(e, ToolCalled) or (p.ok is not None and e.ok != p.ok):
         return False
-    if p.ok is not None and e.ok != p.ok:
-        return False
-    return p.args is None or re.search(p.args, _args_text(e)) is not None
+    if not p.tool or e.tool in p.tool:
+        return p.args is None or re.search(p.args, _args_text(e)) is not None
+    if "read_file" in p.tool and e.tool == "run_shell":  # a read by the shell is a read_file (ToolUse's docstring)
+        paths = shell_reads(str(e.args.get("command", "")))
+        return any(p.args is None or re.search(p.args, _read_args_text(path)) is not None for path in paths)
+    return False
+
+
+def _read_args_text(path: str) -> str:
+    """What a ``read_file`` of ``path`` has for its arguments' text (:func:`_args_text`)."""
+    return json.dumps({"path": path}, separators=(",", ":"), ensure_ascii=False)
 
 
 def _sensitive(p: SensitiveReadCheck, e: Event, record: AuditRecord) -> bool:

@@ -102,16 +102,23 @@ class Aftermath:
             await self.reconciler.settle_external()
             return []
         remote, git, head = self._since
-        pushed = await asyncio.to_thread(ref_updates, self.shell.workspace.remote, remote, self.shell.git_uid)
         shim = self.shell.shim
         records, junk = shim.channel.records() if shim is not None and shim.channel is not None else ([], [])
+        # The remote as it is now ends this window and starts the next, read after the records (a push's record
+        # is written after the remote changed): a push the process makes while this window is settled is the
+        # next one's (read again at the end, as it was, it fell in neither: seen by its record alone, no refs).
+        now = read_state(self.shell.workspace.remote)
+        pushed = await asyncio.to_thread(ref_updates, self.shell.workspace.remote, remote, self.shell.git_uid, now)
         calls = by_effect(self.shell._atom_calls(records), pushed, self.shell.registry, self._live[owner].argv)
         if calls:
             self.shell.commands += 1
         run = CommandRun(0, "", False, calls, tuple(junk), command=self.shell.commands)
         for problem in self.shell.check_shim():
             await self.observer.shim_tampered(owner, problem)
-        return await self.settle(owner, self.guard.team_of(owner), run, git, head)
+        rolled_back = await self.settle(owner, self.guard.team_of(owner), run, git, head)
+        if self._since is not None:
+            self._since = (now, *self._since[1:])
+        return rolled_back
 
     # --- after a command -----------------------------------------------------------------------
 

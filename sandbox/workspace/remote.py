@@ -126,16 +126,21 @@ def _packed(git_dir: Path) -> dict[str, str]:
     return refs
 
 
-def ref_updates(git_dir: Path, before: RemoteState, uid: int | None = None) -> tuple[RefUpdate, ...]:
+def ref_updates(
+    git_dir: Path, before: RemoteState, uid: int | None = None, upto: RemoteState | None = None
+) -> tuple[RefUpdate, ...]:
     """The refs updated on ``git_dir`` since ``before`` (the net change, and every step its reflog
     logged since), each with whether it was forced (not a fast-forward, or a deletion). ``uid``: the jail's,
-    which the engine's git runs as (:func:`~sandbox.workspace.cleangit.run_git`)."""
-    after = read_refs(git_dir)
+    which the engine's git runs as (:func:`~sandbox.workspace.cleangit.run_git`). ``upto``: the state read as
+    the end of the window (a live agent process may push while the engine reads: what came after ``upto`` is
+    the next window's, :meth:`~sandbox.backends.aftermath.Aftermath.pending`); None: read now."""
+    after = read_refs(git_dir) if upto is None else upto.refs
     updates: list[RefUpdate] = []
     ancestry = _Ancestry(git_dir, uid)
     for ref in sorted(set(before.refs) | set(after)):
         old, new = before.refs.get(ref, ""), after.get(ref, "")
-        steps = [(old, new), *_logged(git_dir, ref, before.logs.get(ref, 0))]
+        end = None if upto is None else upto.logs.get(ref, 0)
+        steps = [(old, new), *_logged(git_dir, ref, before.logs.get(ref, 0), end)]
         steps = list(dict.fromkeys((a, b) for a, b in steps if a != b))  # each step once, in order
         if not steps:
             continue
@@ -144,8 +149,9 @@ def ref_updates(git_dir: Path, before: RemoteState, uid: int | None = None) -> t
     return tuple(updates)
 
 
-def _logged(git_dir: Path, ref: str, offset: int) -> list[tuple[str, str]]:
-    """The (old, new) steps ``ref``'s reflog logged after ``offset`` bytes ("" for the null id)."""
+def _logged(git_dir: Path, ref: str, offset: int, end: int | None = None) -> list[tuple[str, str]]:
+    """The (old, new) steps ``ref``'s reflog logged after ``offset`` bytes, before ``end`` (None: its end) ("" for
+    the null id)."""
     path = git_dir / "logs" / ref
     if linked(git_dir, path) is not None:
         return []  # never read through a link
@@ -157,7 +163,7 @@ def _logged(git_dir: Path, ref: str, offset: int) -> list[tuple[str, str]]:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return []
         os.lseek(fd, offset, os.SEEK_SET)
-        data = os.read(fd, 1 << 20)
+        data = os.read(fd, 1 << 20 if end is None else max(0, min(end - offset, 1 << 20)))
     except OSError:
         return []
     finally:

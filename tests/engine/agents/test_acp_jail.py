@@ -62,9 +62,7 @@ def test_an_acp_agent_is_jailed_and_its_own_push_and_writes_are_seen(tmp_path: P
     mine = [e for e in events if getattr(e, "actor", "") == "owner"]
     # Its force push of main by its own git: an event with the atom of what it did to origin.
     [pushed] = [e for e in mine if e.kind == "ShellCommandRan" and e.atom == "git_force_push"]
-    # Known race (stop 40, left open): now and then the origin's change is read before the turn's settling, and
-    # the push is then seen by its command line alone (its atom, no refs).
-    assert pushed.refs in (("refs/heads/main",), ()), pushed
+    assert pushed.refs == ("refs/heads/main",), pushed  # by its effect (tests/sandbox/backends/test_live_pushes.py)
     # Its own write to the other team's file and to a git hook: rolled back and refused.
     refused = {e.path: e for e in mine if e.kind == "WriteRefused"}
     assert refused[FOREIGN].rolled_back and refused[FOREIGN].via == "shell"
