@@ -100,7 +100,7 @@ def _graph_parent(graph: Path, child: str, parent: str) -> None:
 
     def date(i: int) -> int:
         hi, lo = struct.unpack(">II", data[cdat + 36 * i + 28 : cdat + 36 * i + 36])
-        return ((hi & 3) << 32) | lo
+        return int(((hi & 3) << 32) | lo)
 
     if b"GDA2" in chunks:
         g = chunks[b"GDA2"]
