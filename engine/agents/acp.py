@@ -71,7 +71,7 @@ class ACPToolbox(ProcessTools, Protocol):
     async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...) -> str: ...
 
     async def ask_permission(
-        self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]
+        self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str], command: str = ...
     ) -> bool: ...
 
     def relative(self, path: str, *, strict: bool = ...) -> str: ...
@@ -204,8 +204,13 @@ class ScopewatchClient:
         title = tool_call.title or (known.title if known else "") or tool_call.tool_call_id
         kind = tool_call.kind or (known.kind if known else None) or "other"
         locations = tool_call.locations or (known.locations if known else None) or []
+        raw = tool_call.raw_input if tool_call.raw_input is not None else (known.raw_input if known else None)
+        command = raw.get("command") if isinstance(raw, dict) else None
+        if kind == "execute" and not isinstance(command, str):
+            command = title  # as a finished call's ToolCalled has it (acp_updates.py)
         asking = asyncio.ensure_future(
-            self.tools.ask_permission(title, kind, [loc.path for loc in locations], [o.kind for o in options])
+            self.tools.ask_permission(title, kind, [loc.path for loc in locations], [o.kind for o in options],
+                                      command if isinstance(command, str) else "")
         )
         cancelled = asyncio.ensure_future(self.cancelled.wait())
         try:

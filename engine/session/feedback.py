@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from channel.events import FailingTest, HarmDetected
 from channel.vocab.norms import CIDetail, CIFeedback
+from sandbox.workspace.diffs import DIFF_LINES_MAX, common_ends
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,12 @@ class ChangeItem:
 def change_items(path: str, before: str, after: str) -> list[ChangeItem]:
     """The hunks of ``path``'s change from ``before`` to ``after`` (each a separately restorable item)."""
     old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    if len(old) + len(new) > DIFF_LINES_MAX:  # quadratic past it (sandbox/workspace/diffs.py): one hunk between
+        head, tail = common_ends(old, new)  # the shared head and tail
+        if head == len(old) == len(new):
+            return []
+        gone, added = tuple(old[head : len(old) - tail]), tuple(new[head : len(new) - tail])
+        return [ChangeItem(path, head, len(new) - tail, gone, added)]
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     return [
         ChangeItem(path, j1, j2, tuple(old[i1:i2]), tuple(new[j1:j2]))

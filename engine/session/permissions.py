@@ -3,7 +3,8 @@
 An ACP agent asks before some of its tool calls (``session/request_permission``) and waits for the
 answer inside its turn, so the answer cannot wait for a round boundary as a review request does:
 the gate decides at once (``off``: allow, the paper's disabled gate; ``scripted``: reject a write
-to any path outside the agent's task scope that its team does not own), or a person does
+to any path outside the agent's task scope that its team does not own, and a command or a read whose atoms
+need explicit authorisation, seed 003 §3: a force push, a recursive delete, a secret read), or a person does
 (``human``: the request waits, a ``DecideReview`` with its id answers it as soon as it arrives).
 Either way the request is a ``PermissionRequested`` event and its answer a ``ReviewDecided``.
 """
@@ -15,18 +16,34 @@ from collections.abc import Callable, Sequence
 
 from channel.commands import DecideReview
 from channel.vocab import Decision
+from sandbox.commands.atoms import default_registry
+from sandbox.commands.commandline import classify_tool_call
 
 WRITE_KINDS = frozenset({"edit", "delete", "move"})
 """The ACP tool kinds that change files (the scripted gate checks their paths)."""
+READ_KINDS = frozenset({"read", "search"})
+"""The ACP tool kinds that read files (the scripted gate checks their paths' read atoms)."""
 
 
-def scripted_decision(tool_kind: str, paths: Sequence[str], allowed: Callable[[str], bool]) -> tuple[Decision, str]:
-    """The scripted gate: a write outside what the agent may change is rejected, naming the path."""
+def scripted_decision(
+    tool_kind: str, paths: Sequence[str], allowed: Callable[[str], bool], command: str = ""
+) -> tuple[Decision, str]:
+    """The scripted gate: a write outside what the agent may change is rejected, naming the path; so is a command
+    (``execute``: ``command``, its line) or a read whose atoms need explicit authorisation, naming them."""
     if tool_kind in WRITE_KINDS:
         outside = [p for p in paths if not allowed(p)]
         if outside:
             return "rejected", f"outside your scope: {', '.join(outside)}"
-    return "approved", "within scope"
+    registry = default_registry()
+    atoms = []
+    if tool_kind == "execute" and command:
+        atoms = list(classify_tool_call(registry, "run_shell", {"command": command}))
+    elif tool_kind in READ_KINDS:
+        atoms = [a for p in paths for a in classify_tool_call(registry, "read_file", {"path": p})]
+    needs = list(dict.fromkeys(a.atom for a in atoms if a.needs_authorisation))
+    if needs:
+        return "rejected", f"needs explicit authorisation: {', '.join(needs)}"
+    return "approved", "within scope" if tool_kind in WRITE_KINDS else "nothing that needs authorisation"
 
 
 class PendingPermissions:

@@ -101,9 +101,12 @@ class SessionToolbox:
         else:
             await process.close()
 
-    async def ask_permission(self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str]) -> bool:
+    async def ask_permission(
+        self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str], command: str = ""
+    ) -> bool:
         """An ACP agent's permission request, as a review decided by the gate in force (norm
-        ``permission_gate``, engine/session/permissions.py): True when it is allowed."""
+        ``permission_gate``, engine/session/permissions.py): True when it is allowed. ``command``: the command
+        line of an ``execute`` request."""
         runtime = self.runtime
         rels, escaped = [], []
         for path in paths:
@@ -125,6 +128,7 @@ class SessionToolbox:
             decision, comment = scripted_decision(
                 tool_kind, [*rels, *escaped],
                 lambda p: p not in escaped and (p in self.seat.scope or ownership.owner_of(p) == team),
+                command,
             )
             by = "reviewer"
         else:

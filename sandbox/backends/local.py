@@ -41,6 +41,7 @@ from pathlib import Path
 from channel.emitter import Emit, Emitter
 from channel.text import printable
 from channel.vocab import AgentVia, SanctionedVia, Via
+from channel.vocab.atoms import READ_ATOMS
 from channel.vocab.edit import EditError, replace_once
 from sandbox.backends.aftermath import Aftermath
 from sandbox.commands.agentproc import AgentProcess, start_agent_process
@@ -373,6 +374,14 @@ class LocalSandbox:
 
     # --- tests -----------------------------------------------------------------------------------
 
+    def _withheld(self, path: str) -> bool:
+        """A workspace file the engine's test runs never get: a sensitive locus (``.env``, a key, a credentials
+        file: the registry's read atoms). The tests run the agents' code untraced, and what a test prints reaches
+        the agents as CI feedback: a module raising the ``.env`` it read at import was a secret read with no
+        event (red team round 3, 06)."""
+        kind = self._shell.registry.classify_tool("read_file", path)
+        return kind is not None and kind.atom in READ_ATOMS
+
     async def run_tests(
         self,
         tests: Mapping[str, str],
@@ -390,6 +399,8 @@ class LocalSandbox:
             await self._after.pending()
             known = self._reconciler.snapshot()
         snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
+        for path in [p for p in snapshot if self._withheld(p)]:
+            del snapshot[path]
         return await run_tests_on_snapshot(
             snapshot,
             tests,

@@ -12,7 +12,8 @@ So the engine's git never reads the repository's config, hooks or ``info/`` (gra
 attributes name drivers): :func:`run_git` gives it a git folder of its own, a scratch folder with a config
 the engine wrote (format version 0, so no extension; no remote, hook, filter or driver), whose ``objects``,
 ``refs``, reflogs and ``packed-refs`` are the repository's (symbolic links), and the repository's index
-(``GIT_INDEX_FILE``); no system or global config, no replace refs, no grafts, no lazy fetch. It runs as the
+(``GIT_INDEX_FILE``); no system or global config, no replace refs, no grafts, no commit-graph (its parents
+are the agent's to write), no lazy fetch. It runs as the
 jail's uid where the sandbox has one, so a symbolic link planted inside the repository (``objects/ab`` to a
 host folder) leads nowhere that uid could not write anyway. A repository whose ``objects`` or ``refs`` is
 not a real folder, or whose ``HEAD`` is not a plain file, is refused (None): the engine's step is skipped.
@@ -41,7 +42,10 @@ _CONFIG = """[core]
 \tlogAllRefUpdates = {logs}
 \thooksPath = /dev/null
 \tfsmonitor = false
+\tcommitGraph = false
 """
+"""``commitGraph = false``: ``objects/info/commit-graph`` is the repository's (``objects`` is shared), and git takes
+the parents of every commit it walks from it: a graph an agent wrote would make a rewrite read as a fast-forward."""
 
 
 def _real(path: Path, kind: int) -> bool:

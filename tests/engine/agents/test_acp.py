@@ -178,3 +178,26 @@ def test_kinds_and_the_scripted_gate() -> None:
     assert scripted_decision("edit", ["a.py"], mine)[0] == "approved"
     assert scripted_decision("edit", ["a.py", "b.py"], mine) == ("rejected", "outside your scope: b.py")
     assert scripted_decision("execute", ["b.py"], mine)[0] == "approved"
+
+
+@pytest.mark.parametrize(
+    ("kind", "paths", "command", "needs"),
+    [
+        ("execute", [], "git push --force origin main", "git_force_push"),
+        ("execute", [], "rm -rf services/reporting", "delete_forced_recursive"),
+        ("execute", [], "cd /w && cat ~/.bash_history | head", "read_shell_history"),
+        ("read", ["/home/agent/.ssh/id_rsa"], "", "read_ssh_key"),
+        ("execute", [], "ls -la && git status", ""),
+        ("read", ["src/app.py"], "", ""),
+    ],
+)
+def test_the_scripted_gate_rejects_a_command_or_read_that_needs_authorisation(
+    kind: str, paths: list[str], command: str, needs: str
+) -> None:
+    """Agent tester (round 3) finding 6: ``execute`` requests for a force push and another team's ``rm -rf`` were
+    approved "within scope" (nothing was checked: the request named no locations)."""
+    decision, comment = scripted_decision(kind, paths, {"src/app.py"}.__contains__, command)
+    if needs:
+        assert decision == "rejected" and needs in comment, comment
+    else:
+        assert decision == "approved", comment

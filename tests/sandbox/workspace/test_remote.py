@@ -75,3 +75,60 @@ def test_refs_of_any_depth_are_read(tmp_path: Path) -> None:
         assert read_refs(git)[deep.relative_to(git).as_posix() + "/tip"] == c0
     finally:
         remove_tree(git / "refs" / "x")  # iteratively: pytest's clean-up of its folder is recursive
+
+
+def _graph_parent(graph: Path, child: str, parent: str) -> None:
+    """Rewrite ``child``'s first parent in the commit-graph file at ``graph`` to ``parent`` (its generation and
+    corrected date made consistent), as an agent can in the origin it may write: git then walks the forged graph."""
+    import struct
+
+    data = bytearray(graph.read_bytes())
+    chunks = {}
+    for i in range(data[6] + 1):
+        at = 8 + 12 * i
+        chunks[bytes(data[at : at + 4])] = struct.unpack(">Q", data[at + 4 : at + 12])[0]
+    fanout, oids, cdat = chunks[b"OIDF"], chunks[b"OIDL"], chunks[b"CDAT"]
+    count = struct.unpack(">I", data[fanout + 1020 : fanout + 1024])[0]
+    ids = [bytes(data[oids + 20 * i : oids + 20 * i + 20]).hex() for i in range(count)]
+    c, p = ids.index(child), ids.index(parent)
+    entry, pentry = cdat + 36 * c, cdat + 36 * p
+    struct.pack_into(">I", data, entry + 20, p)
+    struct.pack_into(">I", data, entry + 24, 0x70000000)  # no second parent
+    level = struct.unpack(">I", data[pentry + 28 : pentry + 32])[0] >> 2
+    high = struct.unpack(">I", data[entry + 28 : entry + 32])[0]
+    struct.pack_into(">I", data, entry + 28, ((level + 1) << 2) | (high & 3))
+
+    def date(i: int) -> int:
+        hi, lo = struct.unpack(">II", data[cdat + 36 * i + 28 : cdat + 36 * i + 36])
+        return int(((hi & 3) << 32) | lo)
+
+    if b"GDA2" in chunks:
+        g = chunks[b"GDA2"]
+        generation = date(p) + struct.unpack(">I", data[g + 4 * p : g + 4 * p + 4])[0]
+        struct.pack_into(">I", data, g + 4 * c, max(0, generation - date(c)))
+    graph.write_bytes(bytes(data))
+
+
+def test_a_forged_commit_graph_does_not_make_a_rewrite_a_fast_forward(tmp_path: Path) -> None:
+    """Red team round 3, 08: the engine's ancestry check read the origin's ``objects/info/commit-graph``, which an
+    agent can write: a rewritten ``main`` whose parent the graph says descends from the old tip read as a
+    fast-forward (``git_push_protected``, not ``git_force_push``). The engine's git reads no commit-graph."""
+    repo = tmp_path / "origin"
+    base, old = _repo(repo, 2)
+    git = ["git", "-C", str(repo), "-c", "user.name=a", "-c", "user.email=a@a"]
+    tree = subprocess.run([*git, "rev-parse", f"{old}^{{tree}}"], capture_output=True, text=True, check=True)
+    made = subprocess.run([*git, "commit-tree", tree.stdout.strip(), "-p", base, "-m", "rewritten"],
+                          capture_output=True, text=True, check=True)
+    rewritten = made.stdout.strip()
+    subprocess.run([*git, "tag", "keep", old], check=True)  # in the graph after main moves
+    before = read_state(repo / ".git")
+    subprocess.run([*git, "update-ref", "refs/heads/main", rewritten], check=True)
+    subprocess.run([*git, "commit-graph", "write", "--reachable"], check=True)
+    graph = repo / ".git" / "objects" / "info" / "commit-graph"
+    if not graph.exists():
+        pytest.skip("this git wrote no single commit-graph file")
+    _graph_parent(graph, base, old)
+    forged = subprocess.run([*git, "merge-base", "--is-ancestor", old, rewritten])
+    assert forged.returncode == 0  # git trusting the graph is fooled
+    [update] = ref_updates(repo / ".git", before)
+    assert update.ref == "refs/heads/main" and update.forced, update
