@@ -176,19 +176,22 @@ class Shim:
         problems: list[str] = []
         changed: list[str] = []
         folder = os.fspath(self.dir)  # plain strings: this runs twice a command, for every wrapper
+        seen, lstat, regular = self._seen, os.lstat, stat.S_ISREG
         for name, text in self._expected.items():
             wrapper = f"{folder}/{name}"
+            settled = None
             try:
-                st = os.lstat(wrapper)
-                ok = stat.S_ISREG(st.st_mode) and st.st_mode & 0o777 == 0o555
-                known = self._seen.get(name)
-                ok = ok and ((known is not None and known == signature(st)) or _read(wrapper) == text)
+                st = lstat(wrapper)
+                ok = regular(st.st_mode) and st.st_mode & 0o777 == 0o555
+                if ok:
+                    settled = signature(st)
+                    ok = (settled is not None and seen.get(name) == settled) or _read(wrapper) == text
             except (OSError, UnicodeDecodeError):
                 ok = False
-            if ok and (settled := signature(st)) is not None:
-                self._seen[name] = settled
+            if ok and settled is not None:
+                seen[name] = settled
             elif not ok:
-                self._seen.pop(name, None)
+                seen.pop(name, None)
                 changed.append(name)
         if changed:
             problems.append(f"shim wrappers changed or removed: {', '.join(changed)}")
