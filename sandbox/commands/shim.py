@@ -28,12 +28,13 @@ import os
 import shlex
 import shutil
 import stat
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_DIRS
-from sandbox.workspace.settled import signature
+from sandbox.workspace.settled import SETTLED_NS
 
 MAGIC = b"SWREC1"
 END = b"\x1eSWEND"
@@ -177,6 +178,7 @@ class Shim:
         changed: list[str] = []
         folder = os.fspath(self.dir)  # plain strings: this runs twice a command, for every wrapper
         seen, lstat, regular = self._seen, os.lstat, stat.S_ISREG
+        recent = time.time_ns() - SETTLED_NS  # signature()'s rule, its clock read once for all the wrappers
         for name, text in self._expected.items():
             wrapper = f"{folder}/{name}"
             settled = None
@@ -184,7 +186,8 @@ class Shim:
                 st = lstat(wrapper)
                 ok = regular(st.st_mode) and st.st_mode & 0o777 == 0o555
                 if ok:
-                    settled = signature(st)
+                    if st.st_ctime_ns <= recent:
+                        settled = (st.st_dev, st.st_ino, st.st_size, st.st_mode, st.st_mtime_ns, st.st_ctime_ns)
                     ok = (settled is not None and seen.get(name) == settled) or _read(wrapper) == text
             except (OSError, UnicodeDecodeError):
                 ok = False

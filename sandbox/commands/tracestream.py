@@ -104,6 +104,8 @@ class TraceStream:
             if self._root and self.tail.feed(chunk) and self.on_root_exit is not None:
                 callback, self.on_root_exit = self.on_root_exit, None
                 callback()
+            if len(chunk) < 1 << 16:
+                return  # the pipe is empty (what came since wakes the loop again): no read for EAGAIN
 
     def _look(self, marker: re.Pattern[bytes], chunk: bytes) -> None:
         if self._line:
