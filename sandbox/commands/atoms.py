@@ -89,6 +89,10 @@ class Classification(BaseModel):
     needs_authorisation: bool
 
 
+_TOOL_KINDS_MAX = 8192
+"""Answers of :meth:`AtomRegistry.classify_tool` a registry keeps (past it, it starts over)."""
+
+
 class AtomRegistry(BaseModel):
     """The registry file, validated: every command rule names a known atom in a known category."""
 
@@ -100,6 +104,9 @@ class AtomRegistry(BaseModel):
     tools: dict[str, CommandMap] = Field(default_factory=dict)
     """Agent tools -> atoms (rules see the call's ``path``); ``run_shell`` is read as a command line."""
     _subcommands_of: dict[str, frozenset[str]] = PrivateAttr(default_factory=dict)
+    _tool_kinds: dict[tuple[str, str], Classification | None] = PrivateAttr(default_factory=dict)
+    """(tool, path) -> :meth:`classify_tool`'s answer: the registry is frozen, and the trace's analysis asks it for
+    every file a command opened in the workspace or HOME."""
 
     @model_validator(mode="after")
     def _consistent(self) -> AtomRegistry:
@@ -187,8 +194,15 @@ class AtomRegistry(BaseModel):
     def classify_tool(self, tool: str, path: str = "") -> Classification | None:
         """The atom of an agent tool call other than ``run_shell`` (rules see its ``path``); None when
         the tool is not mapped or this use of it is not an action worth an atom (a plain read)."""
+        key = (tool, path)
+        if key in self._tool_kinds:
+            return self._tool_kinds[key]
         mapping = self.tools.get(tool)
-        return None if mapping is None else self._apply(mapping, [path] if path else [])
+        found = None if mapping is None else self._apply(mapping, [path] if path else [])
+        if len(self._tool_kinds) >= _TOOL_KINDS_MAX:
+            self._tool_kinds.clear()
+        self._tool_kinds[key] = found
+        return found
 
     def _apply(self, mapping: CommandMap, args: list[str]) -> Classification | None:
         name = next((r.atom for r in mapping.rule if r.matches(args)), mapping.default)

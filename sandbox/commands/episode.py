@@ -43,7 +43,7 @@ from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
 from sandbox.jail.cpus import jail_cpus
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, minimal_env, server_argv
-from sandbox.jail.limits import PidsCgroup, jail_setup, memory_note, read_capped
+from sandbox.jail.limits import CappedOutput, PidsCgroup, jail_setup, memory_note
 from sandbox.jail.seccomp import directory_opens_filter, filter_pipe, seccomp_call
 
 _SERVER = Path(__file__).with_name("_cmdserver.py")
@@ -118,7 +118,7 @@ class EpisodeJail:
         # The server stays the jail's root (with only CAP_SETUID, CAP_SETGID and CAP_KILL, under the filter):
         # a command, which it starts as the jail's uid, can neither signal it nor open its /proc.
         argv = server_argv(jail, served)
-        stream = TraceStream(self._folder / "trace.fifo", self._folder / "start.trace")
+        stream = TraceStream(self._folder / "trace.fifo", self._folder / "start.trace", root=False)
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup
         cpus = jail_cpus()
@@ -220,10 +220,8 @@ class EpisodeJail:
         finally:
             os.close(given)
             os.close(write_fd)
-        reader = asyncio.StreamReader(limit=1 << 20)
-        transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_fd, "rb", buffering=0)
-        )
+        # Plain reader callbacks on the output pipe and the socket, no stream, task or transport: each of those
+        # cost the loop more wake-ups and steps than the command's few reads.
         runaway = gave_up = False
 
         def kill() -> None:
@@ -232,32 +230,38 @@ class EpisodeJail:
             with contextlib.suppress(OSError):
                 sock.send(b"k")
 
-        output = asyncio.ensure_future(read_capped(reader, kill))
-        reply = loop.create_task(loop.sock_recv(sock, 64))
+        output, sfd = CappedOutput(kill), sock.fileno()
+        reply: asyncio.Future[bytes | None] = loop.create_future()
+        ended: asyncio.Future[None] = loop.create_future()
+        os.set_blocking(read_fd, False)
+        loop.add_reader(read_fd, _drain, read_fd, output, ended)
+        loop.add_reader(sfd, _receive, sock, reply)
+        timer = loop.call_later(timeout + GRACE, _give_up, reply)
         try:
-            done, _ = await asyncio.wait({reply}, timeout=timeout + GRACE)
-            if not done:  # the server did not end the command: the whole jail goes
-                reply.cancel()
+            answer = await reply
+            timer.cancel()
+            loop.remove_reader(sfd)
+            if answer is None:  # the server did not end the command: the whole jail goes
                 self.end("the command server did not answer in time")
-                gave_up = True
-            answer = reply.result() if done and not reply.cancelled() else b""
+                gave_up, answer = True, b""
             if not answer:
                 self.end(self.broken or "a command ended the command server")
             await self._tail(answer)
-            try:
-                data, _ = await asyncio.wait_for(asyncio.shield(output), 5)
-            except TimeoutError:
-                output.cancel()
-                data = b""
+            if not ended.done():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ended, 5)
+            data = output.result()[0] if ended.done() and not ended.cancelled() else b""
         except BaseException:
             # Cancelled mid-command (a session stopped): the server is still busy with it, so the jail
             # goes with it; the next command starts another.
-            reply.cancel()
-            output.cancel()
+            loop.remove_reader(sfd)
             self.end("a command was cancelled")
             raise
         finally:
-            transport.close()
+            timer.cancel()
+            loop.remove_reader(sfd)
+            loop.remove_reader(read_fd)
+            os.close(read_fd)
         text = answer.decode("ascii", "replace")
         timed_out = (text == "exit timeout" or gave_up) and not runaway
         code = 124 if timed_out else 137 if text in ("exit killed", "") else int(text.split()[1])
@@ -335,6 +339,40 @@ async def _hello(sock: socket.socket) -> tuple[bytes, int | None]:
         loop.remove_reader(sock.fileno())
     msg, fds, _, _ = socket.recv_fds(sock, 64, 1)
     return msg, fds[0] if fds else None
+
+
+def _drain(fd: int, output: CappedOutput, ended: asyncio.Future[None]) -> None:
+    """The command's output pipe is readable: take what is there; at its end (every writer gone), ``ended``."""
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            asyncio.get_running_loop().remove_reader(fd)
+            if not ended.done():
+                ended.set_result(None)
+            return
+        output.feed(chunk)
+
+
+def _receive(sock: socket.socket, reply: asyncio.Future[bytes | None]) -> None:
+    """The server's answer (b"": the socket's end), once."""
+    if reply.done():
+        return
+    try:
+        reply.set_result(sock.recv(64))
+    except (BlockingIOError, InterruptedError):
+        return
+    except OSError as exc:
+        reply.set_exception(exc)
+
+
+def _give_up(reply: asyncio.Future[bytes | None]) -> None:
+    if not reply.done():
+        reply.set_result(None)
 
 
 def _real_python() -> str:

@@ -233,7 +233,8 @@ class ShellRunner:
         index = self._programs()
         given = self.workspace.tmp / "shell-input"
         images = ExecImages(index, held=bool(self.tracer.unshare)) if index is not None else None
-        given.write_text(stdin or "", encoding="utf-8")
+        if stdin is not None:  # else the command's standard input is /dev/null: nothing to write
+            given.write_text(stdin, encoding="utf-8")
         remote = read_state(self.workspace.remote)
         loop = asyncio.get_running_loop()
         loop.add_reader(channel.fd, channel.pump)

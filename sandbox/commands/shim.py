@@ -28,12 +28,13 @@ import os
 import shlex
 import shutil
 import stat
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_DIRS
-from sandbox.workspace.settled import signature
+from sandbox.workspace.settled import SETTLED_NS
 
 MAGIC = b"SWREC1"
 END = b"\x1eSWEND"
@@ -176,19 +177,24 @@ class Shim:
         problems: list[str] = []
         changed: list[str] = []
         folder = os.fspath(self.dir)  # plain strings: this runs twice a command, for every wrapper
+        seen, lstat, regular = self._seen, os.lstat, stat.S_ISREG
+        recent = time.time_ns() - SETTLED_NS  # signature()'s rule, its clock read once for all the wrappers
         for name, text in self._expected.items():
             wrapper = f"{folder}/{name}"
+            settled = None
             try:
-                st = os.lstat(wrapper)
-                ok = stat.S_ISREG(st.st_mode) and st.st_mode & 0o777 == 0o555
-                known = self._seen.get(name)
-                ok = ok and ((known is not None and known == signature(st)) or _read(wrapper) == text)
+                st = lstat(wrapper)
+                ok = regular(st.st_mode) and st.st_mode & 0o777 == 0o555
+                if ok:
+                    if st.st_ctime_ns <= recent:
+                        settled = (st.st_dev, st.st_ino, st.st_size, st.st_mode, st.st_mtime_ns, st.st_ctime_ns)
+                    ok = (settled is not None and seen.get(name) == settled) or _read(wrapper) == text
             except (OSError, UnicodeDecodeError):
                 ok = False
-            if ok and (settled := signature(st)) is not None:
-                self._seen[name] = settled
+            if ok and settled is not None:
+                seen[name] = settled
             elif not ok:
-                self._seen.pop(name, None)
+                seen.pop(name, None)
                 changed.append(name)
         if changed:
             problems.append(f"shim wrappers changed or removed: {', '.join(changed)}")

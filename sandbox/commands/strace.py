@@ -158,8 +158,8 @@ def _line(
 ) -> None:
     """One line of ``pid`` (joined with its unfinished start when it resumes one). ``cwds``: each process's
     working directory, in a cell the threads that share it (``CLONE_FS``) share (:func:`_cwd`)."""
-    changed = _PID_CHANGED.search(body)
-    if changed is not None and body.startswith(("execve(", "execveat(")):
+    changed = _PID_CHANGED.search(body) if body.startswith(("execve(", "execveat(")) else None
+    if changed is not None:
         pid, body = int(changed.group(1)), body[: changed.start()] + ") = 0"
     if body.endswith("<unfinished ...>"):
         pending[pid] = (ts, body[: -len("<unfinished ...>")].rstrip())

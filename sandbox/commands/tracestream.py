@@ -55,9 +55,10 @@ class TraceTail:
 class TraceStream:
     """The trace through a FIFO the engine holds open (read and write: it never sees end-of-file)
     and reads as it comes (strace never blocks on a full pipe), kept in ``file`` for the parser.
-    ``on_root_exit`` runs once, when :class:`TraceTail` sees the root end."""
+    ``on_root_exit`` runs once, when :class:`TraceTail` sees the root end; ``root=False`` (an episode's jail,
+    whose root is its command server) watches for no root's end."""
 
-    def __init__(self, fifo: Path, file: Path, images: ExecImages | None = None) -> None:
+    def __init__(self, fifo: Path, file: Path, images: ExecImages | None = None, *, root: bool = True) -> None:
         fifo.unlink(missing_ok=True)
         os.mkfifo(fifo, 0o600)
         self.fifo = fifo
@@ -67,11 +68,12 @@ class TraceStream:
         self.cut = 0
         """Bytes of trace not kept, past :data:`~sandbox.commands.volume.TRACE_MAX` (the rest is lost)."""
         self.tail = TraceTail()
+        self._root = root
         self.images = images
         self.on_root_exit: Callable[[], None] | None = None
         self.marker: re.Pattern[bytes] | None = None
-        """A line that ends one command's part of a trace that goes on (an episode's jail): :attr:`marked`
-        turns True when it is seen."""
+        """A line that ends one command's part of a trace that goes on (an episode's jail), an open of ``/dev/null``
+        (a chunk without that name is not searched): :attr:`marked` turns True when it is seen."""
         self.marked = False
         self._line = b""
 
@@ -81,9 +83,11 @@ class TraceStream:
 
     def pump(self) -> None:
         """Read whatever is in the pipe now."""
-        while self._fd >= 0:
+        # This runs once for about every line strace writes (it writes them one by one): ~50 times a `git status`.
+        fd, read, images, marker = self._fd, os.read, self.images, self.marker
+        while fd >= 0:
             try:
-                chunk = os.read(self._fd, 1 << 16)
+                chunk = read(fd, 1 << 16)
             except BlockingIOError:
                 return
             if not chunk:
@@ -93,20 +97,23 @@ class TraceStream:
                 self.kept += len(chunk)
             else:
                 self.cut += len(chunk)
-            if self.images is not None:
-                self.images.feed(chunk)
-            if self.marker is not None:
-                self._look(chunk)
-            if self.tail.feed(chunk) and self.on_root_exit is not None:
+            if images is not None:
+                images.feed(chunk)
+            if marker is not None:
+                self._look(marker, chunk)
+            if self._root and self.tail.feed(chunk) and self.on_root_exit is not None:
                 callback, self.on_root_exit = self.on_root_exit, None
                 callback()
+            if len(chunk) < 1 << 16:
+                return  # the pipe is empty (what came since wakes the loop again): no read for EAGAIN
 
-    def _look(self, chunk: bytes) -> None:
-        assert self.marker is not None
-        lines = self._line + chunk
-        cut = lines.rfind(b"\n")
-        self._line = lines[cut + 1 :][-4096:]
-        if cut >= 0 and self.marker.search(lines[:cut]):
+    def _look(self, marker: re.Pattern[bytes], chunk: bytes) -> None:
+        if self._line:
+            chunk = self._line + chunk
+        cut = chunk.rfind(b"\n")
+        self._line = chunk[cut + 1 :][-4096:]
+        # The marker is an open of /dev/null: a line without that name needs no regular expression.
+        if cut >= 0 and b"/dev/null" in chunk and marker.search(chunk, 0, cut):
             self.marked = True
 
     def flush(self) -> None:

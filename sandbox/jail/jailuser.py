@@ -79,30 +79,34 @@ class HandOver:
         uid, changed = self.uid, 0
         trusted = time.time_ns() - SETTLED_NS
         known: dict[str, tuple[int, tuple[str, ...]]] = {}
+        # Names bound once: this loop looks at every folder of the workspace (its .git's too) before every command.
+        lstat, is_dir, mode_of, folders_seen, modes = os.lstat, stat.S_ISDIR, stat.S_IMODE, self._folders, self._modes
         stack = [str(r) for r in self.roots]
+        pop, extend = stack.pop, stack.extend
         while stack:
-            path = stack.pop()
+            path = pop()
             try:
-                st = os.lstat(path)
+                st = lstat(path)
             except OSError:
                 continue
             if st.st_uid != uid or st.st_gid != uid:
                 with contextlib.suppress(OSError):
                     os.lchown(path, uid, uid)
                     changed += 1
-                    st = os.lstat(path)
-            if not stat.S_ISDIR(st.st_mode):
+                    st = lstat(path)
+            if not is_dir(st.st_mode):
                 continue
-            mode = self._modes.get(path, stat.S_IMODE(st.st_mode) | OWNER_BITS)
-            if stat.S_IMODE(st.st_mode) != mode:
+            now = mode_of(st.st_mode)
+            mode = modes.get(path, now | OWNER_BITS)
+            if now != mode:
                 with contextlib.suppress(OSError):
                     os.chmod(path, mode)
                     changed += 1
-                    st = os.lstat(path)
-            seen = self._folders.get(path)
+                    st = lstat(path)
+            seen = folders_seen.get(path)
             if seen is not None and seen[0] == st.st_ctime_ns:
                 known[path] = seen
-                stack.extend(seen[1])
+                extend(seen[1])
                 continue
             folders: list[str] = []
             with contextlib.suppress(OSError), os.scandir(path) as entries:
@@ -111,16 +115,16 @@ class HandOver:
                         est = entry.stat(follow_symlinks=False)
                     except OSError:
                         continue
-                    if stat.S_ISDIR(est.st_mode):
+                    if is_dir(est.st_mode):
                         folders.append(entry.path)  # its owner and mode: when it is taken from the stack
                     elif est.st_uid != uid or est.st_gid != uid:
                         with contextlib.suppress(OSError):
                             os.lchown(entry.path, uid, uid)
                             changed += 1
-            stack.extend(folders)
+            extend(folders)
             if st.st_ctime_ns < trusted:
                 with contextlib.suppress(OSError):
-                    if os.lstat(path).st_ctime_ns == st.st_ctime_ns:  # nothing came in meanwhile
+                    if lstat(path).st_ctime_ns == st.st_ctime_ns:  # nothing came in meanwhile
                         known[path] = (st.st_ctime_ns, tuple(folders))
         self._folders = known
         return changed

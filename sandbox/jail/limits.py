@@ -264,31 +264,60 @@ def _empty(cgroup: Path, within: float = 1.0) -> None:
 
 
 def _read(path: Path) -> str:
+    # os.open and os.read, not Path.read_text: the cgroup's files are read two or three times a command.
     try:
-        return path.read_text()
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return ""
+    data = b""
+    try:
+        while chunk := os.read(fd, 1 << 16):
+            data += chunk
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+    return data.decode("utf-8", "replace")
 
 
-async def read_capped(stream: asyncio.StreamReader, on_runaway: object) -> tuple[bytes, int]:
-    """Everything ``stream`` gives, but past :data:`OUTPUT_MAX` bytes only head and tail are kept
-    and ``on_runaway()`` is called once. Returns (kept bytes, total bytes)."""
-    head = bytearray()
-    tail = bytearray()
-    total = 0
-    fired = False
-    while chunk := await stream.read(65536):
-        total += len(chunk)
+class CappedOutput:
+    """A command's output taken chunk by chunk, past :data:`OUTPUT_MAX` bytes only head and tail kept and
+    ``on_runaway()`` called once (:func:`read_capped`'s keeping, for a reader callback of the loop's)."""
+
+    def __init__(self, on_runaway: object) -> None:
+        self._head = bytearray()
+        self._tail = bytearray()
+        self.total = 0
+        self._fired = False
+        self._on_runaway = on_runaway
+
+    def feed(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        head, tail = self._head, self._tail
         if len(head) < KEEP:
             take = KEEP - len(head)
             head.extend(chunk[:take])
             chunk = chunk[take:]
-        tail.extend(chunk)
-        del tail[:-KEEP]
-        if total > OUTPUT_MAX and not fired:
-            fired = True
-            if callable(on_runaway):
-                on_runaway()
-    if total <= 2 * KEEP:
-        return bytes(head + tail), total
-    return bytes(head) + f"\n[... {total - len(head) - len(tail)} bytes cut ...]\n".encode() + bytes(tail), total
+        if chunk:
+            tail.extend(chunk)
+            del tail[:-KEEP]
+        if self.total > OUTPUT_MAX and not self._fired:
+            self._fired = True
+            if callable(self._on_runaway):
+                self._on_runaway()
+
+    def result(self) -> tuple[bytes, int]:
+        """(kept bytes, total bytes)."""
+        head, tail, total = self._head, self._tail, self.total
+        if total <= 2 * KEEP:
+            return bytes(head + tail), total
+        return bytes(head) + f"\n[... {total - len(head) - len(tail)} bytes cut ...]\n".encode() + bytes(tail), total
+
+
+async def read_capped(stream: asyncio.StreamReader, on_runaway: object) -> tuple[bytes, int]:
+    """Everything ``stream`` gives, but past :data:`OUTPUT_MAX` bytes only head and tail are kept
+    and ``on_runaway()`` is called once (:class:`CappedOutput`). Returns (kept bytes, total bytes)."""
+    kept = CappedOutput(on_runaway)
+    while chunk := await stream.read(65536):
+        kept.feed(chunk)
+    return kept.result()

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,7 +51,7 @@ from sandbox.workspace.cleangit import run_git
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.files import read_regular, remove_tree, walk
 from sandbox.workspace.gitconfig import RUNS_PROGRAMS, programs
-from sandbox.workspace.gitplaces import REMOTE, GuardedPlaces, Trusted, find, is_redirect, redirect
+from sandbox.workspace.gitplaces import REMOTE, GuardedPlaces, Looks, Trusted, find, is_redirect, look, redirect
 from sandbox.workspace.remote import read_ref
 from sandbox.workspace.repo import put_entry
 from sandbox.workspace.settled import EntryCache
@@ -172,63 +173,74 @@ class GitGuard:
                 return False
         return True
 
-    def _places(self) -> GuardedPlaces:
+    def _places(self, looks: Looks | None = None) -> GuardedPlaces:
         """Every guarded place now (:mod:`sandbox.workspace.gitplaces`)."""
-        places = find(self._trusted, self.hook_dirs, self._folders, self._nested_gits())
+        places = find(self._trusted, self.hook_dirs, self._folders, self._nested_gits(), looks)
         places.configs.update((label, self._trusted.path(label)) for label in self.configs)
         return places
 
-    def _read(self, label: str) -> bytes | None:
+    def _read(self, label: str, looks: Looks | None = None) -> bytes | None:
         """A guarded entry's bytes; None when absent or when a folder on its way is a link (never read through)."""
-        path = self._trusted.safe(label)
+        path = self._trusted.safe(label, looks)
         return None if path is None else self._reads.read(path)
 
-    def snapshot(self, places: GuardedPlaces | None = None) -> GitState:
-        places = places or self._places()
+    def snapshot(self, places: GuardedPlaces | None = None, looks: Looks | None = None) -> GitState:
+        # One pass: each folder on the way to the guarded paths looked at once (gitplaces.Looks).
+        looks = {} if looks is None else looks
+        places = places or self._places(looks)
         hooks: dict[str, bytes | None] = {}
         for label in places.hooks:
-            folder = self._trusted.safe(label)
-            if label in places.folders or folder is None or not folder.is_dir() or folder.is_symlink():
-                continue
+            folder = self._trusted.safe(label, looks)
+            if label in places.folders or folder is None or not stat.S_ISDIR(look(os.fspath(folder), looks)):
+                continue  # (a link to a folder is no folder here: never followed)
             samples = label not in self.hook_dirs and not label.startswith(".git/")  # a nested repository's
-            for dirpath, _, others in walk(folder):
+            top = os.fspath(folder)
+            for dirpath, _, others in walk(top):
+                rel = dirpath[len(top) + 1 :] + "/" if dirpath != top else ""
                 for name in others:
                     if samples and name.endswith(".sample"):
                         continue  # what git init puts there; git never runs it
-                    key = f"{label}/{(Path(dirpath) / name).relative_to(folder).as_posix()}"
-                    hooks[key] = self._read(key) or b""
-        configs = {label: self._read(label) for label in places.configs}
+                    key = f"{label}/{rel}{name}"
+                    hooks[key] = self._read(key, looks) or b""
+        configs = {label: self._read(label, looks) for label in places.configs}
         return GitState(hooks, configs)
 
     def undo(self, before: GitState) -> list[GitUndo]:
         """Put back what changed since ``before`` (see the module), and say what it was."""
         undone: list[GitUndo] = []
-        places = self._places()
+        looks: Looks = {}
+        places = self._places(looks)
         removed: set[str] = set()
         for _ in range(16):  # links first: what was beneath them is read and put back only once they are gone
             folders = sorted(places.folders.items())
-            links = [(lb, p) for lb, p in folders if lb not in removed and self._trusted.safe(lb)]
+            links = [(lb, p) for lb, p in folders if lb not in removed and self._trusted.safe(lb, looks)]
             if not links:
                 break
             for label, link in links:
                 remove_tree(link)  # a link or a file: removed, never followed
                 removed.add(label)
                 undone.append(GitUndo(label, ""))
-            places = self._places()
+            looks = {}  # what was removed is looked at afresh
+            places = self._places(looks)
         cut = tuple(u.path + "/" for u in undone)
-        now = self.snapshot(places)
+        now = self.snapshot(places, looks)
+        # The put-back looks afresh at each path (no pass's looks): what it puts back changes the folders on the way.
         for key in sorted(set(before.hooks) | set(now.hooks)):
             old, new = before.hooks.get(key), now.hooks.get(key)
+            if old == new:
+                continue
             path: Path | None = self._trusted.safe(key)
-            if old != new and path is not None:
+            if path is not None:
                 put_entry(path, old)
                 if old is not None and not path.is_symlink():
                     os.chmod(path, 0o755)
                 undone.append(GitUndo(key, unified_diff(key, old, new)))
         for label in sorted(set(before.configs) | set(now.configs)):
             old, new = before.configs.get(label), now.configs.get(label)
+            if old == new:
+                continue
             path = self._trusted.safe(label)
-            if old != new and path is not None and (label.startswith(cut) or _changed(label, old, new)):
+            if path is not None and (label.startswith(cut) or _changed(label, old, new)):
                 put_entry(path, old)
                 undone.append(GitUndo(label, unified_diff(label, old, new)))
         return undone

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from channel.vocab import ChangeKind, OutsideArea
 from sandbox.workspace.files import walk
+from sandbox.workspace.settled import SETTLED_NS
 
 REPORT_MAX = 50
 """Paths reported per command; past it one more event says how many were left out."""
@@ -55,14 +58,35 @@ def _walk(root: Path) -> dict[str, tuple[int, int, int, int]]:
     return found
 
 
-def _bytecode(root: Path) -> list[str]:
+Listed = dict[str, tuple[int, int, tuple[tuple[str, str, bool], ...]]]
+"""Folder -> (its inode and ctime when it was listed and held no bytecode, its subfolders as :func:`_bytecode` stacks
+them): a folder whose inode and ctime are the same still holds the same entries (see
+:mod:`sandbox.workspace.settled`: no program can set a ctime back), so it is not listed again."""
+
+
+def _bytecode(root: Path, listed: Listed | None = None) -> list[str]:
     """The bytecode files in the workspace (by name: nothing else is looked at), ``.git`` skipped: every
-    entry but a folder whose path :func:`is_bytecode`, sorted."""
+    entry but a folder whose path :func:`is_bytecode`, sorted. With ``listed`` (the last sweep's, replaced by this
+    one's), a folder unchanged since a listing that found no bytecode in it is not listed again."""
     # One scandir per folder, the entry's type from it, no path split per entry: this runs after every command.
     found: list[str] = []
     stack = [(os.fspath(root), "", False)]
+    known = dict(listed) if listed is not None else None
+    if listed is not None:
+        listed.clear()
+    trusted = time.time_ns() - SETTLED_NS
     while stack:
         top, prefix, cached = stack.pop()
+        st = None
+        if known is not None:
+            with contextlib.suppress(OSError):
+                st = os.lstat(top)
+            seen = known.get(top)
+            if st is not None and seen is not None and seen[:2] == (st.st_ino, st.st_ctime_ns):
+                assert listed is not None
+                listed[top] = seen
+                stack.extend(reversed(seen[2]))
+                continue
         folders: list[tuple[str, str, bool]] = []
         names: list[str] = []
         try:
@@ -82,6 +106,11 @@ def _bytecode(root: Path) -> list[str]:
             continue  # a folder that cannot be read whole is left out, as a walk leaves it
         found += names
         stack.extend(reversed(folders))
+        settled = st is not None and stat.S_ISDIR(st.st_mode) and st.st_ctime_ns < trusted
+        if listed is not None and st is not None and settled and not names:
+            with contextlib.suppress(OSError):
+                if os.lstat(top).st_ctime_ns == st.st_ctime_ns:  # nothing came in while it was listed
+                    listed[top] = (st.st_ino, st.st_ctime_ns, tuple(folders))
     return sorted(found)
 
 
@@ -96,6 +125,8 @@ class OutsideWatch:
         self.areas = areas
         self.workspace = workspace
         self._known: dict[OutsideArea, dict[str, tuple[int, int, int, int]]] = {}
+        self._listed: Listed = {}
+        """The workspace's folders as the last bytecode sweep listed them (:func:`_bytecode`)."""
 
     def load(self) -> None:
         """Take the folders as they are now (planted fixtures) as known, reporting nothing."""
@@ -118,7 +149,7 @@ class OutsideWatch:
                 elif now[rel] != before[rel]:
                     found.append(OutsideChange(area, rel, "modified"))
             self._known[area] = now
-        for rel in _bytecode(self.workspace):
+        for rel in _bytecode(self.workspace, self._listed):
             target = self.workspace / rel
             with contextlib.suppress(OSError):
                 os.unlink(target)

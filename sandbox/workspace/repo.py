@@ -252,12 +252,16 @@ class Workspace:
         """Remove git's lock files of the workspace's ``.git`` and of the ``origin``, once a command has ended: every
         process of it is gone then, so a lock left is stale (a command killed at its timeout mid-commit, or one
         agent's ``touch .git/index.lock``), and it would fail every other agent's git until someone removed it."""
-        for git in (self.root / ".git", self.remote):
+        for git in (os.fspath(self.root / ".git"), os.fspath(self.remote)):  # strings: this runs after every command
             for name in STALE_LOCKS:
-                lock = git / name
-                if lock.is_file() and not lock.is_symlink() and not git.is_symlink():
+                lock = f"{git}/{name}"
+                try:
+                    regular = stat.S_ISREG(os.lstat(lock).st_mode)  # a file, not a link (nor one through a link:)
+                except OSError:
+                    continue
+                if regular and not os.path.islink(git):
                     with contextlib.suppress(OSError):
-                        lock.unlink()
+                        os.unlink(lock)
 
     # --- the baseline ----------------------------------------------------------------------------
 
