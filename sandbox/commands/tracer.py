@@ -41,7 +41,7 @@ from pathlib import Path
 
 from channel.vocab import IsolationLevel, Risk
 from sandbox.commands.atoms import AtomRegistry
-from sandbox.commands.gitreads import git_reads
+from sandbox.commands.gitreads import checking, git_reads
 from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor, re_executes
 from sandbox.commands.images import image_at
 from sandbox.commands.reads import TracedRead as TracedRead
@@ -307,7 +307,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         )
         for want in (False, True)
     )
-    reads = sensitive_reads(trace, tree, root.ts, ctx)
+    reads = sensitive_reads(trace, tree, root.ts, ctx, checking(gits, trace) if gits else None)
     named = {(r.pid, r.path) for r in reads}
     reads += tuple(r for r in git_reads(gits, ctx) if (r.pid, r.path) not in named)
     return TraceAnalysis(
