@@ -12,10 +12,10 @@ A traced git's own opens of a sensitive workspace file are reads only where it m
 (:func:`checking`): ``git status``, ``add``, ``commit`` re-hash a file whose stat data is "racily clean" (changed
 in the same second as the index), and print nothing of it. A command counts as quiet only when it is one of
 :data:`QUIET` (after git's global options and ``-c`` aliases: :mod:`sandbox.commands.gitargv`), does not print by
-the rule above, is given no option that prints or takes a file (``-v``, ``-F``, ``--file``, ``--template``,
-``--pathspec-from-file``), and ran no program but git (a ``filter.*.clean`` given the file's content, a hook): an
-alias, ``git config -f .env -l``, ``git interpret-trailers .env``, ``git diff`` keep their opens as reads, and
-a program git starts (``git -c alias.x='!cat .env' x`` runs ``cat``) is traced as any other.
+the rule above, is given no option that prints or takes a file (``-v``, ``-p``, ``-i``, ``-F``, ``--file``,
+``--template``, ``--pathspec-from-file``), and ran no program but git (a ``filter.*.clean`` given the file's
+content, a hook): an alias, ``git config -f .env -l``, ``git interpret-trailers .env``, ``git diff`` keep their
+opens as reads, and a program git starts (``git -c alias.x='!cat .env' x`` runs ``cat``) is traced as any other.
 
 What it does not see (docs/sandbox-and-audit.md): a command that names no such path yet prints one, ``git log -p``
 or ``git show COMMIT`` of a commit that changed it, ``git diff`` of a changed one, ``git archive HEAD``, the object
@@ -54,8 +54,9 @@ QUIET = frozenset(
      "branch", "worktree", "clean", "hash-object", "write-tree", "read-tree", "gc", "maintenance"}
 )  # fmt: skip
 """git commands that print no file's content (see the module): their opens of workspace files check them."""
-_TOLD = re.compile(r"^(?:-v+|--verbose|-F.*|-t|--(?:file|template|[\w-]*-from(?:-file)?)(?:=.*)?)$")
-"""Options that print what a quiet command read (``status -v``: a diff) or name a file it reads (``-F``)."""
+_TOLD = re.compile(r"^(?:-[a-zA-Z]*[pviFt]|--(?:verbose|patch|interactive|file|template|[\w-]*-from(?:-file)?)(?:=|$))")
+"""Options that print what a quiet command read (``status -v``, ``add -p``: a diff) or name a file it reads (``-F``;
+in a cluster of short options too, ``-av``: one of these letters makes it one, whatever the command)."""
 
 
 def git_reads(gits: Sequence[tuple[Exec, Program]], ctx: ReadContext) -> list[TracedRead]:

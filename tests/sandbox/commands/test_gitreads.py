@@ -129,6 +129,8 @@ _FILTER = [  # a filter.x.clean git runs on the file (given its content on a pip
         ("add -A", [], False),
         ("stash", [], False),
         ("status -v -v", [], True),  # prints the diff of what it read
+        ("add -p", [], True),  # prints each hunk
+        ("commit -av", [], True),
         ("commit -F svc/.env", [], True),  # the summary line prints its first line
         ("add --pathspec-from-file=svc/.env", [], True),  # a pathspec that matches nothing is printed
         ("config -f svc/.env --list", [], True),
