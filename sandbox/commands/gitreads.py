@@ -105,26 +105,33 @@ def quiet(argv: Sequence[str]) -> bool:
 
 def checking(gits: Sequence[tuple[Exec, Program]], trace: ParsedTrace) -> Callable[[Open], bool]:
     """Whether an open of the trace is a quiet git's (:func:`quiet`, and no program but git ran under it):
-    git checking a file, not reading it (see the module)."""
-    ran = {id(e) for e, _ in gits}
+    git checking a file, not reading it (see the module). Each git is looked at once, at its first such open."""
+    programs = {id(e): program for e, program in gits}
+    known: dict[int, bool] = {}
+
+    def checks(o: Open) -> bool:
+        e = exec_at(trace, o.pid, o.ts)
+        if e is None or id(e) not in programs:
+            return False
+        if id(e) not in known:
+            known[id(e)] = quiet(programs[id(e)].argv) and not _spawned(e, trace, set(programs))
+        return known[id(e)]
+
+    return checks
+
+
+def _spawned(e: Exec, trace: ParsedTrace, gits: set[int]) -> bool:
+    """Whether a program other than git (``gits``: theirs) ran under ``e`` after it (a filter, a hook, a pager)."""
     children: dict[int, list[int]] = {}
     for child, parent in trace.parent.items():
         children.setdefault(parent, []).append(child)
-    quiet_ones = {id(e) for e, program in gits if quiet(program.argv) and not _spawned(e, trace, children, ran)}
-    if not quiet_ones:
-        return lambda o: False
-    return lambda o: id(exec_at(trace, o.pid, o.ts)) in quiet_ones
-
-
-def _spawned(e: Exec, trace: ParsedTrace, children: dict[int, list[int]], ran: set[int]) -> bool:
-    """Whether a program other than git ran in the process tree of ``e`` after it (a filter, a hook, a pager)."""
     under, todo = set(), list(children.get(e.pid, ()))
     while todo:
         pid = todo.pop()
         if pid not in under:
             under.add(pid)
             todo += children.get(pid, ())
-    return any(x.pid in under and x.ts >= e.ts and id(x) not in ran for x in trace.execs)
+    return any(x.pid in under and x.ts >= e.ts and id(x) not in gits for x in trace.execs)
 
 
 def _arg(arg: str, cwd: str, ctx: ReadContext, spec: bool) -> list[Locus]:
