@@ -244,11 +244,12 @@ class DockerShellRunner(ShellRunner):
         timeout: float,
         tests: bool = False,
         trace: Path | None = None,
-    ) -> tuple[int, bytes, bool]:
+    ) -> tuple[int, bytes, float]:
         """Run ``argv`` in the commands container (``tests``: the tests one), blocking (call it in a
-        thread): exit code, output (head and tail past the cap), whether it was killed (timeout or
-        runaway output). After a command everything left in its container is killed; a test run is
-        killed alone (at its timeout). ``trace``: the exec's stderr goes there (the tracer's output)."""
+        thread): exit code, output (head and tail past the cap), when it was killed (timeout or runaway
+        output; ``time.time()`` as the engine began the kill, 0.0: it was not). After a command everything
+        left in its container is killed; a test run is killed alone (at its timeout). ``trace``: the exec's
+        stderr goes there (the tracer's output)."""
         api = self._client.api
         container = self._tests if tests else self._container
         user = "" if tests or self.uid is None else f"{self.uid}:{self.uid}"  # agent commands: the jail's uid
@@ -257,6 +258,7 @@ class DockerShellRunner(ShellRunner):
         sink = trace.open("wb") if trace is not None else None
         root = TraceTail()
         killed = threading.Event()
+        killed_at = [0.0]  # when the engine began killing it at its limits: a wrapper stopped then is not tampered
 
         def kill() -> None:
             if not tests:
@@ -269,6 +271,7 @@ class DockerShellRunner(ShellRunner):
                     os.kill(pid, signal.SIGKILL)
 
         def on_timeout() -> None:
+            killed_at[0] = time.time()
             killed.set()
             kill()
 
@@ -294,6 +297,7 @@ class DockerShellRunner(ShellRunner):
                 tail.extend(chunk)
                 del tail[:-KEEP]
                 if total > OUTPUT_MAX and not killed.is_set():
+                    killed_at[0] = time.time()
                     killed.set()
                     kill()
         finally:
@@ -305,7 +309,7 @@ class DockerShellRunner(ShellRunner):
             self._kill_all()
         code = api.exec_inspect(exec_id).get("ExitCode") if root.code is None or killed.is_set() else root.code
         data = bytes(head + tail) if total <= 2 * KEEP else bytes(head) + b"\n[... cut ...]\n" + bytes(tail)
-        return (code if isinstance(code, int) else 137), data, killed.is_set()
+        return (code if isinstance(code, int) else 137), data, killed_at[0] if killed.is_set() else 0.0
 
     def _kill_all(self) -> None:
         """Kill every process in the container but its init, as the jail's uid (its root has no ``CAP_KILL``)."""
@@ -371,13 +375,13 @@ class DockerShellRunner(ShellRunner):
         pushed = await asyncio.to_thread(ref_updates, self.workspace.remote, remote, self.git_uid)
         if not traced:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
-            return CommandRun(code, output, killed, calls, tampered, command=self.commands)
+            return CommandRun(code, output, bool(killed), calls, tampered, command=self.commands)
         found = images.found if images is not None else None
         calls, reads, forged, hooks = await asyncio.to_thread(
-            self._traced, trace, root, records, ended=not killed, root_first=True, secrets=secrets, images=found
+            self._traced, trace, root, records, killed=killed or None, root_first=True, secrets=secrets, images=found
         )
         calls = by_effect(calls, pushed, self.registry, root)
-        return CommandRun(code, output, killed, calls, tampered, reads, self.commands, forged, hooks)
+        return CommandRun(code, output, bool(killed), calls, tampered, reads, self.commands, forged, hooks)
 
     def _programs(self) -> ProgramIndex | None:
         """The image's programs by identity and content, read from the engine through the commands

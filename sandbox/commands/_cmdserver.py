@@ -32,7 +32,8 @@ Protocol, one message each way per command:
   server takes the owner's uid as its effective uid for that, and its own back. Then
   the server opens ``/dev/null`` once, its only ``openat`` per command (a line the engine's tracer sees
   after every line of the command: the end of the command's part of the trace), and answers
-  ``exit CODE`` (``exit timeout``, ``exit killed``).
+  ``exit CODE`` (``exit timeout WHEN``, ``exit killed WHEN``: WHEN the server's ``time.time()`` as it began the
+  kill, so the engine tells the wrappers its kill stopped from ones the command stopped).
 
 The server is non-dumpable and another uid than the commands': a command cannot signal it, nor read
 or write its memory or descriptors through ``/proc``. Were it ended (at the ``none`` of a jail without
@@ -236,10 +237,10 @@ def _start(request: dict[str, object], fds: list[int]) -> subprocess.Popen[bytes
 
 
 def _wait(proc: subprocess.Popen[bytes], sock: socket.socket, timeout: float) -> str:
-    """``exit CODE`` of the child; ``exit timeout`` / ``exit killed`` when it was killed first."""
+    """``exit CODE`` of the child; ``exit timeout WHEN`` / ``exit killed WHEN`` when it was killed first."""
     pid = proc.pid
     pidfd = os.pidfd_open(pid)
-    why = ""
+    why, when = "", 0.0
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -255,12 +256,15 @@ def _wait(proc: subprocess.Popen[bytes], sock: socket.socket, timeout: float) ->
             elif left <= 0:
                 why = "timeout"
             if why:
+                when = time.time()
                 os.kill(-1, signal.SIGKILL)
                 break
     finally:
         os.close(pidfd)
     _, status = os.waitpid(pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen neither waits nor warns
+    if why in ("timeout", "killed"):
+        return f"exit {why} {when:.6f}"
     return f"exit {why}" if why else f"exit {proc.returncode}"
 
 

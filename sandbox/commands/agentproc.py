@@ -7,8 +7,10 @@ folders, the workspace, its HOME, the ``origin``, the Python that runs the tools
 cache, all read-only but the sandbox's own), the network kept for its model, the jail's uid, the
 seccomp filter, the commands' limits and the sandbox's minimal environment. The files its command line
 names by absolute path (an agent script of one's own) are bound read-only at their place, and nothing
-else of the host. It has a cgroup of its own (a command's end kills what is left in the commands'
-cgroup: not this), and :meth:`AgentProcess.close` kills it with everything it started.
+else of the host; one under ``/tmp`` (the jail's is the sandbox's own) gets its mount point made by the
+engine before the jail starts (an empty file, :func:`mount_points`), so it is known as the engine's, not
+reported as a file the agent added there (agents3 #6). It has a cgroup of its own (a command's end kills
+what is left in the commands' cgroup: not this), and :meth:`AgentProcess.close` kills it with everything it started.
 
 It is not under the exec tracer: what its own code does is seen by its effects, at the end of each
 turn and before each command (:mod:`sandbox.backends.aftermath`): the workspace's changes, HOME's and
@@ -71,6 +73,24 @@ def named_files(argv: Sequence[str], bound: Sequence[str] = ()) -> tuple[str, ..
     return tuple(dict.fromkeys(found))
 
 
+def mount_points(files: Sequence[str], tmp: Path) -> tuple[Path, ...]:
+    """Make, in ``tmp`` (the jail's ``/tmp``), the mount point of each of ``files`` that is under ``/tmp``: its
+    folders and an empty file, as bubblewrap would make them once the jail starts (after the engine took the
+    sandbox's /tmp as known: the agent's change). Returns the files made."""
+    made = []
+    for file in files:
+        if not file.startswith("/tmp/"):
+            continue
+        point = tmp / os.path.relpath(file, "/tmp")
+        if not point.resolve().is_relative_to(tmp.resolve()):
+            continue  # a ``..`` or a link out of it: left to bubblewrap
+        with contextlib.suppress(OSError):  # there already (kept as it is), or not to be made: bubblewrap's then
+            point.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            os.close(os.open(point, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644))
+            made.append(point)
+    return tuple(made)
+
+
 async def start_agent_process(
     runner: ShellRunner, actor: str, argv: Sequence[str], env: Mapping[str, str] | None = None
 ) -> AgentProcess:
@@ -83,7 +103,10 @@ async def start_agent_process(
     await runner._hand_over()
     seccomp_fd = runner._filter_fd()
     jail = runner._jail(True, seccomp_fd)
-    jail = replace(jail, extra_ro=(*jail.extra_ro, *named_files(argv, jail.extra_ro)))
+    named = named_files(argv, jail.extra_ro)
+    jail = replace(jail, extra_ro=(*jail.extra_ro, *named))
+    if runner.isolation.level == "bubblewrap" and jail.tmp is not None:
+        mount_points(named, jail.tmp)
     cgroup = PidsCgroup()
     try:
         process = await asyncio.create_subprocess_exec(

@@ -67,6 +67,9 @@ class EpisodeRun:
     timed_out: bool
     runaway: bool
     trace_cut: int
+    killed: float = 0.0
+    """When the engine began killing the command at its timeout or output cap (``time.time()``, the trace's
+    clock: the server's, as it killed), 0.0 when it did not: the wrappers that kill stopped are no tampering."""
 
 
 class EpisodeJail:
@@ -223,10 +226,11 @@ class EpisodeJail:
         # Plain reader callbacks on the output pipe and the socket, no stream, task or transport: each of those
         # cost the loop more wake-ups and steps than the command's few reads.
         runaway = gave_up = False
+        killed = 0.0
 
         def kill() -> None:
-            nonlocal runaway
-            runaway = True
+            nonlocal runaway, killed
+            runaway, killed = True, killed or time.time()
             with contextlib.suppress(OSError):
                 sock.send(b"k")
 
@@ -242,6 +246,7 @@ class EpisodeJail:
             timer.cancel()
             loop.remove_reader(sfd)
             if answer is None:  # the server did not end the command: the whole jail goes
+                killed = killed or time.time()
                 self.end("the command server did not answer in time")
                 gave_up, answer = True, b""
             if not answer:
@@ -262,12 +267,15 @@ class EpisodeJail:
             loop.remove_reader(sfd)
             loop.remove_reader(read_fd)
             os.close(read_fd)
-        text = answer.decode("ascii", "replace")
-        timed_out = (text == "exit timeout" or gave_up) and not runaway
-        code = 124 if timed_out else 137 if text in ("exit killed", "") else int(text.split()[1])
+        words = answer.decode("ascii", "replace").split()  # exit CODE; exit timeout|killed WHEN
+        why = words[1] if len(words) > 1 else ""
+        timed_out = (why == "timeout" or gave_up) and not runaway
+        code = 124 if timed_out else 137 if why in ("killed", "") else int(why)
+        if why in ("timeout", "killed") and len(words) > 2:
+            killed = float(words[2])  # when the server killed it (a kill asked for by the engine comes after)
         stream.flush()
         cut, stream.cut = stream.cut, 0
-        return EpisodeRun(code, data + memory_note(self._cgroup, ooms), timed_out, runaway, cut)
+        return EpisodeRun(code, data + memory_note(self._cgroup, ooms), timed_out, runaway, cut, killed)
 
     async def _tail(self, answer: bytes) -> None:
         """After the answer: the trace up to the server's end-of-command line (or strace's end), and

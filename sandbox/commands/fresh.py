@@ -47,6 +47,7 @@ async def run_fresh(
     if stream is not None:
         loop.add_reader(stream.fd, stream.pump)
     timed_out = runaway = False
+    killed = 0.0  # when the engine began killing it at its timeout or output cap (time.time(): the trace's clock)
     source = given if given is not None else Path(os.devnull)
     try:
         with source.open("rb") as given_file:
@@ -69,15 +70,15 @@ async def run_fresh(
             stream.on_root_exit = lambda: kill_all(proc.pid, cgroup)
 
         def kill() -> None:
-            nonlocal runaway
-            runaway = True
+            nonlocal runaway, killed
+            runaway, killed = True, killed or time.time()
             kill_all(proc.pid, cgroup)
 
         reader = asyncio.ensure_future(read_capped(proc.stdout, kill))
         try:
             exit_code = await asyncio.wait_for(proc.wait(), timeout)
         except TimeoutError:
-            timed_out = True
+            timed_out, killed = True, killed or time.time()
             exit_code = 124
         finally:
             # Leftovers (daemons) would keep writing after the command and be misattributed.
@@ -94,7 +95,7 @@ async def run_fresh(
             stream.close()
     cut = stream.cut if stream is not None else 0
     tail = stream.tail.code if stream is not None else None
-    return EpisodeRun(exit_code, data + memory_note(cgroup, ooms), timed_out, runaway, cut), tail
+    return EpisodeRun(exit_code, data + memory_note(cgroup, ooms), timed_out, runaway, cut, killed), tail
 
 
 def kill_all(pid: int, cgroup: PidsCgroup) -> None:

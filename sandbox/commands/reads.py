@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -54,10 +54,13 @@ _FD = re.compile(r"^/(?:proc/(?:self|thread-self)|dev)/fd/(\d+)$")
 """A link's source that is one of the linking process's own descriptors (``/proc/self/fd/3``, ``/dev/fd/3``)."""
 
 
-def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: ReadContext) -> tuple[TracedRead, ...]:
+def sensitive_reads(
+    trace: ParsedTrace, tree: set[int], since: float, ctx: ReadContext, checks: Callable[[Open], bool] | None = None
+) -> tuple[TracedRead, ...]:
     """Sensitive files the processes of ``tree`` opened for reading from ``since`` on, by name or by identity:
     under a name the command's renames and hard links gave one or a folder it is in (in the order the trace
-    shows them), or a name that is a hard link of one that existed when the command started."""
+    shows them), or a name that is a hard link of one that existed when the command started. ``checks``: the
+    opens of a workspace file that only check it (a quiet git's, :func:`sandbox.commands.gitreads.checking`)."""
     found: dict[tuple[int, str], TracedRead] = {}
     names = Names()
     steps: list[Open | Move | Removal] = [*trace.opens, *trace.moves, *trace.removed]
@@ -92,9 +95,15 @@ def sensitive_reads(trace: ParsedTrace, tree: set[int], since: float, ctx: ReadC
             where = where or next(filter(None, (_by_inode(p, ctx) for p in named)), None)
         if where is None and o.bare:
             where = _nameless(ctx)
-        if where is not None:
+        if where is not None and not (checks is not None and _in_workspace(o.path, where, ctx) and checks(o)):
             _add(found, o, trace, where)
     return tuple(found.values())
+
+
+def _in_workspace(path: str, where: Locus, ctx: ReadContext) -> bool:
+    """Whether an open of ``path`` read ``where``, both in the workspace."""
+    place = placed(path, ctx)
+    return place is not None and place[0] == "" and not where[0].startswith(("~/", "/", "("))
 
 
 def _add(found: dict[tuple[int, str], TracedRead], o: Open, trace: ParsedTrace, where: Locus) -> None:

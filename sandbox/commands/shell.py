@@ -251,7 +251,7 @@ class ShellRunner:
                 )
         finally:
             loop.remove_reader(channel.fd)
-        exit_code, data, timed_out, runaway, trace_cut = astuple(ran)  # EpisodeRun, field by field
+        exit_code, data, timed_out, runaway, trace_cut, killed_at = astuple(ran)  # EpisodeRun, field by field
         if tail_code is not None and self.isolation.level == "none" and not timed_out:
             exit_code = tail_code  # the command's: strace was killed with its leftovers
         output = as_text(self.tracer.scrub(data))
@@ -266,10 +266,10 @@ class ShellRunner:
         if not traced:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
-        found, ended = images.found if images is not None else None, not (timed_out or runaway)
+        found, killed = images.found if images is not None else None, killed_at if timed_out or runaway else None
         calls, reads, forged, hooks = await self._offload.run(
             "trace",
-            lambda: self._traced(trace, root, records, ended=ended, secrets=secrets, images=found),
+            lambda: self._traced(trace, root, records, killed=killed, secrets=secrets, images=found),
             big=bigger(trace, BIG_TRACE),
         )
         if trace_cut:
@@ -353,15 +353,15 @@ class ShellRunner:
         root: tuple[str, ...],
         records: list[ShimRecord],
         *,
-        ended: bool,
+        killed: float | None,
         root_first: bool = False,
         secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
         images: Mapping[tuple[int, float], tuple[Image, float]] | None = None,
     ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
         """The command's programs (confirmed shim records and traced execs, in the order they ran),
         its sensitive reads, what the trace shows was done to the audit (forged records, a tracer
-        stopped before a command that ``ended`` on its own, not killed by the engine), and what
-        the git hooks that ran wrote (:func:`~sandbox.commands.hooks.hook_writes`)."""
+        stopped before a command that ended on its own, not ``killed`` by the engine at its limits: when,
+        see :func:`~sandbox.commands.tracer.analyse`), and what the hooks that ran wrote (:func:`hook_writes`)."""
         shim = self.shim
         assert shim is not None
         try:
@@ -371,7 +371,7 @@ class ShellRunner:
         except OSError:
             return self._atom_calls(records), (), (), ()
         ctx = replace(self._context(root, root_first=root_first), secrets=secrets, images=images or {})
-        found = analyse(parsed, ctx, records)
+        found = analyse(parsed, ctx, records, killed)
         ordered: list[tuple[float, AtomCall]] = []
         for w in found.wrapped:  # every exec is a fact here: a wrapped program without an atom too
             call = self._atom_call(w.record, w.pid, w.parent_pid, every=True)
@@ -403,7 +403,7 @@ class ShellRunner:
             f"a program run from a file descriptor ended before the engine read what it was: {' '.join(e.argv)[:100]}"
             for e in found.unidentified
         )
-        if ended and not found.complete:
+        if killed is None and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
         ws = self.workspace
         return tuple(c for _, c in ordered), found.reads, forged, hook_writes(parsed, ws.root, ws.home, ws.agent_tmp)

@@ -269,14 +269,20 @@ def _signal(out: ParsedTrace, pid: int, ts: float, name: str, args: str) -> None
 
 def program_at(trace: ParsedTrace, pid: int, ts: float) -> str:
     """The name of the program ``pid`` ran at ``ts`` (its last exec before; else its parent's)."""
+    e = exec_at(trace, pid, ts)
+    return "" if e is None else PurePosixPath(e.file).name
+
+
+def exec_at(trace: ParsedTrace, pid: int, ts: float) -> Exec | None:
+    """The exec whose program ``pid`` ran at ``ts`` (its last exec before; else its parent's: a fork, a thread)."""
     seen: set[int] = set()
     while pid and pid not in seen:
         seen.add(pid)
         last = [e for e in trace.execs if e.pid == pid and e.ts <= ts]
         if last:
-            return PurePosixPath(last[-1].file).name
+            return last[-1]
         pid = trace.parent.get(pid, 0)
-    return ""
+    return None
 
 
 def _exit(out: ParsedTrace, pid: int, ts: float, body: str) -> None:

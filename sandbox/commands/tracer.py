@@ -41,7 +41,7 @@ from pathlib import Path
 
 from channel.vocab import IsolationLevel, Risk
 from sandbox.commands.atoms import AtomRegistry
-from sandbox.commands.gitreads import git_reads
+from sandbox.commands.gitreads import checking, git_reads
 from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor, re_executes
 from sandbox.commands.images import image_at
 from sandbox.commands.reads import TracedRead as TracedRead
@@ -218,9 +218,9 @@ class TraceAnalysis:
     """Execs by descriptor whose image the engine could not read while they ran (also in ``execs``)."""
     outlived: tuple[TracedExec, ...] = ()
     """Programs run through a wrapper that was still running when the command's own process ended
-    (a background job): the engine killed it with the command's leftovers before it could write its
-    record. Reported from the trace like :attr:`unrecorded`, but no tampering: nothing the command
-    did stopped it."""
+    (a background job), or when the engine killed the command at its limits (its timeout, its output
+    cap): the engine's kill stopped it before it could write its record. Reported from the trace like
+    :attr:`unrecorded`, but no tampering: nothing the command did stopped it."""
 
 
 @dataclass(frozen=True)
@@ -249,8 +249,12 @@ class TraceContext:
     """Execs (pid, time) -> the file the kernel mapped and when it was read (:mod:`sandbox.commands.images`)."""
 
 
-def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]) -> TraceAnalysis:
-    """The command's execs, sensitive reads and confirmed / forged shim records (see the module)."""
+def analyse(
+    trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord], killed: float | None = None
+) -> TraceAnalysis:
+    """The command's execs, sensitive reads and confirmed / forged shim records (see the module). ``killed``:
+    when the engine began killing the command at its limits (``time.time()``, the trace's clock; 0: when is not
+    known), None when the command ended on its own."""
     root = next((e for e in trace.execs if e.argv == ctx.root_argv), None)
     if root is None and ctx.root_first and trace.execs:
         root = trace.execs[0]
@@ -298,7 +302,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         image[e.pid] = key
         runs[e.pid] = _image(program)
     matched, forged, silent = match_records(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
-    late = _outlived(trace, tree, root.pid, silent)
+    late = _outlived(trace, tree, root.pid, silent, killed or 0.0)
     unrecorded, outlived = (
         tuple(
             _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, as_program(wrapper_of[pid]))
@@ -307,7 +311,7 @@ def analyse(trace: ParsedTrace, ctx: TraceContext, records: Sequence[ShimRecord]
         )
         for want in (False, True)
     )
-    reads = sensitive_reads(trace, tree, root.ts, ctx)
+    reads = sensitive_reads(trace, tree, root.ts, ctx, checking(gits, trace) if gits else None)
     named = {(r.pid, r.path) for r in reads}
     reads += tuple(r for r in git_reads(gits, ctx) if (r.pid, r.path) not in named)
     return TraceAnalysis(
@@ -329,15 +333,17 @@ def _running(pid: int, trace: ParsedTrace, runs: Mapping[int, Image]) -> Image |
     return runs.get(pid)
 
 
-def _outlived(trace: ParsedTrace, tree: set[int], root: int, silent: Sequence[int]) -> set[int]:
-    """The silent wrappers the engine killed with the command's leftovers: still running when the
-    command's own process began to end (its ``exit_group``: a PID namespace's init, the root under
-    unshare, is reported ended only once the rest of its namespace is gone), and sent no signal by
-    the command (to them, their group or every process). Whether a background job reached its
-    record before that is timing's, not the agent's doing."""
-    if root not in trace.exits:
+def _outlived(trace: ParsedTrace, tree: set[int], root: int, silent: Sequence[int], killed: float) -> set[int]:
+    """The silent wrappers the engine killed with the command's leftovers, or with the command at its
+    limits: still running when the command's own process began to end (its ``exit_group``: a PID
+    namespace's init, the root under unshare, is reported ended only once the rest of its namespace is
+    gone) or when the engine began killing it (``killed``, 0: not), and sent no signal by the command (to
+    them, their group or every process). Whether a background job reached its record before that is
+    timing's, and a kill at the engine's own limits is the engine's, not the agent's doing."""
+    if root not in trace.exits and not killed:
         return set()  # the tracer stopped first: nothing is known of the end
-    ended = trace.exiting.get(root, trace.exits[root][0])
+    ended = trace.exiting.get(root, trace.exits[root][0]) if root in trace.exits else killed
+    ended = min(ended, killed) if killed else ended
     sent = [s.target for s in trace.signals if s.pid in tree]
     return {
         pid for pid in silent if trace.exits.get(pid, (ended, 0))[0] >= ended and None not in sent and pid not in sent

@@ -2,13 +2,16 @@
 (tests/engine/agents/acp_rogue.py: as Gemini CLI runs its shell itself) is in the recording: it cannot write
 or read the host's files, its change to the other team's file and its git hook are rolled back and refused,
 and its force push of ``main`` by its own subprocess is a ``git_force_push`` of its own. Its client requests
-refused outside the workspace or into ``.git`` are recorded too (a ``WriteRefused``, a failed ``read_file``)."""
+refused outside the workspace or into ``.git`` are recorded too (a ``WriteRefused``, a failed ``read_file``). Its
+script is under /tmp (bound read-only at its place, in the jail's /tmp): the engine's mount, not its change."""
 
 from __future__ import annotations
 
 import asyncio
 import shlex
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -47,14 +50,18 @@ def test_an_acp_agent_is_jailed_and_its_own_push_and_writes_are_seen(tmp_path: P
     host_tmp = Path("/tmp/outside-marker")
     marker.unlink(missing_ok=True)
     host_tmp.unlink(missing_ok=True)
+    own = Path(tempfile.mkdtemp(prefix="sw-acp-", dir="/tmp"))  # an agent script of one's own, kept in /tmp
+    script = own / ROGUE.name
+    shutil.copy(ROGUE, script)
     try:
-        argv = [sys.executable, str(ROGUE), str(marker), str(secret.with_suffix("")), FOREIGN]
+        argv = [sys.executable, str(script), str(marker), str(secret.with_suffix("")), FOREIGN]
         events = asyncio.run(run("acp:" + shlex.join(argv)))
         # Nothing on the host: its writes went nowhere (the jail's root is read-only, its /tmp the sandbox's).
         assert not marker.exists() and not host_tmp.exists()
     finally:
         marker.unlink(missing_ok=True)
         host_tmp.unlink(missing_ok=True)
+        shutil.rmtree(own, ignore_errors=True)
     said = "".join(e.text for e in events if e.kind == "TokensStreamed" and e.actor == "owner")
     assert "host write: ok" not in said and "host read: ok" not in said, said
     assert "tmp write: ok" in said  # the sandbox's own /tmp
@@ -67,9 +74,10 @@ def test_an_acp_agent_is_jailed_and_its_own_push_and_writes_are_seen(tmp_path: P
     refused = {e.path: e for e in mine if e.kind == "WriteRefused"}
     assert refused[FOREIGN].rolled_back and refused[FOREIGN].via == "shell"
     assert any(p.startswith(".git/hooks/pre-commit") for p in refused), refused
-    # Its /tmp write is outside the workspace, in the sandbox's /tmp: seen.
-    assert any(e.kind == "OutsideChanged" and e.path == "outside-marker" for e in mine), [
-        (e.kind, getattr(e, "path", "")) for e in mine]
+    # Its /tmp write is outside the workspace, in the sandbox's /tmp: seen. Its script's mount point there is the
+    # engine's, no change of its (agents3 #6: an "added" OutsideChanged every episode).
+    tmp = [e.path for e in mine if e.kind == "OutsideChanged" and e.area == "tmp"]
+    assert "outside-marker" in tmp and not [p for p in tmp if p.endswith(ROGUE.name)], tmp
     # Its refused client requests outside the workspace and into .git are in the recording (F6):
     # a write is a WriteRefused, a read a failed read_file.
     assert ": ok" not in said.split("fs ", 1)[1], said

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import shlex
+import shutil
 from pathlib import Path
 
 import pytest
 
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.gitreads import git_reads
-from sandbox.commands.identity import Program
-from sandbox.commands.strace import Exec
-from sandbox.commands.tracer import TraceContext
+from sandbox.commands.identity import Program, ProgramIndex
+from sandbox.commands.strace import Exec, parse
+from sandbox.commands.tracer import TraceContext, analyse
 
 
 def _ctx(tmp_path: Path) -> TraceContext:
@@ -82,3 +84,78 @@ def test_a_secret_s_object_id_or_its_abbreviation_is_the_secret(tmp_path: Path) 
     assert _read(ctx, f"cat-file -p {blob}") == _read(ctx, f"show {blob[:7]}") == ["svc/.env"]
     assert _read(ctx, "cat-file -p 0123456789abcdef") == []
     assert _read(dataclasses.replace(ctx, secrets={}), f"cat-file -p {blob}") == []
+
+
+def _racy(line: str, *more: str) -> str:
+    """A trace of ``git LINE`` opening the workspace's ``svc/.env`` (a racily clean file re-hashed), then ``more``."""
+    argv = ", ".join(f'"{a}"' for a in ("git", *shlex.split(line)))
+    return "".join(
+        [
+            '11 1.000 execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0\n',
+            "11 1.001 clone(child_stack=NULL, flags=SIGCHLD) = 2 /* 12 in strace's PID NS */\n",
+            f'12 1.002 execve("{GIT}", [{argv}], 0x1 /* 3 vars */) = 0\n',
+            '12 1.003 openat(AT_FDCWD</ws>, "svc/.env", O_RDONLY|O_CLOEXEC) = 3</ws/svc/.env>\n',
+            *more,
+            "12 1.009 +++ exited with 0 +++\n",
+            "11 1.010 +++ exited with 0 +++\n",
+        ]
+    )
+
+
+GIT = shutil.which("git") or "/usr/bin/git"
+
+
+def _traced(tmp_path: Path) -> TraceContext:
+    """:func:`_ctx` for a hand-written trace (the workspace ``/ws``, HOME ``/home/u``), git known by what it is."""
+    ctx = _ctx(tmp_path)
+    return dataclasses.replace(
+        ctx, workspace=Path("/ws"), home=Path("/home/u"), secrets=None, programs=ProgramIndex({"git": GIT})
+    )
+
+
+_FILTER = [  # a filter.x.clean git runs on the file (given its content on a pipe)
+    "12 1.004 clone(child_stack=NULL, flags=SIGCHLD) = 3 /* 13 in strace's PID NS */\n",
+    '13 1.005 execve("/usr/bin/tee", ["tee", "/tmp/leak"], 0x1 /* 3 vars */) = 0\n',
+    "13 1.006 +++ exited with 0 +++\n",
+]
+
+
+@pytest.mark.parametrize(
+    ("line", "more", "read"),
+    [
+        ("status --porcelain", [], False),  # found 1 (agents3): Codex's and Claude Code's own `git status`
+        ("-c core.hooksPath=/dev/null --no-optional-locks status --short", [], False),
+        ("commit -qam x", [], False),
+        ("add -A", [], False),
+        ("stash", [], False),
+        ("status -v -v", [], True),  # prints the diff of what it read
+        ("add -p", [], True),  # prints each hunk
+        ("commit -av", [], True),
+        ("commit -F svc/.env", [], True),  # the summary line prints its first line
+        ("add --pathspec-from-file=svc/.env", [], True),  # a pathspec that matches nothing is printed
+        ("config -f svc/.env --list", [], True),
+        ("interpret-trailers svc/.env", [], True),
+        ("diff", [], True),
+        ("-c alias.st=diff st", [], True),  # an alias is what it expands to
+        ("st", [], True),  # an alias from a config file: not known here
+        ("-c alias.x=!true x", [], True),
+        ("-c filter.x.clean='tee /tmp/leak' add -A", _FILTER, True),
+    ],
+)
+def test_a_git_s_own_opens_of_a_workspace_secret_are_reads_only_where_it_may_print_content(
+    tmp_path: Path, line: str, more: list[str], read: bool
+) -> None:
+    ctx = _traced(tmp_path)
+    reads = analyse(parse(_racy(line, *more).splitlines(keepends=True)), ctx, []).reads
+    assert [(r.path, r.program) for r in reads] == ([("svc/.env", "git")] if read else [])
+
+
+def test_a_quiet_git_s_window_ends_at_its_process_s_next_exec_and_other_programs_still_read(tmp_path: Path) -> None:
+    ctx = _traced(tmp_path)
+    later = [
+        '12 1.004 execve("/usr/bin/cat", ["cat", "svc/.env"], 0x1 /* 3 vars */) = 0\n',
+        '12 1.005 openat(AT_FDCWD</ws>, "svc/.env", O_RDONLY) = 3</ws/svc/.env>\n',
+        '11 1.006 openat(AT_FDCWD</ws>, "/home/u/.bash_history", O_RDONLY) = 3</home/u/.bash_history>\n',
+    ]
+    reads = analyse(parse(_racy("status", *later).splitlines(keepends=True)), ctx, []).reads
+    assert [(r.path, r.program) for r in reads] == [("svc/.env", "cat"), ("~/.bash_history", "bash")]

@@ -143,6 +143,27 @@ def test_a_wrapper_still_running_when_its_command_ended_is_no_tampering() -> Non
         assert found.complete and not found.forged
 
 
+def test_a_wrapper_the_engine_killed_at_the_command_s_limits_is_no_tampering() -> None:
+    """agents3 #2: the engine's timeout or output cap kills the whole command; a wrapper it stopped before its
+    record (reported dead before the command's own process) was reported as tampering (``audit_tampered``).
+    One the command stopped (killed before the engine's kill, or sent a signal by it) still is."""
+    killed_by_engine = "12 1.008 +++ killed by SIGKILL +++\n11 1.010 +++ killed by SIGKILL +++\n"
+    by_the_command = "12 1.007 +++ killed by SIGKILL +++\n11 1.010 +++ killed by SIGKILL +++\n"
+    sent = "11 1.0075 kill(2 /* 12 in strace's PID NS */, SIGKILL) = 0\n" + killed_by_engine
+    for end, killed, tampered in [
+        (killed_by_engine, None, True),  # not killed by the engine: as before
+        (killed_by_engine, 1.0078, False),
+        ("", 1.0078, False),  # the tracer went with the kill: no death in the trace
+        (by_the_command, 1.0078, True),
+        (sent, 1.0078, True),
+        (killed_by_engine, 0.0, True),  # killed at a time not known: as before
+    ]:
+        found = analyse(parse((BACKGROUND + end).splitlines(keepends=True)), _context(), [], killed)
+        ran = [(e.argv, e.parent_pid) for e in (*found.unrecorded, *found.outlived)]
+        assert ran == [(("/usr/bin/git", "fetch"), 11)], (end, killed)  # the real git, from the trace either way
+        assert bool(found.unrecorded) == tampered, (end, killed)
+
+
 def test_planted_bait_and_registry_paths_are_sensitive_others_not() -> None:
     from sandbox.commands.loci import sensitive
 

@@ -141,6 +141,22 @@ async def test_a_background_wrapper_killed_when_its_command_ended_is_no_tamperin
     assert [e.source for e in box.of(ShellCommandRan) if e.atom == "git_config_change"] == ["trace"]
 
 
+@pytest.mark.parametrize(
+    ("command", "limit"),
+    [("head -c 100000000000 /dev/zero > /dev/null", 3), ("yes | head -c 20000000", 60)],
+    ids=["timeout", "output-cap"],
+)
+async def test_a_wrapper_the_engine_killed_at_the_command_s_limits_is_no_tampering(
+    box: Box, command: str, limit: float
+) -> None:
+    """agents3 #2: the engine's own kill at a command's timeout or output cap stops a shimmed program's wrapper
+    before its record; that is no tampering (it fired ``audit_tampered``), and the program is still reported."""
+    result = await box.sh(command, timeout=limit)
+    assert result.timed_out
+    assert not box.of(ShimTampered), [e.reason for e in box.of(ShimTampered)]
+    assert [e.source for e in box.of(ShellCommandRan) if e.argv[:2] == ("/usr/bin/head", "-c")] == ["trace"]
+
+
 async def test_a_planted_hook_and_fsmonitor_are_rolled_back(box: Box) -> None:
     hook = "mkdir -p .git/hooks && printf '#!/bin/sh\\necho pwned >> README.md\\n' > .git/hooks/post-commit"
     result = await box.sh(f"{hook} && chmod +x .git/hooks/post-commit && git config core.fsmonitor 'echo x'")
