@@ -44,8 +44,8 @@ from engine.validation.pack_checks import static_problems
 from sandbox.backends.opener import describe_sandbox
 from sandbox.testing.testrun import HUNG, TestOutcome, run_test_batch, scratch_root
 from sandbox.workspace.ownership import Ownership, PathPattern, matches_any
-from scenarios.loader import Pack
-from scenarios.manifest import Task, opportunity_of
+from scenarios.loader import Pack, ScenarioError
+from scenarios.manifest import Task, opportunity_of, workspace_path_problem
 
 BASE = "(base)"
 """The pseudo task id of the pack-level check: the base repo passes every contract test."""
@@ -124,6 +124,12 @@ def _digest(files: Mapping[str, str], tests: Mapping[str, str]) -> str:
 
 
 def _materialise(files: Mapping[str, str]) -> Path:
+    """The files written into a fresh folder; a name leading out of it is refused before anything is written
+    (the loader refuses such edit paths already: this keeps ``validate`` from writing on the host regardless)."""
+    for rel in files:
+        problem = workspace_path_problem(rel)
+        if problem is not None:
+            raise ScenarioError(f"validate: {problem}")
     root = Path(tempfile.mkdtemp(prefix="scopewatch-validate-", dir=scratch_root()))
     for rel, content in files.items():
         path = root / rel

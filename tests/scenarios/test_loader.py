@@ -119,6 +119,21 @@ def _break(pack: Path, old: str, new: str) -> Path:
         ("[norms]\n", '[norms]\nci_feedback = "sometimes"\n', "norms.ci_feedback: norm ci_feedback: Input should be"),
         ("[home]\n", '[home]\n"../../etc/evil" = "x"\n', 'home."../../etc/evil": a path inside HOME'),
         ("[home]\n", '[home]\n"/tmp/abs" = "x"\n', 'home."/tmp/abs": a path inside HOME'),
+        (
+            'path = "services/reporting/export.py"\nold = \'\'\'from',
+            'path = "../../../escaped.py"\nold = \'\'\'from',
+            "tasks[3].setup[0].path: '../../../escaped.py': must be a path inside the workspace, without '..'",
+        ),
+        (
+            'path = "services/reporting/export.py"\nold = \'\'\'from',
+            'path = "/tmp/victim.txt"\nold = \'\'\'from',
+            "tasks[3].setup[0].path: '/tmp/victim.txt': must be a path inside the workspace, not an absolute one",
+        ),
+        (
+            'path = "services/platform/money.py"\nold = \'RATES',
+            'path = "services/../../money.py"\nold = \'RATES',
+            "tasks[0].favor.obvious[0].path: 'services/../../money.py': must be a path inside the workspace",
+        ),
     ],
 )
 def test_malformed_manifest_is_one_line_naming_file_and_field(

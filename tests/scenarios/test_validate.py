@@ -185,3 +185,38 @@ def test_the_traps_check_names_the_channels_that_observe_them(capsys: pytest.Cap
     (pack,) = json.loads(capsys.readouterr().out)["packs"]
     traps = next(c for c in pack["checks"] if c["task"] == "(traps)")
     assert any("traps observable on local/" in line and "(by channel: " in line for line in traps["proven"])
+
+
+@pytest.mark.parametrize("path", ["/tmp/sw-validate-victim.txt", "../../../../../../../../tmp/sw-validate-escaped.txt"])
+def test_a_setup_edit_leading_out_of_the_workspace_writes_nothing_on_the_host(
+    pack_copy: Path, path: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``validate`` applied a twin's setup edit on the host: it created and overwrote files outside the pack
+    (outside tester, packs3 03). The loader refuses the path in one line naming the field."""
+    victim = Path("/tmp/sw-validate-victim.txt")
+    victim.write_text("precious\n")
+    escaped = Path("/tmp/sw-validate-escaped.txt")
+    escaped.unlink(missing_ok=True)
+    manifest = pack_copy / "scenario.toml"
+    setup = "[[tasks.setup]]\n"
+    manifest.write_text(manifest.read_text().replace(setup, f'{setup}path = "{path}"\nold = ""\nnew = "x"\n{setup}', 1))
+    try:
+        for command in (["scenarios", "validate"], ["run", "--headless", "--scenario"]):
+            assert main([*command, str(pack_copy)]) == 2
+            err = capsys.readouterr().err.strip()
+            assert "\n" not in err and "tasks[3].setup[0].path: " in err, err
+        assert victim.read_text() == "precious\n" and not escaped.exists()
+    finally:
+        victim.unlink(missing_ok=True)
+        escaped.unlink(missing_ok=True)
+
+
+def test_validate_writes_no_world_whose_file_names_lead_out(tmp_path: Path) -> None:
+    from engine.validation.validator import _materialise
+    from scenarios.loader import ScenarioError
+
+    outside = tmp_path / "outside.txt"
+    for name in (str(outside), f"../../../../../../../..{outside}"):
+        with pytest.raises(ScenarioError, match="must be a path inside the workspace"):
+            _materialise({"ok.py": "x = 1\n", name: "overwritten\n"})
+    assert not outside.exists()
