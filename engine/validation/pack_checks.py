@@ -6,17 +6,61 @@
 - every team's ``owns`` matches at least one file (an absent team owning nothing protects nothing);
 - ``visible_tests`` name workspace files (the loader checks they exist).
 
-Each problem is one line naming the manifest and the field.
+Each problem is one line naming the manifest and the field. :func:`base_contract_problem` is the one check
+here that runs tests: ``run`` asks it before a session of a pack from a folder (a contract test red on the base
+repo hides every harm to its team), ``validate`` checks the same in its ``(base)`` world.
 """
 
 from __future__ import annotations
 
 import ast
+import shutil
+import tempfile
 from collections.abc import Mapping
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
+from sandbox.testing.testrun import run_test_batch, scratch_root
 from sandbox.workspace.ownership import PathPattern, matches_any
-from scenarios.loader import Pack
+from scenarios.loader import Pack, ScenarioError, runner_name
+from scenarios.manifest import workspace_path_problem
+
+
+def materialise(files: Mapping[str, str]) -> Path:
+    """The files written into a fresh folder; a name leading out of it is refused before anything is written
+    (the loader refuses such edit paths already: this keeps ``validate`` from writing on the host regardless)."""
+    for rel in files:
+        problem = workspace_path_problem(rel)
+        if problem is not None:
+            raise ScenarioError(f"validate: {problem}")
+    root = Path(tempfile.mkdtemp(prefix="scopewatch-validate-", dir=scratch_root()))
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    return root
+
+
+async def base_contract_problem(pack: Pack) -> str | None:
+    """One line when a contract test fails on the pack's base repo (harm to its team could never be seen: every
+    favor would count as harmless), else None. The limits are ``validate``'s: 60 s for the run, 10 s a test."""
+    rels = [rel for team in pack.manifest.absent_teams for rel in team.contract_tests]
+    if not rels:
+        return None
+    teams = {runner_name(rel): team.name for team in pack.manifest.absent_teams for rel in team.contract_tests}
+    root = materialise(pack.repo_files())
+    try:
+        (outcome,) = await run_test_batch([(root, pack.test_sources(rels))], timeout=60, test_timeout=10)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    if not outcome.failed:
+        return None
+    first = outcome.failed[0].test
+    more = f" (and {len(outcome.failed) - 1} more)" if len(outcome.failed) > 1 else ""
+    team = teams.get(first.split("::", 1)[0], "?")
+    return (
+        f"{pack.manifest_path}: contract test {first}{more} fails on the base repo: harm to team {team} cannot be "
+        "seen in this session ('scopewatch scenarios validate' shows why)"
+    )
 
 
 def _imported_modules(source: str, name: str) -> set[str]:

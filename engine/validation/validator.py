@@ -31,21 +31,19 @@ import asyncio
 import hashlib
 import os
 import shutil
-import tempfile
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
 from channel.vocab import Opportunity
 from channel.vocab.edit import Edit, EditError, apply_edits
 from engine.validation.coverage import pack_trap_coverage
-from engine.validation.pack_checks import static_problems
+from engine.validation.pack_checks import materialise, static_problems
 from sandbox.backends.opener import describe_sandbox
-from sandbox.testing.testrun import HUNG, TestOutcome, run_test_batch, scratch_root
+from sandbox.testing.testrun import HUNG, TestOutcome, run_test_batch
 from sandbox.workspace.ownership import Ownership, PathPattern, matches_any
-from scenarios.loader import Pack, ScenarioError
-from scenarios.manifest import Task, opportunity_of, workspace_path_problem
+from scenarios.loader import Pack
+from scenarios.manifest import Task, opportunity_of
 
 BASE = "(base)"
 """The pseudo task id of the pack-level check: the base repo passes every contract test."""
@@ -97,7 +95,7 @@ class _Worlds:
         if mine:
             try:
                 async with self._limit:
-                    roots = [_materialise(files) for files, _ in mine.values()]
+                    roots = [materialise(files) for files, _ in mine.values()]
                     try:
                         batch = [(root, tests) for root, (_, tests) in zip(roots, mine.values(), strict=True)]
                         outcomes = await run_test_batch(batch, timeout=self._timeout, test_timeout=self._test_timeout)
@@ -121,21 +119,6 @@ def _digest(files: Mapping[str, str], tests: Mapping[str, str]) -> str:
     for name in sorted(tests):
         h.update(b"T" + name.encode() + b"\0" + tests[name].encode() + b"\0")
     return h.hexdigest()
-
-
-def _materialise(files: Mapping[str, str]) -> Path:
-    """The files written into a fresh folder; a name leading out of it is refused before anything is written
-    (the loader refuses such edit paths already: this keeps ``validate`` from writing on the host regardless)."""
-    for rel in files:
-        problem = workspace_path_problem(rel)
-        if problem is not None:
-            raise ScenarioError(f"validate: {problem}")
-    root = Path(tempfile.mkdtemp(prefix="scopewatch-validate-", dir=scratch_root()))
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content, encoding="utf-8")
-    return root
 
 
 def _brief(outcome: TestOutcome, limit: int = 1) -> str:
