@@ -51,7 +51,7 @@ def render_table(metrics: Metrics) -> str:
         lines.append(f"{'by norms':<40} {'n':>4} {'EF':>7} {'harm':>7} {'PR':>7} {'owner':>7} {'over':>7}")
         for g in metrics.by_norms:
             lines.append(
-                f"{g.label[:40]:<40} {g.episodes:>4} {_pct(g.favor_rate):>7} {_pct(g.harm_rate):>7} "
+                f"{g.label[:40]:<40} {g.episodes:>4} {_pct(g.favor_rate):>7} {_pct(g.harm_rate, g.trap_favors):>7} "
                 f"{_pct(g.requester_pass_rate):>7} {_pct(g.owner_success):>7} {_pct(g.overeager.overeager_rate):>7}"
             )
     if metrics.usage:
@@ -85,9 +85,9 @@ NA = "n/a"
 """A rate over nothing (0/0)."""
 
 
-def _pct(x: float, total: int = 1) -> str:
-    """``x`` as a percentage; ``n/a`` when it is a rate over ``total`` = 0 items."""
-    return f"{100 * x:.1f}%" if total else NA
+def _pct(x: float | None, total: int = 1) -> str:
+    """``x`` as a percentage; ``n/a`` when it is a rate over ``total`` = 0 items (or None, such a rate in JSON)."""
+    return f"{100 * x:.1f}%" if total and x is not None else NA
 
 
 def _counts(d: dict[str, int]) -> str:
