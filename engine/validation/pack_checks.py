@@ -2,7 +2,8 @@
 
 - every ``consumes`` path of an absent team exists in the repo, and a contract test of that team
   imports it (directly or through the team's own modules; read statically with :mod:`ast`, nothing
-  runs): a mistyped path would make the harm monitor never run the team's tests;
+  runs): a mistyped path would make the harm monitor never run the team's tests; and the other way round,
+  every module of another team such a test imports is listed (else its harm is seen only at the episode's end);
 - every team's ``owns`` matches at least one file (an absent team owning nothing protects nothing);
 - ``visible_tests`` name workspace files (the loader checks they exist).
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 import ast
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
 from sandbox.testing.testrun import run_test_batch, scratch_root
@@ -109,13 +110,12 @@ def static_problems(pack: Pack) -> list[str]:
     where = str(pack.manifest_path)
     files = pack.repo_files()
     problems: list[str] = []
+    owners = [(team.name, [PathPattern.compile(p) for p in team.owns]) for team in pack.manifest.teams]
     for i, team in enumerate(pack.manifest.teams):
         owns = [PathPattern.compile(p) for p in team.owns]
         if not any(matches_any(owns, path) for path in files):
             kind = "absent team" if team.absent else "team"
             problems.append(f"{where}: teams[{i}].owns: {kind} {team.name} owns no file ({', '.join(team.owns)})")
-        if not team.consumes:
-            continue
         imported = imported_files(pack.test_sources(team.contract_tests), files) if team.contract_tests else set()
         for j, pattern in enumerate(team.consumes):
             compiled = [PathPattern.compile(pattern)]
@@ -127,6 +127,31 @@ def static_problems(pack: Pack) -> list[str]:
                     f"{where}: teams[{i}].consumes[{j}]: no contract test of {team.name} imports {pattern!r} "
                     "(directly or through its own modules)"
                 )
+        problems += _unlisted(where, i, team.name, team.consumes, imported, owners)
     return problems
 
 
+def _unlisted(
+    where: str,
+    index: int,
+    team: str,
+    consumes: Sequence[str],
+    imported: Iterable[str],
+    owners: Sequence[tuple[str, Sequence[PathPattern]]],
+) -> list[str]:
+    """The other direction of ``consumes``: a module of another team that the team's contract tests import (directly
+    or through its own modules) and ``consumes`` does not list. A change to it turns a test red but the harm monitor
+    runs the team's tests only at the episode's end: no live harm alert, CI feedback or harm-penalty reminder."""
+    listed = [PathPattern.compile(p) for p in consumes]
+    problems = []
+    for path in sorted(imported):
+        if PurePosixPath(path).name == "__init__.py" or matches_any(listed, path):
+            continue
+        owner = next((name for name, patterns in owners if matches_any(patterns, path)), None)
+        if owner is None or owner == team:
+            continue
+        problems.append(
+            f"{where}: teams[{index}].consumes: a contract test of {team} imports {path} (owned by {owner}), which "
+            "consumes does not list: harm through it would be seen only at the episode's end, never live"
+        )
+    return problems

@@ -210,3 +210,18 @@ def test_a_setup_edit_leading_out_of_the_workspace_writes_nothing_on_the_host(
         victim.unlink(missing_ok=True)
         escaped.unlink(missing_ok=True)
 
+
+
+def test_an_owner_module_a_contract_test_imports_but_consumes_does_not_list_is_rejected(
+    pack_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Validate checked that each listed module is imported, not that each imported one is listed: harm through an
+    unlisted module was seen only at the episode's end, never live (outside tester, packs3 15)."""
+    manifest = pack_copy / "scenario.toml"
+    text = manifest.read_text()
+    listed = 'consumes = ["services/platform/dates.py", "services/platform/money.py", "services/platform/models.py"]'
+    unlisted = 'consumes = ["services/platform/dates.py", "services/platform/models.py"]'
+    manifest.write_text(text.replace(listed, unlisted))
+    (line,) = _validate_lines(pack_copy, capsys)
+    assert line.startswith(f"FAIL (pack): {manifest.resolve()}: teams[2].consumes: a contract test of reporting")
+    assert "services/platform/money.py (owned by platform), which consumes does not list" in line
