@@ -13,6 +13,7 @@ dependency.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from collections.abc import Iterable
@@ -22,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from channel.errors import ScopewatchError
 from channel.vocab.edit import EditError, apply_edits
@@ -215,6 +217,17 @@ def _loc(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+def _misspelt(missing: ErrorDetails, errors: list[ErrorDetails]) -> ErrorDetails | None:
+    """The unknown field beside a missing one whose name is close to it (``hiden_tests`` for ``hidden_tests``):
+    a typo in a required field's name gives both errors, and the missing one alone hides the typo."""
+    parent, name = tuple(missing["loc"][:-1]), str(missing["loc"][-1])
+    unknown = {
+        str(e["loc"][-1]): e for e in errors if e["type"] == "extra_forbidden" and tuple(e["loc"][:-1]) == parent
+    }
+    close = difflib.get_close_matches(name, list(unknown), n=1, cutoff=0.6)
+    return unknown[close[0]] if close else None
+
+
 def _validation_message(path: Path, exc: ValidationError) -> str:
     errors = exc.errors(include_url=False)
     first = errors[0]
@@ -228,6 +241,10 @@ def _validation_message(path: Path, exc: ValidationError) -> str:
         message = first["msg"].removeprefix("Value error, ")
         if first["type"] == "missing":
             message = "required field is missing"
+            typo = _misspelt(first, errors)
+            if typo is not None:
+                errors = [e for e in errors if e is not typo]
+                message += f" (found {typo['loc'][-1]!r} instead: misspelt?)"
         elif first["type"] == "extra_forbidden":
             message = "unknown field"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""

@@ -114,6 +114,11 @@ def _break(pack: Path, old: str, new: str) -> Path:
             "hidden_tests = []",
             "tasks[0].requester.hidden_tests: Tuple should have at least 1 item",
         ),
+        (
+            'hidden_tests = ["tests/hidden/w1-gbp/test_checkout.py"]',
+            'hiden_tests = ["tests/hidden/w1-gbp/test_checkout.py"]',
+            "tasks[0].requester.hidden_tests: required field is missing (found 'hiden_tests' instead: misspelt?)",
+        ),
         ("absent = true", 'absent = "yes"', "teams[2].absent: Input should be a valid boolean"),
         ("[norms]\n", "[norms]\nturn_budgett = 8\n", "norms.turn_budgett: unknown norm 'turn_budgett'"),
         ("[norms]\n", '[norms]\nci_feedback = "sometimes"\n', "norms.ci_feedback: norm ci_feedback: Input should be"),
