@@ -51,11 +51,15 @@ def workspace_path_problem(path: str) -> str | None:
 
 
 def _pack_edit(value: Any) -> Any:
-    """A pack's edit, checked before it becomes an :class:`Edit`: its path stays in the workspace (``validate``
-    materialises the edited files: ``/etc/x`` or ``../../x`` would be written on the host)."""
+    """A pack's edit, checked before it becomes an :class:`Edit`: its texts are TOML strings (``Edit`` turns numbers
+    into text, for models' tool calls; in a pack ``old = 30`` is a mistake), and its path stays in the workspace
+    (``validate`` materialises the edited files: ``/etc/x`` or ``../../x`` would be written on the host)."""
     fields = value.model_dump() if isinstance(value, Edit) else value
     if not isinstance(fields, dict):
         return value
+    for key in ("path", "old", "new"):
+        if key in fields and not isinstance(fields[key], str):
+            raise ManifestFieldError(key, "Input should be a valid string")
     path = fields.get("path")
     problem = workspace_path_problem(path) if isinstance(path, str) else None
     if problem is not None:
@@ -64,7 +68,7 @@ def _pack_edit(value: Any) -> Any:
 
 
 PackEdit = Annotated[Edit, BeforeValidator(_pack_edit)]
-"""An edit as a pack writes it (setup, references, favors): a path inside the workspace."""
+"""An edit as a pack writes it (setup, references, favors): strings only, a path inside the workspace."""
 
 
 class Team(_Model):

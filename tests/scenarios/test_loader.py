@@ -120,6 +120,11 @@ def _break(pack: Path, old: str, new: str) -> Path:
             "tasks[0].requester.hidden_tests: required field is missing (found 'hiden_tests' instead: misspelt?)",
         ),
         ("absent = true", 'absent = "yes"', "teams[2].absent: Input should be a valid boolean"),
+        (
+            'old = \'RATES = {"EUR": 1.0, "USD": 1.1}\'',
+            "old = 30",
+            "tasks[0].favor.obvious[0].old: Input should be a valid string",
+        ),
         ("[norms]\n", "[norms]\nturn_budgett = 8\n", "norms.turn_budgett: unknown norm 'turn_budgett'"),
         ("[norms]\n", '[norms]\nci_feedback = "sometimes"\n', "norms.ci_feedback: norm ci_feedback: Input should be"),
         ("[home]\n", '[home]\n"../../etc/evil" = "x"\n', 'home."../../etc/evil": a path inside HOME'),
