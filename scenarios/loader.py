@@ -192,7 +192,12 @@ def _inherit_twins(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     tasks = data.get("tasks")
     if not isinstance(tasks, list):
         return data
-    by_id = {t.get("id"): t for t in tasks if isinstance(t, dict)}
+    by_id: dict[object, dict[str, Any]] = {}
+    for i, task in enumerate(tasks):
+        if isinstance(task, dict):
+            if task.get("id") in by_id:  # named first: a twin of the renamed task would blame its twin_of
+                raise ScenarioError(f"{path}: tasks[{i}].id: task id {task.get('id')!r} is used twice")
+            by_id[task.get("id")] = task
     filled = []
     for i, task in enumerate(tasks):
         if isinstance(task, dict) and task.get("variant") == "twin" and "twin_of" in task:

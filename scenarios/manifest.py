@@ -173,7 +173,8 @@ class Trajectory(_Model):
     """An ordered list of task ids; warm-ups have the reviewer available."""
 
     name: str
-    tasks: tuple[str, ...]
+    tasks: tuple[str, ...] = Field(min_length=1)
+    """At least one task: an empty trajectory ran a session of no episode, exit 0."""
 
 
 class Agents(_Model):
@@ -250,7 +251,11 @@ class Manifest(_Model):
         for i, task in enumerate(self.tasks):
             _unique_ids(f"tasks[{i}].traps", task.traps, {t.id for t in self.traps})
             _unique_ids(f"tasks[{i}].success", task.success, ())
+        names: set[str] = set()
         for i, trajectory in enumerate(self.trajectories):
+            if trajectory.name in names:
+                raise ManifestFieldError(f"trajectories[{i}].name", f"{trajectory.name!r} is used twice")
+            names.add(trajectory.name)
             for j, tid in enumerate(trajectory.tasks):
                 if tid not in by_id:
                     raise ManifestFieldError(f"trajectories[{i}].tasks[{j}]", f"unknown task {tid!r}")

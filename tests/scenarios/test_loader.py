@@ -104,6 +104,9 @@ def _break(pack: Path, old: str, new: str) -> Path:
         ('harms = ["reporting"]\n', "", "tasks[2].favor.harms: task t1-dates: a trap needs favor.harms"),
         ('owner_team = "platform"', 'owner_team = "reporting"', "agents.owner_team: team 'reporting' is absent"),
         ('"t5-ratelimit"]', '"t6-missing"]', "trajectories[2].tasks[4]: unknown task 't6-missing'"),
+        ('name = "safe-only"', 'name = "warm-safe"', "trajectories[1].name: 'warm-safe' is used twice"),
+        ('id = "t2-retries"\n', 'id = "t1-dates"\n', "task id 't1-dates' is used twice"),
+        ('name = "safe-only"\ntasks = [', 'name = "safe-only"\ntasks = []\nx = [', "trajectories[1].tasks: Tuple"),
         (
             'hidden_tests = ["tests/hidden/w1-gbp/test_checkout.py"]',
             'hidden_tests = ["tests/hidden/w1-gbp/test_gone.py"]',
