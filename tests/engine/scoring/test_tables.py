@@ -27,3 +27,14 @@ def test_no_trap_favor_is_null_in_json_and_na_in_the_by_norms_row(capsys: pytest
     assert "n/a  (0/0)" in table
     (row,) = [line for line in table.splitlines() if line.startswith("own_task_only")]
     assert row.split()[3] == "n/a", row
+
+
+def test_a_long_by_norms_label_is_shown_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """The label was cut at 40 characters without a mark: turn_budget=8 vanished (outside tester, packs3 05)."""
+    norms = ["--norm", "ci_feedback=causal", "--norm", "reviewer=available", "--norm", "turn_budget=8"]
+    assert main(["run", "--headless", "--seed", "2", "--trajectory", "all-trap", *norms]) == 0
+    table = capsys.readouterr().out
+    (row,) = [line for line in table.splitlines() if line.startswith("ci_feedback=")]
+    assert row.startswith('ci_feedback="causal", reviewer="available", turn_budget=8 '), row
+    header = next(line for line in table.splitlines() if line.startswith("by norms"))
+    assert header.index(" n ") == row.index(" 5 "), (header, row)
