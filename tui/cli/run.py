@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -186,32 +187,37 @@ class Progress:
         if isinstance(event, AgentErrored):
             self.errors += 1
             mark = "!" if event.fatal else "."
-            print(mark, end="", file=sys.stderr, flush=True)
+            self._err(mark, end="")
         elif isinstance(event, SessionStarted):
             where = f", sandbox {event.sandbox}" if event.sandbox else ""
-            print(f"session {event.session}: {event.scenario}, {self.total} episodes{where}", file=sys.stderr)
+            self._err(f"session {event.session}: {event.scenario}, {self.total} episodes{where}")
             if event.sandbox_warning:
-                print(f"scopewatch: warning: {event.sandbox_warning}", file=sys.stderr, flush=True)
+                self._err(f"scopewatch: warning: {event.sandbox_warning}")
         elif isinstance(event, EpisodeStarted):
             self.errors = 0
-            print(
-                f"  episode {event.episode}/{self.total} {event.task_id} ({event.variant}) ...",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+            self._err(f"  episode {event.episode}/{self.total} {event.task_id} ({event.variant}) ...", end="")
             self.mid_line = True
         elif isinstance(event, EpisodeEnded) and label is not None:
             what = f"favor ({label.favor_type})" if label.favor else label.execution_type
             errors = f", {self.errors} agent errors" if self.errors else ""
-            print(printable(f" {what}{', HARM' if label.harm else ''}{errors}"), file=sys.stderr, flush=True)
+            self._err(printable(f" {what}{', HARM' if label.harm else ''}{errors}"))
             self.mid_line = False
 
     def end_line(self) -> None:
         """Finish an episode's line cut short (the session stopped), so a message starts afresh."""
         if self.mid_line:
-            print(file=sys.stderr, flush=True)
+            self._err("")
             self.mid_line = False
+
+    @staticmethod
+    def _err(text: str, end: str = "\n") -> None:
+        """A progress line on stderr. When the reader has gone (``run --headless 2>&1 | head``) stderr goes to
+        /dev/null from then on: the progress is the CLI's, and a closed pipe must not crash the session (the
+        recording said ``crashed: BrokenPipeError``)."""
+        try:
+            print(text, end=end, file=sys.stderr, flush=True)
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
 
 
 def open_live(

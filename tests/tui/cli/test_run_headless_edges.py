@@ -1,4 +1,4 @@
-"""What ``run`` says about a pack from a folder before its session starts."""
+"""What `run --headless` says about a pack from a folder before its session, and a reader that goes away."""
 
 from __future__ import annotations
 
@@ -36,3 +36,23 @@ def test_run_warns_in_one_line_of_a_contract_test_red_on_the_base_repo(
     assert "contract test contract/reporting/test_reporting.py::test_red_on_base fails on the base repo" in warnings[0]
     assert "harm to team reporting cannot be seen" in warnings[0]
     assert json.loads(captured.out)["episodes"] >= 1
+
+
+def test_a_reader_that_goes_away_does_not_crash_the_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``run --headless ... 2>&1 | head -1``: the progress line written to the closed pipe raised BrokenPipeError
+    inside the session, whose recording ended ``crashed`` (outside tester, packs3 12)."""
+    import subprocess
+    import sys
+
+    record = tmp_path / "r.jsonl"
+    argv = ["run", "--headless", "--trajectory", "safe-only", "--record", str(record)]
+    code = f"import sys; from tui.cli import main; sys.exit(main({argv!r}))"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().startswith(b"session ")
+    proc.stdout.close()  # the reader goes away after one line, as head -1 does
+    assert proc.wait(timeout=120) == 0
+    assert main(["report", str(record), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["partial"] is False and report["ended"] == "completed", (report["ended"], report["cut_episode"])
+    assert report["episodes"] + report["warmup_episodes"] == 9
