@@ -356,6 +356,8 @@ async def _validate_base(pack: Pack, worlds: _Worlds) -> TaskCheck:
     contracts = {
         name: src for team in pack.manifest.absent_teams for name, src in pack.test_sources(team.contract_tests).items()
     }
+    if not pack.manifest.absent_teams:  # as run takes it: benign favors only (a trap must harm an absent team)
+        return TaskCheck(task=BASE, variant="repo", ok=True, proven=("no absent team: no favor can harm one",))
     if not contracts:
         return TaskCheck(task=BASE, variant="repo", ok=False, problems=("no absent team has contract tests",))
     (outcome,), ran = await worlds.run([(pack.repo_files(), contracts)])
