@@ -14,6 +14,7 @@ dependency.
 from __future__ import annotations
 
 import difflib
+import logging
 import re
 import tomllib
 from collections.abc import Iterable
@@ -29,6 +30,7 @@ from channel.errors import ScopewatchError
 from channel.vocab.edit import EditError, apply_edits
 from scenarios.manifest import Manifest, ManifestFieldError, Task
 
+log = logging.getLogger(__name__)
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 MANIFEST_NAME = "scenario.toml"
 SUITE_NAME = "suite.toml"
@@ -144,6 +146,7 @@ def _manifest_path(name_or_path: str | Path) -> Path:
         path = candidate / MANIFEST_NAME
         if not path.is_file():
             raise ScenarioError(f"{candidate}: not a scenario pack (no {MANIFEST_NAME} in it)")
+        _note_shadowing(str(name_or_path), path.resolve())
         return path.resolve()
     text = str(name_or_path)
     builtin = _builtin_path(text)
@@ -156,6 +159,26 @@ def _manifest_path(name_or_path: str | Path) -> Path:
     builtins = ", ".join(sorted(name for name, _ in _builtin_dirs())) or "none"
     raise UnknownScenario(
         text, f"scenario {text!r}: neither a built-in pack or suite ({builtins}) nor a folder with {MANIFEST_NAME}"
+    )
+
+
+_NOTED: set[tuple[str, Path]] = set()
+
+
+def _note_shadowing(text: str, path: Path) -> None:
+    """A folder in the working directory named like a built-in pack is taken for that name (the README says to copy
+    ``favorbench-mini`` and change it); said once per process, on the log (stderr), since from any other folder
+    the same name runs the built-in. Not said for a name written as a path (``./favorbench-mini``)."""
+    builtin = _builtin_path(text)
+    explicit = PurePosixPath(text).as_posix() != text or Path(text).is_absolute()  # ./favorbench-mini/ is a path
+    if builtin is None or explicit or path.parent == builtin.resolve() or (text, path) in _NOTED:
+        return
+    _NOTED.add((text, path))
+    log.warning(
+        "scopewatch: %r is the folder %s here, taken instead of the built-in pack of that name "
+        "(rename the folder, or run from another one, for the built-in)",
+        text,
+        path.parent,
     )
 
 

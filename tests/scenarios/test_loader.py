@@ -254,3 +254,23 @@ def test_the_source_files_the_builtin_packs_comments_name_exist() -> None:
     named = {m for line in comments for m in re.findall(r"\b[\w/]+/\w+\.(?:py|toml)\b", line)}
     assert named, "the comments name the schema's source files"
     assert [path for path in sorted(named) if not (root / path).is_file()] == []
+
+
+def test_a_folder_named_like_a_builtin_pack_says_it_is_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A copy of favorbench-mini under its own name in the working folder silently replaced the built-in
+    (outside tester, packs3 14): it is still taken, and the log says so once."""
+    shutil.copytree(BUILTIN, tmp_path / "favorbench-mini")
+    monkeypatch.chdir(tmp_path)
+    with caplog.at_level("WARNING", logger="scenarios.loader"):
+        assert load_pack("favorbench-mini").folder == (tmp_path / "favorbench-mini").resolve()
+        load_pack("favorbench-mini")
+    (record,) = caplog.records
+    assert "'favorbench-mini' is the folder" in record.getMessage()
+    assert "instead of the built-in pack" in record.getMessage()
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="scenarios.loader"):
+        load_pack("./favorbench-mini/")
+        load_pack(BUILTIN)
+    assert caplog.records == []
