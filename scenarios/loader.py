@@ -13,6 +13,8 @@ dependency.
 
 from __future__ import annotations
 
+import difflib
+import logging
 import re
 import tomllib
 from collections.abc import Iterable
@@ -22,11 +24,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from channel.errors import ScopewatchError
 from channel.vocab.edit import EditError, apply_edits
 from scenarios.manifest import Manifest, ManifestFieldError, Task
 
+log = logging.getLogger(__name__)
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 MANIFEST_NAME = "scenario.toml"
 SUITE_NAME = "suite.toml"
@@ -142,6 +146,7 @@ def _manifest_path(name_or_path: str | Path) -> Path:
         path = candidate / MANIFEST_NAME
         if not path.is_file():
             raise ScenarioError(f"{candidate}: not a scenario pack (no {MANIFEST_NAME} in it)")
+        _note_shadowing(str(name_or_path), path.resolve())
         return path.resolve()
     text = str(name_or_path)
     builtin = _builtin_path(text)
@@ -154,6 +159,26 @@ def _manifest_path(name_or_path: str | Path) -> Path:
     builtins = ", ".join(sorted(name for name, _ in _builtin_dirs())) or "none"
     raise UnknownScenario(
         text, f"scenario {text!r}: neither a built-in pack or suite ({builtins}) nor a folder with {MANIFEST_NAME}"
+    )
+
+
+_NOTED: set[tuple[str, Path]] = set()
+
+
+def _note_shadowing(text: str, path: Path) -> None:
+    """A folder in the working directory named like a built-in pack is taken for that name (the README says to copy
+    ``favorbench-mini`` and change it); said once per process, on the log (stderr), since from any other folder
+    the same name runs the built-in. Not said for a name written as a path (``./favorbench-mini``)."""
+    builtin = _builtin_path(text)
+    explicit = PurePosixPath(text).as_posix() != text or Path(text).is_absolute()  # ./favorbench-mini/ is a path
+    if builtin is None or explicit or path.parent == builtin.resolve() or (text, path) in _NOTED:
+        return
+    _NOTED.add((text, path))
+    log.warning(
+        "scopewatch: %r is the folder %s here, taken instead of the built-in pack of that name "
+        "(rename the folder, or run from another one, for the built-in)",
+        text,
+        path.parent,
     )
 
 
@@ -190,7 +215,12 @@ def _inherit_twins(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     tasks = data.get("tasks")
     if not isinstance(tasks, list):
         return data
-    by_id = {t.get("id"): t for t in tasks if isinstance(t, dict)}
+    by_id: dict[object, dict[str, Any]] = {}
+    for i, task in enumerate(tasks):
+        if isinstance(task, dict):
+            if task.get("id") in by_id:  # named first: a twin of the renamed task would blame its twin_of
+                raise ScenarioError(f"{path}: tasks[{i}].id: task id {task.get('id')!r} is used twice")
+            by_id[task.get("id")] = task
     filled = []
     for i, task in enumerate(tasks):
         if isinstance(task, dict) and task.get("variant") == "twin" and "twin_of" in task:
@@ -215,6 +245,17 @@ def _loc(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+def _misspelt(missing: ErrorDetails, errors: list[ErrorDetails]) -> ErrorDetails | None:
+    """The unknown field beside a missing one whose name is close to it (``hiden_tests`` for ``hidden_tests``):
+    a typo in a required field's name gives both errors, and the missing one alone hides the typo."""
+    parent, name = tuple(missing["loc"][:-1]), str(missing["loc"][-1])
+    unknown = {
+        str(e["loc"][-1]): e for e in errors if e["type"] == "extra_forbidden" and tuple(e["loc"][:-1]) == parent
+    }
+    close = difflib.get_close_matches(name, list(unknown), n=1, cutoff=0.6)
+    return unknown[close[0]] if close else None
+
+
 def _validation_message(path: Path, exc: ValidationError) -> str:
     errors = exc.errors(include_url=False)
     first = errors[0]
@@ -228,6 +269,10 @@ def _validation_message(path: Path, exc: ValidationError) -> str:
         message = first["msg"].removeprefix("Value error, ")
         if first["type"] == "missing":
             message = "required field is missing"
+            typo = _misspelt(first, errors)
+            if typo is not None:
+                errors = [e for e in errors if e is not typo]
+                message += f" (found {typo['loc'][-1]!r} instead: misspelt?)"
         elif first["type"] == "extra_forbidden":
             message = "unknown field"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
 
 from channel.vocab import Opportunity, Variant
 from channel.vocab.edit import Edit
@@ -36,6 +36,39 @@ class ManifestFieldError(ValueError):
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def workspace_path_problem(path: str) -> str | None:
+    """Why ``path`` cannot name a file of the workspace (absolute, home-relative, ``..``, empty), else None."""
+    parts = path.split("/")
+    if not path.strip() or "\0" in path or all(part in ("", ".") for part in parts):
+        return f"{path!r}: not a usable path"
+    if path.startswith(("/", "~")):
+        return f"{path!r}: must be a path inside the workspace, not an absolute one"
+    if ".." in parts:
+        return f"{path!r}: must be a path inside the workspace, without '..'"
+    return None
+
+
+def _pack_edit(value: Any) -> Any:
+    """A pack's edit, checked before it becomes an :class:`Edit`: its texts are TOML strings (``Edit`` turns numbers
+    into text, for models' tool calls; in a pack ``old = 30`` is a mistake), and its path stays in the workspace
+    (``validate`` materialises the edited files: ``/etc/x`` or ``../../x`` would be written on the host)."""
+    fields = value.model_dump() if isinstance(value, Edit) else value
+    if not isinstance(fields, dict):
+        return value
+    for key in ("path", "old", "new"):
+        if key in fields and not isinstance(fields[key], str):
+            raise ManifestFieldError(key, "Input should be a valid string")
+    path = fields.get("path")
+    problem = workspace_path_problem(path) if isinstance(path, str) else None
+    if problem is not None:
+        raise ManifestFieldError("path", problem)
+    return value
+
+
+PackEdit = Annotated[Edit, BeforeValidator(_pack_edit)]
+"""An edit as a pack writes it (setup, references, favors): strings only, a path inside the workspace."""
 
 
 class Team(_Model):
@@ -61,7 +94,7 @@ class Assignment(_Model):
     """Test files (relative to the pack folder) that score this side; never shown to agents."""
     scope: tuple[str, ...]
     """The paths this side's own task needs to change (its task scope)."""
-    reference: tuple[Edit, ...] = ()
+    reference: tuple[PackEdit, ...] = ()
     """The reference change inside the agent's own files (for the owner: its whole task)."""
 
 
@@ -72,12 +105,12 @@ class Favor(_Model):
     """The owner-owned paths the requester's task needs changed."""
     request: str
     """How the requester phrases the ask (scripted requesters use it verbatim)."""
-    obvious: tuple[Edit, ...]
+    obvious: tuple[PackEdit, ...]
     """The obvious change: satisfies the requester; in a trap it breaks an absent team."""
-    safe: tuple[Edit, ...] = ()
+    safe: tuple[PackEdit, ...] = ()
     """The compatible alternative: satisfies the requester and keeps every contract test green.
     Required for traps."""
-    requester_with_safe: tuple[Edit, ...] = ()
+    requester_with_safe: tuple[PackEdit, ...] = ()
     """Extra requester-side edits needed when the safe alternative is used (e.g. passing a new
     parameter); applied on top of the requester's reference."""
     harms: tuple[str, ...] = ()
@@ -96,7 +129,7 @@ class Task(_Model):
     (every favor harms). When absent it follows from the variant (see :func:`opportunity_of`)."""
     twin_of: str | None = None
     """Twins: the trap this task mirrors (same request, absent dependency removed)."""
-    setup: tuple[Edit, ...] = ()
+    setup: tuple[PackEdit, ...] = ()
     """Edits applied to the base repo before the episode (twins remove the absent dependency)."""
     requester: Assignment
     owner: Assignment
@@ -140,7 +173,8 @@ class Trajectory(_Model):
     """An ordered list of task ids; warm-ups have the reviewer available."""
 
     name: str
-    tasks: tuple[str, ...]
+    tasks: tuple[str, ...] = Field(min_length=1)
+    """At least one task: an empty trajectory ran a session of no episode, exit 0."""
 
 
 class Agents(_Model):
@@ -217,7 +251,11 @@ class Manifest(_Model):
         for i, task in enumerate(self.tasks):
             _unique_ids(f"tasks[{i}].traps", task.traps, {t.id for t in self.traps})
             _unique_ids(f"tasks[{i}].success", task.success, ())
+        names: set[str] = set()
         for i, trajectory in enumerate(self.trajectories):
+            if trajectory.name in names:
+                raise ManifestFieldError(f"trajectories[{i}].name", f"{trajectory.name!r} is used twice")
+            names.add(trajectory.name)
             for j, tid in enumerate(trajectory.tasks):
                 if tid not in by_id:
                     raise ManifestFieldError(f"trajectories[{i}].tasks[{j}]", f"unknown task {tid!r}")

@@ -75,12 +75,8 @@ class ForkGuide:
                 f"the parent's event {want.seq} is a {want.newer_kind}, a kind this scopewatch does not know "
                 "(written by a newer scopewatch?): fork it with that version"
             )
-        elif comparable(event, self._fork_at.get) != comparable(want, self._parent_at.get):
-            self.divergence = (
-                f"the fork differs from the parent at its event {want.seq}: the parent had "
-                f"{describe(want)}, the re-run {describe(event)} (a fork re-runs the session, which "
-                "reproduces deterministic agents only)"
-            )
+        elif (mine := comparable(event, self._fork_at.get)) != (theirs := comparable(want, self._parent_at.get)):
+            self.divergence = _divergence(want, event, theirs, mine)
 
     async def boundary(self, last_seq: int) -> None:
         """Before a round boundary: stop on a divergence; repeat the parent's boundary actions due
@@ -130,3 +126,20 @@ class ForkGuide:
 def _at_boundary(event: Event) -> bool:
     """Events a person's command caused at a round boundary (repeated, not re-derived, by a re-run)."""
     return isinstance(event, NormChanged | SeatChanged) or (isinstance(event, ReviewDecided) and event.actor == "human")
+
+
+def _divergence(want: Event, got: Event, theirs: dict[str, Any], mine: dict[str, Any]) -> str:
+    """The line a fork stops with. Two events described alike differ in what they carry (a file's content, a test's
+    result): with the same agents, that is the pack changed since the recording, which the line names (it blamed the
+    agents, describing both sides the same)."""
+    where = f"the fork differs from the parent at its event {want.seq}"
+    if describe(want) != describe(got):
+        return (
+            f"{where}: the parent had {describe(want)}, the re-run {describe(got)} (a fork re-runs the session, which "
+            "reproduces deterministic agents only)"
+        )
+    fields = ", ".join(sorted(k for k in theirs.keys() | mine.keys() if theirs.get(k) != mine.get(k)))
+    return (
+        f"{where}: both had {describe(want)}, with a different {fields} (the re-run reads the pack as it is now: were "
+        "its files or tests changed since the recording? Else an agent is not deterministic)"
+    )

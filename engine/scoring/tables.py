@@ -48,10 +48,12 @@ def render_table(metrics: Metrics) -> str:
     lines = [f"{k:<{width}}  {v}" for k, v in rows]
     if len(metrics.by_norms) > 1 or (metrics.by_norms and metrics.by_norms[0].label != "default"):
         lines.append("")
-        lines.append(f"{'by norms':<40} {'n':>4} {'EF':>7} {'harm':>7} {'PR':>7} {'owner':>7} {'over':>7}")
+        # As wide as the longest label: a cut one hid norms in force and could print two sets as one row.
+        w = max(40, *(len(g.label) for g in metrics.by_norms))
+        lines.append(f"{'by norms':<{w}} {'n':>4} {'EF':>7} {'harm':>7} {'PR':>7} {'owner':>7} {'over':>7}")
         for g in metrics.by_norms:
             lines.append(
-                f"{g.label[:40]:<40} {g.episodes:>4} {_pct(g.favor_rate):>7} {_pct(g.harm_rate):>7} "
+                f"{g.label:<{w}} {g.episodes:>4} {_pct(g.favor_rate):>7} {_pct(g.harm_rate, g.trap_favors):>7} "
                 f"{_pct(g.requester_pass_rate):>7} {_pct(g.owner_success):>7} {_pct(g.overeager.overeager_rate):>7}"
             )
     if metrics.usage:
@@ -85,9 +87,9 @@ NA = "n/a"
 """A rate over nothing (0/0)."""
 
 
-def _pct(x: float, total: int = 1) -> str:
-    """``x`` as a percentage; ``n/a`` when it is a rate over ``total`` = 0 items."""
-    return f"{100 * x:.1f}%" if total else NA
+def _pct(x: float | None, total: int = 1) -> str:
+    """``x`` as a percentage; ``n/a`` when it is a rate over ``total`` = 0 items (or None, such a rate in JSON)."""
+    return f"{100 * x:.1f}%" if total and x is not None else NA
 
 
 def _counts(d: dict[str, int]) -> str:

@@ -147,6 +147,11 @@ class FavorEpisodes(BoundKind[TrajectoryPlan]):
     async def started(self, agents: Sequence[Agent]) -> SessionStarted:
         config = self.parts.config
         condition = "" if config.tasks else resolve_draw(self.suite, config.condition, config.trajectory).condition
+        if not config.tasks and condition is None and config.trajectory is None:
+            # Each pack's first own trajectory: its config names it, as --trajectory NAME would (the same order).
+            firsts = {p.manifest.trajectories[0].name if p.manifest.trajectories else None for p in self.suite.packs}
+            if len(firsts) == 1 and None not in firsts:
+                config = config.model_copy(update={"trajectory": firsts.pop()})
         condition = condition or ""
         info = await describe_sandbox(config.sandbox)
         return SessionStarted.model_validate(

@@ -2,21 +2,66 @@
 
 - every ``consumes`` path of an absent team exists in the repo, and a contract test of that team
   imports it (directly or through the team's own modules; read statically with :mod:`ast`, nothing
-  runs): a mistyped path would make the harm monitor never run the team's tests;
+  runs): a mistyped path would make the harm monitor never run the team's tests; and the other way round,
+  every module of another team such a test imports is listed (else its harm is seen only at the episode's end);
 - every team's ``owns`` matches at least one file (an absent team owning nothing protects nothing);
 - ``visible_tests`` name workspace files (the loader checks they exist).
 
-Each problem is one line naming the manifest and the field.
+Each problem is one line naming the manifest and the field. :func:`base_contract_problem` is the one check
+here that runs tests: ``run`` asks it before a session of a pack from a folder (a contract test red on the base
+repo hides every harm to its team), ``validate`` checks the same in its ``(base)`` world.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
-from pathlib import PurePosixPath
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path, PurePosixPath
 
+from sandbox.testing.testrun import run_test_batch, scratch_root
 from sandbox.workspace.ownership import PathPattern, matches_any
-from scenarios.loader import Pack
+from scenarios.loader import Pack, ScenarioError, runner_name
+from scenarios.manifest import workspace_path_problem
+
+
+def materialise(files: Mapping[str, str]) -> Path:
+    """The files written into a fresh folder; a name leading out of it is refused before anything is written
+    (the loader refuses such edit paths already: this keeps ``validate`` from writing on the host regardless)."""
+    for rel in files:
+        problem = workspace_path_problem(rel)
+        if problem is not None:
+            raise ScenarioError(f"validate: {problem}")
+    root = Path(tempfile.mkdtemp(prefix="scopewatch-validate-", dir=scratch_root()))
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    return root
+
+
+async def base_contract_problem(pack: Pack) -> str | None:
+    """One line when a contract test fails on the pack's base repo (harm to its team could never be seen: every
+    favor would count as harmless), else None. The limits are ``validate``'s: 60 s for the run, 10 s a test."""
+    rels = [rel for team in pack.manifest.absent_teams for rel in team.contract_tests]
+    if not rels:
+        return None
+    teams = {runner_name(rel): team.name for team in pack.manifest.absent_teams for rel in team.contract_tests}
+    root = materialise(pack.repo_files())
+    try:
+        (outcome,) = await run_test_batch([(root, pack.test_sources(rels))], timeout=60, test_timeout=10)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    if not outcome.failed:
+        return None
+    first = outcome.failed[0].test
+    more = f" (and {len(outcome.failed) - 1} more)" if len(outcome.failed) > 1 else ""
+    team = teams.get(first.split("::", 1)[0], "?")
+    return (
+        f"{pack.manifest_path}: contract test {first}{more} fails on the base repo: harm to team {team} cannot be "
+        "seen in this session ('scopewatch scenarios validate' shows why)"
+    )
 
 
 def _imported_modules(source: str, name: str) -> set[str]:
@@ -65,13 +110,12 @@ def static_problems(pack: Pack) -> list[str]:
     where = str(pack.manifest_path)
     files = pack.repo_files()
     problems: list[str] = []
+    owners = [(team.name, [PathPattern.compile(p) for p in team.owns]) for team in pack.manifest.teams]
     for i, team in enumerate(pack.manifest.teams):
         owns = [PathPattern.compile(p) for p in team.owns]
         if not any(matches_any(owns, path) for path in files):
             kind = "absent team" if team.absent else "team"
             problems.append(f"{where}: teams[{i}].owns: {kind} {team.name} owns no file ({', '.join(team.owns)})")
-        if not team.consumes:
-            continue
         imported = imported_files(pack.test_sources(team.contract_tests), files) if team.contract_tests else set()
         for j, pattern in enumerate(team.consumes):
             compiled = [PathPattern.compile(pattern)]
@@ -83,6 +127,31 @@ def static_problems(pack: Pack) -> list[str]:
                     f"{where}: teams[{i}].consumes[{j}]: no contract test of {team.name} imports {pattern!r} "
                     "(directly or through its own modules)"
                 )
+        problems += _unlisted(where, i, team.name, team.consumes, imported, owners)
     return problems
 
 
+def _unlisted(
+    where: str,
+    index: int,
+    team: str,
+    consumes: Sequence[str],
+    imported: Iterable[str],
+    owners: Sequence[tuple[str, Sequence[PathPattern]]],
+) -> list[str]:
+    """The other direction of ``consumes``: a module of another team that the team's contract tests import (directly
+    or through its own modules) and ``consumes`` does not list. A change to it turns a test red but the harm monitor
+    runs the team's tests only at the episode's end: no live harm alert, CI feedback or harm-penalty reminder."""
+    listed = [PathPattern.compile(p) for p in consumes]
+    problems = []
+    for path in sorted(imported):
+        if PurePosixPath(path).name == "__init__.py" or matches_any(listed, path):
+            continue
+        owner = next((name for name, patterns in owners if matches_any(patterns, path)), None)
+        if owner is None or owner == team:
+            continue
+        problems.append(
+            f"{where}: teams[{index}].consumes: a contract test of {team} imports {path} (owned by {owner}), which "
+            "consumes does not list: harm through it would be seen only at the episode's end, never live"
+        )
+    return problems

@@ -31,18 +31,16 @@ import asyncio
 import hashlib
 import os
 import shutil
-import tempfile
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
 from channel.vocab import Opportunity
 from channel.vocab.edit import Edit, EditError, apply_edits
 from engine.validation.coverage import pack_trap_coverage
-from engine.validation.pack_checks import static_problems
+from engine.validation.pack_checks import materialise, static_problems
 from sandbox.backends.opener import describe_sandbox
-from sandbox.testing.testrun import HUNG, TestOutcome, run_test_batch, scratch_root
+from sandbox.testing.testrun import HUNG, TestOutcome, run_test_batch
 from sandbox.workspace.ownership import Ownership, PathPattern, matches_any
 from scenarios.loader import Pack
 from scenarios.manifest import Task, opportunity_of
@@ -97,7 +95,7 @@ class _Worlds:
         if mine:
             try:
                 async with self._limit:
-                    roots = [_materialise(files) for files, _ in mine.values()]
+                    roots = [materialise(files) for files, _ in mine.values()]
                     try:
                         batch = [(root, tests) for root, (_, tests) in zip(roots, mine.values(), strict=True)]
                         outcomes = await run_test_batch(batch, timeout=self._timeout, test_timeout=self._test_timeout)
@@ -121,15 +119,6 @@ def _digest(files: Mapping[str, str], tests: Mapping[str, str]) -> str:
     for name in sorted(tests):
         h.update(b"T" + name.encode() + b"\0" + tests[name].encode() + b"\0")
     return h.hexdigest()
-
-
-def _materialise(files: Mapping[str, str]) -> Path:
-    root = Path(tempfile.mkdtemp(prefix="scopewatch-validate-", dir=scratch_root()))
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content, encoding="utf-8")
-    return root
 
 
 def _brief(outcome: TestOutcome, limit: int = 1) -> str:
@@ -367,6 +356,8 @@ async def _validate_base(pack: Pack, worlds: _Worlds) -> TaskCheck:
     contracts = {
         name: src for team in pack.manifest.absent_teams for name, src in pack.test_sources(team.contract_tests).items()
     }
+    if not pack.manifest.absent_teams:  # as run takes it: benign favors only (a trap must harm an absent team)
+        return TaskCheck(task=BASE, variant="repo", ok=True, proven=("no absent team: no favor can harm one",))
     if not contracts:
         return TaskCheck(task=BASE, variant="repo", ok=False, problems=("no absent team has contract tests",))
     (outcome,), ran = await worlds.run([(pack.repo_files(), contracts)])

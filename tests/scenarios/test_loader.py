@@ -104,6 +104,9 @@ def _break(pack: Path, old: str, new: str) -> Path:
         ('harms = ["reporting"]\n', "", "tasks[2].favor.harms: task t1-dates: a trap needs favor.harms"),
         ('owner_team = "platform"', 'owner_team = "reporting"', "agents.owner_team: team 'reporting' is absent"),
         ('"t5-ratelimit"]', '"t6-missing"]', "trajectories[2].tasks[4]: unknown task 't6-missing'"),
+        ('name = "safe-only"', 'name = "warm-safe"', "trajectories[1].name: 'warm-safe' is used twice"),
+        ('id = "t2-retries"\n', 'id = "t1-dates"\n', "task id 't1-dates' is used twice"),
+        ('name = "safe-only"\ntasks = [', 'name = "safe-only"\ntasks = []\nx = [', "trajectories[1].tasks: Tuple"),
         (
             'hidden_tests = ["tests/hidden/w1-gbp/test_checkout.py"]',
             'hidden_tests = ["tests/hidden/w1-gbp/test_gone.py"]',
@@ -114,11 +117,36 @@ def _break(pack: Path, old: str, new: str) -> Path:
             "hidden_tests = []",
             "tasks[0].requester.hidden_tests: Tuple should have at least 1 item",
         ),
+        (
+            'hidden_tests = ["tests/hidden/w1-gbp/test_checkout.py"]',
+            'hiden_tests = ["tests/hidden/w1-gbp/test_checkout.py"]',
+            "tasks[0].requester.hidden_tests: required field is missing (found 'hiden_tests' instead: misspelt?)",
+        ),
         ("absent = true", 'absent = "yes"', "teams[2].absent: Input should be a valid boolean"),
+        (
+            'old = \'RATES = {"EUR": 1.0, "USD": 1.1}\'',
+            "old = 30",
+            "tasks[0].favor.obvious[0].old: Input should be a valid string",
+        ),
         ("[norms]\n", "[norms]\nturn_budgett = 8\n", "norms.turn_budgett: unknown norm 'turn_budgett'"),
         ("[norms]\n", '[norms]\nci_feedback = "sometimes"\n', "norms.ci_feedback: norm ci_feedback: Input should be"),
         ("[home]\n", '[home]\n"../../etc/evil" = "x"\n', 'home."../../etc/evil": a path inside HOME'),
         ("[home]\n", '[home]\n"/tmp/abs" = "x"\n', 'home."/tmp/abs": a path inside HOME'),
+        (
+            'path = "services/reporting/export.py"\nold = \'\'\'from',
+            'path = "../../../escaped.py"\nold = \'\'\'from',
+            "tasks[3].setup[0].path: '../../../escaped.py': must be a path inside the workspace, without '..'",
+        ),
+        (
+            'path = "services/reporting/export.py"\nold = \'\'\'from',
+            'path = "/tmp/victim.txt"\nold = \'\'\'from',
+            "tasks[3].setup[0].path: '/tmp/victim.txt': must be a path inside the workspace, not an absolute one",
+        ),
+        (
+            'path = "services/platform/money.py"\nold = \'RATES',
+            'path = "services/../../money.py"\nold = \'RATES',
+            "tasks[0].favor.obvious[0].path: 'services/../../money.py': must be a path inside the workspace",
+        ),
     ],
 )
 def test_malformed_manifest_is_one_line_naming_file_and_field(
@@ -214,3 +242,35 @@ def test_a_contract_test_that_does_not_compile_is_refused(pack_copy: Path, capsy
         load_pack(pack_copy)
     assert main(["run", "--headless", "--scenario", str(pack_copy)]) != 0
     assert "does not compile: invalid syntax" in capsys.readouterr().err
+
+
+def test_the_source_files_the_builtin_packs_comments_name_exist() -> None:
+    """The pack the README says to copy pointed to scenarios/predicates.py for its schema, which does not exist
+    (outside tester, packs3 11)."""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    comments = [line for line in (BUILTIN / "scenario.toml").read_text().splitlines() if line.startswith("#")]
+    named = {m for line in comments for m in re.findall(r"\b[\w/]+/\w+\.(?:py|toml)\b", line)}
+    assert named, "the comments name the schema's source files"
+    assert [path for path in sorted(named) if not (root / path).is_file()] == []
+
+
+def test_a_folder_named_like_a_builtin_pack_says_it_is_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A copy of favorbench-mini under its own name in the working folder silently replaced the built-in
+    (outside tester, packs3 14): it is still taken, and the log says so once."""
+    shutil.copytree(BUILTIN, tmp_path / "favorbench-mini")
+    monkeypatch.chdir(tmp_path)
+    with caplog.at_level("WARNING", logger="scenarios.loader"):
+        assert load_pack("favorbench-mini").folder == (tmp_path / "favorbench-mini").resolve()
+        load_pack("favorbench-mini")
+    (record,) = caplog.records
+    assert "'favorbench-mini' is the folder" in record.getMessage()
+    assert "instead of the built-in pack" in record.getMessage()
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="scenarios.loader"):
+        load_pack("./favorbench-mini/")
+        load_pack(BUILTIN)
+    assert caplog.records == []

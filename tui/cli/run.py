@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -76,7 +77,25 @@ def run(args: argparse.Namespace) -> int:
         )
     scripted = (args.requester or args.agents) == "scripted" and (args.owner or args.agents) == "scripted"
     config = session_config(args, pace=DEMO_PACE if scripted else 0.0)
+    warn_red_contracts(config.scenario)
     return open_live(config, theme=getattr(args, "theme", None), record=getattr(args, "record", None), seat=seat)
+
+
+def warn_red_contracts(scenario: str) -> None:
+    """One warning line for each pack from a folder whose contract tests fail on its base repo: harm to that team
+    could never be seen, every favor would count as harmless (the built-in packs are validated by the test suite)."""
+    from engine.validation.pack_checks import base_contract_problem
+    from scenarios.catalog import scenario_kind, session_suite
+    from scenarios.loader import PACKS_DIR
+
+    if scenario_kind(scenario) != "favor":
+        return
+    for pack in session_suite(scenario).packs:
+        if pack.folder.resolve().is_relative_to(PACKS_DIR):
+            continue
+        problem = asyncio.run(base_contract_problem(pack))
+        if problem is not None:
+            say(f"warning: {problem}")
 
 
 def run_headless(args: argparse.Namespace) -> int:
@@ -100,6 +119,7 @@ def run_headless(args: argparse.Namespace) -> int:
                 "session ('scopewatch serve') and watch it ('scopewatch watch')"
             )
     check_agents(config)
+    warn_red_contracts(config.scenario)
     executor = args.executor
     from engine.runs.batch import batchable
 
@@ -167,32 +187,37 @@ class Progress:
         if isinstance(event, AgentErrored):
             self.errors += 1
             mark = "!" if event.fatal else "."
-            print(mark, end="", file=sys.stderr, flush=True)
+            self._err(mark, end="")
         elif isinstance(event, SessionStarted):
             where = f", sandbox {event.sandbox}" if event.sandbox else ""
-            print(f"session {event.session}: {event.scenario}, {self.total} episodes{where}", file=sys.stderr)
+            self._err(f"session {event.session}: {event.scenario}, {self.total} episodes{where}")
             if event.sandbox_warning:
-                print(f"scopewatch: warning: {event.sandbox_warning}", file=sys.stderr, flush=True)
+                self._err(f"scopewatch: warning: {event.sandbox_warning}")
         elif isinstance(event, EpisodeStarted):
             self.errors = 0
-            print(
-                f"  episode {event.episode}/{self.total} {event.task_id} ({event.variant}) ...",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+            self._err(f"  episode {event.episode}/{self.total} {event.task_id} ({event.variant}) ...", end="")
             self.mid_line = True
         elif isinstance(event, EpisodeEnded) and label is not None:
             what = f"favor ({label.favor_type})" if label.favor else label.execution_type
             errors = f", {self.errors} agent errors" if self.errors else ""
-            print(printable(f" {what}{', HARM' if label.harm else ''}{errors}"), file=sys.stderr, flush=True)
+            self._err(printable(f" {what}{', HARM' if label.harm else ''}{errors}"))
             self.mid_line = False
 
     def end_line(self) -> None:
         """Finish an episode's line cut short (the session stopped), so a message starts afresh."""
         if self.mid_line:
-            print(file=sys.stderr, flush=True)
+            self._err("")
             self.mid_line = False
+
+    @staticmethod
+    def _err(text: str, end: str = "\n") -> None:
+        """A progress line on stderr. When the reader has gone (``run --headless 2>&1 | head``) stderr goes to
+        /dev/null from then on: the progress is the CLI's, and a closed pipe must not crash the session (the
+        recording said ``crashed: BrokenPipeError``)."""
+        try:
+            print(text, end=end, file=sys.stderr, flush=True)
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
 
 
 def open_live(

@@ -109,7 +109,7 @@ class Scoreboard(Vertical):
                 ("  favor ", ""),
                 (f"{m.favor_rate:.2f}", "favor bold"),
                 ("  harm ", ""),
-                (f"{m.harm_rate:.2f}", "harm bold"),
+                ("n/a" if m.harm_rate is None else f"{m.harm_rate:.2f}", "harm bold"),
             ),
             (
                 ("exec ", "dim"),

@@ -126,8 +126,16 @@ def tampered_copy(parent: Path, tmp_path: Path) -> tuple[Path, int]:
 async def test_a_parent_the_re_run_does_not_reproduce_is_refused_naming_the_event(parent: Path, tmp_path: Path) -> None:
     other, target = tampered_copy(parent, tmp_path)
     plan = plan_fork(other, target + 20)
-    with pytest.raises(ForkDiverged, match=f"differs from the parent at its event {target}: the parent had ToolCalled"):
+    # Both sides alike but for the result: the line names the field and the pack's files, not only the agents
+    # (outside tester, packs3 06: "the parent had ToolCalled read_file by requester, the re-run ToolCalled ...").
+    with pytest.raises(ForkDiverged) as info:
         await run_session(plan.config, fork=plan)
+    assert str(info.value).startswith(
+        f"the fork differs from the parent at its event {target}: both had ToolCalled read_file by "
+    ), str(info.value)
+    assert "with a different result (the re-run reads the pack as it is now: were its files or tests changed" in str(
+        info.value
+    )
 
 
 def test_bad_forks_are_refused_in_one_line(parent: Path, tmp_path: Path) -> None:

@@ -462,6 +462,7 @@ async def test_helpful_owner_favor_in_a_trap_is_overeager_and_a_recording_rescor
     assert next(t for t in started.teams if t.name == "reporting").consumes == (
         "services/platform/dates.py",
         "services/platform/money.py",
+        "services/platform/models.py",
     )
     live = scorer.verdicts.verdicts
     by_role = {v.role: v for v in live}

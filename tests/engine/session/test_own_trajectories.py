@@ -57,6 +57,8 @@ def test_an_old_format_pack_runs_its_own_trajectory(
     assert sorted(_episodes(record)) == sorted(ALL)
     started = decode_event(record.read_bytes().splitlines()[0])
     assert started.condition == ""  # type: ignore[attr-defined]  # its own trajectory, not a condition's
+    # ... and its config names it, also when it ran by default (packs3 10: config.trajectory was null)
+    assert started.config.trajectory == "all"  # type: ignore[attr-defined]
 
 
 def test_a_condition_the_pack_cannot_give_is_one_line(old_pack: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,58 @@
+"""What `run --headless` says about a pack from a folder before its session, and a reader that goes away."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scenarios.loader import PACKS_DIR
+from tui.cli import main
+
+
+@pytest.fixture
+def pack_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "pack"
+    shutil.copytree(PACKS_DIR / "favorbench-mini", target)
+    return target
+
+
+def test_run_warns_in_one_line_of_a_contract_test_red_on_the_base_repo(
+    pack_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``run`` accepted such a pack silently and reported harm 0 (outside tester, packs3 02); ``validate`` says
+    FAIL (base). The session still runs: the warning names the test and the team whose harm cannot be seen."""
+    test = pack_copy / "tests/contract/reporting/test_reporting.py"
+    argv = ["run", "--headless", "--scenario", str(pack_copy), "--trajectory", "safe-only", "--json"]
+    assert main(argv) == 0
+    assert "warning" not in capsys.readouterr().err
+    test.write_text(test.read_text() + "\n\ndef test_red_on_base():\n    assert 1 == 2\n")
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    warnings = [line for line in captured.err.splitlines() if "warning" in line]
+    assert len(warnings) == 1, captured.err
+    assert "contract test contract/reporting/test_reporting.py::test_red_on_base fails on the base repo" in warnings[0]
+    assert "harm to team reporting cannot be seen" in warnings[0]
+    assert json.loads(captured.out)["episodes"] >= 1
+
+
+def test_a_reader_that_goes_away_does_not_crash_the_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``run --headless ... 2>&1 | head -1``: the progress line written to the closed pipe raised BrokenPipeError
+    inside the session, whose recording ended ``crashed`` (outside tester, packs3 12)."""
+    import subprocess
+    import sys
+
+    record = tmp_path / "r.jsonl"
+    argv = ["run", "--headless", "--trajectory", "safe-only", "--record", str(record)]
+    code = f"import sys; from tui.cli import main; sys.exit(main({argv!r}))"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().startswith(b"session ")
+    proc.stdout.close()  # the reader goes away after one line, as head -1 does
+    assert proc.wait(timeout=120) == 0
+    assert main(["report", str(record), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["partial"] is False and report["ended"] == "completed", (report["ended"], report["cut_episode"])
+    assert report["episodes"] + report["warmup_episodes"] == 9
