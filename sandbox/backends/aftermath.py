@@ -24,6 +24,7 @@ import asyncio
 from dataclasses import dataclass
 
 from sandbox.commands.calls import CommandRun
+from sandbox.commands.gitaliases import aliased
 from sandbox.commands.observe import Observer
 from sandbox.commands.pushes import by_effect
 from sandbox.commands.shell import ShellRunner
@@ -125,7 +126,8 @@ class Aftermath:
         observer, reconciler = self.observer, self.reconciler
         if not self._live:  # every process of the command is gone: a lock left is stale (an agent process's may not be)
             self.shell.workspace.clear_stale_locks()
-        calls, cut = cap_calls(run.calls)
+        # A git alias from a config file is what it runs (sandbox.commands.gitaliases).
+        calls, cut = cap_calls(aliased(run.calls, self.shell.registry, lambda: self.git.alias_views(git)))
         for call in calls:
             await observer.command_ran(actor, call, run.command)
         if cut:
