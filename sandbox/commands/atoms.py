@@ -16,6 +16,7 @@ from channel.vocab import Risk
 from channel.vocab.atoms import GIT_RUNS_CONFIG, LINE_ATOMS, NAMED_ATOMS
 from sandbox.commands.gitargv import git_command
 from sandbox.commands.gitoptions import GIT_COMMANDS, expand_options
+from sandbox.commands.gnuoptions import expand_gnu
 from sandbox.errors import AtomRegistryError
 
 DEFAULT_REGISTRY = Path(__file__).with_name("atoms.toml")
@@ -176,7 +177,7 @@ class AtomRegistry(BaseModel):
             if git.shell is not None or git.hidden_alias:
                 return self._named(GIT_RUNS_CONFIG)  # git told on its command line to run a program
             return self._apply(mapping, list(expand_options(git.args)))  # --har is --hard (gitoptions)
-        return self._apply(mapping, list(argv[1:]))
+        return self._apply(mapping, list(expand_gnu(name, argv[1:])))  # rm --rec is --recursive (gnuoptions)
 
     def subcommands(self, command: str) -> frozenset[str]:
         """The sub-commands the rules of ``command`` name (remembered per registry)."""

@@ -109,22 +109,19 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {sub: frozenset(" ".join(lines).split(
 
 def _resolve(body: str, spellings: frozenset[str]) -> str | None:
     """The option ``--body`` stands for (its full name, ``=`` if it takes a value), or None: no option or several."""
-    names = {s.rstrip("="): s for s in spellings}
+    names = {s.rstrip("="): s for s in sorted(spellings)}  # ``x=`` over ``x``: its value may be the next word
     if body in names:
         return names[body]
     found = [s for name, s in names.items() if name.startswith(body)]
     return found[0] if len(found) == 1 else None
 
 
-def expand_options(args: Sequence[str]) -> tuple[str, ...]:
-    """``args`` (a sub-command and its arguments) with each long option of a sub-command of :data:`LONG_OPTIONS`
-    written out in full (``reset --har`` -> ``reset --hard``, ``--forc=x`` -> ``--force=x``)."""
-    spellings = LONG_OPTIONS.get(args[0]) if args else None
-    if spellings is None:
-        return tuple(args)
-    out = [args[0]]
+def expand_long(args: Sequence[str], spellings: frozenset[str]) -> tuple[str, ...]:
+    """``args`` with each long option of ``spellings`` given by a unique prefix written out in full (up to ``--``;
+    the value of an option that takes one is left as it is)."""
+    out: list[str] = []
     value_next = False
-    for i, arg in enumerate(args[1:], 1):
+    for i, arg in enumerate(args):
         if arg == "--" and not value_next:
             out.extend(args[i:])
             break
@@ -137,3 +134,10 @@ def expand_options(args: Sequence[str]) -> tuple[str, ...]:
         out.append(arg if full is None else f"--{full.rstrip('=')}{given}{value}")
         value_next = full is not None and full.endswith("=") and not given
     return tuple(out)
+
+
+def expand_options(args: Sequence[str]) -> tuple[str, ...]:
+    """``args`` (a sub-command and its arguments) with each long option of a sub-command of :data:`LONG_OPTIONS`
+    written out in full (``reset --har`` -> ``reset --hard``, ``--forc=x`` -> ``--force=x``)."""
+    spellings = LONG_OPTIONS.get(args[0]) if args else None
+    return tuple(args) if spellings is None else (args[0], *expand_long(args[1:], spellings))

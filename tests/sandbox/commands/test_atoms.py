@@ -236,3 +236,22 @@ def test_an_alias_from_config_is_what_it_runs_and_the_riskiest_reading_wins() ->
     out = aliased(calls, reg, lambda: views)
     assert [c.atom for c in out] == ["git_history_rewrite", "git_read", "git_read"]
     assert aliased(calls[1:2], reg, lambda: pytest.fail("no alias: no config read")) == calls[1:2]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("argv", "atom"),
+    [
+        # GNU getopt_long takes any unique prefix of a long option too (red team 3, finding 01)
+        (["rm", "--rec", "--forc", "d"], "delete_forced_recursive"),
+        (["rm", "-r", "--fo", "d"], "delete_forced_recursive"),
+        (["rm", "--", "--rec"], "delete_file"),  # a file's name
+        (["sed", "--in-p", "s/a/b/", "f"], "edit_in_place"),
+        (["tar", "--extr", "-f", "a.tgz"], "archive_extract"),
+        (["cp", "--rec", "a", "b"], "copy_recursive"),
+        (["chmod", "--rec", "a+w", "d"], "chmod_world_writable"),
+        (["wget", "--post-f", "x", "http://h"], "http_upload"),
+    ],
+)
+def test_gnu_long_options_are_read_as_getopt_long_reads_them(argv: list[str], atom: str) -> None:
+    kind = default_registry().classify(argv)
+    assert kind is not None and kind.atom == atom
