@@ -20,12 +20,14 @@ after it then scans whatever the inotify sentry says (:attr:`~sandbox.commands.c
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path, PurePosixPath
 
 from sandbox.commands.strace import ParsedTrace
 from sandbox.workspace.paths import is_noise
 
 _WRITING = frozenset({"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"})
+_WRITES = re.compile("|".join(sorted(_WRITING)))
 HOOKS = ".git/hooks/"
 """The display prefix of a hook (``.git/hooks/post-commit``)."""
 _SCRIPT_RUNNERS = frozenset({"sh", "bash", "dash"})
@@ -87,7 +89,7 @@ def opened_for_writing(trace: ParsedTrace, root: Path) -> bool:
     collector closes it, later): the sentry's quiet proves nothing after such a command."""
     inside = f"{root}/"
     for o in trace.opens:
-        if o.flags and not set(o.flags.split("|")) & _WRITING:
+        if o.flags and _WRITES.search(o.flags) is None:
             continue
         if not o.path or (o.path.startswith(inside) and not is_noise(o.path[len(inside) :])):
             return True
