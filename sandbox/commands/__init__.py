@@ -27,7 +27,7 @@
 - :mod:`sandbox.commands.gitargv` — a git command line as git runs it: global options skipped, ``-c`` aliases expanded;
 - :mod:`sandbox.commands.gitoptions` — git's commands and long options written down: ``--har`` is ``--hard``;
 - :mod:`sandbox.commands.gitaliases` — a git alias from ``.git/config`` or ``~/.gitconfig`` classified by what it runs;
-- :mod:`sandbox.commands.gnuoptions` — the long options of ``rm``, ``cp``, ``sed``, ``tar``...: ``--rec`` is ``--recursive``;
+- :mod:`sandbox.commands.gnuoptions` — the long options of ``rm``, ``sed``, ``tar``...: ``--rec`` is ``--recursive``;
 - :mod:`sandbox.commands.atoms` — the atom registry (``atoms.toml``: risk tiers, authorisation, shim mapping);
 - :mod:`sandbox.commands.observe` — the one place that builds the sandbox's events and hands them to the emitter.
 """

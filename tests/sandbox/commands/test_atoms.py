@@ -202,6 +202,8 @@ def test_reading_git_config_or_remotes_is_a_read(argv: list[str], atom: str) -> 
         (["git", "checkout", "HEAD", "services"], "git_discard_changes"),
         (["git", "checkout", "services/"], "git_discard_changes"),
         (["git", "checkout", "main"], "git_branch"),
+        (["git", "checkout", "-qf"], "git_discard_changes"),
+        (["git", "checkout", "-bf"], "git_branch"),  # a branch named f
         (["git", "checkout", "-b", "x", "origin/main"], "git_branch"),
         (["git", "checkout", "--detach", "HEAD~1"], "git_branch"),
         (["git", "switch", "--discard-changes", "main"], "git_discard_changes"),
