@@ -4,7 +4,10 @@ else runs (a command, tests, the watcher's scan).
 
 After a command (:meth:`Aftermath.settle`, the lock held): its programs (``ShellCommandRan``), its sensitive reads,
 what it did to the shim, its files in HOME and /tmp (``OutsideChanged``), its workspace changes (``FileChanged``,
-or rolled back and ``WriteRefused`` where its team may not write, as what it did to ``.git``).
+or rolled back and ``WriteRefused`` where its team may not write, as what it did to ``.git``). The workspace is
+scanned whatever the inotify sentry says unless the command's whole trace shows no open of a workspace file for
+writing (:attr:`~sandbox.commands.calls.CommandRun.write_opens`: an untraced command, an agent process's turn, are
+always scanned).
 
 A live agent process is not traced: what it did since the last look (:meth:`Aftermath.pending`) is read from
 the shim's records and its effects, and settled the same way, as one "command" of its actor's: the shimmed
@@ -21,6 +24,7 @@ import asyncio
 from dataclasses import dataclass
 
 from sandbox.commands.calls import CommandRun
+from sandbox.commands.gitaliases import aliased
 from sandbox.commands.observe import Observer
 from sandbox.commands.pushes import by_effect
 from sandbox.commands.shell import ShellRunner
@@ -129,7 +133,8 @@ class Aftermath:
         observer, reconciler = self.observer, self.reconciler
         if not self._live:  # every process of the command is gone: a lock left is stale (an agent process's may not be)
             self.shell.workspace.clear_stale_locks()
-        calls, cut = cap_calls(run.calls)
+        # A git alias from a config file is what it runs (sandbox.commands.gitaliases).
+        calls, cut = cap_calls(aliased(run.calls, self.shell.registry, lambda: self.git.alias_views(git)))
         for call in calls:
             await observer.command_ran(actor, call, run.command)
         if cut:
@@ -144,7 +149,7 @@ class Aftermath:
         outside = self.outside.changes()
         if outside:
             await observer.outside_changed(actor, outside)
-        changes, rolled_back = reconciler.changes(), []
+        changes, rolled_back = reconciler.changes(scan=run.write_opens), []
         # After the scan: it names the repositories nested in the work tree, this command's too.
         undone = self.git.undo(git) if team is not None else []
         if team is None:

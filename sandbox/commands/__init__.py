@@ -25,6 +25,9 @@
 - :mod:`sandbox.commands.volume` — caps on what one command makes the engine hold and report;
 - :mod:`sandbox.commands.commandline` — whole command lines as atoms, before anything ran;
 - :mod:`sandbox.commands.gitargv` — a git command line as git runs it: global options skipped, ``-c`` aliases expanded;
+- :mod:`sandbox.commands.gitoptions` — git's commands and long options written down: ``--har`` is ``--hard``;
+- :mod:`sandbox.commands.gitaliases` — a git alias from ``.git/config`` or ``~/.gitconfig`` classified by what it runs;
+- :mod:`sandbox.commands.gnuoptions` — the long options of ``rm``, ``sed``, ``tar``...: ``--rec`` is ``--recursive``;
 - :mod:`sandbox.commands.atoms` — the atom registry (``atoms.toml``: risk tiers, authorisation, shim mapping);
 - :mod:`sandbox.commands.observe` — the one place that builds the sandbox's events and hands them to the emitter.
 """

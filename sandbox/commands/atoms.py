@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from channel.vocab import Risk
 from channel.vocab.atoms import GIT_RUNS_CONFIG, LINE_ATOMS, NAMED_ATOMS
 from sandbox.commands.gitargv import git_command
+from sandbox.commands.gitoptions import GIT_COMMANDS, expand_options
+from sandbox.commands.gnuoptions import expand_gnu
 from sandbox.errors import AtomRegistryError
 
 DEFAULT_REGISTRY = Path(__file__).with_name("atoms.toml")
@@ -165,9 +167,10 @@ class AtomRegistry(BaseModel):
                 return a
         raise KeyError(name)
 
-    def classify(self, argv: Sequence[str]) -> Classification | None:
+    def classify(self, argv: Sequence[str], aliases: Mapping[str, str] | None = None) -> Classification | None:
         """The atom of one shimmed command line (``argv[0]`` is the command name, a path is
-        allowed); None when the command is not in the registry or this use of it is not sensitive."""
+        allowed); None when the command is not in the registry or this use of it is not sensitive. ``aliases``:
+        git's, from the config files it read (:mod:`sandbox.commands.gitaliases`)."""
         if not argv:
             return None
         if Path(argv[0]).name == "busybox" and len(argv) > 1:
@@ -176,12 +179,12 @@ class AtomRegistry(BaseModel):
         mapping = self.commands.get(name)
         if mapping is None:
             return None
-        if name == "git":  # its global options skipped, a -c alias expanded (sandbox.commands.gitargv)
-            git = git_command(argv[1:], builtins=self.subcommands(name))
+        if name == "git":  # its global options skipped, an alias expanded (sandbox.commands.gitargv)
+            git = git_command(argv[1:], builtins=self.subcommands(name) | GIT_COMMANDS, config=aliases)
             if git.shell is not None or git.hidden_alias:
                 return self._named(GIT_RUNS_CONFIG)  # git told on its command line to run a program
-            return self._apply(mapping, list(git.args))
-        return self._apply(mapping, list(argv[1:]))
+            return self._apply(mapping, list(expand_options(git.args)))  # --har is --hard (gitoptions)
+        return self._apply(mapping, list(expand_gnu(name, argv[1:])))  # rm --rec is --recursive (gnuoptions)
 
     def subcommands(self, command: str) -> frozenset[str]:
         """The sub-commands the rules of ``command`` name (remembered per registry)."""

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from channel.vocab import AuditSource, Risk
 from sandbox.commands.tracer import TracedRead
 
+Hooks = tuple[tuple[str, tuple[str, ...]], ...]
+"""Each program from the workspace, HOME or ``/tmp`` that ran, and the workspace paths it wrote."""
+
 
 @dataclass(frozen=True)
 class AtomCall:
@@ -45,6 +48,12 @@ class CommandRun:
     """Its number in this sandbox (from 1): the events it caused carry it."""
     forged: tuple[str, ...] = ()
     """Shim records the trace shows no wrapper wrote (each a forgery, not a fact)."""
-    hooks: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    hooks: Hooks = ()
     """Each program from the workspace, HOME or ``/tmp`` that ran (a git hook: ``.git/hooks/NAME``)
     and the workspace paths it wrote (:mod:`sandbox.commands.hooks`): its author's changes, not the runner's."""
+    write_opens: bool = True
+    """A process of it may have opened a workspace file for writing (:func:`~sandbox.commands.hooks.opened_for_writing`;
+    True unless a whole trace shows none): the inotify event of that file's last close may come after the
+    command (a write through a shared ``mmap`` queues none, and a descriptor in flight in an unreachable unix
+    socket is closed by the kernel's garbage collector, later), so the reconcile after it scans the whole
+    workspace whatever the sentry says (:mod:`sandbox.workspace.sentry`)."""

@@ -1,11 +1,13 @@
-"""What a git command line runs: its global options skipped, an alias given with ``-c`` expanded.
+"""What a git command line runs: its global options skipped, an alias (given with ``-c``, or from config) expanded.
 
 ``git -C DIR reset --hard``, ``git -c color.ui=never clean -fdx``, ``git --git-dir=x --no-pager stash`` run
 the sub-command after git's global options; the atom rules (:mod:`sandbox.commands.atoms`) read that
 sub-command and its arguments, whichever channel classifies the argv (the shim's records, the tracer's
 execs, the tool channel's command lines). An alias defined on the command line is expanded as git
 does (``git -c alias.ship=push ship origin main`` is a push to main; aliases of aliases, a few deep); an
-alias whose value starts with ``!`` runs a shell command: :attr:`GitCommand.shell` is that command.
+alias whose value starts with ``!`` runs a shell command: :attr:`GitCommand.shell` is that command. The aliases
+of the config files git read (``.git/config``, ``~/.gitconfig``: :mod:`sandbox.commands.gitaliases`) may be given
+too; one given with ``-c`` overrides them, as in git.
 
 A few dict and string operations per git command: the options are read up to the sub-command only.
 """
@@ -13,7 +15,7 @@ A few dict and string operations per git command: the options are read up to the
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 TAKES_VALUE = frozenset(
@@ -38,10 +40,13 @@ class GitCommand:
     """The sub-command is an alias whose value is not on the line (``--config-env=alias.x=VAR``)."""
 
 
-def git_command(args: Sequence[str], *, builtins: frozenset[str] = frozenset()) -> GitCommand:
-    """``args`` (a git command line without ``git`` itself) as git runs it. An alias named like one of
-    ``builtins`` is not expanded: git ignores aliases that hide its own commands."""
-    aliases: dict[str, str | None] = {}
+def git_command(
+    args: Sequence[str], *, builtins: frozenset[str] = frozenset(), config: Mapping[str, str] | None = None
+) -> GitCommand:
+    """``args`` (a git command line without ``git`` itself) as git runs it, with the aliases of ``config`` (lower-case
+    names) and of its ``-c`` options. An alias named like one of ``builtins`` is not expanded: git ignores aliases
+    that hide its own commands."""
+    aliases: dict[str, str | None] = dict(config or {})
     i = 0
     while i < len(args) and args[i].startswith("-") and args[i] not in AS_COMMAND:
         option, given, value = args[i].partition("=")

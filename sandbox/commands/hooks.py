@@ -12,16 +12,22 @@ writing, created, renamed, hard-linked or removed, outside ``.git``. A command t
 linked anything under ``.git/hooks/`` ran hooks that were not (only) their author's: none of its
 changes are given to a hook's author (else an agent could swap a hook, run it, put it back, and pass
 its writes off); likewise a program file the command itself wrote, renamed or removed is its own.
+
+:func:`opened_for_writing` says whether a command opened a workspace file for writing at all: the reconcile
+after it then scans whatever the inotify sentry says (:attr:`~sandbox.commands.calls.CommandRun.write_opens`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path, PurePosixPath
 
 from sandbox.commands.strace import ParsedTrace
+from sandbox.workspace.paths import is_noise
 
 _WRITING = frozenset({"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"})
+_WRITES = re.compile("|".join(sorted(_WRITING)))
 HOOKS = ".git/hooks/"
 """The display prefix of a hook (``.git/hooks/post-commit``)."""
 _SCRIPT_RUNNERS = frozenset({"sh", "bash", "dash"})
@@ -73,6 +79,21 @@ def hook_writes(
                 if rel is not None and rel not in paths:
                     paths.append(rel)
     return tuple((program, tuple(paths)) for program, paths in found.items())
+
+
+def opened_for_writing(trace: ParsedTrace, root: Path) -> bool:
+    """Whether a process of ``trace`` opened a file of the workspace at ``root`` (not git's state nor a
+    cache) for writing, or a file the trace could not name, or with flags it could not read. Such a file's
+    last close queues the inotify event a write through a shared ``mmap`` never does, and it may come after
+    the command ended (the descriptor sent in a unix socket that is then unreachable: the kernel's garbage
+    collector closes it, later): the sentry's quiet proves nothing after such a command."""
+    inside = f"{root}/"
+    for o in trace.opens:
+        if o.flags and _WRITES.search(o.flags) is None:
+            continue
+        if not o.path or (o.path.startswith(inside) and not is_noise(o.path[len(inside) :])):
+            return True
+    return False
 
 
 def _program_file(file: str, argv: tuple[str, ...], cwd: str) -> str | None:

@@ -24,11 +24,11 @@ from pathlib import Path
 
 from channel.vocab import Risk
 from sandbox.commands.atoms import AtomRegistry
-from sandbox.commands.calls import AtomCall, CommandRun
+from sandbox.commands.calls import AtomCall, CommandRun, Hooks
 from sandbox.commands.episode import EpisodeJail, EpisodeRun
 from sandbox.commands.episode import wanted as episode_wanted
 from sandbox.commands.fresh import run_fresh
-from sandbox.commands.hooks import hook_writes
+from sandbox.commands.hooks import hook_writes, opened_for_writing
 from sandbox.commands.identity import Image, ProgramIndex
 from sandbox.commands.images import ExecImages
 from sandbox.commands.loci import Locus, SensitiveInodes
@@ -267,9 +267,8 @@ class ShellRunner:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
         found, killed = images.found if images is not None else None, killed_at if timed_out or runaway else None
-        calls, reads, forged, hooks = await self._offload.run(
-            "trace",
-            lambda: self._traced(trace, root, records, killed=killed, secrets=secrets, images=found),
+        calls, reads, forged, hooks, opened = await self._offload.run(
+            "trace", lambda: self._traced(trace, root, records, killed=killed, secrets=secrets, images=found),
             big=bigger(trace, BIG_TRACE),
         )
         if trace_cut:
@@ -278,7 +277,8 @@ class ShellRunner:
                 "what ran after is not in the trace",
             )
         calls = by_effect(calls, pushed, self.registry, root)
-        return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged, hooks)
+        return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged, hooks,
+                          opened or bool(trace_cut))
 
     async def _run_fresh(
         self,
@@ -357,11 +357,11 @@ class ShellRunner:
         root_first: bool = False,
         secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
         images: Mapping[tuple[int, float], tuple[Image, float]] | None = None,
-    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
-        """The command's programs (confirmed shim records and traced execs, in the order they ran),
-        its sensitive reads, what the trace shows was done to the audit (forged records, a tracer
-        stopped before a command that ended on its own, not ``killed`` by the engine at its limits: when,
-        see :func:`~sandbox.commands.tracer.analyse`), and what the hooks that ran wrote (:func:`hook_writes`)."""
+    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], Hooks, bool]:
+        """The command's programs (shim records and traced execs, in order), its sensitive reads, what the trace shows
+        was done to the audit (forged records, a tracer stopped before a command not ``killed`` by the engine at its
+        limits: :func:`~sandbox.commands.tracer.analyse`), what git hooks wrote (:func:`hook_writes`), whether it may
+        have opened a workspace file for writing (:attr:`~sandbox.commands.calls.CommandRun.write_opens`)."""
         shim = self.shim
         assert shim is not None
         try:
@@ -369,7 +369,7 @@ class ShellRunner:
             with trace.open(encoding="utf-8", errors="replace") as lines:
                 parsed = parse(lines, under)
         except OSError:
-            return self._atom_calls(records), (), (), ()
+            return self._atom_calls(records), (), (), (), True
         ctx = replace(self._context(root, root_first=root_first), secrets=secrets, images=images or {})
         found = analyse(parsed, ctx, records, killed)
         ordered: list[tuple[float, AtomCall]] = []
@@ -406,7 +406,8 @@ class ShellRunner:
         if killed is None and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
         ws = self.workspace
-        return tuple(c for _, c in ordered), found.reads, forged, hook_writes(parsed, ws.root, ws.home, ws.agent_tmp)
+        hooks, opened = hook_writes(parsed, ws.root, ws.home, ws.agent_tmp), opened_for_writing(parsed, ws.root)
+        return tuple(c for _, c in ordered), found.reads, forged, hooks, opened or not found.complete or bool(forged)
 
     def _programs(self) -> ProgramIndex | None:
         """The registry's programs as the tracer identifies them (None in a container: its files

@@ -5,7 +5,8 @@ drivers, filters, helpers, includes, ``protocol.*.allow``, ...), an ``alias.*`` 
 starts with ``!``, and a URL git runs a program for (:data:`RUNS_URL`): a remote's ``url`` / ``pushurl`` or the
 ``BASE`` of a ``url.BASE.insteadOf`` of the form ``TRANSPORT::ADDRESS`` (``ext::sh -c ...`` runs a shell command;
 any other ``TRANSPORT::`` runs ``git-remote-TRANSPORT`` from ``PATH``). The engine reads config with
-``git config --file`` (a reader: it runs nothing).
+``git config --file`` (a reader: it runs nothing). :func:`aliases` reads a file's ``alias.*`` entries: what an agent's
+``git NAME`` runs (:mod:`sandbox.commands.gitaliases`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
@@ -51,6 +54,22 @@ def programs(data: bytes | None) -> frozenset[tuple[str, str]]:
     so any change to it counts)."""
     if not data:
         return frozenset()
+    entries = _entries(data)
+    if entries is None:
+        return frozenset(("?", line) for line in data.decode("utf-8", "replace").splitlines())
+    return frozenset((key, value) for key, value in entries if runs_program(key, value))
+
+
+@lru_cache(maxsize=64)
+def aliases(data: bytes | None) -> Mapping[str, str]:
+    """The ``alias.NAME`` entries of a config file's bytes, NAME lower-case (git's names are), the last one of a name
+    (git's); none for a file git cannot read (git refuses to run with it). Remembered by the bytes: do not change it."""
+    entries = _entries(data) if data else None
+    return {key[len("alias.") :]: value for key, value in entries or () if key.startswith("alias.")}
+
+
+def _entries(data: bytes) -> list[tuple[str, str]] | None:
+    """A config file's entries in order, as ``git config --list`` gives them (None: git could not read it)."""
     scratch = Path(os.environ.get("TMPDIR", "/tmp"))
     env = minimal_env(path=SYSTEM_PATH, home=str(scratch), tmp=str(scratch), extra={"GIT_CONFIG_NOSYSTEM": "1"})
     try:
@@ -63,12 +82,12 @@ def programs(data: bytes | None) -> frozenset[tuple[str, str]]:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
-        done = None
-    if done is None or done.returncode != 0:
-        return frozenset(("?", line) for line in data.decode("utf-8", "replace").splitlines())
-    found: set[tuple[str, str]] = set()
+        return None
+    if done.returncode != 0:
+        return None
+    found: list[tuple[str, str]] = []
     for item in done.stdout.decode("utf-8", "replace").split("\0"):
         key, _, value = item.partition("\n")
-        if runs_program(key, value):
-            found.add((key, value))
-    return frozenset(found)
+        if key:
+            found.append((key, value))
+    return found

@@ -50,7 +50,7 @@ from pathlib import Path
 from sandbox.workspace.cleangit import run_git
 from sandbox.workspace.diffs import unified_diff
 from sandbox.workspace.files import read_regular, remove_tree, walk
-from sandbox.workspace.gitconfig import RUNS_PROGRAMS, programs
+from sandbox.workspace.gitconfig import RUNS_PROGRAMS, aliases, programs
 from sandbox.workspace.gitplaces import REMOTE, GuardedPlaces, Looks, Trusted, find, is_redirect, look, redirect
 from sandbox.workspace.remote import read_ref
 from sandbox.workspace.repo import put_entry
@@ -67,6 +67,7 @@ CONFIG_FILES = (
 )
 """The guarded config files (and ``commondir``, which moves config and hooks elsewhere), as :class:`GitUndo` and
 ``WriteRefused`` name them."""
+_GLOBAL, _XDG = "~/.gitconfig", "~/.config/git/config"
 FOLDERS = (".git", ".git/hooks", "~/.config", "~/.config/git", f"{_REMOTE}/hooks")
 """Guarded folders on the way to the guarded files: one that is a link (or no folder) is removed, never followed."""
 _NESTED = re.compile(
@@ -204,6 +205,24 @@ class GitGuard:
                     hooks[key] = self._read(key, looks) or b""
         configs = {label: self._read(label, looks) for label in places.configs}
         return GitState(hooks, configs)
+
+    def alias_views(self, before: GitState) -> list[dict[str, str]]:
+        """The aliases (name -> value) git may have read in a command that started at ``before``: for the config files
+        as they were then and as they are now, one view per repository (the work tree's ``.git/config`` and
+        ``config.worktree``, each nested or submodule one's config), HOME's (``~/.config/git/config``, then
+        ``~/.gitconfig``) under it as in git, and HOME's alone (git run outside a repository)."""
+        views: list[dict[str, str]] = []
+        for configs in (before.configs, self.snapshot().configs):
+            home = {**aliases(configs.get(_XDG)), **aliases(configs.get(_GLOBAL))}
+            views.append(home)
+            repos: dict[str, dict[str, str]] = {}
+            for label, data in sorted(configs.items()):
+                if label.startswith(("~/", _REMOTE)) or not label.endswith(("/config", "/config.worktree")):
+                    continue
+                repo = label.rsplit("/", 1)[0]
+                repos[repo] = {**repos.get(repo, home), **aliases(data)}
+            views.extend(repos.values())
+        return views
 
     def undo(self, before: GitState) -> list[GitUndo]:
         """Put back what changed since ``before`` (see the module), and say what it was."""

@@ -1,6 +1,13 @@
 """Changes that are not workspace content but are still facts: files a command wrote in its private
 HOME or /tmp (kept, reported), and Python bytecode it left in the workspace (removed and reported:
 a planted ``.pyc`` can stand in for another team's module, and bytecode is never workspace content).
+
+A file is modified when its mode, size, modification time, inode or *change time* differ: a command can
+write a file in place and put its size and modification time back (``os.utime``), but no unprivileged
+process can set a change time (red team 3, finding 02: bob rewrote alice's ``/tmp`` script that way, and
+what it did when he ran it was charged to alice, still its author). The change time alone is not compared
+when the file changed owner: the engine's hand-over of its own new files to the jail's uid
+(:class:`~sandbox.jail.jailuser.HandOver`, before each command, after :meth:`OutsideWatch.load`) changes it.
 """
 
 from __future__ import annotations
@@ -46,15 +53,19 @@ class OutsideChange:
     change: ChangeKind
 
 
-def _walk(root: Path) -> dict[str, tuple[int, int, int, int]]:
-    found: dict[str, tuple[int, int, int, int]] = {}
+Key = tuple[int, int, int, int, int, int]
+"""A file's mode, size, modification time (ns), inode, change time (ns) and owner (uid)."""
+
+
+def _walk(root: Path) -> dict[str, Key]:
+    found: dict[str, Key] = {}
     top = os.fspath(root)
     for dirpath, dirnames, filenames in walk(top):
         prefix = "" if dirpath == top else dirpath[len(top) + 1 :].replace(os.sep, "/") + "/"
         for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
             with contextlib.suppress(OSError):
                 st = os.lstat(os.path.join(dirpath, name))
-                found[prefix + name] = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino)
+                found[prefix + name] = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, st.st_uid)
     return found
 
 
@@ -114,6 +125,11 @@ def _bytecode(root: Path, listed: Listed | None = None) -> list[str]:
     return sorted(found)
 
 
+def _modified(before: Key, now: Key) -> bool:
+    """Whether a file changed between two looks (see the module: the change time unless the owner changed)."""
+    return before[:4] != now[:4] or (before[5] == now[5] and before[4] != now[4])
+
+
 def is_bytecode(rel: str) -> bool:
     return rel.endswith((".pyc", ".pyo")) or "__pycache__" in rel.split("/")
 
@@ -124,7 +140,7 @@ class OutsideWatch:
     def __init__(self, areas: dict[OutsideArea, Path], workspace: Path) -> None:
         self.areas = areas
         self.workspace = workspace
-        self._known: dict[OutsideArea, dict[str, tuple[int, int, int, int]]] = {}
+        self._known: dict[OutsideArea, dict[str, Key]] = {}
         self._listed: Listed = {}
         """The workspace's folders as the last bytecode sweep listed them (:func:`_bytecode`)."""
 
@@ -146,7 +162,7 @@ class OutsideWatch:
                     found.append(OutsideChange(area, rel, "added"))
                 elif rel not in now:
                     found.append(OutsideChange(area, rel, "deleted"))
-                elif now[rel] != before[rel]:
+                elif _modified(before[rel], now[rel]):
                     found.append(OutsideChange(area, rel, "modified"))
             self._known[area] = now
         for rel in _bytecode(self.workspace, self._listed):

@@ -109,11 +109,12 @@ class Reconciler:
         """A copy of the cache: the workspace as the event stream knows it."""
         return dict(self._known)
 
-    def changes(self, paths: Iterable[str] | None = None) -> list[Change]:
+    def changes(self, paths: Iterable[str] | None = None, *, scan: bool = False) -> list[Change]:
         """Differences between the disk and the cache: for ``paths``, or the whole tree (None: no scan when
-        the sentry proves nothing changed since the last whole scan)."""
+        the sentry proves nothing changed since the last whole scan, unless ``scan``: after a command that
+        opened a workspace file for writing, whose last close may not have been queued yet)."""
         root = self.workspace.root
-        if paths is None and self.quiet():
+        if paths is None and not scan and self.quiet():
             return []
         if paths is None:
             current = self._scan()

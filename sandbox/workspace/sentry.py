@@ -15,9 +15,14 @@ The invariant (:meth:`Sentry.quiet` is True only if the tree is as the last whol
   until the next scan, made with that folder already watched;
 - a file with another name (a hard link) may be written through a folder that is not watched, and a
   write through a shared ``mmap`` queues no event: a tree holding a hard link is never quiet; the
-  ``mmap`` case needs a process writing while no operation runs, and the jail kills every process of a
-  command when it ends (only a human's program could, and inotify-based watchers all share that blind
-  spot);
+  ``mmap`` write is seen by the ``IN_CLOSE_WRITE`` of the file's last close, which need not come while its
+  command runs (its descriptor sent in a unix socket that is then unreachable is closed by the kernel's
+  garbage collector, later; red team 3's finding 03): so after a command the sentry is believed only when
+  the command's whole trace shows no workspace file opened for writing
+  (:attr:`~sandbox.commands.calls.CommandRun.write_opens`; an untraced command, an agent process's turn:
+  always a scan). Between commands, an ``mmap`` write needs a process alive, and the jail kills every
+  process of a command when it ends (only a human's program could, and inotify-based watchers all share
+  that blind spot);
 - a full queue (``IN_Q_OVERFLOW``), a watch the kernel refuses (``max_user_watches``) or no inotify at
   all: never quiet, the scan as before.
 

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from sandbox.commands.atoms import AtomRegistry, default_registry
+from sandbox.commands.calls import AtomCall
+from sandbox.commands.gitaliases import aliased
 from sandbox.errors import AtomRegistryError
 
 REQUIRED = {"rm", "mv", "cp", "chmod", "git", "curl", "wget", "pip", "sed", "tee", "truncate", "ln", "find", "tar",
@@ -172,5 +174,86 @@ def test_git_global_options_are_skipped_before_the_sub_command(argv: list[str], 
 def test_reading_git_config_or_remotes_is_a_read(argv: list[str], atom: str) -> None:
     """An agent product's harness reads both before each task (Codex: ``git -c ... remote get-url origin``); with
     git's global options skipped (F14) that read had become a config change outside the authorised set."""
+    kind = default_registry().classify(argv)
+    assert kind is not None and kind.atom == atom
+
+
+@pytest.mark.parametrize(
+    ("argv", "atom"),
+    [
+        # git takes any unique prefix of a long option (red team 3, finding 01)
+        (["git", "reset", "--har"], "git_history_rewrite"),
+        (["git", "reset", "--h", "HEAD~1"], "git_history_rewrite"),
+        (["git", "reset", "--no-h"], "git_other"),  # --no-hard
+        (["git", "commit", "--am", "--no-edit"], "git_history_rewrite"),
+        (["git", "commit", "--message", "--am"], "git_commit"),  # the message's value, not an option
+        (["git", "push", "--force-w", "origin", "x"], "git_force_push"),
+        (["git", "push", "--forc", "origin", "x"], "git_push_branch"),  # several options: git refuses to run
+        (["git", "checkout", "--forc"], "git_discard_changes"),
+        (["git", "checkout", "--", "--forc"], "git_discard_changes"),
+        (["git", "clean", "--d"], "git_read"),  # --dry-run
+        (["git", "clean", "--exc", "-n"], "git_discard_changes"),  # -n is --exclude's value
+        # the other spellings of putting the index or HEAD over the work tree
+        (["git", "restore", "./"], "git_discard_changes"),
+        (["git", "restore", ":/"], "git_discard_changes"),
+        (["git", "restore", "src/a.py"], "git_discard_changes"),
+        (["git", "restore", "--staged", "src/a.py"], "git_other"),  # the index alone
+        (["git", "restore", "--sta", "-W", "src/a.py"], "git_discard_changes"),
+        (["git", "checkout", "HEAD", "services"], "git_discard_changes"),
+        (["git", "checkout", "services/"], "git_discard_changes"),
+        (["git", "checkout", "main"], "git_branch"),
+        (["git", "checkout", "-qf"], "git_discard_changes"),
+        (["git", "checkout", "-bf"], "git_branch"),  # a branch named f
+        (["git", "checkout", "-b", "x", "origin/main"], "git_branch"),
+        (["git", "checkout", "--detach", "HEAD~1"], "git_branch"),
+        (["git", "switch", "--discard-changes", "main"], "git_discard_changes"),
+        (["git", "switch", "--disc", "main"], "git_discard_changes"),
+        (["git", "switch", "-f", "main"], "git_discard_changes"),
+        (["git", "switch", "-c", "new"], "git_branch"),
+        (["git", "read-tree", "-u", "--reset", "HEAD"], "git_discard_changes"),
+        (["git", "read-tree", "--res", "-mu", "HEAD"], "git_discard_changes"),
+        (["git", "read-tree", "--reset", "HEAD"], "git_other"),  # the index alone
+        (["git", "checkout-index", "-f", "-a"], "git_discard_changes"),
+        (["git", "checkout-index", "--f", "--a"], "git_discard_changes"),
+        (["git", "checkout-index", "-a"], "git_other"),  # overwrites nothing
+        # an alias of git's own command is not expanded, one from config is
+        (["git", "-c", "alias.gc=reset --hard", "gc"], "git_other"),
+    ],
+)
+def test_git_options_and_spellings_are_read_as_git_reads_them(argv: list[str], atom: str) -> None:
+    kind = default_registry().classify(argv)
+    assert kind is not None and kind.atom == atom
+
+
+def test_an_alias_from_config_is_what_it_runs_and_the_riskiest_reading_wins() -> None:
+    reg = default_registry()
+    assert reg.classify(["git", "sync"], {"sync": "reset --hard"}).atom == "git_history_rewrite"  # type: ignore[union-attr]
+    assert reg.classify(["git", "-c", "alias.sync=status", "sync"], {"sync": "reset --hard"}).atom == "git_read"  # type: ignore[union-attr]
+    calls = (
+        AtomCall(("git", "sync"), ".", 0, 1.0, "git_other", "low"),
+        AtomCall(("git", "status"), ".", 0, 1.0, "git_read", "low"),
+        AtomCall(("git", "st"), ".", 0, 1.0, "git_other", "low"),
+    )
+    views = [{"sync": "status", "st": "status"}, {"sync": "reset --hard"}, {}]
+    out = aliased(calls, reg, lambda: views)
+    assert [c.atom for c in out] == ["git_history_rewrite", "git_read", "git_read"]
+    assert aliased(calls[1:2], reg, lambda: pytest.fail("no alias: no config read")) == calls[1:2]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("argv", "atom"),
+    [
+        # GNU getopt_long takes any unique prefix of a long option too (red team 3, finding 01)
+        (["rm", "--rec", "--forc", "d"], "delete_forced_recursive"),
+        (["rm", "-r", "--fo", "d"], "delete_forced_recursive"),
+        (["rm", "--", "--rec"], "delete_file"),  # a file's name
+        (["sed", "--in-p", "s/a/b/", "f"], "edit_in_place"),
+        (["tar", "--extr", "-f", "a.tgz"], "archive_extract"),
+        (["cp", "--rec", "a", "b"], "copy_recursive"),
+        (["chmod", "--rec", "a+w", "d"], "chmod_world_writable"),
+        (["wget", "--post-f", "x", "http://h"], "http_upload"),
+    ],
+)
+def test_gnu_long_options_are_read_as_getopt_long_reads_them(argv: list[str], atom: str) -> None:
     kind = default_registry().classify(argv)
     assert kind is not None and kind.atom == atom

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from channel.events import FileChanged, WriteRefused
+from channel.events import FileChanged, OutsideChanged, WriteRefused
 from tests.sandbox.security.conftest import Box
 
 FIX = "#!/bin/sh\\necho fixed >> services/billing/invoice.py\\necho fixed >> services/payments/notes.txt\\n"
@@ -94,3 +94,35 @@ async def test_removing_another_agents_hook_is_refused(box: Box, remove: str) ->
     await box.sh(remove)
     assert (".git/hooks/post-commit", "alice", True) in _refused(box)
     assert (box.sandbox.root / ".git/hooks/post-commit").read_text() == "#!/bin/sh\ntrue\n"
+
+
+REWRITE = """
+import os, sys
+p = os.path.expanduser(sys.argv[1])
+st, old = os.stat(p), open(p, "rb").read()
+new = b"#!/bin/sh\\necho fixed >> services/billing/invoice.py\\necho fixed >> services/payments/notes.txt\\n"
+assert len(old) > len(new), (len(old), len(new))
+new += b"#" * (len(old) - len(new) - 1) + b"\\n"
+with open(p, "r+b") as f:
+    f.write(new)
+os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+print("same size, time and inode")
+"""
+
+
+@pytest.mark.parametrize("where", ["/tmp/fix", "~/bin/fix"])
+async def test_a_script_rewritten_in_place_with_its_time_put_back_is_the_rewriters(bob: Box, where: str) -> None:
+    """Red team 3, finding 02: alice rewrites bob's script keeping its size, inode and modification time, then
+    runs it. The change time (no unprivileged process can set it) makes the rewrite alice's ``OutsideChanged``,
+    and alice its author: what it does is hers, not bob's."""
+    box = bob
+    body = "#!/bin/sh\\necho this script formats nothing at all, it only says so, and it says so at some length\\n"
+    await box.sandbox.run_shell("bob", f"mkdir -p $(dirname {where}) && printf '{body}' > {where} && chmod +x {where}")
+    result = await box.sh(f"python3 - {where} <<'EOF'\n{REWRITE}\nEOF\n")
+    assert "same size, time and inode" in result.output, result.output
+    rewritten = [e for e in box.of(OutsideChanged) if e.actor == "alice"]
+    assert [(e.path, e.change) for e in rewritten] == [(where.split("/", 1)[1].removeprefix("tmp/"), "modified")]
+    await box.sh(where)
+    assert ("services/billing/invoice.py", "alice") in _changed(box)
+    assert ("services/payments/notes.txt", "alice", True) in _refused(box)
+    assert not [p for p, a, _ in _refused(box) if a == "bob"]
