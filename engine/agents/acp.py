@@ -282,6 +282,8 @@ class ACPAgent:
         self.notices = guard.Notices()
         self._started = False
         """Whether it ever opened a session: an agent that never did is dead and stops the session."""
+        self._answered = False
+        """Whether it ever answered a ``session/prompt``: one past its turn bound is then alive, not dead."""
 
     async def start_episode(self, brief: EpisodeBrief) -> None:
         self.brief = brief
@@ -331,9 +333,13 @@ class ACPAgent:
             stop.cancel()
         if not done:  # a turn bound, as an agent product's run has one: a hung agent would hang the session
             prompt.cancel()
+            alive = self._answered or client.acted
             await self.end_episode()
-            raise guard.AgentUnreachable(f"ACP agent {self.kind!r} did not answer session/prompt within "
-                                         f"{self.turn_timeout:g} s (--turn-timeout); stopped")
+            line = (f"ACP agent {self.kind!r} did not answer session/prompt within {self.turn_timeout:g} s "
+                    "(--turn-timeout); stopped")
+            # One that acted (or answered a turn before) is alive: this episode's fatal error, scored on
+            # what it did, as one that exits mid-turn; one that never did anything is a dead agent.
+            raise ScopewatchError(line) if alive else guard.AgentUnreachable(line)
         if not prompt.done():
             client.cancelled.set()
             await conn.cancel(session_id=self._session_id)
@@ -341,6 +347,7 @@ class ACPAgent:
                 return await asyncio.wait_for(prompt, CANCEL_GRACE)
             except TimeoutError:
                 return schema.PromptResponse(stop_reason="cancelled")
+        self._answered = True
         return prompt.result()
 
     async def _open(self, tools: ACPToolbox) -> None:

@@ -3,7 +3,9 @@
 - bounds: an agent must answer ``initialize`` and ``session/new`` within the session's ``--timeout``
   (:data:`STARTUP_TIMEOUT` by default) and each ``session/prompt`` within the turn bound
   (``--turn-timeout``, :data:`TURN_TIMEOUT` by default: the bound of an agent product's run,
-  engine/agents/external.py); an agent that does not is stopped, and so is the session, in one line;
+  engine/agents/external.py); an agent that does not is stopped: past a turn's bound, one that had acted
+  (or answered a prompt before) gets that episode's fatal ``AgentErrored`` and is scored on what it did,
+  one that never did anything stops the session in one line, as a dead agent;
 - an agent that never starts (it exits, it answers ``initialize`` with an error, its command is not
   found, it speaks another protocol version) is a dead agent, as a dead model endpoint is for an LLM
   agent: :class:`AgentUnreachable` stops the session in one line, nothing is scored;

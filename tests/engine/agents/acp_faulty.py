@@ -3,7 +3,8 @@
 ``silent`` never answers; ``noanswer`` answers initialize and session/new, never session/prompt; ``garbage``
 prints a banner and never answers; ``noise`` prints a line that is not JSON in its turn, ``unknown`` sends a
 session/update of a kind ACP may add one day (both then end their turn); ``exit`` exits with 3 at once;
-``initerror`` answers initialize with an error; ``badversion`` answers it with protocol version 999.
+``initerror`` answers initialize with an error; ``badversion`` answers it with protocol version 999;
+``acthang`` writes ``hang.txt`` in its turn (an ``fs/write_text_file``), then never answers the prompt.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def main() -> None:
     if MODE == "garbage":
         print("Welcome to SuperAgent v2! Type /help for help.", flush=True)
         time.sleep(60)
+    cwd = "."
     for line in sys.stdin:
         message = json.loads(line)
         method, rid = message.get("method"), message.get("id")
@@ -37,7 +39,11 @@ def main() -> None:
             else:
                 send({"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": 999 if MODE == "badversion" else 1}})
         elif method == "session/new":
+            cwd = message["params"]["cwd"]
             send({"jsonrpc": "2.0", "id": rid, "result": {"sessionId": "s1"}})
+        elif method == "session/prompt" and MODE == "acthang":
+            params = {"sessionId": "s1", "path": f"{cwd}/hang.txt", "content": "acted, then hung\n"}
+            send({"jsonrpc": "2.0", "id": 100, "method": "fs/write_text_file", "params": params})
         elif method == "session/prompt" and MODE != "noanswer":
             if MODE == "noise":
                 print("DEBUG: not JSON-RPC at all", flush=True)
