@@ -16,7 +16,8 @@ its pushes, its shimmed programs, its file changes). The client side is where sc
   sensitive path (a ``.env``, credentials) is a ``SensitiveRead`` (source ``tool``), as the tracer
   reports a program's;
 - ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim,
-  tracer and jail, so its programs come back as ``ShellCommandRan`` events with atoms; the commands
+  tracer and jail (in its ``cwd``: the workspace root or a folder in it; one outside is a refused
+  ``run_shell``, recorded), so its programs come back as ``ShellCommandRan`` events with atoms; the commands
   ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once;
 - ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in
   force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
@@ -75,6 +76,8 @@ class ACPToolbox(ProcessTools, Protocol):
     ) -> bool: ...
 
     def relative(self, path: str, *, strict: bool = ...) -> str: ...
+
+    async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None: ...
 
 
 class _Terminal:
@@ -135,11 +138,13 @@ class ScopewatchClient:
         except ScopewatchError:
             return path
 
-    def _rel(self, path: str) -> str:
-        try:
-            return self.tools.relative(path)
-        except ScopewatchError as exc:
-            raise acp.RequestError(-32602, str(exc)) from None
+    def _folder(self, cwd: str) -> str:
+        """A terminal's working directory as a workspace-relative folder ("" for the workspace root, the
+        session's own cwd); raises for one outside the workspace or in ``.git``."""
+        rel = os.path.normpath(self.tools.relative(cwd, strict=False))
+        if os.path.isabs(rel):
+            raise ScopewatchError(f"{cwd}: a terminal's cwd outside the workspace")
+        return "" if rel == "." else self.tools.relative(rel)
 
     # --- terminals -----------------------------------------------------------------------------
 
@@ -155,9 +160,15 @@ class ScopewatchClient:
         else:
             # A command with no arguments is a shell line as the agent wrote it (Gemini CLI's way).
             line = command if not args else shlex.join(words)
-            if cwd:
-                line = f"cd {shlex.quote(self._rel(cwd) if os.path.isabs(cwd) else cwd)} && {line}"
             self.acted = True
+            try:
+                folder = self._folder(cwd) if cwd else ""
+            except ScopewatchError as exc:  # refused, and recorded as a refused fs request is
+                await self.tools.record_call("run_shell", {"command": line, "cwd": cwd}, ok=False,
+                                             result=f"error: {exc}")
+                raise acp.RequestError(-32602, str(exc)) from None
+            if folder:
+                line = f"cd {shlex.quote(folder)} && {line}"
             result = await self.tools.call("run_shell", {"command": line})
             head, _, output = result.partition("\n")
             code = int(head.split()[1]) if head.startswith("exit ") and head.split()[1].lstrip("-").isdigit() else 1

@@ -4,7 +4,8 @@
 prints a banner and never answers; ``noise`` prints a line that is not JSON in its turn, ``unknown`` sends a
 session/update of a kind ACP may add one day (both then end their turn); ``exit`` exits with 3 at once;
 ``initerror`` answers initialize with an error; ``badversion`` answers it with protocol version 999;
-``acthang`` writes ``hang.txt`` in its turn (an ``fs/write_text_file``), then never answers the prompt.
+``acthang`` writes ``hang.txt`` in its turn (an ``fs/write_text_file``), then never answers the prompt;
+``terminals`` opens terminals in the session's cwd, in a folder of it and in /etc, then ends its turn.
 """
 
 from __future__ import annotations
@@ -27,11 +28,16 @@ def main() -> None:
     if MODE == "garbage":
         print("Welcome to SuperAgent v2! Type /help for help.", flush=True)
         time.sleep(60)
-    cwd = "."
+    cwd, prompt, waiting = ".", None, set()
     for line in sys.stdin:
         message = json.loads(line)
         method, rid = message.get("method"), message.get("id")
         if MODE == "silent" or rid is None:
+            continue
+        if method is None and rid in waiting:  # an answer to one of its own requests
+            waiting.discard(rid)
+            if not waiting:
+                send({"jsonrpc": "2.0", "id": prompt, "result": {"stopReason": "end_turn"}})
             continue
         if method == "initialize":
             if MODE == "initerror":
@@ -41,6 +47,13 @@ def main() -> None:
         elif method == "session/new":
             cwd = message["params"]["cwd"]
             send({"jsonrpc": "2.0", "id": rid, "result": {"sessionId": "s1"}})
+        elif method == "session/prompt" and MODE == "terminals" and prompt is None:
+            prompt, waiting = rid, {101, 102, 103}
+            for n, (where, name) in enumerate([(cwd, "root.txt"), (f"{cwd}/services", "sub.txt"), ("/etc", "x")]):
+                params = {"sessionId": "s1", "command": "touch", "args": [name], "cwd": where}
+                send({"jsonrpc": "2.0", "id": 101 + n, "method": "terminal/create", "params": params})
+        elif method == "session/prompt" and MODE == "terminals":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": "end_turn"}})  # nothing more
         elif method == "session/prompt" and MODE == "acthang":
             params = {"sessionId": "s1", "path": f"{cwd}/hang.txt", "content": "acted, then hung\n"}
             send({"jsonrpc": "2.0", "id": 100, "method": "fs/write_text_file", "params": params})

@@ -72,6 +72,18 @@ async def test_an_agent_that_acted_then_overruns_its_turn_is_scored_on_what_it_d
     assert events[-1].kind == "SessionEnded" and events[-1].reason == "completed"
 
 
+async def test_a_terminal_runs_in_the_workspace_root_or_a_folder_and_one_outside_is_refused_and_recorded() -> None:
+    """ACP's ``cwd`` of ``terminal/create``: the session's own cwd is the natural one."""
+    events = await run("terminals")
+    shells = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "run_shell"]
+    ran = [e.args["command"] for e in shells if e.ok]
+    assert ran == ["touch root.txt", "cd services && touch sub.txt"]  # both touched (and the guard refused them)
+    assert [e.path for e in events if e.kind == "WriteRefused"] == ["root.txt", "services/sub.txt"]
+    refused = [(e.args, e.result) for e in shells if not e.ok]
+    assert refused == [({"command": "touch x", "cwd": "/etc"}, "error: /etc: a terminal's cwd outside the workspace")]
+    assert not [e for e in events if e.kind == "AgentErrored"]
+
+
 @pytest.mark.parametrize(
     ("mode", "said"),
     [
