@@ -341,6 +341,11 @@ class LLMAgent:
         """Run one tool call and append its result; None when the call ran, else the error text."""
         error: str | None = None
         if ctx.tools.finished:
+            # Not run, but recorded: the toolbox refuses a call after finish and records it (``ToolCalled``,
+            # ``ok`` false), so the recording says what the model asked for.
+            args, _ = parse_arguments(call.arguments)
+            raw = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
+            await ctx.tools.call(call.name, redact_value(args if args is not None else {"arguments": raw}))
             error = note("errors", "after_finish")
         elif index >= self.max_calls_per_turn:
             error = note("errors", "too_many_calls", limit=self.max_calls_per_turn)
