@@ -117,6 +117,17 @@ async def test_a_stream_dropped_mid_reply_is_retried_as_a_new_call() -> None:
     assert called.text == "Done." and tools.finished
 
 
+async def test_a_stream_of_repeated_deltas_is_a_reply_not_a_failure() -> None:
+    """A rule of dashes in 4-character deltas (120 equal chunks): litellm's repeated-chunk guard is off."""
+    async with ChatServer(Say("-" * 480 + "\nDone.", [("finish", {"summary": "ok"})], chunk=4)) as server:
+        events, tools = Events(), Toolbox()
+        a = agent(server, events, stream=True)
+        await turns(a, tools, 1)
+    assert not events.of("AgentErrored") and len(server.requests) == 1
+    [called] = events.of("ModelCalled")
+    assert called.text.startswith("-" * 480) and tools.finished
+
+
 async def test_anthropic_provider_by_api_base() -> None:
     async with ChatServer(
         Say("Looking.", [("read_file", {"path": "a.py"})]), Say("", [("finish", {"summary": "ok"})])
