@@ -46,7 +46,7 @@ from channel.events import AgentErrored, ModelCalled, TokensStreamed
 from channel.vocab import AgentRole
 from channel.vocab.norms import Memory, Norms
 from engine.agents.base import EpisodeBrief, TurnContext
-from engine.llm.client import Completion, Sleep, litellm_completion, load_litellm
+from engine.llm.client import Completion, Sleep, litellm_completion, load_litellm, provider_base
 from engine.llm.errors import DEAD_ENDPOINT, ModelUnreachable, classify_error, describe_error
 from engine.llm.prompting import (
     FAVOR_BRIEFING,
@@ -275,11 +275,11 @@ class LLMAgent:
             kwargs["drop_params"] = True
             kwargs["max_retries"] = 0  # the SDK's own retries would hide failures from our policy
             if self.api_base:
-                kwargs["api_base"] = self.api_base
+                kwargs["api_base"] = provider_base(self.model, self.api_base)
                 if not load_litellm().validate_environment(model=self.model).get("keys_in_environment"):
                     kwargs["api_key"] = "no-key-needed"  # local servers ignore it; the SDK insists on one
         elif self.api_base:
-            kwargs["api_base"] = self.api_base
+            kwargs["api_base"] = provider_base(self.model, self.api_base)
         call = self.calls
 
         async def on_text(text: str) -> None:

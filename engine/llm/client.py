@@ -35,6 +35,16 @@ def load_litellm() -> ModuleType:
     return litellm
 
 
+def provider_base(model: str, api_base: str) -> str:
+    """``--api-base`` as litellm's provider of ``model`` wants it. The documented form ends in ``/v1``
+    (an OpenAI-compatible server's, and Claude Code's: engine/agents/products/claude_code.py); litellm's
+    ``anthropic/`` provider appends ``/v1/messages`` itself, so for it a trailing ``/v1`` is dropped
+    (it posted to ``/v1/v1/messages``)."""
+    if model.startswith("anthropic/"):
+        return api_base.rstrip("/").removesuffix("/v1")
+    return api_base
+
+
 async def litellm_completion(**kwargs: Any) -> Any:
     """The default completion: ``litellm.acompletion``."""
     return await load_litellm().acompletion(**kwargs)

@@ -128,12 +128,15 @@ async def test_a_stream_of_repeated_deltas_is_a_reply_not_a_failure() -> None:
     assert called.text.startswith("-" * 480) and tools.finished
 
 
-async def test_anthropic_provider_by_api_base() -> None:
+@pytest.mark.parametrize("v1", [False, True])
+async def test_anthropic_provider_by_api_base(v1: bool) -> None:
+    """The server's root or the documented ``.../v1`` form (Claude Code's too): both post to /v1/messages."""
     async with ChatServer(
         Say("Looking.", [("read_file", {"path": "a.py"})]), Say("", [("finish", {"summary": "ok"})])
     ) as server:
         events, tools = Events(), Toolbox()
-        a = agent(server, events, model="anthropic/claude-3-5-haiku-latest", url=server.root_url)
+        url = server.base_url + "/" if v1 else server.root_url
+        a = agent(server, events, model="anthropic/claude-3-5-haiku-latest", url=url)
         await turns(a, tools, 2)
     assert server.paths == ["/v1/messages", "/v1/messages"]
     assert tools.calls == [("read_file", {"path": "a.py"}), ("finish", {"summary": "ok"})]
