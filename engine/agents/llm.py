@@ -217,8 +217,9 @@ class LLMAgent:
             first_ms: float | None = None
             try:
                 async with self.limiter or contextlib.nullcontext():
-                    response, first_ms = await self._complete(started)
+                    response, first_ms, estimated = await self._complete(started)
                 reply = parse_response(response, len(self.messages))
+                estimated = estimated or reply.usage_estimated
             except MalformedResponse:
                 return Reply("", (), 0, 0, 0.0)  # reported as an empty reply by _act
             except Exception as exc:
@@ -250,12 +251,14 @@ class LLMAgent:
                     finish_reason=reply.finish_reason,
                     first_token_ms=first_ms,
                     text=reply.content[: self.max_reply_chars],
+                    usage_estimated=estimated,
                 )
             )
             return reply
 
-    async def _complete(self, started: float) -> tuple[Any, float | None]:
-        """One completion (read to its end when streamed): the response and the time to first token."""
+    async def _complete(self, started: float) -> tuple[Any, float | None, bool]:
+        """One completion (read to its end when streamed): the response, the time to first token and
+        whether a stream's usage is litellm's estimate."""
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": self.messages,
@@ -291,7 +294,7 @@ class LLMAgent:
             response = await completion(**kwargs)
             if is_stream(response):
                 return await read_stream(response, self.messages, on_text, started=started)
-            return response, None
+            return response, None, False
 
     async def _act(self, reply: Reply, ctx: TurnContext) -> None:
         content = reply.content
