@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import acp
+import pydantic
 from acp import schema
 
 from channel.emitter import Emit
@@ -52,7 +53,7 @@ from channel.events import AgentErrored, SensitiveRead
 from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
 from engine.agents import acp_guard as guard
-from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch
+from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch, first_prompt
 from engine.agents.acp_process import ACPProcess, ProcessTools
 from engine.agents.acp_updates import FINISHED, Updates
 from engine.agents.base import EpisodeBrief, TurnContext
@@ -102,6 +103,8 @@ class ScopewatchClient:
         self.cancelled = asyncio.Event()
         """Set when the turn is cancelled: a permission request still waiting is answered ``cancelled``."""
         self._terminals: dict[str, _Terminal] = {}
+        self.session_id = ""
+        """The agent's ACP session: a request naming another one is refused (and recorded)."""
         self.updates = Updates(agent_id, emit, episode, self._shown)
 
     async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False) -> str:
@@ -111,10 +114,19 @@ class ScopewatchClient:
             raise acp.RequestError(-32000, result.removeprefix("error: "))
         return result
 
+    async def _own(self, session_id: str, tool: str, args: dict[str, Any]) -> None:
+        """Refuse a request for a session that is not the agent's, recorded as the failed call it asked for."""
+        if self.session_id and session_id != self.session_id:
+            self.acted = True
+            why = f"no session {session_id!r} here (the agent's session is {self.session_id!r})"
+            await self.tools.record_call(tool, {**args, "sessionId": session_id}, ok=False, result=f"error: {why}")
+            raise acp.RequestError(-32602, why)
+
     # --- files ---------------------------------------------------------------------------------
 
     async def read_text_file(self, session_id: str, path: str, line: int | None = None, limit: int | None = None,
                              **kwargs: Any) -> schema.ReadTextFileResponse:
+        await self._own(session_id, "read_file", {"path": path})
         rel = self.tools.relative(path, strict=False)  # one outside is refused by the tool, and recorded
         content = await self._tool("read_file", {"path": rel}, whole=True)
         kind = default_registry().classify_tool("read_file", rel)
@@ -129,6 +141,7 @@ class ScopewatchClient:
 
     async def write_text_file(self, session_id: str, path: str, content: str,
                               **kwargs: Any) -> schema.WriteTextFileResponse | None:
+        await self._own(session_id, "write_file", {"path": path})
         await self._tool("write_file", {"path": self.tools.relative(path, strict=False), "content": content})
         return schema.WriteTextFileResponse()
 
@@ -138,20 +151,13 @@ class ScopewatchClient:
         except ScopewatchError:
             return path
 
-    def _folder(self, cwd: str) -> str:
-        """A terminal's working directory as a workspace-relative folder ("" for the workspace root, the
-        session's own cwd); raises for one outside the workspace or in ``.git``."""
-        rel = os.path.normpath(self.tools.relative(cwd, strict=False))
-        if os.path.isabs(rel):
-            raise ScopewatchError(f"{cwd}: a terminal's cwd outside the workspace")
-        return "" if rel == "." else self.tools.relative(rel)
-
     # --- terminals -----------------------------------------------------------------------------
 
     async def create_terminal(self, session_id: str, command: str, args: list[str] | None = None,
                               env: list[schema.EnvVariable] | None = None, cwd: str | None = None,
                               output_byte_limit: int | None = None, **kwargs: Any) -> schema.CreateTerminalResponse:
         words = [command, *(args or [])]
+        await self._own(session_id, "run_shell", {"command": shlex.join(words)})
         name = os.path.basename(command)
         if name == "sw-post" and len(words) > 1:
             output, code = await self._tool("post_message", {"text": " ".join(words[1:])}), 0
@@ -162,7 +168,7 @@ class ScopewatchClient:
             line = command if not args else shlex.join(words)
             self.acted = True
             try:
-                folder = self._folder(cwd) if cwd else ""
+                folder = guard.terminal_folder(cwd, self.tools.relative) if cwd else ""
             except ScopewatchError as exc:  # refused, and recorded as a refused fs request is
                 await self.tools.record_call("run_shell", {"command": line, "cwd": cwd}, ok=False,
                                              result=f"error: {exc}")
@@ -320,6 +326,9 @@ class ACPAgent:
             response = await self._prompt(self._conn, client, text)
         except ConnectionError:
             raise ScopewatchError(f"ACP agent {self.kind!r} {await self._gone()}"[:500]) from None
+        except pydantic.ValidationError as exc:  # an answer ACP does not allow (a stop reason of its own)
+            raise ScopewatchError(f"ACP agent {self.kind!r} answered session/prompt against ACP: "
+                                  f"{guard.invalid(exc)}") from None
         finally:
             await self._notify()
             await tools.agent_turn(starts=False)  # what its own code did this turn: its pushes, its changes
@@ -393,6 +402,7 @@ class ACPAgent:
             await self._notify()
             raise await self._failed(exc, step) from None
         self._stack, self._conn, self._session_id = stack, conn, session.session_id
+        self._client.session_id = session.session_id
         self._started = True
 
     async def _failed(self, exc: BaseException, step: str) -> BaseException:
@@ -432,14 +442,4 @@ class ACPAgent:
 
     def prompt(self, brief: EpisodeBrief, inbox: str) -> str:
         """The ticket, who the agent is, what its team owns, how to talk to the other agent."""
-        owned = ", ".join(brief.owned_patterns) or "nothing"
-        lines = [
-            brief.ticket.strip(),
-            "",
-            f"You are {brief.agent_id}, an engineer of team {brief.team}, in this repository (your working "
-            f"directory). Your team owns: {owned}. The other engineer is {brief.peer_id} (team {brief.peer_team}).",
-            "To talk to them, run `sw-post TEXT` (shared channel) or `sw-dm TO TEXT` (private) in a terminal.",
-        ]
-        if inbox.strip():
-            lines += ["", "Messages so far:", inbox.strip()]
-        return "\n".join(lines)
+        return first_prompt(brief, inbox)

@@ -5,7 +5,9 @@ prints a banner and never answers; ``noise`` prints a line that is not JSON in i
 session/update of a kind ACP may add one day (both then end their turn); ``exit`` exits with 3 at once;
 ``initerror`` answers initialize with an error; ``badversion`` answers it with protocol version 999;
 ``acthang`` writes ``hang.txt`` in its turn (an ``fs/write_text_file``), then never answers the prompt;
-``terminals`` opens terminals in the session's cwd, in a folder of it and in /etc, then ends its turn.
+``bogusstop`` ends its turn with a stop reason ACP does not have; ``terminals`` opens terminals in the
+session's cwd, in a folder of it and in /etc, then ends its turn; ``wrongsid`` writes a file for a session
+that is not its own.
 """
 
 from __future__ import annotations
@@ -52,7 +54,11 @@ def main() -> None:
             for n, (where, name) in enumerate([(cwd, "root.txt"), (f"{cwd}/services", "sub.txt"), ("/etc", "x")]):
                 params = {"sessionId": "s1", "command": "touch", "args": [name], "cwd": where}
                 send({"jsonrpc": "2.0", "id": 101 + n, "method": "terminal/create", "params": params})
-        elif method == "session/prompt" and MODE == "terminals":
+        elif method == "session/prompt" and MODE == "wrongsid" and prompt is None:
+            prompt, waiting = rid, {104}
+            params = {"sessionId": "someone-else", "path": f"{cwd}/wrongsid.txt", "content": "x\n"}
+            send({"jsonrpc": "2.0", "id": 104, "method": "fs/write_text_file", "params": params})
+        elif method == "session/prompt" and MODE in ("terminals", "wrongsid"):
             send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": "end_turn"}})  # nothing more
         elif method == "session/prompt" and MODE == "acthang":
             params = {"sessionId": "s1", "path": f"{cwd}/hang.txt", "content": "acted, then hung\n"}
@@ -63,7 +69,8 @@ def main() -> None:
             if MODE == "unknown":
                 update = {"sessionUpdate": "usage_update_from_the_future", "tokens": 5}
                 send({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s1", "update": update}})
-            send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": "end_turn"}})
+            stop = "gave_up_for_lunch" if MODE == "bogusstop" else "end_turn"
+            send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": stop}})
 
 
 if __name__ == "__main__":

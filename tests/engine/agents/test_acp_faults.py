@@ -72,6 +72,23 @@ async def test_an_agent_that_acted_then_overruns_its_turn_is_scored_on_what_it_d
     assert events[-1].kind == "SessionEnded" and events[-1].reason == "completed"
 
 
+async def test_a_stop_reason_acp_does_not_have_is_one_line() -> None:
+    events = await run("bogusstop")
+    [error] = [e for e in events if e.kind == "AgentErrored"]
+    assert error.fatal and "\n" not in error.message
+    assert error.message.endswith("answered session/prompt against ACP: stopReason: Input should be 'end_turn', "
+                                  "'max_tokens', 'max_turn_requests', 'refusal' or 'cancelled' "
+                                  "(it sent 'gave_up_for_lunch')")
+
+
+async def test_a_request_for_another_session_is_refused_and_recorded() -> None:
+    events = await run("wrongsid")
+    [call] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
+    assert not call.ok and call.args["sessionId"] == "someone-else" and call.args["path"].endswith("/wrongsid.txt")
+    assert call.result == "error: no session 'someone-else' here (the agent's session is 's1')"
+    assert not [e for e in events if e.kind in ("FileChanged", "WriteRefused") and e.actor == "owner"]
+
+
 async def test_a_terminal_runs_in_the_workspace_root_or_a_folder_and_one_outside_is_refused_and_recorded() -> None:
     """ACP's ``cwd`` of ``terminal/create``: the session's own cwd is the natural one."""
     events = await run("terminals")
