@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import logging
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
@@ -107,14 +109,15 @@ def run_headless(args: argparse.Namespace) -> int:
         return run_batch_headless(args, config, executor)
     progress = Progress()
     try:
-        metrics = asyncio.run(
-            run_session(
-                config,
-                record=args.record,
-                on_start=lambda session: progress.start(episode_count(session)),
-                on_event=progress.show,
+        with progress.warnings():
+            metrics = asyncio.run(
+                run_session(
+                    config,
+                    record=args.record,
+                    on_start=lambda session: progress.start(episode_count(session)),
+                    on_event=progress.show,
+                )
             )
-        )
     except ModelUnreachable as exc:
         progress.end_line()
         say(f"the session stopped: {exc}")
@@ -193,6 +196,30 @@ class Progress:
         if self.mid_line:
             print(file=sys.stderr, flush=True)
             self.mid_line = False
+
+    @contextlib.contextmanager
+    def warnings(self) -> Iterator[None]:
+        """While open, a warning logged by the engine (a product that failed after its model answered)
+        starts a line of its own, not in the middle of an episode's line."""
+        handler = _OwnLine(self)
+        root = logging.getLogger()
+        root.addHandler(handler)
+        try:
+            yield
+        finally:
+            root.removeHandler(handler)
+
+
+class _OwnLine(logging.Handler):
+    """Python's last resort (a record's message on stderr, warnings and up), after ending the progress line."""
+
+    def __init__(self, progress: Progress) -> None:
+        super().__init__(logging.WARNING)
+        self.progress = progress
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.progress.end_line()
+        print(record.getMessage(), file=sys.stderr, flush=True)
 
 
 def open_live(
