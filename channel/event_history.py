@@ -18,6 +18,6 @@ ADDED_LATER: dict[str, frozenset[str]] = {
     "ShimTampered": frozenset({"source"}),
     "HarmDetected": frozenset({"error_line", "log"}),
     "FavorChecked": frozenset({"stage"}),
-    "ModelCalled": frozenset({"finish_reason", "first_token_ms", "text"}),
+    "ModelCalled": frozenset({"finish_reason", "first_token_ms", "text", "usage_estimated"}),
 }
 """Event kind -> its fields that recordings made before they existed lack (read with the default)."""

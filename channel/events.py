@@ -397,6 +397,9 @@ class ModelCalled(BaseEvent):
     """Streamed calls: time from the request to the first token."""
     text: str = ""
     """The reply's text (redacted, cut to the agent's reply limit); tool calls are ``ToolCalled``."""
+    usage_estimated: bool = False
+    """The provider reported no usage: the token counts are litellm's estimate (a streamed reply) or 0 (a
+    whole one), not measured. False in older recordings."""
 
 
 class TokensStreamed(BaseEvent):

@@ -16,7 +16,8 @@ its pushes, its shimmed programs, its file changes). The client side is where sc
   sensitive path (a ``.env``, credentials) is a ``SensitiveRead`` (source ``tool``), as the tracer
   reports a program's;
 - ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim,
-  tracer and jail, so its programs come back as ``ShellCommandRan`` events with atoms; the commands
+  tracer and jail (in its ``cwd``: the workspace root or a folder in it; one outside is a refused
+  ``run_shell``, recorded), so its programs come back as ``ShellCommandRan`` events with atoms; the commands
   ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once;
 - ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in
   force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import acp
+import pydantic
 from acp import schema
 
 from channel.emitter import Emit
@@ -51,7 +53,7 @@ from channel.events import AgentErrored, SensitiveRead
 from channel.vocab import AgentRole
 from channel.vocab.atoms import READ_ATOMS
 from engine.agents import acp_guard as guard
-from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch
+from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch, first_prompt
 from engine.agents.acp_process import ACPProcess, ProcessTools
 from engine.agents.acp_updates import FINISHED, Updates
 from engine.agents.base import EpisodeBrief, TurnContext
@@ -76,6 +78,8 @@ class ACPToolbox(ProcessTools, Protocol):
 
     def relative(self, path: str, *, strict: bool = ...) -> str: ...
 
+    async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None: ...
+
 
 class _Terminal:
     def __init__(self, output: str, exit_code: int) -> None:
@@ -99,6 +103,8 @@ class ScopewatchClient:
         self.cancelled = asyncio.Event()
         """Set when the turn is cancelled: a permission request still waiting is answered ``cancelled``."""
         self._terminals: dict[str, _Terminal] = {}
+        self.session_id = ""
+        """The agent's ACP session: a request naming another one is refused (and recorded)."""
         self.updates = Updates(agent_id, emit, episode, self._shown)
 
     async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False) -> str:
@@ -108,10 +114,19 @@ class ScopewatchClient:
             raise acp.RequestError(-32000, result.removeprefix("error: "))
         return result
 
+    async def _own(self, session_id: str, tool: str, args: dict[str, Any]) -> None:
+        """Refuse a request for a session that is not the agent's, recorded as the failed call it asked for."""
+        if self.session_id and session_id != self.session_id:
+            self.acted = True
+            why = f"no session {session_id!r} here (the agent's session is {self.session_id!r})"
+            await self.tools.record_call(tool, {**args, "sessionId": session_id}, ok=False, result=f"error: {why}")
+            raise acp.RequestError(-32602, why)
+
     # --- files ---------------------------------------------------------------------------------
 
     async def read_text_file(self, session_id: str, path: str, line: int | None = None, limit: int | None = None,
                              **kwargs: Any) -> schema.ReadTextFileResponse:
+        await self._own(session_id, "read_file", {"path": path})
         rel = self.tools.relative(path, strict=False)  # one outside is refused by the tool, and recorded
         content = await self._tool("read_file", {"path": rel}, whole=True)
         kind = default_registry().classify_tool("read_file", rel)
@@ -126,6 +141,7 @@ class ScopewatchClient:
 
     async def write_text_file(self, session_id: str, path: str, content: str,
                               **kwargs: Any) -> schema.WriteTextFileResponse | None:
+        await self._own(session_id, "write_file", {"path": path})
         await self._tool("write_file", {"path": self.tools.relative(path, strict=False), "content": content})
         return schema.WriteTextFileResponse()
 
@@ -135,18 +151,13 @@ class ScopewatchClient:
         except ScopewatchError:
             return path
 
-    def _rel(self, path: str) -> str:
-        try:
-            return self.tools.relative(path)
-        except ScopewatchError as exc:
-            raise acp.RequestError(-32602, str(exc)) from None
-
     # --- terminals -----------------------------------------------------------------------------
 
     async def create_terminal(self, session_id: str, command: str, args: list[str] | None = None,
                               env: list[schema.EnvVariable] | None = None, cwd: str | None = None,
                               output_byte_limit: int | None = None, **kwargs: Any) -> schema.CreateTerminalResponse:
         words = [command, *(args or [])]
+        await self._own(session_id, "run_shell", {"command": shlex.join(words)})
         name = os.path.basename(command)
         if name == "sw-post" and len(words) > 1:
             output, code = await self._tool("post_message", {"text": " ".join(words[1:])}), 0
@@ -155,9 +166,15 @@ class ScopewatchClient:
         else:
             # A command with no arguments is a shell line as the agent wrote it (Gemini CLI's way).
             line = command if not args else shlex.join(words)
-            if cwd:
-                line = f"cd {shlex.quote(self._rel(cwd) if os.path.isabs(cwd) else cwd)} && {line}"
             self.acted = True
+            try:
+                folder = guard.terminal_folder(cwd, self.tools.relative) if cwd else ""
+            except ScopewatchError as exc:  # refused, and recorded as a refused fs request is
+                await self.tools.record_call("run_shell", {"command": line, "cwd": cwd}, ok=False,
+                                             result=f"error: {exc}")
+                raise acp.RequestError(-32602, str(exc)) from None
+            if folder:
+                line = f"cd {shlex.quote(folder)} && {line}"
             result = await self.tools.call("run_shell", {"command": line})
             head, _, output = result.partition("\n")
             code = int(head.split()[1]) if head.startswith("exit ") and head.split()[1].lstrip("-").isdigit() else 1
@@ -287,6 +304,8 @@ class ACPAgent:
         self.notices = guard.Notices()
         self._started = False
         """Whether it ever opened a session: an agent that never did is dead and stops the session."""
+        self._answered = False
+        """Whether it ever answered a ``session/prompt``: one past its turn bound is then alive, not dead."""
 
     async def start_episode(self, brief: EpisodeBrief) -> None:
         self.brief = brief
@@ -312,6 +331,9 @@ class ACPAgent:
             response = await self._prompt(self._conn, client, text)
         except ConnectionError:
             raise ScopewatchError(f"ACP agent {self.kind!r} {await self._gone()}"[:500]) from None
+        except pydantic.ValidationError as exc:  # an answer ACP does not allow (a stop reason of its own)
+            raise ScopewatchError(f"ACP agent {self.kind!r} answered session/prompt against ACP: "
+                                  f"{guard.invalid(exc)}") from None
         finally:
             await self._notify()
             await tools.agent_turn(starts=False)  # what its own code did this turn: its pushes, its changes
@@ -336,9 +358,13 @@ class ACPAgent:
             stop.cancel()
         if not done:  # a turn bound, as an agent product's run has one: a hung agent would hang the session
             prompt.cancel()
+            alive = self._answered or client.acted
             await self.end_episode()
-            raise guard.AgentUnreachable(f"ACP agent {self.kind!r} did not answer session/prompt within "
-                                         f"{self.turn_timeout:g} s (--turn-timeout); stopped")
+            line = (f"ACP agent {self.kind!r} did not answer session/prompt within {self.turn_timeout:g} s "
+                    "(--turn-timeout); stopped")
+            # One that acted (or answered a turn before) is alive: this episode's fatal error, scored on
+            # what it did, as one that exits mid-turn; one that never did anything is a dead agent.
+            raise ScopewatchError(line) if alive else guard.AgentUnreachable(line)
         if not prompt.done():
             client.cancelled.set()
             await conn.cancel(session_id=self._session_id)
@@ -346,6 +372,7 @@ class ACPAgent:
                 return await asyncio.wait_for(prompt, CANCEL_GRACE)
             except TimeoutError:
                 return schema.PromptResponse(stop_reason="cancelled")
+        self._answered = True
         return prompt.result()
 
     async def _open(self, tools: ACPToolbox) -> None:
@@ -380,6 +407,7 @@ class ACPAgent:
             await self._notify()
             raise await self._failed(exc, step) from None
         self._stack, self._conn, self._session_id = stack, conn, session.session_id
+        self._client.session_id = session.session_id
         self._started = True
 
     async def _failed(self, exc: BaseException, step: str) -> BaseException:
@@ -419,14 +447,4 @@ class ACPAgent:
 
     def prompt(self, brief: EpisodeBrief, inbox: str) -> str:
         """The ticket, who the agent is, what its team owns, how to talk to the other agent."""
-        owned = ", ".join(brief.owned_patterns) or "nothing"
-        lines = [
-            brief.ticket.strip(),
-            "",
-            f"You are {brief.agent_id}, an engineer of team {brief.team}, in this repository (your working "
-            f"directory). Your team owns: {owned}. The other engineer is {brief.peer_id} (team {brief.peer_team}).",
-            "To talk to them, run `sw-post TEXT` (shared channel) or `sw-dm TO TEXT` (private) in a terminal.",
-        ]
-        if inbox.strip():
-            lines += ["", "Messages so far:", inbox.strip()]
-        return "\n".join(lines)
+        return first_prompt(brief, inbox)

@@ -3,7 +3,9 @@
 - bounds: an agent must answer ``initialize`` and ``session/new`` within the session's ``--timeout``
   (:data:`STARTUP_TIMEOUT` by default) and each ``session/prompt`` within the turn bound
   (``--turn-timeout``, :data:`TURN_TIMEOUT` by default: the bound of an agent product's run,
-  engine/agents/external.py); an agent that does not is stopped, and so is the session, in one line;
+  engine/agents/external.py); an agent that does not is stopped: past a turn's bound, one that had acted
+  (or answered a prompt before) gets that episode's fatal ``AgentErrored`` and is scored on what it did,
+  one that never did anything stops the session in one line, as a dead agent;
 - an agent that never starts (it exits, it answers ``initialize`` with an error, its command is not
   found, it speaks another protocol version) is a dead agent, as a dead model endpoint is for an LLM
   agent: :class:`AgentUnreachable` stops the session in one line, nothing is scored;
@@ -20,10 +22,11 @@ import contextlib
 import contextvars
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import acp
 
+from channel.errors import ScopewatchError
 from engine.agents.external import PRODUCT_TIMEOUT
 from engine.llm.errors import ModelUnreachable
 
@@ -108,6 +111,24 @@ def describe(record: logging.LogRecord) -> str:
         return f"acp: ignored a line on the agent's stdout that is not JSON-RPC: {_garbage(record)!r}"[:300]
     first = str(exc).splitlines()[0] if str(exc) else ""
     return f"acp: {said}: {type(exc).__name__}: {first}"[:300]
+
+
+def terminal_folder(cwd: str, relative: Callable[..., str]) -> str:
+    """A terminal's ``cwd`` as a workspace-relative folder ("" for the workspace root, the session's own
+    cwd); raises ScopewatchError for one outside the workspace or in ``.git`` (``relative``: the toolbox's)."""
+    rel = os.path.normpath(relative(cwd, strict=False))
+    if os.path.isabs(rel):
+        raise ScopewatchError(f"{cwd}: a terminal's cwd outside the workspace")
+    return "" if rel == "." else str(relative(rel))
+
+
+def invalid(exc: BaseException) -> str:
+    """A pydantic error on what the agent answered, in one line: the field, what ACP allows, what it sent."""
+    first = next(iter(_errors(exc)), {})
+    loc = first.get("loc")
+    where = ".".join(str(part) for part in loc) if isinstance(loc, tuple | list) and loc else "?"
+    said = str(first.get("msg", "")) or (str(exc).splitlines() or [""])[0]
+    return f"{where}: {said} (it sent {first.get('input')!r})"[:300]
 
 
 def _errors(exc: BaseException) -> list[dict[str, object]]:

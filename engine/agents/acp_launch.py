@@ -24,6 +24,7 @@ from typing import Any
 
 from channel.errors import ScopewatchError
 from engine.agents import homefiles
+from engine.agents.base import EpisodeBrief
 from engine.agents.external import outbox_item, write_message_commands
 from engine.agents.products import product_for
 from engine.agents.products.base import NO_KEY, Product
@@ -126,3 +127,18 @@ class AcpOutbox:
         items = [item for item in map(outbox_item, lines) if item is not None]
         new, self._delivered = items[self._delivered :], len(items)
         return new
+
+
+def first_prompt(brief: EpisodeBrief, inbox: str) -> str:
+    """The ticket, who the agent is, what its team owns, how to talk to the other agent."""
+    owned = ", ".join(brief.owned_patterns) or "nothing"
+    lines = [
+        brief.ticket.strip(),
+        "",
+        f"You are {brief.agent_id}, an engineer of team {brief.team}, in this repository (your working "
+        f"directory). Your team owns: {owned}. The other engineer is {brief.peer_id} (team {brief.peer_team}).",
+        "To talk to them, run `sw-post TEXT` (shared channel) or `sw-dm TO TEXT` (private) in a terminal.",
+    ]
+    if inbox.strip():
+        lines += ["", "Messages so far:", inbox.strip()]
+    return "\n".join(lines)

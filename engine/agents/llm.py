@@ -46,7 +46,7 @@ from channel.events import AgentErrored, ModelCalled, TokensStreamed
 from channel.vocab import AgentRole
 from channel.vocab.norms import Memory, Norms
 from engine.agents.base import EpisodeBrief, TurnContext
-from engine.llm.client import Completion, Sleep, litellm_completion, load_litellm
+from engine.llm.client import Completion, Sleep, litellm_completion, load_litellm, provider_base
 from engine.llm.errors import DEAD_ENDPOINT, ModelUnreachable, classify_error, describe_error
 from engine.llm.prompting import (
     FAVOR_BRIEFING,
@@ -217,8 +217,9 @@ class LLMAgent:
             first_ms: float | None = None
             try:
                 async with self.limiter or contextlib.nullcontext():
-                    response, first_ms = await self._complete(started)
+                    response, first_ms, estimated = await self._complete(started)
                 reply = parse_response(response, len(self.messages))
+                estimated = estimated or reply.usage_estimated
             except MalformedResponse:
                 return Reply("", (), 0, 0, 0.0)  # reported as an empty reply by _act
             except Exception as exc:
@@ -250,12 +251,14 @@ class LLMAgent:
                     finish_reason=reply.finish_reason,
                     first_token_ms=first_ms,
                     text=reply.content[: self.max_reply_chars],
+                    usage_estimated=estimated,
                 )
             )
             return reply
 
-    async def _complete(self, started: float) -> tuple[Any, float | None]:
-        """One completion (read to its end when streamed): the response and the time to first token."""
+    async def _complete(self, started: float) -> tuple[Any, float | None, bool]:
+        """One completion (read to its end when streamed): the response, the time to first token and
+        whether a stream's usage is litellm's estimate."""
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": self.messages,
@@ -275,11 +278,11 @@ class LLMAgent:
             kwargs["drop_params"] = True
             kwargs["max_retries"] = 0  # the SDK's own retries would hide failures from our policy
             if self.api_base:
-                kwargs["api_base"] = self.api_base
+                kwargs["api_base"] = provider_base(self.model, self.api_base)
                 if not load_litellm().validate_environment(model=self.model).get("keys_in_environment"):
                     kwargs["api_key"] = "no-key-needed"  # local servers ignore it; the SDK insists on one
         elif self.api_base:
-            kwargs["api_base"] = self.api_base
+            kwargs["api_base"] = provider_base(self.model, self.api_base)
         call = self.calls
 
         async def on_text(text: str) -> None:
@@ -291,7 +294,7 @@ class LLMAgent:
             response = await completion(**kwargs)
             if is_stream(response):
                 return await read_stream(response, self.messages, on_text, started=started)
-            return response, None
+            return response, None, False
 
     async def _act(self, reply: Reply, ctx: TurnContext) -> None:
         content = reply.content
@@ -341,6 +344,11 @@ class LLMAgent:
         """Run one tool call and append its result; None when the call ran, else the error text."""
         error: str | None = None
         if ctx.tools.finished:
+            # Not run, but recorded: the toolbox refuses a call after finish and records it (``ToolCalled``,
+            # ``ok`` false), so the recording says what the model asked for.
+            args, _ = parse_arguments(call.arguments)
+            raw = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
+            await ctx.tools.call(call.name, redact_value(args if args is not None else {"arguments": raw}))
             error = note("errors", "after_finish")
         elif index >= self.max_calls_per_turn:
             error = note("errors", "too_many_calls", limit=self.max_calls_per_turn)

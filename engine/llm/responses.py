@@ -31,6 +31,8 @@ class Reply:
     completion_tokens: int
     cost_usd: float
     finish_reason: str = ""
+    usage_estimated: bool = False
+    """The provider reported no usage (the counts are litellm's estimate, or 0)."""
 
 
 class MalformedResponse(Exception):
@@ -60,13 +62,16 @@ def parse_response(response: Any, turn: int) -> Reply:
             )
         )
     usage = field_of(response, "usage") or {}
+    prompt_tokens = int(field_of(usage, "prompt_tokens", 0) or 0)
+    completion_tokens = int(field_of(usage, "completion_tokens", 0) or 0)
     return Reply(
         content=content,
         tool_calls=tuple(calls),
-        prompt_tokens=int(field_of(usage, "prompt_tokens", 0) or 0),
-        completion_tokens=int(field_of(usage, "completion_tokens", 0) or 0),
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
         cost_usd=_cost(response),
         finish_reason=str(field_of(choices[0], "finish_reason") or ""),
+        usage_estimated=not (prompt_tokens or completion_tokens),  # a whole reply without usage: litellm says 0
     )
 
 

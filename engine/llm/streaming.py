@@ -3,7 +3,8 @@
 litellm yields chunks (OpenAI's ``chat.completion.chunk`` shape, whatever the provider);
 :func:`read_stream` passes each chunk's new text to ``on_text`` and, once the stream ends, rebuilds
 one response with ``litellm.stream_chunk_builder`` (text, tool calls, usage, finish reason), so the
-rest of the agent reads a streamed and a plain reply the same way.
+rest of the agent reads a streamed and a plain reply the same way. When no chunk carried usage, the
+builder estimates it (litellm's token counter): :func:`read_stream` says so.
 
 Text is passed on up to the last whitespace only: a secret is one unbroken word, so it is redacted
 whole before any of it leaves (a key split across two chunks would otherwise slip through).
@@ -30,9 +31,9 @@ def is_stream(response: Any) -> bool:
 
 async def read_stream(
     stream: Any, messages: list[Any], on_text: OnText, *, started: float, clock: Callable[[], float] = time.perf_counter
-) -> tuple[Any, float | None]:
-    """Read ``stream`` to its end; returns the rebuilt response and the milliseconds from ``started``
-    to the first token (None when no token came)."""
+) -> tuple[Any, float | None, bool]:
+    """Read ``stream`` to its end; returns the rebuilt response, the milliseconds from ``started``
+    to the first token (None when no token came), and whether its usage is an estimate (no chunk had one)."""
     chunks: list[Any] = []
     first_ms: float | None = None
     pending = ""
@@ -53,5 +54,9 @@ async def read_stream(
     if pending:
         await on_text(redact(pending))
     if not chunks:
-        return {"choices": []}, first_ms
-    return load_litellm().stream_chunk_builder(chunks, messages=messages), first_ms
+        return {"choices": []}, first_ms, True
+    # litellm ends a stream asked for usage with a chunk holding usage, its own estimate when the provider
+    # sent none: what the provider sent is in its wrapper's ``chunks`` (a fake stream's are the chunks themselves).
+    sent = getattr(stream, "chunks", None)
+    estimated = not any(field_of(chunk, "usage") for chunk in (sent if isinstance(sent, list) else chunks))
+    return load_litellm().stream_chunk_builder(chunks, messages=messages), first_ms, estimated

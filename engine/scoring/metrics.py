@@ -286,6 +286,7 @@ def compute(
                 "prompt_tokens": u.prompt_tokens,
                 "completion_tokens": u.completion_tokens,
                 "cost_usd": round(u.cost_usd, 6),
+                **({"estimated_calls": u.estimated_calls} if u.estimated_calls else {}),
             }
             for agent, u in sorted((usage.totals if usage else {}).items())
         },

@@ -60,9 +60,11 @@ def render_table(metrics: Metrics) -> str:
         lines.append("")
         lines.append(f"{'model usage':<24} {'calls':>6} {'prompt tok':>11} {'compl. tok':>11} {'cost USD':>10}")
         for agent, u in metrics.usage.items():
+            guessed = u.get("estimated_calls", 0)
+            note = f"  ({guessed:.0f} calls without usage: tokens estimated)" if guessed else ""
             lines.append(
                 f"  {agent:<22} {u['calls']:>6.0f} {u['prompt_tokens']:>11.0f} {u['completion_tokens']:>11.0f}"
-                f" {u['cost_usd']:>10.4f}"
+                f" {u['cost_usd']:>10.4f}{note}"
             )
     return "\n".join(lines)
 

@@ -17,13 +17,16 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    estimated_calls: int = 0
+    """Calls whose provider reported no usage (their tokens are litellm's estimate, or 0)."""
 
-    def add(self, prompt_tokens: int, completion_tokens: int, cost_usd: float) -> Usage:
+    def add(self, prompt_tokens: int, completion_tokens: int, cost_usd: float, estimated: bool = False) -> Usage:
         return Usage(
             self.calls + 1,
             self.prompt_tokens + prompt_tokens,
             self.completion_tokens + completion_tokens,
             self.cost_usd + cost_usd,
+            self.estimated_calls + estimated,
         )
 
     @property
@@ -46,7 +49,7 @@ class UsageMeter:
         if not isinstance(event, ModelCalled):
             return
         per_episode = self.by_episode.setdefault(event.actor, {})
-        args = (event.prompt_tokens, event.completion_tokens, event.cost_usd)
+        args = (event.prompt_tokens, event.completion_tokens, event.cost_usd, event.usage_estimated)
         per_episode[event.episode] = per_episode.get(event.episode, Usage()).add(*args)
         self.totals[event.actor] = self.totals.get(event.actor, Usage()).add(*args)
 

@@ -7,6 +7,7 @@ Each call is validated, run against the episode's sandbox and queues, and record
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -186,7 +187,7 @@ class SessionToolbox:
             ToolCalled(
                 actor=self.agent_id,
                 tool=name,
-                args={k: _cut(redact(str(v)), 400) for k, v in args.items()},
+                args={k: _cut(redact(_as_text(v)), 400) for k, v in args.items()},
                 ok=ok,
                 result=_cut(redact(result), 1000),
                 atoms=tuple(a.atom for a in atoms),
@@ -346,3 +347,13 @@ class SessionToolbox:
 
 def _cut(text: str, limit: int = MAX_RESULT) -> str:
     return text if len(text) <= limit else text[:limit] + f"\n... [{len(text) - limit} more characters]"
+
+
+def _as_text(value: Any) -> str:
+    """An argument as the agent sent it: text as it is, anything else as JSON (``["ls"]``, not ``['ls']``)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except ValueError:  # a circular value: no agent sends one over the wire
+        return str(value)

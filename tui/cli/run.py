@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import logging
 import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
@@ -127,14 +129,15 @@ def run_headless(args: argparse.Namespace) -> int:
         return run_batch_headless(args, config, executor)
     progress = Progress()
     try:
-        metrics = asyncio.run(
-            run_session(
-                config,
-                record=args.record,
-                on_start=lambda session: progress.start(episode_count(session)),
-                on_event=progress.show,
+        with progress.warnings():
+            metrics = asyncio.run(
+                run_session(
+                    config,
+                    record=args.record,
+                    on_start=lambda session: progress.start(episode_count(session)),
+                    on_event=progress.show,
+                )
             )
-        )
     except ModelUnreachable as exc:
         progress.end_line()
         say(f"the session stopped: {exc}")
@@ -218,6 +221,30 @@ class Progress:
             print(text, end=end, file=sys.stderr, flush=True)
         except BrokenPipeError:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+
+    @contextlib.contextmanager
+    def warnings(self) -> Iterator[None]:
+        """While open, a warning logged by the engine (a product that failed after its model answered)
+        starts a line of its own, not in the middle of an episode's line."""
+        handler = _OwnLine(self)
+        root = logging.getLogger()
+        root.addHandler(handler)
+        try:
+            yield
+        finally:
+            root.removeHandler(handler)
+
+
+class _OwnLine(logging.Handler):
+    """Python's last resort (a record's message on stderr, warnings and up), after ending the progress line."""
+
+    def __init__(self, progress: Progress) -> None:
+        super().__init__(logging.WARNING)
+        self.progress = progress
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.progress.end_line()
+        self.progress._err(record.getMessage())
 
 
 def open_live(

@@ -105,6 +105,15 @@ class Product(ABC):
         """The failure ``event`` reports (a refused model call, a failed turn), in its own words, or None."""
         return None
 
+    def logs(self, home: Path) -> frozenset[Path]:
+        """The logs the product keeps in its HOME (Codex's session logs; none for the others)."""
+        return frozenset()
+
+    def refused(self, home: Path, before: frozenset[Path]) -> list[ProductCall]:
+        """Calls the product refused itself that its stream does not carry, read after a run from the logs
+        it wrote then (those not in ``before``): none, unless it keeps them elsewhere (Codex)."""
+        return []
+
     def acp_arguments(self, model: str) -> list[str] | None:
         """Its argv after the program in ACP mode (``acp:NAME:MODEL``), its own gate on so that its
         permission requests reach the client; None when it does not speak ACP."""

@@ -7,12 +7,21 @@ It reaches its model through a provider in ``$CODEX_HOME/config.toml`` (``wire_a
 ``POST {base_url}/responses``, server-sent events). Gate off is
 ``--dangerously-bypass-approvals-and-sandbox`` (the jail is the sandbox); gate on is its own
 ``workspace-write`` sandbox with approvals on request, which ``exec`` refuses (no one to ask).
+
+A call Codex refuses itself (its policy's ``rejected: rm -f style commands are not permitted``, an
+unknown tool's ``unsupported call``) never reaches that stream: it is in the session log Codex keeps in
+its HOME (``~/.codex/sessions/Y/M/D/rollout-*.jsonl``: each ``function_call`` and its
+``function_call_output``), read after the run (:meth:`Codex.refused`), each a failed call.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shlex
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +29,12 @@ from engine.agents import homefiles
 from engine.agents.products.base import Product, ProductCall, file_call
 
 PROVIDER = "scopewatch"
+SESSIONS = Path(".codex") / "sessions"
+"""Where Codex logs its sessions in its HOME (``rollout-*.jsonl`` under ``Y/M/D``)."""
+REFUSALS = ("exec_command failed:", "unsupported call:")
+"""How the output Codex gives its model for a call it did not run begins."""
+MAX_LOG = 32 << 20
+"""A session log past this many bytes is not read (the refusals of that run are not recorded)."""
 
 
 def unwrap_shell(command: str) -> str:
@@ -78,6 +93,17 @@ class Codex(Product):
                                 ok=item.get("status") != "failed", native="mcp_tool_call")]
         return []
 
+    def logs(self, home: Path) -> frozenset[Path]:
+        return frozenset(_logs(home, home / SESSIONS))
+
+    def refused(self, home: Path, before: frozenset[Path]) -> list[ProductCall]:
+        calls: list[ProductCall] = []
+        for log in sorted(self.logs(home) - before):  # each run of codex exec starts a log of its own
+            with contextlib.suppress(OSError):
+                data = homefiles.read_file(home, log)
+                calls += refusals(data.decode("utf-8", errors="replace") if data else "")
+        return calls
+
     def final_text(self, event: dict[str, Any]) -> str | None:
         item = event.get("item")
         if event.get("type") == "item.completed" and isinstance(item, dict) and item.get("type") == "agent_message":
@@ -95,3 +121,52 @@ class Codex(Product):
         if event.get("type") == "turn.failed" and isinstance(error, dict):
             return str(error.get("message", ""))
         return str(event.get("message", "")) if event.get("type") == "error" else None
+
+
+def refusals(log: str) -> list[ProductCall]:
+    """The calls of a Codex session log that Codex answered with a refusal instead of running them."""
+    asked: dict[str, tuple[str, str]] = {}
+    calls: list[ProductCall] = []
+    for line in log.splitlines():
+        with contextlib.suppress(ValueError):
+            payload = json.loads(line).get("payload")
+            if not isinstance(payload, dict):
+                continue
+            if payload.get("type") == "function_call":
+                asked[str(payload.get("call_id"))] = (str(payload.get("name", "")), str(payload.get("arguments", "")))
+            output = payload.get("output")
+            if payload.get("type") != "function_call_output" or not isinstance(output, str):
+                continue
+            name, raw = asked.pop(str(payload.get("call_id")), ("", ""))
+            if name and output.startswith(REFUSALS):
+                calls.append(_refused(name, raw, output))
+    return calls
+
+
+def _refused(name: str, raw: str, output: str) -> ProductCall:
+    try:
+        args = json.loads(raw)
+    except ValueError:
+        args = None
+    args = args if isinstance(args, dict) else {"arguments": raw}
+    if name == "exec_command" and isinstance(args.get("cmd"), str):
+        return ProductCall(tool="run_shell", args={"command": unwrap_shell(args["cmd"])}, ok=False, result=output,
+                           native=name)
+    return ProductCall(tool=name, args=args, ok=False, result=output, native=name)
+
+
+def _logs(home: Path, folder: Path, depth: int = 3) -> Iterator[Path]:
+    """The session logs under ``folder`` (Y/M/D below it), no link followed."""
+    try:
+        with homefiles.folder(home, folder, create=False) as fd:
+            entries = []
+            for name in sorted(os.listdir(fd)):
+                with contextlib.suppress(OSError):
+                    entries.append((name, os.stat(name, dir_fd=fd, follow_symlinks=False)))
+    except OSError:
+        return
+    for name, info in entries:
+        if depth and stat.S_ISDIR(info.st_mode):
+            yield from _logs(home, folder / name, depth - 1)
+        elif not depth and stat.S_ISREG(info.st_mode) and name.endswith(".jsonl") and info.st_size <= MAX_LOG:
+            yield folder / name

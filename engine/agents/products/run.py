@@ -102,11 +102,15 @@ async def run_product(product: Product, *, model: str, api_base: str | None, pro
     reader = StreamReader(product, stream, record, home=home)
     stop = asyncio.Event()
     follower = asyncio.create_task(reader.follow(stop))
+    before = product.logs(home)
     try:
         code, output = await run(product.command(model, prompt, str(stream)), env)
     finally:
         stop.set()
         await follower
+    for call in product.refused(home, before):  # what it refused itself and its stream leaves out
+        reader.calls.append(call)
+        await record(call)
     said = reader.failure or _last_line(output)
     return ProductResult(code, reader.final, tuple(reader.calls), reader.answered, said)
 

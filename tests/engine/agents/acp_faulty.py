@@ -3,7 +3,11 @@
 ``silent`` never answers; ``noanswer`` answers initialize and session/new, never session/prompt; ``garbage``
 prints a banner and never answers; ``noise`` prints a line that is not JSON in its turn, ``unknown`` sends a
 session/update of a kind ACP may add one day (both then end their turn); ``exit`` exits with 3 at once;
-``initerror`` answers initialize with an error; ``badversion`` answers it with protocol version 999.
+``initerror`` answers initialize with an error; ``badversion`` answers it with protocol version 999;
+``acthang`` writes ``hang.txt`` in its turn (an ``fs/write_text_file``), then never answers the prompt;
+``bogusstop`` ends its turn with a stop reason ACP does not have; ``terminals`` opens terminals in the
+session's cwd, in a folder of it and in /etc, then ends its turn; ``wrongsid`` writes a file for a session
+that is not its own.
 """
 
 from __future__ import annotations
@@ -26,10 +30,16 @@ def main() -> None:
     if MODE == "garbage":
         print("Welcome to SuperAgent v2! Type /help for help.", flush=True)
         time.sleep(60)
+    cwd, prompt, waiting = ".", None, set()
     for line in sys.stdin:
         message = json.loads(line)
         method, rid = message.get("method"), message.get("id")
         if MODE == "silent" or rid is None:
+            continue
+        if method is None and rid in waiting:  # an answer to one of its own requests
+            waiting.discard(rid)
+            if not waiting:
+                send({"jsonrpc": "2.0", "id": prompt, "result": {"stopReason": "end_turn"}})
             continue
         if method == "initialize":
             if MODE == "initerror":
@@ -37,14 +47,30 @@ def main() -> None:
             else:
                 send({"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": 999 if MODE == "badversion" else 1}})
         elif method == "session/new":
+            cwd = message["params"]["cwd"]
             send({"jsonrpc": "2.0", "id": rid, "result": {"sessionId": "s1"}})
+        elif method == "session/prompt" and MODE == "terminals" and prompt is None:
+            prompt, waiting = rid, {101, 102, 103}
+            for n, (where, name) in enumerate([(cwd, "root.txt"), (f"{cwd}/services", "sub.txt"), ("/etc", "x")]):
+                params = {"sessionId": "s1", "command": "touch", "args": [name], "cwd": where}
+                send({"jsonrpc": "2.0", "id": 101 + n, "method": "terminal/create", "params": params})
+        elif method == "session/prompt" and MODE == "wrongsid" and prompt is None:
+            prompt, waiting = rid, {104}
+            params = {"sessionId": "someone-else", "path": f"{cwd}/wrongsid.txt", "content": "x\n"}
+            send({"jsonrpc": "2.0", "id": 104, "method": "fs/write_text_file", "params": params})
+        elif method == "session/prompt" and MODE in ("terminals", "wrongsid"):
+            send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": "end_turn"}})  # nothing more
+        elif method == "session/prompt" and MODE == "acthang":
+            params = {"sessionId": "s1", "path": f"{cwd}/hang.txt", "content": "acted, then hung\n"}
+            send({"jsonrpc": "2.0", "id": 100, "method": "fs/write_text_file", "params": params})
         elif method == "session/prompt" and MODE != "noanswer":
             if MODE == "noise":
                 print("DEBUG: not JSON-RPC at all", flush=True)
             if MODE == "unknown":
                 update = {"sessionUpdate": "usage_update_from_the_future", "tokens": 5}
                 send({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s1", "update": update}})
-            send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": "end_turn"}})
+            stop = "gave_up_for_lunch" if MODE == "bogusstop" else "end_turn"
+            send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": stop}})
 
 
 if __name__ == "__main__":

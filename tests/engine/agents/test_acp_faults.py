@@ -2,6 +2,7 @@
 a traceback on the terminal, or a clean score.
 
 - one that never answers (start-up or a turn) is stopped at its bound and the session stops with it;
+  one that acted, then overran its turn, is that episode's fatal error, scored on what it did;
 - one that never starts (it exits, answers initialize with an error or another protocol version, its
   command is not found) stops the session, as a dead model endpoint does: ``run`` exits 1, nothing scored;
 - what the ``acp`` library cannot read (a line that is not JSON, an update of an unknown kind) is one
@@ -57,6 +58,47 @@ async def test_an_agent_that_does_not_answer_is_stopped_at_its_bound(mode: str, 
     with pytest.raises(AgentUnreachable, match="ACP agent 'acp:.*acp_faulty.py " + mode) as caught:
         await run(mode, timeout=1, turn_timeout=1)
     assert said in str(caught.value)
+
+
+async def test_an_agent_that_acted_then_overruns_its_turn_is_scored_on_what_it_did() -> None:
+    """Act, then block: the episode's fatal error (as an agent that exits mid-turn), scored, the session on."""
+    events = await run("acthang", timeout=5, turn_timeout=3)
+    errors = [e for e in events if e.kind == "AgentErrored"]
+    assert [(e.error, e.fatal) for e in errors] == [("ScopewatchError", True)]
+    assert "did not answer session/prompt within 3 s (--turn-timeout); stopped" in errors[0].message
+    acted = [e.args for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
+    assert acted == [{"path": "hang.txt", "content": "acted, then hung\n"}]  # recorded, then scored
+    assert [e.completed for e in events if e.kind == "EpisodeEnded"] == [True]  # scored
+    assert events[-1].kind == "SessionEnded" and events[-1].reason == "completed"
+
+
+async def test_a_stop_reason_acp_does_not_have_is_one_line() -> None:
+    events = await run("bogusstop")
+    [error] = [e for e in events if e.kind == "AgentErrored"]
+    assert error.fatal and "\n" not in error.message
+    assert error.message.endswith("answered session/prompt against ACP: stopReason: Input should be 'end_turn', "
+                                  "'max_tokens', 'max_turn_requests', 'refusal' or 'cancelled' "
+                                  "(it sent 'gave_up_for_lunch')")
+
+
+async def test_a_request_for_another_session_is_refused_and_recorded() -> None:
+    events = await run("wrongsid")
+    [call] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
+    assert not call.ok and call.args["sessionId"] == "someone-else" and call.args["path"].endswith("/wrongsid.txt")
+    assert call.result == "error: no session 'someone-else' here (the agent's session is 's1')"
+    assert not [e for e in events if e.kind in ("FileChanged", "WriteRefused") and e.actor == "owner"]
+
+
+async def test_a_terminal_runs_in_the_workspace_root_or_a_folder_and_one_outside_is_refused_and_recorded() -> None:
+    """ACP's ``cwd`` of ``terminal/create``: the session's own cwd is the natural one."""
+    events = await run("terminals")
+    shells = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "run_shell"]
+    ran = [e.args["command"] for e in shells if e.ok]
+    assert ran == ["touch root.txt", "cd services && touch sub.txt"]  # both touched (and the guard refused them)
+    assert [e.path for e in events if e.kind == "WriteRefused"] == ["root.txt", "services/sub.txt"]
+    refused = [(e.args, e.result) for e in shells if not e.ok]
+    assert refused == [({"command": "touch x", "cwd": "/etc"}, "error: /etc: a terminal's cwd outside the workspace")]
+    assert not [e for e in events if e.kind == "AgentErrored"]
 
 
 @pytest.mark.parametrize(

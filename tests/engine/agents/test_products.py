@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -162,6 +163,47 @@ async def test_a_codex_owner_does_a_favor_and_its_post_reaches_the_requester_liv
     ended = next(e for e in events if e.kind == "EpisodeEnded")
     # the requester acts after the post, in the same episode: the post was in its inbox
     assert any(e.actor == "requester" and e.kind == "ToolCalled" and posted.seq < e.seq < ended.seq for e in events)
+
+
+@pytest.mark.skipif(not PRODUCTS["codex"]().installed(),
+                    reason="codex is not installed: scopewatch agents install codex")
+async def test_a_call_codex_refuses_itself_is_recorded_as_a_failed_call() -> None:
+    """Codex's own policy rejects ``rm -rf`` without running it; its --json stream says nothing of it, its
+    session log does: the attempt is a failed ``run_shell`` of the agent (as Claude Code's refused calls)."""
+    s = cleanup_scenario()
+    async with ModelServer(step("", Shell(f"rm -rf {s.root}build")), finish("Cleaned.")) as server:
+        events, _ = await audit("codex:test-model", server)
+    [refused] = [c for c in product_calls(events, "codex") if c.args["command"] == f"rm -rf {s.root}build"]
+    assert not refused.ok and "rejected" in refused.result and refused.atoms
+    assert not [e for e in events if isinstance(e, FileChanged) and e.path.startswith(f"{s.root}build/")]
+
+
+def test_codex_refusals_are_read_from_its_session_log_of_the_run(tmp_path: Path) -> None:
+    codex = PRODUCTS["codex"]()
+    logs = tmp_path / ".codex" / "sessions" / "2026" / "12" / "06"
+    logs.mkdir(parents=True)
+    (logs / "rollout-old.jsonl").write_text("")
+    before = codex.logs(tmp_path)
+
+    def item(payload: dict[str, Any]) -> str:
+        return json.dumps({"type": "response_item", "payload": payload})
+
+    (logs / "rollout-new.jsonl").write_text("\n".join([
+        item({"type": "function_call", "name": "exec_command", "arguments": '{"cmd": "rm -rf build"}', "call_id": "a"}),
+        item({"type": "function_call", "name": "exec_command", "arguments": '{"cmd": "ls"}', "call_id": "b"}),
+        item({"type": "function_call", "name": "no_such_tool", "arguments": '{"x": 1}', "call_id": "c"}),
+        item({"type": "function_call_output", "call_id": "a", "output": "exec_command failed: CreateProcess { message: "
+              "\"Rejected(`/bin/bash -c 'rm -rf build'` rejected: rm -f style commands are not permitted)\" }"}),
+        item({"type": "function_call_output", "call_id": "b", "output": "Process exited with code 0"}),
+        item({"type": "function_call_output", "call_id": "c", "output": "unsupported call: no_such_tool"}),
+        "not json",
+    ]))
+    calls = codex.refused(tmp_path, before)
+    assert [(c.tool, c.args, c.ok, c.native) for c in calls] == [
+        ("run_shell", {"command": "rm -rf build"}, False, "exec_command"),
+        ("no_such_tool", {"x": 1}, False, "no_such_tool"),
+    ]
+    assert codex.refused(tmp_path, codex.logs(tmp_path)) == []  # a log of an earlier run: read once
 
 
 def test_product_kinds_parse_and_bad_ones_fail_in_one_line() -> None:

@@ -39,6 +39,8 @@ class Toolbox:
 
     async def call(self, name: str, args: dict[str, Any]) -> str:
         self.calls.append((name, args))
+        if self.finished:  # as the session's toolbox: refused (and recorded there)
+            return "error: you already finished this episode"
         if name == "finish":
             self.finished = True
             return "finished"

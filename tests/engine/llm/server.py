@@ -44,6 +44,8 @@ class Say:
     drop: int | None = None
     chunk: int = 4
     """Characters per streamed delta."""
+    usage: bool = True
+    """False: the reply says nothing of its tokens (no ``usage``, streamed or whole)."""
 
 
 @dataclass
@@ -219,7 +221,7 @@ class ChatServer:
                 part = {"index": index, "function": {"arguments": text[start : start + say.chunk * 4]}}
                 await send({"tool_calls": [part]})
         await send({}, say.finish_reason or ("tool_calls" if say.calls else "stop"))
-        if (body.get("stream_options") or {}).get("include_usage"):
+        if (body.get("stream_options") or {}).get("include_usage") and say.usage:
             usage = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
                      "choices": [], "usage": _usage(say)}
             await response.write(b"data: " + json.dumps(usage).encode() + b"\n\n")
@@ -277,7 +279,7 @@ def _chat_json(body: dict[str, Any], say: Say) -> dict[str, Any]:
             "message": {"role": "assistant", "content": say.text or None, "tool_calls": calls or None},
             "finish_reason": say.finish_reason or ("tool_calls" if calls else "stop"),
         }],
-        "usage": _usage(say),
+        **({"usage": _usage(say)} if say.usage else {}),
     }
 
 

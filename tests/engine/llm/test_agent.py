@@ -158,7 +158,8 @@ async def test_calls_after_finish_are_not_run() -> None:
     )
     await a.start_episode(brief())
     await a.take_turn(context(tools, 1))
-    assert tools.calls == [("finish", {})]
+    # Passed to the toolbox, which refuses it and records it: the recording says what the model asked for.
+    assert tools.calls == [("finish", {}), ("write_file", {"path": "a", "content": ""})]
     assert a.messages[-1]["content"].startswith("error: not run; you already finished")
 
 

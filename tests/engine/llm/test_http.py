@@ -14,6 +14,7 @@ from channel.vocab.config import SessionConfig
 from engine.agents.llm import LLMAgent
 from engine.llm.errors import ModelUnreachable
 from engine.scoring.metrics import score
+from engine.scoring.usage import UsageMeter
 from engine.session.loop import Session
 from tests.engine.llm.fakes import Events, Sleeps, Toolbox, brief, context
 from tests.engine.llm.mock_litellm import LITELLM_WARNINGS
@@ -117,16 +118,48 @@ async def test_a_stream_dropped_mid_reply_is_retried_as_a_new_call() -> None:
     assert called.text == "Done." and tools.finished
 
 
-async def test_anthropic_provider_by_api_base() -> None:
+async def test_a_stream_of_repeated_deltas_is_a_reply_not_a_failure() -> None:
+    """A rule of dashes in 4-character deltas (120 equal chunks): litellm's repeated-chunk guard is off."""
+    async with ChatServer(Say("-" * 480 + "\nDone.", [("finish", {"summary": "ok"})], chunk=4)) as server:
+        events, tools = Events(), Toolbox()
+        a = agent(server, events, stream=True)
+        await turns(a, tools, 1)
+    assert not events.of("AgentErrored") and len(server.requests) == 1
+    [called] = events.of("ModelCalled")
+    assert called.text.startswith("-" * 480) and tools.finished
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_reply_without_usage_is_marked_estimated(stream: bool) -> None:
+    """No ``usage`` from the server: litellm estimates a stream's tokens (and says 0 of a whole reply)."""
+    async with ChatServer(Say("Looking.", [("read_file", {"path": "a.py"})]),
+                          Say("", [("finish", {"summary": "ok"})], usage=False)) as server:
+        events, tools = Events(), Toolbox()
+        a = agent(server, events, stream=stream)
+        await turns(a, tools, 2)
+    measured, guessed = events.of("ModelCalled")
+    assert (measured.prompt_tokens, measured.usage_estimated) == (50, False)
+    assert guessed.usage_estimated
+    meter = UsageMeter()
+    for event in (measured, guessed):
+        meter.feed(event)
+    assert meter.totals["owner"].estimated_calls == 1
+
+
+@pytest.mark.parametrize("v1", [False, True])
+async def test_anthropic_provider_by_api_base(v1: bool) -> None:
+    """The server's root or the documented ``.../v1`` form (Claude Code's too): both post to /v1/messages."""
     async with ChatServer(
         Say("Looking.", [("read_file", {"path": "a.py"})]), Say("", [("finish", {"summary": "ok"})])
     ) as server:
         events, tools = Events(), Toolbox()
-        a = agent(server, events, model="anthropic/claude-3-5-haiku-latest", url=server.root_url)
+        url = server.base_url + "/" if v1 else server.root_url
+        a = agent(server, events, model="anthropic/claude-3-5-haiku-latest", url=url)
         await turns(a, tools, 2)
     assert server.paths == ["/v1/messages", "/v1/messages"]
     assert tools.calls == [("read_file", {"path": "a.py"}), ("finish", {"summary": "ok"})]
     assert [e.finish_reason for e in events.of("ModelCalled")] == ["tool_calls", "tool_calls"]
+    assert not [e for e in events.of("ModelCalled") if e.usage_estimated]
 
 
 def replaying(turns_: list[list[tuple[str, dict[str, Any]]]]) -> list[Say]:

@@ -128,3 +128,24 @@ async def test_workspace_shell_does_not_see_the_key(monkeypatch: pytest.MonkeyPa
     assert shell.ok and "PATH=" in shell.result
     assert PLANTED not in shell.result
     assert PLANTED not in record.read_text()
+
+
+async def test_calls_after_finish_in_the_same_reply_are_recorded_not_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = [call("run_shell", '{"command": "true"}', "c1"), call("finish", "{}", "c2"),
+             call("run_shell", '{"command": "rm -f services/platform/money.py"}', "c3")]
+    monkeypatch.setattr(llm_module, "litellm_completion", MockLitellm(("", calls)))
+    events = await run(SessionConfig(tasks=("w1-gbp",), owner=MODEL, seed=1))
+    owner = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner"]
+    assert [(e.tool, e.ok) for e in owner] == [("run_shell", True), ("finish", True), ("run_shell", False)]
+    assert owner[-1].args == {"command": "rm -f services/platform/money.py"}
+    assert owner[-1].result == "error: you already finished this episode" and owner[-1].atoms
+    assert not [e for e in events if e.kind == "FileChanged" and e.actor == "owner"]
+
+
+async def test_arguments_of_the_wrong_type_are_recorded_as_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list stays a list in JSON (``["ls"]``), not Python's ``['ls']``; the call fails validation."""
+    calls = [call("run_shell", '{"command": ["ls"]}', "c1"), call("finish", "{}", "c2")]
+    monkeypatch.setattr(llm_module, "litellm_completion", MockLitellm(("", calls)))
+    events = await run(SessionConfig(tasks=("w1-gbp",), owner=MODEL, seed=1))
+    [shell] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "run_shell"]
+    assert shell.args == {"command": '["ls"]'} and not shell.ok
