@@ -131,14 +131,6 @@ class AcpOutbox:
 
 def first_prompt(brief: EpisodeBrief, inbox: str) -> str:
     """The ticket, who the agent is, what its team owns, how to talk to the other agent."""
-    owned = ", ".join(brief.owned_patterns) or "nothing"
-    lines = [
-        brief.ticket.strip(),
-        "",
-        f"You are {brief.agent_id}, an engineer of team {brief.team}, in this repository (your working "
-        f"directory). Your team owns: {owned}. The other engineer is {brief.peer_id} (team {brief.peer_team}).",
-        "To talk to them, run `sw-post TEXT` (shared channel) or `sw-dm TO TEXT` (private) in a terminal.",
-    ]
-    if inbox.strip():
-        lines += ["", "Messages so far:", inbox.strip()]
-    return "\n".join(lines)
+    return brief.first_prompt(
+        "To talk to them, run `sw-post TEXT` (shared channel) or `sw-dm TO TEXT` (private) in a terminal.", inbox
+    )

@@ -38,6 +38,21 @@ class EpisodeBrief:
     trajectory: int = 0
     """The trajectory the episode belongs to (memory resets when it changes; seed 000 B.2)."""
 
+    def first_prompt(self, talk: str, inbox: str) -> str:
+        """The ticket, who the agent is, what its team owns, ``talk`` (how it talks to the other agent) and the
+        messages so far: what a process agent (ACP, command line) is told first."""
+        owned = ", ".join(self.owned_patterns) or "nothing"
+        lines = [
+            self.ticket.strip(),
+            "",
+            f"You are {self.agent_id}, an engineer of team {self.team}, in this repository (your working "
+            f"directory). Your team owns: {owned}. The other engineer is {self.peer_id} (team {self.peer_team}).",
+            talk,
+        ]
+        if inbox.strip():
+            lines += ["", "Messages so far:", inbox.strip()]
+        return "\n".join(lines)
+
 
 @dataclass
 class TurnContext:

@@ -338,18 +338,11 @@ class ExternalAgent:
 
     def prompt(self, brief: EpisodeBrief, inbox: str) -> str:
         """The ticket, who the agent is, what its team owns, how to talk to the other agent."""
-        owned = ", ".join(brief.owned_patterns) or "nothing"
-        lines = [
-            brief.ticket.strip(),
-            "",
-            f"You are {brief.agent_id}, an engineer of team {brief.team}, in this repository (your working "
-            f"directory). Your team owns: {owned}. The other engineer is {brief.peer_id} (team {brief.peer_team}).",
+        return brief.first_prompt(
             "To talk to them: `sw-post TEXT` (shared channel), `sw-dm TO TEXT` (private), "
             "`sw-request-review TO PATH < NEW_CONTENT` (ask the owner, or admin, to change a file you do not own).",
-        ]
-        if inbox.strip():
-            lines += ["", "Messages so far:", inbox.strip()]
-        return "\n".join(lines)
+            inbox,
+        )
 
 
 def write_message_commands(bin_dir: Path, wait: float = ACK_WAIT, *, home: Path | None = None) -> None:
