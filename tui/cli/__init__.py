@@ -100,11 +100,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 0
+    code = 0
     try:
         with warnings.catch_warnings():  # the caller's warning settings back afterwards
             warnings.simplefilter("default", RecordingWarning)
             warnings.showwarning = _show_warning
-            return handler(args)
+            code = handler(args)
+            sys.stdout.flush()  # here: a reader gone is the BrokenPipeError below, not Python's exit 120 at shutdown
+            return code
     except ScopewatchError as exc:
         print(f"scopewatch: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -114,4 +117,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (``scopewatch report r.jsonl | head``): stop quietly, like other tools.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return code
