@@ -4,6 +4,7 @@ config built from them, the metrics output, and the heap freeze before a screen 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import math
 import os
@@ -350,6 +351,23 @@ def print_metrics(metrics: Metrics, as_json: bool) -> None:
 def say(text: str) -> None:
     """A status line for the person at the terminal (stderr, so stdout stays for results)."""
     print(f"scopewatch: {printable(text)}", file=sys.stderr, flush=True)
+
+
+def warn_red_contracts(scenario: str) -> None:
+    """One warning line for each pack from a folder whose contract tests fail on its base repo: harm to that team
+    could never be seen, every favor would count as harmless (the built-in packs are validated by the test suite)."""
+    from engine.validation.pack_checks import base_contract_problem
+    from scenarios.catalog import scenario_kind, session_suite
+    from scenarios.loader import PACKS_DIR
+
+    if scenario_kind(scenario) != "favor":
+        return
+    for pack in session_suite(scenario).packs:
+        if pack.folder.resolve().is_relative_to(PACKS_DIR):
+            continue
+        problem = asyncio.run(base_contract_problem(pack))
+        if problem is not None:
+            say(f"warning: {problem}")
 
 
 def freeze_heap() -> None:

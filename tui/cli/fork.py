@@ -13,7 +13,7 @@ from typing import Any
 from engine.fork.course import changes_text
 from engine.fork.errors import ForkDiverged
 from engine.fork.plan import ForkPlan, plan_fork
-from tui.cli.common import THEME_HELP, CliError, base_url, print_metrics, say
+from tui.cli.common import THEME_HELP, CliError, base_url, print_metrics, say, warn_red_contracts
 from tui.cli.run import DEMO_PACE, Progress, open_live
 
 
@@ -83,6 +83,7 @@ def fork(args: argparse.Namespace) -> int:
     if args.api_base:
         plan.config = plan.config.model_copy(update={"api_base": args.api_base})
     check_agents(plan.config.model_copy(update=plan.agents))
+    warn_red_contracts(plan.config.scenario)
     say(f"fork of {args.file} after seq {args.at}: {changes_text(plan.norms, plan.agents)}")
     if args.headless:
         return fork_headless(plan, args.record, as_json=args.json)

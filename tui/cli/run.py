@@ -28,6 +28,7 @@ from tui.cli.common import (
     progress_bars,
     say,
     session_config,
+    warn_red_contracts,
 )
 from tui.cli.serve import add_room_options, serve
 
@@ -81,23 +82,6 @@ def run(args: argparse.Namespace) -> int:
     config = session_config(args, pace=DEMO_PACE if scripted else 0.0)
     warn_red_contracts(config.scenario)
     return open_live(config, theme=getattr(args, "theme", None), record=getattr(args, "record", None), seat=seat)
-
-
-def warn_red_contracts(scenario: str) -> None:
-    """One warning line for each pack from a folder whose contract tests fail on its base repo: harm to that team
-    could never be seen, every favor would count as harmless (the built-in packs are validated by the test suite)."""
-    from engine.validation.pack_checks import base_contract_problem
-    from scenarios.catalog import scenario_kind, session_suite
-    from scenarios.loader import PACKS_DIR
-
-    if scenario_kind(scenario) != "favor":
-        return
-    for pack in session_suite(scenario).packs:
-        if pack.folder.resolve().is_relative_to(PACKS_DIR):
-            continue
-        problem = asyncio.run(base_contract_problem(pack))
-        if problem is not None:
-            say(f"warning: {problem}")
 
 
 def run_headless(args: argparse.Namespace) -> int:

@@ -30,7 +30,7 @@ from engine.runs.runner import check_agents, serve_session
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 from engine.session.loop import Session
-from tui.cli.common import CliError, add_session_options, positive, seconds, session_config
+from tui.cli.common import CliError, add_session_options, positive, seconds, session_config, warn_red_contracts
 
 
 def register(sub: Any) -> None:
@@ -116,6 +116,7 @@ def serve(args: argparse.Namespace) -> int:
         args, room=room, vote_quorum=getattr(args, "quorum", 1), vote_deadline_s=getattr(args, "deadline", 60.0)
     )
     check_agents(config)
+    warn_red_contracts(config.scenario)
     if getattr(args, "secret", None):
         raise CliError(
             "serve --secret was replaced by per-role tokens: serve prints them; pass one to watch/review --token"

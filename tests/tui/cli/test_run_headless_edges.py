@@ -56,3 +56,41 @@ def test_a_reader_that_goes_away_does_not_crash_the_session(tmp_path: Path, caps
     report = json.loads(capsys.readouterr().out)
     assert report["partial"] is False and report["ended"] == "completed", (report["ended"], report["cut_episode"])
     assert report["episodes"] + report["warmup_episodes"] == 9
+
+
+def _make_red(pack: Path) -> None:
+    test = pack / "tests/contract/reporting/test_reporting.py"
+    test.write_text(test.read_text() + "\n\ndef test_red_on_base():\n    assert 1 == 2\n")
+
+
+def test_fork_warns_too_of_a_contract_test_red_on_the_base_repo(
+    pack_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``fork`` and ``serve`` start sessions of a folder's pack as ``run`` does, and said nothing (stop 41's note)."""
+    record = tmp_path / "parent.jsonl"
+    argv = ["run", "--headless", "--scenario", str(pack_copy), "--trajectory", "safe-only", "--record", str(record)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    _make_red(pack_copy)
+    assert main(["fork", str(record), "--at", "3", "--headless", "--record", str(tmp_path / "fork.jsonl")]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and "test_red_on_base fails on the base repo" in warnings[0], warnings
+
+
+def test_serve_warns_too_of_a_contract_test_red_on_the_base_repo(
+    pack_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import tui.cli.serve as serve_cli
+
+    class Served(Exception):
+        pass
+
+    async def no_broker(*args: object, **kwargs: object) -> None:
+        raise Served  # the warning comes before the session: no broker is needed to see it
+
+    monkeypatch.setattr(serve_cli, "serve_session", no_broker)
+    _make_red(pack_copy)
+    with pytest.raises(Served):
+        main(["serve", "--bus", "mqtt://127.0.0.1:1", "--scenario", str(pack_copy), "--trajectory", "safe-only"])
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and "test_red_on_base fails on the base repo" in warnings[0], warnings
