@@ -92,6 +92,17 @@ def positive(text: str) -> int:
     return value
 
 
+def tcp_port(text: str) -> int:
+    """An argparse type: a TCP port to listen on, 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"not a TCP port (1-65535): {value}")
+    return value
+
+
 def _finite_positive(what: str) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
