@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.geometry import Size
 from textual.notifications import SeverityLevel
-from textual.widgets import Footer
+from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
 
 from channel.bus import Bus, Dropped, Subscription
@@ -262,6 +262,13 @@ class ScopewatchApp(SessionApp):
         if self.status.state != "ended":
             self.notify("The event stream ended.", severity="warning")
 
+    def _focus_reviews(self) -> None:
+        """The session began to wait on the person at this screen: the review list takes the focus (its ``enter``
+        opens the highlighted diff; elsewhere ``enter`` and the arrows were the focused tree's, and the heavy
+        border of a waiting panel read as focus: newcomer4 01), unless they are typing (the seat's input)."""
+        if self.reviews.can_decide and not isinstance(self.focused, Input):
+            self.reviews.options.focus(scroll_visible=False)  # the right column keeps its fit (test_right_column)
+
     def apply_events(self, batch: Sequence[Event], *, live: bool) -> None:
         """Fold a batch of events (in seq order) into every projection; ``live`` batches notify."""
         with self.batch_update():
@@ -274,7 +281,10 @@ class ScopewatchApp(SessionApp):
             self.channel.apply(batch)
             self.norms_panel.apply(batch)
             self.reviews.apply(batch)
-            self.status.waiting = self.reviews.waiting_on_human
+            waiting = self.reviews.waiting_on_human
+            if live and waiting and not self.status.waiting:
+                self._focus_reviews()
+            self.status.waiting = waiting
             self.status.apply(batch)
             harms = self.harms.apply(batch)
             if self.seat is not None:

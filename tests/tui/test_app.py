@@ -307,3 +307,24 @@ async def test_a_session_without_sandbox_isolation_says_so_on_the_status_line() 
         await feed(pilot, bus, [started])
         assert "⚠ no sandbox isolation" in app.status.render().plain  # type: ignore[union-attr]
         assert app.status.sandbox_warning == "no sandbox isolation"
+
+
+async def test_a_review_waiting_on_the_person_takes_the_focus_and_enter_opens_its_diff() -> None:
+    """The waiting panel's heavy border read as focus, but the tree had it: ``enter`` on "the highlighted review"
+    did nothing (newcomer4 01). Now the list takes the focus when the session begins to wait on this screen."""
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    events = session_events()
+    at = index_after(events, "ReviewRequested")
+    request = events[at - 1]
+    norms = Norms(reviewer="human").model_dump()
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, events[: at - 1])
+        assert app.focused is not app.reviews.options
+        human = NormChanged(session=SESSION, seq=request.seq, key="reviewer", old="trajectory", new="human", norms=norms)
+        await feed(pilot, bus, [human, request.model_copy(update={"seq": request.seq + 1, "to": "admin"})])
+        assert app.reviews.waiting_on_human
+        assert app.focused is app.reviews.options
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)

@@ -48,6 +48,7 @@ class ReviewQueue(Vertical):
     ReviewQueue.waiting { border: heavy $warning; }
     ReviewQueue > .review-status { height: auto; padding: 0 1; color: $text-muted; }
     ReviewQueue > OptionList { height: auto; max-height: 5; border: none; background: $surface; }
+    ReviewQueue > OptionList:focus { border: none; }
     ReviewQueue > VerticalScroll { height: 1fr; background: $surface; }
     """
 
