@@ -321,7 +321,9 @@ async def test_a_review_waiting_on_the_person_takes_the_focus_and_enter_opens_it
     async with app.run_test(size=SIZE) as pilot:
         await feed(pilot, bus, events[: at - 1])
         assert app.focused is not app.reviews.options
-        human = NormChanged(session=SESSION, seq=request.seq, key="reviewer", old="trajectory", new="human", norms=norms)
+        human = NormChanged(
+            session=SESSION, seq=request.seq, key="reviewer", old="trajectory", new="human", norms=norms
+        )
         await feed(pilot, bus, [human, request.model_copy(update={"seq": request.seq + 1, "to": "admin"})])
         assert app.reviews.waiting_on_human
         assert app.focused is app.reviews.options
