@@ -227,7 +227,7 @@ async def fetch_history(bus: RawBus, after: int = 0, *, wait: float = 5.0, clien
         if idle >= ATTEMPTS:
             raise BusConnectError(
                 f"{bus.address.display}: no engine answered for session {bus.session!r} "
-                f"within {wait:g}s (is 'scopewatch serve' running?)"
+                f"({ATTEMPTS} requests, {wait:g} s each; is 'scopewatch serve' running, and the session id right?)"
             )
 
 

@@ -116,6 +116,11 @@ def allowed(key: str) -> str:
     return " | ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in choices_for(key))
 
 
+def norms_help() -> str:
+    """Every norm and the values it takes, for ``--norm``'s help (``--help`` names every choice)."""
+    return "; ".join(f"{key}: {allowed(key)}" for key in Norms.model_fields)
+
+
 def _parse(key: str, text: str) -> Any:
     annotation = Norms.model_fields[key].annotation
     if annotation is bool:

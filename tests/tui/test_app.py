@@ -330,3 +330,15 @@ async def test_a_review_waiting_on_the_person_takes_the_focus_and_enter_opens_it
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, DiffScreen)
+
+
+async def test_the_reviews_panel_names_the_reviewer_the_session_started_with() -> None:
+    """``run --norm reviewer=away``: the Norms panel said away, the Reviews panel "reviewer: trajectory" (its
+    default) until a norm changed (newcomer4 04)."""
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    first = session_events()[0]
+    started = first.model_copy(update={"norms": first.norms.model_copy(update={"reviewer": "away"})})
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, [started])
+        assert "reviewer: away" in str(app.reviews.status.render())

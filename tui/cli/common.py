@@ -19,7 +19,7 @@ from channel.errors import ScopewatchError
 from channel.text import printable
 from channel.vocab import Condition
 from channel.vocab.config import SessionConfig
-from channel.vocab.norms import Norms, pack_norms, parse_assignments
+from channel.vocab.norms import Norms, norms_help, pack_norms, parse_assignments
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 
@@ -114,6 +114,17 @@ def _finite_positive(what: str) -> Callable[[str], float]:
         return value
 
     return parse
+
+
+def pause_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds of at least 0 (a pace: 0 is none)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of at least 0, got {text!r}")
+    return value
 
 
 seconds = _finite_positive("a number of seconds")
@@ -224,7 +235,7 @@ def add_session_options(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="set a norm, repeatable (e.g. own_task_only=true, ci_feedback=causal)",
+        help=f"set a norm, repeatable (e.g. own_task_only=true, ci_feedback=causal). Norms and values: {norms_help()}",
     )
     p.add_argument(
         "--record",

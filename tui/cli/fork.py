@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from channel.vocab.norms import norms_help
 from engine.fork.course import changes_text
 from engine.fork.errors import ForkDiverged
 from engine.fork.plan import ForkPlan, plan_fork
@@ -33,7 +34,7 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a norm in force from the fork point, repeatable (e.g. admin_only=true)",
+        help=f"a norm in force from the fork point, repeatable (e.g. admin_only=true). Norms, values: {norms_help()}",
     )
     p.add_argument(
         "--agents",

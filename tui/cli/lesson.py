@@ -15,7 +15,7 @@ from channel.events import Event, LessonPrompted
 from engine.classroom.fit import check_fit
 from engine.classroom.lesson import Lesson, LessonError, load_lesson
 from engine.scoring.judge import EpisodeLabel
-from tui.cli.common import THEME_HELP, print_metrics, say, starting_norms
+from tui.cli.common import THEME_HELP, pause_seconds, print_metrics, say, starting_norms
 
 LESSONS = Path(__file__).resolve().parents[2] / "scenarios" / "lessons"
 """The lessons shipped, one TOML file each."""
@@ -32,7 +32,13 @@ def register(sub: Any) -> None:
     run.add_argument("file", metavar="FILE", help="a lesson file (TOML), or the name of a shipped lesson")
     run.add_argument("--headless", action="store_true", help="no screen: prompts printed, no pauses")
     run.add_argument("--record", metavar="OUT", help="write the session's events to this JSONL recording")
-    run.add_argument("--pace", type=float, default=0.5, metavar="S", help="seconds between rounds on the TUI")
+    run.add_argument(
+        "--pace",
+        type=pause_seconds,
+        default=0.5,
+        metavar="S",
+        help="seconds between rounds on the TUI, 0 or more (default: 0.5; --headless runs without pauses)",
+    )
     run.add_argument("--theme", metavar="NAME", help=THEME_HELP)
     run.set_defaults(handler=lesson_run)
     check = verbs.add_parser("check", help="read a lesson and print what it will do")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from channel.vocab.norms import norms_help
 from tui.cli.common import usage_for
 
 
@@ -22,7 +23,7 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="set a norm over the pack's defaults, repeatable (e.g. consent_block=true)",
+        help=f"set a norm over the pack's defaults, repeatable (e.g. consent_block=true). Norms: {norms_help()}",
     )
     pp.add_argument(
         "--scenario", default="favorbench-mini", metavar="NAME|PATH", help="built-in pack name or a pack folder"

@@ -100,9 +100,7 @@ class ReviewQueue(Vertical):
     def apply(self, events: Sequence[Event]) -> None:
         changed = self.room.apply(events)
         for event in events:
-            if isinstance(event, SessionStarted):
-                self.reviewer, self.gate = event.norms.reviewer, event.norms.permission_gate
-            elif isinstance(event, NormChanged):
+            if isinstance(event, (SessionStarted, NormChanged)):  # the panel names the reviewer: shown again
                 self.reviewer, self.gate = event.norms.reviewer, event.norms.permission_gate
                 changed = True
             elif isinstance(event, PermissionRequested):

@@ -44,3 +44,26 @@ def test_a_bad_lesson_or_name_is_one_line(tmp_path: Path, capsys: pytest.Capture
     assert "scenario 'no-such-pack'" in capsys.readouterr().err
     assert main(["lesson", "run", "no-such-lesson"]) == 2
     assert "shipped: consent-block, favors-and-absent-teams" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("pace", ["-1", "nan", "inf"])
+def test_a_pace_below_zero_or_not_finite_is_one_line(pace: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--pace -1`` reached the session's config: a pydantic traceback (newcomer4 06)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["lesson", "run", "favors-and-absent-teams", "--pace", pace])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--pace: must be a finite number of at least 0" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", [["run"], ["serve"], ["fork"], ["prompts", "show"]])
+def test_norm_help_names_every_norm_and_its_values(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``--help`` names every choice: the norms and their values were found only by typing a wrong one
+    (newcomer4 05)."""
+    from channel.vocab.norms import Norms, allowed
+
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
+    for key in Norms.model_fields:
+        assert f"{key}: {allowed(key)}" in text, key
