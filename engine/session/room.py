@@ -75,9 +75,9 @@ def count(votes: dict[str, Decision], present: set[str], quorum: int, *, expired
     everyone = bool(present) and present <= set(votes)
     if not (everyone or expired):
         return None
+    if cast < quorum:  # everyone present voted, but too few: the ballot waits for late members or its deadline
+        return (DEFAULT, "deadline without quorum") if expired else None
     why = "all voted" if everyone else "deadline"
-    if cast < quorum:
-        return DEFAULT, f"{why} without quorum"
     if tally["approved"] == tally["rejected"]:
         return DEFAULT, f"{why}: tie"
     return ("approved" if tally["approved"] > tally["rejected"] else "rejected"), why

@@ -113,6 +113,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("scopewatch: interrupted", file=sys.stderr)
+        # Work interrupted before it began leaves coroutines nobody awaits: Python's warning about each, when they
+        # are collected, is noise after the one line (newcomer4 08: Ctrl-C early in scenarios validate).
+        warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
         return 130
     except BrokenPipeError:
         # The reader went away (``scopewatch report r.jsonl | head``): stop quietly, like other tools.

@@ -31,6 +31,10 @@ def test_count_majority_of_present_quorum_deadline_and_default() -> None:
     assert count({"a": "approved"}, present, 1, expired=True) == ("approved", "deadline")
     assert count({"a": "approved"}, present, 2, expired=True) == (DEFAULT, "deadline without quorum")
     assert count({}, set(), 1, expired=True) == (DEFAULT, "deadline without quorum")
+    # Everyone present voted, but fewer than the quorum: the ballot waits for members who join late, then its
+    # deadline (docs/classroom.md rule 2, "with the quorum met"; it closed at once, rejected: newcomer4 09).
+    assert count({"a": "approved"}, {"a"}, 2, expired=False) is None
+    assert count({"a": "approved"}, {"a"}, 2, expired=True) == (DEFAULT, "deadline without quorum")
 
 
 def _presence(session: str, name: str, role: str = "watcher", status: str = "online") -> PresenceChanged:

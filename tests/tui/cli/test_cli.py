@@ -69,7 +69,8 @@ def test_no_flag_shows_a_default() -> None:
         f"{path} {action.option_strings}"
         for path, parser in _parsers(build_parser())
         for action in parser._actions
-        if action.nargs == 0 and action.option_strings
+        if action.nargs == 0
+        and action.option_strings
         and "(default:" in (parser._get_formatter()._get_help_string(action) or "")
     ]
     assert shown == []
@@ -108,3 +109,30 @@ def test_a_person_s_norm_is_refused_headless_in_one_line(norm: str, capsys: pyte
     assert main(["run", "--headless", "--norm", norm]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"scopewatch: {norm}: a person")
+
+
+def test_ctrl_c_before_work_began_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C early in ``scenarios validate`` printed "interrupted", then Python's warning for each coroutine made but
+    never awaited (newcomer4 08)."""
+    import gc
+    import warnings
+
+    import tui.cli.report as report_cli
+
+    def interrupted(args: object) -> int:
+        async def work() -> None:
+            pass
+
+        made = [work() for _ in range(3)]  # as a batch of checks is, before it is awaited
+        assert made
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report_cli, "report", interrupted)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        assert main(["report", "x.jsonl"]) == 130
+        gc.collect()
+    assert capsys.readouterr().err == "scopewatch: interrupted\n"
+    assert not [w for w in caught if "never awaited" in str(w.message)], [str(w.message) for w in caught]
