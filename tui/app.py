@@ -180,6 +180,7 @@ class ScopewatchApp(SessionApp):
         if not any(screen.has_class(f"-page-{name}") for name, _ in PAGES):
             screen.add_class(f"-page-{self.pages.page}")
         self.footer.compact = compact
+        self.footer.show_command_palette = size.width >= 80  # at 60 columns it pushed "? Keys" and "q Quit" off
         self.status.compact = compact
         self.norms_panel.set_columns(2 if compact and size.width >= 2 * NORMS_COLUMN else 1)
         self.right.fit()

@@ -8,6 +8,9 @@ from textual.binding import Binding, BindingType
 from tui.widgets.norms import NORM_KEYS
 
 APP_BINDINGS: tuple[BindingType, ...] = (
+    # How to get the key list and how to quit come first: a narrow footer cuts its end (newcomer4 03, 60 columns).
+    Binding("question_mark", "keys", "Keys", key_display="?"),
+    Binding("q", "quit", "Quit"),
     Binding("p", "toggle_pause", "Pause"),
     Binding("n", "step", "Step"),
     # The replay's keys win over the focused widget (a tree would take space and arrows).
@@ -25,8 +28,6 @@ APP_BINDINGS: tuple[BindingType, ...] = (
     Binding("r", "reviewer_seat", "Seat"),
     Binding("t", "next_theme", "Theme", show=False),
     Binding("v", "next_page", "Page"),
-    Binding("question_mark", "keys", "Keys", key_display="?"),
     Binding("f", "fork", "Fork"),
-    Binding("q", "quit", "Quit"),
     *[Binding(key, f"toggle_norm('{name}')", name, show=False) for key, name in NORM_KEYS],
 )

@@ -342,3 +342,18 @@ async def test_the_reviews_panel_names_the_reviewer_the_session_started_with() -
     async with app.run_test(size=SIZE) as pilot:
         await feed(pilot, bus, [started])
         assert "reviewer: away" in str(app.reviews.status.render())
+
+
+async def test_a_narrow_footer_still_shows_the_keys_and_quit() -> None:
+    """At 60x20 the footer cut "? Keys" and "q Quit" off its end (newcomer4 03): they come first now, and the
+    command palette's hint is left out below 80 columns."""
+    from textual.widgets._footer import FooterKey
+
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await feed(pilot, bus, session_events()[:5])
+        await pilot.pause()
+        shown = {key.key for key in app.footer.query(FooterKey) if key.region.right <= 60 and key.region.width}
+        assert {"question_mark", "q"} <= shown, shown
+        assert not app.footer.show_command_palette
