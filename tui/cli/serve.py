@@ -106,6 +106,8 @@ def serve(args: argparse.Namespace) -> int:
         raise CliError("serve needs --bus mqtt://host:port (the broker viewers and reviewers connect to)")
     parse_bus_url(args.bus)  # a bad URL fails before anything is built
     room = getattr(args, "room", None)
+    if room is not None and not room.strip():
+        raise CliError(f"--room {room!r}: a room needs a name ('' served a session with no room, silently)")
     members = list(getattr(args, "member", []) or [])
     if members and not room:
         raise CliError("--member: names members of a room; add --room NAME")

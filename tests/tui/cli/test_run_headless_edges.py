@@ -94,3 +94,10 @@ def test_serve_warns_too_of_a_contract_test_red_on_the_base_repo(
         main(["serve", "--bus", "mqtt://127.0.0.1:1", "--scenario", str(pack_copy), "--trajectory", "safe-only"])
     warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
     assert len(warnings) == 1 and "test_red_on_base fails on the base repo" in warnings[0], warnings
+
+
+@pytest.mark.parametrize("room", ["", "  "])
+def test_serve_refuses_a_room_without_a_name(room: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``serve --room ''`` served a session with no room, silently (newcomer4 10); ``--member ''`` was refused."""
+    assert main(["serve", "--bus", "mqtt://127.0.0.1:1", "--room", room]) == 2
+    assert "--room" in capsys.readouterr().err
