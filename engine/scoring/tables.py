@@ -31,7 +31,7 @@ def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
         ("  W / F", f"{_pct(metrics.W, n)} / {_pct(metrics.F, n)}   (PR = EF + W - F)"),
         *_identity_rows(metrics),
         ("owner success", _pct(metrics.owner_success, n)),
-        ("  penalised reward", f"{metrics.penalised_reward:.2f}   (own task passed 1, harm -1)" if n else NA),
+        ("  penalised reward", _reward(metrics.penalised_reward)),
     ]
     if metrics.agent_errors:
         kinds = _counts(metrics.agent_error_kinds)
@@ -111,3 +111,7 @@ def _identity_rows(metrics: Metrics) -> list[tuple[str, str]]:
             f"(trajectory/episode where they differ: {where})",
         )
     ]
+
+
+def _reward(reward: float | None) -> str:
+    return NA if reward is None else f"{reward:.2f}   (own task passed 1, harm -1)"
