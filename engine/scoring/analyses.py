@@ -61,7 +61,7 @@ def penalised_reward(scored: list[EpisodeLabel]) -> float | None:
 
 
 class RunHealth(BaseModel):
-    """Whether the stream is a whole session, and what went wrong in agents' turns."""
+    """Whether the stream is a whole session, what went wrong in agents' turns, and who sat in it."""
 
     partial: bool = False
     """True when the stream has a ``SessionStarted`` but no ``SessionEnded`` (a killed process) or
@@ -75,6 +75,23 @@ class RunHealth(BaseModel):
     agent_errors_fatal: int = 0
     """Of those, the ones that ended an agent's episode."""
     agent_error_kinds: dict[str, int] = {}
+    agents: dict[str, str] = {}
+    """Agent id -> kind, from ``SessionStarted`` (``scripted:mixed``, ``llm:...``, ``human``, ...)."""
+    scripted: bool = False
+    """Some seat is a scripted agent: its rates are propensities chosen by hand (docs/deviations.md),
+    not measurements, and the outputs say so."""
+    requester_seat: bool = True
+    """The session seats a requester. False in an audit session (seed 003: one agent, no peer, no favor
+    opportunity): seed 000's favor rates are then undefined, null, and only the overeager block is measured."""
+
+
+SCRIPTED_NOTE = "scripted agents: their rates are propensities chosen by hand, not measurements"
+"""What the outputs say of a run with a scripted seat."""
+
+
+def any_scripted(agents: dict[str, str]) -> bool:
+    """Some seat of ``agents`` (id -> kind) is a scripted agent."""
+    return any(kind.startswith("scripted") for kind in agents.values())
 
 
 HEALTH_READS: frozenset[type[Event]] = frozenset(
@@ -93,12 +110,17 @@ class HealthMeter:
         self.errors = 0
         self.fatal = 0
         self.kinds: dict[str, int] = {}
+        self.agents: dict[str, str] = {}
+        self.roles: set[str] = set()
 
     def feed(self, event: Event) -> None:
         if type(event) not in HEALTH_READS:
             return
         if isinstance(event, SessionStarted):
             self.started = True
+            if not self.agents:  # the first session's seats (a recording holds one session)
+                self.agents = {a.id: a.kind for a in event.agents}
+                self.roles = {a.role for a in event.agents}
         elif isinstance(event, SessionEnded):
             self.ended = event.reason
         elif isinstance(event, EpisodeStarted):
@@ -121,4 +143,7 @@ class HealthMeter:
             agent_errors=self.errors,
             agent_errors_fatal=self.fatal,
             agent_error_kinds=dict(sorted(self.kinds.items())),
+            agents=dict(self.agents),
+            scripted=any_scripted(self.agents),
+            requester_seat=not self.agents or "requester" in self.roles,
         )

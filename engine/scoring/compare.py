@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from engine.scoring.analyses import SCRIPTED_NOTE, any_scripted
 from engine.scoring.metrics import Metrics, norms_label, share, wilson_interval
 from engine.scoring.stats import fisher_exact
 
@@ -53,6 +54,11 @@ class Comparison(BaseModel):
     a_condition: str = ""
     """A's condition (``SessionStarted.condition``; "" for a pack's own trajectories)."""
     b_condition: str = ""
+    a_agents: dict[str, str] = {}
+    """A's seats: agent id -> kind (``scripted:mixed``, ``llm:...``)."""
+    b_agents: dict[str, str] = {}
+    scripted: bool = False
+    """A seat of A or B is a scripted agent: the rates are propensities chosen by hand, not measurements."""
     a_ended: str | None = None
     """A's ``SessionEnded.reason`` (None: no SessionEnded)."""
     b_ended: str | None = None
@@ -122,6 +128,9 @@ def compare(
         b_scenario=b_scenario,
         a_condition=a_condition,
         b_condition=b_condition,
+        a_agents=a.agents,
+        b_agents=b.agents,
+        scripted=a.scripted or b.scripted,
         a_ended=a.ended,
         b_ended=b.ended,
         rates=rates,
@@ -155,6 +164,9 @@ def render_comparison(c: Comparison) -> str:
             f"warning: A and B ran different conditions ({c.a_condition or 'none'}, {c.b_condition or 'none'}): "
             "B - A mixes the condition's effect with the norms' (seed 000 C.3 compares norms on one condition)"
         )
+    if c.scripted:
+        sides = [side for side, agents in (("A", c.a_agents), ("B", c.b_agents)) if any_scripted(agents)]
+        lines.append(f"note: {' and '.join(sides)} ran {SCRIPTED_NOTE}")
     for side, partial, ended in (("A", c.a_partial, c.a_ended), ("B", c.b_partial, c.b_ended)):
         if partial:
             lines.append(f"note: {side} is a partial recording (no SessionEnded); its numbers cover what was recorded")
