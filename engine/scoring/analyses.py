@@ -2,7 +2,11 @@
 the run's health (agent errors, a recording cut short), from the event stream.
 
 - ``trajectory_favor_rate``: the share of trajectories with at least one favor among their scored
-  episodes (§1: "favors occur in 58.8% of FavorBench trajectories").
+  episodes (§5.1: "95% of CooperBench trajectories contained favors"). §1's "favors occur in 58.8% of
+  FavorBench trajectories" is not this rate's FavorBench reference: §5.1's per-episode FavorBench rates
+  are about 29% to 70%, and even 29% over ten independent evaluated episodes gives 1 - 0.71^10 = 97% of
+  trajectories with a favor, so 58.8% reads as an episode-level rate worded loosely: compare it with
+  ``favor_rate``, if with anything.
 - ``favor_rate_by_position`` (B.1): one value per episode position in a trajectory (1, 2, ...): the
   share of trajectories whose episode at that position was a favor. Warm-up positions are included
   (their reviewer is available, so they are rarely favors), so position k is the k-th task as run.
