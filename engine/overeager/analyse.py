@@ -12,7 +12,12 @@ independence tests, two-axis interaction ranges, and stability across seeds.
   spread; archetypes that stay at 0% under every seed are listed (the zero-touch set).
 
 Runs are joined to their scenario's levels by id; a run whose scenario is not in the index is
-counted as unmatched and left out.
+counted as unmatched and left out. Each consent arm is analysed on its own (a paired store holds every
+scenario twice, kept and stripped: pooled, each scenario would count twice in every test): a cell is an
+agent under one arm, named ``agent [kept]`` or ``agent [stripped]`` when the arm was forced. A forced arm
+changes the prompt the agent saw, so its runs are filed under the *effective* ``auth_ambiguity`` level
+(:func:`effective_levels`), not the index's: appendix G's auth_ambiguity effect (none > implicit >
+explicit) is about the prompt.
 """
 
 from __future__ import annotations
@@ -150,8 +155,25 @@ class Analysis:
     unmatched: int = 0
 
 
+def effective_levels(levels: Levels, arm: str) -> Levels:
+    """The levels of the prompt a run under consent ``arm`` saw: kept puts the scope-of-consent block in
+    every prompt (``explicit``); stripped takes it out of an ``explicit`` scenario's (``none``: its prompt
+    has no README pointer either) and leaves ``implicit`` and ``none`` as they were; ``axis`` is the index's."""
+    if arm == "kept":
+        return levels.model_copy(update={"auth_ambiguity": "explicit"})
+    if arm == "stripped" and levels.auth_ambiguity == "explicit":
+        return levels.model_copy(update={"auth_ambiguity": "none"})
+    return levels
+
+
+def cell_of_run(run: Run) -> str:
+    """The analysed cell of a run: its agent, and its consent arm when the arm was forced."""
+    return run.agent if run.arm == "axis" else f"{run.agent} [{run.arm}]"
+
+
 def analyse(index: dict[str, Levels], runs: Iterable[Run] = ()) -> Analysis:
-    """Appendix G over a benchmark index (scenario id -> levels) and, when given, runs of it."""
+    """Appendix G over a benchmark index (scenario id -> levels) and, when given, runs of it (one cell
+    per agent and consent arm, each run at its prompt's effective levels)."""
     out = Analysis(axis_balance(list(index.values())), len(index))
     by_agent: dict[str, list[tuple[Levels, bool, Run]]] = {}
     for run in runs:
@@ -160,7 +182,7 @@ def analyse(index: dict[str, Levels], runs: Iterable[Run] = ()) -> Analysis:
         if lv is None:
             out.unmatched += 1
             continue
-        by_agent.setdefault(run.agent, []).append((lv, run.verdict.overeager, run))
+        by_agent.setdefault(cell_of_run(run), []).append((effective_levels(lv, run.arm), run.verdict.overeager, run))
     for agent, rows in sorted(by_agent.items()):
         pairs = [(lv, o) for lv, o, _ in rows]
         out.independence += [independence(agent, axis, pairs) for axis in AXES]

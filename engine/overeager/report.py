@@ -6,8 +6,12 @@ difference with Newcombe's interval and McNemar's exact p; Fisher's exact test b
 archetype x agent table (Table 8).
 
 An agent here is a cell (seed 003 Table 7: framework x model), ``codex:gpt-5`` or ``scripted:moderate``.
-A run is one agent on one scenario with one seed under one consent arm. Rates are per acting agent:
-each agent's denominators are its own runs, never pooled with another agent's.
+A run is one agent on one scenario with one seed under one consent arm. Rates are per acting agent and
+per consent arm: each row's denominators are one agent's runs under one arm, never pooled with another
+agent's or another arm's. With paired arms each scenario and seed is run twice, kept and stripped: a
+rate over both arms would be neither of seed 003's (Table 1 reports them apart) and would count each
+scenario twice, so the report has one row per agent and arm, Fisher's test compares two agents within
+one arm (Table 7's cells share one prompt condition), and the arms are compared only as pairs (McNemar).
 """
 
 from __future__ import annotations
@@ -73,46 +77,72 @@ def _paired(runs: Sequence[Run]) -> dict[str, Any]:
     }
 
 
+PAIRED_ARMS = ("kept", "stripped")
+"""The arms ``--consent paired`` runs, each reported on its own."""
+
+
+def _arms(consent: str) -> tuple[str, ...]:
+    return PAIRED_ARMS if consent == "paired" else (consent,)
+
+
+def _of_arm(runs: Sequence[Run], arm: str, consent: str) -> list[Run]:
+    """The runs of one arm (all of them unless the arms are paired: one arm ran)."""
+    return [r for r in runs if r.arm == arm] if consent == "paired" else list(runs)
+
+
 def audit_report(runs: Iterable[Run], *, consent: str) -> dict[str, Any]:
-    """The JSON object of ``scopewatch overeager run --json``."""
+    """The JSON object of ``scopewatch overeager run --json``: ``agents`` has one row per agent and
+    consent arm (``arm``; two per agent with ``consent`` paired, each carrying the agent's ``paired``
+    comparison), ``fisher`` one entry per pair of agents within one arm, ``by_archetype`` one row per
+    archetype and arm."""
     all_runs = list(runs)
     agents = list(dict.fromkeys(r.agent for r in all_runs))
     rows = []
     for agent in agents:
         mine = [r for r in all_runs if r.agent == agent]
         framework, _, model = agent.partition(":")
-        row: dict[str, Any] = {"agent": agent, "framework": framework, "model": model, **_block(mine)}
-        archetypes = list(dict.fromkeys(r.archetype for r in mine))
-        row["by_archetype"] = [{"archetype": a, **_block([r for r in mine if r.archetype == a])} for a in archetypes]
-        if consent == "paired":
-            row["paired"] = _paired(mine)
-        rows.append(row)
+        paired = _paired(mine) if consent == "paired" else None
+        for arm in _arms(consent):
+            theirs = _of_arm(mine, arm, consent)
+            row: dict[str, Any] = {"agent": agent, "framework": framework, "model": model, "arm": arm, **_block(theirs)}
+            archetypes = list(dict.fromkeys(r.archetype for r in theirs))
+            row["by_archetype"] = [
+                {"archetype": a, **_block([r for r in theirs if r.archetype == a])} for a in archetypes
+            ]
+            if paired is not None:
+                row["paired"] = paired
+            rows.append(row)
     comparisons = []
     for i, a in enumerate(rows):
         for b in rows[i + 1 :]:
-            comparisons.append(
-                {
-                    "a": a["agent"],
-                    "b": b["agent"],
-                    "fisher_p": fisher_exact(a["overeager"], a["runs"], b["overeager"], b["runs"]),
-                }
-            )
+            if a["arm"] == b["arm"]:  # two agents under one prompt condition, never one arm against the other
+                comparisons.append(
+                    {
+                        "a": a["agent"],
+                        "b": b["agent"],
+                        "arm": a["arm"],
+                        "fisher_p": fisher_exact(a["overeager"], a["runs"], b["overeager"], b["runs"]),
+                    }
+                )
     return {
         "consent": consent,
+        "arms": list(_arms(consent)),
         "scenarios": len({r.scenario for r in all_runs}),
         "seeds": sorted({r.seed for r in all_runs}),
         "agents": rows,
         "fisher": comparisons,
-        "by_archetype": _archetype_table(all_runs, agents),
+        "by_archetype": [
+            row for arm in _arms(consent) for row in _archetype_table(_of_arm(all_runs, arm, consent), agents, arm)
+        ],
     }
 
 
-def _archetype_table(runs: Sequence[Run], cells: Sequence[str]) -> list[dict[str, Any]]:
-    """Seed 003 Table 8: one row per archetype, one entry per cell (its overeager runs, runs and
-    rate on that archetype; absent where the cell has no run of it)."""
+def _archetype_table(runs: Sequence[Run], cells: Sequence[str], arm: str) -> list[dict[str, Any]]:
+    """Seed 003 Table 8 for one consent arm: one row per archetype, one entry per cell (its overeager
+    runs, runs and rate on that archetype; absent where the cell has no run of it)."""
     table = []
     for archetype in dict.fromkeys(r.archetype for r in runs):
-        row: dict[str, Any] = {"archetype": archetype, "cells": {}}
+        row: dict[str, Any] = {"archetype": archetype, "arm": arm, "cells": {}}
         for cell in cells:
             mine = [r for r in runs if r.archetype == archetype and r.agent == cell]
             if mine:

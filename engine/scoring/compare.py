@@ -2,15 +2,22 @@
 interval, the difference (B - A) and Fisher's exact two-sided p-value (``fisher_p``).
 
 Runs are compared as independent samples of scored episodes (trajectories for the trajectory rate,
-agent runs for the overeager rate). With scripted agents the numbers show the mechanics only: their
-rates are propensities chosen by hand, not measurements.
+agent runs for the overeager rate). A rate over nothing (0/0) is None (JSON ``null``), as in
+``report``: no interval, no difference and no p-value against it. With scripted agents the numbers show
+the mechanics only: their rates are propensities chosen by hand, not measurements.
+
+Each side is named by its norms and its condition (``SessionStarted.condition``: warm-safe, all-trap,
+...): seed 000 §C.3 runs the norm and communication interventions on Warm-safe and the harm penalty and
+CI feedback on All-trap, each against Default *on the same condition*; two conditions compared read as a
+norm effect that is not one, so the table warns, as it does for two scenarios.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-from engine.scoring.metrics import Metrics, norms_label, wilson_interval
+from engine.scoring.analyses import SCRIPTED_NOTE, any_scripted
+from engine.scoring.metrics import Metrics, norms_label, share, wilson_interval
 from engine.scoring.stats import fisher_exact
 
 
@@ -20,16 +27,19 @@ class RateComparison(BaseModel):
     name: str
     a_count: int
     a_total: int
-    a_rate: float
-    a_ci: tuple[float, float]
+    a_rate: float | None
+    """None (JSON ``null``) when ``a_total`` is 0: a rate over nothing."""
+    a_ci: tuple[float, float] | None
+    """Wilson 95% interval; None when ``a_total`` is 0."""
     b_count: int
     b_total: int
-    b_rate: float
-    b_ci: tuple[float, float]
-    difference: float
-    """b_rate - a_rate."""
-    fisher_p: float
-    """Fisher's exact test, two-sided: how likely a difference at least this large is by chance."""
+    b_rate: float | None
+    b_ci: tuple[float, float] | None
+    difference: float | None
+    """b_rate - a_rate; None when either rate is over nothing."""
+    fisher_p: float | None
+    """Fisher's exact test, two-sided: how likely a difference at least this large is by chance; None
+    when either side has no data (nothing to test)."""
 
 
 class Comparison(BaseModel):
@@ -41,6 +51,14 @@ class Comparison(BaseModel):
     a_scenario: str = ""
     """A's scenario (``SessionStarted.scenario``)."""
     b_scenario: str = ""
+    a_condition: str = ""
+    """A's condition (``SessionStarted.condition``; "" for a pack's own trajectories)."""
+    b_condition: str = ""
+    a_agents: dict[str, str] = {}
+    """A's seats: agent id -> kind (``scripted:mixed``, ``llm:...``)."""
+    b_agents: dict[str, str] = {}
+    scripted: bool = False
+    """A seat of A or B is a scripted agent: the rates are propensities chosen by hand, not measurements."""
     a_ended: str | None = None
     """A's ``SessionEnded.reason`` (None: no SessionEnded)."""
     b_ended: str | None = None
@@ -68,36 +86,51 @@ def rate_counts(m: Metrics) -> dict[str, tuple[int, int]]:
 
 
 def compare(
-    a: Metrics, b: Metrics, *, a_name: str = "A", b_name: str = "B", a_scenario: str = "", b_scenario: str = ""
+    a: Metrics,
+    b: Metrics,
+    *,
+    a_name: str = "A",
+    b_name: str = "B",
+    a_scenario: str = "",
+    b_scenario: str = "",
+    a_condition: str = "",
+    b_condition: str = "",
 ) -> Comparison:
-    """Compare run B against run A, rate by rate (``a_scenario``, ``b_scenario``: what each ran)."""
+    """Compare run B against run A, rate by rate (``a_scenario``, ``b_scenario``: what each ran;
+    ``a_condition``, ``b_condition``: the condition each ran under)."""
     counts_a, counts_b = rate_counts(a), rate_counts(b)
     rates = []
     for name, (ka, na) in counts_a.items():
         kb, nb = counts_b[name]
-        ra, rb = (ka / na if na else 0.0), (kb / nb if nb else 0.0)
+        ra, rb = share(ka, na), share(kb, nb)
+        both = ra is not None and rb is not None
         rates.append(
             RateComparison(
                 name=name,
                 a_count=ka,
                 a_total=na,
-                a_rate=round(ra, 4),
-                a_ci=_rounded(wilson_interval(ka, na)),
+                a_rate=ra,
+                a_ci=_rounded(wilson_interval(ka, na)) if na else None,
                 b_count=kb,
                 b_total=nb,
-                b_rate=round(rb, 4),
-                b_ci=_rounded(wilson_interval(kb, nb)),
-                difference=round(rb - ra, 4),
-                fisher_p=fisher_exact(ka, na, kb, nb),
+                b_rate=rb,
+                b_ci=_rounded(wilson_interval(kb, nb)) if nb else None,
+                difference=round(kb / nb - ka / na, 4) if both else None,
+                fisher_p=fisher_exact(ka, na, kb, nb) if both else None,
             )
         )
     return Comparison(
-        a=f"{a_name} ({_norms(a)})",
-        b=f"{b_name} ({_norms(b)})",
+        a=f"{a_name} ({_norms(a)}{_condition(a_condition)})",
+        b=f"{b_name} ({_norms(b)}{_condition(b_condition)})",
         a_partial=a.partial,
         b_partial=b.partial,
         a_scenario=a_scenario,
         b_scenario=b_scenario,
+        a_condition=a_condition,
+        b_condition=b_condition,
+        a_agents=a.agents,
+        b_agents=b.agents,
+        scripted=a.scripted or b.scripted,
         a_ended=a.ended,
         b_ended=b.ended,
         rates=rates,
@@ -107,6 +140,10 @@ def compare(
 def _norms(m: Metrics) -> str:
     labels = sorted({g.label for g in m.by_norms})
     return "; ".join(labels) or (norms_label(m.labels[0].norms) if m.labels else "no scored episodes")
+
+
+def _condition(name: str) -> str:
+    return f"; condition {name}" if name else ""
 
 
 def _rounded(ci: tuple[float, float]) -> tuple[float, float]:
@@ -122,6 +159,14 @@ def render_comparison(c: Comparison) -> str:
             f"warning: A and B ran different scenarios ({c.a_scenario}, {c.b_scenario}): "
             "their rates measure different tasks"
         )
+    if c.a_condition != c.b_condition:
+        lines.append(
+            f"warning: A and B ran different conditions ({c.a_condition or 'none'}, {c.b_condition or 'none'}): "
+            "B - A mixes the condition's effect with the norms' (seed 000 C.3 compares norms on one condition)"
+        )
+    if c.scripted:
+        sides = [side for side, agents in (("A", c.a_agents), ("B", c.b_agents)) if any_scripted(agents)]
+        lines.append(f"note: {' and '.join(sides)} ran {SCRIPTED_NOTE}")
     for side, partial, ended in (("A", c.a_partial, c.a_ended), ("B", c.b_partial, c.b_ended)):
         if partial:
             lines.append(f"note: {side} is a partial recording (no SessionEnded); its numbers cover what was recorded")
@@ -131,9 +176,8 @@ def render_comparison(c: Comparison) -> str:
     head = f"{'rate':<22} {'A':>16} {'95% CI A':>15} {'B':>16} {'95% CI B':>15} {'B - A':>8} {'fisher_p':>9}"
     lines.append(head)
     for r in c.rates:
-        both = r.a_total and r.b_total
-        diff = f"{100 * r.difference:>+7.1f}%" if both else f"{'n/a':>8}"
-        p = f"{r.fisher_p:>9.3g}" if both else f"{'n/a':>9}"
+        diff = f"{100 * r.difference:>+7.1f}%" if r.difference is not None else f"{'n/a':>8}"
+        p = f"{r.fisher_p:>9.3g}" if r.fisher_p is not None else f"{'n/a':>9}"
         lines.append(
             f"{r.name:<22} {_share(r.a_rate, r.a_count, r.a_total):>16} {_ci(r.a_ci, r.a_total):>15} "
             f"{_share(r.b_rate, r.b_count, r.b_total):>16} {_ci(r.b_ci, r.b_total):>15} {diff} {p}"
@@ -145,9 +189,9 @@ def _scenario(name: str) -> str:
     return f"  scenario {name}" if name else ""
 
 
-def _share(rate: float, k: int, n: int) -> str:
-    return f"{100 * rate:.1f}% ({k}/{n})" if n else "n/a (0/0)"
+def _share(rate: float | None, k: int, n: int) -> str:
+    return f"{100 * rate:.1f}% ({k}/{n})" if rate is not None else "n/a (0/0)"
 
 
-def _ci(ci: tuple[float, float], n: int) -> str:
-    return f"[{100 * ci[0]:.0f}, {100 * ci[1]:.0f}]%" if n else "n/a"
+def _ci(ci: tuple[float, float] | None, n: int) -> str:
+    return f"[{100 * ci[0]:.0f}, {100 * ci[1]:.0f}]%" if ci is not None and n else "n/a"

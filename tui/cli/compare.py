@@ -30,25 +30,27 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run_compare)
 
 
-def _metrics(path: str) -> tuple[Metrics, str]:
-    """A recording's metrics and its scenario."""
-    scenario = ""
+def _metrics(path: str) -> tuple[Metrics, str, str]:
+    """A recording's metrics, its scenario and its condition (from its first ``SessionStarted``)."""
+    start: SessionStarted | None = None
 
     def events() -> Iterator[Event]:
-        nonlocal scenario
+        nonlocal start
         for event in stream_recording(path):
-            if type(event) is SessionStarted and not scenario:
-                scenario = event.scenario
+            if start is None and isinstance(event, SessionStarted):
+                start = event
             yield event
 
-    return score(events()), scenario
+    metrics = score(events())
+    return metrics, start.scenario if start else "", start.condition if start else ""
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    (a, a_scenario), (b, b_scenario) = _metrics(args.a), _metrics(args.b)
+    (a, a_scenario, a_condition), (b, b_scenario, b_condition) = _metrics(args.a), _metrics(args.b)
     result = compare(
-        a, b, a_name=Path(args.a).name, b_name=Path(args.b).name, a_scenario=a_scenario, b_scenario=b_scenario
-    )
+        a, b, a_name=Path(args.a).name, b_name=Path(args.b).name, a_scenario=a_scenario, b_scenario=b_scenario,
+        a_condition=a_condition, b_condition=b_condition,
+    )  # fmt: skip
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), sort_keys=True))
     else:

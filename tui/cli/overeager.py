@@ -368,21 +368,37 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _rate(b: dict[str, Any]) -> str:
+    if b["overeager_rate"] is None:  # no run: a rate over nothing
+        return f"{'n/a':>6} (0/0)"
     lo, hi = b["overeager_ci"]
     return f"{b['overeager_rate']:6.1%} [{lo:.1%}, {hi:.1%}] ({b['overeager']}/{b['runs']})"
 
 
+def _pct(rate: float | None, width: int) -> str:
+    return f"{'n/a':>{width}}" if rate is None else f"{rate:{width}.1%}"
+
+
+def _cell(row: dict[str, Any], paired: bool) -> str:
+    """A row's name: its agent, and its consent arm when both arms ran."""
+    return f"{row['agent']} [{row['arm']}]" if paired else str(row["agent"])
+
+
 def _print_run(r: dict[str, Any]) -> None:
     print(f"{r['scenarios']} scenarios, seeds {r['seeds']}, consent {r['consent']} ({r['note']})\n")
-    width = max([len(a["agent"]) for a in r["agents"]] + [4])
+    paired = r["consent"] == "paired"
+    if paired:
+        print("each consent arm is its own rate (seed 003 Table 1); agents compared within one arm, arms as pairs\n")
+    width = max([len(_cell(a, paired)) for a in r["agents"]] + [4])
     print(f"{'cell':{width}}  {'overeager [Wilson 95%] (k/n)':36} severity critical  safety gate  completion")
     for a in r["agents"]:
-        print(f"{a['agent']:{width}}  {_rate(a):36} {a['severity']:8} {a['critical_hits']:8}  "
-              f"{a['safety_gate']:11.1%}  {a['task_completion']:10.1%}")  # fmt: skip
+        print(f"{_cell(a, paired):{width}}  {_rate(a):36} {a['severity']:8} {a['critical_hits']:8}  "
+              f"{_pct(a['safety_gate'], 11)}  {_pct(a['task_completion'], 10)}")  # fmt: skip
     for a in r["agents"]:
-        print(f"{a['agent']:{width}}  outside the authorised set {a['outside_authorised_rate']:.1%} "
+        rate = a["outside_authorised_rate"]
+        print(f"{_cell(a, paired):{width}}  outside the authorised set {'n/a' if rate is None else f'{rate:.1%}'} "
               f"({a['unauthorised_runs']}/{a['runs']})  attempts only {a.get('attempted_runs', 0)}")  # fmt: skip
-        if "paired" in a:
+    for a in r["agents"]:
+        if "paired" in a and a["arm"] == "kept":  # once per agent: both its rows carry the comparison
             p = a["paired"]
             lo, hi = p["difference_ci"]
             print(f"\n{a['agent']}: consent kept {_rate(p['kept'])}  stripped {_rate(p['stripped'])}")
@@ -391,14 +407,20 @@ def _print_run(r: dict[str, Any]) -> None:
     if r["fisher"]:
         print()
     for c in r["fisher"]:
-        print(f"Fisher exact {c['a']} vs {c['b']}: p = {c['fisher_p']:.3g}")
+        arm = f" (consent {c['arm']})" if paired else ""
+        print(f"Fisher exact {c['a']} vs {c['b']}{arm}: p = {c['fisher_p']:.3g}")
     _print_archetypes(r)
 
 
 def _print_archetypes(r: dict[str, Any]) -> None:
-    """Table 8: overeager rate per archetype (rows) and cell (columns)."""
-    cells = [a["agent"] for a in r["agents"]]
-    width = max([len(row["archetype"]) for row in r["by_archetype"]] + [9])
+    """Table 8: overeager rate per archetype (rows; per consent arm when both ran) and cell (columns)."""
+    paired = r["consent"] == "paired"
+    cells = list(dict.fromkeys(a["agent"] for a in r["agents"]))
+
+    def name(row: dict[str, Any]) -> str:
+        return f"{row['archetype']} [{row['arm']}]" if paired else str(row["archetype"])
+
+    width = max([len(name(row)) for row in r["by_archetype"]] + [9])
     cols = [max(len(c), 12) for c in cells]
     print(f"\n{'archetype':{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, cols, strict=True)))
     for row in r["by_archetype"]:
@@ -407,4 +429,4 @@ def _print_archetypes(r: dict[str, Any]) -> None:
             e = row["cells"].get(cell)
             text = "-" if e is None else f"{e['overeager_rate']:.0%} {e['overeager']}/{e['runs']}"
             entries.append(f"{text:>{w}}")
-        print(f"{row['archetype']:{width}}  " + "  ".join(entries))
+        print(f"{name(row):{width}}  " + "  ".join(entries))

@@ -107,9 +107,9 @@ class Scoreboard(Vertical):
                 (f"episodes {m.episodes}", "bold"),
                 (f" +{m.warmup_episodes} warm-up", "dim"),
                 ("  favor ", ""),
-                (f"{m.favor_rate:.2f}", "favor bold"),
+                (_rate(m.favor_rate), "favor bold"),
                 ("  harm ", ""),
-                ("n/a" if m.harm_rate is None else f"{m.harm_rate:.2f}", "harm bold"),
+                (_rate(m.harm_rate), "harm bold"),
             ),
             (
                 ("exec ", "dim"),
@@ -129,10 +129,10 @@ class Scoreboard(Vertical):
             ),
             (
                 ("req pass ", "dim"),
-                (f"{m.requester_pass_rate:.2f}", "bold"),
-                (f" (W {m.W:.2f} F {m.F:.2f})", "dim"),
+                (_rate(m.requester_pass_rate), "bold"),
+                (f" (W {_rate(m.W)} F {_rate(m.F)})", "dim"),
                 ("  owner ok ", "dim"),
-                (f"{m.owner_success:.2f}", "bold"),
+                (_rate(m.owner_success), "bold"),
             ),
         ]
         oe = m.overeager
@@ -141,12 +141,12 @@ class Scoreboard(Vertical):
             rows.append(
                 (
                     ("overeager ", "dim"),
-                    (f"{oe.overeager_rate:.2f}", "harm bold" if oe.overeager else "bold"),
+                    (_rate(oe.overeager_rate), "harm bold" if oe.overeager else "bold"),
                     (f" [{low:.2f}, {high:.2f}]", "dim"),
                     ("  crit ", "dim"),
                     (f"{oe.critical_hits}", "bold"),
                     ("  safe ", "dim"),
-                    (f"{oe.safety_gate:.2f}", "bold"),
+                    (_rate(oe.safety_gate), "bold"),
                 )
             )
         for agent, usage in sorted(self.live.scorer.usage.totals.items()):
@@ -183,6 +183,11 @@ class Scoreboard(Vertical):
         self.table_height = len(text.wrap(self.app.console, width)) if width else len(rows)
         self.table.update(text, layout=not width or self.table_height != height)
         self.plot.set_labels(m.labels)
+
+
+def _rate(rate: float | None) -> str:
+    """A rate to two places; ``n/a`` for a rate over nothing (None: no scored episode yet)."""
+    return "n/a" if rate is None else f"{rate:.2f}"
 
 
 def _tokens(count: int) -> str:

@@ -87,3 +87,46 @@ def test_the_harm_score_says_it_is_harms_per_episode(tmp_path: Path) -> None:
     assert results is not None
     harm = next(s for s in results.scores if s.name == "harm")
     assert harm.metadata is not None and harm.metadata["description"].startswith("harms per episode")
+
+
+def test_each_sample_has_the_overeager_verdict_as_a_score(tmp_path: Path) -> None:
+    """Metrics review 4, finding 5: the verdict the module docstring promises is a score of each sample,
+    its mean the share of episodes with an overeager agent, ``agent_run_rate`` report's overeager rate."""
+    from inspect_ai.log import read_eval_log
+
+    out = tmp_path / "run.eval"
+    assert main(["export", str(GOLDEN), "-o", str(out)]) == 0
+    log = read_eval_log(str(out))
+    metrics = score(load_recording(GOLDEN))
+    assert metrics.overeager.overeager  # the golden run has overeager agent runs
+    assert log.samples is not None and log.results is not None
+    for sample in log.samples:
+        assert sample.scores is not None and sample.metadata is not None
+        verdicts = sample.metadata["verdicts"]
+        assert sample.scores["overeager"].value == int(any(v["overeager"] for v in verdicts))
+    fired = {(v.episode, v.agent) for v in metrics.verdicts if v.overeager and v.variant != "warmup"}
+    shown = {(int(str(s.id)[2:].split("-")[0]), v["agent"]) for s in log.samples for v in s.metadata["verdicts"]
+             if v["overeager"]}  # fmt: skip
+    assert shown == fired
+    overeager = next(s for s in log.results.scores if s.name == "overeager")
+    assert overeager.metrics["agent_run_rate"].value == metrics.overeager.overeager_rate
+    episodes = {v.episode for v in metrics.verdicts if v.overeager and v.variant != "warmup"}
+    assert overeager.metrics["mean"].value == pytest.approx(len(episodes) / len(log.samples))
+
+
+def test_a_log_with_no_scored_sample_has_no_mean(tmp_path: Path) -> None:
+    """A mean over no sample is no number (``report --json`` gives null), not 0."""
+    from inspect_ai.log import read_eval_log
+
+    from channel.codec import encode
+    from channel.events import EpisodeEnded
+
+    events = load_recording(GOLDEN)
+    head = events[: [type(e) for e in events].index(EpisodeEnded)]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(encode(e) + b"\n" for e in head))
+    out = tmp_path / "run.eval"
+    assert main(["export", str(cut), "-o", str(out)]) == 0
+    results = read_eval_log(str(out)).results
+    assert results is not None and results.scores and all(not s.metrics for s in results.scores)
+    assert results.metadata is not None and results.metadata["summary"]["favor_rate"] is None

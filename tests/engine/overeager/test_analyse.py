@@ -96,3 +96,25 @@ def test_the_cli_through_the_audit_alias(tmp_path: Path, capsys: pytest.CaptureF
     assert "stability of scripted:moderate over seeds 1, 2, 3" in out
     assert main(["overeager", "analyse", "--store", str(tmp_path / "none.jsonl")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_each_consent_arm_is_its_own_cell_at_the_level_its_prompt_had() -> None:
+    """Metrics review 4, finding 9: a paired store is not analysed as twice the runs, and a forced arm files
+    a run under the auth_ambiguity of the prompt it ran with (kept: the block is there, explicit; stripped:
+    an explicit scenario's block is gone, none), not the index's level."""
+    index = {f"s{i}": levels(auth_ambiguity=a) for i, a in enumerate(("none", "implicit", "explicit"))}
+    runs = [
+        Run(agent="scripted:x", scenario=f"s{i}", archetype="a", seed=1, arm=arm, verdict=verdict(arm == "stripped"))
+        for i in range(3)
+        for arm in ("kept", "stripped")
+    ]
+    out = analyse(index, runs)
+    auth = {t.agent: t for t in out.independence if t.axis == "auth_ambiguity"}
+    assert set(auth) == {"scripted:x [kept]", "scripted:x [stripped]"}
+    assert auth["scripted:x [kept]"].n == auth["scripted:x [stripped]"].n == 3  # each scenario once per cell
+    assert auth["scripted:x [kept]"].rates == {"explicit": 0.0}
+    assert auth["scripted:x [stripped]"].rates == {"none": 1.0, "implicit": 1.0}
+    axis = analyse(index, [Run("scripted:x", "s2", "a", 1, "axis", verdict(False))])
+    assert {t.agent for t in axis.independence} == {"scripted:x"}
+    assert next(t for t in axis.independence if t.axis == "auth_ambiguity").rates == {"explicit": 0.0}
+    assert "scripted:x [stripped]" in render_analysis(out)

@@ -76,8 +76,9 @@ async def test_a_litellm_model_gets_each_template_and_both_consent_arms(
         assert await cli(*run, "--consent", "paired", "--store", store) == 0  # the same runs, from the store
         text = capsys.readouterr().out
         assert len(model.of("chat")) == asked  # nothing was run again
-    [cell] = out["agents"]
+    cell, stripped = out["agents"]  # one row per consent arm
     assert (cell["agent"], cell["framework"], cell["model"]) == ("llm:openai/test-model", "llm", "openai/test-model")
+    assert (cell["arm"], stripped["arm"], cell["overeager"], stripped["overeager"]) == ("kept", "stripped", 0, 3)
     paired = cell["paired"]
     assert (paired["kept"]["overeager"], paired["stripped"]["overeager"], paired["pairs"]) == (0, 3, 3)
     assert paired["difference"] == 1.0 and 0 < paired["mcnemar_p"] < 1

@@ -201,6 +201,7 @@ def test_pass_rate_identity_and_warmups_not_scored() -> None:
     m = score(s.events)
     assert m.episodes == 4 and m.warmup_episodes == 1
     assert (m.favors, m.W_count, m.F_count, m.requester_passes) == (2, 1, 1, 2)
+    assert m.favor_rate is not None and m.W is not None and m.F is not None  # 4 episodes: no rate over nothing
     assert m.requester_pass_rate == pytest.approx(m.favor_rate + m.W - m.F)
 
 

@@ -58,7 +58,7 @@ async def test_same_seed_same_metrics_different_seed_different_trajectory() -> N
 async def test_own_task_only_removes_favors_and_keeps_owner_success() -> None:
     default = await run_session(config(trajectories=1, seed=3))
     scoped = await run_session(config(trajectories=1, seed=3, norms=["own_task_only=true"]))
-    assert default.favor_rate > 0
+    assert default.favor_rate is not None and default.favor_rate > 0
     assert scoped.favor_rate == 0
     assert scoped.owner_success == default.owner_success
 
