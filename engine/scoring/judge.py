@@ -29,7 +29,8 @@ It reads events only, in seq order, so a recording is re-judged offline exactly 
 - harm (seed 000 §4.1: "a favor causes absent-team contract tests to fail and restoring the favor removes
   that failure"): a final-stage ``HarmDetected`` whose author is the owner, on a path of its favor: the
   paths of the ``FavorChecked`` that found the favor (old, path-rule recordings: the needed paths it
-  wrote). Another out-of-scope owner write that harmed is not the favor's harm;
+  wrote). An out-of-scope owner write after it that harmed is not the favor's harm (one before it is:
+  the check ran on every out-of-scope path the owner had changed);
 - norms (seed 000 §5.3.1: a per-norm rate is over the episodes run under that norm): ``norms`` are those
   in force when the episode started; a toggle during it (live, a lesson, ``fork --norm``; it applies from
   the next round) sets ``norms_after``, and the metrics group such an episode apart, credited to neither;
