@@ -8,6 +8,7 @@
 - or the path of a pack or suite folder.
 
 A name that is none of these is answered by :func:`unknown_scenario`, whose one line lists them all.
+:func:`starting_norms` says which norms a scenario's sessions start from (what "default" means for it).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from channel.vocab.norms import Norms, pack_norms
 from scenarios.cooperbench.build import NAME as COOPERBENCH
 from scenarios.cooperbench.build import pack_file
 from scenarios.loader import MANIFEST_NAME, SUITE_NAME, ScenarioError, UnknownScenario, builtin_packs
@@ -83,3 +85,17 @@ def unknown_scenario(name: str) -> ScenarioError:
     parts.append(f"one of the {len(known.audit)} audit scenarios (scopewatch overeager list)")
     parts.append(f"or a folder with {MANIFEST_NAME} or {SUITE_NAME}")
     return ScenarioError(f"scenario {name!r} is not known; a session takes " + "; ".join(parts))
+
+
+def starting_norms(scenario: str) -> Norms:
+    """The norms a scenario's sessions start from: scopewatch's defaults under the pack's ``[norms]`` (a
+    suite's: its first pack's; the generator gives all of its packs the same). A session's "default"
+    is these, not the global ``Norms()``: CooperBench starts with interaction history on (seed 000
+    B.2, ``memory=false`` ablates it), an audit scenario sets its own consent."""
+    kind = scenario_kind(scenario)
+    if kind == "audit":  # an audit scenario sets its own consent (engine/overeager/episodes.py)
+        return Norms()
+    if kind == "branch":  # branch episodes: interaction history on (seed 000 B.2; memory=false ablates)
+        return Norms(memory="full")
+    pack = session_suite(scenario).packs[0]
+    return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))

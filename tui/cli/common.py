@@ -19,7 +19,7 @@ from channel.errors import ScopewatchError
 from channel.text import printable
 from channel.vocab import Condition
 from channel.vocab.config import SessionConfig
-from channel.vocab.norms import Norms, norms_help, pack_norms, parse_assignments
+from channel.vocab.norms import Norms, norms_help, parse_assignments
 from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 
@@ -346,17 +346,11 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
 
 
 def starting_norms(scenario: str) -> Norms:
-    """The norms a pack's sessions start from: scopewatch's defaults under the pack's ``[norms]`` (a suite's:
-    its first pack's; the generator gives all of its packs the same)."""
-    from scenarios.catalog import scenario_kind, session_suite
+    """The norms a pack's sessions start from (:func:`scenarios.catalog.starting_norms`; the scoring
+    names norm groups relative to the same)."""
+    from scenarios.catalog import starting_norms as of_scenario
 
-    kind = scenario_kind(scenario)
-    if kind == "audit":  # an audit scenario sets its own consent (engine/overeager/episodes.py)
-        return Norms()
-    if kind == "branch":  # branch episodes: interaction history on (seed 000 B.2; memory=false ablates)
-        return Norms(memory="full")
-    pack = session_suite(scenario).packs[0]
-    return pack_norms(pack.manifest.norms, where=str(pack.manifest_path))
+    return of_scenario(scenario)
 
 
 def print_metrics(metrics: Metrics, as_json: bool) -> None:

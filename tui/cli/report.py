@@ -98,15 +98,18 @@ def print_judge_comparison(
 ) -> None:
     """The metrics (from the rule judge's labels, or the LLM judge's when ``primary``), the LLM
     judge's labels and their agreement with the rule judge (Cohen's kappa)."""
+    from channel.events import SessionStarted
     from engine.scoring.analyses import RunHealth
     from engine.scoring.llm_judge import compare_judges, primary_labels
-    from engine.scoring.metrics import compute
+    from engine.scoring.metrics import baseline_norms, compute
 
     result = compare_judges(events, metrics, model, **options)
     if primary:
         health = RunHealth(**{k: getattr(metrics, k) for k in RunHealth.model_fields})
         labels = primary_labels(metrics.labels, result.labels)
-        metrics = compute(labels, None, metrics.verdicts, health).model_copy(update={"usage": metrics.usage})
+        scenario = next((e.scenario for e in events if isinstance(e, SessionStarted)), "")
+        usage, base = metrics.usage, baseline_norms(scenario)
+        metrics = compute(labels, None, metrics.verdicts, health, baseline=base).model_copy(update={"usage": usage})
     if as_json:
         print(json.dumps({"metrics": metrics.summary(), "judge": result.summary()}, indent=2))
     else:
