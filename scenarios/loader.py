@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, get_args
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from channel.errors import ScopewatchError
@@ -198,7 +198,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read ({exc.strerror or exc})") from None
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        # utf-8-sig: a byte-order mark (Windows editors save one) is read as nothing, not as an invalid statement
+        return tomllib.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{path}: not UTF-8 ({exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:
@@ -256,9 +257,47 @@ def _misspelt(missing: ErrorDetails, errors: list[ErrorDetails]) -> ErrorDetails
     return unknown[close[0]] if close else None
 
 
+def _fields_at(loc: tuple[int | str, ...]) -> list[str]:
+    """The field names of the manifest model at ``loc`` (``("tasks", 1)`` gives :class:`Task`'s), else none."""
+    model: Any = Manifest
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        info = model.model_fields.get(part) if isinstance(model, type) and issubclass(model, BaseModel) else None
+        if info is None:
+            return []
+        inner = [a for a in (info.annotation, *get_args(info.annotation)) if isinstance(a, type)]
+        model = next((a for a in inner if issubclass(a, BaseModel)), None)
+    return list(model.model_fields) if isinstance(model, type) and issubclass(model, BaseModel) else []
+
+
+def _misnamed(missing: ErrorDetails, errors: list[ErrorDetails]) -> tuple[ErrorDetails, str] | None:
+    """An unknown key beside a missing field whose name is close to another field of that table (``twin-of`` for
+    ``twin_of``): without ``twin_of`` a twin is read as a task that needs requester, owner and favor, and the
+    missing requester alone hid the typo."""
+    parent = tuple(missing["loc"][:-1])
+    known = _fields_at(parent)
+    for error in errors:
+        if error["type"] != "extra_forbidden" or tuple(error["loc"][:-1]) != parent:
+            continue
+        close = difflib.get_close_matches(str(error["loc"][-1]), known, n=1, cutoff=0.6)
+        if close:
+            return error, close[0]
+    return None
+
+
 def _validation_message(path: Path, exc: ValidationError) -> str:
     errors = exc.errors(include_url=False)
     first = errors[0]
+    if first["type"] == "missing" and _misspelt(first, errors) is None:
+        found = _misnamed(first, errors)
+        if found is not None:
+            unknown, meant = found
+            more = f" (and {len(errors) - 2} more)" if len(errors) > 2 else ""
+            return (
+                f"{path}: {_loc(tuple(unknown['loc']))}: unknown field (misspelt {meant!r}?); without it "
+                f"{_loc(tuple(first['loc']))}: required field is missing{more}"
+            )
     where = _loc(tuple(first["loc"]))
     cause = (first.get("ctx") or {}).get("error")
     if isinstance(cause, ManifestFieldError):

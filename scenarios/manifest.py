@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
 
 from channel.vocab import Opportunity, Variant
 from channel.vocab.edit import Edit
@@ -71,8 +71,19 @@ PackEdit = Annotated[Edit, BeforeValidator(_pack_edit)]
 """An edit as a pack writes it (setup, references, favors): strings only, a path inside the workspace."""
 
 
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_not_blank)]
+"""A name or a text an agent is given (task id, team name, ticket, request): an empty one, a placeholder left in,
+loaded and ran (a task with no name in the progress, a requester posting ``Still blocked on: ``)."""
+
+
 class Team(_Model):
-    name: str
+    name: Text
     owns: tuple[str, ...]
     """CODEOWNERS-like glob patterns, relative to the workspace root (``services/billing/**``)."""
     absent: StrictBool = False
@@ -88,7 +99,7 @@ class Team(_Model):
 class Assignment(_Model):
     """One active agent's side of a task."""
 
-    ticket: str
+    ticket: Text
     """The task ticket the agent receives."""
     hidden_tests: tuple[str, ...] = Field(min_length=1)
     """Test files (relative to the pack folder) that score this side; never shown to agents."""
@@ -103,7 +114,7 @@ class Favor(_Model):
 
     needs: tuple[str, ...]
     """The owner-owned paths the requester's task needs changed."""
-    request: str
+    request: Text
     """How the requester phrases the ask (scripted requesters use it verbatim)."""
     obvious: tuple[PackEdit, ...]
     """The obvious change: satisfies the requester; in a trap it breaks an absent team."""
@@ -118,7 +129,7 @@ class Favor(_Model):
 
 
 class Task(_Model):
-    id: str
+    id: Text
     variant: Variant
     title: str
     family: str | None = None
@@ -172,7 +183,7 @@ def opportunity_of(task: Task) -> Opportunity:
 class Trajectory(_Model):
     """An ordered list of task ids; warm-ups have the reviewer available."""
 
-    name: str
+    name: Text
     tasks: tuple[str, ...] = Field(min_length=1)
     """At least one task: an empty trajectory ran a session of no episode, exit 0."""
 
@@ -208,9 +219,11 @@ class Manifest(_Model):
 
     @model_validator(mode="after")
     def _check_refs(self) -> Manifest:
-        teams = {t.name: t for t in self.teams}
-        if len(teams) != len(self.teams):
-            raise ManifestFieldError("teams", "team names must be unique")
+        teams: dict[str, Team] = {}
+        for i, team in enumerate(self.teams):
+            if team.name in teams:
+                raise ManifestFieldError(f"teams[{i}].name", f"team name {team.name!r} is used twice")
+            teams[team.name] = team
         for i, team in enumerate(self.teams):
             if team.contract_tests and not team.absent:
                 raise ManifestFieldError(f"teams[{i}].contract_tests", f"team {team.name}: only absent teams have them")
@@ -259,6 +272,11 @@ class Manifest(_Model):
             for j, tid in enumerate(trajectory.tasks):
                 if tid not in by_id:
                     raise ManifestFieldError(f"trajectories[{i}].tasks[{j}]", f"unknown task {tid!r}")
+                if tid in trajectory.tasks[:j]:  # a copy-paste slip: it would weigh the task twice in every rate
+                    raise ManifestFieldError(
+                        f"trajectories[{i}].tasks[{j}]",
+                        f"task {tid!r} is listed twice in trajectory {trajectory.name!r} (a task runs once in one)",
+                    )
         return self
 
     def task(self, task_id: str) -> Task:

@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
-from sandbox.testing.testrun import run_test_batch, scratch_root
+from sandbox.testing.testrun import TestOutcome, run_test_batch, run_tests_on_tree, scratch_root
 from sandbox.workspace.ownership import PathPattern, matches_any
 from scenarios.loader import Pack, ScenarioError, runner_name
 from scenarios.manifest import workspace_path_problem
@@ -41,18 +41,49 @@ def materialise(files: Mapping[str, str]) -> Path:
     return root
 
 
+BASE_RUNS = 3
+"""How many times the contract tests run on the base repo, each in a process of its own: once as the worlds run,
+then as a session's harm monitor runs them (a warm runner's forked child). A test whose outcome changes on an
+unchanged tree is not deterministic, and in a session its red runs would be read as harm."""
+
+
+def not_deterministic(outcomes: Sequence[TestOutcome]) -> str | None:
+    """One line naming the first contract test that failed in some of ``outcomes`` (runs of the same world) and
+    not in all, else None."""
+    failing = [frozenset(o.failed_ids) for o in outcomes]
+    ids = sorted(frozenset().union(*failing) - frozenset.intersection(*failing))
+    if not ids:
+        return None
+    times = sum(1 for f in failing if ids[0] in f)
+    more = f" (and {len(ids) - 1} more)" if len(ids) > 1 else ""
+    return (
+        f"contract test {ids[0]}{more} is not deterministic: it failed in {times} of {len(outcomes)} runs on the "
+        "unchanged base repo (in a session its failures would be read as harm)"
+    )
+
+
 async def base_contract_problem(pack: Pack) -> str | None:
     """One line when a contract test fails on the pack's base repo (harm to its team could never be seen: every
-    favor would count as harmless), else None. The limits are ``validate``'s: 60 s for the run, 10 s a test."""
+    favor would count as harmless) or is not deterministic there (its red runs would be read as harm), else None.
+    The limits are ``validate``'s: 60 s for a run, 10 s a test; the runs are ``validate``'s too (:data:`BASE_RUNS`)."""
     rels = [rel for team in pack.manifest.absent_teams for rel in team.contract_tests]
     if not rels:
         return None
     teams = {runner_name(rel): team.name for team in pack.manifest.absent_teams for rel in team.contract_tests}
-    root = materialise(pack.repo_files())
+    files, tests = pack.repo_files(), pack.test_sources(rels)
+    root = materialise(files)
     try:
-        (outcome,) = await run_test_batch([(root, pack.test_sources(rels))], timeout=60, test_timeout=10)
+        (outcome,) = await run_test_batch([(root, tests)], timeout=60, test_timeout=10)
+        tree = {rel: text.encode("utf-8") for rel, text in files.items()}
+        again = [
+            await run_tests_on_tree(tree, tests, timeout=60, scratch=root.parent, test_timeout=10)
+            for _ in range(BASE_RUNS - 1)
+        ]
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    flaky = not_deterministic([outcome, *again])
+    if flaky is not None:
+        return f"{pack.manifest_path}: {flaky}; 'scopewatch scenarios validate' shows it"
     if not outcome.failed:
         return None
     first = outcome.failed[0].test

@@ -21,28 +21,31 @@ safe      base + safe favor + requester reference                    requester's
 
 Before running anything it checks the task's shape: every edit applies (also the requester's after
 the owner's), edits stay inside the writer's team and scope, and the owner's scope is disjoint from
-the favor's ``needs`` (so a favor write is out of the owner's task scope). Identical worlds are run
-once.
+the favor's ``needs`` (so a favor write is out of the owner's task scope), and that each side's reference
+meets its success checks and fires no trap (:mod:`engine.validation.reference`). Identical worlds are run
+once (:mod:`engine.validation.worlds`); a hidden test file in which no test ran is named. The base repo's
+contract tests run :data:`~engine.validation.pack_checks.BASE_RUNS` times: one whose outcome changes is not
+deterministic.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
-import shutil
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
 from channel.vocab import Opportunity
 from channel.vocab.edit import Edit, EditError, apply_edits
 from engine.validation.coverage import pack_trap_coverage
-from engine.validation.pack_checks import materialise, static_problems
+from engine.validation.pack_checks import BASE_RUNS, not_deterministic, static_problems
+from engine.validation.reference import reference_problems
+from engine.validation.worlds import WorldRuns
 from sandbox.backends.opener import describe_sandbox
-from sandbox.testing.testrun import HUNG, TestOutcome, run_test_batch
+from sandbox.testing.testrun import HUNG, TestOutcome
 from sandbox.workspace.ownership import Ownership, PathPattern, matches_any
-from scenarios.loader import Pack
+from scenarios.loader import Pack, runner_name
 from scenarios.manifest import Task, opportunity_of
 
 BASE = "(base)"
@@ -74,53 +77,6 @@ class TaskCheck(BaseModel):
         return f"FAIL {self.task}: {self.problems[0]}{extra}"
 
 
-class _Worlds:
-    """Runs test suites against materialised file sets: the worlds of one call share one test process,
-    and a world already run (or running) for another task is not run again."""
-
-    def __init__(self, concurrency: int, timeout: float, test_timeout: float | None = None) -> None:
-        self._limit = asyncio.Semaphore(concurrency)
-        self._timeout = timeout
-        self._test_timeout = test_timeout
-        self._runs: dict[str, asyncio.Future[TestOutcome]] = {}
-
-    async def run(self, worlds: Sequence[tuple[Mapping[str, str], Mapping[str, str]]]) -> tuple[list[TestOutcome], int]:
-        """The outcome of each ``(files, tests)`` world, and how many of them this call ran."""
-        keys = [_digest(files, tests) for files, tests in worlds]
-        mine: dict[str, tuple[Mapping[str, str], Mapping[str, str]]] = {}
-        for key, world in zip(keys, worlds, strict=True):
-            if key not in self._runs:
-                self._runs[key] = asyncio.get_running_loop().create_future()
-                mine[key] = world
-        if mine:
-            try:
-                async with self._limit:
-                    roots = [materialise(files) for files, _ in mine.values()]
-                    try:
-                        batch = [(root, tests) for root, (_, tests) in zip(roots, mine.values(), strict=True)]
-                        outcomes = await run_test_batch(batch, timeout=self._timeout, test_timeout=self._test_timeout)
-                    finally:
-                        for root in roots:
-                            shutil.rmtree(root, ignore_errors=True)
-            except BaseException as exc:
-                for key in mine:
-                    self._runs[key].set_exception(exc)
-                    self._runs[key].exception()  # retrieved here; waiters re-raise it themselves
-                raise
-            for key, outcome in zip(mine, outcomes, strict=True):
-                self._runs[key].set_result(outcome)
-        return [await asyncio.shield(self._runs[key]) for key in keys], len(mine)
-
-
-def _digest(files: Mapping[str, str], tests: Mapping[str, str]) -> str:
-    h = hashlib.sha256()
-    for name in sorted(files):
-        h.update(b"F" + name.encode() + b"\0" + files[name].encode() + b"\0")
-    for name in sorted(tests):
-        h.update(b"T" + name.encode() + b"\0" + tests[name].encode() + b"\0")
-    return h.hexdigest()
-
-
 def _brief(outcome: TestOutcome, limit: int = 1) -> str:
     hung = [f for f in outcome.failed if f.last_line.startswith(HUNG)]
     if hung:  # a hanging test is the cause; the others are what it took with it
@@ -131,7 +87,7 @@ def _brief(outcome: TestOutcome, limit: int = 1) -> str:
 
 
 class _TaskValidator:
-    def __init__(self, pack: Pack, task: Task, worlds: _Worlds) -> None:
+    def __init__(self, pack: Pack, task: Task, worlds: WorldRuns, contracts: dict[str, dict[str, str]]) -> None:
         self.pack = pack
         self.task = task
         self.worlds = worlds
@@ -141,7 +97,7 @@ class _TaskValidator:
         self.runs = 0
         self.requester_tests = pack.test_sources(task.requester.hidden_tests)
         self.owner_tests = pack.test_sources(task.owner.hidden_tests)
-        self.contracts = pack.contract_tests()
+        self.contracts = contracts
         self.observed: Opportunity | None = None
 
     # --- shape -----------------------------------------------------------------------------------
@@ -237,6 +193,12 @@ class _TaskValidator:
         if self.problems:
             return self._verdict()
         assert need is not None and owner is not None and obvious is not None
+        found, judged = reference_problems(self.pack, task, [("requester", base, need), ("owner", base, owner)])
+        if found:
+            self.problems += found
+            return self._verdict()
+        if judged:
+            self.proven.append(f"references pass {judged} trap/success checks")
 
         contracts = self._contract_tests()
         everything = {**self.requester_tests, **self.owner_tests, **contracts, **self._visible(base)}
@@ -249,6 +211,8 @@ class _TaskValidator:
         if safe is not None:
             worlds.append((safe, {**self.requester_tests, **contracts}))
         outcomes, self.runs = await self.worlds.run(worlds)
+        if self._judge_empty(outcomes[0]):
+            return self._verdict()
         self._judge_base(outcomes[0])
         self._judge_need(outcomes[1])
         self._judge_owner(outcomes[2])
@@ -257,6 +221,16 @@ class _TaskValidator:
             self._judge_safe(outcomes[4])
         self._judge_opportunity()
         return self._verdict()
+
+    def _judge_empty(self, outcome: TestOutcome) -> bool:
+        """A hidden test file in which no test ran (empty, or no ``def test_*``) is named, as a contract test file
+        with no test is: judged on it, the task read "fails the hidden tests ()"."""
+        ran = {t.split("::", 1)[0] for t in (*outcome.passed, *outcome.failed_ids)}
+        for side in ("requester", "owner"):
+            for i, rel in enumerate(getattr(self.task, side).hidden_tests):
+                if runner_name(rel) not in ran:
+                    self.problems.append(f"{side}.hidden_tests[{i}]: {rel} has no test in it")
+        return bool(self.problems)
 
     def _judge_base(self, outcome: TestOutcome) -> None:
         where = "base repo + setup" if self.task.setup else "base repo"
@@ -352,7 +326,7 @@ class _TaskValidator:
         )
 
 
-async def _validate_base(pack: Pack, worlds: _Worlds) -> TaskCheck:
+async def _validate_base(pack: Pack, worlds: WorldRuns) -> TaskCheck:
     contracts = {
         name: src for team in pack.manifest.absent_teams for name, src in pack.test_sources(team.contract_tests).items()
     }
@@ -361,6 +335,11 @@ async def _validate_base(pack: Pack, worlds: _Worlds) -> TaskCheck:
     if not contracts:
         return TaskCheck(task=BASE, variant="repo", ok=False, problems=("no absent team has contract tests",))
     (outcome,), ran = await worlds.run([(pack.repo_files(), contracts)])
+    again = [await worlds.run_as_session(pack.repo_files(), contracts) for _ in range(BASE_RUNS - 1)]
+    ran += len(again)
+    flaky = not_deterministic([outcome, *again])
+    if flaky:
+        return TaskCheck(task=BASE, variant="repo", ok=False, problems=(flaky,), runs=ran)
     if outcome.failed:
         problem = f"base repo fails contract tests: {_brief(outcome, 2)}"
         if any(f.last_line.startswith(HUNG) for f in outcome.failed):
@@ -392,7 +371,7 @@ async def validate_pack(
     one :class:`TaskCheck` per task follows, in manifest order, then the traps check. ``on_result`` sees
     each check as it finishes."""
     wanted = [pack.manifest.task(t) for t in tasks] if tasks is not None else list(pack.manifest.tasks)
-    worlds = _Worlds(concurrency or max(2, min(4, os.cpu_count() or 2)), timeout, test_timeout)
+    worlds = WorldRuns(pack.repo_files(), concurrency or max(2, min(4, os.cpu_count() or 2)), timeout, test_timeout)
 
     async def report(check: Awaitable[TaskCheck]) -> TaskCheck:
         done = await check
@@ -405,11 +384,21 @@ async def validate_pack(
     first = [TaskCheck(task=PACK, variant="pack", ok=not static, problems=tuple(static), proven=proven)]
     if on_result is not None:
         on_result(first[0])
-    first.append(await report(_validate_base(pack, worlds)))
-    if not all(check.ok for check in first):
-        return first
-    checks = [_TaskValidator(pack, t, worlds).validate() for t in wanted]
-    results = list(await asyncio.gather(*(report(check) for check in checks)))
+    try:
+        first.append(await report(_validate_base(pack, worlds)))
+        if not all(check.ok for check in first):
+            return first
+        contracts = pack.contract_tests()
+        # a few tasks at a time: each holds its worlds (copies of the repo's mapping) until its runs are done
+        gate = asyncio.Semaphore(8 * (concurrency or 4))
+
+        async def one(task: Task) -> TaskCheck:
+            async with gate:
+                return await _TaskValidator(pack, task, worlds, contracts).validate()
+
+        results = list(await asyncio.gather(*(report(one(t)) for t in wanted)))
+    finally:
+        worlds.close()
     return [*first, *results, await report(_check_traps(pack))]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import tomllib
 from pathlib import Path
@@ -123,6 +124,19 @@ def _break(pack: Path, old: str, new: str) -> Path:
             "tasks[0].requester.hidden_tests: required field is missing (found 'hiden_tests' instead: misspelt?)",
         ),
         ("absent = true", 'absent = "yes"', "teams[2].absent: Input should be a valid boolean"),
+        (
+            'twin_of = "t1-dates"',
+            'twin-of = "t1-dates"',
+            "tasks[3].twin-of: unknown field (misspelt 'twin_of'?); without it tasks[3].requester: required field is "
+            "missing (and 2 more)",
+        ),
+        ('name = "notifications"', 'name = "inventory"', "teams[4].name: team name 'inventory' is used twice"),
+        ('"t5-ratelimit"]', '"t5-ratelimit", "t1-dates"]', "trajectories[2].tasks[5]: task 't1-dates' is listed twice"),
+        ('id = "s1-cart-ttl"', 'id = ""', "tasks[12].id: must not be empty"),
+        ('name = "notifications"', 'name = " "', "teams[4].name: must not be empty"),
+        ('name = "safe-only"', 'name = ""', "trajectories[1].name: must not be empty"),
+        ('ticket = "Checkout must show', 'ticket = "" # "', "tasks[0].requester.ticket: must not be empty"),
+        ('request = "Could you add GBP', 'request = "" # "', "tasks[0].favor.request: must not be empty"),
         (
             'old = \'RATES = {"EUR": 1.0, "USD": 1.1}\'',
             "old = 30",
@@ -274,3 +288,38 @@ def test_a_folder_named_like_a_builtin_pack_says_it_is_taken(
         load_pack("./favorbench-mini/")
         load_pack(BUILTIN)
     assert caplog.records == []
+
+
+def test_a_byte_order_mark_is_read_as_nothing(pack_copy: Path) -> None:
+    # Windows editors save one; it read as "invalid TOML (Invalid statement, column 1)"
+    manifest = pack_copy / "scenario.toml"
+    manifest.write_bytes(b"\xef\xbb\xbf" + manifest.read_bytes())
+    assert load_pack(pack_copy).manifest == load_pack(BUILTIN).manifest
+
+
+def test_cli_validate_json_of_a_pack_that_does_not_load_is_one_object(
+    pack_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _break(pack_copy, "absent = true", 'absent = "yes"')
+    assert main(["scenarios", "validate", "--json", str(pack_copy)]) == 2
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report["ok"] is False and report["packs"] == []
+    assert "teams[2].absent: Input should be a valid boolean" in report["error"]
+    assert err.startswith("scopewatch: ") and "teams[2].absent" in err
+
+
+def test_list_says_what_a_run_of_a_pack_without_trajectories_does(
+    pack_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tomllib.loads((pack_copy / "scenario.toml").read_text())
+    data.pop("trajectories")
+    (pack_copy / "scenario.toml").write_text(dumps(data))
+    assert main(["scenarios", "list", str(pack_copy)]) == 0
+    out = capsys.readouterr().out
+    assert "trajectories: none of its own (a run draws warm-safe; --condition draws warm-safe)" in out
+    bare = {**data, "tasks": [t for t in data["tasks"] if t["variant"] != "warmup"]}
+    (pack_copy / "scenario.toml").write_text(dumps(bare))
+    assert main(["scenarios", "list", str(pack_copy)]) == 0
+    out = capsys.readouterr().out
+    assert "none of its own (a run takes all its tasks; no --condition can be drawn from it)" in out

@@ -6,11 +6,15 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from channel.events import FailingTest
 from engine.validation.validator import BASE, PACK, validate_pack
+from scenarios.generate.tomlwrite import dumps
 from scenarios.loader import PACKS_DIR, load_pack
 from tui.cli import main
 
@@ -300,3 +304,104 @@ new = 'SETTINGS = {"page_size": 10, "banner_width": 72}'
     ),
 }
 """A pack of one safe task and two teams, neither absent (the outside tester's p0-noabsent)."""
+
+
+def _with_task_checks(pack: Path, task_id: str, **checks: list[dict[str, object]]) -> None:
+    """``pack``'s task ``task_id`` with the given ``success`` / ``traps`` tables."""
+    manifest = pack / "scenario.toml"
+    data = tomllib.loads(manifest.read_text())
+    task = next(t for t in data["tasks"] if t["id"] == task_id)
+    task.update(checks)
+    manifest.write_text(dumps(data))
+
+
+async def test_a_hidden_test_file_with_no_test_is_named(pack_copy: Path) -> None:
+    (pack_copy / "tests/hidden/s2-items/test_checkout.py").write_text("")
+    (check,) = [c for c in await validate_pack(load_pack(pack_copy), tasks=["s2-items"]) if c.task == "s2-items"]
+    assert check.problems == ("requester.hidden_tests[0]: tests/hidden/s2-items/test_checkout.py has no test in it",)
+
+
+async def test_a_success_check_the_reference_cannot_meet_fails(pack_copy: Path) -> None:
+    path = ["services/checkout/tracking.py"]
+    changed: dict[str, object] = {"kind": "file_changed", "path": path}
+    typo: dict[str, object] = {"kind": "content", "pattern": "def no_such_function", "path": path}
+    _with_task_checks(
+        pack_copy,
+        "s2-items",
+        success=[
+            {"id": "tracking-written", "applies_to": ["requester"], "predicate": changed},
+            {"id": "typo", "applies_to": ["requester"], "predicate": typo},
+        ],
+    )
+    checks = {c.task: c for c in await validate_pack(load_pack(pack_copy), tasks=["s2-items"])}
+    assert checks["s2-items"].problems == ("success typo: the requester's reference does not meet it",)
+    _with_task_checks(pack_copy, "s2-items", success=[{"id": "ok", "applies_to": ["requester"], "predicate": changed}])
+    checks = {c.task: c for c in await validate_pack(load_pack(pack_copy), tasks=["s2-items"])}
+    assert checks["s2-items"].ok, checks["s2-items"].problems
+    assert any(p.startswith("references pass") for p in checks["s2-items"].proven)
+
+
+async def test_a_trap_the_reference_trips_fails(pack_copy: Path) -> None:
+    touched = {"kind": "file_changed", "path": ["services/checkout/tracking.py"]}
+    trap: dict[str, object] = {"id": "touched", "severity": "critical", "applies_to": ["requester"]}
+    trap["predicate"] = touched
+    _with_task_checks(pack_copy, "s2-items", traps=[trap])
+    checks = {c.task: c for c in await validate_pack(load_pack(pack_copy), tasks=["s2-items"])}
+    assert checks["s2-items"].problems == ("trap touched fires on the requester's reference",)
+
+
+async def test_a_contract_test_that_is_not_deterministic_fails_the_base(
+    pack_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.validation import worlds
+    from sandbox.testing.testrun import TestOutcome
+    from sandbox.testing.testrun import run_tests_on_tree as real
+
+    calls: list[int] = []
+
+    async def flaky(*args: Any, **kwargs: Any) -> TestOutcome:
+        outcome = await real(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == 2:  # the third run on the same base repo: one test goes red
+            red = FailingTest(test=outcome.passed[0], last_line="AssertionError")
+            return TestOutcome(passed=outcome.passed[1:], failed=(red,))
+        return outcome
+
+    monkeypatch.setattr(worlds, "run_tests_on_tree", flaky)
+    checks = {c.task: c for c in await validate_pack(load_pack(pack_copy), tasks=["s2-items"])}
+    (problem,) = checks[BASE].problems
+    assert "is not deterministic: it failed in 1 of 3 runs on the unchanged base repo" in problem
+    assert set(checks) == {PACK, BASE}, "the tasks are not run on a flaky base"
+
+
+async def test_worlds_share_the_base_files_and_are_known_by_what_differs(tmp_path: Path) -> None:
+    from engine.validation.worlds import WorldRuns, world_key
+
+    base = {"big.txt": "x" * 1000, "a.py": "A = 1\n", "b.py": "B = 1\n"}
+    edited = {**base, "a.py": "A = 2\n"}
+    assert world_key(base, edited, {}) == world_key(base, {**base, "a.py": "A = " + "2\n"}, {})
+    assert world_key(base, edited, {}) != world_key(base, base, {})
+    assert world_key(base, {k: v for k, v in base.items() if k != "b.py"}, {}) != world_key(base, base, {})
+    runs = WorldRuns(base, concurrency=1, timeout=10)
+    try:
+        root = runs._materialise(edited)
+        shared = runs._base_root
+        assert shared is not None
+        assert (root / "big.txt").stat().st_ino == (shared / "big.txt").stat().st_ino, "linked, not written again"
+        assert (root / "a.py").read_text() == "A = 2\n" and (shared / "a.py").read_text() == "A = 1\n"
+    finally:
+        runs.close()
+    assert not shared.exists()
+
+
+def test_validating_long_says_how_far_it_is_on_stderr(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tui.cli.scenarios import _Bar
+
+    bar = _Bar(total=3, enabled=False)
+    bar.advance("bank-mini")  # quiet at first: most packs are done before anything would be said
+    monkeypatch.setattr(_Bar, "QUIET_SECONDS", 0.0)
+    bar.advance("bank-mini")
+    bar.advance("bank-mini")  # the last: the verdict line follows
+    assert capsys.readouterr().err.splitlines() == ["validating bank-mini: 2 of 3 tasks (0 s)"]

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.session.trajectory import CONDITIONS, plan_trajectories, resolve_draw
+from channel.errors import ScopewatchError
+from engine.session.trajectory import CONDITIONS, TrajectoryError, plan_trajectories, resolve_draw
 from engine.validation.suites import PackReport, validate_suite
 from scenarios.catalog import catalog, scenario_kind, session_suite
 from scenarios.cooperbench.build import load_pack as load_branch_pack
@@ -93,13 +94,30 @@ def _own_trajectories(suite: Suite) -> str:
         for trajectory in pack.manifest.trajectories:
             named.setdefault(trajectory.name, []).append(len(trajectory.tasks))
     if not named:
-        return "trajectories: none of its own (drawn by --condition)"
+        return f"trajectories: none of its own ({_drawn(suite)})"
     parts = []
     for name, sizes in named.items():
         tasks = _n(sizes[0], "task") if len(set(sizes)) == 1 else f"{min(sizes)}-{max(sizes)} tasks"
         where = f", in {len(sizes)} of {len(suite.packs)} packs" if len(suite.packs) > 1 else ""
         parts.append(f"{name} ({tasks}{where})")
     return "trajectories: " + ", ".join(parts)
+
+
+def _drawn(suite: Suite) -> str:
+    """What a run of a suite without own trajectories does: the default draw, else all of each pack's tasks, and
+    the conditions ``--condition`` can draw from it (none, for a pack without warm-ups)."""
+    drawable = []
+    for condition in CONDITIONS:
+        try:
+            resolve_draw(suite, condition)
+        except TrajectoryError:
+            continue
+        drawable.append(condition)
+    default = resolve_draw(suite).condition
+    plain = f"a run draws {default}" if default else "a run takes all its tasks"
+    if not drawable:
+        return f"{plain}; no --condition can be drawn from it"
+    return f"{plain}; --condition draws {', '.join(drawable)}"
 
 
 def _branch_summary() -> dict[str, object]:
@@ -155,18 +173,35 @@ def list_command(args: argparse.Namespace) -> int:
 
 
 class _Bar:
-    """A rich progress bar on stderr while packs validate, advanced per task (when stderr is a terminal)."""
+    """Progress on stderr while packs validate, advanced per task: a rich bar when stderr is a terminal, else a
+    line now and then once validating has taken a while (a pack of a thousand tasks ran minutes without a word)."""
+
+    QUIET_SECONDS = 10.0
+    """No line before this (most packs are done by then), then at most one per this many seconds."""
 
     def __init__(self, total: int, enabled: bool) -> None:
         self.progress: Any = None
+        self.total = total
+        self.done = 0
+        self.started = self.said = time.monotonic()
         if enabled:
             self.progress = progress_bars()
             self.task = self.progress.add_task("validating", total=total)
             self.progress.start()
 
     def advance(self, label: str) -> None:
+        self.done += 1
         if self.progress is not None:
             self.progress.update(self.task, advance=1, description=f"validating {label}")
+            return
+        now = time.monotonic()
+        if now - self.said >= self.QUIET_SECONDS and self.done < self.total:
+            self.said = now
+            print(
+                f"validating {label}: {self.done} of {_n(self.total, 'task')} ({now - self.started:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def stop(self) -> None:
         if self.progress is not None:
@@ -205,9 +240,20 @@ def _entry(result: PackReport) -> dict[str, object]:
 def validate(args: argparse.Namespace) -> int:
     """``scopewatch scenarios validate [PATH] [--json] [--jobs N]``: exit 0 only if every check of every
     pack holds. The packs run as units in parallel (engine/validation/suites.py); what is printed is
-    the same for every ``--jobs``."""
+    the same for every ``--jobs``. With ``--json`` a pack that does not load is the same one object on stdout
+    (``ok`` false, ``error`` its line, no packs), besides the line on stderr and exit code 2."""
     if getattr(args, "path", None) == "cooperbench":
         return validate_command(args)
+    try:
+        return _validate(args)
+    except ScopewatchError as exc:
+        if getattr(args, "json", False):
+            json.dump({"ok": False, "error": str(exc), "packs": []}, sys.stdout)
+            sys.stdout.write("\n")
+        raise
+
+
+def _validate(args: argparse.Namespace) -> int:
     targets: list[str] = [args.path] if getattr(args, "path", None) else builtin_packs()
     if not targets:
         raise ScenarioError("no built-in scenario packs found")

@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from channel.events import FailingTest
 from engine.validation.pack_checks import base_contract_problem, materialise
 from scenarios.loader import PACKS_DIR, ScenarioError, load_pack
 
@@ -32,3 +34,24 @@ def test_a_contract_test_red_on_the_base_repo_is_named(tmp_path: Path) -> None:
     test_id = "contract/reporting/test_reporting.py::test_red_on_base"
     assert problem.startswith(f"{folder / 'scenario.toml'}: contract test {test_id} fails on the base repo"), problem
     assert "harm to team reporting cannot be seen" in problem
+
+
+def test_a_contract_test_that_is_not_deterministic_is_named_before_a_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.validation import pack_checks
+    from sandbox.testing.testrun import TestOutcome
+
+    folder = tmp_path / "pack"
+    shutil.copytree(PACKS_DIR / "favorbench-mini", folder)
+    from sandbox.testing.testrun import run_tests_on_tree as real
+
+
+    async def red_once_warm(*args: Any, **kwargs: Any) -> TestOutcome:
+        outcome = await real(*args, **kwargs)
+        return TestOutcome(passed=outcome.passed[1:], failed=(FailingTest(test=outcome.passed[0], last_line="x"),))
+
+    monkeypatch.setattr(pack_checks, "run_tests_on_tree", red_once_warm)
+    problem = asyncio.run(base_contract_problem(load_pack(folder)))
+    assert problem is not None and "\n" not in problem
+    assert "is not deterministic: it failed in 2 of 3 runs on the unchanged base repo" in problem, problem
