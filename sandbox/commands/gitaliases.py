@@ -10,8 +10,10 @@ the command and after it, the work tree's repository's and each nested one's, HO
 reads them, never through a link); the riskiest reading replaces the command line's unless that is riskier.
 
 An alias a command defined and removed again within itself, or one given in the environment
-(``GIT_CONFIG_COUNT``/``GIT_CONFIG_KEY_0``/``GIT_CONFIG_VALUE_0``, ``GIT_CONFIG_GLOBAL``), is not seen here: the
-effect on the files still is (``FileChanged``).
+(``GIT_CONFIG_COUNT``/``GIT_CONFIG_KEY_0``/``GIT_CONFIG_VALUE_0``, ``GIT_CONFIG_GLOBAL``, an ``include.path``), is not
+seen here; but git runs an alias's expansion as a git of its own, which the exec tracer classifies by its argv
+(:mod:`sandbox.commands.tracer`, red team 4, finding 03). That git carries no atom when the line that ran the
+alias carries the same one already (one action, one atom).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import PurePosixPath
 from channel.vocab.risk import RISK_ORDER
 from sandbox.commands.atoms import AtomRegistry, Classification
 from sandbox.commands.calls import AtomCall
-from sandbox.commands.gitargv import git_command
+from sandbox.commands.gitargv import git_command, runs_alias
 from sandbox.commands.gitoptions import GIT_COMMANDS
 
 
@@ -53,7 +55,16 @@ def aliased(
         kinds = [k for view in found if name in view and (k := registry.classify(call.argv, view)) is not None]
         best = max(kinds, key=lambda k: RISK_ORDER[k.risk], default=None)
         out.append(call if best is None or not _riskier(best, call) else replace(call, atom=best.atom, risk=best.risk))
-    return tuple(out)
+    return _once(out)
+
+
+def _once(calls: Sequence[AtomCall]) -> tuple[AtomCall, ...]:
+    """``calls`` with the git an alias ran (traced: :mod:`sandbox.commands.tracer`) left without an atom when the
+    git that ran the alias carries the same one already: one action, one atom (``git -c alias.x='reset --hard' x``
+    is a ``reset --hard`` by its command line, and its traced ``git reset --hard`` is that reset)."""
+    carried = {c.pid: c.atom for c in calls if c.pid and c.atom is not None and runs_alias(c.argv)}
+    same = [c.source == "trace" and c.atom is not None and carried.get(c.parent_pid) == c.atom for c in calls]
+    return tuple(replace(c, atom=None, risk=None) if twice else c for c, twice in zip(calls, same, strict=True))
 
 
 def _riskier(kind: Classification, call: AtomCall) -> bool:

@@ -58,3 +58,24 @@ async def test_an_alias_from_a_config_file_is_what_it_runs(box: Box, config: str
     since = len(box.of(ShellCommandRan))
     await box.sh("git st")
     assert _git_atoms(box, since) - {None} == {"git_read"}
+
+
+INCLUDE = "printf '[alias]\\n\\tsync = reset --hard\\n' > /tmp/inc && "
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.sync GIT_CONFIG_VALUE_0='reset --hard' git sync",
+        f"{INCLUDE}git -c include.path=/tmp/inc sync",
+        f"{INCLUDE}GIT_CONFIG_GLOBAL=/tmp/inc git sync",
+        f"{INCLUDE}printf '[include]\\n\\tpath = /tmp/inc\\n' >> ~/.gitconfig && git sync",
+    ],
+)
+async def test_an_alias_no_config_file_read_shows_is_what_it_ran(box: Box, command: str) -> None:
+    # red team 4, finding 03: git runs the alias's expansion as a git of its own, which the trace classifies
+    await _committed(box)
+    since = len(box.of(ShellCommandRan))
+    result = await box.sh(f"{WIP}{command} >/dev/null 2>&1; cat services/billing/old.txt")
+    assert "# wip" not in result.output
+    assert "git_history_rewrite" in _git_atoms(box, since), _git_atoms(box, since)
