@@ -50,7 +50,7 @@ def git_command(
     that hide its own commands."""
     aliases: dict[str, str | None] = dict(config or {})
     i, settings = global_options(args)
-    for option, value in settings:
+    for option, value in ((o, v) for o, v in settings if o != "-C"):
         key, has_value, text = value.partition("=")
         name = key.lower().removeprefix("alias.") if key.lower().startswith("alias.") else None
         if name:
@@ -76,7 +76,8 @@ def git_command(
 
 def global_options(args: Sequence[str]) -> tuple[int, list[tuple[str, str]]]:
     """Where git's global options of ``args`` (a command line without ``git``) end (the sub-command's index), and
-    the config they set: (``-c`` or ``--config-env``, ``key=value`` or ``key=VAR``), in order."""
+    the config they set and the folders they move to: (``-c``, ``key=value``), (``--config-env``, ``key=VAR``),
+    (``-C``, ``DIR``), in order."""
     settings: list[tuple[str, str]] = []
     i = 0
     while i < len(args) and args[i].startswith("-") and args[i] not in AS_COMMAND:
@@ -84,7 +85,7 @@ def global_options(args: Sequence[str]) -> tuple[int, list[tuple[str, str]]]:
         if option in TAKES_VALUE and not given:
             value = args[i + 1] if i + 1 < len(args) else ""
             i += 1
-        if option in ("-c", "--config-env"):
+        if option in ("-c", "--config-env", "-C"):
             settings.append((option, value))
         i += 1
     return i, settings

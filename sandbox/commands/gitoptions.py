@@ -107,7 +107,7 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {sub: frozenset(" ".join(lines).split(
 """Sub-command -> its long options as git spells them (``force``, ``no-force``; ``exclude=``: one with a value)."""
 
 
-def _resolve(body: str, spellings: frozenset[str]) -> str | None:
+def resolve_long(body: str, spellings: frozenset[str]) -> str | None:
     """The option ``--body`` stands for (its full name, ``=`` if it takes a value), or None: no option or several."""
     names = {s.rstrip("="): s for s in sorted(spellings)}  # ``x=`` over ``x``: its value may be the next word
     if body in names:
@@ -130,7 +130,7 @@ def expand_long(args: Sequence[str], spellings: frozenset[str]) -> tuple[str, ..
             value_next = False
             continue
         body, given, value = arg[2:].partition("=")
-        full = _resolve(body, spellings)
+        full = resolve_long(body, spellings)
         out.append(arg if full is None else f"--{full.rstrip('=')}{given}{value}")
         value_next = full is not None and full.endswith("=") and not given
     return tuple(out)

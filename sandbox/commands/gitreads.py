@@ -13,13 +13,22 @@ A traced git's own opens of a sensitive workspace file are reads only where it m
 in the same second as the index), and print nothing of it. A command counts as quiet only when it is one of
 :data:`QUIET` (after git's global options and ``-c`` aliases: :mod:`sandbox.commands.gitargv`), does not print by
 the rule above, is given no option that prints or takes a file (``-v``, ``-p``, ``-i``, ``-F``, ``--file``,
-``--template``, ``--pathspec-from-file``), and ran no program but git (a ``filter.*.clean`` given the file's
-content, a hook): an alias, ``git config -f .env -l``, ``git interpret-trailers .env``, ``git diff`` keep their
-opens as reads, and a program git starts (``git -c alias.x='!cat .env' x`` runs ``cat``) is traced as any other.
+``--template``, ``--pathspec-from-file``; a long one by any unique prefix, ``--fil``, as git's parser takes it:
+:mod:`sandbox.commands.gitoptions`), no ``-c``/``--config-env`` naming a file it reads (``commit.template``,
+``core.attributesFile``, ``include.path``), no option value that is a sensitive file (``-c x=.env``,
+``--OPTION=.env``, ``-X.env``), is no ``commit`` without its message on the line (``-m``, ``-C``, ``--amend``,
+``--fixup``: else git reads ``commit.template``, wherever it was set, the environment's ``GIT_CONFIG_COUNT`` too,
+and its summary line prints it; red team 4, finding 01), and ran no program but git (a ``filter.*.clean`` given
+the file's content, a hook): an alias, ``git config -f .env -l``, ``git interpret-trailers .env``, ``git diff``
+keep their opens as reads, and a program git starts (``git -c alias.x='!cat .env' x`` runs ``cat``) is traced as
+any other.
 
 What it does not see (docs/sandbox-and-audit.md): a command that names no such path yet prints one, ``git log -p``
 or ``git show COMMIT`` of a commit that changed it, ``git diff`` of a changed one, ``git archive HEAD``, the object
-id of an earlier version of it; and a program other than git reading the objects (a copy of git is git).
+id of an earlier version of it; a program other than git reading the objects (a copy of git is git); and the
+environment a quiet git ran with (the trace has none): ``GIT_INDEX_FILE=.env git status`` prints the secret's
+first 4 bytes (``bad signature 0x...``), ``core.attributesFile`` set there or in a config file prints the
+attribute names of the file that are no names.
 """
 
 from __future__ import annotations
@@ -31,7 +40,8 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
-from sandbox.commands.gitargv import git_command
+from sandbox.commands.gitargv import git_command, global_options
+from sandbox.commands.gitoptions import LONG_OPTIONS, resolve_long
 from sandbox.commands.identity import Program
 from sandbox.commands.loci import Locus, sensitive
 from sandbox.commands.reads import ReadContext, TracedRead
@@ -54,10 +64,19 @@ QUIET = frozenset(
      "branch", "worktree", "clean", "hash-object", "write-tree", "read-tree", "gc", "maintenance"}
 )  # fmt: skip
 """git commands that print no file's content (see the module): their opens of workspace files check them."""
-_TOLD = re.compile(r"^(?:-[a-zA-Z]*[pviFt]|--(?:verbose|patch|interactive|file|template|[\w-]*-from(?:-file)?)(?:=|$))")
-"""Options that print what a quiet command read (``status -v``, ``add -p``: a diff) or name a file it reads (``-F``;
-in a cluster of short options too, ``-av``: one of these letters makes it one, whatever the command)."""
-
+_TOLD = re.compile(r"^-[a-zA-Z]*[pviFt]")
+"""Short options that print what a quiet command read (``status -v``, ``add -p``: a diff) or name a file it reads
+(``-F``; in a cluster of short options too, ``-av``: one of these letters makes it one, whatever the command)."""
+TOLD_LONG = ("verbose", "patch", "interactive", "file", "template", "pathspec-from-file", "exclude-from")
+"""Their long options: each one, or any unique prefix of it (git's parser takes ``--fil`` for ``--file``)."""
+_FROM = re.compile(r"^[\w-]*-from(?:-file)?$")
+"""An option that names a file to read (``--pathspec-from-file``, ``--exclude-from``)."""
+MESSAGE = frozenset({"message", "reuse-message", "reedit-message", "amend", "fixup", "file"})
+"""``commit``'s options that give its message: without one, git reads ``commit.template``, which may be set where the
+command line does not show it (a config file, ``GIT_CONFIG_COUNT``/``KEY``/``VALUE`` in the environment)."""
+FILE_KEYS = re.compile(r"^(?:commit\.template|core\.attributesfile|include\.path|includeif\..*\.path)$", re.IGNORECASE)
+"""Config that names a file a quiet git reads and may print (the template becomes the message its summary line
+shows; an attribute file's bad names are printed; an included file is config that may set either)."""
 
 def git_reads(gits: Sequence[tuple[Exec, Program]], ctx: ReadContext) -> list[TracedRead]:
     """The sensitive files the git commands ``gits`` (each exec with the program it is) print (see the module)."""
@@ -94,16 +113,67 @@ def _prints(sub: str, rest: Sequence[str]) -> bool:
     return sub not in PATCHED or any(_PATCH.match(a) for a in rest)
 
 
-def quiet(argv: Sequence[str]) -> bool:
-    """Whether the git command line ``argv`` prints no file's content (see the module): one of :data:`QUIET`."""
+def quiet(argv: Sequence[str], cwd: str = "", ctx: ReadContext | None = None) -> bool:
+    """Whether the git command line ``argv`` (run in ``cwd``) prints no file's content (see the module): one of
+    :data:`QUIET`, given no option that prints or names a file it reads (long options by any unique prefix, as git
+    reads them), no config naming one (:data:`FILE_KEYS`, or any ``-c`` value, ``--OPTION=VALUE``, ``-XVALUE`` that
+    is a sensitive file of ``ctx``), and, for ``commit``, its message on the line (:data:`MESSAGE`)."""
+    _, settings = global_options(argv[1:])
+    for option, value in settings:
+        if option == "-C":
+            cwd = posixpath.join(cwd, value)
+        elif FILE_KEYS.match(value.partition("=")[0]) or (
+            option == "-c" and _sensitive_value(value.partition("=")[2], cwd, ctx, top=True)
+        ):
+            return False
     command = git_command(argv[1:], builtins=QUIET)
     if command.shell is not None or command.hidden_alias or not command.args or command.args[0] not in QUIET:
         return False
-    rest = command.args[1:]
-    return not _prints(command.args[0], rest) and not any(_TOLD.match(a) for a in rest)
+    sub, rest = command.args[0], command.args[1:]
+    if _prints(sub, rest):
+        return False
+    spellings = LONG_OPTIONS.get(sub, frozenset())
+    message = False
+    for i, arg in enumerate(rest):
+        if arg == "--":
+            break
+        if arg.startswith("--"):
+            body, given, value = arg[2:].partition("=")
+            full = resolve_long(body, spellings)
+            name = full.rstrip("=") if full is not None else None
+            if _told(body, name) or (given and _sensitive_value(value, cwd, ctx)):
+                return False
+            if full is not None and full.endswith("=") and not given and i + 1 < len(rest):
+                if _sensitive_value(rest[i + 1], cwd, ctx):
+                    return False
+            message = message or name in MESSAGE
+        elif arg.startswith("-") and len(arg) > 1:
+            if _TOLD.match(arg) or any(_sensitive_value(arg[k:], cwd, ctx) for k in range(2, len(arg))):
+                return False
+            message = message or any(c in "mCc" for c in arg[1:])
+    return sub != "commit" or message
 
 
-def checking(gits: Sequence[tuple[Exec, Program]], trace: ParsedTrace) -> Callable[[Open], bool]:
+def _told(body: str, name: str | None) -> bool:
+    """Whether the long option ``--body`` (``name``: the option of the command's it is, None: not known) prints
+    what a quiet command read or names a file it reads: unknown, any option it may be a prefix of counts."""
+    if name is not None:
+        return name in TOLD_LONG or _FROM.match(name) is not None
+    return bool(body) and (any(t.startswith(body) for t in TOLD_LONG) or _FROM.match(body) is not None)
+
+
+def _sensitive_value(value: str, cwd: str, ctx: ReadContext | None, top: bool = False) -> bool:
+    """Whether an option's ``value`` names a sensitive file of ``ctx`` (from ``cwd``, or the work tree's ``top``, where
+    git reads config paths from; ``~/``: HOME's, as git expands it)."""
+    if ctx is None or not value or "\0" in value:
+        return False
+    if value.startswith("~/"):
+        return sensitive(posixpath.normpath(posixpath.join(str(ctx.home), value[2:])), ctx) is not None
+    bases = (cwd or str(ctx.workspace), str(ctx.workspace)) if top else (cwd or str(ctx.workspace),)
+    return any(sensitive(posixpath.normpath(posixpath.join(base, value)), ctx) is not None for base in bases)
+
+
+def checking(gits: Sequence[tuple[Exec, Program]], trace: ParsedTrace, ctx: ReadContext) -> Callable[[Open], bool]:
     """Whether an open of the trace is a quiet git's (:func:`quiet`, and no program but git ran under it):
     git checking a file, not reading it (see the module). Each git is looked at once, at its first such open."""
     programs = {id(e): program for e, program in gits}
@@ -114,7 +184,8 @@ def checking(gits: Sequence[tuple[Exec, Program]], trace: ParsedTrace) -> Callab
         if e is None or id(e) not in programs:
             return False
         if id(e) not in known:
-            known[id(e)] = quiet(programs[id(e)].argv) and not _spawned(e, trace, set(programs))
+            quietly = quiet(programs[id(e)].argv, e.cwd or str(ctx.workspace), ctx)
+            known[id(e)] = quietly and not _spawned(e, trace, set(programs))
         return known[id(e)]
 
     return checks

@@ -320,7 +320,7 @@ def analyse(
         )
         for want in (False, True)
     )
-    reads = sensitive_reads(trace, tree, root.ts, ctx, checking(gits, trace) if gits else None)
+    reads = sensitive_reads(trace, tree, root.ts, ctx, checking(gits, trace, ctx) if gits else None)
     named = {(r.pid, r.path) for r in reads}
     reads += tuple(r for r in git_reads(gits, ctx) if (r.pid, r.path) not in named)
     return TraceAnalysis(

@@ -140,6 +140,25 @@ _FILTER = [  # a filter.x.clean git runs on the file (given its content on a pip
         ("st", [], True),  # an alias from a config file: not known here
         ("-c alias.x=!true x", [], True),
         ("-c filter.x.clean='tee /tmp/leak' add -A", _FILTER, True),
+        # red team 4, finding 01: a long option by a unique prefix, as git's parser takes it
+        ("commit --allow-empty --fil=svc/.env", [], True),
+        ("add --pathspec-from-fil=svc/.env", [], True),
+        ("add --pathspec-from-f svc/.env", [], True),
+        ("commit --templ svc/.env -m x", [], True),
+        ("-C svc commit -qF.env", [], True),
+        ("status --verb", [], True),
+        ("status --porc", [], False),  # --porcelain: prints names only
+        # config naming a file git reads: on the line, or anywhere when commit is given no message (its template)
+        ("-c commit.template=svc/.env commit --allow-empty --allow-empty-message", [], True),
+        ("--config-env=commit.template=T commit -m x", [], True),
+        ("-c include.path=/tmp/inc commit -qm x", [], True),
+        ("-C svc -c user.name=.env commit -qm x", [], True),  # a value that is a secret
+        ("commit --allow-empty --allow-empty-message", [], True),  # GIT_EDITOR=:, a template from GIT_CONFIG_COUNT
+        ("commit --no-edit", [], True),
+        ("commit --amend --no-edit", [], False),
+        ("commit --mess=x", [], False),
+        ("commit -C HEAD", [], False),
+        ("-c core.quotePath=false status", [], False),
     ],
 )
 def test_a_git_s_own_opens_of_a_workspace_secret_are_reads_only_where_it_may_print_content(
