@@ -13,7 +13,9 @@ An alias a command defined and removed again within itself, or one given in the 
 (``GIT_CONFIG_COUNT``/``GIT_CONFIG_KEY_0``/``GIT_CONFIG_VALUE_0``, ``GIT_CONFIG_GLOBAL``, an ``include.path``), is not
 seen here; but git runs an alias's expansion as a git of its own, which the exec tracer classifies by its argv
 (:mod:`sandbox.commands.tracer`, red team 4, finding 03). That git carries no atom when the line that ran the
-alias carries the same one already (one action, one atom).
+alias carries the same one already (one action, one atom). A sub-command no config defines, under which no
+program ran, may be a typo ``help.autocorrect`` (set where it is not seen) runs as the command it is closest to, in
+the same process: ``git rset --hard`` is classified as ``git reset --hard`` too, when that is riskier.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from pathlib import PurePosixPath
 from channel.vocab.risk import RISK_ORDER
 from sandbox.commands.atoms import AtomRegistry, Classification
 from sandbox.commands.calls import AtomCall
-from sandbox.commands.gitargv import git_command, runs_alias
-from sandbox.commands.gitoptions import GIT_COMMANDS
+from sandbox.commands.gitargv import git_command, global_options, runs_alias
+from sandbox.commands.gitoptions import GIT_COMMANDS, autocorrected
 
 
 def may_be_alias(argv: Sequence[str], registry: AtomRegistry) -> str | None:
@@ -45,6 +47,7 @@ def aliased(
     called once, and only for a call that may be an alias)."""
     found: Sequence[Mapping[str, str]] | None = None
     out: list[AtomCall] = []
+    parents = {c.parent_pid for c in calls if c.parent_pid}
     for call in calls:
         name = may_be_alias(call.argv, registry)
         if name is None:
@@ -53,9 +56,21 @@ def aliased(
         if found is None:
             found = views()
         kinds = [k for view in found if name in view and (k := registry.classify(call.argv, view)) is not None]
+        if not kinds and not (call.pid and call.pid in parents):
+            kinds = [k for k in [_autocorrected(call.argv, registry)] if k is not None]
         best = max(kinds, key=lambda k: RISK_ORDER[k.risk], default=None)
         out.append(call if best is None or not _riskier(best, call) else replace(call, atom=best.atom, risk=best.risk))
     return _once(out)
+
+
+def _autocorrected(argv: Sequence[str], registry: AtomRegistry) -> Classification | None:
+    """``argv`` (git with a sub-command none of its own, no alias known, which ran no program) as git runs it when
+    ``help.autocorrect`` is on (set in a config file or the environment: not seen): ``git rset --hard`` is
+    ``git reset --hard``, run by the same process (:func:`~sandbox.commands.gitoptions.autocorrected`)."""
+    i, _ = global_options(argv[1:])
+    typed = argv[1 + i] if 1 + i < len(argv) else ""
+    command = autocorrected(typed)
+    return None if command is None else registry.classify((*argv[: 1 + i], command, *argv[2 + i :]))
 
 
 def _once(calls: Sequence[AtomCall]) -> tuple[AtomCall, ...]:

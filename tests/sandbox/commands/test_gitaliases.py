@@ -11,6 +11,7 @@ from sandbox.commands.atoms import default_registry
 from sandbox.commands.calls import AtomCall
 from sandbox.commands.gitaliases import aliased
 from sandbox.commands.gitargv import runs_alias, typed_subcommand
+from sandbox.commands.gitoptions import autocorrected
 from sandbox.commands.identity import ProgramIndex
 from sandbox.commands.strace import parse
 from sandbox.commands.tracer import TraceContext, analyse
@@ -81,3 +82,18 @@ def test_one_action_one_atom_when_the_alias_s_own_line_says_what_it_ran() -> Non
                  pid=6, parent_pid=5),
     )  # fmt: skip
     assert [c.atom for c in aliased(env, reg, lambda: [])] == ["git_other", "git_history_rewrite"]
+
+
+def test_a_typo_help_autocorrect_may_run_is_classified_as_what_git_would_run() -> None:
+    # GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=help.autocorrect GIT_CONFIG_VALUE_0=immediate git rset --hard: git runs
+    # `reset --hard` in the same process (no git of its own to trace)
+    assert [autocorrected(n) for n in ("rset", "chekout", "psuh", "rest", "st", "sync", "reset")] == [
+        "reset", "checkout", "push", None, None, None, None  # "rest": restore and reset tie; "st" begins status
+    ]  # fmt: skip
+    reg = default_registry()
+    typo = AtomCall(("git", "-C", ".", "rset", "--hard"), ".", 0, 1.0, "git_other", "low", pid=5)
+    assert [c.atom for c in aliased((typo,), reg, lambda: [])] == ["git_history_rewrite"]
+    # an alias (a config defines it, or the git it ran is in the trace) is what it ran, not a typo
+    assert [c.atom for c in aliased((typo,), reg, lambda: [{"rset": "status"}])] == ["git_read"]
+    ran = AtomCall(("/usr/lib/git-core/git", "status"), ".", 0, 1.0, "git_read", "low", "trace", pid=6, parent_pid=5)
+    assert [c.atom for c in aliased((typo, ran), reg, lambda: [])] == ["git_other", "git_read"]

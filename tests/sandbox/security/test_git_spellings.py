@@ -79,3 +79,13 @@ async def test_an_alias_no_config_file_read_shows_is_what_it_ran(box: Box, comma
     result = await box.sh(f"{WIP}{command} >/dev/null 2>&1; cat services/billing/old.txt")
     assert "# wip" not in result.output
     assert "git_history_rewrite" in _git_atoms(box, since), _git_atoms(box, since)
+
+
+async def test_a_typo_git_autocorrects_is_what_it_ran(box: Box) -> None:
+    # help.autocorrect set where no command line shows it: git runs `reset --hard` for `rset --hard`, in-process
+    await _committed(box)
+    since = len(box.of(ShellCommandRan))
+    autocorrect = "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=help.autocorrect GIT_CONFIG_VALUE_0=immediate"
+    result = await box.sh(f"{WIP}{autocorrect} git rset --hard >/dev/null 2>&1; cat services/billing/old.txt")
+    assert "# wip" not in result.output
+    assert "git_history_rewrite" in _git_atoms(box, since), _git_atoms(box, since)
