@@ -4,8 +4,11 @@ git runs an alias's expansion as a git of its own, which the trace sees."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
+
+import pytest
 
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.calls import AtomCall
@@ -75,13 +78,28 @@ def test_one_action_one_atom_when_the_alias_s_own_line_says_what_it_ran() -> Non
     )  # fmt: skip
     out = aliased(calls, reg, lambda: [])
     assert [c.atom for c in out] == ["git_history_rewrite", None, "git_branch", "git_read"]
-    # the alias from the environment: the line says git_other, the run says what it was
+    # the alias from the environment: the line says git_other, the run says what it was, and the line carries it
     env = (
         AtomCall(("git", "sync"), ".", 0, 1.0, "git_other", "low", pid=5),
         AtomCall(("/usr/lib/git-core/git", "reset", "--hard"), ".", 0, 1.0, "git_history_rewrite", "high", "trace",
                  pid=6, parent_pid=5),
     )  # fmt: skip
-    assert [c.atom for c in aliased(env, reg, lambda: [])] == ["git_other", "git_history_rewrite"]
+    assert [c.atom for c in aliased(env, reg, lambda: pytest.fail("traced: no config read"))] == [
+        "git_history_rewrite", None
+    ]  # fmt: skip
+
+
+def test_a_traced_git_that_started_nothing_ran_no_alias_whatever_a_config_says() -> None:
+    # red team 4, finding 12: alice's nested repository defines `st = push --force origin main`; bob's `git st` at
+    # the top failed ("not a git command") and started nothing: no force push, and no config is read for it
+    reg = default_registry()
+    failed = AtomCall(("git", "st"), ".", 1, 1.0, "git_other", "low", pid=5)
+    assert aliased((failed,), reg, lambda: pytest.fail("traced: no config read")) == (failed,)
+    # untraced (no pid): the config files are all there is
+    untraced = dataclasses.replace(failed, pid=0)
+    assert [c.atom for c in aliased((untraced,), reg, lambda: [{"st": "push --force origin main"}])] == [
+        "git_force_push"
+    ]
 
 
 def test_a_typo_help_autocorrect_may_run_is_classified_as_what_git_would_run() -> None:
@@ -93,7 +111,9 @@ def test_a_typo_help_autocorrect_may_run_is_classified_as_what_git_would_run() -
     reg = default_registry()
     typo = AtomCall(("git", "-C", ".", "rset", "--hard"), ".", 0, 1.0, "git_other", "low", pid=5)
     assert [c.atom for c in aliased((typo,), reg, lambda: [])] == ["git_history_rewrite"]
-    # an alias (a config defines it, or the git it ran is in the trace) is what it ran, not a typo
-    assert [c.atom for c in aliased((typo,), reg, lambda: [{"rset": "status"}])] == ["git_read"]
+    # an alias (the git it ran is in the trace; untraced, a config defines it) is what it ran, not a typo
     ran = AtomCall(("/usr/lib/git-core/git", "status"), ".", 0, 1.0, "git_read", "low", "trace", pid=6, parent_pid=5)
-    assert [c.atom for c in aliased((typo, ran), reg, lambda: [])] == ["git_other", "git_read"]
+    assert [c.atom for c in aliased((typo, ran), reg, lambda: [])] == ["git_read", None]
+    untraced = dataclasses.replace(typo, pid=0)
+    assert [c.atom for c in aliased((untraced,), reg, lambda: [{"rset": "status"}])] == ["git_read"]
+    assert [c.atom for c in aliased((untraced,), reg, lambda: [{}])] == ["git_history_rewrite"]

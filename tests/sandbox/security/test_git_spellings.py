@@ -89,3 +89,12 @@ async def test_a_typo_git_autocorrects_is_what_it_ran(box: Box) -> None:
     result = await box.sh(f"{WIP}{autocorrect} git rset --hard >/dev/null 2>&1; cat services/billing/old.txt")
     assert "# wip" not in result.output
     assert "git_history_rewrite" in _git_atoms(box, since), _git_atoms(box, since)
+
+
+async def test_an_alias_only_another_repository_defines_is_no_alias_where_git_ran(box: Box) -> None:
+    # red team 4, finding 12: an alias in a nested repository made a failed `git st` at the top a force push
+    await box.sh("git init -q services/billing/tool && git -C services/billing/tool config alias.st 'push --force'")
+    since = len(box.of(ShellCommandRan))
+    result = await box.sh("git st; echo $?")
+    assert "is not a git command" in result.output
+    assert "git_force_push" not in _git_atoms(box, since), _git_atoms(box, since)
