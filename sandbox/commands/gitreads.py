@@ -2,11 +2,11 @@
 HEAD:.env``, ``git log -p -- .env`` print a sensitive file (:mod:`sandbox.commands.loci`) the workspace's history
 holds, and open only ``.git/objects/...``, never its path. A traced git (known by what it is,
 :mod:`sandbox.commands.identity`) whose command prints content (``show``, ``cat-file``, ``log``/``whatchanged``
-with a patch, ``diff`` and its plumbing, ``grep``, ``blame``, ``archive``, ``format-patch``, ``stash show -p``)
-and names a sensitive path reads it: as ``REV:PATH`` (``:PATH``, ``:0:PATH``; ``REV:./PATH`` from the folder it
-ran in), as a pathspec (relative to that folder; ``:/PATH``, ``:(top)``, ``:(glob)``; a glob or a folder naming
-the workspace's sensitive files known now), or as the object id (or its abbreviation) of a sensitive workspace
-file's content now (``git cat-file -p $(git rev-parse HEAD:.env)``).
+with a patch, which ``--cc``, ``-c``, ``--remerge-diff``, ``-L`` imply too, ``diff`` and its plumbing, ``grep``,
+``blame``, ``archive``, ``format-patch``, ``fast-export``, ``stash show -p``) or writes it where the audit does not
+look (``unpack-file``, ``checkout-index --prefix``, ``worktree add``) and names a sensitive path reads it, as
+:mod:`sandbox.commands.gitspecs` reads the names: ``REV:PATH``, a pathspec with git's magic, an object id. One that
+takes names from its stdin (``cat-file --batch``, ``log --stdin``) reads every sensitive workspace file known now.
 
 A traced git's own opens of a sensitive workspace file are reads only where it may print content
 (:func:`checking`): ``git status``, ``add``, ``commit`` re-hash a file whose stat data is "racily clean" (changed
@@ -33,8 +33,6 @@ attribute names of the file that are no names.
 
 from __future__ import annotations
 
-import fnmatch
-import hashlib
 import posixpath
 import re
 from collections.abc import Callable, Sequence
@@ -42,6 +40,7 @@ from pathlib import PurePosixPath
 
 from sandbox.commands.gitargv import git_command, global_options
 from sandbox.commands.gitoptions import LONG_OPTIONS, resolve_long
+from sandbox.commands.gitspecs import every_secret, named
 from sandbox.commands.identity import Program
 from sandbox.commands.loci import Locus, sensitive
 from sandbox.commands.reads import ReadContext, TracedRead
@@ -49,15 +48,23 @@ from sandbox.commands.strace import Exec, Open, ParsedTrace, exec_at
 
 PRINTS = frozenset(
     {"show", "cat-file", "log", "whatchanged", "diff", "diff-tree", "diff-index", "diff-files", "grep", "blame",
-     "annotate", "archive", "format-patch", "stash"}
+     "annotate", "archive", "format-patch", "stash", "fast-export", "unpack-file", "checkout-index", "worktree"}
 )  # fmt: skip
-"""git commands that print what files hold (``log``, ``whatchanged``, ``stash``: with a patch only)."""
+"""git commands that print what files hold (``log``, ``whatchanged``, ``stash``: with a patch only), or write it
+where the audit does not look (``unpack-file``; ``checkout-index`` with ``--prefix``/``--temp``; ``worktree add``,
+which checks every tracked file out in another folder, its secrets too: red team 4, finding 13)."""
 PATCHED = frozenset({"log", "whatchanged", "stash"})
-_PATCH = re.compile(r"^(?:-p|-u|-U\d*|--patch(?:-with-\w+)?|--unified(?:=\d+)?|-[a-zA-Z]*p[a-zA-Z]*|--full-diff)$")
-_VALUED = frozenset({"-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"})
-"""git's own options that take the next argument as their value (``-C`` is followed: it moves the folder)."""
-_OBJECT = re.compile(r"^[0-9a-f]{4,64}$")
-_STAGE = re.compile(r"^[0-3]:")
+_PATCH = re.compile(r"^(?:-[a-zA-Z]*[pcuW][a-zA-Z]*|-U\d*|-L.*)$")
+"""Short options that make ``log`` print a patch (``-p``, ``-u``, ``-U3``, ``-c``: combined, ``-W``, ``-L``)."""
+PATCH_LONG = ("patch", "patch-with-raw", "patch-with-stat", "unified", "cc", "dd", "remerge-diff", "word-diff",
+              "word-diff-regex", "color-words", "binary", "full-diff", "function-context", "diff-merges")  # fmt: skip
+"""Long options that make ``log`` print a patch (git 2.32 on: ``--cc``, ``--remerge-diff`` imply ``-p``; red team 4,
+finding 15), each or any prefix of it (``--color`` is an option of its own)."""
+_EXPORT = ("prefix", "temp")
+"""``checkout-index``'s options that write files elsewhere than the work tree."""
+_STDIN = ("batch", "batch-command", "stdin", "pathspec-from-file")
+"""Options that make a printing git take the names of what it prints from its stdin or a file (``cat-file --batch``,
+``--batch-command``, ``log --stdin``): what it names there the audit does not see (red team 4, finding 08)."""
 QUIET = frozenset(
     {"status", "add", "commit", "rm", "mv", "stash", "checkout", "switch", "restore", "reset", "update-index",
      "ls-files", "rev-parse", "describe", "merge", "pull", "rebase", "cherry-pick", "revert", "fetch", "push",
@@ -88,29 +95,41 @@ def git_reads(gits: Sequence[tuple[Exec, Program]], ctx: ReadContext) -> list[Tr
 
 
 def _named(argv: Sequence[str], cwd: str, ctx: ReadContext) -> list[Locus]:
-    args, i = list(argv[1:]), 0
-    while i < len(args) and args[i].startswith("-"):
-        if args[i] == "-C" and i + 1 < len(args):
-            cwd = posixpath.normpath(posixpath.join(cwd, args[i + 1]))
-        i += 2 if args[i] in _VALUED or args[i] == "-C" else 1
-    if i >= len(args) or not _prints(args[i], args[i + 1 :]):
+    i, settings = global_options(argv[1:])
+    for option, value in settings:
+        if option == "-C":
+            cwd = posixpath.normpath(posixpath.join(cwd, value))
+    args = list(argv[1 + i :])
+    if not args or not _prints(args[0], args[1:]):
         return []
-    rest = args[i + 1 :]
-    found: list[Locus] = []
-    spec = False  # after ``--``: only paths
-    for arg in rest:
-        if arg == "--" and not spec:
-            spec = True
-        elif spec or not arg.startswith("-"):
-            found += _arg(arg, cwd, ctx, spec)
-    return found
+    everything = args[0] == "worktree" or (args[0] == "checkout-index" and _all(args[1:]))
+    if everything or any(_long(a, _STDIN) for a in args[1:]):
+        return every_secret(ctx)
+    return named(args[1:], cwd, ctx)
 
 
 def _prints(sub: str, rest: Sequence[str]) -> bool:
     """Whether git's ``sub`` with the arguments ``rest`` prints what files hold (see the module)."""
-    if sub not in PRINTS or (sub == "stash" and rest[:1] != ["show"]):
+    if sub not in PRINTS or (sub == "stash" and rest[:1] != ["show"]) or (sub == "worktree" and rest[:1] != ["add"]):
         return False
-    return sub not in PATCHED or any(_PATCH.match(a) for a in rest)
+    if sub == "checkout-index":
+        return any(_long(a, _EXPORT) for a in rest)
+    return sub not in PATCHED or any(_PATCH.match(a) or _long(a, PATCH_LONG) for a in rest)
+
+
+def _long(arg: str, names: Sequence[str]) -> bool:
+    """Whether ``arg`` is one of the long options ``names``, or a prefix git may take for one (``--color`` is not)."""
+    body = arg[2:].partition("=")[0] if arg.startswith("--") else ""
+    return bool(body) and body not in _OWN and any(n.startswith(body) for n in names)
+
+
+_OWN = frozenset({"color", "batch-check", "batch-all-objects"})
+"""Options of their own that begin one of those (an exact name wins)."""
+
+
+def _all(rest: Sequence[str]) -> bool:
+    """Whether ``checkout-index``'s arguments ``rest`` name every file (``-a``, ``--all``, ``--stdin``)."""
+    return any(a in ("-a", "--stdin") or _long(a, ("all",)) or re.match(r"^-[a-zA-Z]*a", a) for a in rest)
 
 
 def quiet(argv: Sequence[str], cwd: str = "", ctx: ReadContext | None = None) -> bool:
@@ -203,59 +222,3 @@ def _spawned(e: Exec, trace: ParsedTrace, gits: set[int]) -> bool:
             under.add(pid)
             todo += children.get(pid, ())
     return any(x.pid in under and x.ts >= e.ts and id(x) not in gits for x in trace.execs)
-
-
-def _arg(arg: str, cwd: str, ctx: ReadContext, spec: bool) -> list[Locus]:
-    """The sensitive files one argument names (a revision with a path, a pathspec, an object id)."""
-    root = str(ctx.workspace)
-    out: list[Locus] = []
-    magic = re.match(r"^:(?:/|\([^)]*\))", arg)
-    if magic is not None:  # a pathspec from the top (``:(exclude)``, ``:!``: not one)
-        if "exclude" in magic.group() or arg.startswith((":!", ":^")):
-            return []
-        out += _paths(posixpath.join(root, arg[magic.end() :]), ctx)
-    elif not spec and ":" in arg:  # REV:PATH, :PATH (the index), :N:PATH (a stage)
-        path = _STAGE.sub("", arg[1:]) if arg.startswith(":") else arg.partition(":")[2]
-        if path:
-            out += _paths(posixpath.join(cwd if path.startswith(("./", "../")) else root, path), ctx)
-    else:
-        out += _paths(posixpath.join(cwd, arg), ctx)
-    if not spec and _OBJECT.match(arg):
-        out += [where for blob, where in _blobs(ctx) if blob.startswith(arg)]
-    return out
-
-
-def _paths(path: str, ctx: ReadContext) -> list[Locus]:
-    """The sensitive file ``path`` is, or the sensitive workspace files it holds (a folder) or matches (a glob)."""
-    path = posixpath.normpath(path)
-    glob = any(c in path for c in "*?[")
-    where = None if glob else sensitive(path, ctx)
-    if where is not None:
-        return [where]
-    root = str(ctx.workspace)
-    if not (path == root or path.startswith(root + "/")):
-        return []
-    rel = "" if path == root else path[len(root) + 1 :]
-    return [
-        w
-        for w in _workspace_secrets(ctx)
-        if not rel or w[0].startswith(rel + "/") or (glob and fnmatch.fnmatchcase(w[0], rel))
-    ]
-
-
-def _workspace_secrets(ctx: ReadContext) -> list[Locus]:
-    """The sensitive files of the workspace known now (their paths relative to it)."""
-    return sorted({w for w in (ctx.secrets or {}).values() if not w[0].startswith("~/")})
-
-
-def _blobs(ctx: ReadContext) -> list[tuple[str, Locus]]:
-    """The git object id of each sensitive workspace file's content now (SHA-1 and SHA-256 repositories)."""
-    out = []
-    for where in _workspace_secrets(ctx):
-        try:
-            data = (ctx.workspace / where[0]).read_bytes()
-        except OSError:
-            continue
-        head = b"blob %d\0" % len(data)
-        out += [(hashlib.sha1(head + data).hexdigest(), where), (hashlib.sha256(head + data).hexdigest(), where)]
-    return out

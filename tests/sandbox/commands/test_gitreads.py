@@ -54,6 +54,33 @@ def _read(ctx: TraceContext, line: str, cwd: str = "") -> list[str]:
         ("", "grep TOKEN -- *.env"),
         ("svc", "stash show -p stash@{0} -- .env"),
         ("", "archive HEAD svc/.env"),
+        # red team 4, finding 11: a ':' inside ^{...}; an object id in upper case or with a suffix; --shallow-file
+        ("", "show HEAD^{/:?}:svc/.env"),
+        ("", "cat-file -p HEAD^{/bas(:)?eline}:svc/.env"),
+        ("", "--shallow-file /dev/null show HEAD:svc/.env"),
+        # finding 15: options that imply a patch, -L's path
+        ("", "log --cc -- svc/.env"),
+        ("", "log -c -- svc/.env"),
+        ("", "log --remerge-diff -- svc/.env"),
+        ("", "log --remer -- svc/.env"),
+        ("svc", "whatchanged --cc -- .env"),
+        ("", "log -L1,1:svc/.env"),
+        ("svc", "log -L :main:.env"),
+        # finding 16: pathspec magic
+        ("", "log -p -- :(icase)SVC/.ENV"),
+        ("", "log -p -- :(glob)**/.env"),
+        ("", "log -p -- :(glob)svc/**"),
+        ("", "log -p -- :(exclude)README.md"),
+        ("", "diff HEAD~1 :!README.md"),
+        ("", "log -p -- :(attr:secret)"),
+        # finding 08: names on stdin; finding 13: written out where the audit does not look
+        ("", "cat-file --batch"),
+        ("", "cat-file --batch-command"),
+        ("", "log -p --stdin"),
+        ("", "checkout-index --prefix=/tmp/x svc/.env"),
+        ("", "checkout-index -a --prefix=/tmp/x/"),
+        ("", "fast-export HEAD -- svc/.env"),
+        ("", "worktree add -q /tmp/wt HEAD"),
     ],
 )
 def test_a_git_command_printing_a_named_secret_reads_it(tmp_path: Path, folder: str, line: str) -> None:
@@ -72,6 +99,12 @@ def test_a_git_command_printing_a_named_secret_reads_it(tmp_path: Path, folder: 
         "add svc/.env",
         "status",
         "stash push -- svc/.env",
+        "log --color -- svc/.env",  # an option of its own, not --color-words
+        "log --cc -- :(exclude)svc/.env",
+        "log -p -- :(literal)svc/*",
+        "cat-file --batch-check",  # ids, types, sizes
+        "checkout-index -f svc/.env",  # into the work tree, where it is
+        "worktree list",
     ],
 )
 def test_git_commands_that_print_no_secret_read_none(tmp_path: Path, line: str) -> None:
@@ -82,6 +115,9 @@ def test_a_secret_s_object_id_or_its_abbreviation_is_the_secret(tmp_path: Path) 
     ctx = _ctx(tmp_path)
     blob = hashlib.sha1(b"blob 8\0TOKEN=1\n").hexdigest()
     assert _read(ctx, f"cat-file -p {blob}") == _read(ctx, f"show {blob[:7]}") == ["svc/.env"]
+    assert _read(ctx, f"cat-file -p {blob[:8].upper()}") == ["svc/.env"]  # red team 4, finding 11
+    assert _read(ctx, f"cat-file -p {blob[:8]}^{{blob}}") == ["svc/.env"]
+    assert _read(ctx, f"unpack-file {blob}") == ["svc/.env"]
     assert _read(ctx, "cat-file -p 0123456789abcdef") == []
     assert _read(dataclasses.replace(ctx, secrets={}), f"cat-file -p {blob}") == []
 
