@@ -8,33 +8,37 @@ look (``unpack-file``, ``checkout-index --prefix``, ``worktree add``) and names 
 :mod:`sandbox.commands.gitspecs` reads the names: ``REV:PATH``, a pathspec with git's magic, an object id. One that
 takes names from its stdin (``cat-file --batch``, ``log --stdin``) reads every sensitive workspace file known now.
 
-A traced git's own opens of a sensitive workspace file are reads only where it may print content
-(:func:`checking`): ``git status``, ``add``, ``commit`` re-hash a file whose stat data is "racily clean" (changed
-in the same second as the index), and print nothing of it. A command counts as quiet only when it is one of
-:data:`QUIET` (after git's global options and ``-c`` aliases: :mod:`sandbox.commands.gitargv`), does not print by
-the rule above, is given no option that prints or takes a file (``-v``, ``-p``, ``-i``, ``-F``, ``--file``,
-``--template``, ``--pathspec-from-file``; a long one by any unique prefix, ``--fil``, as git's parser takes it:
+A traced git's own opens of a sensitive workspace file are reads only where it may print content (:func:`checking`):
+``git status``, ``add``, ``commit`` re-hash a file whose stat data is "racily clean" (changed in the same second as
+the index), and print nothing of it. A command counts as quiet only when it is one of :data:`QUIET` (after git's
+global options and ``-c`` aliases: :mod:`sandbox.commands.gitargv`), does not print by the rule above, is given no
+option that prints or takes a file (``-v``, ``-p``, ``-i``, ``-F``, ``--file``, ``--template``,
+``--pathspec-from-file``; a long one by any unique prefix, ``--fil``, as git's parser takes it:
 :mod:`sandbox.commands.gitoptions`), no ``-c``/``--config-env`` naming a file it reads (``commit.template``,
 ``core.attributesFile``, ``include.path``), no option value that is a sensitive file (``-c x=.env``,
 ``--OPTION=.env``, ``-X.env``), is no ``commit`` without its message on the line (``-m``, ``-C``, ``--amend``,
-``--fixup``: else git reads ``commit.template``, wherever it was set, the environment's ``GIT_CONFIG_COUNT`` too,
-and its summary line prints it; red team 4, finding 01), and ran no program but git (a ``filter.*.clean`` given
-the file's content, a hook): an alias, ``git config -f .env -l``, ``git interpret-trailers .env``, ``git diff``
-keep their opens as reads, and a program git starts (``git -c alias.x='!cat .env' x`` runs ``cat``) is traced as
-any other.
+``--fixup``: else git reads ``commit.template``, wherever it was set, the environment's ``GIT_CONFIG_COUNT`` too, and
+its summary line prints it; red team 4, finding 01), loaded no code from a place the command could write (an
+``LD_PRELOAD`` library runs inside git: :func:`_loaded`, finding 06), and ran no program but git (a
+``filter.*.clean`` given the file's content, a hook): an alias, ``git config -f .env -l``, ``git interpret-trailers
+.env``, ``git diff`` keep their opens as reads, and a program git starts (``git -c alias.x='!cat .env' x`` runs
+``cat``) is traced as any other.
 
 What it does not see (docs/sandbox-and-audit.md): a command that names no such path yet prints one, ``git log -p``
 or ``git show COMMIT`` of a commit that changed it, ``git diff`` of a changed one, ``git archive HEAD``, the object
 id of an earlier version of it; a program other than git reading the objects (a copy of git is git); and the
 environment a quiet git ran with (the trace has none): ``GIT_INDEX_FILE=.env git status`` prints the secret's
 first 4 bytes (``bad signature 0x...``), ``core.attributesFile`` set there or in a config file prints the
-attribute names of the file that are no names.
+attribute names of the file that are no names; a library loaded from a ``memfd`` (its open is not among the kept
+ones) or in a container (whose files the engine does not read).
 """
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
@@ -204,21 +208,58 @@ def checking(gits: Sequence[tuple[Exec, Program]], trace: ParsedTrace, ctx: Read
             return False
         if id(e) not in known:
             quietly = quiet(programs[id(e)].argv, e.cwd or str(ctx.workspace), ctx)
-            known[id(e)] = quietly and not _spawned(e, trace, set(programs))
+            known[id(e)] = quietly and not _spawned(e, trace, set(programs)) and not _loaded(e, trace, ctx)
         return known[id(e)]
 
     return checks
 
 
-def _spawned(e: Exec, trace: ParsedTrace, gits: set[int]) -> bool:
-    """Whether a program other than git (``gits``: theirs) ran under ``e`` after it (a filter, a hook, a pager)."""
+def _loaded(e: Exec, trace: ParsedTrace, ctx: ReadContext) -> bool:
+    """Whether git ``e`` opened code from a place the command could write (a library ``LD_PRELOAD``,
+    ``LD_LIBRARY_PATH``, ``LD_AUDIT`` or ``GCONV_PATH`` named, which then runs inside git: red team 4, finding 06): a
+    file outside ``.git``, no sensitive one, that is an ELF file now, or is gone (a library removed once loaded)."""
+    index = ctx.programs
+    if index is None:
+        return False  # the files are not the engine's to look at (a container)
+    pids = _tree(e.pid, trace)
+    for o in trace.opens:
+        mine = o.pid in pids and o.ts >= e.ts and "/.git/" not in o.path + "/" and exec_at(trace, o.pid, o.ts) is e
+        if mine and sensitive(o.path, ctx) is None:  # not the file in question
+            head = _head(index.host_path(o.path.removesuffix(" (deleted)")))
+            if head is None or head == b"\x7fELF":
+                return True
+    return False
+
+
+def _head(path: str) -> bytes | None:
+    """The first 4 bytes of the regular file ``path`` (never waits on a FIFO), or None: no such file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, 4) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def _tree(pid: int, trace: ParsedTrace) -> set[int]:
+    """``pid`` and the processes under it (its threads, its forks)."""
     children: dict[int, list[int]] = {}
     for child, parent in trace.parent.items():
         children.setdefault(parent, []).append(child)
-    under, todo = set(), list(children.get(e.pid, ()))
+    under, todo = set(), [pid]
     while todo:
-        pid = todo.pop()
-        if pid not in under:
-            under.add(pid)
-            todo += children.get(pid, ())
+        p = todo.pop()
+        if p not in under:
+            under.add(p)
+            todo += children.get(p, ())
+    return under
+
+
+def _spawned(e: Exec, trace: ParsedTrace, gits: set[int]) -> bool:
+    """Whether a program other than git (``gits``: theirs) ran under ``e`` after it (a filter, a hook, a pager)."""
+    under = _tree(e.pid, trace) - {e.pid}
     return any(x.pid in under and x.ts >= e.ts and id(x) not in gits for x in trace.execs)

@@ -214,3 +214,22 @@ def test_a_quiet_git_s_window_ends_at_its_process_s_next_exec_and_other_programs
     ]
     reads = analyse(parse(_racy("status", *later).splitlines(keepends=True)), ctx, []).reads
     assert [(r.path, r.program) for r in reads] == [("svc/.env", "cat"), ("~/.bash_history", "bash")]
+
+
+def test_a_git_that_loaded_code_from_a_writable_place_is_not_quiet(tmp_path: Path) -> None:
+    # red team 4, finding 06: LD_PRELOAD=/tmp/e.so git status: the library runs inside git and may print the secret
+    ctx = _traced(tmp_path)
+    (tmp_path / "e.so").write_bytes(b"\x7fELF\x02\x01\x01")
+    (tmp_path / ".gitignore").write_text("*.o\n")
+
+    def opened(path: Path) -> str:
+        return f'12 1.0025 openat(AT_FDCWD, "{path}", O_RDONLY|O_CLOEXEC) = 4<{path}>\n'
+
+    def reads(path: Path) -> list[str]:
+        lines = _racy("status --short").splitlines(keepends=True)
+        lines.insert(3, opened(path))  # after git's exec, before its open of the secret
+        return [r.path for r in analyse(parse(lines), ctx, []).reads]
+
+    assert reads(tmp_path / "e.so") == ["svc/.env"]
+    assert reads(tmp_path / "gone.so") == ["svc/.env"]  # removed once loaded
+    assert reads(tmp_path / ".gitignore") == []
