@@ -62,7 +62,7 @@ def aliased(
     out = list(calls)
     for n, call in enumerate(calls):
         if call.pid and call.pid in parents:
-            if call.pid in started and runs_alias(call.argv):
+            if call.pid in started and PurePosixPath(call.argv[0]).name == "git" and runs_alias(call.argv):
                 ran = [calls[i] for i in started[call.pid] if calls[i].risk is not None]
                 best = max(ran, key=lambda c: RISK_ORDER[c.risk or "low"], default=None)
                 if best is not None and RISK_ORDER[best.risk or "low"] >= RISK_ORDER.get(call.risk or "", -1):

@@ -87,6 +87,12 @@ def test_one_action_one_atom_when_the_alias_s_own_line_says_what_it_ran() -> Non
     assert [c.atom for c in aliased(env, reg, lambda: pytest.fail("traced: no config read"))] == [
         "git_history_rewrite", None
     ]  # fmt: skip
+    # a git program of another name is no alias run (git-receive-pack's path is no sub-command)
+    serving = (
+        AtomCall(("git-receive-pack", "/r/remote.git"), ".", 0, 1.0, None, None, "trace", pid=5),
+        AtomCall(("git", "unpack-objects", "-q"), ".", 0, 1.0, "git_other", "low", "trace", pid=6, parent_pid=5),
+    )
+    assert aliased(serving, reg, lambda: []) == serving
 
 
 def test_a_traced_git_that_started_nothing_ran_no_alias_whatever_a_config_says() -> None:
