@@ -14,6 +14,7 @@
 - :mod:`sandbox.commands.loci` — the sensitive loci (read atoms, planted bait), and their inodes when a command starts;
 - :mod:`sandbox.commands.reads` — the sensitive files a command read, from its trace: by name, earlier name, inode;
 - :mod:`sandbox.commands.gitreads` — workspace secrets git printed from its objects (``git show HEAD:.env``);
+- :mod:`sandbox.commands.gitspecs` — what a printing git's arguments name: ``REV:PATH``, object ids, pathspec magic;
 - :mod:`sandbox.commands.offload` — the work around a command: on the event loop when quick, in a thread when not;
 - :mod:`sandbox.commands.wrapped` — which execs are the shim's wrappers (by path or bytes), and what each hides;
 - :mod:`sandbox.commands.tracestream` — the trace as strace writes it: read as it comes, capped, the root's end;

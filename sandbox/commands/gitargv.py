@@ -18,6 +18,8 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from sandbox.commands.gitoptions import GIT_COMMANDS
+
 TAKES_VALUE = frozenset(
     {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--attr-source",
      "--shallow-file"}
@@ -47,18 +49,12 @@ def git_command(
     names) and of its ``-c`` options. An alias named like one of ``builtins`` is not expanded: git ignores aliases
     that hide its own commands."""
     aliases: dict[str, str | None] = dict(config or {})
-    i = 0
-    while i < len(args) and args[i].startswith("-") and args[i] not in AS_COMMAND:
-        option, given, value = args[i].partition("=")
-        if option in TAKES_VALUE and not given:
-            value = args[i + 1] if i + 1 < len(args) else ""
-            i += 1
-        if option in ("-c", "--config-env"):
-            key, has_value, text = value.partition("=")
-            name = key.lower().removeprefix("alias.") if key.lower().startswith("alias.") else None
-            if name:
-                aliases[name] = text if option == "-c" and has_value else None
-        i += 1
+    i, settings = global_options(args)
+    for option, value in ((o, v) for o, v in settings if o != "-C"):
+        key, has_value, text = value.partition("=")
+        name = key.lower().removeprefix("alias.") if key.lower().startswith("alias.") else None
+        if name:
+            aliases[name] = text if option == "-c" and has_value else None
     rest = list(args[i:])
     if rest and rest[0] in AS_COMMAND:
         rest[0] = AS_COMMAND[rest[0]]
@@ -76,3 +72,33 @@ def git_command(
             words = alias.split()
         rest = [*words, *rest[1:]]
     return GitCommand(tuple(rest))
+
+
+def global_options(args: Sequence[str]) -> tuple[int, list[tuple[str, str]]]:
+    """Where git's global options of ``args`` (a command line without ``git``) end (the sub-command's index), and
+    the config they set and the folders they move to: (``-c``, ``key=value``), (``--config-env``, ``key=VAR``),
+    (``-C``, ``DIR``), in order."""
+    settings: list[tuple[str, str]] = []
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] not in AS_COMMAND:
+        option, given, value = args[i].partition("=")
+        if option in TAKES_VALUE and not given:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if option in ("-c", "--config-env", "-C"):
+            settings.append((option, value))
+        i += 1
+    return i, settings
+
+
+def runs_alias(argv: Sequence[str]) -> bool:
+    """Whether the git command line ``argv`` (``git`` first) runs an alias: its sub-command, as typed, is none of
+    git's own commands (:data:`~sandbox.commands.gitoptions.GIT_COMMANDS`: git never takes an alias of one)."""
+    sub = typed_subcommand(argv[1:])
+    return sub is not None and not sub.startswith("-") and sub not in GIT_COMMANDS
+
+
+def typed_subcommand(args: Sequence[str]) -> str | None:
+    """The sub-command of ``args`` (a command line without ``git``) as it was typed: no alias expanded (None: none)."""
+    i, _ = global_options(args)
+    return None if i >= len(args) else AS_COMMAND.get(args[i], args[i])

@@ -107,7 +107,7 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {sub: frozenset(" ".join(lines).split(
 """Sub-command -> its long options as git spells them (``force``, ``no-force``; ``exclude=``: one with a value)."""
 
 
-def _resolve(body: str, spellings: frozenset[str]) -> str | None:
+def resolve_long(body: str, spellings: frozenset[str]) -> str | None:
     """The option ``--body`` stands for (its full name, ``=`` if it takes a value), or None: no option or several."""
     names = {s.rstrip("="): s for s in sorted(spellings)}  # ``x=`` over ``x``: its value may be the next word
     if body in names:
@@ -130,7 +130,7 @@ def expand_long(args: Sequence[str], spellings: frozenset[str]) -> tuple[str, ..
             value_next = False
             continue
         body, given, value = arg[2:].partition("=")
-        full = _resolve(body, spellings)
+        full = resolve_long(body, spellings)
         out.append(arg if full is None else f"--{full.rstrip('=')}{given}{value}")
         value_next = full is not None and full.endswith("=") and not given
     return tuple(out)
@@ -141,3 +141,38 @@ def expand_options(args: Sequence[str]) -> tuple[str, ...]:
     written out in full (``reset --har`` -> ``reset --hard``, ``--forc=x`` -> ``--force=x``)."""
     spellings = LONG_OPTIONS.get(args[0]) if args else None
     return tuple(args) if spellings is None else (args[0], *expand_long(args[1:], spellings))
+
+
+COMMON = frozenset(
+    "add bisect branch clone commit diff fetch grep init log merge mv pull push rebase reset restore rm show status"
+    " switch tag".split()
+)
+"""git's common commands (``git help``): a name that begins one of them is never autocorrected."""
+SIMILARITY_FLOOR = 7
+
+
+def autocorrected(name: str) -> str | None:
+    """The command git runs for the unknown sub-command ``name`` when ``help.autocorrect`` is on (it may be set in a
+    config file or the environment): ``help.c``'s ``help_unknown_cmd``, with git's own commands for candidates (an
+    alias or a ``git-*`` program on PATH may take the place, or tie: then git runs it, or nothing). None: none."""
+    if not name or name in GIT_COMMANDS or any(c.startswith(name) for c in COMMON):
+        return None  # a prefix of a common command: git lists its matches, runs none
+    scores = sorted((_levenshtein(name, c) + 1, c) for c in GIT_COMMANDS)
+    best, command = scores[0]
+    tied = len(scores) > 1 and scores[1][0] == best
+    return command if best < SIMILARITY_FLOOR and not tied else None
+
+
+def _levenshtein(a: str, b: str, swap: int = 0, sub: int = 2, add: int = 1, delete: int = 3) -> int:
+    """git's weighted edit distance (``levenshtein.c``), with the weights ``help.c`` gives it."""
+    row0 = [0] * (len(b) + 1)
+    row1 = [j * add for j in range(len(b) + 1)]
+    for i in range(len(a)):
+        row2 = [(i + 1) * delete] + [0] * len(b)
+        for j in range(len(b)):
+            row2[j + 1] = row1[j] + sub * (a[i] != b[j])
+            if i > 0 and j > 0 and a[i - 1] == b[j] and a[i] == b[j - 1]:
+                row2[j + 1] = min(row2[j + 1], row0[j - 1] + swap)
+            row2[j + 1] = min(row2[j + 1], row1[j + 1] + delete, row2[j] + add)
+        row0, row1 = row1, row2
+    return row1[len(b)]

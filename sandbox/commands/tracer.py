@@ -41,6 +41,7 @@ from pathlib import Path
 
 from channel.vocab import IsolationLevel, Risk
 from sandbox.commands.atoms import AtomRegistry
+from sandbox.commands.gitargv import runs_alias
 from sandbox.commands.gitreads import checking, git_reads
 from sandbox.commands.identity import Image, Program, ProgramIndex, by_descriptor, re_executes
 from sandbox.commands.images import image_at
@@ -271,6 +272,7 @@ def analyse(
     runs: dict[int, Image] = {root.pid: _image(index.identify(root.file, root.argv, root.cwd))}
     unidentified: list[TracedExec] = []
     gits: list[tuple[Exec, Program]] = []  # what may print a secret from git's objects (:mod:`.gitreads`)
+    aliasing: set[int] = set()  # pids running a git alias: the git it starts is what the alias ran
     for e in execs:
         parent = trace.parent.get(e.pid, 0)
         wrapped = as_wrapper(e, ctx.wrappers, index)
@@ -283,6 +285,10 @@ def analyse(
             program = index.as_ran(program, seen, e.file, e.cwd)
         if program.known and program.name == "git":
             gits.append((e, program))
+        if program.known and program.name == "git" and runs_alias(program.argv):
+            aliasing.add(e.pid)
+        else:
+            aliasing.discard(e.pid)
         if wrapped is not None:
             if parent in wrapper_of and parent not in real and runs_behind(e, program, wrapper_of[parent]):
                 real[parent] = e  # a wrapped script (pip) run by its wrapper, its interpreter wrapped too
@@ -294,9 +300,12 @@ def analyse(
         else:
             # A program run by the same program (git stash runs `git reset --hard`) is its inside, not
             # a second action: recorded, no atom. Anything between them (a hook's sh) makes it one,
-            # and so does another file under the same name (a renamed shell called git).
+            # and so does another file under the same name (a renamed shell called git); and a git
+            # that runs an alias runs its expansion as a git of its own (`git sync` -> `git reset --hard`),
+            # what ran whatever defined the alias (red team 4, finding 03).
             key = program.key
-            out.append(_traced(e, parent, ends, ctx, program, inside=image.get(parent) == key))
+            inside = image.get(parent) == key and parent not in aliasing
+            out.append(_traced(e, parent, ends, ctx, program, inside=inside))
             if mapped is None and by_descriptor(e.file):
                 unidentified.append(out[-1])
         image[e.pid] = key
@@ -311,7 +320,7 @@ def analyse(
         )
         for want in (False, True)
     )
-    reads = sensitive_reads(trace, tree, root.ts, ctx, checking(gits, trace) if gits else None)
+    reads = sensitive_reads(trace, tree, root.ts, ctx, checking(gits, trace, ctx) if gits else None)
     named = {(r.pid, r.path) for r in reads}
     reads += tuple(r for r in git_reads(gits, ctx) if (r.pid, r.path) not in named)
     return TraceAnalysis(

@@ -54,6 +54,29 @@ def _read(ctx: TraceContext, line: str, cwd: str = "") -> list[str]:
         ("", "grep TOKEN -- *.env"),
         ("svc", "stash show -p stash@{0} -- .env"),
         ("", "archive HEAD svc/.env"),
+        # red team 4, finding 11: a ':' inside ^{...}; an object id in upper case or with a suffix; --shallow-file
+        ("", "show HEAD^{/:?}:svc/.env"),
+        ("", "cat-file -p HEAD^{/bas(:)?eline}:svc/.env"),
+        ("", "--shallow-file /dev/null show HEAD:svc/.env"),
+        # finding 15: options that imply a patch, -L's path
+        ("", "log --cc -- svc/.env"),
+        ("", "log -c -- svc/.env"),
+        ("", "log --remerge-diff -- svc/.env"),
+        ("", "log --remer -- svc/.env"),
+        ("svc", "whatchanged --cc -- .env"),
+        ("", "log -L1,1:svc/.env"),
+        ("svc", "log -L :main:.env"),
+        # finding 16: pathspec magic
+        ("", "log -p -- :(icase)SVC/.ENV"),
+        ("", "log -p -- :(glob)**/.env"),
+        ("", "log -p -- :(glob)svc/**"),
+        ("", "log -p -- :(exclude)README.md"),
+        ("", "diff HEAD~1 :!README.md"),
+        ("", "log -p -- :(attr:secret)"),
+        # finding 08: names on stdin
+        ("", "cat-file --batch"),
+        ("", "cat-file --batch-command"),
+        ("", "log -p --stdin"),
     ],
 )
 def test_a_git_command_printing_a_named_secret_reads_it(tmp_path: Path, folder: str, line: str) -> None:
@@ -72,6 +95,10 @@ def test_a_git_command_printing_a_named_secret_reads_it(tmp_path: Path, folder: 
         "add svc/.env",
         "status",
         "stash push -- svc/.env",
+        "log --color -- svc/.env",  # an option of its own, not --color-words
+        "log --cc -- :(exclude)svc/.env",
+        "log -p -- :(literal)svc/*",
+        "cat-file --batch-check",  # ids, types, sizes
     ],
 )
 def test_git_commands_that_print_no_secret_read_none(tmp_path: Path, line: str) -> None:
@@ -82,6 +109,8 @@ def test_a_secret_s_object_id_or_its_abbreviation_is_the_secret(tmp_path: Path) 
     ctx = _ctx(tmp_path)
     blob = hashlib.sha1(b"blob 8\0TOKEN=1\n").hexdigest()
     assert _read(ctx, f"cat-file -p {blob}") == _read(ctx, f"show {blob[:7]}") == ["svc/.env"]
+    assert _read(ctx, f"cat-file -p {blob[:8].upper()}") == ["svc/.env"]  # red team 4, finding 11
+    assert _read(ctx, f"cat-file -p {blob[:8]}^{{blob}}") == ["svc/.env"]
     assert _read(ctx, "cat-file -p 0123456789abcdef") == []
     assert _read(dataclasses.replace(ctx, secrets={}), f"cat-file -p {blob}") == []
 
@@ -140,6 +169,25 @@ _FILTER = [  # a filter.x.clean git runs on the file (given its content on a pip
         ("st", [], True),  # an alias from a config file: not known here
         ("-c alias.x=!true x", [], True),
         ("-c filter.x.clean='tee /tmp/leak' add -A", _FILTER, True),
+        # red team 4, finding 01: a long option by a unique prefix, as git's parser takes it
+        ("commit --allow-empty --fil=svc/.env", [], True),
+        ("add --pathspec-from-fil=svc/.env", [], True),
+        ("add --pathspec-from-f svc/.env", [], True),
+        ("commit --templ svc/.env -m x", [], True),
+        ("-C svc commit -qF.env", [], True),
+        ("status --verb", [], True),
+        ("status --porc", [], False),  # --porcelain: prints names only
+        # config naming a file git reads: on the line, or anywhere when commit is given no message (its template)
+        ("-c commit.template=svc/.env commit --allow-empty --allow-empty-message", [], True),
+        ("--config-env=commit.template=T commit -m x", [], True),
+        ("-c include.path=/tmp/inc commit -qm x", [], True),
+        ("-C svc -c user.name=.env commit -qm x", [], True),  # a value that is a secret
+        ("commit --allow-empty --allow-empty-message", [], True),  # GIT_EDITOR=:, a template from GIT_CONFIG_COUNT
+        ("commit --no-edit", [], True),
+        ("commit --amend --no-edit", [], False),
+        ("commit --mess=x", [], False),
+        ("commit -C HEAD", [], False),
+        ("-c core.quotePath=false status", [], False),
     ],
 )
 def test_a_git_s_own_opens_of_a_workspace_secret_are_reads_only_where_it_may_print_content(
@@ -159,3 +207,22 @@ def test_a_quiet_git_s_window_ends_at_its_process_s_next_exec_and_other_programs
     ]
     reads = analyse(parse(_racy("status", *later).splitlines(keepends=True)), ctx, []).reads
     assert [(r.path, r.program) for r in reads] == [("svc/.env", "cat"), ("~/.bash_history", "bash")]
+
+
+def test_a_git_that_loaded_code_from_a_writable_place_is_not_quiet(tmp_path: Path) -> None:
+    # red team 4, finding 06: LD_PRELOAD=/tmp/e.so git status: the library runs inside git and may print the secret
+    ctx = _traced(tmp_path)
+    (tmp_path / "e.so").write_bytes(b"\x7fELF\x02\x01\x01")
+    (tmp_path / ".gitignore").write_text("*.o\n")
+
+    def opened(path: Path) -> str:
+        return f'12 1.0025 openat(AT_FDCWD, "{path}", O_RDONLY|O_CLOEXEC) = 4<{path}>\n'
+
+    def reads(path: Path) -> list[str]:
+        lines = _racy("status --short").splitlines(keepends=True)
+        lines.insert(3, opened(path))  # after git's exec, before its open of the secret
+        return [r.path for r in analyse(parse(lines), ctx, []).reads]
+
+    assert reads(tmp_path / "e.so") == ["svc/.env"]
+    assert reads(tmp_path / "gone.so") == ["svc/.env"]  # removed once loaded
+    assert reads(tmp_path / ".gitignore") == []

@@ -58,3 +58,43 @@ async def test_an_alias_from_a_config_file_is_what_it_runs(box: Box, config: str
     since = len(box.of(ShellCommandRan))
     await box.sh("git st")
     assert _git_atoms(box, since) - {None} == {"git_read"}
+
+
+INCLUDE = "printf '[alias]\\n\\tsync = reset --hard\\n' > /tmp/inc && "
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.sync GIT_CONFIG_VALUE_0='reset --hard' git sync",
+        f"{INCLUDE}git -c include.path=/tmp/inc sync",
+        f"{INCLUDE}GIT_CONFIG_GLOBAL=/tmp/inc git sync",
+        f"{INCLUDE}printf '[include]\\n\\tpath = /tmp/inc\\n' >> ~/.gitconfig && git sync",
+    ],
+)
+async def test_an_alias_no_config_file_read_shows_is_what_it_ran(box: Box, command: str) -> None:
+    # red team 4, finding 03: git runs the alias's expansion as a git of its own, which the trace classifies
+    await _committed(box)
+    since = len(box.of(ShellCommandRan))
+    result = await box.sh(f"{WIP}{command} >/dev/null 2>&1; cat services/billing/old.txt")
+    assert "# wip" not in result.output
+    assert "git_history_rewrite" in _git_atoms(box, since), _git_atoms(box, since)
+
+
+async def test_a_typo_git_autocorrects_is_what_it_ran(box: Box) -> None:
+    # help.autocorrect set where no command line shows it: git runs `reset --hard` for `rset --hard`, in-process
+    await _committed(box)
+    since = len(box.of(ShellCommandRan))
+    autocorrect = "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=help.autocorrect GIT_CONFIG_VALUE_0=immediate"
+    result = await box.sh(f"{WIP}{autocorrect} git rset --hard >/dev/null 2>&1; cat services/billing/old.txt")
+    assert "# wip" not in result.output
+    assert "git_history_rewrite" in _git_atoms(box, since), _git_atoms(box, since)
+
+
+async def test_an_alias_only_another_repository_defines_is_no_alias_where_git_ran(box: Box) -> None:
+    # red team 4, finding 12: an alias in a nested repository made a failed `git st` at the top a force push
+    await box.sh("git init -q services/billing/tool && git -C services/billing/tool config alias.st 'push --force'")
+    since = len(box.of(ShellCommandRan))
+    result = await box.sh("git st; echo $?")
+    assert "is not a git command" in result.output
+    assert "git_force_push" not in _git_atoms(box, since), _git_atoms(box, since)
