@@ -3,7 +3,8 @@ HEAD:.env``, ``git log -p -- .env`` print a sensitive file (:mod:`sandbox.comman
 holds, and open only ``.git/objects/...``, never its path. A traced git (known by what it is,
 :mod:`sandbox.commands.identity`) whose command prints content (``show``, ``cat-file``, ``log``/``whatchanged``
 with a patch, which ``--cc``, ``-c``, ``--remerge-diff``, ``-L`` imply too, ``diff`` and its plumbing, ``grep``,
-``blame``, ``archive``, ``format-patch``, ``stash show -p``) and names a sensitive path reads it, as
+``blame``, ``archive``, ``format-patch``, ``fast-export``, ``stash show -p``) or writes it where the audit does not
+look (``unpack-file``, ``checkout-index --prefix``, ``worktree add``) and names a sensitive path reads it, as
 :mod:`sandbox.commands.gitspecs` reads the names: ``REV:PATH``, a pathspec with git's magic, an object id. One that
 takes names from its stdin (``cat-file --batch``, ``log --stdin``) reads every sensitive workspace file known now.
 
@@ -51,9 +52,11 @@ from sandbox.commands.strace import Exec, Open, ParsedTrace, exec_at
 
 PRINTS = frozenset(
     {"show", "cat-file", "log", "whatchanged", "diff", "diff-tree", "diff-index", "diff-files", "grep", "blame",
-     "annotate", "archive", "format-patch", "stash"}
+     "annotate", "archive", "format-patch", "stash", "fast-export", "unpack-file", "checkout-index", "worktree"}
 )  # fmt: skip
-"""git commands that print what files hold (``log``, ``whatchanged``, ``stash``: with a patch only)."""
+"""git commands that print what files hold (``log``, ``whatchanged``, ``stash``: with a patch only), or write it
+where the audit does not look (``unpack-file``; ``checkout-index`` with ``--prefix``/``--temp``; ``worktree add``,
+which checks every tracked file out in another folder, its secrets too: red team 4, finding 13)."""
 PATCHED = frozenset({"log", "whatchanged", "stash"})
 _PATCH = re.compile(r"^(?:-[a-zA-Z]*[pcuW][a-zA-Z]*|-U\d*|-L.*)$")
 """Short options that make ``log`` print a patch (``-p``, ``-u``, ``-U3``, ``-c``: combined, ``-W``, ``-L``)."""
@@ -61,6 +64,8 @@ PATCH_LONG = ("patch", "patch-with-raw", "patch-with-stat", "unified", "cc", "dd
               "word-diff-regex", "color-words", "binary", "full-diff", "function-context", "diff-merges")  # fmt: skip
 """Long options that make ``log`` print a patch (git 2.32 on: ``--cc``, ``--remerge-diff`` imply ``-p``; red team 4,
 finding 15), each or any prefix of it (``--color`` is an option of its own)."""
+_EXPORT = ("prefix", "temp")
+"""``checkout-index``'s options that write files elsewhere than the work tree."""
 _STDIN = ("batch", "batch-command", "stdin", "pathspec-from-file")
 """Options that make a printing git take the names of what it prints from its stdin or a file (``cat-file --batch``,
 ``--batch-command``, ``log --stdin``): what it names there the audit does not see (red team 4, finding 08)."""
@@ -101,15 +106,18 @@ def _named(argv: Sequence[str], cwd: str, ctx: ReadContext) -> list[Locus]:
     args = list(argv[1 + i :])
     if not args or not _prints(args[0], args[1:]):
         return []
-    if any(_long(a, _STDIN) for a in args[1:]):
+    everything = args[0] == "worktree" or (args[0] == "checkout-index" and _all(args[1:]))
+    if everything or any(_long(a, _STDIN) for a in args[1:]):
         return every_secret(ctx)
     return named(args[1:], cwd, ctx)
 
 
 def _prints(sub: str, rest: Sequence[str]) -> bool:
     """Whether git's ``sub`` with the arguments ``rest`` prints what files hold (see the module)."""
-    if sub not in PRINTS or (sub == "stash" and rest[:1] != ["show"]):
+    if sub not in PRINTS or (sub == "stash" and rest[:1] != ["show"]) or (sub == "worktree" and rest[:1] != ["add"]):
         return False
+    if sub == "checkout-index":
+        return any(_long(a, _EXPORT) for a in rest)
     return sub not in PATCHED or any(_PATCH.match(a) or _long(a, PATCH_LONG) for a in rest)
 
 
@@ -121,6 +129,11 @@ def _long(arg: str, names: Sequence[str]) -> bool:
 
 _OWN = frozenset({"color", "batch-check", "batch-all-objects"})
 """Options of their own that begin one of those (an exact name wins)."""
+
+
+def _all(rest: Sequence[str]) -> bool:
+    """Whether ``checkout-index``'s arguments ``rest`` name every file (``-a``, ``--all``, ``--stdin``)."""
+    return any(a in ("-a", "--stdin") or _long(a, ("all",)) or re.match(r"^-[a-zA-Z]*a", a) for a in rest)
 
 
 def quiet(argv: Sequence[str], cwd: str = "", ctx: ReadContext | None = None) -> bool:

@@ -43,6 +43,7 @@ async def test_a_quiet_git_printing_a_secret_reads_it(box: Box, command: str) ->
         f"git log -L1,1:{SECRET}",
         f"git log -p -- ':(icase){SECRET.upper()}'",  # finding 16
         "git log -p -- ':!README.md'",
+        f"git checkout-index --prefix=/tmp/x {SECRET} && cat /tmp/x{SECRET}",  # finding 13
     ],
 )
 async def test_a_git_printing_a_committed_secret_it_names_reads_it(box: Box, command: str) -> None:
