@@ -30,7 +30,7 @@ from sandbox.commands.pushes import by_effect
 from sandbox.commands.shell import ShellRunner
 from sandbox.commands.volume import CALLS_MAX, cap_calls
 from sandbox.workspace.authors import ProgramAuthors
-from sandbox.workspace.gitguard import REASON, GitGuard, GitState
+from sandbox.workspace.gitguard import GitGuard, GitState
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import OutsideWatch
 from sandbox.workspace.reconcile import Change, Reconciler
@@ -201,8 +201,9 @@ class Aftermath:
         if rolled_back:  # the non-owned change out of the commit the command made of it, too
             await asyncio.to_thread(self.git.unmake, head, [p for p, _ in rolled_back], self.shell.git_uid)
         for change in undone:
-            await observer.write_refused(actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff)
-            rolled_back.append((change.path, REASON))
+            await observer.write_refused(actor, change.path, change.reason, via="shell", rolled_back=True,
+                                         diff=change.diff)
+            rolled_back.append((change.path, change.reason))
         if self._live:
             self._look()
         return rolled_back

@@ -140,3 +140,17 @@ async def test_a_change_older_than_the_command_that_found_it_is_not_charged_to_i
             assert changed == {NOT_OWNED: "external", "services/payments/notes.txt": "bob"}
     finally:
         await bus.close()
+
+
+async def test_a_git_config_replaced_by_a_link_to_a_work_tree_file_is_put_back(box: Box) -> None:
+    """Red team 4, finding 14: ``.git/config`` became payments' file (one inode): every agent's git read it (the
+    ``origin`` gone), and a write to either name changed the other."""
+    config = box.sandbox.root / ".git" / "config"
+    before = config.read_bytes()
+    await box.sh(f"ln -f {NOT_OWNED} .git/config")
+    assert config.read_bytes() == before
+    assert os.stat(box.sandbox.root / NOT_OWNED).st_nlink == 1
+    assert (box.sandbox.root / NOT_OWNED).read_text() == ORIGINAL
+    refused = [e for e in box.of(WriteRefused) if e.path == ".git/config" and e.rolled_back]
+    assert refused and refused[0].actor == "alice" and "hard link" in refused[0].reason
+    assert "origin" in (await box.sh("git remote")).output
