@@ -30,10 +30,10 @@ from sandbox.commands.pushes import by_effect
 from sandbox.commands.shell import ShellRunner
 from sandbox.commands.volume import CALLS_MAX, cap_calls
 from sandbox.workspace.authors import ProgramAuthors
-from sandbox.workspace.gitguard import REASON, GitGuard, GitState
+from sandbox.workspace.gitguard import GitGuard, GitState
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import OutsideWatch
-from sandbox.workspace.reconcile import Reconciler
+from sandbox.workspace.reconcile import Change, Reconciler
 from sandbox.workspace.remote import RemoteState, read_state, ref_updates
 
 
@@ -124,12 +124,28 @@ class Aftermath:
             self._since = (now, *self._since[1:])
         return rolled_back
 
+    async def _earlier(self, changes: list[Change]) -> None:
+        """Settle ``changes``, made before the command that found them, as :meth:`pending` would have."""
+        owner = self.owner
+        if owner is None or owner not in self._live:
+            await self.reconciler.settle("external", "external", changes)
+            return
+        rolled = await self.reconciler.settle(owner, "shell", changes, team=self.guard.team_of(owner))
+        undone = {p for p, _ in rolled}
+        self.authors.note(owner, [(c.path, c.new is not None) for c in changes if c.path not in undone])
+
     # --- after a command -----------------------------------------------------------------------
 
     async def settle(self, actor: str, team: str | None, run: CommandRun, git: GitState,
-                     head: str) -> list[tuple[str, str]]:
+                     head: str, fence: int | None = None) -> list[tuple[str, str]]:
         """Report what ``run`` did as ``actor``'s (``git`` and ``head``: ``.git`` and HEAD before it),
-        rolling back what ``team`` may not change. Returns (path, reason) of what was rolled back."""
+        rolling back what ``team`` may not change. Returns (path, reason) of what was rolled back.
+
+        ``fence`` (:meth:`~sandbox.workspace.reconcile.Reconciler.fence`, taken before the command): a change of an
+        entry in place whose change time is earlier was made before the command, so it is not the actor's: it is
+        settled as one no operation made (:meth:`pending`'s: the live agent process's, else ``external``'s), as the
+        scan before the command would have, had the sentry not been quiet (red team 4, finding 02: the owner was
+        charged with, and so allowed, another team's write through a hard link in ``.git``)."""
         observer, reconciler = self.observer, self.reconciler
         if not self._live:  # every process of the command is gone: a lock left is stale (an agent process's may not be)
             self.shell.workspace.clear_stale_locks()
@@ -150,6 +166,11 @@ class Aftermath:
         if outside:
             await observer.outside_changed(actor, outside)
         changes, rolled_back = reconciler.changes(scan=run.write_opens), []
+        if fence is not None:
+            earlier = [c for c in changes if c.ctime is not None and c.ctime < fence]
+            if earlier:
+                changes = [c for c in changes if c.ctime is None or c.ctime >= fence]
+                await self._earlier(earlier)  # what it rolls back is not this command's to be told
         # After the scan: it names the repositories nested in the work tree, this command's too.
         undone = self.git.undo(git) if team is not None else []
         if team is None:
@@ -180,8 +201,9 @@ class Aftermath:
         if rolled_back:  # the non-owned change out of the commit the command made of it, too
             await asyncio.to_thread(self.git.unmake, head, [p for p, _ in rolled_back], self.shell.git_uid)
         for change in undone:
-            await observer.write_refused(actor, change.path, REASON, via="shell", rolled_back=True, diff=change.diff)
-            rolled_back.append((change.path, REASON))
+            await observer.write_refused(actor, change.path, change.reason, via="shell", rolled_back=True,
+                                         diff=change.diff)
+            rolled_back.append((change.path, change.reason))
         if self._live:
             self._look()
         return rolled_back

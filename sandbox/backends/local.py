@@ -10,6 +10,8 @@ Every change to the workspace becomes exactly one event, attributed to the actor
   (a human in an editor). Before a shell command starts, pending external changes are flushed the
   same way, so they are never charged to the agent; the scan is left out only when the reconciler's
   inotify sentry proves nothing in the tree changed since the last one (:mod:`~sandbox.workspace.sentry`).
+  A change the scan after a command finds that is older than the command (a file changed in place whose
+  change time came before it: :meth:`~sandbox.workspace.reconcile.Reconciler.fence`) is settled that way too.
 
 The ownership guard sits in the same place: a tool write to a path the actor's team does not own is
 refused before it happens (``WriteRefused`` + :class:`WriteRefusedError`); a shell command's change
@@ -336,9 +338,9 @@ class LocalSandbox:
             for problem in self._shell.check_shim():
                 await self._observer.shim_tampered("external", problem)
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
-            git, head = self._git.snapshot(), self._git.head()
+            git, head, fence = self._git.snapshot(), self._git.head(), reconciler.fence()
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
-            rolled_back = await self._after.settle(actor, team, run, git, head)
+            rolled_back = await self._after.settle(actor, team, run, git, head, fence)
         output = run.output
         for path, reason in rolled_back:
             # The engine's own line: what the agent named in it (the path) cannot start another.

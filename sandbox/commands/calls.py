@@ -52,8 +52,9 @@ class CommandRun:
     """Each program from the workspace, HOME or ``/tmp`` that ran (a git hook: ``.git/hooks/NAME``)
     and the workspace paths it wrote (:mod:`sandbox.commands.hooks`): its author's changes, not the runner's."""
     write_opens: bool = True
-    """A process of it may have opened a workspace file for writing (:func:`~sandbox.commands.hooks.opened_for_writing`;
-    True unless a whole trace shows none): the inotify event of that file's last close may come after the
-    command (a write through a shared ``mmap`` queues none, and a descriptor in flight in an unreachable unix
+    """A process of it may have opened a workspace file for writing, or given one another name (a hard link, which
+    may be in ``.git``, HOME or ``/tmp``: a write through it is heard by no watch; True unless a whole trace shows
+    none: :func:`~sandbox.commands.hooks.opened_for_writing`): the inotify event of that file's last close may come
+    after the command (a write through a shared ``mmap`` queues none, and a descriptor in flight in an unreachable unix
     socket is closed by the kernel's garbage collector, later), so the reconcile after it scans the whole
     workspace whatever the sentry says (:mod:`sandbox.workspace.sentry`)."""

@@ -13,8 +13,9 @@ linked anything under ``.git/hooks/`` ran hooks that were not (only) their autho
 changes are given to a hook's author (else an agent could swap a hook, run it, put it back, and pass
 its writes off); likewise a program file the command itself wrote, renamed or removed is its own.
 
-:func:`opened_for_writing` says whether a command opened a workspace file for writing at all: the reconcile
-after it then scans whatever the inotify sentry says (:attr:`~sandbox.commands.calls.CommandRun.write_opens`).
+:func:`opened_for_writing` says whether a command opened a workspace file for writing (or hard-linked one) at
+all: the reconcile after it then scans whatever the inotify sentry says
+(:attr:`~sandbox.commands.calls.CommandRun.write_opens`).
 """
 
 from __future__ import annotations
@@ -86,8 +87,20 @@ def opened_for_writing(trace: ParsedTrace, root: Path) -> bool:
     cache) for writing, or a file the trace could not name, or with flags it could not read. Such a file's
     last close queues the inotify event a write through a shared ``mmap`` never does, and it may come after
     the command ended (the descriptor sent in a unix socket that is then unreachable: the kernel's garbage
-    collector closes it, later): the sentry's quiet proves nothing after such a command."""
+    collector closes it, later): the sentry's quiet proves nothing after such a command.
+
+    So too after a hard link of a workspace file (or of an open file the trace does not name, ``/proc/self/fd/N``,
+    or of the file a symbolic link leads to, ``AT_SYMLINK_FOLLOW``: it may lead into the workspace), wherever its
+    new name is: a write through a name in ``.git``, HOME or ``/tmp`` changes the workspace file
+    while its inotify events go to that name's folder, which the sentry does not watch, and opens no workspace
+    path (red team 4, finding 02: ``ln services/payments/config.py .git/zz && echo x > .git/zz``). The scan then
+    finds the change, and the new name, this command's (:class:`~sandbox.workspace.reconcile.Reconciler`)."""
     inside = f"{root}/"
+    for m in trace.moves:
+        if m.kind == "unnamed" or (
+            m.kind == "link" and (m.follow or (m.src.startswith(inside) and not is_noise(m.src[len(inside) :])))
+        ):
+            return True
     for o in trace.opens:
         if o.flags and _WRITES.search(o.flags) is None:
             continue

@@ -77,6 +77,8 @@ class Move:
     """``rename``, ``link`` (``src`` keeps its name), ``exchange`` (``RENAME_EXCHANGE``: the two swap) or
     ``unnamed``: ``src`` is a link in ``/proc`` (``/proc/self/fd/3``: an open file) whose file the trace does
     not name (``/proc/self/cwd/...`` and ``/proc/self/root/...`` are taken as the paths they stand for)."""
+    follow: bool = False
+    """A ``linkat`` with ``AT_SYMLINK_FOLLOW``: ``src`` may be a symbolic link, the file linked the one it leads to."""
 
 
 @dataclass(frozen=True)
@@ -344,7 +346,7 @@ def _move(pid: int, ts: float, name: str, args: str, cwd: str) -> Move | None:
         src = posixpath.normpath(f"{'/' if own.group(1) == 'root' else cwd}/{own.group(2) or ''}")
     elif src.startswith(("/proc/", "/dev/fd/", "/dev/std")):
         kind = "unnamed"
-    return Move(pid, ts, src, both[1], kind)
+    return Move(pid, ts, src, both[1], kind, kind == "link" and "AT_SYMLINK_FOLLOW" in args.rsplit(", ", 1)[-1])
 
 
 _OWN = re.compile(r"^/proc/(?:self|thread-self)/(cwd|root)(?:/(.*))?$")

@@ -24,8 +24,10 @@ requester's ``.git/hooks/post-commit`` or ``core.fsmonitor`` would run at the ow
 
 are rolled back when the command ends, before any other agent's command can run them, and reported
 as ``WriteRefused`` (``rolled_back``): a config file in which such an entry changed is put back
-whole. Other config changes (``user.name``, a branch's upstream, a push refspec) stay: they run
-nothing. The engine reads config with ``git config --file`` (a reader: it
+whole, as is one whose bytes changed and that is now a hard link (another name of its inode: a work-tree
+file, ``ln -f services/payments/config.py .git/config``, red team 4 finding 14: it is that file's content,
+not git's, and the git of every agent read it). Other config changes (``user.name``, a branch's upstream,
+a push refspec) stay: they run nothing. The engine reads config with ``git config --file`` (a reader: it
 runs nothing either), and only for a file whose bytes changed.
 
 A hook that stays (one made by an actor no team guards: the engine, a reviewer, a person) has an author
@@ -93,9 +95,13 @@ def guarded_kind(path: str) -> str | None:
     return "git_hooks" if nested.group("hooks") or nested.group("modhooks") else "git_config"
 
 
-__all__ = ["CONFIG_FILES", "HOOK_FOLDERS", "REASON", "RUNS_PROGRAMS", "GitGuard", "GitState", "GitUndo", "guarded_kind"]
+__all__ = [
+    "CONFIG_FILES", "HOOK_FOLDERS", "LINKED", "REASON", "RUNS_PROGRAMS", "GitGuard", "GitState", "GitUndo",
+    "guarded_kind",
+]  # fmt: skip
 
 REASON = "git hooks and git config that runs programs belong to no team: it would run in another agent's git"
+LINKED = "a git config file is git's, not a hard link to another file: every agent's git reads it"
 
 
 @dataclass(frozen=True)
@@ -108,10 +114,11 @@ class GitState:
 
 @dataclass(frozen=True)
 class GitUndo:
-    """One change put back: its display path and the undone diff."""
+    """One change put back: its display path, the undone diff, and why."""
 
     path: str
     diff: str
+    reason: str = REASON
 
 
 class GitGuard:
@@ -259,10 +266,20 @@ class GitGuard:
             if old == new:
                 continue
             path = self._trusted.safe(label)
-            if path is not None and (label.startswith(cut) or _changed(label, old, new)):
+            linked = path is not None and _linked(path)
+            if path is not None and (label.startswith(cut) or _changed(label, old, new) or linked):
                 put_entry(path, old)
-                undone.append(GitUndo(label, unified_diff(label, old, new)))
+                undone.append(GitUndo(label, unified_diff(label, old, new), LINKED if linked else REASON))
         return undone
+
+
+def _linked(path: Path) -> bool:
+    """Whether ``path`` is a file with another name (a hard link)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_nlink > 1
 
 
 def _changed(label: str, old: bytes | None, new: bytes | None) -> bool:

@@ -79,7 +79,7 @@ class OwnershipGuard:
         """Why ``path``, one of ``links`` names of an inode (``others``: the other names known in the
         workspace), may not stay for ``team``: a name outside the workspace, or one the team does not own."""
         if links - 1 > len(others):
-            return f"write refused: {path} is a hard link to a file outside the workspace"
+            return f"write refused: {path} has another name (a hard link) outside the workspace"
         for other in sorted(others):
             owner = self.ownership.owner_of(other)
             if owner != team:

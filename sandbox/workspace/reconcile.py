@@ -10,7 +10,10 @@ A settled shell command's change to a path its actor's team may not write is *ro
 put back to its cached content and reported as ``WriteRefused`` with ``rolled_back=True``. A mode
 change (``chmod``) is a change like any other (its diff is git's ``old mode`` / ``new mode``), and a
 new hard link is refused unless every other name of its inode is in the workspace and owned by the
-actor's team (else a later write through the link would change a file the team does not own). A file
+actor's team (else a later write through the link would change a file the team does not own); so is a
+workspace file's new name outside the workspace (in ``.git``, HOME, ``/tmp``: a write through it opens no
+workspace path and queues no event the sentry hears; red team 4, finding 02), undone by giving the workspace
+name a copy of the file (the outside name keeps the old inode). A file
 whose modification time alone changed (``touch -d``, a rewrite with the same bytes) is refused and put
 back to its time the same way when its team is not the actor's (a build tool trusts times: an older
 time can hide another team's file from it); anyone else's is taken in silently, as before.
@@ -47,9 +50,16 @@ class Change:
     old_mtime: int | None = None
     """Set (with ``new_mtime``, in ns) for a change of a file's modification time alone."""
     new_mtime: int | None = None
+    links_out: int | None = None
+    """Set for a file given a name outside the workspace (a hard link in ``.git``, HOME, ``/tmp``), nothing else of
+    it changed: how many names it has there now."""
+    ctime: int | None = None
+    """The entry's change time (ns) when it is still the inode the cache knows (changed in place), else None."""
 
     @property
     def diff(self) -> str:
+        if self.links_out is not None:
+            return f"new hard link outside the workspace ({self.links_out} name{'s' * (self.links_out > 1)} there)\n"
         if self.old_mode is not None and self.new_mode is not None:
             return f"old mode 100{self.old_mode:o}\nnew mode 100{self.new_mode:o}\n"
         if self.old_mtime is not None and self.new_mtime is not None:
@@ -79,6 +89,10 @@ class Reconciler:
         self._modes: dict[str, int] = {}
         self._mtimes: dict[str, int] = {}
         """A regular file's modification time (ns) as the cache knows it."""
+        self._links: dict[str, int] = {}
+        """The files with another name the last whole scan met, and how many names each has."""
+        self._outside: dict[str, int] = {}
+        """A file's names outside the workspace as the cache knows them (taken in from an unguarded actor)."""
         self._sentry = Sentry()
         self._unsettled = False
         """A whole scan found changes that are not all settled yet (:meth:`settled`)."""
@@ -92,7 +106,19 @@ class Reconciler:
         found = self.workspace.scan(tree)
         self._sentry.covered(tree.folders, tree.linked)
         self.gits = tuple(tree.gits)
+        self._links = tree.links
         return found
+
+    def fence(self) -> int | None:
+        """A change time (ns) no later than any change made from now on: a command starts. A change found after
+        it on an entry that is still the inode the cache knows and whose change time (which no process can set)
+        is earlier was made before the command (:attr:`Change.ctime`). None when the mark cannot be written."""
+        mark = self.workspace.tmp / "fence"
+        try:
+            mark.touch()
+            return os.stat(mark).st_ctime_ns
+        except OSError:
+            return None
 
     def close(self) -> None:
         self._sentry.close()
@@ -104,6 +130,7 @@ class Reconciler:
         self._known = {rel: entry for rel, entry in entries.items() if entry is not None}
         self._modes = {rel: m for rel, key in self._stats.items() if (m := _mode(key)) is not None}
         self._mtimes = {rel: key[2] for rel, key in self._stats.items() if rel in self._modes}
+        self._outside = {c.path: c.links_out or 0 for c in self._linked_out(self._stats)} if self._links else {}
 
     def snapshot(self) -> dict[str, bytes]:
         """A copy of the cache: the workspace as the event stream knows it."""
@@ -125,30 +152,52 @@ class Reconciler:
             for p in candidates:
                 with contextlib.suppress(OSError):
                     current[p] = stat_key(os.lstat(root / p))
-        changes: list[Change] = []
+        # A path's new name outside the workspace comes first: refused, it is undone before its other changes.
+        changes: list[Change] = self._linked_out(current) if paths is None and self._links else []
         for p in candidates:
-            key = current.get(p)
-            if key is not None and key == self._stats.get(p) and p in self._known:
+            key, cached = current.get(p), self._stats.get(p)
+            if key is not None and key == cached and p in self._known:
                 continue
             new = self.workspace.entry(p) if key is not None else None
             old = self._known.get(p)
+            ctime = key[3] if key is not None and cached is not None and cached[4] == key[4] else None
             if new == old:
                 if key is not None:
                     mode, before = _mode(key), self._modes.get(p)
                     if mode is not None and before is not None and mode != before:
-                        changes.append(Change(p, old, new, before, mode))
+                        changes.append(Change(p, old, new, before, mode, ctime=ctime))
                         continue
                     was = self._mtimes.get(p)
                     if mode is not None and was is not None and key[2] != was:
-                        changes.append(Change(p, old, new, old_mtime=was, new_mtime=key[2]))
+                        changes.append(Change(p, old, new, old_mtime=was, new_mtime=key[2], ctime=ctime))
                         continue
                     self._stats[p] = key
                 continue
-            changes.append(Change(p, old, new))
+            changes.append(Change(p, old, new, ctime=ctime))
         if paths is None and changes:
             # Quiet means the cache is the disk: these may not all be settled (an error on the way).
             self._unsettled = True
         return changes
+
+    def _linked_out(self, current: dict[str, StatKey]) -> list[Change]:
+        """The known files with more names outside the workspace than the cache knows (the whole scan ``current``
+        met them with more names than it holds): each a change of its own."""
+        names: dict[int, int] = {}
+        for seen in current.values():
+            names[seen[4]] = names.get(seen[4], 0) + 1
+        found, kept = [], {}
+        for p, links in self._links.items():
+            key = current.get(p)
+            out = links - names.get(key[4], 0) if key is not None else 0
+            if key is None or out <= 0:
+                continue
+            before = self._outside.get(p, 0)
+            if before:
+                kept[p] = min(out, before)
+            if out > before and p in self._known:
+                found.append(Change(p, self._known[p], self._known[p], links_out=out, ctime=key[3]))
+        self._outside = kept
+        return found
 
     def quiet(self) -> bool:
         """True only if the cache is the disk: nothing changed since the last whole scan (the sentry proves
@@ -167,15 +216,22 @@ class Reconciler:
             self._stats.pop(path, None)
             self._modes.pop(path, None)
             self._mtimes.pop(path, None)
+            self._outside.pop(path, None)
             return
         self._known[path] = data
+        self._outside.pop(path, None)
         with contextlib.suppress(OSError):
-            key = stat_key(os.lstat(self.workspace.root / path))
+            st = os.lstat(self.workspace.root / path)
+            key = stat_key(st)
             self._stats[path] = key
             mode = _mode(key)
             if mode is not None:
                 self._modes[path] = mode
                 self._mtimes[path] = key[2]
+            if st.st_nlink > 1:  # taken in with names outside the workspace: those are known now
+                out = st.st_nlink - sum(1 for k in self._stats.values() if k[4] == st.st_ino)
+                if out > 0:
+                    self._outside[path] = out
 
     def _link_refusal(self, team: str, path: str) -> str | None:
         """Why ``path`` may not be a hard link (shared inode) for ``team``, if it is one."""
@@ -204,7 +260,9 @@ class Reconciler:
         rolled: list[tuple[str, str]] = []
         for change in changes:
             reason = None
-            if team is not None:
+            if team is not None and change.links_out is not None:
+                reason = self._link_refusal(team, change.path)
+            elif team is not None:
                 reason = self.guard.shell_change(self.workspace.root, team, change.path, change.new)
                 if reason is None and change.new is not None:
                     reason = self._link_refusal(team, change.path)
@@ -213,7 +271,7 @@ class Reconciler:
                 try:
                     await self.roll_back(
                         actor, change.path, change.path, change.old, reason, diff=diff, mode=change.old_mode,
-                        mtime=change.old_mtime,
+                        mtime=change.old_mtime, unlink=change.links_out is not None,
                     )  # fmt: skip
                 except OSError as exc:
                     # The change stays: it is refused, and then reported like any other.
@@ -223,8 +281,8 @@ class Reconciler:
                     rolled.append((change.path, reason))
                     continue
             self._remember(change.path, change.new)
-            if change.old_mtime is not None:
-                continue  # a time alone is no content change: nothing to report
+            if change.old_mtime is not None or change.links_out is not None:
+                continue  # a time or a name alone is no content change: nothing to report
             mode_diff = change.diff if change.old_mode is not None else None
             await self.observer.file_changed(actor, change.path, change.old, change.new, via=via, diff=mode_diff)
         return rolled
@@ -240,19 +298,28 @@ class Reconciler:
         diff: str,
         mode: int | None = None,
         mtime: int | None = None,
+        unlink: bool = False,
     ) -> None:
         """Put ``target`` (``path`` resolved) back to ``data`` and report ``actor``'s change to ``path``
-        as refused and rolled back (lock held; raises OSError when the entry cannot be put back).
+        as refused and rolled back (lock held; raises OSError when the entry cannot be put back). ``unlink``:
+        the change was a name outside the workspace: the file is made again as it is (a copy, its time kept:
+        :func:`~sandbox.workspace.repo.put_entry` replaces a linked file), its other changes judged on their own.
 
         The put-back is settled as an engine restore: a change the stream already saw (the engine's
         guarded assistance undoes a reported shell change) gets its ``FileChanged`` by ``engine``;
         one it never saw (the ownership guard, while settling) leaves nothing to report."""
-        if mode is not None:
-            os.chmod(self.workspace.root / target, mode)
+        full = self.workspace.root / target
+        if unlink:
+            st = os.lstat(full)
+            self.workspace.put(target, self.workspace.entry(target))
+            os.utime(full, ns=(st.st_atime_ns, st.st_mtime_ns), follow_symlinks=False)
+            self._stats.pop(target, None)  # another inode, the same entry: the next look reads it again
+        elif mode is not None:
+            os.chmod(full, mode)
         elif mtime is not None:
-            st = os.lstat(self.workspace.root / target)
-            os.utime(self.workspace.root / target, ns=(st.st_atime_ns, mtime), follow_symlinks=False)
+            os.utime(full, ns=(os.lstat(full).st_atime_ns, mtime), follow_symlinks=False)
         else:
             self.workspace.put(target, data)
-        await self.settle("engine", "restore", self.changes([target]))
+        if not unlink:
+            await self.settle("engine", "restore", self.changes([target]))
         await self.observer.write_refused(actor, path, reason, via="shell", rolled_back=True, diff=diff)

@@ -139,6 +139,8 @@ class Scanned:
     """Every folder it read, the root first (absolute paths)."""
     linked: bool = False
     """A file it met has another name (a hard link)."""
+    links: dict[str, int] = field(default_factory=dict)
+    """Each such file: its path and how many names it has (``st_nlink``)."""
     gits: list[str] = field(default_factory=list)
     """Every ``.git`` below the root's (a nested repository's folder, a gitfile, a link; absolute paths): their
     config and hooks are :class:`~sandbox.workspace.gitguard.GitGuard`'s."""
@@ -181,6 +183,7 @@ def scan(root: Path, tree: Scanned | None = None) -> dict[str, StatKey]:
                 found[prefix + name] = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
                 if st.st_nlink > 1 and tree is not None:
                     tree.linked = True
+                    tree.links[prefix + name] = st.st_nlink
         stack.extend(reversed(subfolders))
     return found
 

@@ -14,7 +14,9 @@ The invariant (:meth:`Sentry.quiet` is True only if the tree is as the last whol
 - a folder first watched after the scan read it may have changed in between: the sentry is not quiet
   until the next scan, made with that folder already watched;
 - a file with another name (a hard link) may be written through a folder that is not watched, and a
-  write through a shared ``mmap`` queues no event: a tree holding a hard link is never quiet; the
+  write through a shared ``mmap`` queues no event: a tree holding a hard link is never quiet (a link made
+  by a command queues no event here either when its new name is outside the tree, in ``.git``, HOME or
+  ``/tmp``: the command's trace makes its scan run, :func:`~sandbox.commands.hooks.opened_for_writing`); the
   ``mmap`` write is seen by the ``IN_CLOSE_WRITE`` of the file's last close, which need not come while its
   command runs (its descriptor sent in a unix socket that is then unreachable is closed by the kernel's
   garbage collector, later; red team 3's finding 03): so after a command the sentry is believed only when
