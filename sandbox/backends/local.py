@@ -338,7 +338,7 @@ class LocalSandbox:
             for problem in self._shell.check_shim():
                 await self._observer.shim_tampered("external", problem)
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
-            git, head = self._git.snapshot(), self._git.head()
+            git, head = await self._after.offload.run("git-snapshot", lambda: (self._git.snapshot(), self._git.head()))
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             rolled_back = await self._after.settle(actor, team, run, git, head)
         output = run.output

@@ -5,8 +5,9 @@ drivers, filters, helpers, includes, ``protocol.*.allow``, ...), an ``alias.*`` 
 starts with ``!``, and a URL git runs a program for (:data:`RUNS_URL`): a remote's ``url`` / ``pushurl`` or the
 ``BASE`` of a ``url.BASE.insteadOf`` of the form ``TRANSPORT::ADDRESS`` (``ext::sh -c ...`` runs a shell command;
 any other ``TRANSPORT::`` runs ``git-remote-TRANSPORT`` from ``PATH``). The engine reads config with
-``git config --file`` (a reader: it runs nothing). :func:`aliases` reads a file's ``alias.*`` entries: what an agent's
-``git NAME`` runs (:mod:`sandbox.commands.gitaliases`).
+``git config --file`` (a reader: it runs nothing), a plain file in-process (:mod:`~sandbox.workspace.configparse`).
+:func:`aliases` reads a file's ``alias.*`` entries: what an agent's ``git NAME`` runs
+(:mod:`sandbox.commands.gitaliases`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
+from sandbox.workspace.configparse import plain_entries
 
 RUNS_PROGRAMS = re.compile(
     r"^(core\.(fsmonitor|hookspath|sshcommand|editor|pager|askpass|gitproxy|alternaterefscommand)"
@@ -60,7 +62,7 @@ def programs(data: bytes | None) -> frozenset[tuple[str, str]]:
     return frozenset((key, value) for key, value in entries if runs_program(key, value))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=4096)
 def aliases(data: bytes | None) -> Mapping[str, str]:
     """The ``alias.NAME`` entries of a config file's bytes, NAME lower-case (git's names are), the last one of a name
     (git's); none for a file git cannot read (git refuses to run with it). Remembered by the bytes: do not change it."""
@@ -69,7 +71,11 @@ def aliases(data: bytes | None) -> Mapping[str, str]:
 
 
 def _entries(data: bytes) -> list[tuple[str, str]] | None:
-    """A config file's entries in order, as ``git config --list`` gives them (None: git could not read it)."""
+    """A config file's entries in order, as ``git config --list`` gives them (None: git could not read it); read
+    in-process when the file is plain (:func:`~sandbox.workspace.configparse.plain_entries`), else by git."""
+    plain = plain_entries(data)
+    if plain is not None:
+        return plain
     scratch = Path(os.environ.get("TMPDIR", "/tmp"))
     env = minimal_env(path=SYSTEM_PATH, home=str(scratch), tmp=str(scratch), extra={"GIT_CONFIG_NOSYSTEM": "1"})
     try:
