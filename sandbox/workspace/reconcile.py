@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 
 from channel.vocab import Via
 from sandbox.commands.observe import Observer
-from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.diffs import DiffBudget, diff_off_loop, unified_diff
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.repo import Scanned, StatKey, Workspace, stat_key
 from sandbox.workspace.sentry import Sentry
@@ -202,6 +202,7 @@ class Reconciler:
         """Report ``changes`` as ``actor``'s (lock held); with a ``team`` (a guarded shell command),
         roll back the ones the guard refuses. Returns (path, reason) of what was rolled back."""
         rolled: list[tuple[str, str]] = []
+        budget = DiffBudget()  # the diffs' share of the event loop (sandbox.workspace.diffs)
         for change in changes:
             reason = None
             if team is not None:
@@ -209,7 +210,8 @@ class Reconciler:
                 if reason is None and change.new is not None:
                     reason = self._link_refusal(team, change.path)
             if reason is not None:
-                diff = change.diff
+                content = change.old_mode is None and change.old_mtime is None
+                diff = await diff_off_loop(change.path, change.old, change.new, budget) if content else change.diff
                 try:
                     await self.roll_back(
                         actor, change.path, change.path, change.old, reason, diff=diff, mode=change.old_mode,
@@ -226,7 +228,9 @@ class Reconciler:
             if change.old_mtime is not None:
                 continue  # a time alone is no content change: nothing to report
             mode_diff = change.diff if change.old_mode is not None else None
-            await self.observer.file_changed(actor, change.path, change.old, change.new, via=via, diff=mode_diff)
+            await self.observer.file_changed(
+                actor, change.path, change.old, change.new, via=via, diff=mode_diff, budget=budget
+            )
         return rolled
 
     async def roll_back(
