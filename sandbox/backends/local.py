@@ -404,17 +404,17 @@ class LocalSandbox:
             named = {p for p in known if self._withheld(p)}
             secrets = await self._shell.secret_files()
             hidden = await asyncio.to_thread(sensitive_copies, known, self.root, secrets, named)
-        snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
-        for path in [p for p in snapshot if p in hidden or self._withheld(p)]:
-            del snapshot[path]
-        return await run_tests_on_snapshot(
-            snapshot,
-            tests,
-            scratch=self._workspace.tmp,
-            timeout=timeout,
-            executor=self._shell.test_executor(),
-            test_timeout=self.test_timeout,
-        )
+            pinned = self._reconciler.spill.pin(known.values())  # big contents read back after the lock
+        try:
+            snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
+            for path in [p for p in snapshot if p in hidden or self._withheld(p)]:
+                del snapshot[path]
+            return await run_tests_on_snapshot(
+                snapshot, tests, scratch=self._workspace.tmp, timeout=timeout, executor=self._shell.test_executor(),
+                test_timeout=self.test_timeout,
+            )  # fmt: skip
+        finally:
+            self._reconciler.spill.unpin(pinned)
 
     def prefetch_tests(
         self, tests: Mapping[str, str], *, restore: Sequence[str] = (), overlay: Mapping[str, str] | None = None

@@ -14,6 +14,7 @@
 - :mod:`sandbox.workspace.ownership` — the CODEOWNERS-like ownership map (globs relative to the root);
 - :mod:`sandbox.workspace.paths` — the one path check (inside the workspace, normalised) and which paths are noise;
 - :mod:`sandbox.workspace.reconcile` — the content cache: what changed on disk, whose change it was, rollbacks;
+- :mod:`sandbox.workspace.spill` — big contents the cache knows, kept on disk in the private folder, not in memory;
 - :mod:`sandbox.workspace.watcher` — watchfiles: notices changes no operation made;
 - :mod:`sandbox.workspace.sentry` — inotify: whether anything changed since the last whole scan;
 - :mod:`sandbox.workspace.snapshot` — tests on a private copy of the workspace as the event stream knows it;

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from sandbox.workspace.files import describe
+from sandbox.workspace.spill import is_spilled, load, size_of
 
 LINK_MARK = b"\0scopewatch-symlink\0"
 """Prefix of a cached entry that is a symlink (the rest is its target); file contents never start
@@ -34,6 +35,8 @@ def _lines(data: bytes | None) -> list[str] | None:
     """Text lines, or None for binary content."""
     if data is None:
         return []
+    if is_spilled(data):
+        data = load(data)
     if data.startswith(LINK_MARK):
         return [f"symlink -> {data[len(LINK_MARK) :].decode('utf-8', 'replace')}\n"]
     if (special := describe(data)) is not None:
@@ -78,7 +81,7 @@ def unified_diff(path: str, old: bytes | None, new: bytes | None, *, budget: Dif
 async def diff_off_loop(path: str, old: bytes | None, new: bytes | None, budget: DiffBudget) -> str:
     """:func:`unified_diff`, on the event loop while the contents are small and ``budget`` (the loop's share of a
     settling's diffs) lasts, else in a thread (same text either way)."""
-    if budget.left > 0 and len(old or b"") + len(new or b"") <= INLINE_BYTES:
+    if budget.left > 0 and size_of(old) + size_of(new) <= INLINE_BYTES:
         try:
             return unified_diff(path, old, new, budget=budget)
         except OverBudget:
