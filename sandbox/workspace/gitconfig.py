@@ -62,12 +62,23 @@ def programs(data: bytes | None) -> frozenset[tuple[str, str]]:
     return frozenset((key, value) for key, value in entries if runs_program(key, value))
 
 
-@lru_cache(maxsize=4096)
+CACHED_MAX = 16 * 1024
+"""A config this big or bigger is not remembered by :func:`aliases` (read again each time: its bytes are not kept)."""
+
+
 def aliases(data: bytes | None) -> Mapping[str, str]:
     """The ``alias.NAME`` entries of a config file's bytes, NAME lower-case (git's names are), the last one of a name
-    (git's); none for a file git cannot read (git refuses to run with it). Remembered by the bytes: do not change it."""
+    (git's); none for a file git cannot read (git refuses to run with it). Remembered by the bytes (the last 1,024
+    configs under :data:`CACHED_MAX`): do not change it."""
+    return _aliases(data) if data is not None and len(data) >= CACHED_MAX else _remembered(data)
+
+
+def _aliases(data: bytes | None) -> Mapping[str, str]:
     entries = _entries(data) if data else None
     return {key[len("alias.") :]: value for key, value in entries or () if key.startswith("alias.")}
+
+
+_remembered = lru_cache(maxsize=1024)(_aliases)
 
 
 def _entries(data: bytes) -> list[tuple[str, str]] | None:

@@ -50,7 +50,6 @@ def test_a_typical_config_is_plain() -> None:
 
 
 def test_many_distinct_configs_are_read_without_a_subprocess_each() -> None:
-    gitconfig.aliases.cache_clear()
     start = time.perf_counter()
     for i in range(800):
         assert gitconfig.aliases(f"[core]\n\tbare = false\n[alias]\n\tx{i} = status\n".encode()) == {f"x{i}": "status"}
