@@ -6,7 +6,9 @@ engine). A content of :data:`SPILL_MIN` bytes or more, and any past :data:`RESID
 written once to a private folder under its SHA-256 and known by a short entry (:func:`is_spilled`: its size and that
 file's path); :func:`load` reads it back where the bytes are needed (a diff, a rollback, a test run's copy), so the
 events are the same. Files no entry of the cache (nor a running test) names any more are removed
-(:meth:`Spill.collect`).
+(:meth:`Spill.collect`). The folder is in the sandbox's private folder, a tmpfs capped with the workspace (2 GB) where
+the engine runs as root: the engine's share then counts in that cap, and when the cap is reached the content is held
+in memory as before (a rollback must still have it).
 """
 
 from __future__ import annotations
@@ -91,11 +93,18 @@ class Spill:
         digest = hashlib.sha256(data).hexdigest()
         path = self.folder / digest
         if digest not in self._held and not path.exists():
-            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(dir=self.folder)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(name, path)
+            try:
+                self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                fd, name = tempfile.mkstemp(dir=self.folder)
+                try:
+                    with os.fdopen(fd, "wb") as f:
+                        f.write(data)
+                    os.replace(name, path)
+                finally:
+                    with contextlib.suppress(OSError):
+                        os.unlink(name)
+            except OSError:  # the private folder is full (its tmpfs's cap): held in memory, as before
+                return data
             self._loose.add(digest)
         return SPILL_MARK + f"{len(data)} {path}".encode("utf-8", "surrogateescape")
 

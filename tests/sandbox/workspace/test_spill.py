@@ -49,3 +49,10 @@ def test_a_mirror_of_spilled_contents_is_not_rewritten(tmp_path: Path) -> None:
     assert mirror.sync({"a.txt": entry, "b.txt": b"b\n"}) == []
     (tmp_path / "ws" / "a.txt").write_bytes(b"z" * spill.SPILL_MIN)
     assert sorted(mirror.sync({"a.txt": entry, "b.txt": b"b\n"})) == ["a.txt", "b.txt"]
+
+
+def test_a_content_that_cannot_be_written_is_held_in_memory(tmp_path: Path) -> None:
+    (tmp_path / "full").write_text("not a folder")
+    store = spill.Spill(tmp_path / "full")
+    big = b"x" * spill.SPILL_MIN
+    assert store.keep(big) == big
