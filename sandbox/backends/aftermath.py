@@ -24,8 +24,9 @@ import asyncio
 from dataclasses import dataclass
 
 from sandbox.commands.calls import CommandRun
-from sandbox.commands.gitaliases import aliased
+from sandbox.commands.gitaliases import aliased, may_be_alias
 from sandbox.commands.observe import Observer
+from sandbox.commands.offload import Offload
 from sandbox.commands.pushes import by_effect
 from sandbox.commands.shell import ShellRunner
 from sandbox.commands.volume import CALLS_MAX, cap_calls
@@ -54,6 +55,8 @@ class Aftermath:
         self._turn: str | None = None
         self._since: tuple[RemoteState, GitState, str] | None = None
         """The ``origin``'s refs, ``.git`` and HEAD at the last look, while an agent process lives."""
+        self.offload = Offload()
+        """The git guard's work around a command: off the loop when it was long (many nested repositories)."""
 
     # --- live agent processes ------------------------------------------------------------------
 
@@ -149,8 +152,12 @@ class Aftermath:
         observer, reconciler = self.observer, self.reconciler
         if not self._live:  # every process of the command is gone: a lock left is stale (an agent process's may not be)
             self.shell.workspace.clear_stale_locks()
-        # A git alias from a config file is what it runs (sandbox.commands.gitaliases).
-        calls, cut = cap_calls(aliased(run.calls, self.shell.registry, lambda: self.git.alias_views(git)))
+        # A git alias from a config file is what it runs (sandbox.commands.gitaliases): read off the loop (every nested
+        # repository's config, before and after).
+        registry, found = self.shell.registry, tuple(run.calls)
+        if any(may_be_alias(call.argv, registry) for call in found):
+            found = await asyncio.to_thread(aliased, found, registry, lambda: self.git.alias_views(git))
+        calls, cut = cap_calls(found)
         for call in calls:
             await observer.command_ran(actor, call, run.command)
         if cut:
@@ -172,7 +179,7 @@ class Aftermath:
                 changes = [c for c in changes if c.ctime is None or c.ctime >= fence]
                 await self._earlier(earlier)  # what it rolls back is not this command's to be told
         # After the scan: it names the repositories nested in the work tree, this command's too.
-        undone = self.git.undo(git) if team is not None else []
+        undone = await self.offload.run("git-undo", lambda: self.git.undo(git)) if team is not None else []
         if team is None:
             self.git.note_authors(git, actor)
         # A hook's or another agent's program's changes are its author's; guarded by the runner's team

@@ -352,7 +352,7 @@ class DockerShellRunner(ShellRunner):
         root = ("/bin/bash", "-c", f"exec 2>&1\n{command}" if traced else command)
         trace = self.workspace.base / "trace"  # not mounted in the container
         argv = [*self.tracer.argv(Path("/dev/stderr")), *root] if traced else list(root)
-        secrets = await self._secrets(root)  # HOME and the workspace are at their host paths in the container
+        secrets = await self.secret_files(root) if traced else None  # HOME, workspace: their host paths there
         await self._hand_over()
         remote = read_state(self.workspace.remote)
         index = self._programs() if traced else None

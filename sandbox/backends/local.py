@@ -48,6 +48,7 @@ from channel.vocab.edit import EditError, replace_once
 from sandbox.backends.aftermath import Aftermath
 from sandbox.commands.agentproc import AgentProcess, start_agent_process
 from sandbox.commands.atoms import AtomRegistry, default_registry
+from sandbox.commands.loci import sensitive_copies
 from sandbox.commands.observe import Observer
 from sandbox.commands.shell import ShellRunner, clip
 from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
@@ -145,6 +146,7 @@ class LocalSandbox:
             sb._reconciler.load()
             sb._outside.load()
             await sb._shell.prepare(isolation)
+            await sb._shell.secret_files()  # known by inode from now on, whatever name they get (run_tests)
             # git writes only into .git, which the watcher ignores: both can start at once.
             await asyncio.gather(
                 workspace.git_baseline(), sb._start_watcher(*watch_timing) if watch else asyncio.sleep(0)
@@ -338,7 +340,8 @@ class LocalSandbox:
             for problem in self._shell.check_shim():
                 await self._observer.shim_tampered("external", problem)
             self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
-            git, head, fence = self._git.snapshot(), self._git.head(), reconciler.fence()
+            git, head = await self._after.offload.run("git-snapshot", lambda: (self._git.snapshot(), self._git.head()))
+            fence = reconciler.fence()  # after the snapshot: changes older than this are not the command's
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
             rolled_back = await self._after.settle(actor, team, run, git, head, fence)
         output = run.output
@@ -380,7 +383,8 @@ class LocalSandbox:
         """A workspace file the engine's test runs never get: a sensitive locus (``.env``, a key, a credentials
         file: the registry's read atoms). The tests run the agents' code untraced, and what a test prints reaches
         the agents as CI feedback: a module raising the ``.env`` it read at import was a secret read with no
-        event (red team round 3, 06)."""
+        event (red team round 3, 06). Nor one that is such a file by inode or content under another name (a ``.env``
+        renamed by ``mv``, round 4, 04: :func:`~sandbox.commands.loci.sensitive_copies`)."""
         kind = self._shell.registry.classify_tool("read_file", path)
         return kind is not None and kind.atom in READ_ATOMS
 
@@ -400,17 +404,20 @@ class LocalSandbox:
         async with self._reconciler.lock:
             await self._after.pending()
             known = self._reconciler.snapshot()
-        snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
-        for path in [p for p in snapshot if self._withheld(p)]:
-            del snapshot[path]
-        return await run_tests_on_snapshot(
-            snapshot,
-            tests,
-            scratch=self._workspace.tmp,
-            timeout=timeout,
-            executor=self._shell.test_executor(),
-            test_timeout=self.test_timeout,
-        )
+            named = {p for p in known if self._withheld(p)}
+            secrets = await self._shell.secret_files()
+            hidden = await asyncio.to_thread(sensitive_copies, known, self.root, secrets, named)
+            pinned = self._reconciler.spill.pin(known.values())  # big contents read back after the lock
+        try:
+            snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
+            for path in [p for p in snapshot if p in hidden or self._withheld(p)]:
+                del snapshot[path]
+            return await run_tests_on_snapshot(
+                snapshot, tests, scratch=self._workspace.tmp, timeout=timeout, executor=self._shell.test_executor(),
+                test_timeout=self.test_timeout,
+            )  # fmt: skip
+        finally:
+            self._reconciler.spill.unpin(pinned)
 
     def prefetch_tests(
         self, tests: Mapping[str, str], *, restore: Sequence[str] = (), overlay: Mapping[str, str] | None = None

@@ -8,7 +8,9 @@ git's commands (:data:`~sandbox.commands.gitoptions.GIT_COMMANDS`: only those ca
 the aliases of each config git may have read
 (:meth:`GitGuard.alias_views <sandbox.workspace.gitguard.GitGuard.alias_views>`: before the command and after it,
 the work tree's repository's and each nested one's, HOME's under them, read as the guard reads them, never through a
-link); the riskiest reading replaces the command line's unless that is riskier.
+link); the riskiest reading replaces the command line's unless that is riskier. The
+caller runs this off the event loop: a workspace may hold hundreds of nested repositories (red team round 4, 10; a
+plain config is read in-process, :mod:`sandbox.workspace.configparse`).
 
 An alias a command defined and removed again within itself, or one given in the environment
 (``GIT_CONFIG_COUNT``/``GIT_CONFIG_KEY_0``/``GIT_CONFIG_VALUE_0``, ``GIT_CONFIG_GLOBAL``, an ``include.path``), is not

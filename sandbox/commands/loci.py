@@ -15,6 +15,7 @@ import os
 import stat
 import time
 import weakref
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -229,6 +230,24 @@ def sensitive(path: str, ctx: Places) -> Locus | None:
         bait = ctx.registry.get(READ_SECRET_FILE)
         return f"{prefix}{rel}", bait.name, bait.risk
     return None
+
+
+def sensitive_copies(
+    files: dict[str, bytes], root: Path, secrets: Mapping[tuple[int, int], Locus], named: set[str]
+) -> set[str]:
+    """The workspace-relative paths of ``files`` (path -> content, as the engine knows them) that are sensitive by
+    what they are, not by name: a file whose (device, inode) under ``root`` is one of ``secrets`` (a ``.env``
+    renamed by ``mv``: no read, no event; red team round 4, 04), or whose content is that of such a file or of
+    one of ``named`` (the sensitive ones by name; empty or blank contents excepted). One ``lstat`` per file."""
+    found: set[str] = set()
+    for rel in files:
+        with contextlib.suppress(OSError):
+            st = os.lstat(root / rel)
+            if stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) in secrets:
+                found.add(rel)
+    contents = {files[p] for p in found | (named & files.keys()) if files[p].strip()}
+    found.update(p for p, data in files.items() if data in contents)
+    return found
 
 
 def placed(path: str, ctx: Places) -> tuple[str, str] | None:

@@ -15,7 +15,7 @@ from channel.vocab import AgentVia, AuditSource, Via
 from sandbox.commands.calls import AtomCall
 from sandbox.commands.tracer import TracedRead
 from sandbox.commands.volume import DIFF_MAX, clip_argv, clip_text
-from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.diffs import DiffBudget, diff_off_loop
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import REPORT_MAX, OutsideChange
 
@@ -28,16 +28,20 @@ class Observer:
         self._guard = guard
 
     async def file_changed(
-        self, actor: str, path: str, old: bytes | None, new: bytes | None, *, via: Via, diff: str | None = None
+        self, actor: str, path: str, old: bytes | None, new: bytes | None, *, via: Via, diff: str | None = None,
+        budget: DiffBudget | None = None,
     ) -> None:
         """``actor`` changed ``path`` from the entry ``old`` to ``new`` (None: absent); ``diff``
-        replaces the content diff (a mode change)."""
+        replaces the content diff (a mode change); ``budget``: the event loop's share of the diffs (one settling's,
+        :func:`~sandbox.workspace.diffs.diff_off_loop`), the rest rendered in a thread."""
+        if diff is None:
+            diff = await diff_off_loop(path, old, new, DiffBudget() if budget is None else budget)
         await self._emit(
             FileChanged(
                 actor=actor,
                 path=path,
                 change="added" if old is None else "deleted" if new is None else "modified",
-                diff=clip_text(unified_diff(path, old, new) if diff is None else diff, DIFF_MAX),
+                diff=clip_text(diff, DIFF_MAX),
                 via=via,
                 owner=self._guard.ownership.owner_of(path),
                 in_scope=self._guard.in_scope(actor, path),

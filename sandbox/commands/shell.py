@@ -116,10 +116,8 @@ class ShellRunner:
                 self._handing = HandOver(roots, self.uid)
             await self._offload.run("hand-over", self._handing.run)
 
-    async def _secrets(self, root: tuple[str, ...]) -> dict[tuple[int, int], Locus] | None:
-        """The sensitive files by inode before a traced command (:class:`~sandbox.commands.loci.SensitiveInodes`)."""
-        if not self.tracer.available:
-            return None
+    async def secret_files(self, root: tuple[str, ...] = ()) -> dict[tuple[int, int], Locus]:
+        """The sensitive files by inode now (:class:`~sandbox.commands.loci.SensitiveInodes`: renamed ones too)."""
         ctx, index = self._context(root), self._secrets_index
         return await self._offload.run("secrets", lambda: index.run(ctx))
 
@@ -226,7 +224,7 @@ class ShellRunner:
         self.commands += 1
         root = (self._bash, "-c", command)
         traced = self.tracer.available
-        secrets = await self._secrets(root)
+        secrets = await self.secret_files(root) if traced else None
         await self._hand_over()
         episode = await self._episode_jail(network)
         trace = self.workspace.tmp / "trace"

@@ -6,6 +6,7 @@
 - :mod:`sandbox.workspace.remote` — the workspace's ``origin`` (a bare repository) and its refs read around commands;
 - :mod:`sandbox.workspace.gitguard` — ``.git`` guarded: hooks and program-running config rolled back, history too;
 - :mod:`sandbox.workspace.gitconfig` — which git config runs programs (keys, ``!`` values, ``TRANSPORT::`` URLs);
+- :mod:`sandbox.workspace.configparse` — a plain git config file's entries read in-process (else git reads it);
 - :mod:`sandbox.workspace.gitplaces` — where the git guard looks, found and read without following an agent's links;
 - :mod:`sandbox.workspace.cleangit` — the engine's own git on an agent's repository, with none of its config;
 - :mod:`sandbox.workspace.authors` — who made each program file an agent may run, so whose changes it makes;
@@ -13,6 +14,7 @@
 - :mod:`sandbox.workspace.ownership` — the CODEOWNERS-like ownership map (globs relative to the root);
 - :mod:`sandbox.workspace.paths` — the one path check (inside the workspace, normalised) and which paths are noise;
 - :mod:`sandbox.workspace.reconcile` — the content cache: what changed on disk, whose change it was, rollbacks;
+- :mod:`sandbox.workspace.spill` — big contents the cache knows, kept on disk in the private folder, not in memory;
 - :mod:`sandbox.workspace.watcher` — watchfiles: notices changes no operation made;
 - :mod:`sandbox.workspace.sentry` — inotify: whether anything changed since the last whole scan;
 - :mod:`sandbox.workspace.snapshot` — tests on a private copy of the workspace as the event stream knows it;

@@ -63,10 +63,11 @@ def run_git(
     work_tree: Path | None = None,
     uid: int | None = None,
     timeout: float = 30,
+    stdin: bytes | None = None,
 ) -> subprocess.CompletedProcess[bytes] | None:
     """``git ARGS`` on ``git_dir`` (and ``work_tree``) with a git folder of the engine's (see the module), as
-    ``uid`` when given; None when the repository's layout is refused or git could not run. A detached ``HEAD``
-    that git moved is written back to the repository."""
+    ``uid`` when given, ``stdin`` its input; None when the repository's layout is refused or git could not run. A
+    detached ``HEAD`` that git moved is written back to the repository."""
     if not (_real(git_dir, stat.S_IFDIR) and _real(git_dir / "objects", stat.S_IFDIR)):
         return None
     if not (_real(git_dir / "refs", stat.S_IFDIR) and _real(git_dir / "HEAD", stat.S_IFREG)):
@@ -109,7 +110,8 @@ def run_git(
                 ["git", "-c", "safe.directory=*", "-c", "protocol.allow=never", *args],
                 cwd=work_tree or scratch,
                 env=env,
-                stdin=subprocess.DEVNULL,
+                input=stdin,
+                stdin=subprocess.DEVNULL if stdin is None else None,
                 capture_output=True,
                 timeout=timeout,
                 check=False,

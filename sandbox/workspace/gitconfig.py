@@ -5,8 +5,9 @@ drivers, filters, helpers, includes, ``protocol.*.allow``, ...), an ``alias.*`` 
 starts with ``!``, and a URL git runs a program for (:data:`RUNS_URL`): a remote's ``url`` / ``pushurl`` or the
 ``BASE`` of a ``url.BASE.insteadOf`` of the form ``TRANSPORT::ADDRESS`` (``ext::sh -c ...`` runs a shell command;
 any other ``TRANSPORT::`` runs ``git-remote-TRANSPORT`` from ``PATH``). The engine reads config with
-``git config --file`` (a reader: it runs nothing). :func:`aliases` reads a file's ``alias.*`` entries: what an agent's
-``git NAME`` runs (:mod:`sandbox.commands.gitaliases`).
+``git config --file`` (a reader: it runs nothing), a plain file in-process (:mod:`~sandbox.workspace.configparse`).
+:func:`aliases` reads a file's ``alias.*`` entries: what an agent's ``git NAME`` runs
+(:mod:`sandbox.commands.gitaliases`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
+from sandbox.workspace.configparse import plain_entries
 
 RUNS_PROGRAMS = re.compile(
     r"^(core\.(fsmonitor|hookspath|sshcommand|editor|pager|askpass|gitproxy|alternaterefscommand)"
@@ -60,16 +62,31 @@ def programs(data: bytes | None) -> frozenset[tuple[str, str]]:
     return frozenset((key, value) for key, value in entries if runs_program(key, value))
 
 
-@lru_cache(maxsize=64)
+CACHED_MAX = 16 * 1024
+"""A config this big or bigger is not remembered by :func:`aliases` (read again each time: its bytes are not kept)."""
+
+
 def aliases(data: bytes | None) -> Mapping[str, str]:
     """The ``alias.NAME`` entries of a config file's bytes, NAME lower-case (git's names are), the last one of a name
-    (git's); none for a file git cannot read (git refuses to run with it). Remembered by the bytes: do not change it."""
+    (git's); none for a file git cannot read (git refuses to run with it). Remembered by the bytes (the last 1,024
+    configs under :data:`CACHED_MAX`): do not change it."""
+    return _aliases(data) if data is not None and len(data) >= CACHED_MAX else _remembered(data)
+
+
+def _aliases(data: bytes | None) -> Mapping[str, str]:
     entries = _entries(data) if data else None
     return {key[len("alias.") :]: value for key, value in entries or () if key.startswith("alias.")}
 
 
+_remembered = lru_cache(maxsize=1024)(_aliases)
+
+
 def _entries(data: bytes) -> list[tuple[str, str]] | None:
-    """A config file's entries in order, as ``git config --list`` gives them (None: git could not read it)."""
+    """A config file's entries in order, as ``git config --list`` gives them (None: git could not read it); read
+    in-process when the file is plain (:func:`~sandbox.workspace.configparse.plain_entries`), else by git."""
+    plain = plain_entries(data)
+    if plain is not None:
+        return plain
     scratch = Path(os.environ.get("TMPDIR", "/tmp"))
     env = minimal_env(path=SYSTEM_PATH, home=str(scratch), tmp=str(scratch), extra={"GIT_CONFIG_NOSYSTEM": "1"})
     try:

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from sandbox.workspace.diffs import LINK_MARK
 from sandbox.workspace.files import read_regular, remove_tree, walk
 from sandbox.workspace.repo import put_copy, put_entry, read_entry
+from sandbox.workspace.spill import is_spilled, same, size_of
 
 
 def _folders(paths: Iterable[str]) -> set[str]:
@@ -95,6 +96,10 @@ class Mirror:
                 return False
             if data.startswith(LINK_MARK) or not stat.S_ISREG(st.st_mode):
                 if read_entry(path) != data:
+                    return False
+                continue
+            if is_spilled(data):  # compared by size and hash, not read back (sandbox.workspace.spill)
+                if st.st_size != size_of(data) or not same(read_regular(path), data):
                     return False
                 continue
             if st.st_size != len(data) or read_regular(path) != data:

@@ -31,10 +31,11 @@ from datetime import UTC, datetime
 
 from channel.vocab import Via
 from sandbox.commands.observe import Observer
-from sandbox.workspace.diffs import unified_diff
+from sandbox.workspace.diffs import DiffBudget, diff_off_loop, unified_diff
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.repo import Scanned, StatKey, Workspace, stat_key
 from sandbox.workspace.sentry import Sentry
+from sandbox.workspace.spill import Spill, same
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,9 @@ class Reconciler:
         """A whole scan found changes that are not all settled yet (:meth:`settled`)."""
         self.gits: tuple[str, ...] = ()
         """The nested ``.git`` entries the last whole scan met (:attr:`~sandbox.workspace.repo.Scanned.gits`)."""
+        self.spill = Spill(workspace.base / "known")
+        """Where big contents of the cache are kept instead of memory (:mod:`sandbox.workspace.spill`)."""
+        self._depth = 0
 
     def _scan(self) -> dict[str, StatKey]:
         """The whole tree, the sentry drained before it is read (see :mod:`~sandbox.workspace.sentry`)."""
@@ -126,14 +130,17 @@ class Reconciler:
     def load(self) -> None:
         """Take the workspace as it is now (the materialised baseline) as known, reporting nothing."""
         self._stats = self._scan()
-        entries = {rel: self.workspace.entry(rel) for rel in self._stats}
+        entries = {rel: self.spill.keep(self.workspace.entry(rel)) for rel in self._stats}
         self._known = {rel: entry for rel, entry in entries.items() if entry is not None}
+        for entry in self._known.values():
+            self.spill.hold(entry)
         self._modes = {rel: m for rel, key in self._stats.items() if (m := _mode(key)) is not None}
         self._mtimes = {rel: key[2] for rel, key in self._stats.items() if rel in self._modes}
         self._outside = {c.path: c.links_out or 0 for c in self._linked_out(self._stats)} if self._links else {}
 
     def snapshot(self) -> dict[str, bytes]:
-        """A copy of the cache: the workspace as the event stream knows it."""
+        """A copy of the cache: the workspace as the event stream knows it (big contents spilled:
+        :func:`~sandbox.workspace.spill.load` reads them, as :func:`~sandbox.workspace.repo.put_entry` does)."""
         return dict(self._known)
 
     def changes(self, paths: Iterable[str] | None = None, *, scan: bool = False) -> list[Change]:
@@ -158,10 +165,10 @@ class Reconciler:
             key, cached = current.get(p), self._stats.get(p)
             if key is not None and key == cached and p in self._known:
                 continue
-            new = self.workspace.entry(p) if key is not None else None
+            new = self.spill.keep(self.workspace.entry(p)) if key is not None else None
             old = self._known.get(p)
             ctime = key[3] if key is not None and cached is not None and cached[4] == key[4] else None
-            if new == old:
+            if same(new, old):
                 if key is not None:
                     mode, before = _mode(key), self._modes.get(p)
                     if mode is not None and before is not None and mode != before:
@@ -211,6 +218,8 @@ class Reconciler:
         self._unsettled = False
 
     def _remember(self, path: str, data: bytes | None) -> None:
+        self.spill.release(self._known.get(path))
+        self.spill.hold(data)
         if data is None:
             self._known.pop(path, None)
             self._stats.pop(path, None)
@@ -257,7 +266,17 @@ class Reconciler:
     ) -> list[tuple[str, str]]:
         """Report ``changes`` as ``actor``'s (lock held); with a ``team`` (a guarded shell command),
         roll back the ones the guard refuses. Returns (path, reason) of what was rolled back."""
+        self._depth += 1
+        try:
+            return await self._settle(actor, via, changes, team)
+        finally:
+            self._depth -= 1
+            if not self._depth:
+                self.spill.collect()  # contents no entry names any more (a rollback's nested settling is inside)
+
+    async def _settle(self, actor: str, via: Via, changes: Sequence[Change], team: str | None) -> list[tuple[str, str]]:
         rolled: list[tuple[str, str]] = []
+        budget = DiffBudget()  # the diffs' share of the event loop (sandbox.workspace.diffs)
         for change in changes:
             reason = None
             if team is not None and change.links_out is not None:
@@ -267,7 +286,8 @@ class Reconciler:
                 if reason is None and change.new is not None:
                     reason = self._link_refusal(team, change.path)
             if reason is not None:
-                diff = change.diff
+                content = change.old_mode is None and change.old_mtime is None
+                diff = await diff_off_loop(change.path, change.old, change.new, budget) if content else change.diff
                 try:
                     await self.roll_back(
                         actor, change.path, change.path, change.old, reason, diff=diff, mode=change.old_mode,
@@ -284,7 +304,9 @@ class Reconciler:
             if change.old_mtime is not None or change.links_out is not None:
                 continue  # a time or a name alone is no content change: nothing to report
             mode_diff = change.diff if change.old_mode is not None else None
-            await self.observer.file_changed(actor, change.path, change.old, change.new, via=via, diff=mode_diff)
+            await self.observer.file_changed(
+                actor, change.path, change.old, change.new, via=via, diff=mode_diff, budget=budget
+            )
         return rolled
 
     async def roll_back(

@@ -11,7 +11,9 @@ deleted ref) is a force push. The remote keeps a reflog of every update
 (``core.logAllRefUpdates=always``), so each step of a command counts: a push, an amend and a forced
 push of the amended commit in one command is a force push though the net change is a fast-forward.
 The reflog is the agent's to write too; the refs read before and after are the floor it cannot lower.
-Its steps cost the engine one ``git merge-base`` each, so they are bounded: the same step is checked once, and
+Ancestry is decided on commits whose ids the engine checks against their content (:func:`verified_ancestor`: a
+rewritten loose object in the remote lies about its parents to git). Its steps cost the engine two git runs each, so
+they are bounded: the same step is checked once, and
 past :data:`CHECKS_MAX` checks or :data:`CHECKS_SECONDS` per command a step not yet known to be a fast-forward
 counts as forced (a flood of reflog lines written by hand stalls nothing; it reads as the force push it fakes).
 Refs are read from files, never through a link (``refs`` itself included), and walked iteratively (any depth).
@@ -19,6 +21,7 @@ Refs are read from files, never through a link (``refs`` itself included), and w
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import time
@@ -197,9 +200,68 @@ class _Ancestry:
         if self.runs >= CHECKS_MAX or left <= 0:
             return False
         self.runs += 1
-        done = run_git(self.git_dir, ["merge-base", "--is-ancestor", old, new], uid=self.uid, timeout=min(10, left))
-        self.known[(old, new)] = answer = done is not None and done.returncode == 0
+        self.known[(old, new)] = answer = verified_ancestor(self.git_dir, old, new, self.uid, min(10, left))
         return answer
+
+
+WALK_MAX = 10_000
+"""Commits between an old tip and a new one (``git rev-list NEW ^OLD``) read at most: past it, not known."""
+
+
+def verified_ancestor(git_dir: Path, old: str, new: str, uid: int | None = None, timeout: float = 10) -> bool:
+    """Whether ``old`` is an ancestor of ``new``, decided on commits whose ids are checked against their content.
+
+    git checks the hash of the object it is given, not of the parents it walks to: a loose commit rewritten in the
+    remote's ``objects/`` (its id kept, ``parent OLD`` written in) made a rewrite of a branch read as a fast-forward
+    to ``merge-base --is-ancestor`` (red team round 4, 07). So git only lists the candidates (``rev-list NEW ^OLD``,
+    the commits a path from ``new`` to ``old`` can go through), ``cat-file --batch`` gives their raw content, and the
+    engine hashes each and walks from ``new`` by the parents of those whose hash is their id alone: ``old`` reached
+    so is an ancestor (short of a hash collision)."""
+    if old == new:
+        return True
+    listed = run_git(git_dir, ["rev-list", f"--max-count={WALK_MAX + 1}", new, f"^{old}", "--"], uid=uid,
+                     timeout=timeout)  # fmt: skip
+    if listed is None or listed.returncode != 0:
+        return False
+    ids = listed.stdout.decode("ascii", "replace").split()
+    if len(ids) > WALK_MAX or new not in ids:
+        return False
+    asked = "".join(f"{i}\n" for i in ids).encode()
+    raw = run_git(git_dir, ["cat-file", "--batch"], uid=uid, timeout=timeout, stdin=asked)
+    if raw is None or raw.returncode != 0:
+        return False
+    parents = _verified_parents(raw.stdout)
+    seen, stack = {new}, [new]
+    while stack:
+        for parent in parents.get(stack.pop(), ()):
+            if parent == old:
+                return True
+            if parent not in seen:
+                seen.add(parent)
+                stack.append(parent)
+    return False
+
+
+def _verified_parents(batch: bytes) -> dict[str, tuple[str, ...]]:
+    """The parents of each commit in ``git cat-file --batch`` output whose content hashes to its id."""
+    found: dict[str, tuple[str, ...]] = {}
+    at = 0
+    while at < len(batch):
+        end = batch.find(b"\n", at)
+        if end < 0:
+            break
+        header = batch[at:end].split()
+        if len(header) != 3 or not header[2].isdigit():
+            break  # "<id> missing": nothing follows
+        oid, kind, size = header[0].decode("ascii", "replace"), header[1], int(header[2])
+        body = batch[end + 1 : end + 1 + size]
+        at = end + 2 + size
+        digest = (hashlib.sha256 if len(oid) == 64 else hashlib.sha1)(b"%s %d\0" % (kind, size) + body).hexdigest()
+        if kind != b"commit" or digest != oid:
+            continue
+        head = body.split(b"\n\n", 1)[0].decode("utf-8", "replace").splitlines()
+        found[oid] = tuple(line[len("parent ") :].strip() for line in head if line.startswith("parent "))
+    return found
 
 
 def push_atom(updates: tuple[RefUpdate, ...]) -> str:

@@ -44,6 +44,7 @@ from sandbox.workspace.files import (
     write_regular,
 )
 from sandbox.workspace.paths import NOISE_DIRS, NOISE_SUFFIXES, is_noise, normalise, resolve_inside
+from sandbox.workspace.spill import is_spilled, load
 from sandbox.workspace.stale import owner_prefix, sweep_once
 
 BASELINE_DATE = "2026-01-01T00:00:00Z"
@@ -103,6 +104,8 @@ def put_entry(path: Path, data: bytes | None) -> None:
         st = None
     if data is None:
         return
+    if is_spilled(data):
+        data = load(data)  # a big content the reconciler keeps on disk (sandbox.workspace.spill)
     if data.startswith(LARGE_MARK):
         raise OSError(errno.EFBIG, f"its content was over {ENTRY_MAX // 2**20} MB and was not kept")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,10 @@ from __future__ import annotations
 import difflib
 import random
 import subprocess
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,3 +71,48 @@ def test_a_huge_rewrite_is_one_hunk_and_its_change_items_one_item() -> None:
     assert diff.count("\n@@ ") == 1 and "@@ -1,100002 +1,100002 @@" in diff
     [item] = change_items("f", before, after)
     assert (item.start, item.end) == (1, 100_001) and item.restored(after) == before
+
+
+def _permuted(lines: int, distinct: int) -> tuple[bytes, bytes]:
+    vals = [f"v{i:03d}\n" for i in range(distinct)]
+    before = "".join(vals[i % distinct] for i in range(lines))
+    after = "".join(vals[(i * 7 + 3) % distinct] for i in range(lines))
+    return before.encode(), after.encode()
+
+
+def test_difflibs_work_is_bounded_not_only_its_lines() -> None:
+    """Red team round 4, 05: 5,000 lines of 100 distinct ones, each repeated just under autojunk's 1 % and permuted,
+    cost seconds of difflib though well under the line bound; past the work bound the diff is the one hunk."""
+    before, after = _permuted(4_999, 100)
+    start = time.perf_counter()
+    diff = diffs.unified_diff("f", before, after)
+    assert time.perf_counter() - start < 2.0
+    assert diff.count("\n@@ ") == 1 and diff.startswith("--- a/f\n+++ b/f\n@@ -1,4999 +1,4999 @@\n")
+
+
+def test_within_the_work_bound_the_diff_is_difflibs_byte_for_byte() -> None:
+    rng = random.Random(5)
+    for n in (0, 1, 50, 400, 3_000):
+        before = _text(rng, n)
+        after = _edited(rng, _edited(rng, before))
+        ours = diffs.unified_diff("f", before.encode(), after.encode())
+        assert ours == "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), "a/f", "b/f"))
+
+
+async def test_past_the_loops_share_a_diff_runs_in_a_thread_with_the_same_text() -> None:
+    before, after = _permuted(300, 20)
+    loop = threading.get_ident()
+    ran: list[int] = []
+    real = diffs._unified
+
+    def spy(*args: Any) -> Any:
+        ran.append(threading.get_ident())
+        return real(*args)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(diffs, "_unified", spy)
+        budget = diffs.DiffBudget(10)
+        text = await diffs.diff_off_loop("f", before, after, budget)
+        small = await diffs.diff_off_loop("g", b"a\n", b"b\n", diffs.DiffBudget())
+    assert text == diffs.unified_diff("f", before, after) and "@@" in small
+    assert ran[0] == loop and ran[1] != loop and ran[2] == loop and budget.left == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     return calls
 
 
-def test_a_flood_of_one_reflog_step_costs_one_merge_base(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_flood_of_one_reflog_step_costs_one_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c0, c1 = _repo(tmp_path / "r", 2)
     git = tmp_path / "r" / ".git"
     before = read_state(git)
@@ -49,7 +50,7 @@ def test_a_flood_of_one_reflog_step_costs_one_merge_base(tmp_path: Path, monkeyp
     calls = _counting(monkeypatch)
     updates = ref_updates(git, before)
     assert [(u.ref, u.forced) for u in updates] == [("refs/heads/flood", False)]
-    assert len(calls) == 1
+    assert len(calls) == 2  # rev-list and cat-file (remote.verified_ancestor)
 
 
 def test_past_the_budget_a_step_counts_as_forced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,7 +63,7 @@ def test_past_the_budget_a_step_counts_as_forced(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(remote, "CHECKS_MAX", 3)
     calls = _counting(monkeypatch)
     assert [u.forced for u in ref_updates(git, before)] == [True]  # five fast-forwards, three checked
-    assert len(calls) == 3
+    assert len(calls) == 6
 
 
 def test_refs_of_any_depth_are_read(tmp_path: Path) -> None:
@@ -132,3 +133,35 @@ def test_a_forged_commit_graph_does_not_make_a_rewrite_a_fast_forward(tmp_path: 
     assert forged.returncode == 0  # git trusting the graph is fooled
     [update] = ref_updates(repo / ".git", before)
     assert update.ref == "refs/heads/main" and update.forced, update
+
+
+def test_a_forged_loose_commit_does_not_make_a_rewrite_a_fast_forward(tmp_path: Path) -> None:
+    """Red team round 4, 07: git checks the hash of the tip it is given, not of the parents it walks to. A rewrite
+    X -> Y -> base of ``main`` (old tip M1, a child of base) whose loose object Y is rewritten in place to say
+    ``parent M1`` read as a fast-forward to ``merge-base --is-ancestor``. The engine hashes what it walks."""
+    repo = tmp_path / "origin"
+    base, old = _repo(repo, 2)
+    git = ["git", "-C", str(repo), "-c", "user.name=a", "-c", "user.email=a@a"]
+
+    def run(*args: str, data: bytes | None = None) -> str:
+        return subprocess.run([*git, *args], input=data, capture_output=True, check=True).stdout.decode().strip()
+
+    tree = run("rev-parse", f"{old}^{{tree}}")
+    middle = run("commit-tree", tree, "-p", base, "-m", "intermediate")
+    rewritten = run("commit-tree", tree, "-p", middle, "-m", "rewritten")
+    before = read_state(repo / ".git")
+    run("update-ref", "refs/heads/main", rewritten)
+    body = run("cat-file", "commit", middle).encode().replace(f"parent {base}".encode(), f"parent {old}".encode())
+    loose = repo / ".git" / "objects" / middle[:2] / middle[2:]
+    loose.chmod(0o644)
+    loose.write_bytes(zlib.compress(b"commit %d\0" % (len(body) + 1) + body + b"\n"))
+    forged = subprocess.run([*git, "-c", "core.commitGraph=false", "merge-base", "--is-ancestor", old, rewritten])
+    assert forged.returncode == 0  # git trusting the loose object is fooled
+    [update] = ref_updates(repo / ".git", before)
+    assert update.ref == "refs/heads/main" and update.forced, update
+
+
+def test_a_true_fast_forward_of_many_commits_is_one(tmp_path: Path) -> None:
+    ids = _repo(tmp_path / "r", 30)
+    assert remote.verified_ancestor(tmp_path / "r" / ".git", ids[0], ids[-1])
+    assert not remote.verified_ancestor(tmp_path / "r" / ".git", ids[-1], ids[0])
