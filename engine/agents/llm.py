@@ -310,7 +310,7 @@ class LLMAgent:
                 response = await completion(**kwargs)
                 if not is_stream(response):
                     return response, None, False, wire.notes if wire else None
-                complete = (lambda: wire.notes.done) if wire is not None else None
+                complete = (lambda: wire.notes is not None and wire.notes.done) if wire is not None else None
                 rebuilt, first_ms, estimated = await read_stream(
                     response, self.messages, on_text, started=started, complete=complete
                 )

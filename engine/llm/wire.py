@@ -93,17 +93,18 @@ class WireTap(httpx.AsyncBaseTransport):
 
     def __init__(self) -> None:
         self._inner = httpx.AsyncHTTPTransport()
-        self.notes = WireNotes()
+        self.notes: WireNotes | None = None
+        """None until a response passed (one through a proxy from the environment does not: litellm's word then)."""
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         response = await self._inner.handle_async_request(request)
-        self.notes = WireNotes()
+        notes = self.notes = WireNotes()
         streamed = "event-stream" in response.headers.get("content-type", "")
         assert isinstance(response.stream, httpx.AsyncByteStream)
         return httpx.Response(
             status_code=response.status_code,
             headers=response.headers,
-            stream=_TapStream(response.stream, self.notes, streamed),
+            stream=_TapStream(response.stream, notes, streamed),
             extensions=response.extensions,
         )
 
