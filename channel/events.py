@@ -392,14 +392,15 @@ class ModelCalled(BaseEvent):
     """Latency of the whole call, request to last token."""
     episode: int = 0
     finish_reason: str = ""
-    """As the provider said it: stop, tool_calls, length, ... ("" when it said nothing)."""
+    """As the provider said it: stop, tool_calls, length, ... ("" when it said nothing; an OpenAI-compatible server's
+    as read off the wire, engine/llm/wire.py: litellm writes `tool_calls` for a `stop` beside a tool call)."""
     first_token_ms: float | None = None
     """Streamed calls: time from the request to the first token."""
     text: str = ""
     """The reply's text (redacted, cut to the agent's reply limit); tool calls are ``ToolCalled``."""
     usage_estimated: bool = False
-    """The provider reported no usage: the token counts are litellm's estimate (a streamed reply) or 0 (a
-    whole one), not measured. False in older recordings."""
+    """The provider reported no usage, or not both counts (only ``prompt_tokens``): the token counts are litellm's
+    estimate (a streamed reply) or 0 (a whole one), not measured. False in older recordings."""
 
 
 class TokensStreamed(BaseEvent):

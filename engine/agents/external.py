@@ -44,7 +44,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from channel.errors import ScopewatchError
-from channel.events import AgentErrored, Event
+from channel.events import AgentErrored, Event, ModelCalled
 from channel.vocab import AgentRole
 from engine.agents import homefiles
 from engine.agents.base import EpisodeBrief, TurnContext
@@ -295,6 +295,11 @@ class ExternalAgent:
         keep = {k: v for k, v in env.items() if k not in MODEL_KEYS}
         result = await run_product(product, model=self.model, api_base=self.api_base, prompt=prompt,
                                    home=tools.agent_home, host_env=host, extra_env=keep, run=run, record=record)
+        if self._emit is not None:  # its model calls, as its own log reports them (tokens only)
+            episode = self.brief.episode if self.brief is not None else 0
+            for used in result.model_calls:
+                await self._emit(ModelCalled(actor=self.id, model=self.model, prompt_tokens=used.prompt_tokens,
+                                             completion_tokens=used.completion_tokens, episode=episode))
         if result.failed:
             await self._product_failed(product, result)
         return result.exit_code, result.final

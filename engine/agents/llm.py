@@ -58,10 +58,18 @@ from engine.llm.prompting import (
     render_inbox,
     render_turn,
 )
-from engine.llm.responses import MalformedResponse, Reply, ToolCallRequest, parse_arguments, parse_response
+from engine.llm.responses import (
+    MalformedResponse,
+    Reply,
+    ToolCallRequest,
+    parse_arguments,
+    parse_response,
+    replayable_arguments,
+)
 from engine.llm.retry import RetryPolicy
 from engine.llm.secrets import redact, redact_value
 from engine.llm.streaming import is_stream, read_stream
+from engine.llm.wire import WireNotes, tap_client
 from engine.scoring.usage import Usage
 
 
@@ -217,8 +225,11 @@ class LLMAgent:
             first_ms: float | None = None
             try:
                 async with self.limiter or contextlib.nullcontext():
-                    response, first_ms, estimated = await self._complete(started)
+                    response, first_ms, estimated, wire = await self._complete(started)
                 reply = parse_response(response, len(self.messages))
+                if wire is not None:  # what the server sent, not litellm's rewrite of it
+                    reply = replace(reply, finish_reason=wire.finish_reason or "")
+                    estimated = estimated or len(wire.usage) < 2
                 estimated = estimated or reply.usage_estimated
             except MalformedResponse:
                 return Reply("", (), 0, 0, 0.0)  # reported as an empty reply by _act
@@ -256,9 +267,9 @@ class LLMAgent:
             )
             return reply
 
-    async def _complete(self, started: float) -> tuple[Any, float | None, bool]:
-        """One completion (read to its end when streamed): the response, the time to first token and
-        whether a stream's usage is litellm's estimate."""
+    async def _complete(self, started: float) -> tuple[Any, float | None, bool, WireNotes | None]:
+        """One completion (read to its end when streamed): the response, the time to first token,
+        whether a stream's usage is litellm's estimate, and what an OpenAI-compatible server sent (wire.py)."""
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": self.messages,
@@ -283,18 +294,30 @@ class LLMAgent:
                     kwargs["api_key"] = "no-key-needed"  # local servers ignore it; the SDK insists on one
         elif self.api_base:
             kwargs["api_base"] = provider_base(self.model, self.api_base)
+        tapped = tap_client(self.model, kwargs) if completion is litellm_completion else None
+        if tapped is not None:
+            kwargs["client"] = tapped[1]
         call = self.calls
 
         async def on_text(text: str) -> None:
             if text:
                 await self._emit_raw(TokensStreamed(actor=self.id, call=call, text=text, episode=self._episode))
 
+        wire = tapped[0] if tapped is not None else None
         # litellm enforces ``timeout`` itself; this bound also covers injected completions and hangs.
-        async with asyncio.timeout(self.timeout + 5):
-            response = await completion(**kwargs)
-            if is_stream(response):
-                return await read_stream(response, self.messages, on_text, started=started)
-            return response, None, False
+        try:
+            async with asyncio.timeout(self.timeout + 5):
+                response = await completion(**kwargs)
+                if not is_stream(response):
+                    return response, None, False, wire.notes if wire else None
+                complete = (lambda: wire.notes is not None and wire.notes.done) if wire is not None else None
+                rebuilt, first_ms, estimated = await read_stream(
+                    response, self.messages, on_text, started=started, complete=complete
+                )
+                return rebuilt, first_ms, estimated, wire.notes if wire else None
+        finally:
+            if tapped is not None:
+                await tapped[1].close()
 
     async def _act(self, reply: Reply, ctx: TurnContext) -> None:
         content = reply.content
@@ -309,12 +332,7 @@ class LLMAgent:
                 {
                     "id": call.id,
                     "type": "function",
-                    "function": {
-                        "name": call.name,
-                        "arguments": redact(
-                            call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
-                        ),
-                    },
+                    "function": {"name": call.name, "arguments": redact(replayable_arguments(call.arguments))},
                 }
                 for call in reply.tool_calls
             ]

@@ -4,6 +4,8 @@ the provider asked us to wait (``Retry-After``)."""
 from __future__ import annotations
 
 import email.utils
+import html
+import re
 import time
 from typing import Any
 
@@ -50,6 +52,7 @@ _ERROR_KINDS: dict[str, tuple[str, bool]] = {
     "InternalServerError": ("provider_unavailable", True),
     "APIError": ("provider_error", True),
 }
+"""``not_sent`` (:func:`classify_error`): litellm refused to build the request; the provider never saw it."""
 
 
 _CONNECT_ERRORS = frozenset({"ConnectError", "ConnectionRefusedError", "ClientConnectorError", "gaierror"})
@@ -65,7 +68,15 @@ def classify_error(exc: BaseException) -> tuple[str, bool]:
             break
     if kind[0] in ("provider_unavailable", "provider_error") and _refused(exc):
         return "connection", True
+    if kind[0] == "bad_request" and _built_locally(exc):
+        return "not_sent", False
     return kind
+
+
+def _built_locally(exc: BaseException) -> bool:
+    """Whether litellm refused to build the request itself (a ``ValueError`` behind its ``BadRequestError``,
+    e.g. history it cannot translate for the provider): nothing was sent, so the provider is not to blame."""
+    return any(isinstance(cause, ValueError) for cause in _causes(exc)[1:])
 
 
 def _refused(exc: BaseException) -> bool:
@@ -86,11 +97,44 @@ def _causes(exc: BaseException) -> list[BaseException]:
 
 def describe_error(exc: BaseException) -> str:
     """``Class: message`` of a provider error; for a failure to connect, of its innermost cause
-    (``ConnectionRefusedError: [Errno 111] Connect call failed ...``), which says what happened."""
+    (``ConnectionRefusedError: [Errno 111] Connect call failed ...``), which says what happened. An error
+    body that is no JSON (text/plain, an HTML error page) is not in litellm's message ("Error code: 400"):
+    its first line of text follows, as the provider said it (:func:`body_line`)."""
     shown = exc
     if _refused(exc):
         shown = _causes(exc)[-1]
-    return f"{type(shown).__name__}: {shown}"
+    if classify_error(exc)[0] == "not_sent":
+        local = next(cause for cause in _causes(exc)[1:] if isinstance(cause, ValueError))
+        return f"litellm built no request (nothing was sent): {type(local).__name__}: {local}"
+    text = f"{type(shown).__name__}: {shown}"
+    said = body_line(exc)
+    if said and said not in text:
+        text += f": {said}"
+    return text
+
+
+BODY_LINE_CHARS = 200
+"""The most of a non-JSON error body quoted in a failure's one line."""
+
+
+def body_line(exc: BaseException) -> str:
+    """The first line of text of an error's HTTP body when it is no JSON (the SDK keeps it as a string):
+    an HTML page's tags dropped (nginx's 502 page says "502 Bad Gateway"), cut to :data:`BODY_LINE_CHARS`."""
+    body = next((b for c in _causes(exc) if isinstance(b := getattr(c, "body", None), str) and b.strip()), None)
+    if body is None:
+        try:
+            response = getattr(exc, "response", None)
+            if "json" not in str(getattr(response, "headers", {}).get("content-type", "")):
+                body = getattr(response, "text", None)
+        except Exception:  # a streamed response not read: nothing to quote
+            body = None
+    if not isinstance(body, str) or not body.strip():
+        return ""
+    if body.lstrip().startswith("<"):
+        body = re.sub(r"(?is)<(script|style)\b.*?</\1>", "\n", body)
+        body = html.unescape(re.sub(r"<[^>]*>", "\n", body))
+    line = next((" ".join(part.split()) for part in body.splitlines() if part.strip()), "")
+    return line if len(line) <= BODY_LINE_CHARS else line[: BODY_LINE_CHARS - 1] + "…"
 
 
 def retry_after(exc: BaseException, now: float | None = None) -> float | None:

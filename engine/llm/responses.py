@@ -104,3 +104,16 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(value, dict):
         return None, f"got a JSON {type(value).__name__}, not an object"
     return value, ""
+
+
+def replayable_arguments(raw: Any) -> str:
+    """A tool call's arguments as the conversation replays them: a JSON object as sent; anything else (JSON
+    cut by ``max_tokens``, a list, ...) wrapped as ``{"malformed_arguments": <the text>}``. Providers that parse
+    the history's arguments (litellm's ``anthropic/``) refuse to build the next request from broken JSON, which
+    ended the episode after one cut reply; the model still sees what it sent, and its tool result says what
+    was wrong."""
+    text = raw if isinstance(raw, str) else json.dumps(raw)
+    args, _ = parse_arguments(raw)
+    if args is not None:
+        return text if isinstance(raw, str) and raw.strip() else json.dumps(args)
+    return json.dumps({"malformed_arguments": text})

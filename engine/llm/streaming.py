@@ -30,10 +30,23 @@ def is_stream(response: Any) -> bool:
 
 
 async def read_stream(
-    stream: Any, messages: list[Any], on_text: OnText, *, started: float, clock: Callable[[], float] = time.perf_counter
+    stream: Any,
+    messages: list[Any],
+    on_text: OnText,
+    *,
+    started: float,
+    clock: Callable[[], float] = time.perf_counter,
+    complete: Callable[[], bool] | None = None,
 ) -> tuple[Any, float | None, bool]:
     """Read ``stream`` to its end; returns the rebuilt response, the milliseconds from ``started``
-    to the first token (None when no token came), and whether its usage is an estimate (no chunk had one)."""
+    to the first token (None when no token came), and whether its usage is an estimate (no chunk had one).
+
+    ``complete`` says whether the stream ended as the protocol ends one (``data: [DONE]``: engine/llm/wire.py);
+    litellm fails a stream that set no ``finish_reason`` as cut short, which a complete one is not (a whole
+    reply without one is accepted too)."""
+    if complete is not None and hasattr(stream, "_should_fail_on_clean_eof"):
+        cut_short = stream._should_fail_on_clean_eof
+        stream._should_fail_on_clean_eof = lambda: cut_short() and not complete()
     chunks: list[Any] = []
     first_ms: float | None = None
     pending = ""

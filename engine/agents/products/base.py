@@ -42,6 +42,16 @@ class ProductCall(BaseModel):
     """The product's own name for the tool (``Bash``, ``exec_command``, ``read_file``)."""
 
 
+class ProductModelCall(BaseModel):
+    """One call of its model a product made, as its own log reports it: the tokens (no latency, finish
+    reason or text: a product's log does not keep them per call)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
 class Product(ABC):
     """How to install, run and read one agent product (see the module docstring)."""
 
@@ -108,6 +118,11 @@ class Product(ABC):
     def logs(self, home: Path) -> frozenset[Path]:
         """The logs the product keeps in its HOME (Codex's session logs; none for the others)."""
         return frozenset()
+
+    def model_calls(self, home: Path, before: frozenset[Path]) -> list[ProductModelCall]:
+        """Its model calls, read after a run from the logs it wrote then (those not in ``before``): none unless a
+        log of its reports each call (Codex's session log does; the others' streams only sum a turn or a run)."""
+        return []
 
     def refused(self, home: Path, before: frozenset[Path]) -> list[ProductCall]:
         """Calls the product refused itself that its stream does not carry, read after a run from the logs

@@ -11,7 +11,9 @@ It reaches its model through a provider in ``$CODEX_HOME/config.toml`` (``wire_a
 A call Codex refuses itself (its policy's ``rejected: rm -f style commands are not permitted``, an
 unknown tool's ``unsupported call``) never reaches that stream: it is in the session log Codex keeps in
 its HOME (``~/.codex/sessions/Y/M/D/rollout-*.jsonl``: each ``function_call`` and its
-``function_call_output``), read after the run (:meth:`Codex.refused`), each a failed call.
+``function_call_output``), read after the run (:meth:`Codex.refused`), each a failed call. The same log
+has a ``token_usage_record`` per response of its model: each is recorded as a ``ModelCalled``
+(:meth:`Codex.model_calls`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.agents import homefiles
-from engine.agents.products.base import Product, ProductCall, file_call
+from engine.agents.products.base import Product, ProductCall, ProductModelCall, file_call
 
 PROVIDER = "scopewatch"
 SESSIONS = Path(".codex") / "sessions"
@@ -104,6 +106,14 @@ class Codex(Product):
                 calls += refusals(data.decode("utf-8", errors="replace") if data else "")
         return calls
 
+    def model_calls(self, home: Path, before: frozenset[Path]) -> list[ProductModelCall]:
+        used: list[ProductModelCall] = []
+        for log in sorted(self.logs(home) - before):
+            with contextlib.suppress(OSError):
+                data = homefiles.read_file(home, log)
+                used += usage_records(data.decode("utf-8", errors="replace") if data else "")
+        return used
+
     def final_text(self, event: dict[str, Any]) -> str | None:
         item = event.get("item")
         if event.get("type") == "item.completed" and isinstance(item, dict) and item.get("type") == "agent_message":
@@ -141,6 +151,23 @@ def refusals(log: str) -> list[ProductCall]:
             if name and output.startswith(REFUSALS):
                 calls.append(_refused(name, raw, output))
     return calls
+
+
+def usage_records(log: str) -> list[ProductModelCall]:
+    """The model calls of a Codex session log: one ``token_usage_record`` per response of its model, with
+    that response's ``usage`` (``input_tokens`` counts the cached ones too)."""
+    used: list[ProductModelCall] = []
+    for line in log.splitlines():
+        with contextlib.suppress(ValueError, TypeError):
+            record = json.loads(line)
+            payload = record.get("payload") if isinstance(record, dict) else None
+            if record.get("type") != "token_usage_record" or not isinstance(payload, dict):
+                continue
+            usage = payload.get("usage")
+            if isinstance(usage, dict):
+                used.append(ProductModelCall(prompt_tokens=int(usage.get("input_tokens") or 0),
+                                             completion_tokens=int(usage.get("output_tokens") or 0)))
+    return used
 
 
 def _refused(name: str, raw: str, output: str) -> ProductCall:

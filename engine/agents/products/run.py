@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.agents import homefiles
 from engine.agents.follow import LineFollower
-from engine.agents.products.base import NO_KEY, STREAM_FILE, Product, ProductCall
+from engine.agents.products.base import NO_KEY, STREAM_FILE, Product, ProductCall, ProductModelCall
 
 Record = Callable[[ProductCall], Awaitable[None]]
 
@@ -78,6 +78,8 @@ class ProductResult:
     """Its model answered at least once: with none, and a failed run, its endpoint is dead."""
     failure: str = ""
     """What went wrong, in its words (its stream's last failure, else the end of its output)."""
+    model_calls: tuple[ProductModelCall, ...] = ()
+    """Its model calls, as its own log reports them (:meth:`~engine.agents.products.base.Product.model_calls`)."""
 
     @property
     def failed(self) -> bool:
@@ -112,7 +114,8 @@ async def run_product(product: Product, *, model: str, api_base: str | None, pro
         reader.calls.append(call)
         await record(call)
     said = reader.failure or _last_line(output)
-    return ProductResult(code, reader.final, tuple(reader.calls), reader.answered, said)
+    used = tuple(product.model_calls(home, before))
+    return ProductResult(code, reader.final, tuple(reader.calls), reader.answered, said, used)
 
 
 def _last_line(output: str) -> str:

@@ -298,3 +298,21 @@ def test_show_does_not_list_the_sensitive_paths_as_authorised(capsys: pytest.Cap
     authorised = next(line for line in out.splitlines() if line.startswith("authorised:"))
     assert "id_ed25519" not in authorised and "read []" in authorised, out
     assert any(line.startswith("sensitive") and "id_ed25519" in line for line in out.splitlines()), out
+
+
+def test_codex_model_calls_are_read_from_its_session_log_of_the_run(tmp_path: Path) -> None:
+    """agents4 10: two calls of its model served, none recorded. Its session log has a ``token_usage_record``
+    per response (its ``exec --json`` stream only a turn's sum)."""
+    codex = PRODUCTS["codex"]()
+    logs = tmp_path / ".codex" / "sessions" / "2026" / "12" / "06"
+    logs.mkdir(parents=True)
+    before = codex.logs(tmp_path)
+
+    def usage(prompt: int, completion: int) -> str:
+        tokens = {"input_tokens": prompt, "cached_input_tokens": 0, "output_tokens": completion, "total_tokens": 0}
+        return json.dumps({"type": "token_usage_record", "payload": {"response_id": "r", "usage": tokens}})
+
+    count = {"type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 5}}}}
+    (logs / "rollout-new.jsonl").write_text("\n".join([usage(50, 10), json.dumps(count), usage(100, 7), "not json"]))
+    assert [(c.prompt_tokens, c.completion_tokens) for c in codex.model_calls(tmp_path, before)] == [(50, 10), (100, 7)]
+    assert codex.model_calls(tmp_path, codex.logs(tmp_path)) == []

@@ -8,8 +8,8 @@ function), and the server answers over real HTTP, so ``LLMAgent`` goes through l
   asks ``stream``, as server-sent events cut into small deltas (tool-call arguments too); ``hold``
   stops the stream after that many characters of text until ``release`` is set (a Pilot test looks
   at the screen meanwhile); ``drop`` cuts the connection after that many characters, mid-stream;
-- :class:`Fail`: an HTTP error status with a JSON error body and headers (429 + ``Retry-After``, 500,
-  401, 404);
+- :class:`Fail`: an HTTP error status with a JSON error body (or ``text``, as is) and headers (429 +
+  ``Retry-After``, 500, 401, 404);
 - :class:`Stall`: wait ``seconds`` before answering at all (past the client's timeout).
 
 It records every request body, and how many were in flight at once (``max_in_flight``);
@@ -37,8 +37,10 @@ class Say:
     text: str = ""
     calls: Sequence[Call] = ()
     finish_reason: str | None = None
+    """None: ``tool_calls`` with a call, else ``stop``; "" sends none (``null`` in every chunk)."""
     prompt_tokens: int = 50
-    completion_tokens: int = 10
+    completion_tokens: int | None = 10
+    """None: the usage has no ``completion_tokens``."""
     hold: int | None = None
     release: asyncio.Event | None = None
     drop: int | None = None
@@ -54,6 +56,9 @@ class Fail:
     message: str = "scripted failure"
     headers: dict[str, str] = field(default_factory=dict)
     type: str = "server_error"
+    text: str | None = None
+    """A body that is no JSON (sent as is, ``content_type``), instead of the JSON error."""
+    content_type: str = "text/plain"
 
 
 @dataclass
@@ -220,7 +225,7 @@ class ChatServer:
             for start in range(0, len(text), say.chunk * 4):
                 part = {"index": index, "function": {"arguments": text[start : start + say.chunk * 4]}}
                 await send({"tool_calls": [part]})
-        await send({}, say.finish_reason or ("tool_calls" if say.calls else "stop"))
+        await send({}, _finish(say))
         if (body.get("stream_options") or {}).get("include_usage") and say.usage:
             usage = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
                      "choices": [], "usage": _usage(say)}
@@ -256,7 +261,15 @@ class ChatServer:
             await self._leave()
 
 
+def _finish(say: Say) -> str | None:
+    if say.finish_reason is None:
+        return "tool_calls" if say.calls else "stop"
+    return say.finish_reason or None
+
+
 def _usage(say: Say) -> dict[str, int]:
+    if say.completion_tokens is None:
+        return {"prompt_tokens": say.prompt_tokens}
     return {
         "prompt_tokens": say.prompt_tokens,
         "completion_tokens": say.completion_tokens,
@@ -277,13 +290,15 @@ def _chat_json(body: dict[str, Any], say: Say) -> dict[str, Any]:
         "choices": [{
             "index": 0,
             "message": {"role": "assistant", "content": say.text or None, "tool_calls": calls or None},
-            "finish_reason": say.finish_reason or ("tool_calls" if calls else "stop"),
+            "finish_reason": _finish(say),
         }],
         **({"usage": _usage(say)} if say.usage else {}),
     }
 
 
 def _error(fail: Fail) -> web.Response:
+    if fail.text is not None:
+        return web.Response(text=fail.text, status=fail.status, headers=fail.headers, content_type=fail.content_type)
     body = {"error": {"message": fail.message, "type": fail.type, "code": str(fail.status)}}
     return web.json_response(body, status=fail.status, headers=fail.headers)
 

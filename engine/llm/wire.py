@@ -1,0 +1,138 @@
+"""What an OpenAI-compatible server sent, read off the wire as it passes (litellm's ``openai/`` provider).
+
+litellm rewrites what it reads: a ``finish_reason`` of ``stop`` beside a tool call (vLLM, llama.cpp and
+Ollama send that) becomes ``tool_calls``, none at all becomes ``stop``; usage with only ``prompt_tokens``
+gets a ``completion_tokens`` of 0; and a stream whose chunks never set ``finish_reason`` fails as "ended
+before a finish_reason was received" even when it ended with ``data: [DONE]``. :class:`WireTap` is the
+transport of the SDK client litellm is given for one call: it passes every byte on unchanged and notes
+(:class:`WireNotes`) the finish reason as sent, whether a stream ended with ``[DONE]``, and which usage
+counts the server reported. Other providers are read as litellm reports them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx2 as httpx  # the OpenAI SDK's own httpx (its errors, e.g. timeouts, are the SDK's to map)
+
+BODY_LIMIT = 16 * 1024 * 1024
+"""A whole (not streamed) body longer than this is passed on but not read for notes."""
+
+
+@dataclass
+class WireNotes:
+    """What one call's server sent (the last response of the call)."""
+
+    finish_reason: str | None = None
+    """Choice 0's ``finish_reason`` as sent (a stream's last one that was set); None when it sent none."""
+    done: bool = False
+    """A streamed reply ended with ``data: [DONE]``: it is complete."""
+    usage: set[str] = field(default_factory=set)
+    """The usage counts the server reported (``prompt_tokens``, ``completion_tokens``) with a number."""
+
+    def read_event(self, data: Any) -> None:
+        """Note one JSON object: a whole completion or one stream chunk."""
+        if not isinstance(data, dict):
+            return
+        choices = data.get("choices")
+        if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+            reason = choices[0].get("finish_reason")
+            if isinstance(reason, str) and reason:
+                self.finish_reason = reason
+        usage = data.get("usage")
+        if isinstance(usage, dict):
+            self.usage |= {k for k in ("prompt_tokens", "completion_tokens") if isinstance(usage.get(k), int)}
+
+
+class _TapStream(httpx.AsyncByteStream):
+    def __init__(self, inner: httpx.AsyncByteStream, notes: WireNotes, streamed: bool) -> None:
+        self._inner = inner
+        self._notes = notes
+        self._streamed = streamed
+        self._pending = b""
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._inner:
+            if self._streamed:
+                self._feed_lines(chunk)
+            elif len(self._pending) <= BODY_LIMIT:
+                self._pending += chunk
+            yield chunk
+        if not self._streamed and len(self._pending) <= BODY_LIMIT:
+            self._notes.read_event(_json(self._pending))
+
+    def _feed_lines(self, chunk: bytes) -> None:
+        *lines, self._pending = (self._pending + chunk).split(b"\n")
+        for line in lines:
+            line = line.strip()
+            if not line.startswith(b"data:"):
+                continue
+            payload = line[5:].strip()
+            if payload == b"[DONE]":
+                self._notes.done = True
+            else:
+                self._notes.read_event(_json(payload))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def _json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+class WireTap(httpx.AsyncBaseTransport):
+    """An httpx transport that passes everything on and keeps :class:`WireNotes` of the last response."""
+
+    def __init__(self) -> None:
+        self._inner = httpx.AsyncHTTPTransport()
+        self.notes: WireNotes | None = None
+        """None until a response passed (one through a proxy from the environment does not: litellm's word then)."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self._inner.handle_async_request(request)
+        notes = self.notes = WireNotes()
+        streamed = "event-stream" in response.headers.get("content-type", "")
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        return httpx.Response(
+            status_code=response.status_code,
+            headers=response.headers,
+            stream=_TapStream(response.stream, notes, streamed),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def tap_client(model: str, kwargs: dict[str, Any]) -> tuple[WireTap, Any] | None:
+    """For a call of litellm's ``openai`` provider with a key it can use: a :class:`WireTap` and the SDK client
+    (``client=`` of the call) that sends through it; None for other providers (read as litellm reports them)."""
+    from engine.llm.client import load_litellm
+
+    litellm = load_litellm()
+    try:
+        provider = litellm.get_llm_provider(model)[1]
+    except Exception:  # litellm names no provider: its call says so
+        return None
+    key = kwargs.get("api_key") or os.environ.get("OPENAI_API_KEY")
+    if provider != "openai" or not key:
+        return None
+    import openai
+
+    tap = WireTap()
+    client = openai.AsyncOpenAI(
+        api_key=key,
+        base_url=kwargs.get("api_base"),
+        max_retries=0,
+        timeout=kwargs.get("timeout"),
+        http_client=openai.DefaultAsyncHttpxClient(transport=tap),
+    )
+    return tap, client
