@@ -185,6 +185,8 @@ def test_kinds_and_the_scripted_gate() -> None:
     [
         ("execute", [], "git push --force origin main", "git_force_push"),
         ("execute", [], "rm -rf services/reporting", "delete_forced_recursive"),
+        ("execute", [], "bash -lc 'git push --force origin main'", "git_force_push"),  # agents4 #3
+        ("execute", [], "/bin/bash -lc 'rm -rf services/reporting'", "delete_forced_recursive"),
         ("execute", [], "cd /w && cat ~/.bash_history | head", "read_shell_history"),
         ("read", ["/home/agent/.ssh/id_rsa"], "", "read_ssh_key"),
         ("execute", [], "ls -la && git status", ""),
