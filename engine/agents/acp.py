@@ -55,7 +55,7 @@ from channel.vocab.atoms import READ_ATOMS
 from engine.agents import acp_guard as guard
 from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch, first_prompt
 from engine.agents.acp_process import ACPProcess, ProcessTools
-from engine.agents.acp_updates import FINISHED, Updates
+from engine.agents.acp_updates import FINISHED, Updates, requested
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
 from sandbox.commands.atoms import default_registry
@@ -219,15 +219,9 @@ class ScopewatchClient:
         self.acted = True
         known = self.updates.calls.get(tool_call.tool_call_id)
         title = tool_call.title or (known.title if known else "") or tool_call.tool_call_id
-        kind = tool_call.kind or (known.kind if known else None) or "other"
-        locations = tool_call.locations or (known.locations if known else None) or []
-        raw = tool_call.raw_input if tool_call.raw_input is not None else (known.raw_input if known else None)
-        command = raw.get("command") if isinstance(raw, dict) else None
-        if kind == "execute" and not isinstance(command, str):
-            command = title  # as a finished call's ToolCalled has it (acp_updates.py)
+        asked = requested(tool_call, known)  # its locations, else its rawInput and title (acp_updates.py)
         asking = asyncio.ensure_future(
-            self.tools.ask_permission(title, kind, [loc.path for loc in locations], [o.kind for o in options],
-                                      command if isinstance(command, str) else "")
+            self.tools.ask_permission(title, asked.kind, asked.paths, [o.kind for o in options], asked.command)
         )
         cancelled = asyncio.ensure_future(self.cancelled.wait())
         try:
