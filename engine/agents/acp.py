@@ -18,7 +18,10 @@ its pushes, its shimmed programs, its file changes). The client side is where sc
 - ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim,
   tracer and jail (in its ``cwd``: the workspace root or a folder in it; one outside is a refused
   ``run_shell``, recorded), so its programs come back as ``ShellCommandRan`` events with atoms; the commands
-  ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once;
+  ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once; its exit status and
+  output are answered as ACP's schema says (engine/agents/acp_terminals.py: a signal by name, the output's
+  end kept within ``outputByteLimit``); every ``fs/*`` and ``terminal/*`` request naming another session
+  than the agent's is refused and recorded;
 - ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in
   force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
   as the option it offered (an allow or a reject);
@@ -55,6 +58,7 @@ from channel.vocab.atoms import READ_ATOMS
 from engine.agents import acp_guard as guard
 from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch, first_prompt
 from engine.agents.acp_process import ACPProcess, ProcessTools
+from engine.agents.acp_terminals import Terminal
 from engine.agents.acp_updates import FINISHED, Updates, requested
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
@@ -81,11 +85,6 @@ class ACPToolbox(ProcessTools, Protocol):
     async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None: ...
 
 
-class _Terminal:
-    def __init__(self, output: str, exit_code: int) -> None:
-        self.output, self.exit_code = output, exit_code
-
-
 def _failed(result: str) -> bool:
     return result.startswith("error:")
 
@@ -102,7 +101,7 @@ class ScopewatchClient:
         self.prompts = 0
         self.cancelled = asyncio.Event()
         """Set when the turn is cancelled: a permission request still waiting is answered ``cancelled``."""
-        self._terminals: dict[str, _Terminal] = {}
+        self._terminals: dict[str, Terminal] = {}
         self.session_id = ""
         """The agent's ACP session: a request naming another one is refused (and recorded)."""
         self.updates = Updates(agent_id, emit, episode, self._shown)
@@ -160,9 +159,11 @@ class ScopewatchClient:
         await self._own(session_id, "run_shell", {"command": shlex.join(words)})
         name = os.path.basename(command)
         if name == "sw-post" and len(words) > 1:
-            output, code = await self._tool("post_message", {"text": " ".join(words[1:])}), 0
+            terminal = Terminal.cut(await self._tool("post_message", {"text": " ".join(words[1:])}), 0,
+                                    output_byte_limit)
         elif name == "sw-dm" and len(words) > 2:
-            output, code = await self._tool("send_dm", {"to": words[1], "text": " ".join(words[2:])}), 0
+            said = await self._tool("send_dm", {"to": words[1], "text": " ".join(words[2:])})
+            terminal = Terminal.cut(said, 0, output_byte_limit)
         else:
             # A command with no arguments is a shell line as the agent wrote it (Gemini CLI's way).
             line = command if not args else shlex.join(words)
@@ -175,40 +176,36 @@ class ScopewatchClient:
                 raise acp.RequestError(-32602, str(exc)) from None
             if folder:
                 line = f"cd {shlex.quote(folder)} && {line}"
-            result = await self.tools.call("run_shell", {"command": line})
-            head, _, output = result.partition("\n")
-            code = int(head.split()[1]) if head.startswith("exit ") and head.split()[1].lstrip("-").isdigit() else 1
-            if _failed(result):
-                output, code = result, 1
-        if output_byte_limit is not None and len(output.encode()) > output_byte_limit:
-            output = output.encode()[-output_byte_limit:].decode("utf-8", errors="ignore")
+            # The whole of what the sandbox kept: ACP's limit keeps the end (engine/agents/acp_terminals.py).
+            terminal = Terminal.ran(await self.tools.call("run_shell", {"command": line}, limit=None),
+                                    output_byte_limit)
         terminal_id = f"t{len(self._terminals) + 1}"
-        self._terminals[terminal_id] = _Terminal(output, code)
+        self._terminals[terminal_id] = terminal
         return schema.CreateTerminalResponse(terminal_id=terminal_id)
 
-    def _terminal(self, terminal_id: str) -> _Terminal:
+    async def _terminal(self, session_id: str, method: str, terminal_id: str) -> Terminal:
+        await self._own(session_id, method, {"terminalId": terminal_id})  # as fs/* requests are
         terminal = self._terminals.get(terminal_id)
         if terminal is None:
             raise acp.RequestError(-32602, f"no terminal {terminal_id!r}")
         return terminal
 
     async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> schema.TerminalOutputResponse:
-        t = self._terminal(terminal_id)
-        status = schema.TerminalExitStatus(exit_code=max(t.exit_code, 0))
-        return schema.TerminalOutputResponse(output=t.output, truncated=False, exit_status=status)
+        return (await self._terminal(session_id, "terminal/output", terminal_id)).output_response()
 
     async def wait_for_terminal_exit(self, session_id: str, terminal_id: str,
                                      **kwargs: Any) -> schema.WaitForTerminalExitResponse:
-        return schema.WaitForTerminalExitResponse(exit_code=max(self._terminal(terminal_id).exit_code, 0))
+        return (await self._terminal(session_id, "terminal/wait_for_exit", terminal_id)).exit_response()
 
     async def release_terminal(self, session_id: str, terminal_id: str,
                                **kwargs: Any) -> schema.ReleaseTerminalResponse | None:
+        await self._own(session_id, "terminal/release", {"terminalId": terminal_id})
         self._terminals.pop(terminal_id, None)
         return schema.ReleaseTerminalResponse()
 
     async def kill_terminal(self, session_id: str, terminal_id: str,
                             **kwargs: Any) -> schema.KillTerminalResponse | None:
-        self._terminal(terminal_id)  # commands run to their end (or their timeout) before create returns
+        await self._terminal(session_id, "terminal/kill", terminal_id)  # commands run to their end first
         return schema.KillTerminalResponse()
 
     # --- permissions and updates ---------------------------------------------------------------
