@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import acp
 
+from engine.agents.acp_guard import ObjectLines
 from sandbox.protocol import AgentPipes
 
 STDERR_LINES = 20
@@ -36,8 +37,9 @@ class ProcessTools(Protocol):
 
 
 def connect(client: Any, process: AgentPipes) -> acp.ClientSideConnection:
-    """The ACP connection over the process's pipes, scopewatch the client."""
-    return acp.ClientSideConnection(client, process.stdin, process.stdout)
+    """The ACP connection over the process's pipes, scopewatch the client (its stdout without the lines of
+    JSON that are not objects, which would stop the library: engine/agents/acp_guard.py)."""
+    return acp.ClientSideConnection(client, process.stdin, ObjectLines(process.stdout))
 
 
 class ACPProcess:

@@ -133,6 +133,17 @@ async def test_what_the_library_cannot_read_is_one_notice(
     assert logging.getLogger().filters == []  # the catch lives as long as the client
 
 
+async def test_a_line_of_json_that_is_not_an_object_is_one_notice_and_the_agent_goes_on() -> None:
+    """Agents tester (round 4) finding 8: ``[1, 2, 3]`` (or ``42``, ``"x"``, ``null``) on the agent's stdout
+    stopped the library's receive loop; the episode ended "stopped answering"."""
+    events = await run("nonobject")
+    errors = [(e.error, e.message, e.fatal) for e in events if e.kind == "AgentErrored"]
+    said = "acp: ignored a line on the agent's stdout that is JSON but not a JSON-RPC message: "
+    assert errors == [("ACPNotice", said + shown, False) for shown in ("[1, 2, 3]", "42", "'hello'", "None")]
+    [wrote] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
+    assert wrote.args["path"].endswith("after.txt")  # served after the lines: the connection lived on
+
+
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "tui.cli", "run", "--headless", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
