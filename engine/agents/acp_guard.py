@@ -28,6 +28,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import acp
 
@@ -121,7 +122,7 @@ class ObjectLines(asyncio.StreamReader):
         super().__init__()
         self._inner = inner
 
-    async def readuntil(self, separator: bytes = b"\n") -> bytes:
+    async def readuntil(self, separator: Any = b"\n") -> bytes:  # typeshed: bytes or a tuple of them
         while True:
             line = await self._inner.readuntil(separator)
             text = line.strip()

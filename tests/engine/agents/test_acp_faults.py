@@ -213,8 +213,8 @@ async def test_a_dead_agent_whose_pipes_fail_to_close_is_still_one_line(
         async def stop_agent_process(self, process: Any) -> None:
             raise ConnectionResetError("Connection lost")  # the close of a pipe whose reader is gone
 
-    async def emit(event: Any) -> None:
-        return None
+    async def emit(event: Any) -> Any:
+        return event
 
     monkeypatch.setattr(acp_process, "connect", lambda client, process: Conn())
     agent = module.ACPAgent("owner", "owner", "acp:dead-agent", emit=emit)
