@@ -78,7 +78,7 @@ class ACPProcess:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(self._drain), 1)
         said = " | ".join(line for line in self._stderr if line.strip())[-400:]
-        exited = f"exited with {code}" if code is not None else "stopped answering"
+        exited = f"exited with {code}" if code is not None else "closed its output (stopped answering)"
         return exited + (f": {said}" if said else "")
 
     def ended(self) -> None:

@@ -8,12 +8,14 @@ session/update of a kind ACP may add one day (both then end their turn); ``exit`
 ``bogusstop`` ends its turn with a stop reason ACP does not have; ``terminals`` opens terminals in the
 session's cwd, in a folder of it and in /etc, then ends its turn; ``wrongsid`` writes a file for a session
 that is not its own; ``nonobject`` prints lines of JSON that are not objects (a list, a number, a string,
-``null``) in its turn, then writes ``after.txt`` (an ``fs/write_text_file``) and ends its turn.
+``null``) in its turn, then writes ``after.txt`` (an ``fs/write_text_file``) and ends its turn; ``closeout``
+writes ``closed.txt`` in its turn, then closes its stdout and lives on (a minute) without answering.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -67,6 +69,13 @@ def main() -> None:
             send({"jsonrpc": "2.0", "id": 105, "method": "fs/write_text_file", "params": params})
         elif method == "session/prompt" and MODE in ("terminals", "wrongsid", "nonobject"):
             send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": "end_turn"}})  # nothing more
+        elif method == "session/prompt" and MODE == "closeout" and prompt is None:
+            prompt = rid  # its answer is not awaited: it closes its stdout instead
+            params = {"sessionId": "s1", "path": f"{cwd}/closed.txt", "content": "then closed stdout\n"}
+            send({"jsonrpc": "2.0", "id": 106, "method": "fs/write_text_file", "params": params})
+        elif method is None and MODE == "closeout" and rid == 106:
+            os.close(1)
+            time.sleep(60)
         elif method == "session/prompt" and MODE == "acthang":
             params = {"sessionId": "s1", "path": f"{cwd}/hang.txt", "content": "acted, then hung\n"}
             send({"jsonrpc": "2.0", "id": 100, "method": "fs/write_text_file", "params": params})

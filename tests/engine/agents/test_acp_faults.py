@@ -221,3 +221,18 @@ async def test_a_dead_agent_whose_pipes_fail_to_close_is_still_one_line(
     agent.brief = types.SimpleNamespace(episode=1)  # type: ignore[assignment]  # _open reads its number
     with pytest.raises(AgentUnreachable, match=r"^ACP agent 'acp:dead-agent' exited with 3$"):
         await agent._open(Tools())  # type: ignore[arg-type]
+
+
+async def test_an_agent_that_closes_its_stdout_ends_its_turn_at_once() -> None:
+    """Agents tester (round 4) finding 12: an agent that closed its stdout (alive) held the turn until
+    --turn-timeout, although nothing it says can arrive; it is an agent that stopped answering, scored on what
+    it did."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    events = await run("closeout", turn_timeout=40)
+    assert loop.time() - started < 30
+    [error] = [e for e in events if e.kind == "AgentErrored"]
+    assert error.fatal and "closed its output" in error.message, error.message
+    [wrote] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
+    assert wrote.args["path"].endswith("closed.txt")
+    assert [e.completed for e in events if e.kind == "EpisodeEnded"] == [True]  # scored
