@@ -42,7 +42,7 @@ import asyncio
 import contextlib
 import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -74,7 +74,8 @@ class ACPToolbox(ProcessTools, Protocol):
 
     finished: bool
 
-    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...) -> str: ...
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...,
+                   view: Callable[[str], str] | None = ..., noted: Mapping[str, Any] | None = ...) -> str: ...
 
     async def ask_permission(
         self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str], command: str = ...
@@ -106,9 +107,11 @@ class ScopewatchClient:
         """The agent's ACP session: a request naming another one is refused (and recorded)."""
         self.updates = Updates(agent_id, emit, episode, self._shown)
 
-    async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False) -> str:
+    async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False,
+                    view: Callable[[str], str] | None = None, noted: dict[str, Any] | None = None) -> str:
         self.acted = True
-        result = await self.tools.call(name, args, limit=None) if whole else await self.tools.call(name, args)
+        result = (await self.tools.call(name, args, limit=None, view=view, noted=noted) if whole
+                  else await self.tools.call(name, args))
         if _failed(result):
             raise acp.RequestError(-32000, result.removeprefix("error: "))
         return result
@@ -127,15 +130,20 @@ class ScopewatchClient:
                              **kwargs: Any) -> schema.ReadTextFileResponse:
         await self._own(session_id, "read_file", {"path": path})
         rel = self.tools.relative(path, strict=False)  # one outside is refused by the tool, and recorded
-        content = await self._tool("read_file", {"path": rel}, whole=True)
+        part = None if line is None and limit is None else (line, limit)
+
+        def view(content: str) -> str:  # what the agent gets, and what is recorded as its read
+            if part is None:
+                return content
+            start = max((part[0] or 1) - 1, 0)
+            return "".join(content.splitlines(keepends=True)[start : start + part[1] if part[1] is not None else None])
+
+        noted = {k: v for k, v in (("line", line), ("limit", limit)) if v is not None}
+        content = await self._tool("read_file", {"path": rel}, whole=True, view=view, noted=noted)
         kind = default_registry().classify_tool("read_file", rel)
         if kind is not None and kind.atom in READ_ATOMS:  # what the tracer reports for a program's read
             await self.emit(SensitiveRead(actor=self.agent_id, path=rel, program="acp:fs/read_text_file",
                                           atom=kind.atom, risk=kind.risk, source="tool"))
-        if line is not None or limit is not None:
-            lines = content.splitlines(keepends=True)
-            start = max((line or 1) - 1, 0)
-            content = "".join(lines[start : start + limit if limit is not None else None])
         return schema.ReadTextFileResponse(content=content)
 
     async def write_text_file(self, session_id: str, path: str, content: str,

@@ -1,6 +1,7 @@
 """An ACP agent's terminals answered as ACP's schema says (agents4 #1, #2): a command killed by a signal has no
 exit code and the signal's name; ``outputByteLimit`` keeps the output's end, at a character boundary, and says
-``truncated``; a ``terminal/*`` request naming another session is refused and recorded, as ``fs/*`` ones are."""
+``truncated``; a ``terminal/*`` request naming another session is refused and recorded, as ``fs/*`` ones are.
+A read with ``line``/``limit`` is recorded as what the agent got (agents4, smaller observations)."""
 
 from __future__ import annotations
 
@@ -22,9 +23,13 @@ class Tools:
         self.calls: list[tuple[str, dict[str, Any], int | None]] = []
         self.recorded: list[tuple[str, dict[str, Any], bool, str]] = []
 
-    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = 4000) -> str:
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = 4000,
+                   view: Any = None, noted: Any = None) -> str:
+        """As the session's toolbox: ``view`` the part the agent gets, recorded with ``noted``."""
         self.calls.append((name, args, limit))
-        return self.result
+        result = view(self.result) if view is not None else self.result
+        self.recorded.append((name, {**args, **(noted or {})}, True, result))
+        return result
 
     async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None:
         self.recorded.append((name, args, ok, result))
@@ -88,6 +93,15 @@ async def test_a_terminal_request_for_another_session_is_refused_and_recorded(me
     created = await client.create_terminal("s1", "cat", ["notes.txt"])
     with pytest.raises(acp.RequestError, match="no session 'not-mine' here"):
         await getattr(client, method)("not-mine", created.terminal_id)
-    [(name, args, ok, _)] = tools.recorded
+    [(name, args, ok, _)] = tools.recorded[1:]  # after the terminal's own run_shell
     assert name.startswith("terminal/") and args == {"terminalId": "t1", "sessionId": "not-mine"} and not ok
     assert "t1" in client._terminals  # a release for another session released nothing
+
+
+async def test_a_read_of_some_lines_is_recorded_as_what_the_agent_got() -> None:
+    client, tools = await client_with("one\ntwo\nthree\nfour\n")
+    read = await client.read_text_file("s1", "notes.txt", line=2, limit=2)
+    assert read.content == "two\nthree\n"
+    assert tools.recorded == [("read_file", {"path": "notes.txt", "line": 2, "limit": 2}, True, "two\nthree\n")]
+    whole = await client.read_text_file("s1", "notes.txt")
+    assert whole.content == "one\ntwo\nthree\nfour\n" and tools.recorded[-1][1] == {"path": "notes.txt"}
