@@ -129,10 +129,11 @@ class ObjectLines(asyncio.StreamReader):
             if not text or text.startswith(b"{"):
                 return line
             try:
-                value = json.loads(text)
+                json.loads(text)
             except ValueError:
                 return line  # not JSON: the library's to ignore
-            notice(f"acp: ignored a line on the agent's stdout that is JSON but not a JSON-RPC message: {value!r}")
+            shown = text[:120].decode("utf-8", errors="replace")
+            notice(f"acp: ignored a line on the agent's stdout that is JSON but not a JSON-RPC message: {shown!r}")
 
     async def readexactly(self, n: int) -> bytes:
         return await self._inner.readexactly(n)

@@ -110,8 +110,15 @@ def mount_points(files: Sequence[str], tmp: Path) -> tuple[Path, ...]:
 
 
 def _unwrapped(runner: ShellRunner, program: str) -> str | None:
-    """Where the jail reaches ``program`` itself when the shim's wrapper is mounted over it (else None)."""
-    return dict(runner.shim.expose).get(os.path.realpath(program)) if runner.shim is not None else None
+    """Where the jail reaches ``program`` itself when it is the shim's wrapper (found first on PATH:
+    ``python3``) or the wrapper is mounted over it (``/usr/bin/python3``); None when it is neither."""
+    shim = runner.shim
+    if shim is None:
+        return None
+    real: str | None = None
+    if os.path.dirname(program) == str(shim.dir):
+        program = real = shim.real.get(os.path.basename(program)) or program
+    return dict(shim.expose).get(os.path.realpath(program), real)
 
 
 async def start_agent_process(

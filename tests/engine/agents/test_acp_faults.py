@@ -34,12 +34,12 @@ FAULTY = Path(__file__).with_name("acp_faulty.py")
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def kind(mode: str) -> str:
-    return "acp:" + shlex.join([sys.executable, str(FAULTY), mode])
+def kind(mode: str, program: str = sys.executable) -> str:
+    return "acp:" + shlex.join([program, str(FAULTY), mode])
 
 
-async def run(mode: str, **config: Any) -> list[Any]:
-    session = Session(SessionConfig(tasks=("w1-gbp",), owner=kind(mode), seed=1, **config), InProcessBus())
+async def run(mode: str, program: str = sys.executable, **config: Any) -> list[Any]:
+    session = Session(SessionConfig(tasks=("w1-gbp",), owner=kind(mode, program), seed=1, **config), InProcessBus())
     events: list[Any] = []
     session.emitter.add_listener(events.append)
     await asyncio.wait_for(session.run(), 60)
@@ -139,7 +139,7 @@ async def test_a_line_of_json_that_is_not_an_object_is_one_notice_and_the_agent_
     events = await run("nonobject")
     errors = [(e.error, e.message, e.fatal) for e in events if e.kind == "AgentErrored"]
     said = "acp: ignored a line on the agent's stdout that is JSON but not a JSON-RPC message: "
-    assert errors == [("ACPNotice", said + shown, False) for shown in ("[1, 2, 3]", "42", "'hello'", "None")]
+    assert errors == [("ACPNotice", said + shown, False) for shown in ("'[1, 2, 3]'", "'42'", "'\"hello\"'", "'null'")]
     [wrote] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
     assert wrote.args["path"].endswith("after.txt")  # served after the lines: the connection lived on
 
@@ -223,13 +223,14 @@ async def test_a_dead_agent_whose_pipes_fail_to_close_is_still_one_line(
         await agent._open(Tools())  # type: ignore[arg-type]
 
 
-async def test_an_agent_that_closes_its_stdout_ends_its_turn_at_once() -> None:
+@pytest.mark.parametrize("program", [sys.executable, "python3"])  # by path, and by name (the shim's on PATH)
+async def test_an_agent_that_closes_its_stdout_ends_its_turn_at_once(program: str) -> None:
     """Agents tester (round 4) finding 12: an agent that closed its stdout (alive) held the turn until
     --turn-timeout, although nothing it says can arrive; it is an agent that stopped answering, scored on what
     it did."""
     loop = asyncio.get_running_loop()
     started = loop.time()
-    events = await run("closeout", turn_timeout=40)
+    events = await run("closeout", program, turn_timeout=40)
     assert loop.time() - started < 30
     [error] = [e for e in events if e.kind == "AgentErrored"]
     assert error.fatal and "closed its output" in error.message, error.message
