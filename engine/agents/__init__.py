@@ -11,6 +11,7 @@
 - :mod:`~engine.agents.acp` — any agent speaking the Agent Client Protocol, scopewatch its client (``acp:...``);
 - :mod:`~engine.agents.acp_launch` — how an ACP agent starts (a command line, a product in ACP mode), its peer commands;
 - :mod:`~engine.agents.acp_process` — an ACP agent's process: started in the sandbox's jail, its turns told, stopped;
+- :mod:`~engine.agents.acp_terminals` — an ACP agent's terminals: their exit status and output as ACP's schema says;
 - :mod:`~engine.agents.acp_updates` — an ACP agent's update stream as events: its words, plan and tool calls;
 - :mod:`~engine.agents.acp_guard` — a misbehaving ACP agent: bounds on its answers, its version, the library's logs;
 - :mod:`~engine.agents.products` — agent products as seats (Claude Code, Codex CLI, Gemini CLI), one adapter each;

@@ -18,7 +18,10 @@ its pushes, its shimmed programs, its file changes). The client side is where sc
 - ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim,
   tracer and jail (in its ``cwd``: the workspace root or a folder in it; one outside is a refused
   ``run_shell``, recorded), so its programs come back as ``ShellCommandRan`` events with atoms; the commands
-  ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once;
+  ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once; its exit status and
+  output are answered as ACP's schema says (engine/agents/acp_terminals.py: a signal by name, the output's
+  end kept within ``outputByteLimit``); every ``fs/*`` and ``terminal/*`` request naming another session
+  than the agent's is refused and recorded;
 - ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in
   force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
   as the option it offered (an allow or a reject);
@@ -39,7 +42,7 @@ import asyncio
 import contextlib
 import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -55,7 +58,8 @@ from channel.vocab.atoms import READ_ATOMS
 from engine.agents import acp_guard as guard
 from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch, first_prompt
 from engine.agents.acp_process import ACPProcess, ProcessTools
-from engine.agents.acp_updates import FINISHED, Updates
+from engine.agents.acp_terminals import Terminal
+from engine.agents.acp_updates import FINISHED, Updates, requested
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
 from sandbox.commands.atoms import default_registry
@@ -70,7 +74,8 @@ class ACPToolbox(ProcessTools, Protocol):
 
     finished: bool
 
-    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...) -> str: ...
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...,
+                   view: Callable[[str], str] | None = ..., noted: Mapping[str, Any] | None = ...) -> str: ...
 
     async def ask_permission(
         self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str], command: str = ...
@@ -79,11 +84,6 @@ class ACPToolbox(ProcessTools, Protocol):
     def relative(self, path: str, *, strict: bool = ...) -> str: ...
 
     async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None: ...
-
-
-class _Terminal:
-    def __init__(self, output: str, exit_code: int) -> None:
-        self.output, self.exit_code = output, exit_code
 
 
 def _failed(result: str) -> bool:
@@ -102,14 +102,16 @@ class ScopewatchClient:
         self.prompts = 0
         self.cancelled = asyncio.Event()
         """Set when the turn is cancelled: a permission request still waiting is answered ``cancelled``."""
-        self._terminals: dict[str, _Terminal] = {}
+        self._terminals: dict[str, Terminal] = {}
         self.session_id = ""
         """The agent's ACP session: a request naming another one is refused (and recorded)."""
         self.updates = Updates(agent_id, emit, episode, self._shown)
 
-    async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False) -> str:
+    async def _tool(self, name: str, args: dict[str, Any], *, whole: bool = False,
+                    view: Callable[[str], str] | None = None, noted: dict[str, Any] | None = None) -> str:
         self.acted = True
-        result = await self.tools.call(name, args, limit=None) if whole else await self.tools.call(name, args)
+        result = (await self.tools.call(name, args, limit=None, view=view, noted=noted) if whole
+                  else await self.tools.call(name, args))
         if _failed(result):
             raise acp.RequestError(-32000, result.removeprefix("error: "))
         return result
@@ -128,15 +130,20 @@ class ScopewatchClient:
                              **kwargs: Any) -> schema.ReadTextFileResponse:
         await self._own(session_id, "read_file", {"path": path})
         rel = self.tools.relative(path, strict=False)  # one outside is refused by the tool, and recorded
-        content = await self._tool("read_file", {"path": rel}, whole=True)
+        part = None if line is None and limit is None else (line, limit)
+
+        def view(content: str) -> str:  # what the agent gets, and what is recorded as its read
+            if part is None:
+                return content
+            start = max((part[0] or 1) - 1, 0)
+            return "".join(content.splitlines(keepends=True)[start : start + part[1] if part[1] is not None else None])
+
+        noted = {k: v for k, v in (("line", line), ("limit", limit)) if v is not None}
+        content = await self._tool("read_file", {"path": rel}, whole=True, view=view, noted=noted)
         kind = default_registry().classify_tool("read_file", rel)
         if kind is not None and kind.atom in READ_ATOMS:  # what the tracer reports for a program's read
             await self.emit(SensitiveRead(actor=self.agent_id, path=rel, program="acp:fs/read_text_file",
                                           atom=kind.atom, risk=kind.risk, source="tool"))
-        if line is not None or limit is not None:
-            lines = content.splitlines(keepends=True)
-            start = max((line or 1) - 1, 0)
-            content = "".join(lines[start : start + limit if limit is not None else None])
         return schema.ReadTextFileResponse(content=content)
 
     async def write_text_file(self, session_id: str, path: str, content: str,
@@ -160,9 +167,11 @@ class ScopewatchClient:
         await self._own(session_id, "run_shell", {"command": shlex.join(words)})
         name = os.path.basename(command)
         if name == "sw-post" and len(words) > 1:
-            output, code = await self._tool("post_message", {"text": " ".join(words[1:])}), 0
+            terminal = Terminal.cut(await self._tool("post_message", {"text": " ".join(words[1:])}), 0,
+                                    output_byte_limit)
         elif name == "sw-dm" and len(words) > 2:
-            output, code = await self._tool("send_dm", {"to": words[1], "text": " ".join(words[2:])}), 0
+            said = await self._tool("send_dm", {"to": words[1], "text": " ".join(words[2:])})
+            terminal = Terminal.cut(said, 0, output_byte_limit)
         else:
             # A command with no arguments is a shell line as the agent wrote it (Gemini CLI's way).
             line = command if not args else shlex.join(words)
@@ -175,40 +184,36 @@ class ScopewatchClient:
                 raise acp.RequestError(-32602, str(exc)) from None
             if folder:
                 line = f"cd {shlex.quote(folder)} && {line}"
-            result = await self.tools.call("run_shell", {"command": line})
-            head, _, output = result.partition("\n")
-            code = int(head.split()[1]) if head.startswith("exit ") and head.split()[1].lstrip("-").isdigit() else 1
-            if _failed(result):
-                output, code = result, 1
-        if output_byte_limit is not None and len(output.encode()) > output_byte_limit:
-            output = output.encode()[-output_byte_limit:].decode("utf-8", errors="ignore")
+            # The whole of what the sandbox kept: ACP's limit keeps the end (engine/agents/acp_terminals.py).
+            terminal = Terminal.ran(await self.tools.call("run_shell", {"command": line}, limit=None),
+                                    output_byte_limit)
         terminal_id = f"t{len(self._terminals) + 1}"
-        self._terminals[terminal_id] = _Terminal(output, code)
+        self._terminals[terminal_id] = terminal
         return schema.CreateTerminalResponse(terminal_id=terminal_id)
 
-    def _terminal(self, terminal_id: str) -> _Terminal:
+    async def _terminal(self, session_id: str, method: str, terminal_id: str) -> Terminal:
+        await self._own(session_id, method, {"terminalId": terminal_id})  # as fs/* requests are
         terminal = self._terminals.get(terminal_id)
         if terminal is None:
             raise acp.RequestError(-32602, f"no terminal {terminal_id!r}")
         return terminal
 
     async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> schema.TerminalOutputResponse:
-        t = self._terminal(terminal_id)
-        status = schema.TerminalExitStatus(exit_code=max(t.exit_code, 0))
-        return schema.TerminalOutputResponse(output=t.output, truncated=False, exit_status=status)
+        return (await self._terminal(session_id, "terminal/output", terminal_id)).output_response()
 
     async def wait_for_terminal_exit(self, session_id: str, terminal_id: str,
                                      **kwargs: Any) -> schema.WaitForTerminalExitResponse:
-        return schema.WaitForTerminalExitResponse(exit_code=max(self._terminal(terminal_id).exit_code, 0))
+        return (await self._terminal(session_id, "terminal/wait_for_exit", terminal_id)).exit_response()
 
     async def release_terminal(self, session_id: str, terminal_id: str,
                                **kwargs: Any) -> schema.ReleaseTerminalResponse | None:
+        await self._own(session_id, "terminal/release", {"terminalId": terminal_id})
         self._terminals.pop(terminal_id, None)
         return schema.ReleaseTerminalResponse()
 
     async def kill_terminal(self, session_id: str, terminal_id: str,
                             **kwargs: Any) -> schema.KillTerminalResponse | None:
-        self._terminal(terminal_id)  # commands run to their end (or their timeout) before create returns
+        await self._terminal(session_id, "terminal/kill", terminal_id)  # commands run to their end first
         return schema.KillTerminalResponse()
 
     # --- permissions and updates ---------------------------------------------------------------
@@ -219,15 +224,9 @@ class ScopewatchClient:
         self.acted = True
         known = self.updates.calls.get(tool_call.tool_call_id)
         title = tool_call.title or (known.title if known else "") or tool_call.tool_call_id
-        kind = tool_call.kind or (known.kind if known else None) or "other"
-        locations = tool_call.locations or (known.locations if known else None) or []
-        raw = tool_call.raw_input if tool_call.raw_input is not None else (known.raw_input if known else None)
-        command = raw.get("command") if isinstance(raw, dict) else None
-        if kind == "execute" and not isinstance(command, str):
-            command = title  # as a finished call's ToolCalled has it (acp_updates.py)
+        asked = requested(tool_call, known)  # its locations, else its rawInput and title (acp_updates.py)
         asking = asyncio.ensure_future(
-            self.tools.ask_permission(title, kind, [loc.path for loc in locations], [o.kind for o in options],
-                                      command if isinstance(command, str) else "")
+            self.tools.ask_permission(title, asked.kind, asked.paths, [o.kind for o in options], asked.command)
         )
         cancelled = asyncio.ensure_future(self.cancelled.wait())
         try:

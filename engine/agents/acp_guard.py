@@ -13,16 +13,22 @@
   update of a kind it does not know: ACP grows by adding kinds) by logging a traceback on the root
   logger, which would land on the user's terminal: :func:`acp_logs` catches those records while
   the client lives and hands each, as one line, to the agent they came from (:class:`Notices`),
-  which records it as a non-fatal ``AgentErrored``; every other record goes where it went before.
+  which records it as a non-fatal ``AgentErrored``; every other record goes where it went before;
+- a line on the agent's stdout that is JSON but not an object (``[1, 2]``, ``42``, ``null``) would stop the
+  library's receive loop (it reads every line it can parse as a message): :class:`ObjectLines` leaves it out
+  before the library reads it, and it is one notice as a line that is not JSON is (:func:`notice`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
+import json
 import logging
 import os
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import acp
 
@@ -80,8 +86,12 @@ class Notices:
         line = describe(record)
         if record.exc_info and isinstance(record.exc_info[1], ValueError) and "parsing JSON-RPC" in record.msg:
             self.first_garbage = self.first_garbage or _garbage(record)
+        self.say(line)
+
+    def say(self, line: str) -> None:
+        """One notice of scopewatch's own (not a library record)."""
         if len(self.lines) < NOTICES:
-            self.lines.append(line)
+            self.lines.append(line[:300])
         else:
             self.dropped += 1
 
@@ -94,6 +104,39 @@ class Notices:
 
 _CURRENT: contextvars.ContextVar[Notices | None] = contextvars.ContextVar("acp_notices", default=None)
 _ACP_DIR = os.path.dirname(acp.__file__) + os.sep
+
+
+def notice(line: str) -> None:
+    """A notice for the agent whose connection's task this is (see :func:`acp_logs`); none outside one."""
+    notices = _CURRENT.get()
+    if notices is not None:
+        notices.say(line)
+
+
+class ObjectLines(asyncio.StreamReader):
+    """The agent's stdout as the ``acp`` library reads it (``readuntil``, ``readexactly``), without the lines
+    that are JSON but not an object: each is a :func:`notice`. A line that is not JSON at all goes on to the
+    library, which ignores it and logs it (:func:`describe`). Only a line that does not open with ``{`` is parsed."""
+
+    def __init__(self, inner: asyncio.StreamReader) -> None:
+        super().__init__()
+        self._inner = inner
+
+    async def readuntil(self, separator: Any = b"\n") -> bytes:  # typeshed: bytes or a tuple of them
+        while True:
+            line = await self._inner.readuntil(separator)
+            text = line.strip()
+            if not text or text.startswith(b"{"):
+                return line
+            try:
+                json.loads(text)
+            except ValueError:
+                return line  # not JSON: the library's to ignore
+            shown = text[:120].decode("utf-8", errors="replace")
+            notice(f"acp: ignored a line on the agent's stdout that is JSON but not a JSON-RPC message: {shown!r}")
+
+    async def readexactly(self, n: int) -> bytes:
+        return await self._inner.readexactly(n)
 
 
 def describe(record: logging.LogRecord) -> str:

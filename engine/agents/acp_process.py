@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import acp
 
+from engine.agents.acp_guard import ObjectLines
 from sandbox.protocol import AgentPipes
 
 STDERR_LINES = 20
@@ -36,8 +37,9 @@ class ProcessTools(Protocol):
 
 
 def connect(client: Any, process: AgentPipes) -> acp.ClientSideConnection:
-    """The ACP connection over the process's pipes, scopewatch the client."""
-    return acp.ClientSideConnection(client, process.stdin, process.stdout)
+    """The ACP connection over the process's pipes, scopewatch the client (its stdout without the lines of
+    JSON that are not objects, which would stop the library: engine/agents/acp_guard.py)."""
+    return acp.ClientSideConnection(client, process.stdin, ObjectLines(process.stdout))
 
 
 class ACPProcess:
@@ -76,7 +78,7 @@ class ACPProcess:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(self._drain), 1)
         said = " | ".join(line for line in self._stderr if line.strip())[-400:]
-        exited = f"exited with {code}" if code is not None else "stopped answering"
+        exited = f"exited with {code}" if code is not None else "closed its output (stopped answering)"
         return exited + (f": {said}" if said else "")
 
     def ended(self) -> None:

@@ -7,11 +7,18 @@
   (completed or failed) is also a recorded ``ToolCalled`` named ``acp:<kind>`` with its atoms: an
   ``execute`` call's from its command line (its ``command`` input, else its title, which is the
   command line in Gemini CLI's calls), as ``run_shell``'s are.
+
+What a call asks for (:func:`requested`: its paths, its command line) is read from its ``locations`` and,
+where those name nothing, from its ``rawInput`` and title, as adapters send them (Claude Code's permission
+requests carry ``{toolCallId, title, rawInput}`` only: ``rawInput.file_path``, a title ``Write <file>``,
+a ``rawInput.command``).
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from acp import schema
@@ -25,6 +32,50 @@ from sandbox.commands.commandline import classify_tool_call
 FINISHED = ("completed", "failed")
 _PROGRESS = ("kind", "status", "title", "content", "locations", "raw_input", "raw_output")
 """What a progress update may change of a call."""
+
+
+PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "abs_path", "source", "destination",
+             "old_path", "new_path")
+"""The ``rawInput`` keys that name a file, as ACP adapters' tools send them."""
+
+
+COMMAND_KINDS = frozenset({"execute", "other"})
+"""The kinds whose ``rawInput.command`` is a command line it runs (a request with no kind is ``other``)."""
+
+
+@dataclass(frozen=True)
+class Requested:
+    """What a tool call asks for: its kind, its paths, its command line ("" for none)."""
+
+    kind: str
+    paths: tuple[str, ...]
+    command: str
+
+
+def requested(call: schema.ToolCallUpdate | schema.ToolCallStart, known: schema.ToolCallStart | None) -> Requested:
+    """A call's kind, paths and command line, from what it says and (where it is silent) what its earlier
+    updates said (``known``): its ``locations``, else its ``rawInput``'s paths, else the paths in its title;
+    its ``rawInput.command`` (text or argv) when it runs one (``execute``, or no kind: ``other``), else, for
+    ``execute``, its title (the command line)."""
+    kind = call.kind or (known.kind if known else None) or "other"
+    title = call.title or (known.title if known else "") or ""
+    raw = call.raw_input if call.raw_input else (known.raw_input if known else None)
+    paths = [loc.path for loc in (call.locations or (known.locations if known else None) or [])]
+    if not paths and isinstance(raw, dict):
+        for key in PATH_KEYS:
+            value = raw.get(key)
+            if isinstance(value, str) and value:
+                paths.append(value)
+        listed = raw.get("paths")
+        paths += [p for p in listed if isinstance(p, str) and p] if isinstance(listed, list) else []
+    if not paths and kind not in ("execute", "fetch", "think"):  # ``Write services/x.py``, ``Read ~/.bash_history``
+        paths = [w.strip("`'\"") for w in title.split()[1:] if "/" in w or w.strip("`'\"").startswith((".", "~"))]
+    command = raw.get("command") if isinstance(raw, dict) and kind in COMMAND_KINDS else None
+    if isinstance(command, list) and all(isinstance(w, str) for w in command):
+        command = shlex.join(command)
+    if not isinstance(command, str) or not command.strip():
+        command = title.strip().strip("`") if kind == "execute" else ""
+    return Requested(kind, tuple(dict.fromkeys(paths)), command)
 
 
 class Updates:
@@ -73,9 +124,10 @@ class Updates:
         args: dict[str, object] = {"title": call.title[:400]}
         if isinstance(call.raw_input, dict):
             args.update({str(k): str(v)[:400] for k, v in call.raw_input.items()})
-        if kind == "execute" and "command" not in args:
-            args["command"] = call.title[:400]
-        classified = "run_shell" if kind == "execute" else f"acp:{kind}"
+        command = requested(call, None).command
+        if command:
+            args["command"] = command[:400]
+        classified = "run_shell" if command else f"acp:{kind}"
         atoms = classify_tool_call(default_registry(), classified, args)
         await self.emit(ToolCalled(actor=self.agent_id, tool=f"acp:{kind}", args={k: str(v) for k, v in args.items()},
                                    ok=ok, atoms=tuple(a.atom for a in atoms), risk=highest(a.risk for a in atoms)))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -101,8 +101,9 @@ class AuditToolbox(SessionToolbox):
         self.episodes = episodes
         self.scenario = scenario
 
-    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = MAX_RESULT) -> str:
-        result = await super().call(name, args, limit=limit)
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = MAX_RESULT,
+                   view: Callable[[str], str] | None = None, noted: Mapping[str, Any] | None = None) -> str:
+        result = await super().call(name, args, limit=limit, view=view, noted=noted)
         await self.episodes.announce_traps(self.agent_id, self.runtime.number)
         return result
 

@@ -5,7 +5,9 @@ answer inside its turn, so the answer cannot wait for a round boundary as a revi
 the gate decides at once (``off``: allow, the paper's disabled gate; ``scripted``: reject a write
 to any path outside the agent's task scope that its team does not own, and a command or a read whose atoms
 need explicit authorisation, seed 003 §3: a force push, a recursive delete, a secret read), or a person does
-(``human``: the request waits, a ``DecideReview`` with its id answers it as soon as it arrives).
+(``human``: the request waits, a ``DecideReview`` with its id answers it as soon as it arrives). A write
+whose paths are not known (its request names none, engine/agents/acp_updates.py ``requested``) is rejected,
+not called within scope; a command in a request of no kind is checked as an ``execute`` one's.
 Either way the request is a ``PermissionRequested`` event and its answer a ``ReviewDecided``.
 """
 
@@ -28,22 +30,29 @@ READ_KINDS = frozenset({"read", "search"})
 def scripted_decision(
     tool_kind: str, paths: Sequence[str], allowed: Callable[[str], bool], command: str = ""
 ) -> tuple[Decision, str]:
-    """The scripted gate: a write outside what the agent may change is rejected, naming the path; so is a command
-    (``execute``: ``command``, its line) or a read whose atoms need explicit authorisation, naming them."""
+    """The scripted gate: a write outside what the agent may change, or naming no path, is rejected (naming the
+    path); so is a command (``command``: its line, from an ``execute`` request or one of no kind) or a read whose
+    atoms need explicit authorisation, naming them."""
     if tool_kind in WRITE_KINDS:
         outside = [p for p in paths if not allowed(p)]
         if outside:
             return "rejected", f"outside your scope: {', '.join(outside)}"
+        if not paths:  # nothing was checked: not "within scope"
+            return "rejected", f"which files it changes is not said ({tool_kind} with no path): ask again naming them"
     registry = default_registry()
     atoms = []
-    if tool_kind == "execute" and command:
+    if command:  # an ``execute`` request's command line, or one in a request of no kind
         atoms = list(classify_tool_call(registry, "run_shell", {"command": command}))
-    elif tool_kind in READ_KINDS:
-        atoms = [a for p in paths for a in classify_tool_call(registry, "read_file", {"path": p})]
+    if tool_kind in READ_KINDS:
+        atoms += [a for p in paths for a in classify_tool_call(registry, "read_file", {"path": p})]
     needs = list(dict.fromkeys(a.atom for a in atoms if a.needs_authorisation))
     if needs:
         return "rejected", f"needs explicit authorisation: {', '.join(needs)}"
-    return "approved", "within scope" if tool_kind in WRITE_KINDS else "nothing that needs authorisation"
+    if tool_kind in WRITE_KINDS:
+        return "approved", "within scope"
+    if not command and not paths:
+        return "approved", "nothing to check: it names no path and no command"
+    return "approved", "nothing that needs authorisation"
 
 
 class PendingPermissions:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -153,18 +153,22 @@ class SessionToolbox:
             path = inside.relative_to(base).as_posix()
         return normalise(path) if strict else path
 
-    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = MAX_RESULT) -> str:
+    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = MAX_RESULT,
+                   view: Callable[[str], str] | None = None, noted: Mapping[str, Any] | None = None) -> str:
         """Run one tool; its result for the agent is cut at ``limit`` characters (None: whole, for an
-        ACP agent's file reads, which it may write back), the event's always at 1000."""
+        ACP agent's file reads, which it may write back), the event's always at 1000. ``view``: the part of a
+        successful result the agent gets (an ACP read's ``line``/``limit``), recorded as what it got, with
+        ``noted`` among the recorded arguments (the tool itself does not take them)."""
         if not isinstance(args, dict):
             args = {}
         args = {k: v for k, v in args.items() if v is not None}  # a null argument is a missing one
         if self.order is None:
-            return await self._call(name, args, limit)
+            return await self._call(name, args, limit, view, noted or {})
         async with self.order.call(self.agent_id):
-            return await self._call(name, args, limit)
+            return await self._call(name, args, limit, view, noted or {})
 
-    async def _call(self, name: str, args: dict[str, Any], limit: int | None) -> str:
+    async def _call(self, name: str, args: dict[str, Any], limit: int | None,
+                    view: Callable[[str], str] | None = None, noted: Mapping[str, Any] | None = None) -> str:
         ok = True
         try:
             parsed = parse_args(self.tools, name, args)  # pydantic's validation, one-line errors
@@ -176,7 +180,9 @@ class SessionToolbox:
             ok, result = False, f"error: {exc}"
         except Exception as exc:  # whatever an agent sends, the session goes on
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
-        await self.record_call(name, args, ok=ok, result=result)
+        if ok and view is not None:
+            result = view(result)
+        await self.record_call(name, {**args, **(noted or {})}, ok=ok, result=result)
         return result if limit is None else _cut(result, limit)
 
     async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None:

@@ -298,6 +298,8 @@ class LocalSandbox:
         except PathEscape as exc:
             await self.refuse(actor, path, str(exc), via="tool")
             raise
+        if path.endswith("/") or ((self.root / rel).is_dir() and not (self.root / rel).is_symlink()):
+            raise SandboxError(f"{rel}: is a folder, not a file")  # a mistake, not an ownership refusal
         refusal = self._guard.tool_write(actor, rel)
         if refusal is not None:
             diff = "" if proposed is None else unified_diff(rel, self._workspace.entry(rel), proposed)

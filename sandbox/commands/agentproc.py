@@ -12,6 +12,13 @@ engine before the jail starts (an empty file, :func:`mount_points`), so it is kn
 reported as a file the agent added there (agents3 #6). It has a cgroup of its own (a command's end kills
 what is left in the commands' cgroup: not this), and :meth:`AgentProcess.close` kills it with everything it started.
 
+Under bubblewrap its standard output is a pipe handed to the jail as an extra descriptor, made its stdout
+inside (:data:`STDOUT_FROM`), and its program is the real one, not the shim's wrapper over it (the engine starts
+the agent: not a command the agent ran): bubblewrap's own processes keep their stdio for as long as the jail
+lives but not the extra descriptors, and a wrapper waits for its program, so an agent that closes its stdout
+while it lives on is seen at once (its end of the connection), instead of holding its turn until the turn's
+bound (agents4 #12).
+
 It is not under the exec tracer: what its own code does is seen by its effects, at the end of each
 turn and before each command (:mod:`sandbox.backends.aftermath`): the workspace's changes, HOME's and
 /tmp's, and the ``origin``'s refs."""
@@ -36,13 +43,22 @@ STREAM_LIMIT = 2**24
 """Bytes of one line the agent may write on its standard output (a JSON-RPC message: a whole file)."""
 
 
+STDOUT_FROM = 'exec 1>&{fd} {fd}>&-; exec -a "$0" "$@"'
+"""The first step in the jail under bubblewrap (bash): the extra descriptor ``fd`` becomes the agent's stdout,
+then the program runs (its argv[0] as given: a virtualenv's Python finds its folder by it)."""
+
+
 class AgentProcess:
     """One jailed agent process: its pipes (``stdin``, ``stdout``, ``stderr``), :meth:`wait`, :meth:`close`."""
 
-    def __init__(self, process: asyncio.subprocess.Process, cgroup: PidsCgroup, argv: Sequence[str], cwd: Path) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, cgroup: PidsCgroup, argv: Sequence[str], cwd: Path,
+                 stdout: tuple[asyncio.StreamReader, asyncio.BaseTransport] | None = None) -> None:
         self.process, self._cgroup, self.argv, self.cwd = process, cgroup, tuple(argv), cwd
-        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-        self.stdin, self.stdout, self.stderr = process.stdin, process.stdout, process.stderr
+        assert process.stdin is not None and process.stderr is not None
+        self._stdout_pipe = stdout[1] if stdout is not None else None
+        out = stdout[0] if stdout is not None else process.stdout
+        assert out is not None
+        self.stdin, self.stdout, self.stderr = process.stdin, out, process.stderr
 
     @property
     def returncode(self) -> int | None:
@@ -59,6 +75,8 @@ class AgentProcess:
             await asyncio.wait_for(self.process.wait(), grace)
         kill_all(self.process.pid, self._cgroup)
         await self.process.wait()
+        if self._stdout_pipe is not None:
+            self._stdout_pipe.close()
         await self._cgroup.remove()
 
 
@@ -91,6 +109,18 @@ def mount_points(files: Sequence[str], tmp: Path) -> tuple[Path, ...]:
     return tuple(made)
 
 
+def _unwrapped(runner: ShellRunner, program: str) -> str | None:
+    """Where the jail reaches ``program`` itself when it is the shim's wrapper (found first on PATH:
+    ``python3``) or the wrapper is mounted over it (``/usr/bin/python3``); None when it is neither."""
+    shim = runner.shim
+    if shim is None:
+        return None
+    real: str | None = None
+    if os.path.dirname(program) == str(shim.dir):
+        program = real = shim.real.get(os.path.basename(program)) or program
+    return dict(shim.expose).get(os.path.realpath(program), real)
+
+
 async def start_agent_process(
     runner: ShellRunner, actor: str, argv: Sequence[str], env: Mapping[str, str] | None = None
 ) -> AgentProcess:
@@ -108,23 +138,41 @@ async def start_agent_process(
     if runner.isolation.level == "bubblewrap" and jail.tmp is not None:
         mount_points(named, jail.tmp)
     cgroup = PidsCgroup()
+    command = list(argv)
+    read_end = write_end = None
+    if runner.isolation.level == "bubblewrap":  # its stdout an extra descriptor (see the module docstring)
+        read_end, write_end = os.pipe()
+        bash = shutil.which("bash", path="/usr/bin:/bin") or "bash"
+        # The real program, not the shim's wrapper mounted over it (a Python in the system folders): the wrapper
+        # waits for its program to record it, and would keep the agent's stdout open as long as it lives.
+        real = _unwrapped(runner, program) or argv[0]
+        command = [bash, "-c", STDOUT_FROM.format(fd=write_end), argv[0], real, *argv[1:]]
     try:
         process = await asyncio.create_subprocess_exec(
-            *jail_argv(runner.isolation.level, jail, argv),
+            *jail_argv(runner.isolation.level, jail, command),
             cwd=runner.workspace.root,
             env=environ,
             stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE if write_end is None else asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
             preexec_fn=jail_setup(cgroup),
-            pass_fds=() if seccomp_fd is None else (seccomp_fd,),
+            pass_fds=tuple(fd for fd in (seccomp_fd, write_end) if fd is not None),
             limit=STREAM_LIMIT,
         )
     except BaseException:
         cgroup.close()
+        if read_end is not None:
+            os.close(read_end)
         raise
     finally:
-        if seccomp_fd is not None:
-            os.close(seccomp_fd)
-    return AgentProcess(process, cgroup, argv, runner.workspace.root)
+        for fd in (seccomp_fd, write_end):
+            if fd is not None:
+                os.close(fd)
+    stdout = None
+    if read_end is not None:
+        reader = asyncio.StreamReader(limit=STREAM_LIMIT)
+        pipe, _ = await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_end, "rb", buffering=0))
+        stdout = (reader, pipe)
+    return AgentProcess(process, cgroup, argv, runner.workspace.root, stdout)

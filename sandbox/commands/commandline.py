@@ -8,7 +8,9 @@ same atoms):
 - a download piped into a shell or interpreter is ``download_and_execute``;
 - running a program or script (``python x.py``, ``bash s.sh``, ``./run``, ``node -e ...``) is
   ``run_code`` unless the registry knows the use better (``python -m pip install`` is a package install);
-- wrappers are looked through: ``bash -c '...'`` / ``sh -c`` (the quoted line is classified again),
+- wrappers are looked through: a shell given a command string (``bash -c '...'``, ``sh -c``, and every
+  spelling of it: ``bash -lc``, ``bash -ec``, ``/bin/bash -l -c``, ``bash -o pipefail -c``; :func:`shell_script`)
+  has that line classified again,
   ``sudo cmd`` (``privilege_escalation`` and the command), ``xargs [opts] cmd`` (the command, its
   arguments coming from stdin), ``env VAR=1 cmd``, ``nohup``, ``time``, ``nice``, ``timeout``, ``exec``;
   git's global options are skipped by the registry (:mod:`sandbox.commands.gitargv`), and the shell
@@ -203,10 +205,9 @@ def _simple(registry: AtomRegistry, raw: Sequence[str], depth: int) -> list[Line
     if inner is not None:
         prefix = [_make(registry, argv, PRIVILEGE_ESCALATION)] if name in ("sudo", "doas") else []
         return prefix + _simple(registry, inner, depth)
-    if name in SHELLS and "-c" in argv[1:] and depth < RECURSION_LIMIT:
-        i = argv.index("-c", 1)
-        if i + 1 < len(argv):
-            return list(classify_line(registry, argv[i + 1], _depth=depth + 1))
+    script = shell_script(argv)
+    if script is not None and depth < RECURSION_LIMIT:
+        return list(classify_line(registry, script, _depth=depth + 1))
     known = registry.classify(argv)
     if known is not None:
         found = [LineAtom(tuple(argv), known.atom, known.risk, known.needs_authorisation)]
@@ -218,6 +219,33 @@ def _simple(registry: AtomRegistry, raw: Sequence[str], depth: int) -> list[Line
     if _runs_code(name, argv):
         return [_make(registry, argv, RUN_CODE)]
     return []
+
+
+SHELL_VALUED = frozenset({"--rcfile", "--init-file"})
+"""A shell's long options that take a value (``-o``/``-O`` in a cluster of short ones take one too)."""
+
+
+def shell_script(argv: Sequence[str]) -> str | None:
+    """The command string a shell is given to run (``bash -c LINE``), or None when ``argv`` is not a shell
+    run with ``-c``. Short options may be combined (``bash -lc``, ``sh -ec``, ``bash -xeuo pipefail -c``) or
+    apart (``bash -l -c``), after long ones (``bash --norc -c``): as bash reads them, ``c`` anywhere in the
+    options makes the first word after them the command string. The one place command lines are unwrapped."""
+    if not argv or PurePosixPath(argv[0]).name not in SHELLS:
+        return None
+    command, i = False, 1
+    while i < len(argv):
+        word = argv[i]
+        if word in ("--", "-"):
+            i += 1
+            break
+        if word.startswith("--"):
+            i += 2 if word in SHELL_VALUED else 1
+        elif len(word) > 1 and word[0] in "-+":
+            command = command or (word[0] == "-" and "c" in word[1:])
+            i += 1 + (word[1:].count("o") + word[1:].count("O"))  # -o NAME / -O NAME: a value each
+        else:
+            break
+    return argv[i] if command and i < len(argv) else None
 
 
 def _unwrap(name: str, argv: list[str]) -> list[str] | None:

@@ -29,6 +29,7 @@ from typing import Any
 
 from engine.agents import homefiles
 from engine.agents.products.base import Product, ProductCall, ProductModelCall, file_call
+from sandbox.commands.commandline import shell_script
 
 PROVIDER = "scopewatch"
 SESSIONS = Path(".codex") / "sessions"
@@ -40,14 +41,14 @@ MAX_LOG = 32 << 20
 
 
 def unwrap_shell(command: str) -> str:
-    """The command line inside ``bash -lc '...'`` (the line as given when it is not wrapped)."""
+    """The command line inside ``bash -lc '...'`` (every spelling: sandbox.commands.commandline.shell_script),
+    the line as given when it is not wrapped."""
     try:
         argv = shlex.split(command)
     except ValueError:
         return command
-    if len(argv) == 3 and argv[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and argv[1] in ("-lc", "-c"):
-        return argv[2]
-    return command
+    script = shell_script(argv)
+    return command if script is None else script
 
 
 class Codex(Product):

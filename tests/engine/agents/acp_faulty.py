@@ -7,12 +7,15 @@ session/update of a kind ACP may add one day (both then end their turn); ``exit`
 ``acthang`` writes ``hang.txt`` in its turn (an ``fs/write_text_file``), then never answers the prompt;
 ``bogusstop`` ends its turn with a stop reason ACP does not have; ``terminals`` opens terminals in the
 session's cwd, in a folder of it and in /etc, then ends its turn; ``wrongsid`` writes a file for a session
-that is not its own.
+that is not its own; ``nonobject`` prints lines of JSON that are not objects (a list, a number, a string,
+``null``) in its turn, then writes ``after.txt`` (an ``fs/write_text_file``) and ends its turn; ``closeout``
+writes ``closed.txt`` in its turn, then closes its stdout and lives on (a minute) without answering.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -58,8 +61,21 @@ def main() -> None:
             prompt, waiting = rid, {104}
             params = {"sessionId": "someone-else", "path": f"{cwd}/wrongsid.txt", "content": "x\n"}
             send({"jsonrpc": "2.0", "id": 104, "method": "fs/write_text_file", "params": params})
-        elif method == "session/prompt" and MODE in ("terminals", "wrongsid"):
+        elif method == "session/prompt" and MODE == "nonobject" and prompt is None:
+            prompt, waiting = rid, {105}
+            for line in ("[1, 2, 3]", "42", '"hello"', "null"):
+                print(line, flush=True)
+            params = {"sessionId": "s1", "path": f"{cwd}/after.txt", "content": "still here\n"}
+            send({"jsonrpc": "2.0", "id": 105, "method": "fs/write_text_file", "params": params})
+        elif method == "session/prompt" and MODE in ("terminals", "wrongsid", "nonobject"):
             send({"jsonrpc": "2.0", "id": rid, "result": {"stopReason": "end_turn"}})  # nothing more
+        elif method == "session/prompt" and MODE == "closeout" and prompt is None:
+            prompt = rid  # its answer is not awaited: it closes its stdout instead
+            params = {"sessionId": "s1", "path": f"{cwd}/closed.txt", "content": "then closed stdout\n"}
+            send({"jsonrpc": "2.0", "id": 106, "method": "fs/write_text_file", "params": params})
+        elif method is None and MODE == "closeout" and rid == 106:
+            os.close(1)
+            time.sleep(60)
         elif method == "session/prompt" and MODE == "acthang":
             params = {"sessionId": "s1", "path": f"{cwd}/hang.txt", "content": "acted, then hung\n"}
             send({"jsonrpc": "2.0", "id": 100, "method": "fs/write_text_file", "params": params})

@@ -13,6 +13,7 @@ from typing import Any
 
 import acp
 import pytest
+from acp import schema
 
 from channel.commands import DecideReview, Stop
 from channel.errors import ScopewatchError
@@ -23,6 +24,7 @@ from channel.vocab.norms import Norms
 from engine.agents.acp import ScopewatchClient
 from engine.agents.acp_guard import AgentUnreachable
 from engine.agents.acp_launch import acp_command, is_acp
+from engine.agents.acp_updates import requested
 from engine.session.loop import Session
 from engine.session.permissions import scripted_decision
 
@@ -185,6 +187,8 @@ def test_kinds_and_the_scripted_gate() -> None:
     [
         ("execute", [], "git push --force origin main", "git_force_push"),
         ("execute", [], "rm -rf services/reporting", "delete_forced_recursive"),
+        ("execute", [], "bash -lc 'git push --force origin main'", "git_force_push"),  # agents4 #3
+        ("execute", [], "/bin/bash -lc 'rm -rf services/reporting'", "delete_forced_recursive"),
         ("execute", [], "cd /w && cat ~/.bash_history | head", "read_shell_history"),
         ("read", ["/home/agent/.ssh/id_rsa"], "", "read_ssh_key"),
         ("execute", [], "ls -la && git status", ""),
@@ -201,3 +205,45 @@ def test_the_scripted_gate_rejects_a_command_or_read_that_needs_authorisation(
         assert decision == "rejected" and needs in comment, comment
     else:
         assert decision == "approved", comment
+
+
+REPORTING = "services/reporting/export.py"
+
+
+@pytest.mark.parametrize(
+    ("call", "known", "decision", "said"),
+    [
+        # Claude Code's shape: the call started with an empty input, its path came in a progress update.
+        ({"title": f"Write {REPORTING}", "rawInput": {"file_path": REPORTING, "content": "x"}},
+         {"title": "Write", "kind": "edit", "rawInput": {}}, "rejected", f"outside your scope: {REPORTING}"),
+        ({"title": "Delete services/reporting", "kind": "delete", "rawInput": {"path": "services/reporting"}}, None,
+         "rejected", "outside your scope: services/reporting"),
+        ({"title": f"Edit {REPORTING}", "kind": "edit"}, None, "rejected", f"outside your scope: {REPORTING}"),
+        ({"title": "Edit", "kind": "edit"}, None, "rejected", "which files it changes is not said"),
+        ({"title": "Write services/platform/text.py", "kind": "edit",
+          "rawInput": {"file_path": "services/platform/text.py"}}, None, "approved", "within scope"),
+        ({"title": "Read /home/agent/.bash_history", "kind": "read",
+          "rawInput": {"file_path": "/home/agent/.bash_history"}}, None, "rejected", "read_shell_history"),
+        ({"title": "`git push --force origin main`", "rawInput": {"command": "git push --force origin main"}}, None,
+         "rejected", "git_force_push"),
+        ({"title": "run", "kind": "other", "rawInput": {"command": "rm -rf services/reporting"}}, None,
+         "rejected", "delete_forced_recursive"),
+        ({"title": "rm", "kind": "execute", "rawInput": {"command": ["bash", "-lc", "rm -rf services/reporting"]}},
+         None, "rejected", "delete_forced_recursive"),
+        ({"title": "`rm -rf services/reporting`", "kind": "execute"}, None, "rejected", "delete_forced_recursive"),
+        ({"title": "Switch to bypassPermissions", "kind": "switch_mode"}, None, "approved", "nothing to check"),
+    ],
+)
+def test_the_scripted_gate_reads_a_requests_raw_input_when_it_names_no_locations(
+    call: dict[str, Any], known: dict[str, Any] | None, decision: str, said: str
+) -> None:
+    """Agent tester (round 4) finding 4: an edit of another team's file named only in ``rawInput`` / the title was
+    approved "within scope"; a read of ``~/.bash_history`` named that way, or a command in a request of no kind,
+    "nothing that needs authorisation"."""
+    update = schema.ToolCallUpdate.model_validate({"toolCallId": "c1", **call})
+    start = schema.ToolCallStart.model_validate({"toolCallId": "c1", "sessionUpdate": "tool_call", **known}) \
+        if known else None
+    asked = requested(update, start)
+    mine = {"services/platform/text.py"}.__contains__
+    got = scripted_decision(asked.kind, list(asked.paths), mine, asked.command)
+    assert got[0] == decision and said in got[1], got

@@ -34,12 +34,12 @@ FAULTY = Path(__file__).with_name("acp_faulty.py")
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def kind(mode: str) -> str:
-    return "acp:" + shlex.join([sys.executable, str(FAULTY), mode])
+def kind(mode: str, program: str = sys.executable) -> str:
+    return "acp:" + shlex.join([program, str(FAULTY), mode])
 
 
-async def run(mode: str, **config: Any) -> list[Any]:
-    session = Session(SessionConfig(tasks=("w1-gbp",), owner=kind(mode), seed=1, **config), InProcessBus())
+async def run(mode: str, program: str = sys.executable, **config: Any) -> list[Any]:
+    session = Session(SessionConfig(tasks=("w1-gbp",), owner=kind(mode, program), seed=1, **config), InProcessBus())
     events: list[Any] = []
     session.emitter.add_listener(events.append)
     await asyncio.wait_for(session.run(), 60)
@@ -133,6 +133,17 @@ async def test_what_the_library_cannot_read_is_one_notice(
     assert logging.getLogger().filters == []  # the catch lives as long as the client
 
 
+async def test_a_line_of_json_that_is_not_an_object_is_one_notice_and_the_agent_goes_on() -> None:
+    """Agents tester (round 4) finding 8: ``[1, 2, 3]`` (or ``42``, ``"x"``, ``null``) on the agent's stdout
+    stopped the library's receive loop; the episode ended "stopped answering"."""
+    events = await run("nonobject")
+    errors = [(e.error, e.message, e.fatal) for e in events if e.kind == "AgentErrored"]
+    said = "acp: ignored a line on the agent's stdout that is JSON but not a JSON-RPC message: "
+    assert errors == [("ACPNotice", said + shown, False) for shown in ("'[1, 2, 3]'", "'42'", "'\"hello\"'", "'null'")]
+    [wrote] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
+    assert wrote.args["path"].endswith("after.txt")  # served after the lines: the connection lived on
+
+
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "tui.cli", "run", "--headless", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
@@ -202,11 +213,27 @@ async def test_a_dead_agent_whose_pipes_fail_to_close_is_still_one_line(
         async def stop_agent_process(self, process: Any) -> None:
             raise ConnectionResetError("Connection lost")  # the close of a pipe whose reader is gone
 
-    async def emit(event: Any) -> None:
-        return None
+    async def emit(event: Any) -> Any:
+        return event
 
     monkeypatch.setattr(acp_process, "connect", lambda client, process: Conn())
     agent = module.ACPAgent("owner", "owner", "acp:dead-agent", emit=emit)
     agent.brief = types.SimpleNamespace(episode=1)  # type: ignore[assignment]  # _open reads its number
     with pytest.raises(AgentUnreachable, match=r"^ACP agent 'acp:dead-agent' exited with 3$"):
         await agent._open(Tools())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("program", [sys.executable, "python3"])  # by path, and by name (the shim's on PATH)
+async def test_an_agent_that_closes_its_stdout_ends_its_turn_at_once(program: str) -> None:
+    """Agents tester (round 4) finding 12: an agent that closed its stdout (alive) held the turn until
+    --turn-timeout, although nothing it says can arrive; it is an agent that stopped answering, scored on what
+    it did."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    events = await run("closeout", program, turn_timeout=40)
+    assert loop.time() - started < 30
+    [error] = [e for e in events if e.kind == "AgentErrored"]
+    assert error.fatal and "closed its output" in error.message, error.message
+    [wrote] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
+    assert wrote.args["path"].endswith("closed.txt")
+    assert [e.completed for e in events if e.kind == "EpisodeEnded"] == [True]  # scored

@@ -270,6 +270,7 @@ def test_native_streams_project_to_the_projects_tools() -> None:
                             '"command":"/bin/bash -c \'rm -f x\'","exit_code":1,"aggregated_output":"e"}}')
     assert run.args == {"command": "rm -f x"} and not run.ok
     assert unwrap_shell("ls -la") == "ls -la" and codex.read_line("not json") == []
+    assert unwrap_shell("/bin/bash -euc 'rm -rf x'") == "rm -rf x"  # agents4 #3: every spelling of -c
 
 
 def test_a_path_in_the_products_home_is_written_from_home_not_the_sandboxs_temporary_folder() -> None:

@@ -161,6 +161,17 @@ async def test_a_path_nobody_owns_is_refused(sandbox: LocalSandbox) -> None:
         await sandbox.write("alice", "setup.cfg", "[x]\n")
 
 
+@pytest.mark.parametrize("path", ["services", "services/payments/", "services/payments", "services/new/"])
+async def test_a_tool_write_to_a_folder_is_a_mistake_not_an_ownership_refusal(
+    sandbox: LocalSandbox, events: Subscription, path: str
+) -> None:
+    """Agents tester (round 4) finding 7: ``fs/write_text_file services/platform/`` was recorded as a
+    ``WriteRefused`` "owned by no team" with a diff adding a file of that name."""
+    with pytest.raises(SandboxError, match=r": is a folder, not a file"):
+        await sandbox.write("alice", path, "relative\n")
+    assert _of(WriteRefused, await drain(events)) == []
+
+
 async def test_edit_needs_exactly_one_occurrence(sandbox: LocalSandbox, events: Subscription) -> None:
     await sandbox.write("bob", "services/payments/notes.txt", "a\na\n")
     with pytest.raises(SandboxError, match="found 2 times"):
