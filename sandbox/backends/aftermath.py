@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from sandbox.commands.calls import CommandRun
 from sandbox.commands.gitaliases import aliased, may_be_alias
+from sandbox.commands.gitargv import runs_alias
 from sandbox.commands.observe import Observer
 from sandbox.commands.offload import Offload
 from sandbox.commands.pushes import by_effect
@@ -155,7 +156,9 @@ class Aftermath:
         # A git alias from a config file is what it runs (sandbox.commands.gitaliases): read off the loop (every nested
         # repository's config, before and after).
         registry, found = self.shell.registry, tuple(run.calls)
-        if any(may_be_alias(call.argv, registry) for call in found):
+        # runs_alias too: a -c alias (git -c alias.p='push --force' p) is expanded by may_be_alias, but its child git
+        # must still give up its atom to it (one action, one atom: test_identity's force push counted twice).
+        if any(may_be_alias(call.argv, registry) or runs_alias(call.argv) for call in found if call.argv):
             found = await asyncio.to_thread(aliased, found, registry, lambda: self.git.alias_views(git))
         calls, cut = cap_calls(found)
         for call in calls:
