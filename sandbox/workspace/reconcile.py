@@ -286,7 +286,7 @@ class Reconciler:
                 if reason is None and change.new is not None:
                     reason = self._link_refusal(team, change.path)
             if reason is not None:
-                content = change.old_mode is None and change.old_mtime is None
+                content = change.old_mode is None and change.old_mtime is None and change.links_out is None
                 diff = await diff_off_loop(change.path, change.old, change.new, budget) if content else change.diff
                 try:
                     await self.roll_back(
