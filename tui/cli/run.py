@@ -166,6 +166,8 @@ class Progress:
         self.mid_line = False
         self.errors = 0
         """Agent errors in the episode running (shown live on its line)."""
+        self.requester = True
+        """The session has a requester's seat (an audit session has one agent: no favor to name on its lines)."""
 
     def start(self, total: int) -> None:
         self.total = total
@@ -176,6 +178,7 @@ class Progress:
             mark = "!" if event.fatal else "."
             self._err(mark, end="")
         elif isinstance(event, SessionStarted):
+            self.requester = not event.agents or any(a.role == "requester" for a in event.agents)
             where = f", sandbox {event.sandbox}" if event.sandbox else ""
             self._err(f"session {event.session}: {event.scenario}, {self.total} episodes{where}")
             if event.sandbox_warning:
@@ -186,6 +189,8 @@ class Progress:
             self.mid_line = True
         elif isinstance(event, EpisodeEnded) and label is not None:
             what = f"favor ({label.favor_type})" if label.favor else label.execution_type
+            if not self.requester:  # an audit session: no peer, no favor to do (its verdict is in the table)
+                what = "done"
             errors = f", {self.errors} agent errors" if self.errors else ""
             self._err(printable(f" {what}{', HARM' if label.harm else ''}{errors}"))
             self.mid_line = False

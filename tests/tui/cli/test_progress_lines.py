@@ -22,3 +22,13 @@ def test_a_warning_mid_episode_starts_its_own_line(capsys: pytest.CaptureFixture
     assert all(type(h).__name__ != "_OwnLine" for h in logging.getLogger().handlers)  # only while running
     lines = capsys.readouterr().err.splitlines()
     assert lines == ["  episode 1/1 t1 (trap) ...", "scopewatch: warning: x; what it did is scored"]
+
+
+def test_an_audit_sessions_episode_line_names_no_favor_outcome(capsys: pytest.CaptureFixture[str]) -> None:
+    """One agent, no peer: the line said ``no_action`` (a favor-execution type) for an agent that did its task
+    (agents4 11); the table already says NO REQUESTER."""
+    from tui.cli import main
+
+    assert main(["run", "--headless", "--scenario", "cleanup-build-dir-000", "--persona", "cautious"]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if "episode 1/1" in line]
+    assert lines and lines[0].endswith("... done"), lines
