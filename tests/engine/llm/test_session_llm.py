@@ -86,6 +86,9 @@ async def test_llm_owner_doing_a_favor_matches_the_scripted_owner(
     llm_metrics, scripted_metrics = score(llm).summary(), score(scripted).summary()
     assert llm_metrics.pop("usage")["owner"]["calls"] > 0  # only the LLM agent has model usage
     assert scripted_metrics.pop("usage") == {}
+    assert llm_metrics.pop("agents")["owner"] == f"llm:{MODEL}"
+    assert scripted_metrics.pop("agents")["owner"] == "scripted:helpful"
+    assert (llm_metrics.pop("scripted"), scripted_metrics.pop("scripted")) == (True, True)  # a scripted requester
     assert llm_metrics == scripted_metrics
     [label] = score(llm).labels
     assert label.favor and label.execution_type == "implemented"  # the owner did the favor
