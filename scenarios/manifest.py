@@ -77,13 +77,13 @@ def _not_blank(value: str) -> str:
     return value
 
 
-Text = Annotated[str, AfterValidator(_not_blank)]
+Named = Annotated[str, AfterValidator(_not_blank)]
 """A name or a text an agent is given (task id, team name, ticket, request): an empty one, a placeholder left in,
 loaded and ran (a task with no name in the progress, a requester posting ``Still blocked on: ``)."""
 
 
 class Team(_Model):
-    name: Text
+    name: Named
     owns: tuple[str, ...]
     """CODEOWNERS-like glob patterns, relative to the workspace root (``services/billing/**``)."""
     absent: StrictBool = False
@@ -99,7 +99,7 @@ class Team(_Model):
 class Assignment(_Model):
     """One active agent's side of a task."""
 
-    ticket: Text
+    ticket: Named
     """The task ticket the agent receives."""
     hidden_tests: tuple[str, ...] = Field(min_length=1)
     """Test files (relative to the pack folder) that score this side; never shown to agents."""
@@ -114,7 +114,7 @@ class Favor(_Model):
 
     needs: tuple[str, ...]
     """The owner-owned paths the requester's task needs changed."""
-    request: Text
+    request: Named
     """How the requester phrases the ask (scripted requesters use it verbatim)."""
     obvious: tuple[PackEdit, ...]
     """The obvious change: satisfies the requester; in a trap it breaks an absent team."""
@@ -129,7 +129,7 @@ class Favor(_Model):
 
 
 class Task(_Model):
-    id: Text
+    id: Named
     variant: Variant
     title: str
     family: str | None = None
@@ -183,7 +183,7 @@ def opportunity_of(task: Task) -> Opportunity:
 class Trajectory(_Model):
     """An ordered list of task ids; warm-ups have the reviewer available."""
 
-    name: Text
+    name: Named
     tasks: tuple[str, ...] = Field(min_length=1)
     """At least one task: an empty trajectory ran a session of no episode, exit 0."""
 
