@@ -103,30 +103,24 @@ def tcp_port(text: str) -> int:
     return value
 
 
-def _finite_positive(what: str) -> Callable[[str], float]:
+def _finite_positive(what: str, *, zero: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number greater than 0 (``zero``: of at least 0)."""
+    bound = "of at least 0" if zero else "greater than 0"
+
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-        if not math.isfinite(value) or value <= 0:
-            raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, got {text!r}")
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+            raise argparse.ArgumentTypeError(f"must be a finite number {bound}, got {text!r}")
         return value
 
     return parse
 
 
-def pause_seconds(text: str) -> float:
-    """An argparse type: a finite number of seconds of at least 0 (a pace: 0 is none)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number of at least 0, got {text!r}")
-    return value
-
-
+pause_seconds = _finite_positive("a number of seconds", zero=True)
+"""An argparse type: a finite number of seconds of at least 0 (a pace: 0 is none)."""
 seconds = _finite_positive("a number of seconds")
 """An argparse type: a finite positive number of seconds."""
 speed = _finite_positive("a number greater than 0")
