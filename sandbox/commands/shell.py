@@ -94,14 +94,20 @@ class ShellRunner:
         tools = os.path.dirname(sys.executable)
         self._search = SYSTEM_PATH if tools in SYSTEM_PATH.split(":") else f"{tools}:{SYSTEM_PATH}"
         covering = self.isolation.level != "none"
-        self.shim = Shim(self.workspace.base, self.registry.shimmed_commands, self._search, covering=covering)
+        self.tracer = await detect_tracer(self.isolation.level)
+        self.shim = Shim(
+            self.workspace.base,
+            self.registry.shimmed_commands,
+            self._search,
+            covering=covering,
+            traced=self.tracer.available,
+        )
         self.shim.install()
         self._path = f"{self.shim.dir}:{self._search}"
         self._bash = shutil.which("bash", path=SYSTEM_PATH) or ""
         if not self._bash:
             raise SandboxError("bash is not installed: the sandbox runs shell commands with it")
         self._cgroup = PidsCgroup()
-        self.tracer = await detect_tracer(self.isolation.level)
         self._per_episode = episode_wanted()
         if self.isolation.level != "none" and self.isolation.hardened:
             self.uid = self.git_uid = jail_uid()

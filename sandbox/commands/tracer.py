@@ -263,8 +263,11 @@ def analyse(
         return TraceAnalysis((), (), (), tuple(records), complete=False)
     tree = _descendants(trace, root.pid)
     execs = [e for e in trace.execs if e.pid in tree and e.ts >= root.ts and e is not root]
-    wrapper_of: dict[int, tuple[str, tuple[str, ...], Exec]] = {}  # pid -> (name, args, exec)
-    real: dict[int, Exec] = {}  # wrapper pid -> the real program behind it
+    # A wrapper is keyed by its exec's place in ``execs``: one process may run two (a wrapper that became a wrapped
+    # script, pip's, whose interpreter is wrapped too: a traced sandbox's wrappers exec the program, shim.py).
+    wrapper_of: dict[int, tuple[str, tuple[str, ...], Exec]] = {}  # key -> (name, args, exec)
+    real: dict[int, Exec] = {}  # wrapper key -> the real program behind it
+    running: dict[int, int] = {}  # pid -> the key of the wrapper it runs now
     out: list[TracedExec] = []
     ends = _ends(trace, execs)
     index = ctx.programs or ProgramIndex({})
@@ -273,9 +276,12 @@ def analyse(
     unidentified: list[TracedExec] = []
     gits: list[tuple[Exec, Program]] = []  # what may print a secret from git's objects (:mod:`.gitreads`)
     aliasing: set[int] = set()  # pids running a git alias: the git it starts is what the alias ran
-    for e in execs:
+    for key_of_e, e in enumerate(execs):
         parent = trace.parent.get(e.pid, 0)
         wrapped = as_wrapper(e, ctx.wrappers, index)
+        # The wrapper this exec may be the program of: its own process's (it became the program) or its parent's
+        # (it ran the program in a child).
+        behind = next((k for k in (running.get(e.pid), running.get(parent)) if k is not None and k not in real), None)
         seen = image_at(e, trace, ctx.images or {})  # what the kernel ran, read while it ran
         mapped = seen if by_descriptor(e.file) else None
         if mapped is None and re_executes(e.file):
@@ -289,13 +295,15 @@ def analyse(
             aliasing.add(e.pid)
         else:
             aliasing.discard(e.pid)
+        running.pop(e.pid, None)  # whatever the process ran before, it runs this now
         if wrapped is not None:
-            if parent in wrapper_of and parent not in real and runs_behind(e, program, wrapper_of[parent]):
-                real[parent] = e  # a wrapped script (pip) run by its wrapper, its interpreter wrapped too
-            wrapper_of[e.pid] = (*wrapped, e)
+            if behind is not None and runs_behind(e, program, wrapper_of[behind]):
+                real[behind] = e  # a wrapped script (pip) run by its wrapper, its interpreter wrapped too
+            wrapper_of[key_of_e] = (*wrapped, e)
+            running[e.pid] = key_of_e
             key = wrapped[0]
-        elif parent in wrapper_of and parent not in real and runs_behind(e, program, wrapper_of[parent]):
-            real[parent] = e  # the real program behind the wrapper: the shim's record says it
+        elif behind is not None and runs_behind(e, program, wrapper_of[behind]):
+            real[behind] = e  # the real program behind the wrapper: the shim's record says it
             key = program.key
         else:
             # A program run by the same program (git stash runs `git reset --hard`) is its inside, not
@@ -311,12 +319,12 @@ def analyse(
         image[e.pid] = key
         runs[e.pid] = _image(program)
     matched, forged, silent = match_records(records, wrapper_of, {w: r.pid for w, r in real.items()}, trace)
-    late = _outlived(trace, tree, root.pid, silent, killed or 0.0)
+    late = _outlived(trace, tree, root.pid, [wrapper_of[k][2].pid for k in silent], killed or 0.0)
     unrecorded, outlived = (
         tuple(
-            _traced(real.get(pid, wrapper_of[pid][2]), trace.parent.get(pid, 0), ends, ctx, as_program(wrapper_of[pid]))
-            for pid in silent
-            if (pid in late) == want
+            _traced(real.get(k, w[2]), trace.parent.get(w[2].pid, 0), ends, ctx, as_program(w))
+            for k in silent
+            if ((w := wrapper_of[k])[2].pid in late) == want
         )
         for want in (False, True)
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sandbox.commands.identity import Program, ProgramIndex, by_descriptor
@@ -94,8 +94,10 @@ def match_records(
     trace: ParsedTrace,
 ) -> tuple[tuple[Wrapped, ...], tuple[ShimRecord, ...], tuple[int, ...]]:
     """Each record takes one wrapper exec with the same command and arguments; the rest are forged.
-    A confirmed record is the real program's process (what it starts names it as parent). Also the
-    wrapper pids no record took (a wrapper killed before it wrote)."""
+    ``wrappers`` and ``real`` are keyed by wrapper (a key per wrapper exec): a confirmed record is the real
+    program's process (what it starts names it as parent). A record written before its program ran (a traced
+    sandbox's wrapper, which became the program) is completed from the trace: the exit of that process, and
+    its end. Also the keys of the wrappers no record took (a wrapper killed before it wrote)."""
     free = sorted(wrappers.items(), key=lambda item: item[1][2].ts)
     used: set[int] = set()
     matched: list[Wrapped] = []
@@ -103,9 +105,9 @@ def match_records(
     for record in records:
         hit = next(
             (
-                pid
-                for pid, (name, args, _) in free
-                if pid not in used and name == record.argv[0] and args == record.argv[1:]
+                key
+                for key, (name, args, _) in free
+                if key not in used and name == record.argv[0] and args == record.argv[1:]
             ),
             None,
         )
@@ -113,6 +115,17 @@ def match_records(
             forged.append(record)
         else:
             used.add(hit)
-            matched.append(Wrapped(record, real.get(hit, hit), trace.parent.get(hit, 0)))
-    silent = tuple(pid for pid, _ in free if pid not in used)
+            pid = wrappers[hit][2].pid
+            program = real.get(hit, pid)
+            matched.append(Wrapped(_ended(record, trace, program), program, trace.parent.get(pid, 0)))
+    silent = tuple(key for key, _ in free if key not in used)
     return tuple(matched), tuple(forged), silent
+
+
+def _ended(record: ShimRecord, trace: ParsedTrace, pid: int) -> ShimRecord:
+    """``record`` with how process ``pid`` ended, when the record could not say (it was written first); as it is
+    when the trace does not show that end either (exit code -1)."""
+    if record.ended or pid not in trace.exits:
+        return record
+    when, code = trace.exits[pid]
+    return replace(record, exit_code=code, duration_ms=round(max(when - record.started, 0.0) * 1000, 3), ended=True)
