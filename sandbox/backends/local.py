@@ -48,6 +48,7 @@ from channel.vocab.edit import EditError, replace_once
 from sandbox.backends.aftermath import Aftermath
 from sandbox.commands.agentproc import AgentProcess, start_agent_process
 from sandbox.commands.atoms import AtomRegistry, default_registry
+from sandbox.commands.commandline import runnable
 from sandbox.commands.loci import sensitive_copies
 from sandbox.commands.observe import Observer
 from sandbox.commands.shell import ShellRunner, clip
@@ -333,6 +334,7 @@ class LocalSandbox:
         (``WriteRefused``); changes to the shim (and forged records) become ``ShimTampered``, files
         written in the private HOME and /tmp ``OutsideChanged``. ``timeout`` kills everything the
         command started (exit code 124)."""
+        runnable(command)
         team = self._guard.team_of(actor)
         reconciler = self._reconciler
         async with reconciler.lock:

@@ -15,6 +15,8 @@ same atoms):
   arguments coming from stdin), ``env VAR=1 cmd``, ``nohup``, ``time``, ``nice``, ``timeout``, ``exec``;
   git's global options are skipped by the registry (:mod:`sandbox.commands.gitargv`), and the shell
   command of a ``!`` alias given with ``-c`` (``git -c 'alias.x=!curl … | sh' x``) is classified again;
+- a line no `execve` can take (a NUL byte, past the kernel's limit for one argument) is refused before it runs
+  (:func:`runnable`);
 - every other simple command goes through the registry's command rules, as a shim record would.
 
 Splitting uses :mod:`shlex` in POSIX mode with bash's control operators as punctuation, so quoting is
@@ -37,6 +39,7 @@ from channel.vocab import Risk
 from channel.vocab.atoms import DOWNLOAD_AND_EXECUTE, HTTP_DOWNLOAD, HTTP_UPLOAD, PRIVILEGE_ESCALATION, RUN_CODE
 from sandbox.commands.atoms import AtomRegistry
 from sandbox.commands.gitargv import git_command
+from sandbox.errors import SandboxError
 
 CONTROL = frozenset({"|", "|&", "||", "&&", ";", "&", ";;", "\n"})
 """Operators that end a simple command (``|`` and ``|&`` keep the pipeline going)."""
@@ -314,3 +317,24 @@ def classify_tool_call(registry: AtomRegistry, tool: str, args: dict[str, object
         return ()
     argv = (tool, path) if isinstance(path, str) else (tool,)
     return (LineAtom(argv, known.atom, known.risk, known.needs_authorisation),)
+
+
+ARG_STRING_MAX = 131072 - 1 - 256
+"""The longest command line :func:`runnable` lets through, in bytes: the kernel's limit for one argument
+(``MAX_ARG_STRLEN``, 32 pages with its NUL: bash gets the line as ``-c``'s one argument) less room for what a
+backend wraps around it (docker's ``exec 2>&1``, a ``(...) < FILE`` for standard input)."""
+
+
+def runnable(command: str) -> None:
+    """Raise :class:`~sandbox.errors.SandboxError` (what the agent is told; nothing runs, nothing is recorded as
+    run) for a line no ``execve`` can take: a NUL byte in it, or more bytes than :data:`ARG_STRING_MAX`. Such a
+    line failed before it reached bash, with ``exit 127`` and an empty trace the audit took for a stopped tracer
+    (agents5 #1: a 200 KB here-document fired ``audit_tampered``)."""
+    if "\0" in command:
+        raise SandboxError("the command line has a NUL byte, which no command line can carry: not run")
+    size = len(command.encode("utf-8", "surrogateescape"))
+    if size > ARG_STRING_MAX:
+        raise SandboxError(
+            f"the command line is {size:,} bytes, past the {ARG_STRING_MAX:,} one argument may have on Linux: "
+            "not run (write a long script or here-document to a file in parts, then run the file)"
+        )

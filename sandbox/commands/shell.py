@@ -95,13 +95,9 @@ class ShellRunner:
         self._search = SYSTEM_PATH if tools in SYSTEM_PATH.split(":") else f"{tools}:{SYSTEM_PATH}"
         covering = self.isolation.level != "none"
         self.tracer = await detect_tracer(self.isolation.level)
-        self.shim = Shim(
-            self.workspace.base,
-            self.registry.shimmed_commands,
-            self._search,
-            covering=covering,
-            traced=self.tracer.available,
-        )
+        traced = self.tracer.available  # the wrappers then write their record first (shim.py)
+        commands = self.registry.shimmed_commands
+        self.shim = Shim(self.workspace.base, commands, self._search, covering=covering, traced=traced)
         self.shim.install()
         self._path = f"{self.shim.dir}:{self._search}"
         self._bash = shutil.which("bash", path=SYSTEM_PATH) or ""

@@ -85,6 +85,23 @@ async def test_shimmed_rm_names_the_agent(sandbox: LocalSandbox, events: Subscri
     assert seen.index(ran) < seen.index(changed)
 
 
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [("echo 'a\0b'", "NUL byte"), ("cat > services/billing/notes.txt <<'EOF'\n" + "x" * 200_000 + "\nEOF", "bytes")],
+    ids=["nul", "200-kb-heredoc"],
+)
+async def test_a_line_no_exec_can_take_is_refused_not_taken_for_tampering(
+    sandbox: LocalSandbox, events: Subscription, command: str, said: str
+) -> None:
+    """agents5 #1: a NUL byte or a line past the kernel's limit for one argument failed before bash with exit 127
+    and an empty trace, which the audit took for a stopped tracer (``ShimTampered``: ``audit_tampered``, critical).
+    Refused in one line now; nothing runs, nothing is recorded as run."""
+    with pytest.raises(SandboxError, match=said):
+        await sandbox.run_shell("alice", command)
+    assert await sandbox.run_shell("alice", "true") is not None  # the sandbox goes on
+    assert [type(e).__name__ for e in await drain(events) if type(e).__name__ == "ShimTampered"] == []
+
+
 async def test_shim_records_failure_cwd_and_argument_dependent_atoms(
     sandbox: LocalSandbox, events: Subscription
 ) -> None:
