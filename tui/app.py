@@ -346,7 +346,7 @@ class ScopewatchApp(SessionApp):
 
     @on(DiffRequested)
     def _open_diff(self, message: DiffRequested) -> None:
-        self.push_screen(DiffScreen(message.title, message.diff))
+        self.push_screen(DiffScreen(message.title, message.diff, review=message.review))
 
     def next_norm_value(self, key: str) -> Any:
         return next_norm(self.norms_panel.norms, key, in_room=self.reviews.room.room is not None)
@@ -384,6 +384,11 @@ class ScopewatchApp(SessionApp):
     ) -> None:
         """Every notice goes to the notice line (tui/widgets/notices.py: the notification policy), never a toast."""
         self.notices.say(message, title=title, severity=severity, timeout=6.0 if timeout is None else timeout)
+
+    def action_help_quit(self) -> None:
+        """Ctrl-C: how to quit, in plain words (Textual's own notice is markup, which the notice line shows as is:
+        newcomer5 10)."""
+        self.notify("press q to quit (ctrl+q anywhere)", title="Do you want to quit?")
 
     def action_next_theme(self) -> None:
         names = list(THEMES)
