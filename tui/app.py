@@ -374,20 +374,13 @@ class ScopewatchApp(SessionApp):
             self.action_show_help_panel()
 
     def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
+        self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
         markup: bool = True,
-    ) -> None:
+    ) -> None:  # fmt: skip
         """Every notice goes to the notice line (tui/widgets/notices.py: the notification policy), never a toast."""
         self.notices.say(message, title=title, severity=severity, timeout=6.0 if timeout is None else timeout)
 
-    def action_help_quit(self) -> None:
-        """Ctrl-C: how to quit, in plain words (Textual's own notice is markup, which the notice line shows as is:
-        newcomer5 10)."""
+    def action_help_quit(self) -> None:  # ctrl+c: Textual's notice is markup, which the notice line showed as is
         self.notify("press q to quit (ctrl+q anywhere)", title="Do you want to quit?")
 
     def action_next_theme(self) -> None:
