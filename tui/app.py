@@ -346,7 +346,7 @@ class ScopewatchApp(SessionApp):
 
     @on(DiffRequested)
     def _open_diff(self, message: DiffRequested) -> None:
-        self.push_screen(DiffScreen(message.title, message.diff))
+        self.push_screen(DiffScreen(message.title, message.diff, review=message.review))
 
     def next_norm_value(self, key: str) -> Any:
         return next_norm(self.norms_panel.norms, key, in_room=self.reviews.room.room is not None)
@@ -374,16 +374,14 @@ class ScopewatchApp(SessionApp):
             self.action_show_help_panel()
 
     def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
+        self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
         markup: bool = True,
-    ) -> None:
+    ) -> None:  # fmt: skip
         """Every notice goes to the notice line (tui/widgets/notices.py: the notification policy), never a toast."""
         self.notices.say(message, title=title, severity=severity, timeout=6.0 if timeout is None else timeout)
+
+    def action_help_quit(self) -> None:  # ctrl+c: Textual's notice is markup, which the notice line showed as is
+        self.notify("press q to quit (ctrl+q anywhere)", title="Do you want to quit?")
 
     def action_next_theme(self) -> None:
         names = list(THEMES)

@@ -53,7 +53,9 @@ class NormToggleRequested(Message):
 class DiffRequested(Message):
     """Show a diff full screen (a review's proposed change, a harm's causal change)."""
 
-    def __init__(self, title: str, diff: str) -> None:
+    def __init__(self, title: str, diff: str, *, review: bool = False) -> None:
         super().__init__()
         self.title = title
         self.diff = diff
+        self.review = review
+        """A review's change: the approve / reject keys decide it from the diff (and close it)."""

@@ -108,8 +108,8 @@ _INTERRUPTED = False
 this worker stops at once instead of running to its end while the driver waits."""
 
 
-GRACE_S = 2.0
-"""How long stopped workers get to clean up (close their sandboxes) before they are killed."""
+GRACE_S = 5.0
+"""How long stopped workers get to clean up (close their sandboxes, run their ``atexit``) before they are killed."""
 
 
 class Terminated(KeyboardInterrupt):
@@ -123,6 +123,11 @@ def _raise_terminated(_signum: int, _frame: object) -> None:
 def _worker_init(notify: Any, driver: int) -> None:
     os.setsid()  # its own group: the driver stops the worker and all it started with one signal
     signal.signal(signal.SIGTERM, _raise_terminated)  # unwind the unit: sandboxes close
+    # Blocked while it started (:func:`_sigint_deferred`): a Ctrl-C that came meanwhile is dropped (the driver stops
+    # the workers with SIGTERM), then Ctrl-C is what it always is.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     set_sink(notify.put)
     _die_with(driver)
     threading.Thread(target=_orphan_watch, args=(driver,), daemon=True, name="scopewatch-orphan-watch").start()
@@ -148,11 +153,29 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """SIGINT blocked in the driver while the workers are spawned (as the units are submitted, each waiting for its
+    worker's interpreter to start): a Ctrl-C meanwhile comes when this ends, and each worker starts with it blocked
+    too (a blocked signal stays blocked across an exec) until :func:`_worker_init`. A terminal's Ctrl-C reaches the
+    driver's whole group, and a worker still importing its modules printed a traceback (newcomer5 08)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _stop_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
     """Stop every worker's process group: SIGTERM, then SIGKILL what is left after :data:`GRACE_S`."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for process in processes:
+            with contextlib.suppress(ProcessLookupError, PermissionError, TypeError):
+                os.kill(process.pid, sig)  # a worker still starting has no group of its own yet
             with contextlib.suppress(ProcessLookupError, PermissionError, TypeError):
                 os.killpg(process.pid, sig)
         deadline = time.monotonic() + GRACE_S
@@ -185,9 +208,24 @@ def _call(fn: Callable[..., R], args: tuple[Any, ...]) -> R:
         raise KeyboardInterrupt
     try:
         return fn(*args)
+    except Terminated:
+        _exit_stopped()
+        raise
     except KeyboardInterrupt:
         _INTERRUPTED = True
         raise
+
+
+def _exit_stopped() -> None:
+    """In a worker the driver stopped (SIGTERM), once its unit has unwound: end the process with its clean-up
+    (``atexit``: the helper folders it made), never back to the pool's queue to wait for the SIGKILL that skips it
+    (newcomer5 07: interrupted runs left their folders in /tmp and /dev/shm)."""
+    import atexit
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    atexit._run_exitfuncs()
+    os._exit(128 + signal.SIGTERM)
 
 
 def _local(
@@ -206,9 +244,11 @@ def _local(
                 initargs=(notify, os.getpid()),
             ) as pool,
         ):
-            futures = [pool.submit(_call, fn, args) for args in units]
-            index = {future: i for i, future in enumerate(futures)}
+            futures: list[concurrent.futures.Future[R]] = []
             try:
+                with _sigint_deferred():  # a Ctrl-C meanwhile is raised as it ends: the workers are stopped below
+                    futures += [pool.submit(_call, fn, args) for args in units]
+                index = {future: i for i, future in enumerate(futures)}
                 pending: set[concurrent.futures.Future[R]] = set(futures)
                 while pending:
                     finished, pending = concurrent.futures.wait(pending, timeout=0.1)

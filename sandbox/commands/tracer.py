@@ -52,6 +52,7 @@ from sandbox.commands.strace import Exec, ParsedTrace
 from sandbox.commands.wrapped import Wrapped, as_program, as_wrapper, match_records, runs_behind
 from sandbox.jail.cpus import TRACER_PREFIX
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, jail_argv
+from sandbox.workspace.stale import owned_tempdir
 
 SYSCALLS = (
     "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,unlink,unlinkat,rmdir,"
@@ -144,7 +145,7 @@ async def detect_tracer(level: IsolationLevel) -> Tracer:
 def private_name(program: str) -> str:
     """``program`` under a name unique to this process (a symlink in a private folder, removed at exit):
     what strace prints starts with the name it was run by, so its messages can be told from the command's."""
-    folder = Path(tempfile.mkdtemp(prefix="scopewatch-tracer-"))
+    folder = Path(owned_tempdir("scopewatch-tracer-"))
     atexit.register(shutil.rmtree, folder, True)
     alias = folder / f"{TRACER_PREFIX}{secrets.token_hex(12)}"  # how jails are counted (sandbox.jail.cpus)
     alias.symlink_to(program)

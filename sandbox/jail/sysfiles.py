@@ -18,8 +18,9 @@ import atexit
 import os
 import shutil
 import subprocess
-import tempfile
 from functools import cache
+
+from sandbox.workspace.stale import owned_tempdir
 
 NSSWITCH = "/etc/nsswitch.conf"
 LOCALES = "/usr/lib/locale"
@@ -28,7 +29,7 @@ _NO_SOURCE = ("systemd",)
 
 
 def _folder(prefix: str) -> str:
-    folder = tempfile.mkdtemp(prefix=prefix)
+    folder = owned_tempdir(prefix)  # swept once this process is gone, if its atexit never ran
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     os.chmod(folder, 0o755)
     return folder

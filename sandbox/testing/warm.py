@@ -27,7 +27,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import IO
@@ -37,6 +36,7 @@ from sandbox.jail.isolation import SYSTEM_PATH, Jail, minimal_env, server_argv
 from sandbox.jail.jailuser import HandOver, hand_over, jail_uid
 from sandbox.jail.seccomp import filter_pipe
 from sandbox.workspace.mirror import Mirror
+from sandbox.workspace.stale import owned_tempdir
 
 _SERVER = Path(__file__).with_name("_warmserver.py")
 IDLE_MAX = 4
@@ -59,7 +59,7 @@ class WarmServer:
 
     def __init__(self, kind: Kind, scratch: str | None) -> None:
         self.kind = kind
-        self.area = Path(tempfile.mkdtemp(prefix="scopewatch-warm-", dir=scratch))
+        self.area = Path(owned_tempdir("scopewatch-warm-", scratch))
         self.mirror = Mirror(self.area / "ws")
         self.answered = False
         self.killed = False

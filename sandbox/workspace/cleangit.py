@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
+from sandbox.workspace.stale import owned_tempdir
 
 _SHARED = ("objects", "refs", "logs", "packed-refs", "shallow")
 """What the scratch git folder takes from the repository, by symbolic link (when present)."""
@@ -78,7 +79,7 @@ def run_git(
         return None
     if not _HEAD.fullmatch(head):
         return None
-    scratch = Path(tempfile.mkdtemp(prefix="scopewatch-git-"))
+    scratch = Path(owned_tempdir("scopewatch-git-"))
     try:
         own = scratch / "git"
         own.mkdir()

@@ -15,6 +15,11 @@ no harm: each step tolerates what the other already did. :func:`sweep_once` runs
 process, at the first sandbox made (``SCOPEWATCH_SWEEP=0`` turns that off); ``scopewatch sandbox
 sweep`` runs it by hand (``--dry-run`` lists).
 
+The engine's helper folders (:data:`HELPERS`: a jail's ``nsswitch.conf`` and locales, the tracer's private name,
+a warm test runner's area, a clean git's scratch) are made by :func:`owned_tempdir`, named after their process the
+same way; :func:`sweep_once` also removes those of processes that are gone (a worker killed before its ``atexit``
+ran: newcomer5 07 found thousands after interrupted runs).
+
 Folders of older versions carry no owner (``scopewatch-sandbox-<random>``): the automatic sweep
 leaves them; the command removes them only with ``--unowned HOURS``, when unchanged for that long and
 no process has its working folder, its root or an open file in them.
@@ -26,6 +31,7 @@ import ctypes
 import os
 import re
 import stat
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +40,9 @@ from sandbox.workspace.files import remove_tree
 
 PREFIX = "scopewatch-sandbox-"
 _OWNED = re.compile(re.escape(PREFIX) + r"(\d+)\.(\d+)-")
+HELPERS = ("scopewatch-locale-", "scopewatch-nss-", "scopewatch-tracer-", "scopewatch-warm-", "scopewatch-git-")
+"""The prefixes of the engine's helper folders (:func:`owned_tempdir`)."""
+_HELPER = re.compile("(?:" + "|".join(re.escape(h) for h in HELPERS) + r")(\d+)\.(\d+)-")
 _MNT_DETACH = 2
 _swept = False
 
@@ -161,9 +170,35 @@ def sweep(parent: Path, unowned_hours: float | None = None) -> tuple[list[Stale]
 
 
 def sweep_once(parent: str | None) -> None:
-    """:func:`sweep` the sandboxes' parent folder the first time this process makes a sandbox."""
+    """:func:`sweep` the sandboxes' parent folder, and :func:`sweep_helpers` the temporary folders, the first time
+    this process makes a sandbox."""
     global _swept
     if _swept or os.environ.get("SCOPEWATCH_SWEEP") == "0":
         return
     _swept = True
     sweep(Path(parent or os.environ.get("TMPDIR") or "/tmp"))
+    for folder in dict.fromkeys((tempfile.gettempdir(), os.environ.get("SCOPEWATCH_TMPDIR") or "/dev/shm")):
+        sweep_helpers(Path(folder))
+
+
+def owned_tempdir(prefix: str, folder: str | os.PathLike[str] | None = None) -> str:
+    """``tempfile.mkdtemp`` for one of :data:`HELPERS`, named after this process (``<prefix><pid>.<start>-``):
+    :func:`sweep_helpers` removes it once the process is gone, whether or not its clean-up ran."""
+    pid = os.getpid()
+    return tempfile.mkdtemp(prefix=f"{prefix}{pid}.{process_start(pid) or 0}-", dir=folder)
+
+
+def sweep_helpers(parent: Path) -> list[Path]:
+    """Remove the helper folders (:func:`owned_tempdir`) in ``parent`` whose process is gone; those removed."""
+    try:
+        names = [e.name for e in os.scandir(parent) if e.name.startswith(HELPERS) and e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        owned = _HELPER.match(name)
+        if owned is not None and process_start(int(owned.group(1))) != int(owned.group(2)):
+            remove_tree(parent / name)
+            if not os.path.lexists(parent / name):
+                removed.append(parent / name)
+    return removed

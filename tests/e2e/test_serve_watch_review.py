@@ -197,6 +197,9 @@ def test_bad_bus_options_fail_in_one_line_before_any_screen(make_broker: Callabl
     gone = f"mqtt://127.0.0.1:{free_port()}"
     assert "cannot connect to the MQTT broker" in _one_line_error(["watch", "--bus", gone, "--session", "s-x"])
     assert "cannot connect to the MQTT broker" in _one_line_error(["review", "--bus", gone, "--session", "s-x"])
+    # a wrong --recording is named first, not after the broker's answers (newcomer5 13: ~20 s later)
+    missing = ["watch", "--bus", gone, "--session", "s-x", "--recording", "/nonexistent/class.jsonl"]
+    assert "/nonexistent/class.jsonl: cannot read recording" in _one_line_error(missing)
     empty = make_broker()
     assert "--session: no session announced" in _one_line_error(["watch", "--bus", empty.url])
     assert "no engine answered for session 's-x'" in _one_line_error(["watch", "--bus", empty.url, "--session", "s-x"])

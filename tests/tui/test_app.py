@@ -332,6 +332,45 @@ async def test_a_review_waiting_on_the_person_takes_the_focus_and_enter_opens_it
         assert isinstance(app.screen, DiffScreen)
 
 
+async def test_approve_and_reject_decide_the_review_whose_diff_is_open() -> None:
+    """The footer under a review's diff offered ``a Approve`` and ``x Reject``, which did nothing until the diff was
+    closed (newcomer5 09): they decide that review now, and close the diff. A harm's diff decides nothing."""
+    bus = InProcessBus()
+    app = build_app(bus, SESSION, flash_seconds=0)
+    events = session_events()
+    at = index_after(events, "ReviewRequested")
+    request = events[at - 1]
+    norms = Norms(reviewer="human").model_dump()
+    async with app.run_test(size=SIZE) as pilot:
+        await feed(pilot, bus, events[: at - 1])
+        human = NormChanged(
+            session=SESSION, seq=request.seq, key="reviewer", old="trajectory", new="human", norms=norms
+        )
+        await feed(pilot, bus, [human, request.model_copy(update={"seq": request.seq + 1, "to": "admin"})])
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)
+        await pilot.press("a")
+        await pilot.pause()
+        assert not isinstance(app.screen, DiffScreen)
+        assert app.reviews.sent == {request.request_id: "approved"}  # type: ignore[attr-defined]
+        app.push_screen(DiffScreen("a harm's change", "--- a\n+++ b\n"))
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)  # no review to decide: the key is not offered
+
+
+async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
+    """Textual's notice is markup (``Press [b]ctrl+q[/b]``), which the notice line showed as is (newcomer5 10)."""
+    app = build_app(InProcessBus(), SESSION, flash_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        shown = app.notices.text
+        assert "q to quit" in shown and "[" not in shown, shown
+
+
 async def test_the_reviews_panel_names_the_reviewer_the_session_started_with() -> None:
     """``run --norm reviewer=away``: the Norms panel said away, the Reviews panel "reviewer: trajectory" (its
     default) until a norm changed (newcomer4 04)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 from typing import Any
@@ -30,7 +31,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
     p.add_argument("--session", metavar="ID", help="session id (default: the most recent one announced)")
-    p.add_argument("--token", metavar="TOKEN", help="a token serve printed (instructor or reviewer), to send commands")
+    p.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help="a token serve printed, to send commands: instructor (everything: pause, step, norms, seats, the vote "
+        "rule, overriding a vote), reviewer (decide reviews), watcher (vote in the room, with --as NAME) or a "
+        "member's own (vote as that member: sw1.watcher.NAME...)",
+    )
     p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by --token
     p.add_argument(
         "--key",
@@ -74,6 +81,8 @@ def watch(args: argparse.Namespace) -> int:
     theme = resolve(getattr(args, "theme", None))
 
     pinned = parse_key(args.key) if getattr(args, "key", None) else None
+    if getattr(args, "recording", None) is not None:
+        _readable(args.recording)  # a wrong path is named at once, not after the broker's answers (newcomer5 13)
 
     async def prepare() -> tuple[str, VerifyKey | None, list[Event] | None]:
         session = await resolve_session(address, args.session)
@@ -126,6 +135,14 @@ def watch(args: argparse.Namespace) -> int:
         print(f"scopewatch: watching stopped: {app.engine_error}", file=sys.stderr)
         return 1
     return app.return_code or 0
+
+
+def _readable(path: str) -> None:
+    """``--recording FILE`` names a recording: its first event reads (else RecordingError, one line naming it)."""
+    from channel.recorder import stream_recording
+
+    with contextlib.closing(stream_recording(path)) as events:
+        next(events)
 
 
 def recording_for(session: str, args: argparse.Namespace, address: BrokerAddress, unknown: bool) -> list[Event]:

@@ -20,12 +20,28 @@ class DiffScreen(ModalScreen[None]):
     }
     """
 
-    BINDINGS = [Binding("escape,q,enter", "dismiss_diff", "Close")]
+    BINDINGS = [
+        Binding("escape,q,enter", "dismiss_diff", "Close"),
+        Binding("a", "decide('approved')", "Approve"),
+        Binding("x", "decide('rejected')", "Reject"),
+    ]
 
-    def __init__(self, title: str, diff: str) -> None:
+    def __init__(self, title: str, diff: str, *, review: bool = False) -> None:
         super().__init__()
         self.title_text = title
         self.diff = diff
+        self.review = review
+        """A pending review's change: approve and reject decide it from here (newcomer5 09: the footer offered
+        them, and they did nothing while the diff was open)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "decide":  # a review's diff, where the app lets the keys decide (not a replay)
+            return self.review and self.app.check_action("decide", parameters) is not False
+        return True
+
+    async def action_decide(self, decision: str) -> None:
+        self.dismiss(None)
+        await self.app.run_action(f"decide({decision!r})")
 
     def compose(self) -> ComposeResult:
         body = (
@@ -35,7 +51,7 @@ class DiffScreen(ModalScreen[None]):
         )
         with VerticalScroll() as scroll:
             scroll.border_title = self.title_text
-            scroll.border_subtitle = "esc to close"
+            scroll.border_subtitle = "a approve · x reject · esc to close" if self.review else "esc to close"
             yield Static(body, id="diff-body")
 
     def action_dismiss_diff(self) -> None:

@@ -243,4 +243,4 @@ class ReviewQueue(Vertical):
     def action_open_diff(self) -> None:
         req = self.highlighted()
         if req is not None:
-            self.post_message(DiffRequested(f"{req.request_id}: {req.actor} → {req.to}", req.diff))
+            self.post_message(DiffRequested(f"{req.request_id}: {req.actor} → {req.to}", req.diff, review=True))

@@ -63,6 +63,15 @@ def test_defaults_are_shown_in_help() -> None:
     assert "(default: localhost)" in " ".join(text.split()) and "(default: 8000)" in text
 
 
+def test_watch_help_names_every_token_kind() -> None:
+    """A student joins with the watcher token or their own member token; the help named instructor and reviewer
+    only (newcomer5 14)."""
+    text = " ".join(dict(_parsers(build_parser()))["scopewatch watch"].format_help().split())
+    options = text[text.index("options:") :]
+    token = options[options.index("--token TOKEN") : options.index("--key")]
+    assert all(kind in token for kind in ("instructor", "reviewer", "watcher", "member")), token
+
+
 def test_no_flag_shows_a_default() -> None:
     """A flag's default is no value to show: ``--no-stream`` once read "(default: True)"."""
     shown = [
