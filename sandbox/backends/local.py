@@ -362,6 +362,8 @@ class LocalSandbox:
         before every other operation (:mod:`sandbox.backends.aftermath`). End it with :meth:`stop_agent_process`."""
         async with self._reconciler.lock:
             await self._after.pending()
+            if self._shell.shim is not None:  # its records are read as they come, with no trace to complete them
+                self._shell.shim.record_after()
             process = await start_agent_process(self._shell, actor, argv, env)
             self._after.started(actor, tuple(argv))
         return process

@@ -28,7 +28,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -114,14 +114,15 @@ class ProgramIndex:
         *,
         mounts: Mapping[str, str] | None = None,
         jail_tmp: Path | None = None,
-        wrappers: Mapping[str, str] | None = None,
+        wrappers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
         root: str = "",
     ) -> None:
         self._mounts = dict(mounts or {})
         self._root = root
         """A prefix that reaches the jail's files from the engine (a container's ``/proc/PID/root``)."""
         self._wrappers: dict[int, list[tuple[bytes, str]]] = {}  # size -> (wrapper text, command)
-        for command, text in sorted((wrappers or {}).items()):
+        pairs = wrappers.items() if isinstance(wrappers, Mapping) else wrappers or ()
+        for command, text in sorted(pairs):
             data = text.encode()
             self._wrappers.setdefault(len(data), []).append((data, command))
         self._by_inode: dict[tuple[int, int], str] = {}

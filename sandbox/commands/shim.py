@@ -134,11 +134,14 @@ class Shim:
         """Once installed: a wrapper's path, or the program it is mounted over, -> its command."""
         self.channel: AuditChannel | None = None
         self.container = container
-        self.first = traced and container is None
-        """Wrappers write their record first and become the program (commands run under the exec tracer)."""
         """In a container (the docker backend): command -> the program the wrapper is mounted over;
         the image keeps a copy of each at ``/opt/scopewatch/real/<name>``. Commands not in it run
         by name on the container's system PATH."""
+        self.first = traced and container is None
+        """Wrappers write their record first and become the program (commands run under the exec tracer), until
+        :meth:`record_after`."""
+        self._after: dict[str, str] = {}
+        """Command -> its wrapper's text when the record comes after the program (:meth:`record_after`)."""
 
     def install(self) -> None:
         """Write the wrappers, open the audit channel."""
@@ -146,7 +149,7 @@ class Shim:
         if bash is None:
             raise ShimUnavailable("the shell shim needs bash")
         for name in self._commands if self.container is None else ():
-            self._expected[name] = self._host_wrapper(bash, name)
+            self._expected[name], self._after[name] = self._host_wrapper(bash, name)
         for name, program in (self.container or {}).items():
             if name in self._commands:
                 self.cover.append((self.dir / name, program))
@@ -168,25 +171,49 @@ class Shim:
         self.channel = AuditChannel(self.fifo)
 
     @property
-    def texts(self) -> dict[str, str]:
-        """Command -> its wrapper's text (a copy of a wrapper is known by it)."""
-        return dict(self._expected)
+    def texts(self) -> list[tuple[str, str]]:
+        """(command, a text its wrapper has or may come to have): a copy of a wrapper is known by it."""
+        return sorted({*self._expected.items(), *self._after.items()})
 
-    def _host_wrapper(self, bash: str, name: str) -> str:
+    def record_after(self) -> None:
+        """From now on the wrappers run the program in a child and write their record after it, as untraced ones
+        do: a live agent process's shimmed programs' records are read as they come, with no trace to say how they
+        ended (:mod:`sandbox.backends.aftermath`), and a push's record must come after the push. Written in place:
+        a jail's mounts over the system's programs show the same files."""
+        if not self.first:
+            return
+        self.first = False
+        for name, text in self._after.items():
+            wrapper = self.dir / name
+            with contextlib.suppress(OSError):
+                wrapper.chmod(0o755)
+                with wrapper.open("r+", encoding="utf-8") as f:
+                    f.truncate(0)
+                    f.write(text)
+                wrapper.chmod(0o555)
+        self._expected.update(self._after)
+        self._seen.clear()
+
+    def _host_wrapper(self, bash: str, name: str) -> tuple[str, str]:
+        """Its wrapper's text as the sandbox starts with it, and with the record after the program."""
         program = shutil.which(name, path=self.search_path)
         self.real[name] = program
-        first = self.first
-        if program is None:
-            run = f"echo {shlex.quote(name + ': command not found')} >&2; " + ("exit 127" if first else "(exit 127)")
-        elif self.covering and in_system_dirs(real := os.path.realpath(program)):
-            inside = str(self.real_dir / name)
-            self.expose.append((real, inside))
-            self.cover.append((self.dir / name, real))
-            run = f'exec -a {shlex.quote(program)} {shlex.quote(inside)} "$@"'
-            run = run if first else f"({run})"
-        else:
-            run = f'{"exec " if first else ""}{shlex.quote(program)} "$@"'
-        return wrapper_text(bash, name, run, self.fifo, first=first)
+        texts = []
+        for first in dict.fromkeys((self.first, False)):
+            if program is None:
+                missing = f"echo {shlex.quote(name + ': command not found')} >&2; "
+                run = missing + ("exit 127" if first else "(exit 127)")
+            elif self.covering and in_system_dirs(real := os.path.realpath(program)):
+                inside = str(self.real_dir / name)
+                if (real, inside) not in self.expose:
+                    self.expose.append((real, inside))
+                    self.cover.append((self.dir / name, real))
+                run = f'exec -a {shlex.quote(program)} {shlex.quote(inside)} "$@"'
+                run = run if first else f"({run})"
+            else:
+                run = f'{"exec " if first else ""}{shlex.quote(program)} "$@"'
+            texts.append(wrapper_text(bash, name, run, self.fifo, first=first))
+        return texts[0], texts[-1]
 
     def _write_wrappers(self, names: Iterable[str]) -> None:
         for name in names:

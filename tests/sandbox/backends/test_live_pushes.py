@@ -44,3 +44,29 @@ async def test_a_push_made_while_a_window_is_settled_is_the_next_windows(monkeyp
             assert [p for p in pushes if p[1]] == [("alice", ("refs/heads/late",))], events
         finally:
             await sb.stop_agent_process("alice", process)
+
+
+async def test_a_live_process_s_shimmed_programs_are_recorded_with_how_they_ended() -> None:
+    """A traced sandbox's wrappers write their record first and let the trace say how the program ended (shim.py);
+    a live agent process's records are read as they come, with no trace: from its start the wrappers write theirs
+    after the program again, with its exit code (a record written first gave -1, and a push's record came before
+    the push)."""
+    bus = InProcessBus()
+    sub = await bus.subscribe()
+    async with jailed(bus) as sb:
+        command = "git rev-parse --verify -q refs/heads/none; sleep 60"
+        process = await sb.start_agent_process("alice", ["bash", "-c", command], {})
+        try:
+            await sb.agent_turn("alice", starts=True)
+            for _ in range(100):
+                await asyncio.sleep(0.1)
+                await sb.agent_turn("alice", starts=False)
+                ran = [e for e in await drain(sub) if type(e).__name__ == "ShellCommandRan"]
+                if ran:
+                    break
+                await sb.agent_turn("alice", starts=True)
+            assert [(e.argv[:2], e.exit_code) for e in ran] == [(("git", "rev-parse"), 1)], ran  # type: ignore[attr-defined]
+        finally:
+            await sb.stop_agent_process("alice", process)
+        result = await sb.run_shell("alice", "git rev-parse --verify -q refs/heads/none")
+        assert result.exit_code == 1
