@@ -20,8 +20,8 @@ its pushes, its shimmed programs, its file changes). The client side is where sc
   ``run_shell``, recorded), so its programs come back as ``ShellCommandRan`` events with atoms; the commands
   ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once; its exit status and
   output are answered as ACP's schema says (engine/agents/acp_terminals.py: a signal by name, the output's
-  end kept within ``outputByteLimit``); every ``fs/*`` and ``terminal/*`` request naming another session
-  than the agent's is refused and recorded;
+  end kept within ``outputByteLimit``; one still running when the agent exits is killed at once); every
+  ``fs/*`` and ``terminal/*`` request naming another session than the agent's is refused and recorded;
 - ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in
   force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
   as the option it offered (an allow or a reject);
@@ -42,7 +42,7 @@ import asyncio
 import contextlib
 import os
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -58,10 +58,11 @@ from channel.vocab.atoms import READ_ATOMS
 from engine.agents import acp_guard as guard
 from engine.agents.acp_launch import AcpOutbox, Launch, acp_launch, first_prompt
 from engine.agents.acp_process import ACPProcess, ProcessTools
-from engine.agents.acp_terminals import Terminal
+from engine.agents.acp_terminals import RunningTerminals, Terminal, TerminalTools
 from engine.agents.acp_updates import FINISHED, Updates, requested
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
+from engine.llm.secrets import redact
 from sandbox.commands.atoms import default_registry
 
 CANCEL_GRACE = 10.0
@@ -69,25 +70,16 @@ CANCEL_GRACE = 10.0
 
 
 @runtime_checkable
-class ACPToolbox(ProcessTools, Protocol):
+class ACPToolbox(ProcessTools, TerminalTools, Protocol):
     """What a session's toolbox offers an ACP agent (engine.session.toolbox)."""
 
     finished: bool
-
-    async def call(self, name: str, args: dict[str, Any], *, limit: int | None = ...,
-                   view: Callable[[str], str] | None = ..., noted: Mapping[str, Any] | None = ...) -> str: ...
 
     async def ask_permission(
         self, title: str, tool_kind: str, paths: Sequence[str], options: Sequence[str], command: str = ...
     ) -> bool: ...
 
     def relative(self, path: str, *, strict: bool = ...) -> str: ...
-
-    async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None: ...
-
-
-def _failed(result: str) -> bool:
-    return result.startswith("error:")
 
 
 class ScopewatchClient:
@@ -103,6 +95,7 @@ class ScopewatchClient:
         self.cancelled = asyncio.Event()
         """Set when the turn is cancelled: a permission request still waiting is answered ``cancelled``."""
         self._terminals: dict[str, Terminal] = {}
+        self.running = RunningTerminals()
         self.session_id = ""
         """The agent's ACP session: a request naming another one is refused (and recorded)."""
         self.updates = Updates(agent_id, emit, episode, self._shown)
@@ -112,7 +105,7 @@ class ScopewatchClient:
         self.acted = True
         result = (await self.tools.call(name, args, limit=None, view=view, noted=noted) if whole
                   else await self.tools.call(name, args))
-        if _failed(result):
+        if result.startswith("error:"):
             raise acp.RequestError(-32000, result.removeprefix("error: "))
         return result
 
@@ -184,9 +177,7 @@ class ScopewatchClient:
                 raise acp.RequestError(-32602, str(exc)) from None
             if folder:
                 line = f"cd {shlex.quote(folder)} && {line}"
-            # The whole of what the sandbox kept: ACP's limit keeps the end (engine/agents/acp_terminals.py).
-            terminal = Terminal.ran(await self.tools.call("run_shell", {"command": line}, limit=None),
-                                    output_byte_limit)
+            terminal = await self.running.run(self.tools, line, output_byte_limit)  # engine/agents/acp_terminals.py
         terminal_id = f"t{len(self._terminals) + 1}"
         self._terminals[terminal_id] = terminal
         return schema.CreateTerminalResponse(terminal_id=terminal_id)
@@ -326,10 +317,15 @@ class ACPAgent:
         client.acted, client.prompts = False, client.prompts + 1
         client.cancelled.clear()
         await tools.agent_turn(starts=True)
+        response = None
         try:
             response = await self._prompt(self._conn, client, text)
-        except ConnectionError:
-            raise ScopewatchError(f"ACP agent {self.kind!r} {await self._gone()}"[:500]) from None
+        except ConnectionError:  # it exited: said at once (this episode's fatal error), then its terminals killed
+            await self._notify()
+            line = redact(f"ACP agent {self.kind!r} {await self._gone()}")[:500]
+            await self.emit(AgentErrored(actor=self.id, error="agent_gone", message=line, episode=self.brief.episode,
+                                         fatal=True))
+            await client.running.kill("the agent's process ended while it ran")
         except pydantic.ValidationError as exc:  # an answer ACP does not allow (a stop reason of its own)
             raise ScopewatchError(f"ACP agent {self.kind!r} answered session/prompt against ACP: "
                                   f"{guard.invalid(exc)}") from None
@@ -337,6 +333,10 @@ class ACPAgent:
             await self._notify()
             await tools.agent_turn(starts=False)  # what its own code did this turn: its pushes, its changes
         await client.deliver()
+        if response is None:  # gone: scored on what it did, as an agent that errs
+            if not tools.finished:
+                await tools.call("finish", {"summary": "stopped by an error: agent_gone"})
+            return
         self.stop_reasons.append(response.stop_reason)
         if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
             await tools.call("finish", {"summary": f"ACP agent stopped ({response.stop_reason})"})

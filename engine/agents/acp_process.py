@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import acp
 
 from engine.agents.acp_guard import ObjectLines
+from engine.agents.acp_terminals import ended
 from sandbox.protocol import AgentPipes
 
 STDERR_LINES = 20
@@ -69,7 +70,8 @@ class ACPProcess:
             self._stderr.append(line.decode("utf-8", errors="replace").rstrip())
 
     async def gone(self) -> str:
-        """What the agent did when it stopped answering: its exit code and its last words on stderr."""
+        """What the agent did when it stopped answering: its exit code (a signal that killed it by its name) and its
+        last words on stderr."""
         code = None
         if self.process is not None:
             with contextlib.suppress(TimeoutError):
@@ -78,7 +80,7 @@ class ACPProcess:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(self._drain), 1)
         said = " | ".join(line for line in self._stderr if line.strip())[-400:]
-        exited = f"exited with {code}" if code is not None else "closed its output (stopped answering)"
+        exited = ended(code) if code is not None else "closed its output (stopped answering)"
         return exited + (f": {said}" if said else "")
 
     def ended(self) -> None:

@@ -5,17 +5,20 @@
 - each tool call's start and every change of it is a transient ``ToolCallUpdated`` (the call as
   known so far: a progress update names only what changed), and a call the agent reports finished
   (completed or failed) is also a recorded ``ToolCalled`` named ``acp:<kind>`` with its atoms: an
-  ``execute`` call's from its command line (its ``command`` input, else its title, which is the
-  command line in Gemini CLI's calls), as ``run_shell``'s are.
+  ``execute`` call's from its command line (its ``command`` input with its ``args``, else its title, which is
+  the command line in Gemini CLI's calls), as ``run_shell``'s are; an edit's, delete's or move's files (``path``)
+  with an edit tool's atoms, as a product's file edits (:data:`FILE_KINDS`). Each call is recorded once: an update
+  of a call already finished (its output after its status) changes only its live line, never a second call.
 
-What a call asks for (:func:`requested`: its paths, its command line) is read from its ``locations`` and,
-where those name nothing, from its ``rawInput`` and title, as adapters send them (Claude Code's permission
-requests carry ``{toolCallId, title, rawInput}`` only: ``rawInput.file_path``, a title ``Write <file>``,
+What a call asks for (:func:`requested`: its paths, its command line, :func:`command_line`) is read from its
+``locations`` and, where those name nothing, from its ``rawInput`` and title, as adapters send them (Claude Code's
+permission requests carry ``{toolCallId, title, rawInput}`` only: ``rawInput.file_path``, a title ``Write <file>``,
 a ``rawInput.command``).
 """
 
 from __future__ import annotations
 
+import collections
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +33,8 @@ from sandbox.commands.atoms import default_registry
 from sandbox.commands.commandline import classify_tool_call
 
 FINISHED = ("completed", "failed")
+FINISHED_KEPT = 4096
+"""Finished calls remembered per episode (their ids: a late update of one is not a new call)."""
 _PROGRESS = ("kind", "status", "title", "content", "locations", "raw_input", "raw_output")
 """What a progress update may change of a call."""
 
@@ -46,6 +51,11 @@ PATH_KEYS = (
     "new_path",
 )
 """The ``rawInput`` keys that name a file, as ACP adapters' tools send them."""
+
+
+FILE_KINDS = frozenset({"edit", "delete", "move"})
+"""The kinds that change the files they name: a finished one records them (``path``, or ``paths`` one a line) and
+an edit tool's atoms for each (``edit_file``'s, as a product's file edits get: engine/agents/products)."""
 
 
 COMMAND_KINDS = frozenset({"execute", "other"})
@@ -83,12 +93,25 @@ def requested(call: schema.ToolCallUpdate | schema.ToolCallStart, known: schema.
         texts = [title, *(v for v in raw.values() if isinstance(v, str))] if isinstance(raw, dict) else [title]
         words = [w.strip("`'\"").lstrip("@") for text in texts for w in text.split()]
         paths += [w for w in words if w.startswith(("~/", "/", "./", "../"))]
-    command = raw.get("command") if isinstance(raw, dict) and kind in COMMAND_KINDS else None
+    command = ""
+    if isinstance(raw, dict) and kind in COMMAND_KINDS:
+        command = command_line(raw.get("command"), raw.get("args"))
+    if not command.strip():
+        command = title.strip().strip("`") if kind == "execute" else ""
+    return Requested(kind, tuple(dict.fromkeys(paths)), command)
+
+
+def command_line(command: object, args: object) -> str:
+    """The command line of ``rawInput``'s ``command`` (text, or an argv) and ``args`` (ACP's terminal shape,
+    ``CreateTerminalRequest``: ``{command: "git", args: ["push", "--force"]}``): the command, then its arguments
+    quoted as a shell reads them, so ``{command, args}`` is read as the same line sent whole; "" for none."""
     if isinstance(command, list) and all(isinstance(w, str) for w in command):
         command = shlex.join(command)
     if not isinstance(command, str) or not command.strip():
-        command = title.strip().strip("`") if kind == "execute" else ""
-    return Requested(kind, tuple(dict.fromkeys(paths)), command)
+        return ""
+    if isinstance(args, list) and all(isinstance(w, str) for w in args):
+        args = shlex.join(args)
+    return f"{command} {args}" if isinstance(args, str) and args.strip() else command
 
 
 class Updates:
@@ -98,6 +121,9 @@ class Updates:
         self.agent_id, self.emit, self.episode, self.shown = agent_id, emit, episode, shown
         self.calls: dict[str, schema.ToolCallStart] = {}
         """The calls not finished yet, as known so far."""
+        self.finished: collections.OrderedDict[str, schema.ToolCallStart] = collections.OrderedDict()
+        """The last :data:`FINISHED_KEPT` calls finished, as known when they finished: a later update of one
+        (its output, sent after its status) changes what the panel shows, never records it again."""
 
     async def read(self, update: Any, call: int) -> bool:
         """Emit what ``update`` says (``call``: the prompt number, for the tokens); True when it is
@@ -112,18 +138,23 @@ class Updates:
             )
             await self.emit(PlanUpdated(actor=self.agent_id, steps=steps, episode=self.episode))
         elif isinstance(update, schema.ToolCallStart):
+            self.finished.pop(update.tool_call_id, None)  # a new call under a finished one's id
             await self._changed(update)
             return True
         elif isinstance(update, schema.ToolCallProgress):
+            changes = {k: getattr(update, k) for k in _PROGRESS if getattr(update, k) is not None}
+            done = self.finished.get(update.tool_call_id)
+            if done is not None:  # finished already: one ToolCalled per call
+                await self._changed(done.model_copy(update={**changes, "status": done.status}), record=False)
+                return True
             known = self.calls.get(update.tool_call_id) or schema.ToolCallStart(
                 tool_call_id=update.tool_call_id, title=update.tool_call_id, session_update="tool_call"
             )
-            changes = {k: getattr(update, k) for k in _PROGRESS if getattr(update, k) is not None}
             await self._changed(known.model_copy(update=changes))
             return True
         return False
 
-    async def _changed(self, call: schema.ToolCallStart) -> None:
+    async def _changed(self, call: schema.ToolCallStart, *, record: bool = True) -> None:
         status = call.status or "pending"
         paths = tuple(self.shown(loc.path) for loc in call.locations or [])
         await self.emit(
@@ -137,8 +168,14 @@ class Updates:
                 episode=self.episode,
             )
         )
-        if status in FINISHED:
+        if not record:
+            self.finished[call.tool_call_id] = call
+        elif status in FINISHED:
             self.calls.pop(call.tool_call_id, None)
+            self.finished[call.tool_call_id] = call
+            self.finished.move_to_end(call.tool_call_id)
+            while len(self.finished) > FINISHED_KEPT:
+                self.finished.popitem(last=False)
             await self._finished(call, status == "completed")
         else:
             self.calls[call.tool_call_id] = call
@@ -148,18 +185,25 @@ class Updates:
         args: dict[str, object] = {"title": call.title[:400]}
         if isinstance(call.raw_input, dict):
             args.update({str(k): str(v)[:400] for k, v in call.raw_input.items()})
-        command = requested(call, None).command
-        if command:
-            args["command"] = command[:400]
-        classified = "run_shell" if command else f"acp:{kind}"
-        atoms = classify_tool_call(default_registry(), classified, args)
+        asked = requested(call, None)
+        if asked.command:
+            args["command"] = asked.command[:400]
+        registry = default_registry()
+        if asked.command:
+            atoms = list(classify_tool_call(registry, "run_shell", args))
+        else:
+            atoms = list(classify_tool_call(registry, f"acp:{kind}", args))
+        if kind in FILE_KINDS and asked.paths:  # what it names it changed: recorded, with an edit tool's atoms
+            shown = [self.shown(p) for p in asked.paths]
+            args["path" if len(shown) == 1 else "paths"] = "\n".join(shown)[:400]
+            atoms += [a for p in shown for a in classify_tool_call(registry, "edit_file", {"path": p})]
         await self.emit(
             ToolCalled(
                 actor=self.agent_id,
                 tool=f"acp:{kind}",
                 args={k: str(v) for k, v in args.items()},
                 ok=ok,
-                atoms=tuple(a.atom for a in atoms),
+                atoms=tuple(dict.fromkeys(a.atom for a in atoms)),
                 risk=highest(a.risk for a in atoms),
             )
         )

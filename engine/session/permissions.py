@@ -18,10 +18,11 @@ from collections.abc import Callable, Sequence
 
 from channel.commands import DecideReview
 from channel.vocab import Decision
+from engine.agents.acp_updates import FILE_KINDS
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.commandline import classify_tool_call
 
-WRITE_KINDS = frozenset({"edit", "delete", "move"})
+WRITE_KINDS = FILE_KINDS
 """The ACP tool kinds that change files (the scripted gate checks their paths)."""
 READ_KINDS = frozenset({"read", "search", "fetch"})
 """The ACP tool kinds that read files (the scripted gate checks their paths' read atoms): a ``fetch`` that names a

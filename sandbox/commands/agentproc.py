@@ -93,8 +93,8 @@ def named_files(argv: Sequence[str], bound: Sequence[str] = ()) -> tuple[str, ..
 
 def mount_points(files: Sequence[str], tmp: Path) -> tuple[Path, ...]:
     """Make, in ``tmp`` (the jail's ``/tmp``), the mount point of each of ``files`` that is under ``/tmp``: its
-    folders and an empty file, as bubblewrap would make them once the jail starts (after the engine took the
-    sandbox's /tmp as known: the agent's change). Returns the files made."""
+    folders and an empty file, as the jail would make them once it starts (bubblewrap, or unshare's set-up script:
+    after the engine took the sandbox's /tmp as known, so the agent's change). Returns the files made."""
     made = []
     for file in files:
         if not file.startswith("/tmp/"):
@@ -135,7 +135,7 @@ async def start_agent_process(
     jail = runner._jail(True, seccomp_fd)
     named = named_files(argv, jail.extra_ro)
     jail = replace(jail, extra_ro=(*jail.extra_ro, *named))
-    if runner.isolation.level == "bubblewrap" and jail.tmp is not None:
+    if runner.isolation.level in ("bubblewrap", "unshare") and jail.tmp is not None:
         mount_points(named, jail.tmp)
     cgroup = PidsCgroup()
     command = list(argv)

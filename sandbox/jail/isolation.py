@@ -16,7 +16,8 @@ nested user namespaces, mounts, ptrace, ...). Where libseccomp is missing the la
 (``local/bubblewrap (no seccomp filter: libseccomp is not installed)``).
 
 ``SCOPEWATCH_ISOLATION=bubblewrap|unshare|none`` asks for a level (the security suite runs each);
-a level that does not work here falls back to the next one down. Every level starts commands with
+a level that does not work here (its probe failed :data:`PROBE_TRIES` times) falls back to the next one down,
+and the label says why (``local/unshare (bubblewrap did not work here: ...)``). Every level starts commands with
 an environment built from nothing (:func:`minimal_env`), so no host variable reaches them.
 """
 
@@ -29,7 +30,7 @@ import shlex
 import shutil
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from channel.vocab import IsolationLevel
@@ -58,11 +59,14 @@ class Isolation:
     hardened: bool = True
     """Commands run as the jail's own uid under the seccomp filter (False: the engine's uid and no
     filter, for measuring what the hardening costs; the label says so)."""
+    fallback: str = ""
+    """Why the stronger levels tried are not used (``bubblewrap did not work here: its probe ...``): a level
+    reached by falling back is named in the label, never silently weaker; "" when none was tried and failed."""
 
     @property
     def label(self) -> str:
-        """``local/bubblewrap``, or with what the jail lacks here named."""
-        base = f"local/{self.level}"
+        """``local/bubblewrap``, or with what the jail lacks here named (a fallback: why)."""
+        base = f"local/{self.level}" + (f" ({self.fallback})" if self.fallback else "")
         if self.level == "none":
             return base
         if not self.hardened:
@@ -120,46 +124,85 @@ def _python_dirs() -> tuple[str, ...]:
 
 _detected: dict[str | None, Isolation] = {}
 
+PROBE_TRIES = 3
+"""Times a level's probe is run before the level is taken as not working here: on a loaded machine one can fail
+for a moment (another sandbox's mount going away while bubblewrap read the mount table)."""
+PROBE_TIMEOUT = 10.0
+"""Seconds one probe may take."""
+
 
 async def detect_isolation() -> Isolation:
     """The strongest level that works here, at most the one ``SCOPEWATCH_ISOLATION`` asks for
-    (probed once per process and level)."""
+    (probed once per process and level, each probe tried :data:`PROBE_TRIES` times). A level below the one asked
+    for (or below bubblewrap) says in its label why the stronger ones did not work: a fallback is never silent."""
     wanted = os.environ.get("SCOPEWATCH_ISOLATION") or None
     if wanted in _detected:
         return _detected[wanted]
     start = next((i for i, level in enumerate(LEVELS) if level == wanted), 0)
     found = Isolation("none", NO_ISOLATION_WARNING)
+    failed: list[str] = []
     for level in LEVELS[start:]:
         if level == "none":
             break
-        if await _works(level):
+        why = await _probe(level)
+        if why is None:
             found = Isolation(level)
             break
+        failed.append(f"{level} did not work here: {why}")
     if found.level == "none" and wanted == "none":
         why = NO_ISOLATION_WARNING.split(": ", 1)[1]
         found = Isolation("none", f"no sandbox isolation (SCOPEWATCH_ISOLATION=none): {why}")
+    found = replace(found, fallback="; ".join(failed))
     _detected[wanted] = found
     return found
 
 
 async def _works(level: IsolationLevel) -> bool:
+    return await _probe(level) is None
+
+
+async def _probe(level: IsolationLevel) -> str | None:
+    """Why ``level`` does not work here (its program missing, or its probe failing :data:`PROBE_TRIES` times in a
+    row: the last failure's words), or None when it works."""
     if not sys.platform.startswith("linux"):
-        return False
+        return "not Linux"
     if level == "bubblewrap":
         if shutil.which("bwrap") is None:
-            return False
-        argv = ["bwrap", "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--die-with-parent", "true"]
+            return "bwrap is not installed"
+        # The system folders only, as a jail binds them (:func:`_bwrap`): ``--ro-bind / /`` would bind every mount
+        # of the host too, and fail when one of them (another sandbox's) went away meanwhile.
+        argv = ["bwrap", *_system_dirs(), "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--unshare-net",
+                "--die-with-parent", "true"]
     else:
         if shutil.which("unshare") is None or shutil.which("setpriv") is None:
-            return False
+            return "unshare or setpriv is not installed"
         argv = [*_unshare_prefix(), "sh", "-c", "mount --make-rprivate / && setpriv --bounding-set=-all true"]
+    why = ""
+    for _ in range(PROBE_TRIES):
+        why = await _probe_once(argv)
+        if not why:
+            return None
+    return why
+
+
+async def _probe_once(argv: list[str]) -> str:
+    """One run of a probe: "" when it exits 0, else what went wrong (its exit status and last line)."""
     try:
         probe = await asyncio.create_subprocess_exec(
-            *argv, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+            *argv, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
         )
-        return await asyncio.wait_for(probe.wait(), 10) == 0
-    except (OSError, TimeoutError):
-        return False
+        try:
+            _, err = await asyncio.wait_for(probe.communicate(), PROBE_TIMEOUT)
+        except TimeoutError:
+            probe.kill()
+            await probe.wait()
+            return f"its probe took more than {PROBE_TIMEOUT:g} s"
+    except OSError as exc:
+        return f"its probe did not start: {exc}"
+    if probe.returncode == 0:
+        return ""
+    said = err.decode("utf-8", "replace").strip().splitlines()
+    return f"its probe exited with {probe.returncode}" + (f": {said[-1][:200]}" if said else "")
 
 
 def _unshare_prefix(network: bool = False) -> list[str]:
@@ -187,11 +230,7 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
     # Run as root, bwrap keeps every capability unless told (a jailed root could remount a read-only
     # bind read-write, or set the clock): none are kept.
     args += ["--unshare-cgroup-try", "--new-session", "--hostname", "scopewatch", "--cap-drop", "ALL"]
-    for d in SYSTEM_DIRS:
-        if os.path.islink(d):
-            args += ["--symlink", os.readlink(d), d]
-        elif os.path.isdir(d):
-            args += ["--ro-bind", d, d]
+    args += _system_dirs()
     for made, host in system_binds():  # system files of the jail's own (:mod:`sandbox.jail.sysfiles`)
         args += ["--ro-bind", made, host]
     args += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"]
@@ -219,6 +258,17 @@ def _bwrap(jail: Jail, argv: Sequence[str]) -> list[str]:
         # Only what the drop to the jail's uid needs; setuid to a non-zero uid clears them again.
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     args += ["--remount-ro", "/", "--chdir", str(jail.cwd), "--", *_drop(jail), *argv]
+    return args
+
+
+def _system_dirs() -> list[str]:
+    """bubblewrap's arguments for the system folders: read-only, a symlink (``/bin`` -> ``usr/bin``) as one."""
+    args = []
+    for d in SYSTEM_DIRS:
+        if os.path.islink(d):
+            args += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            args += ["--ro-bind", d, d]
     return args
 
 
@@ -276,14 +326,14 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     if stage is not None:
         for i, p in enumerate(keep):
             if any(p == h or p.startswith(h + "/") for h in covered):
-                lines.append(f"mkdir -p {q(f'{stage}/{i}')} && mount --bind {q(p)} {q(f'{stage}/{i}')}")
+                lines.append(f"{_mount_point(f'{stage}/{i}', p)} && mount --bind {q(p)} {q(f'{stage}/{i}')}")
                 staged.append((f"{stage}/{i}", p))
     for h in hidden:
         lines.append(f"mount -t tmpfs -o size=64k,mode=755 scopewatch-hidden {q(h)}")
     if jail.tmp is not None:
         lines.append(f"mount --bind {q(str(jail.tmp))} /tmp")
     for src, p in staged:
-        lines.append(f"mkdir -p {q(p)} && mount --move {q(src)} {q(p)}")
+        lines.append(f"{_mount_point(p, p)} && mount --move {q(src)} {q(p)}")
     for rw in jail.rw:
         lines.append(f"mount --bind {q(str(rw))} {q(str(rw))}")
     for ro in jail.ro:
@@ -314,6 +364,16 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
         f'{load}"$@"'
     )
     return [*_unshare_prefix(jail.network), "bash", "-c", "\n".join(lines), "scopewatch-jail", *argv]
+
+
+def _mount_point(point: str, kept: str) -> str:
+    """The shell line that makes ``point`` a mount point for the host path ``kept``: a folder for a folder, an
+    empty file (and its folders) for anything else (an agent script of one's own under ``/tmp``: a file is
+    mounted on a file), left as it is when it is there already."""
+    q = shlex.quote
+    if os.path.isdir(kept):
+        return f"mkdir -p {q(point)}"
+    return f"mkdir -p {q(os.path.dirname(point))} && {{ [ -e {q(point)} ] || : > {q(point)}; }}"
 
 
 def minimal_env(*, path: str, home: str, tmp: str, extra: dict[str, str] | None = None) -> dict[str, str]:

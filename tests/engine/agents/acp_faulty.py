@@ -9,13 +9,16 @@ session/update of a kind ACP may add one day (both then end their turn); ``exit`
 session's cwd, in a folder of it and in /etc, then ends its turn; ``wrongsid`` writes a file for a session
 that is not its own; ``nonobject`` prints lines of JSON that are not objects (a list, a number, a string,
 ``null``) in its turn, then writes ``after.txt`` (an ``fs/write_text_file``) and ends its turn; ``closeout``
-writes ``closed.txt`` in its turn, then closes its stdout and lives on (a minute) without answering.
+writes ``closed.txt`` in its turn, then closes its stdout and lives on (a minute) without answering;
+``exitterm`` opens a terminal ``sleep 20; touch late.txt`` in its turn and exits (0) a second later, while it runs;
+``segv`` writes ``crashed.txt`` in its turn, then is killed by SIGSEGV.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 
@@ -76,6 +79,16 @@ def main() -> None:
         elif method is None and MODE == "closeout" and rid == 106:
             os.close(1)
             time.sleep(60)
+        elif method == "session/prompt" and MODE == "exitterm":
+            params = {"sessionId": "s1", "command": "sleep 20; touch late.txt"}
+            send({"jsonrpc": "2.0", "id": 108, "method": "terminal/create", "params": params})
+            time.sleep(1)
+            os._exit(0)
+        elif method == "session/prompt" and MODE == "segv":
+            params = {"sessionId": "s1", "path": f"{cwd}/crashed.txt", "content": "then crashed\n"}
+            send({"jsonrpc": "2.0", "id": 107, "method": "fs/write_text_file", "params": params})
+        elif method is None and MODE == "segv" and rid == 107:
+            os.kill(os.getpid(), signal.SIGSEGV)
         elif method == "session/prompt" and MODE == "acthang":
             params = {"sessionId": "s1", "path": f"{cwd}/hang.txt", "content": "acted, then hung\n"}
             send({"jsonrpc": "2.0", "id": 100, "method": "fs/write_text_file", "params": params})

@@ -237,3 +237,29 @@ async def test_an_agent_that_closes_its_stdout_ends_its_turn_at_once(program: st
     [wrote] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
     assert wrote.args["path"].endswith("closed.txt")
     assert [e.completed for e in events if e.kind == "EpisodeEnded"] == [True]  # scored
+
+
+async def test_an_agent_that_exits_while_its_terminal_runs_is_noticed_at_once_and_the_terminal_killed() -> None:
+    """Agents tester (round 5) finding 4: an agent that exited while its terminal ran was noticed only when the
+    terminal ended; the terminal went on and acted for it 24 s later, recorded before the exit. The exit is said
+    at once, then its terminal is killed (recorded as the failed ``run_shell`` it asked for), and nothing after."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    events = await run("exitterm", turn_timeout=60)
+    assert loop.time() - started < 15  # not the terminal's 20 s
+    mine = [e for e in events if getattr(e, "actor", "") == "owner"]
+    [error] = [e for e in mine if e.kind == "AgentErrored"]
+    assert error.fatal and error.error == "agent_gone" and "exited with 0" in error.message, error.message
+    [killed] = [e for e in mine if e.kind == "ToolCalled" and e.tool == "run_shell"]
+    assert not killed.ok and killed.args["command"] == "sleep 20; touch late.txt"
+    assert killed.result == "error: killed: the agent's process ended while it ran"
+    assert error.seq < killed.seq  # the exit first, then what followed from it
+    assert not [e for e in events if e.kind == "FileChanged" and e.path.endswith("late.txt")]
+    assert [e.completed for e in events if e.kind == "EpisodeEnded"] == [True]  # scored on what it did
+
+
+async def test_an_agent_killed_by_a_signal_is_said_by_the_signals_name() -> None:
+    """Agents tester (round 5) finding 12: an agent killed by SIGSEGV was "exited with 139" (the jail's 128 + N)."""
+    events = await run("segv", turn_timeout=60)
+    [error] = [e for e in events if e.kind == "AgentErrored"]
+    assert error.fatal and "was killed by SIGSEGV" in error.message, error.message

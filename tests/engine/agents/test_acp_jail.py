@@ -85,3 +85,24 @@ def test_an_acp_agent_is_jailed_and_its_own_push_and_writes_are_seen(tmp_path: P
     assert {"/etc/sw_canary", "../../canary_rel.txt", ".git/config"} <= tool_refused, tool_refused
     failed = {e.args["path"] for e in mine if e.kind == "ToolCalled" and e.tool == "read_file" and not e.ok}
     assert "/root/.ssh/id_rsa" in failed and any(p.endswith("x.txt") for p in failed), failed
+
+
+def test_an_acp_agent_script_under_tmp_starts_at_isolation_unshare(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Agents tester (round 5) finding 3: at ``unshare`` an agent script under /tmp never started (its mount point
+    was made a folder: ``mount: .../stage/2: Not a directory``)."""
+    monkeypatch.setenv("SCOPEWATCH_ISOLATION", "unshare")
+    if asyncio.run(detect_isolation()).level != "unshare":
+        pytest.skip("unshare does not work here")
+    own = Path(tempfile.mkdtemp(prefix="sw-acp-", dir="/tmp"))
+    script = own / "acp_faulty.py"
+    shutil.copy(Path(__file__).with_name("acp_faulty.py"), script)
+    try:
+        events = asyncio.run(run("acp:" + shlex.join([sys.executable, str(script), "nonobject"])))
+    finally:
+        shutil.rmtree(own, ignore_errors=True)
+    [started] = [e for e in events if e.kind == "SessionStarted"]
+    assert started.sandbox.startswith("local/unshare"), started.sandbox
+    [wrote] = [e for e in events if e.kind == "ToolCalled" and e.actor == "owner" and e.tool == "write_file"]
+    assert wrote.args["path"] == "after.txt"  # it started, and acted
+    tmp = [e.path for e in events if e.kind == "OutsideChanged" and e.area == "tmp"]
+    assert not [p for p in tmp if p.endswith("acp_faulty.py")], tmp  # its mount point is the engine's
