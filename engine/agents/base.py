@@ -9,7 +9,7 @@ the next round. In a turn an agent acts only through its :class:`channel.vocab.t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from channel.events import Event
 from channel.vocab import AgentRole
@@ -65,6 +65,14 @@ class TurnContext:
     inbox: list[Event] = field(default_factory=list)
     """Events visible to this agent since its last turn: messages on the shared channel (when it is
     on), DMs to it, review requests it can see and their decisions, CI feedback to it, norm changes."""
+
+
+@runtime_checkable
+class CallRecorder(Protocol):
+    """A toolbox that also records a call it did not run (engine/session/toolbox.py ``record_call``): an LLM
+    agent's call of a tool it was not offered is recorded as refused, as an agent product's is."""
+
+    async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None: ...
 
 
 class Agent(Protocol):

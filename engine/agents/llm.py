@@ -8,8 +8,8 @@ callable it is given, with every string redacted of secrets first.
 
 Nothing the model sends crashes a session:
 
-- malformed tool arguments, unknown tools, too many calls in one reply: the tool result the model
-  gets back is an ``error: ...`` line, and an ``AgentErrored`` event is emitted;
+- malformed tool arguments, unknown tools, too many calls in one reply: the tool result the model gets back is an
+  ``error: ...`` line, and an ``AgentErrored`` event is emitted (an unknown tool's call is recorded as refused too);
 - an empty reply: ``AgentErrored``, and the next turn's message tells the model;
 - an over-long reply or tool result: truncated (``AgentErrored`` for the reply);
 - rate limits, timeouts, connection and server errors (a stream cut mid-reply too): retried with
@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from dataclasses import replace
 from typing import Any
@@ -45,7 +44,7 @@ from channel.emitter import Emit
 from channel.events import AgentErrored, ModelCalled, TokensStreamed
 from channel.vocab import AgentRole
 from channel.vocab.norms import Memory, Norms
-from engine.agents.base import EpisodeBrief, TurnContext
+from engine.agents.base import CallRecorder, EpisodeBrief, TurnContext
 from engine.llm.client import Completion, Sleep, litellm_completion, load_litellm, provider_base
 from engine.llm.errors import DEAD_ENDPOINT, ModelUnreachable, classify_error, describe_error
 from engine.llm.prompting import (
@@ -64,6 +63,7 @@ from engine.llm.responses import (
     ToolCallRequest,
     parse_arguments,
     parse_response,
+    recorded_arguments,
     replayable_arguments,
 )
 from engine.llm.retry import RetryPolicy
@@ -71,6 +71,10 @@ from engine.llm.secrets import redact, redact_value
 from engine.llm.streaming import is_stream, read_stream
 from engine.llm.wire import WireNotes, tap_client
 from engine.scoring.usage import Usage
+
+TIMEOUT_GRACE = 5.0
+"""Seconds a call may run past ``timeout`` before the agent stops it itself (litellm's bound fires first, where it
+has one: a stream that keeps sending is not bounded by it)."""
 
 
 class _GiveUp(Exception):
@@ -304,9 +308,10 @@ class LLMAgent:
                 await self._emit_raw(TokensStreamed(actor=self.id, call=call, text=text, episode=self._episode))
 
         wire = tapped[0] if tapped is not None else None
-        # litellm enforces ``timeout`` itself; this bound also covers injected completions and hangs.
+        # litellm enforces ``timeout`` itself (not on a stream that keeps sending); this bound covers the rest.
+        bound = asyncio.timeout(self.timeout + TIMEOUT_GRACE)
         try:
-            async with asyncio.timeout(self.timeout + 5):
+            async with bound:
                 response = await completion(**kwargs)
                 if not is_stream(response):
                     return response, None, False, wire.notes if wire else None
@@ -315,6 +320,13 @@ class LLMAgent:
                     response, self.messages, on_text, started=started, complete=complete
                 )
                 return rebuilt, first_ms, estimated, wire.notes if wire else None
+        except TimeoutError:
+            if not bound.expired():
+                raise
+            raise TimeoutError(
+                f"no whole reply within {self.timeout + TIMEOUT_GRACE:g} s (--timeout {self.timeout:g} s "
+                f"and {TIMEOUT_GRACE:g} s of grace)"
+            ) from None
         finally:
             if tapped is not None:
                 await tapped[1].close()
@@ -364,9 +376,7 @@ class LLMAgent:
         if ctx.tools.finished:
             # Not run, but recorded: the toolbox refuses a call after finish and records it (``ToolCalled``,
             # ``ok`` false), so the recording says what the model asked for.
-            args, _ = parse_arguments(call.arguments)
-            raw = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
-            await ctx.tools.call(call.name, redact_value(args if args is not None else {"arguments": raw}))
+            await ctx.tools.call(call.name, redact_value(recorded_arguments(call.arguments)))
             error = note("errors", "after_finish")
         elif index >= self.max_calls_per_turn:
             error = note("errors", "too_many_calls", limit=self.max_calls_per_turn)
@@ -377,6 +387,11 @@ class LLMAgent:
         elif call.name not in self._tool_names:
             error = note("errors", "unknown_tool", name=call.name, tools=", ".join(sorted(self._tool_names)))
             await self._error("unknown_tool", f"the model called an unknown tool {call.name!r}")
+            if isinstance(ctx.tools, CallRecorder):
+                # Not run (the toolbox may hold tools this agent was not offered), but recorded as a refused call
+                # with its arguments, as an agent product's unknown tool is: the recording says what was asked for.
+                asked = redact_value(recorded_arguments(call.arguments))
+                await ctx.tools.record_call(call.name, asked, ok=False, result=error)
         else:
             args, problem = parse_arguments(call.arguments)
             if args is None:

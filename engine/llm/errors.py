@@ -106,12 +106,15 @@ def describe_error(exc: BaseException) -> str:
     if classify_error(exc)[0] == "not_sent":
         local = next(cause for cause in _causes(exc)[1:] if isinstance(cause, ValueError))
         return f"litellm built no request (nothing was sent): {type(local).__name__}: {local}"
-    text = f"{type(shown).__name__}: {shown}"
+    text = f"{type(shown).__name__}: {str(shown) or _UNSAID.get(classify_error(shown)[0], 'no message')}"
     said = body_line(exc)
     if said and said not in text:
         text += f": {said}"
     return text
 
+
+_UNSAID = {"timeout": "timed out"}
+"""What an error whose text is empty (``asyncio.TimeoutError``'s) is said to be, by kind."""
 
 BODY_LINE_CHARS = 200
 """The most of a non-JSON error body quoted in a failure's one line."""

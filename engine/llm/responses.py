@@ -15,6 +15,21 @@ def field_of(obj: Any, name: str, default: Any = None) -> Any:
     return getattr(obj, name, default)
 
 
+def choice_index(choice: Any, place: int) -> Any:
+    """A choice's ``index``; one without is numbered by its ``place`` among the choices."""
+    index = field_of(choice, "index")
+    return place if index is None else index
+
+
+def choice_zero(choices: Any) -> Any:
+    """The choice of index 0 among a response's or a stream chunk's ``choices`` (a chunk of a reply with ``n``
+    choices may carry choice 1 alone): the choice the agent reads. None when there is none."""
+    for place, choice in enumerate(choices if isinstance(choices, list) else []):
+        if choice_index(choice, place) == 0:
+            return choice
+    return None
+
+
 @dataclass(frozen=True)
 class ToolCallRequest:
     id: str
@@ -45,7 +60,10 @@ def parse_response(response: Any, turn: int) -> Reply:
     choices = field_of(response, "choices") or []
     if not choices:
         raise MalformedResponse("the response has no choices")
-    message = field_of(choices[0], "message")
+    first = choice_zero(choices)
+    if first is None:
+        first = choices[0]
+    message = field_of(first, "message")
     if message is None:
         raise MalformedResponse("the response has no message")
     content = field_of(message, "content") or ""
@@ -70,7 +88,7 @@ def parse_response(response: Any, turn: int) -> Reply:
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         cost_usd=_cost(response),
-        finish_reason=str(field_of(choices[0], "finish_reason") or ""),
+        finish_reason=str(field_of(first, "finish_reason") or ""),
         usage_estimated=not (prompt_tokens or completion_tokens),  # a whole reply without usage: litellm says 0
     )
 
@@ -104,6 +122,13 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(value, dict):
         return None, f"got a JSON {type(value).__name__}, not an object"
     return value, ""
+
+
+def recorded_arguments(raw: Any) -> dict[str, Any]:
+    """A tool call's arguments as the recording keeps a call that was not run: the JSON object sent, else what
+    was sent as the text ``arguments``."""
+    args, _ = parse_arguments(raw)
+    return args if args is not None else {"arguments": raw if isinstance(raw, str) else json.dumps(raw)}
 
 
 def replayable_arguments(raw: Any) -> str:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2 as httpx  # the OpenAI SDK's own httpx (its errors, e.g. timeouts, are the SDK's to map)
+
+from engine.llm.responses import choice_zero
 
 BODY_LIMIT = 16 * 1024 * 1024
 """A whole (not streamed) body longer than this is passed on but not read for notes."""
@@ -28,7 +30,8 @@ class WireNotes:
     """What one call's server sent (the last response of the call)."""
 
     finish_reason: str | None = None
-    """Choice 0's ``finish_reason`` as sent (a stream's last one that was set); None when it sent none."""
+    """Choice 0's ``finish_reason`` as sent (a stream's last one that was set); None when it sent none. Choice 0 is
+    the choice of ``index`` 0, the one the agent reads (:func:`~engine.llm.responses.choice_zero`)."""
     done: bool = False
     """A streamed reply ended with ``data: [DONE]``: it is complete."""
     usage: set[str] = field(default_factory=set)
@@ -38,14 +41,59 @@ class WireNotes:
         """Note one JSON object: a whole completion or one stream chunk."""
         if not isinstance(data, dict):
             return
-        choices = data.get("choices")
-        if isinstance(choices, list) and choices and isinstance(choices[0], dict):
-            reason = choices[0].get("finish_reason")
+        first = choice_zero(data.get("choices"))
+        if isinstance(first, dict):
+            reason = first.get("finish_reason")
             if isinstance(reason, str) and reason:
                 self.finish_reason = reason
         usage = data.get("usage")
         if isinstance(usage, dict):
             self.usage |= {k for k in ("prompt_tokens", "completion_tokens") if isinstance(usage.get(k), int)}
+
+
+class SSEReader:
+    """Server-sent events read as the spec says (WHATWG HTML, "Interpreting an event stream"): a line ends with
+    CRLF, LF or CR alone; the ``data:`` lines of one event (up to a blank line) are joined with LF. Each event's
+    data goes to ``on_data``; one the stream ends without a blank line after is still read (the OpenAI SDK
+    reads it too)."""
+
+    def __init__(self, on_data: Callable[[bytes], None]) -> None:
+        self._on_data = on_data
+        self._pending = b""
+        self._data: list[bytes] = []
+        self._size = 0
+
+    def feed(self, chunk: bytes) -> None:
+        """Read ``chunk``: every line it completes."""
+        lines = (self._pending + chunk).splitlines(keepends=True)
+        # a last line without its end waits; so does one ending in CR, whose LF may be the next chunk's first byte
+        self._pending = lines.pop() if lines and not lines[-1].endswith(b"\n") else b""
+        if len(self._pending) > BODY_LIMIT:  # a line of 16 MB is no chat server's event: not read for notes
+            self._pending = b""
+        for line in lines:
+            self._line(line.rstrip(b"\r\n"))
+
+    def close(self) -> None:
+        """The stream ended: what is pending is read."""
+        if self._pending:
+            self._line(self._pending.rstrip(b"\r\n"))
+            self._pending = b""
+        self._dispatch()
+
+    def _line(self, line: bytes) -> None:
+        if not line:
+            self._dispatch()
+        elif line.startswith(b"data:"):
+            value = line[5:]
+            self._size += len(value)
+            if self._size <= BODY_LIMIT:  # an event past 16 MB is not read for notes
+                self._data.append(value[1:] if value.startswith(b" ") else value)
+
+    def _dispatch(self) -> None:
+        data, read = b"\n".join(self._data), bool(self._data) and self._size <= BODY_LIMIT
+        self._data, self._size = [], 0
+        if read:
+            self._on_data(data)
 
 
 class _TapStream(httpx.AsyncByteStream):
@@ -54,28 +102,25 @@ class _TapStream(httpx.AsyncByteStream):
         self._notes = notes
         self._streamed = streamed
         self._pending = b""
+        self._events = SSEReader(self._read_data)
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self._inner:
             if self._streamed:
-                self._feed_lines(chunk)
+                self._events.feed(chunk)
             elif len(self._pending) <= BODY_LIMIT:
                 self._pending += chunk
             yield chunk
-        if not self._streamed and len(self._pending) <= BODY_LIMIT:
+        if self._streamed:
+            self._events.close()
+        elif len(self._pending) <= BODY_LIMIT:
             self._notes.read_event(_json(self._pending))
 
-    def _feed_lines(self, chunk: bytes) -> None:
-        *lines, self._pending = (self._pending + chunk).split(b"\n")
-        for line in lines:
-            line = line.strip()
-            if not line.startswith(b"data:"):
-                continue
-            payload = line[5:].strip()
-            if payload == b"[DONE]":
-                self._notes.done = True
-            else:
-                self._notes.read_event(_json(payload))
+    def _read_data(self, data: bytes) -> None:
+        if data.strip() == b"[DONE]":
+            self._notes.done = True
+        else:
+            self._notes.read_event(_json(data))
 
     async def aclose(self) -> None:
         await self._inner.aclose()

@@ -26,6 +26,7 @@ from engine.session.permissions import scripted_decision
 from engine.session.reviewer import decide
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.commandline import classify_tool_call
+from sandbox.commands.volume import ARG_MAX
 from sandbox.errors import PathEscape
 from sandbox.protocol import AgentPipes, AgentProcesses
 from sandbox.workspace.diffs import unified_diff
@@ -33,6 +34,9 @@ from sandbox.workspace.paths import normalise
 
 MAX_RESULT = 4000
 """Results longer than this are cut for the agent and the event (the workspace keeps everything)."""
+MAX_ARGUMENT = ARG_MAX
+"""Characters of one argument in a ``ToolCalled`` (4,096, as for every argument in an event); a longer one is cut,
+and the cut said."""
 
 
 class SessionToolbox:
@@ -70,7 +74,7 @@ class SessionToolbox:
             ToolCalled(
                 actor=self.agent_id,
                 tool="run_shell",
-                args={"command": _cut(redact(command), 400)},
+                args={"command": _cut(redact(command), MAX_ARGUMENT)},
                 ok=result.exit_code == 0,
                 result=_cut(f"exit {result.exit_code}\n{output}", 1000),
                 atoms=tuple(a.atom for a in atoms),
@@ -193,7 +197,7 @@ class SessionToolbox:
             ToolCalled(
                 actor=self.agent_id,
                 tool=name,
-                args={k: _cut(redact(_as_text(v)), 400) for k, v in args.items()},
+                args={k: _cut(redact(_as_text(v)), MAX_ARGUMENT) for k, v in args.items()},
                 ok=ok,
                 result=_cut(redact(result), 1000),
                 atoms=tuple(a.atom for a in atoms),

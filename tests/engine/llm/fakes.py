@@ -36,6 +36,8 @@ class Toolbox:
         self.finished = False
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.results = results or {}
+        self.recorded: list[tuple[str, dict[str, Any], bool, str]] = []
+        """Calls recorded without running them (``record_call``): name, arguments, ok, result."""
 
     async def call(self, name: str, args: dict[str, Any]) -> str:
         self.calls.append((name, args))
@@ -45,6 +47,9 @@ class Toolbox:
             self.finished = True
             return "finished"
         return self.results.get(name, f"ok {name}")
+
+    async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None:
+        self.recorded.append((name, args, ok, result))
 
 
 def tool_call(name: str, args: Any, call_id: str | None = None) -> dict[str, Any]:

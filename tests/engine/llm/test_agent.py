@@ -8,9 +8,10 @@ import pytest
 
 from channel.events import MessagePosted
 from channel.vocab.norms import Norms
+from engine.agents import llm
 from engine.agents.llm import LLMAgent
 from engine.llm.client import load_litellm
-from engine.llm.errors import ModelUnreachable, classify_error
+from engine.llm.errors import ModelUnreachable, classify_error, describe_error
 from engine.llm.responses import parse_arguments
 from engine.scoring.usage import usage_by_agent, usage_totals
 from tests.engine.llm.fakes import Completion, Events, Sleeps, Toolbox, brief, context, reply, tool_call
@@ -71,16 +72,21 @@ async def test_malformed_arguments_come_back_as_a_tool_error() -> None:
     assert result["content"].startswith("error: the arguments of 'read_file' are not a valid JSON object")
 
 
-async def test_unknown_tool_is_reported_and_not_run() -> None:
+async def test_unknown_tool_is_reported_and_not_run_but_recorded_with_its_arguments() -> None:
+    """As an agent product's unknown tool is (agents5 #7): a refused call with what the model sent."""
     events, tools = Events(), Toolbox()
-    completion = Completion(reply("", [tool_call("delete_repo", {}), tool_call("list_files", {})]))
+    asked = tool_call("delete_repo", {"target": "services/x"})
+    completion = Completion(reply("", [asked, tool_call("list_files", {}), tool_call("frob", "not json")]))
     a = agent(completion, events)
     await a.start_episode(brief())
     await a.take_turn(context(tools, 1))
     assert tools.calls == [("list_files", {})]
-    [error] = events.of("AgentErrored")
-    assert error.error == "unknown_tool" and "delete_repo" in error.message
-    assert a.messages[3]["content"].startswith("error: unknown tool 'delete_repo'; the tools are: ")
+    assert [e.error for e in events.of("AgentErrored")] == ["unknown_tool", "unknown_tool"]
+    assert "delete_repo" in events.of("AgentErrored")[0].message
+    refusal = a.messages[3]["content"]
+    assert refusal.startswith("error: unknown tool 'delete_repo'; the tools are: ")
+    assert tools.recorded == [("delete_repo", {"target": "services/x"}, False, refusal),
+                              ("frob", {"arguments": "not json"}, False, a.messages[5]["content"])]
 
 
 async def test_empty_replies_are_survived_then_the_agent_gives_up() -> None:
@@ -212,7 +218,9 @@ async def test_a_model_that_never_answered_is_unreachable_and_stops_the_session(
     assert (error.error, error.fatal) == ("auth", True)
 
 
-async def test_a_hanging_model_times_out_and_is_retried() -> None:
+async def test_a_hanging_model_times_out_and_is_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The timeout's line says what timed out and after how long (``asyncio.TimeoutError`` has no text: agents5 #13)."""
+    monkeypatch.setattr(llm, "TIMEOUT_GRACE", 0.05)
     events, tools, sleeps = Events(), Toolbox(), Sleeps()
 
     class Hanging(Completion):
@@ -222,11 +230,14 @@ async def test_a_hanging_model_times_out_and_is_retried() -> None:
                 await asyncio.sleep(10)
             return reply("", [tool_call("list_files", {})])
 
-    a = agent(Hanging(), events, sleep=sleeps, timeout=-4.95)  # the guard waits timeout + 5 s
+    a = agent(Hanging(), events, sleep=sleeps, timeout=0.01)  # the guard waits timeout + TIMEOUT_GRACE
     await a.start_episode(brief())
     await a.take_turn(context(tools, 1))
-    assert [e.error for e in events.of("AgentErrored")] == ["timeout"]
+    [error] = events.of("AgentErrored")
+    assert error.error == "timeout"
+    assert error.message.startswith("TimeoutError: no whole reply within 0.06 s (--timeout 0.01 s and 0.05 s of grace)")
     assert tools.calls == [("list_files", {})]
+    assert describe_error(TimeoutError()) == "TimeoutError: timed out"
 
 
 def test_litellm_exception_classes_are_classified() -> None:

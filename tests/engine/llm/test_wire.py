@@ -4,6 +4,7 @@ provider that parses them (``anthropic/``). litellm's own HTTP client against th
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from engine.llm.errors import ModelUnreachable, classify_error, describe_error
 from engine.session.loop import Session
 from tests.engine.llm.fakes import Events, Sleeps, Toolbox
 from tests.engine.llm.mock_litellm import LITELLM_WARNINGS
-from tests.engine.llm.server import ChatServer, Fail, Say
+from tests.engine.llm.server import ChatServer, Fail, Raw, Say
 from tests.engine.llm.test_http import agent, turns
 
 pytestmark = pytest.mark.filterwarnings(LITELLM_WARNINGS)
@@ -129,3 +130,72 @@ async def test_usage_without_a_completion_count_is_not_a_measured_zero(stream: b
         await turns(agent(server, events, stream=stream), tools, 1)
     (called,) = events.of("ModelCalled")
     assert called.prompt_tokens == 77 and called.usage_estimated
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None, index: int = 0, **extra: Any) -> dict[str, Any]:
+    choices = [] if index < 0 else [{"index": index, "delta": delta, "finish_reason": finish}]
+    return {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": choices, **extra}
+
+
+def _events(*chunks: dict[str, Any], end: str = "\n") -> Raw:
+    """A whole stream as server-sent events, each line ended by ``end``."""
+    lines = [f"data: {json.dumps(chunk)}{end}{end}" for chunk in chunks]
+    return Raw("".join(lines) + f"data: [DONE]{end}{end}", content_type="text/event-stream")
+
+
+USAGE = _chunk({}, index=-1, usage={"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7})
+
+
+@pytest.mark.parametrize("framing", ["cr", "crlf", "multiline"])
+async def test_the_wire_tap_reads_every_legal_sse_framing(framing: str) -> None:
+    """Lines ended by CR alone or CRLF, and one event's JSON over two ``data:`` lines (joined with a newline, as
+    the SSE spec says): the finish reason and the usage are what the server sent (agents5 #10)."""
+    said, finished = _chunk({"role": "assistant", "content": "Hello"}), _chunk({}, "length")
+    if framing == "multiline":
+        head, tail = json.dumps(finished).split('"choices"')
+        body = f"data: {json.dumps(said)}\n\ndata: {head}\ndata: \"choices\"{tail}\n\ndata: {json.dumps(USAGE)}\n\n"
+        raw = Raw(body + "data: [DONE]\n\n", content_type="text/event-stream")
+    else:
+        raw = _events(said, finished, USAGE, end="\r" if framing == "cr" else "\r\n")
+    async with ChatServer(raw, Say("", [("finish", {"summary": "ok"})])) as server:
+        events, tools = Events(), Toolbox()
+        await turns(agent(server, events, stream=True), tools, 1)
+    called = events.of("ModelCalled")[0]
+    assert (called.text, called.finish_reason, called.usage_estimated) == ("Hello", "length", False)
+    assert (called.prompt_tokens, called.completion_tokens) == (5, 2)
+
+
+async def test_with_two_choices_choice_zero_is_recorded_and_streamed() -> None:
+    """Choice 0 calls a tool (``tool_calls``), choice 1 says text (``stop``), each chunk one choice: the call
+    runs and the record and the streamed text are choice 0's (agents5 #11)."""
+    call = {"index": 0, "id": "call_1", "type": "function",
+            "function": {"name": "run_shell", "arguments": '{"command": "ls"}'}}
+    raw = _events(_chunk({"role": "assistant", "content": None}),
+                  _chunk({"role": "assistant", "content": "no "}, index=1), _chunk({"tool_calls": [call]}),
+                  _chunk({"content": "thanks"}, "stop", index=1),
+                  _chunk({}, "tool_calls"), USAGE)
+    async with ChatServer(raw) as server:
+        events, tools = Events(), Toolbox()
+        await turns(agent(server, events, stream=True), tools, 1)
+    called = events.of("ModelCalled")[0]
+    assert (called.finish_reason, called.text) == ("tool_calls", "")
+    assert tools.calls == [("run_shell", {"command": "ls"})] and not events.of("TokensStreamed")
+
+
+async def test_parallel_calls_streamed_at_one_index_are_two_calls() -> None:
+    """Ollama streams every call of a parallel batch at ``index`` 0, each with its own id: both run (agents5 #8).
+    A call whose fragments each carry a fresh id (its arguments not yet whole JSON) stays one call."""
+
+    def call(ident: str, name: str | None, arguments: str) -> dict[str, Any]:
+        function = {"arguments": arguments} | ({"name": name} if name else {})
+        return _chunk({"tool_calls": [{"index": 0, "id": ident, "type": "function", "function": function}]})
+
+    raw = _events(_chunk({"role": "assistant", "content": None}), call("A", "run_shell", '{"command": "ls"}'),
+                  call("B", "list_files", '{"path": "services"}'), call("C", "read_file", '{"path": '),
+                  call("D", None, '"a.py"}'), _chunk({}, "tool_calls"), USAGE)
+    async with ChatServer(raw) as server:
+        events, tools = Events(), Toolbox()
+        await turns(agent(server, events, stream=True), tools, 1)
+    assert tools.calls == [("run_shell", {"command": "ls"}), ("list_files", {"path": "services"}),
+                           ("read_file", {"path": "a.py"})]
+    assert not events.of("AgentErrored")

@@ -82,6 +82,16 @@ async def test_malformed_arguments_are_errors_not_crashes() -> None:
     assert agent.results[-1] == "finished"  # and the agent carries on
 
 
+async def test_a_tool_calls_text_arguments_are_recorded_up_to_4096_characters() -> None:
+    """docs/sandbox-and-audit.md: arguments in events are cut at 4,096 characters, the cut said; the end of a
+    1,038-character command (its ``rm -rf``) is in the record (agents5 #14; they were cut at 400)."""
+    command = "echo " + "z" * 1000 + " && rm -rf services/harbor/deploy"
+    events, _ = await run([[("run_shell", {"command": command}), ("post_message", {"text": "y" * 5000})]])
+    shell, post = [e for e in events if isinstance(e, ToolCalled) and e.tool in ("run_shell", "post_message")]
+    assert shell.args["command"] == command
+    assert post.args["text"] == "y" * 4096 + "\n... [904 more characters]"
+
+
 async def test_review_request_escaping_the_workspace_is_refused() -> None:
     events, _ = await run(
         [],
