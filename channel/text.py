@@ -47,3 +47,9 @@ def printable(text: str, *, keep_lines: bool = False) -> str:
     """``text`` safe to print: :func:`escape_bytes`, and control characters escaped (``keep_lines``:
     newlines and tabs kept)."""
     return (_CONTROL_KEEP_LINES if keep_lines else _CONTROL).sub(_escape, text)
+
+
+def cut(text: str, limit: int) -> str:
+    """``text``, or its first ``limit`` characters and how many more there were (a tool call's arguments in an
+    event, a tool's result)."""
+    return text if len(text) <= limit else text[:limit] + f"\n... [{len(text) - limit} more characters]"

@@ -28,9 +28,11 @@ from acp import schema
 
 from channel.emitter import Emit
 from channel.events import PlanStep, PlanUpdated, TokensStreamed, ToolCalled, ToolCallUpdated
+from channel.text import cut
 from channel.vocab.risk import highest
 from sandbox.commands.atoms import default_registry
 from sandbox.commands.commandline import classify_tool_call
+from sandbox.commands.volume import ARG_MAX
 
 FINISHED = ("completed", "failed")
 FINISHED_KEPT = 4096
@@ -184,10 +186,10 @@ class Updates:
         kind = call.kind or "other"
         args: dict[str, object] = {"title": call.title[:400]}
         if isinstance(call.raw_input, dict):
-            args.update({str(k): str(v)[:400] for k, v in call.raw_input.items()})
+            args.update({str(k): cut(str(v), ARG_MAX) for k, v in call.raw_input.items()})  # as the toolbox's
         asked = requested(call, None)
         if asked.command:
-            args["command"] = asked.command[:400]
+            args["command"] = cut(asked.command, ARG_MAX)
         registry = default_registry()
         if asked.command:
             atoms = list(classify_tool_call(registry, "run_shell", args))
@@ -195,7 +197,7 @@ class Updates:
             atoms = list(classify_tool_call(registry, f"acp:{kind}", args))
         if kind in FILE_KINDS and asked.paths:  # what it names it changed: recorded, with an edit tool's atoms
             shown = [self.shown(p) for p in asked.paths]
-            args["path" if len(shown) == 1 else "paths"] = "\n".join(shown)[:400]
+            args["path" if len(shown) == 1 else "paths"] = cut("\n".join(shown), ARG_MAX)
             atoms += [a for p in shown for a in classify_tool_call(registry, "edit_file", {"path": p})]
         await self.emit(
             ToolCalled(

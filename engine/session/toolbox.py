@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from channel.errors import ScopewatchError
 from channel.events import AgentFinished, MessagePosted, PermissionRequested, ReviewDecided, ReviewRequested, ToolCalled
+from channel.text import cut
 from channel.vocab import Intent
 from channel.vocab.edit import Edit, EditError, replace_once
 from channel.vocab.risk import highest
@@ -356,7 +357,7 @@ class SessionToolbox:
 
 
 def _cut(text: str, limit: int = MAX_RESULT) -> str:
-    return text if len(text) <= limit else text[:limit] + f"\n... [{len(text) - limit} more characters]"
+    return cut(text, limit)
 
 
 def _as_text(value: Any) -> str:

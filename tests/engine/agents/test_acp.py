@@ -293,6 +293,15 @@ async def test_a_finished_call_in_the_terminal_shape_gets_the_atoms_of_its_line_
     assert split.atoms == whole.atoms == ("git_force_push",) and split.args["command"] == "git push --force origin main"
 
 
+async def test_a_finished_calls_arguments_are_recorded_up_to_4096_characters() -> None:
+    """Agents tester (round 5) finding 14, ACP's side: cut at 400 characters, the ``rm -rf`` at the end of a 1,038
+    character command was not in the record (the docs say 4,096, as the toolbox's)."""
+    line = "echo " + "x" * 1000 + " && rm -rf services/harbor/deploy"
+    (call,) = await finished_calls({"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "t", "kind": "execute",
+                                    "status": "completed", "rawInput": {"command": line}})
+    assert call.args["command"] == line
+
+
 async def test_a_finished_edit_records_the_files_it_names_with_an_edit_tools_atoms() -> None:
     """Agents tester (round 5) finding 5: ``acp:edit`` was recorded with its title only, not its ``locations``."""
     base = {"sessionUpdate": "tool_call", "status": "completed"}
