@@ -169,7 +169,11 @@ def run_audit(
     recording themselves as events happen; a resumed session whose recording exists (an earlier, killed run
     of it) records the rest beside it (:func:`continued_path`, ``on_continued`` is told)."""
     keys = [(c, a, s) for c in cells for a in arms for s in seeds]
-    done = ResultsStore(store).finished() if store else {}
+    done: dict[tuple[str, str, str, int, str], Run] = {}
+    if store:
+        stored = ResultsStore(store)
+        done = stored.finished()  # a file that is not a store is refused before anything is appended
+        stored.check_writable()
     todo: list[list[AuditScenario]] = []
     for c, a, s in keys:
         agent, model = cell_of(c)
