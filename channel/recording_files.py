@@ -103,6 +103,9 @@ class _Unzstd(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def tell(self) -> int:
+        return int(self._reader.tell())  # where the uncompressed stream is (an index reads on from it)
+
     def readinto(self, buffer: Any) -> int:
         try:
             return int(self._reader.readinto(buffer))
