@@ -6,7 +6,9 @@ HMAC-signed traffic or with Ed25519-signed traffic is the same file, read unchan
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import logging
 import os
 import warnings
 import zlib
@@ -24,6 +26,8 @@ from channel.seat_events import Forked
 BOM = b"\xef\xbb\xbf"
 """UTF-8's byte order mark, which some editors put at the start of a file they save."""
 
+log = logging.getLogger("scopewatch.recorder")
+
 GZIP_LEVEL = 6
 """zlib's default level: a recording is written as it happens, and level 9 costs far more CPU for a
 few per cent."""
@@ -34,16 +38,18 @@ class Recorder:
     event on disk (SIGKILL loses at most the line being written). A path ending ``.gz`` is written
     gzip-compressed, each event flushed to a byte boundary of the stream (a sync flush), so a killed
     process leaves a stream whose complete lines all read back, as a plain file's do; ``.zst`` is
-    refused (compress with zstd afterwards)."""
+    refused (compress with zstd afterwards). ``append``: go on writing a recording this run itself
+    began (made empty by the driver, written by the worker that runs its session); a gzip'd one gets one
+    more gzip member, which every reader reads as the stream's continuation."""
 
-    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = False, append: bool = False) -> None:
         self.path = Path(path)
         if is_compressed(self.path) and self.path.suffix.lower() != ".gz":
             raise RecordingError(f"{self.path}: record to a .jsonl or .jsonl.gz file (compress with zstd afterwards)")
         try:
             make_parent(self.path)  # a missing folder is made, as for every file scopewatch writes
             # One recording, one session: never append to (or overwrite) an earlier one.
-            self._raw: IO[bytes] | None = open(self.path, "xb")
+            self._raw: IO[bytes] | None = open(self.path, "ab" if append else "xb")
             self._file: IO[bytes] | None = self._raw
             if is_compressed(self.path):
                 self._file = gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=GZIP_LEVEL)  # type: ignore[assignment]
@@ -52,20 +58,39 @@ class Recorder:
         except OSError as exc:
             raise RecordingError(f"--record {self.path}: cannot write the recording ({exc.strerror or exc})") from None
         self._fsync = fsync
+        self.failure: str | None = None
+        """Why the recording stopped before the session ended (a full disk), None while it is whole."""
 
     def write(self, event: Event) -> None:
+        """Append one event. A write that fails (``No space left on device``) ends the recording, not the
+        session: one warning line names the file, the reason and the event, and what was written before
+        reads back as a partial recording."""
         if self._file is None or event.TRANSIENT:
             return
-        self._file.write(encode(event) + b"\n")
-        self._file.flush()  # a GzipFile's: a sync flush, then its file's
-        if self._fsync:
-            os.fsync(self._file.fileno())
+        try:
+            self._file.write(encode(event) + b"\n")
+            self._file.flush()  # a GzipFile's: a sync flush, then its file's
+            if self._fsync:
+                os.fsync(self._file.fileno())
+        except OSError as exc:
+            self._stop(f"cannot write the recording ({exc.strerror or exc}): it stops before event {event.seq}")
 
     def close(self) -> None:
         if self._file is not None and self._raw is not None:
-            self._file.close()  # a GzipFile's writes the stream's end, and leaves its file open
-            self._raw.close()
+            try:
+                self._file.close()  # a GzipFile's writes the stream's end, and leaves its file open
+                self._raw.close()
+            except OSError as exc:
+                self._stop(f"cannot finish the recording ({exc.strerror or exc})")
             self._file = self._raw = None
+
+    def _stop(self, why: str) -> None:
+        self.failure = f"--record {self.path}: {why}; what was written before reads back (a partial recording)"
+        raw, self._file, self._raw = self._raw, None, None
+        if raw is not None:
+            with contextlib.suppress(OSError):  # its buffer's flush fails again; the file is closed all the same
+                raw.close()
+        log.warning("scopewatch: warning: %s", self.failure)
 
 
 def read_recording(path: str | os.PathLike[str]) -> Iterator[Event]:

@@ -15,7 +15,7 @@ import io
 import os
 import stat
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from channel.errors import ScopewatchError
 
@@ -89,5 +89,30 @@ def open_bytes(path: str | os.PathLike[str]) -> IO[bytes]:
             raw.close()
             raise RecordingError(f"{p}: a .zst recording needs the zstandard package (pip install zstandard)") from None
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader)
+        return io.BufferedReader(_Unzstd(reader, zstandard.ZstdError))
     return raw
+
+
+class _Unzstd(io.RawIOBase):
+    """A zstd stream whose damage (a bad checksum, a file that is not zstd) is an OSError, as a damaged
+    gzip stream's is: every reader then says it in one line naming the file, never a ZstdError traceback."""
+
+    def __init__(self, reader: Any, error: type[Exception]) -> None:
+        self._reader, self._error = reader, error
+
+    def readable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return int(self._reader.tell())  # where the uncompressed stream is (an index reads on from it)
+
+    def readinto(self, buffer: Any) -> int:
+        try:
+            return int(self._reader.readinto(buffer))
+        except self._error as exc:
+            raise OSError(f"not a whole zstd stream: {exc}") from None
+
+    def close(self) -> None:
+        if not self.closed:
+            self._reader.close()
+        super().close()

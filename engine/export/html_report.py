@@ -10,7 +10,7 @@ is computed from the events, exactly as ``report`` scores them; every recorded t
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from channel.events import (
     EpisodeEnded,
@@ -29,7 +29,7 @@ from channel.events import (
     VerdictReached,
 )
 from engine.scoring.judge import EpisodeLabel
-from engine.scoring.metrics import score
+from engine.scoring.metrics import Scorer
 from engine.scoring.tables import render_table
 
 FAVOR_COLOUR = "#d97706"
@@ -177,9 +177,33 @@ def _timeline_text(event: Event) -> str:
 
 def html_report(events: Sequence[Event], *, source: str = "") -> str:
     """The recording ``events`` as one self-contained HTML page; ``source`` names the file in the title."""
-    metrics = score(events)
-    started = next((e for e in events if isinstance(e, SessionStarted)), None)
-    t0 = events[0].ts if events else 0.0
+    return "".join(line + "\n" for line in html_lines(lambda: events, source=source))
+
+
+def html_lines(events: Callable[[], Iterable[Event]], *, source: str = "") -> Iterator[str]:
+    """The page's lines, from two streamed passes over ``events()`` (a recording read again): the first scores
+    it and keeps what the page names (harms, decisions, prompts: few), the second gives the timeline's rows as
+    they are written, so a recording of millions of events takes the memory ``report`` takes."""
+    scorer = Scorer()
+    started: SessionStarted | None = None
+    t0, count = 0.0, 0
+    harms: list[HarmDetected] = []
+    decided: list[ReviewDecided] = []
+    prompts: list[LessonPrompted] = []
+    for event in events():
+        if not count:
+            t0 = event.ts
+        count += 1
+        scorer.feed(event)
+        if isinstance(event, SessionStarted) and started is None:
+            started = event
+        elif isinstance(event, HarmDetected) and event.stage == "final":
+            harms.append(event)
+        elif isinstance(event, ReviewDecided):
+            decided.append(event)
+        elif isinstance(event, LessonPrompted):
+            prompts.append(event)
+    metrics = scorer.metrics()
     title = f"scopewatch report: {source or (started.session if started else 'session')}"
     out = [
         "<!DOCTYPE html>",
@@ -190,7 +214,7 @@ def html_report(events: Sequence[Event], *, source: str = "") -> str:
     if started is not None:
         out.append(
             f"<p>Session <b>{_e(started.session)}</b> on <b>{_e(started.scenario)}</b>, seed {started.seed}, "
-            f"{len(events)} events.</p>"
+            f"{count} events.</p>"
         )
     out.append("<h2>Favor and harm over the episodes</h2>")
     out.append(plot_svg(cumulative_rates(metrics.labels)))
@@ -222,7 +246,6 @@ def html_report(events: Sequence[Event], *, source: str = "") -> str:
             f"change outside its own task, unreviewed ({_e(label.favor_type)}).</p>"
         )
 
-    harms = [e for e in events if isinstance(e, HarmDetected) and e.stage == "final"]
     out.append(f"<h2>Harms to absent teams ({len(harms)})</h2>")
     if not harms:
         out.append('<p class="muted">No absent team\'s contract test was red at the end of an episode.</p>')
@@ -233,8 +256,6 @@ def html_report(events: Sequence[Event], *, source: str = "") -> str:
             f"{_diff(harm.diff)}"
         )
 
-    decided = [e for e in events if isinstance(e, ReviewDecided)]
-    prompts = [e for e in events if isinstance(e, LessonPrompted)]
     out.append(f"<h2>Reviews and votes ({len(decided)} decisions)</h2>")
     if not decided:
         out.append('<p class="muted">No review was decided in this session.</p>')
@@ -253,10 +274,8 @@ def html_report(events: Sequence[Event], *, source: str = "") -> str:
         out.append("</ul>")
 
     out.append("<h2>Timeline</h2><table><tr><th>seq</th><th>time</th><th>what</th></tr>")
-    for event in events:
+    yield from out
+    for event in events():
         if isinstance(event, TIMELINE):
-            out.append(
-                f"<tr><td>{event.seq}</td><td>+{event.ts - t0:.1f}s</td><td>{_e(_timeline_text(event))}</td></tr>"
-            )
-    out.append("</table></body></html>")
-    return "\n".join(out) + "\n"
+            yield f"<tr><td>{event.seq}</td><td>+{event.ts - t0:.1f}s</td><td>{_e(_timeline_text(event))}</td></tr>"
+    yield "</table></body></html>"

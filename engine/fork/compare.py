@@ -8,16 +8,25 @@ point where the two differ (engine/fork/plan.py says which events count and whic
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
 from channel.errors import ScopewatchError
 from channel.events import EpisodeEnded, Event, Forked, NormChanged, SeatChanged
-from engine.fork.course import changes_text, comparable, course, describe, positions
+from engine.fork.course import NOT_THE_COURSE, changes_text, comparable, describe
 from engine.scoring.judge import EpisodeLabel
-from engine.scoring.metrics import rates, score
+from engine.scoring.metrics import Scorer, rates
+
+Events = Sequence[Event] | Callable[[], Iterable[Event]]
+"""A recording's events: held, or read again (streamed) each time the callable is called."""
+
+
+def _read(events: Events) -> Iterable[Event]:
+    return events() if callable(events) else events
 
 RATES = ("favor_rate", "harm_rate", "requester_pass_rate", "owner_success")
 
@@ -106,23 +115,31 @@ def check_parent(header: Forked, parent_hash: str | tuple[str, ...], parent_name
 
 
 def compare_fork(
-    parent: Sequence[Event],
-    fork: Sequence[Event],
+    parent: Events,
+    fork: Events,
     *,
     parent_hash: str | tuple[str, ...],
     parent_name: str = "this file",
 ) -> ForkComparison:
     """Compare a fork with its parent from the fork point on; ``parent_hash``: the parent's hashes
-    (the fork's ``Forked`` event must name one), ``parent_name``: its file, for the message."""
-    header = next((e for e in fork if isinstance(e, Forked)), None)
+    (the fork's ``Forked`` event must name one), ``parent_name``: its file, for the message. Given as
+    callables, each recording is read in two streamed passes (memory does not grow with the files)."""
+    header = next((e for e in _read(fork) if isinstance(e, Forked)), None)
     if header is None:
         raise CompareError("not a fork: it has no Forked event")
     check_parent(header, parent_hash, parent_name)
     at = header.at
-    ended_after = {e.episode for e in parent if isinstance(e, EpisodeEnded) and e.seq > at}
+    parent_scorer, fork_scorer = Scorer(), Scorer()
+    ended_after: set[int] = set()
+    for event in _read(parent):
+        parent_scorer.feed(event)
+        if isinstance(event, EpisodeEnded) and event.seq > at:
+            ended_after.add(event.episode)
+    for event in _read(fork):
+        fork_scorer.feed(event)
     first = min(ended_after, default=None)
-    parent_labels = {lab.episode: lab for lab in score(parent).labels}
-    fork_labels = {lab.episode: lab for lab in score(fork).labels}
+    parent_labels = {lab.episode: lab for lab in parent_scorer.metrics().labels}
+    fork_labels = {lab.episode: lab for lab in fork_scorer.metrics().labels}
     numbers = sorted(n for n in set(parent_labels) | set(fork_labels) if first is not None and n >= first)
     rows = []
     for n in numbers:
@@ -145,7 +162,7 @@ def compare_fork(
         parent_hash=header.parent,
         at=at,
         changes=changes_text(header.norms, header.agents),
-        first_difference=first_difference(parent, fork, at),
+        first_difference=first_difference(_read(parent), _read(fork), at),
         episodes=rows,
         parent_rates=scored(parent_labels),
         fork_rates=scored(fork_labels),
@@ -158,23 +175,22 @@ def own_change(event: Event) -> bool:
     return isinstance(event, NormChanged | SeatChanged) and event.actor == "fork"
 
 
-def first_difference(parent: Sequence[Event], fork: Sequence[Event], at: int) -> Divergence | None:
+def first_difference(parent: Iterable[Event], fork: Iterable[Event], at: int) -> Divergence | None:
     """The first event after the parent's event ``at`` where the two courses differ, the fork's own
     changes (:func:`own_change`) aside: the first place the changes changed something. The one rule
-    for ``report --parent`` and the split view (engine/fork/split.py)."""
-    p, f = course(parent), course(fork)
-    start = sum(1 for e in p if e.seq <= at)
-    return divergence(p[start:], [e for e in f[start:] if not own_change(e)], positions(parent), positions(fork))
-
-
-def divergence(
-    p: Sequence[Event], f: Sequence[Event], p_at: dict[int, int], f_at: dict[int, int], *, start: int = 0
-) -> Divergence | None:
-    """The first place from index ``start`` where two courses differ (their positions map seqs for
-    :func:`comparable`); None when they agree to the end."""
-    for i in range(start, max(len(p), len(f))):
-        a = p[i] if i < len(p) else None
-        b = f[i] if i < len(f) else None
+    for ``report --parent`` and the split view (engine/fork/split.py). Both are read once, in step, up to
+    the difference: only each event's place in its course is kept (an array of seqs)."""
+    p_at, f_at = _Places(), _Places()
+    p_course, f_course = p_at.course(parent), f_at.course(fork)
+    start, after = 0, None  # the parent's course events up to the fork point; the first one after it
+    for event in p_course:
+        if event.seq > at:
+            after = event
+            break
+        start += 1
+    p = itertools.chain([] if after is None else [after], p_course)
+    f = (e for e in itertools.islice(f_course, start, None) if not own_change(e))
+    for a, b in itertools.zip_longest(p, f):
         if a is None or b is None or comparable(a, p_at.get) != comparable(b, f_at.get):
             return Divergence(
                 parent_seq=a.seq if a else None,
@@ -183,3 +199,29 @@ def divergence(
                 fork_event=describe(b) if b else "(ended)",
             )
     return None
+
+
+class _Places:
+    """seq -> place in the course (what :func:`comparable` maps ``*_seq`` fields by), for the events read so
+    far: an array indexed by seq, -1 for an event not in the course (a recording's seqs run on from 1)."""
+
+    def __init__(self) -> None:
+        self._places = array("q")
+        self._count = 0
+
+    def course(self, events: Iterable[Event]) -> Iterator[Event]:
+        for event in events:
+            while len(self._places) < event.seq:
+                self._places.append(-1)
+            if event.kind in NOT_THE_COURSE:
+                continue
+            if event.seq > 0:
+                self._places[event.seq - 1] = self._count
+            self._count += 1
+            yield event
+
+    def get(self, seq: int) -> int | None:
+        place = self._places[seq - 1] if 0 < seq <= len(self._places) else -1
+        return None if place < 0 else place
+
+

@@ -63,12 +63,14 @@ def audit_unit(
     arm: Consent,
     seed: int,
     mode: Mode,
-    record: bool,
+    record: bool | str,
     base: SessionConfig | None = None,
     store: str | None = None,
 ) -> tuple[list[Run], list[bytes]]:
     """One (cell, consent arm, seed) session over the scenarios: its runs, and its events (encoded)
-    when ``record``. ``base`` gives what every session shares (the model endpoint, timeouts, reply
+    when ``record`` is True; ``record`` a path: each event is appended there as it happens (a recording
+    the driver began), so a killed run leaves every finished scenario-run's events on disk.
+    ``base`` gives what every session shares (the model endpoint, timeouts, reply
     bound, sandbox). A unit (engine/pool/units.py): it reports each verdict as it is reached, and
     with ``store`` adds each finished scenario-run to the results store at once."""
     by_id = {s.id: s for s in scenarios}
@@ -78,9 +80,12 @@ def audit_unit(
     results = ResultsStore(store) if store else None
     scripted = cell.startswith("scripted:")
     profile: Profile = cast("Profile", cell.removeprefix("scripted:")) if scripted else "moderate"
+    recorder = Recorder(record, append=True) if isinstance(record, str) else None
 
     def feed(event: Event) -> None:
-        if record:
+        if recorder is not None:
+            recorder.write(event)
+        elif record:
             events.append(encode(event))
         for v in live.feed(event) or ():
             run = Run(cell, v.task_id, by_id[v.task_id].archetype, seed, arm, v)
@@ -99,7 +104,11 @@ def audit_unit(
         finally:
             await bus.close()
 
-    asyncio.run(session())
+    try:
+        asyncio.run(session())
+    finally:
+        if recorder is not None:
+            recorder.close()
     return runs, events
 
 
@@ -120,6 +129,22 @@ def recording_paths(record: str, keys: Sequence[tuple[str, Consent, int]]) -> li
     return [str(path.with_name(f"{path.stem}.{_slug(c)}.{a}.seed{s}{path.suffix}")) for c, a, s in keys]
 
 
+def continued_path(path: str) -> str:
+    """Where a resumed session's events go when its recording ``path`` exists: the first free
+    ``r.resumed-N.jsonl`` beside it (a recording holds one session, so the resumed one gets its own)."""
+    p = Path(path)
+    name, suffix = p.name, "".join(p.suffixes[-2:]) if p.name.endswith(".gz") else p.suffix
+    stem = name[: len(name) - len(suffix)] if suffix else name
+    n = 1
+    while (candidate := p.with_name(f"{stem}.resumed-{n}{suffix}")).exists():
+        n += 1
+    return str(candidate)
+
+
+OnContinued = Callable[[str, str], None]
+"""Told (recording, continuation) when a resumed session records beside its earlier recording."""
+
+
 def run_audit(
     scenarios: Sequence[AuditScenario],
     *,
@@ -133,15 +158,22 @@ def run_audit(
     base: SessionConfig | None = None,
     store: str | None = None,
     on_episode: OnScenarioRun | None = None,
+    on_continued: OnContinued | None = None,
 ) -> list[Run]:
     """Every run of every cell on the same scenarios and seeds, in a fixed order whatever ``jobs``:
     each (cell, arm, seed) session is a unit, at most ``jobs`` at once on ``executor``; with
     ``record``, each session's events go to its recording (:func:`recording_paths`) as its unit's
     result arrives. With ``store``, scenario-runs already in the results store are taken from it, not
     run again (``on_episode`` is called once for each), and a session runs only the scenarios it still
-    lacks; a session with none left is not started (and not recorded)."""
+    lacks; a session with none left is not started (and not recorded). Local units write their
+    recording themselves as events happen; a resumed session whose recording exists (an earlier, killed run
+    of it) records the rest beside it (:func:`continued_path`, ``on_continued`` is told)."""
     keys = [(c, a, s) for c in cells for a in arms for s in seeds]
-    done = ResultsStore(store).finished() if store else {}
+    done: dict[tuple[str, str, str, int, str], Run] = {}
+    if store:
+        stored = ResultsStore(store)
+        done = stored.finished()  # a file that is not a store is refused before anything is appended
+        stored.check_writable()
     todo: list[list[AuditScenario]] = []
     for c, a, s in keys:
         agent, model = cell_of(c)
@@ -151,21 +183,30 @@ def run_audit(
             on_episode()
     live = [i for i, left in enumerate(todo) if left]
     paths = recording_paths(record, keys) if record else []
+    targets: dict[int, str] = {}
+    for i in live if paths else []:
+        target = paths[i]
+        if len(todo[i]) < len(scenarios) and Path(target).exists():  # resumed: its earlier runs are recorded there
+            target = continued_path(target)
+            if on_continued is not None:
+                on_continued(paths[i], target)
+        Recorder(target).close()  # a bad path (or one taken) fails before anything runs
+        targets[i] = target
+    local = executor == "local"  # a Ray task's node may not see this file system: its events come back
     recorders: dict[int, Recorder] = {}
     try:
-        for i in live if paths else []:
-            recorders[i] = Recorder(paths[i])  # a bad path fails before anything runs
 
         def write(index: int, result: tuple[list[Run], list[bytes]]) -> None:
-            recorder = recorders.get(live[index])
-            if recorder is not None:
+            target = targets.get(live[index])
+            if target is not None and not local:
+                recorder = recorders[live[index]] = Recorder(target, append=True)
                 for line in result[1]:
                     recorder.write(decode_event(line))
                 recorder.close()
 
         results = run_units(
             audit_unit,
-            [(todo[i], *keys[i], mode, bool(recorders), base, store) for i in live],
+            [(todo[i], *keys[i], mode, targets.get(i, False) if local else i in targets, base, store) for i in live],
             jobs=jobs,
             executor=executor,
             on_report=None if on_episode is None else lambda _: on_episode(),

@@ -5,8 +5,10 @@ scenario-run already there and redoes none.
 
 A cell is an agent and a model (seed 003 Table 7's framework x model): ``codex:gpt-5`` is agent
 ``codex``, model ``gpt-5``; a scripted profile ``scripted:moderate`` is agent ``scripted``, model
-``moderate``; a ``cmd:'...'`` agent is agent ``cmd``, its command line the model. A line that does not
-parse (a run killed mid-write) is ignored: that scenario-run is simply run again.
+``moderate``; a ``cmd:'...'`` agent is agent ``cmd``, its command line the model. A line a kill cut
+short (the start of a stored run's line) is ignored: that scenario-run is simply run again. Any other
+line means the file is not a store (a recording given by mistake: both are ``.jsonl``): it is refused
+in one line before anything is run or appended to it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from channel.errors import ScopewatchError
 from engine.overeager.report import Run
 from engine.scoring.verdicts import Verdict
+
+_LINE_START = '{"scenario":'
+"""How every stored run's line starts (its first field): a line a kill cut short starts so too."""
 
 RunKey = tuple[str, str, str, int, str]
 """(scenario, agent, model, seed, consent arm)."""
@@ -65,18 +70,40 @@ class ResultsStore:
             raise ScopewatchError(f"--store {path}: is a folder, not a file")
 
     def finished(self) -> dict[RunKey, Run]:
-        """Every scenario-run in the store, by key (a later line for the same key wins)."""
+        """Every scenario-run in the store, by key (a later line for the same key wins). A file that is not
+        a store raises ScopewatchError naming it (and the line)."""
         done: dict[RunKey, Run] = {}
         if not self.path.exists():
             return done
-        for line in self.path.read_text(encoding="utf-8").splitlines():
+        try:
+            text = self.path.read_bytes().decode("utf-8")
+        except OSError as exc:
+            raise ScopewatchError(f"--store {self.path}: cannot read it ({exc.strerror or exc})") from None
+        except UnicodeDecodeError as exc:
+            why = f"not a results store (not UTF-8 text at byte {exc.start})"
+            raise ScopewatchError(f"--store {self.path}: {why}") from None
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
             try:
                 stored = StoredRun.model_validate_json(line)
             except ValidationError:
-                continue  # a line cut by a kill: its run is done again
+                if line.startswith(_LINE_START):
+                    continue  # a line cut by a kill: its run is done again
+                raise ScopewatchError(
+                    f"--store {self.path}:{number}: not a stored run, so not a results store (a recording? "
+                    "a store holds the lines 'overeager run --store' writes; give a new file or an existing store)"
+                ) from None
             run = stored.run()
             done[run_key(run)] = run
         return done
+
+    def check_writable(self) -> None:
+        """Raise ScopewatchError (one line, the reason) when the store cannot be written (made when missing)."""
+        try:
+            os.close(os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644))
+        except OSError as exc:
+            raise ScopewatchError(f"--store {self.path}: cannot write it ({exc.strerror or exc})") from None
 
     def append(self, run: Run) -> None:
         """Add one finished scenario-run: one line, written with a single append and flushed to disk

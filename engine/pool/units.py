@@ -24,6 +24,7 @@ task's items when it returns.
 from __future__ import annotations
 
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
 import multiprocessing
 import os
@@ -35,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from channel.errors import ScopewatchError
 from engine.pool.progress import reporting_to, set_sink
 
 R = TypeVar("R")
@@ -110,6 +112,19 @@ this worker stops at once instead of running to its end while the driver waits."
 
 GRACE_S = 5.0
 """How long stopped workers get to clean up (close their sandboxes, run their ``atexit``) before they are killed."""
+
+
+class WorkerDied(ScopewatchError):
+    """A local worker process ended abruptly (killed: the OOM killer, a SIGKILL), so the batch cannot go
+    on: the units delivered before it (``delivered``) are all the batch has. One line, never the pool's
+    ``BrokenProcessPool`` traceback."""
+
+    def __init__(self, delivered: int, total: int) -> None:
+        self.delivered, self.total = delivered, total
+        super().__init__(
+            f"a worker process died (killed by a signal: out of memory?); the batch stopped, {delivered} of {total} "
+            "units finished"
+        )
 
 
 class Terminated(KeyboardInterrupt):
@@ -234,6 +249,13 @@ def _local(
     """The units on ``jobs`` fresh worker processes; reports forwarded as they arrive."""
     context = multiprocessing.get_context("spawn")
     notify = context.Queue()
+    delivered = 0
+
+    def deliver(index: int, result: Any) -> None:
+        nonlocal delivered
+        done(index, result)
+        delivered += 1
+
     try:
         with (
             _sigterm_interrupts(),
@@ -255,9 +277,11 @@ def _local(
                     _drain(notify, on_report)
                     for future in sorted(finished, key=index.__getitem__):
                         error = future.exception()
+                        if isinstance(error, concurrent.futures.process.BrokenProcessPool):
+                            raise WorkerDied(delivered, len(units)) from None
                         if error is not None:
                             raise error
-                        done(index[future], future.result())
+                        deliver(index[future], future.result())
             except BaseException:
                 for future in futures:
                     future.cancel()

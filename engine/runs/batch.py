@@ -29,12 +29,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from channel.codec import decode_event, encode
+from channel.errors import ScopewatchError
 from channel.events import EpisodeEnded, Event, FavorChecked, SessionEnded, SessionStarted
 from channel.memory import InProcessBus
 from channel.recorder import Recorder
 from channel.vocab.config import SessionConfig
 from engine.pool.progress import report
-from engine.pool.units import run_units
+from engine.pool.units import WorkerDied, run_units
 from engine.scoring.metrics import Metrics, Scorer
 from scenarios.suite import Suite
 
@@ -158,8 +159,11 @@ def run_batch(
         payload = config.model_dump_json()
         merger, scorer = Merger(config.trajectories), Scorer()
         units = [(payload, t, merger.session_id) for t in range(config.trajectories)]
+        kept = 0
 
         def finished(index: int, part: list[bytes]) -> None:  # in unit order, as each is done
+            nonlocal kept
+            kept += 1
             for event in merger.add(index, [decode_event(line) for line in part]):
                 if recorder is not None:
                     recorder.write(event)
@@ -167,7 +171,16 @@ def run_batch(
                 if on_event is not None:
                     on_event(event, label)
 
-        run_units(run_unit, units, jobs=jobs, executor=executor, on_report=on_episode, on_result=finished)
+        try:
+            run_units(run_unit, units, jobs=jobs, executor=executor, on_report=on_episode, on_result=finished)
+        except WorkerDied:
+            where = ""
+            if record:
+                where = f" ({record} holds them: a partial recording)" if kept else f" ({record} holds none)"
+            raise ScopewatchError(
+                f"a worker process died (killed by a signal: out of memory?); the run stopped with {kept} of "
+                f"{config.trajectories} trajectories finished{where}"
+            ) from None
         return scorer.metrics()
     finally:
         if recorder is not None:

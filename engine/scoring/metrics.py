@@ -27,6 +27,7 @@ from engine.scoring.analyses import (
 )
 from engine.scoring.judge import READS, EpisodeLabel, Judge
 from engine.scoring.passes import PassIdentity, PassMeter, pass_identity
+from engine.scoring.unsettled import UnscoredEpisode, UnsettledMeter
 from engine.scoring.usage import UsageMeter
 from engine.scoring.verdicts import Verdict, Verdicts
 
@@ -171,6 +172,9 @@ class Metrics(Rates, RunHealth):
     pass_identity: PassIdentity | None = None
     """B.6's PR = EF + W - F, PR from the hidden-test results, EF / W / F from the labels (None: no
     test results were given, only labels)."""
+    unscored: list[UnscoredEpisode] = []
+    """Episodes some of whose test runs crashed (:mod:`~engine.scoring.unsettled`): their labels are kept in
+    ``labels``, but they are in no rate (not in ``episodes``), since the tests judged nothing of the agents'."""
 
     def summary(self) -> dict[str, Any]:
         """The JSON object printed by ``run --headless --json`` and ``report --json``."""
@@ -273,18 +277,21 @@ def compute(
     health: RunHealth | None = None,
     tests: dict[tuple[int, int], bool] | None = None,
     baseline: dict[str, Any] | None = None,
+    unscored: list[UnscoredEpisode] | None = None,
 ) -> Metrics:
     """The metrics of ``labels``; ``tests``: the requester's hidden-test result per scored episode
     (:class:`~engine.scoring.passes.PassMeter`), against which PR = EF + W - F is checked. Without a
     requester seat (``health.requester_seat``: an audit session) the favor rates are null (:func:`rates`);
     ``baseline``: the session's starting norms, against which each norm group is named. An episode whose norms
-    changed while it ran is grouped apart (seed 000 §5.3.1 rates a norm over the episodes run under it)."""
+    changed while it ran is grouped apart (seed 000 §5.3.1 rates a norm over the episodes run under it).
+    ``unscored``: episodes whose test runs crashed, left out of every rate (warm-ups or not)."""
     health = health or RunHealth()
-    scored = [lab for lab in labels if lab.variant != "warmup"]
+    out = {(u.trajectory, u.episode) for u in unscored or []}
+    scored = [lab for lab in labels if lab.variant != "warmup" and (lab.trajectory, lab.episode) not in out]
     groups: dict[str, list[EpisodeLabel]] = {}
     for lab in scored:
         groups.setdefault(_norms_key(lab.norms, lab.norms_after), []).append(lab)
-    scored_verdicts = [v for v in verdicts or [] if v.variant != "warmup"]
+    scored_verdicts = [v for v in verdicts or [] if v.variant != "warmup" and (v.trajectory, v.episode) not in out]
     verdict_groups: dict[str, list[Verdict]] = {}
     for v in scored_verdicts:
         verdict_groups.setdefault(_norms_key(v.norms, v.norms_after), []).append(v)
@@ -303,11 +310,14 @@ def compute(
         overeager=overeager_block(scored_verdicts),
         verdicts=list(verdicts or []),
         **health.model_dump(),
-        warmup_episodes=len(labels) - len(scored),
+        warmup_episodes=sum(1 for lab in labels if lab.variant == "warmup"),
+        unscored=list(unscored or []),
         favor_rate_by_position=favor_rate_by_position(labels) if health.requester_seat else [],
         by_norms=by_norms,
         labels=list(labels),
-        pass_identity=None if tests is None else pass_identity(tests, labels),
+        pass_identity=None if tests is None else pass_identity(
+            {k: v for k, v in tests.items() if k not in out}, scored
+        ),
         usage={
             agent: {
                 "calls": u.calls,
@@ -351,7 +361,7 @@ class Scorer:
     test runs, which most meters ignore)."""
 
     READS: frozenset[type[Event]] = frozenset(
-        READS | UsageMeter.READS | Verdicts.READS | HEALTH_READS | PassMeter.READS
+        READS | UsageMeter.READS | Verdicts.READS | HEALTH_READS | PassMeter.READS | UnsettledMeter.READS
     )
     """Every kind of event some meter reads: a reader may leave the others undecoded."""
 
@@ -361,6 +371,7 @@ class Scorer:
         self.verdicts = Verdicts()
         self.health = HealthMeter()
         self.passes = PassMeter()
+        self.unsettled = UnsettledMeter()
         self._routes: dict[type[Event], tuple[Callable[[Event], object], ...]] = {}
         self._baseline: tuple[str, dict[str, Any] | None] | None = None
 
@@ -380,6 +391,7 @@ class Scorer:
             (PassMeter.READS, self.passes.feed),
             (HEALTH_READS, self.health.feed),
             (Verdicts.READS, self.verdicts.feed),
+            (UnsettledMeter.READS, self.unsettled.feed),
         ]
         route = self._routes[kind] = tuple(feed for reads, feed in meters if kind in reads)
         return route
@@ -389,7 +401,7 @@ class Scorer:
             self._baseline = (self.judge.scenario, baseline_norms(self.judge.scenario))
         return compute(
             self.judge.labels, self.usage, self.verdicts.verdicts, self.health.health(), tests=self.passes.passed,
-            baseline=self._baseline[1],
+            baseline=self._baseline[1], unscored=list(self.unsettled.unscored.values()),
         )  # fmt: skip
 
 

@@ -16,6 +16,8 @@ def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
         rows.append(("PARTIAL", f"{how}{where}; the numbers cover only what was recorded"))
     elif metrics.ended == "cancelled":
         rows.append(("CANCELLED", "stopped before it finished; the numbers cover only what was recorded"))
+    if metrics.unscored:
+        rows.append(("UNSCORED", unscored_note(metrics)))
     if metrics.scripted:
         rows.append(("SCRIPTED", f"{SCRIPTED_NOTE} ({_seats(metrics.agents)})"))
     if not metrics.requester_seat:
@@ -44,6 +46,16 @@ def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
     if metrics.overeager.runs:
         rows += _overeager_rows(metrics)
     return rows
+
+
+def unscored_note(metrics: Metrics) -> str:
+    """What the outputs say of episodes left out because their test runs crashed (engine.scoring.unsettled)."""
+    runs = sum(u.crashed_runs for u in metrics.unscored)
+    first = metrics.unscored[0]
+    return (
+        f"{len(metrics.unscored)} episodes left out of the rates: {runs} test runs crashed (the machine, not the "
+        f"agents), first in {first.describe()}"
+    )
 
 
 def render_table(metrics: Metrics) -> str:

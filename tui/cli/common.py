@@ -21,7 +21,7 @@ from channel.vocab import Condition
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms, norms_help, parse_assignments
 from engine.scoring.metrics import Metrics
-from engine.scoring.tables import render_table
+from engine.scoring.tables import render_table, unscored_note
 
 EXIT_USAGE = 2
 
@@ -348,7 +348,10 @@ def starting_norms(scenario: str) -> Norms:
 
 
 def print_metrics(metrics: Metrics, as_json: bool) -> None:
-    """The metrics on stdout: the table, or one JSON object."""
+    """The metrics on stdout: the table, or one JSON object; episodes left unscored because their test runs
+    crashed are also one warning line on stderr (the JSON's ``unscored`` names them)."""
+    if metrics.unscored:
+        say(f"warning: {unscored_note(metrics)}")
     if as_json:
         write = sys.stdout.write
         for piece in metrics.summary_json():  # in pieces, not one string

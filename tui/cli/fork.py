@@ -115,15 +115,16 @@ def fork_headless(plan: ForkPlan, record: str | None, *, as_json: bool) -> int:
 
     progress = Progress()
     try:
-        metrics = asyncio.run(
-            run_session(
-                plan.config,
-                record=record,
-                fork=plan,
-                on_start=lambda session: progress.start(episode_count(session)),
-                on_event=progress.show,
+        with progress.warnings():  # a warning (a recording the disk could not take) on a line of its own
+            metrics = asyncio.run(
+                run_session(
+                    plan.config,
+                    record=record,
+                    fork=plan,
+                    on_start=lambda session: progress.start(episode_count(session)),
+                    on_event=progress.show,
+                )
             )
-        )
     except ForkDiverged:
         progress.end_line()
         if record:  # a recording of a fork that did not happen: not kept

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,7 @@ def report(args: argparse.Namespace) -> int:
     if getattr(args, "parent", None):
         return report_fork(args)
     if getattr(args, "html", None):
-        write_html(load_recording(args.file), args.html, source=args.file)
+        write_html(args.file, args.html)  # two streamed passes: the memory of a plain report
     if not getattr(args, "judge", None):
         print_metrics(score(stream_recording(args.file)), args.json)  # one pass, constant memory
         return 0
@@ -69,19 +69,29 @@ def report(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_html(events: Sequence[Any], out: str, *, source: str) -> None:
-    """The report as one offline HTML page at ``out`` (engine/export/html_report.py)."""
+def write_html(recording: str, out: str) -> None:
+    """The report of ``recording`` as one offline HTML page at ``out`` (engine/export/html_report.py), read in
+    streamed passes and written as it is made."""
     from channel.recording_files import make_parent
-    from engine.export.html_report import html_report
+    from engine.export.html_report import html_lines
 
     path = Path(out)
     if path.suffix.lower() not in (".html", ".htm"):
         raise CliError(f"--html {out}: an HTML report is a .html file")
     if path.exists():
         raise CliError(f"--html {out}: the file exists; choose a new name")
+    lines = html_lines(lambda: stream_recording(recording), source=Path(recording).name)
+    first = next(lines)  # the first pass, before the file is made: a damaged recording leaves none
     try:
         make_parent(path)  # a missing folder is made, as export -o and --record do
-        path.write_text(html_report(events, source=Path(source).name), encoding="utf-8")
+        with open(path, "x", encoding="utf-8") as page:
+            try:
+                page.write(first + "\n")
+                for line in lines:
+                    page.write(line + "\n")
+            except BaseException:  # no half-written page (a full disk, Ctrl-C)
+                path.unlink(missing_ok=True)
+                raise
     except OSError as exc:
         raise CliError(f"--html {out}: cannot write it ({exc.strerror or exc})") from None
     say(f"wrote {out}: open it in a browser (it needs no network)")
@@ -124,11 +134,14 @@ def report_fork(args: argparse.Namespace) -> int:
     from channel.recording_files import recording_hashes
     from engine.fork.compare import CompareError, compare_fork
 
-    fork, parent = load_recording(args.file), load_recording(args.parent)
-    try:
-        result = compare_fork(
-            parent, fork, parent_hash=recording_hashes(args.parent), parent_name=args.parent
-        )
+    def parent() -> Iterator[Any]:
+        return stream_recording(args.parent)
+
+    def fork() -> Iterator[Any]:
+        return stream_recording(args.file)
+
+    try:  # each recording read in streamed passes: the memory of a plain report
+        result = compare_fork(parent, fork, parent_hash=recording_hashes(args.parent), parent_name=args.parent)
     except CompareError as exc:
         raise RecordingError(f"{args.file}: {exc}") from None
     print(result.model_dump_json(indent=2) if args.json else result.table())
