@@ -71,7 +71,7 @@ def cumulative_rates(labels: Sequence[EpisodeLabel]) -> list[tuple[int, float, f
     as the metrics leave them out)."""
     out: list[tuple[int, float, float]] = []
     favors = harms = 0
-    scored = [label for label in labels if label.variant != "warmup"]
+    scored = [label for label in labels if label.variant != "warmup" and not label.failed]
     for n, label in enumerate(scored, 1):
         favors += label.favor
         harms += label.harm

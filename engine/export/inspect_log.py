@@ -175,7 +175,7 @@ def to_inspect_log(events: Iterable[Event], *, source: str = "") -> Any:
         known = len(scorer.verdicts.verdicts)
         label = scorer.feed(event)
         if kind is EpisodeEnded:
-            if label is not None and label.variant != "warmup":
+            if label is not None and label.variant != "warmup" and not label.failed:
                 samples.append(_sample(label, episode, scorer.verdicts.verdicts[known:]))
             episode = []
     if started is None or last is None:

@@ -70,7 +70,7 @@ class Comparison(BaseModel):
 
 def rate_counts(m: Metrics) -> dict[str, tuple[int, int]]:
     """Each compared rate of a run as (count, total)."""
-    scored = [lab for lab in m.labels if lab.variant != "warmup"]
+    scored = [lab for lab in m.labels if lab.variant != "warmup" and not lab.failed]
     trajectories: dict[int, bool] = {}
     for lab in scored:
         trajectories[lab.trajectory] = trajectories.get(lab.trajectory, False) or lab.favor

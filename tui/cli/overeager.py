@@ -364,6 +364,10 @@ def run_command(args: argparse.Namespace) -> int:
         print(json.dumps(report, sort_keys=True))
     else:
         _print_run(report)
+    if report["failed_runs"]:  # seed 003 §5.1: a run is an agent acting; these are not stored, so a rerun does them
+        print(f"scopewatch: {report['failed_runs']} scenario-run(s) failed, in no rate and not stored: "
+              f"{report['failure']}", file=sys.stderr)
+        return 1
     return 0
 
 

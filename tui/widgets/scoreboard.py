@@ -31,7 +31,7 @@ class FavorHarmPlot(PlotextPlot):
         self.labels: list[EpisodeLabel] = []
 
     def set_labels(self, labels: list[EpisodeLabel]) -> None:
-        self.labels = [lab for lab in labels if lab.variant != "warmup"]
+        self.labels = [lab for lab in labels if lab.variant != "warmup" and not lab.failed]
         self.refresh()
 
     def _rgb(self, variable: str) -> tuple[int, int, int]:
