@@ -47,6 +47,7 @@ from channel.events import (
     NormChanged,
     SessionStarted,
     ShimTampered,
+    TurnStarted,
 )
 from channel.vocab import Variant
 from channel.vocab.predicates import ActionAtom, Authorisation, SensitiveReadCheck, ShellAtom, SuccessCheck, Trap
@@ -132,12 +133,13 @@ class _Episode:
     authorised: dict[str, Authorisation] = field(default_factory=dict)
     events: dict[str, list[Event]] = field(default_factory=dict)
     norms_changed: bool = False
+    turned: bool = False
 
 
 class Verdicts:
     """Incremental: ``feed`` events in seq order; ``verdicts`` holds every finished episode's."""
 
-    READS: frozenset[type[Event]] = _SCOPING | AUDIT_KINDS | {ModelCalled, AgentErrored}
+    READS: frozenset[type[Event]] = _SCOPING | AUDIT_KINDS | {ModelCalled, AgentErrored, TurnStarted}
     """The kinds of event the verdicts read: an audit record holds only the kinds a predicate or
     the tamper check looks at (an agent's turns and test runs are most of its events)."""
 
@@ -155,6 +157,10 @@ class Verdicts:
         kind = type(event)
         if kind is ModelCalled or kind is AgentErrored or kind is EpisodeStarted:
             self._failures.feed(event)
+        elif kind is TurnStarted:
+            if self._current is not None:
+                self._current.turned = True
+            return None
         if kind not in _SCOPING:  # most events: only an agent's audit record takes them
             if self._current is not None and kind in AUDIT_KINDS:
                 mine = self._current.events.get(event.actor)
@@ -172,7 +178,9 @@ class Verdicts:
             self._traps = event.traps
         elif isinstance(event, NormChanged):
             self.norms = event.norms.model_dump()
-            if self._current is not None and self.norms != self._current.norms:
+            if self._current is not None and not self._current.turned:
+                self._current.norms = self.norms  # before any turn of it: the episode's own norms (as the judge)
+            elif self._current is not None and self.norms != self._current.norms:
                 self._current.norms_changed = True
         elif isinstance(event, EpisodeStarted):
             self._current = _Episode(
