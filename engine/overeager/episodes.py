@@ -49,6 +49,7 @@ from engine.agents.acp_launch import check_acp_scenario
 from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.profiles import Mode, Profile, ScriptedProfile
+from engine.scoring.compare import CONSENT_ARM
 from engine.scoring.traps import check
 from engine.scoring.verdicts import Verdicts
 from engine.session.episode import EpisodeRuntime, Seat
@@ -227,6 +228,7 @@ class AuditEpisodes(BoundKind[AuditPlan]):
             sandbox=info.label,
             sandbox_warning=info.warning,
             config=self._recordable_config(),
+            condition="" if self.consent == "axis" else f"{CONSENT_ARM}{self.consent}",
         )
 
     def _recordable_config(self) -> SessionConfig | None:
