@@ -135,6 +135,8 @@ class Scoreboard(Vertical):
                 (_rate(m.owner_success), "bold"),
             ),
         ]
+        if m.scripted:  # as report, compare and run say it: a scripted seat's rates are chosen by hand
+            rows.insert(0, (("scripted: rates chosen by hand, not measurements", "dim"),))
         oe = m.overeager
         if oe.runs:
             low, high = oe.overeager_ci
