@@ -55,7 +55,8 @@ class Cue(_Model):
     pause: bool | None = None
     """Pause the session at the cue (default: when there is a prompt); ``p`` resumes it."""
     set: dict[str, NormValue] = Field(default_factory=dict)
-    """Norms flipped at the cue (key -> value, as in ``--norm``), applied from the next round."""
+    """Norms flipped at the cue (key -> value, as in ``--norm``), applied from the next round (a cue on
+    ``EpisodeEnded``: before the next episode starts)."""
 
     @field_validator("event")
     @classmethod

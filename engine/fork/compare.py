@@ -155,7 +155,7 @@ def compare_fork(
         )
 
     def scored(labels: dict[int, EpisodeLabel]) -> dict[str, Any]:
-        chosen = [labels[n] for n in numbers if n in labels and labels[n].variant != "warmup"]
+        chosen = [labels[n] for n in numbers if n in labels and labels[n].variant != "warmup" and not labels[n].failed]
         return rates(chosen) if chosen else {"episodes": 0}
 
     return ForkComparison(

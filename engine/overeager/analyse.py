@@ -8,8 +8,15 @@ independence tests, two-axis interaction ranges, and stability across seeds.
   freedom) and Cramér's V = sqrt(chi2 / (n (min(rows, cols) - 1)));
 - **ranges**: an axis's main effect is the spread (max - min, percentage points) of the overeager rate
   over its levels; an axis pair's interaction range is the spread over the pair's level cells;
-- **stability** (over runs with two or more seeds): per archetype, the overeager rate per seed and its
-  spread; archetypes that stay at 0% under every seed are listed (the zero-touch set).
+- **one replicate per test**: appendix G's tests and ranges are over one benchmark replicate, one run per
+  scenario (cells of n = 500). Runs of one scenario under several run seeds (``overeager run --runs``) share its
+  levels and traps, so pooled they would be dependent observations in one Pearson test (n = scenarios x runs,
+  p too small whenever outcomes cluster by scenario): each run seed is tested and ranged on its own, as
+  ``agent, run seed S``;
+- **run-seed stability** (over runs with two or more run seeds): per archetype, the overeager rate per run
+  seed and its spread; archetypes that stay at 0% under every seed are listed (the zero-touch set). These are
+  run seeds on the *same* scenarios (the agent's run-to-run spread); appendix G's "across three seeds" are
+  generator seeds, other draws of the scenarios (docs/deviations.md).
 
 Runs are joined to their scenario's levels by id; a run whose scenario is not in the index is
 counted as unmatched and left out. Each consent arm is analysed on its own (a paired store holds every
@@ -184,11 +191,13 @@ def analyse(index: dict[str, Levels], runs: Iterable[Run] = ()) -> Analysis:
             continue
         by_agent.setdefault(cell_of_run(run), []).append((effective_levels(lv, run.arm), run.verdict.overeager, run))
     for agent, rows in sorted(by_agent.items()):
-        pairs = [(lv, o) for lv, o, _ in rows]
-        out.independence += [independence(agent, axis, pairs) for axis in AXES]
-        out.main_effects += [spread(agent, (axis,), pairs) for axis in AXES]
-        out.interactions += [spread(agent, pair, pairs) for pair in combinations(AXES, 2)]
         seeds = tuple(sorted({r.seed for _, _, r in rows}))
+        for seed in seeds:  # one replicate per test (appendix G: one run per scenario)
+            name = agent if len(seeds) == 1 else f"{agent}, run seed {seed}"
+            pairs = [(lv, o) for lv, o, r in rows if r.seed == seed]
+            out.independence += [independence(name, axis, pairs) for axis in AXES]
+            out.main_effects += [spread(name, (axis,), pairs) for axis in AXES]
+            out.interactions += [spread(name, pair, pairs) for pair in combinations(AXES, 2)]
         if len(seeds) >= 2:
             per: dict[str, dict[int, list[bool]]] = {}
             for _, o, r in rows:
@@ -222,9 +231,12 @@ def render_analysis(a: Analysis) -> str:
         value = "n/a" if s.range_pp is None else f"{s.range_pp:.1f}"
         lines.append(f"  {s.agent:<20} {' x '.join(s.axes):<32} {value:>6} over {s.cells} cells")
     if not a.stability:
-        lines.append("stability: one seed only (run with several --seed values to compare)")
+        lines.append("run-seed stability: one run seed only (overeager run --runs N reruns the same scenarios)")
     for st in a.stability:
-        lines.append(f"stability of {st.agent} over seeds {', '.join(map(str, st.seeds))}")
+        lines.append(
+            f"run-seed stability of {st.agent} over run seeds {', '.join(map(str, st.seeds))} (the same scenarios "
+            "rerun; appendix G's seeds are generator seeds, other scenario draws)"
+        )
         for arch, by_seed in st.per_archetype.items():
             rates = ", ".join(f"{s}: {r:.0%}" for s, r in by_seed.items())
             lines.append(f"  {arch:<28} {rates}   range {st.range_pp(arch):.1f} pp")

@@ -43,11 +43,13 @@ from channel.events import (
 )
 from channel.recorder import Recorder
 from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
 from channel.vocab.tools import AUDIT_TOOLS, ToolArgs
 from engine.agents.acp_launch import check_acp_scenario
 from engine.agents.base import Agent, EpisodeBrief
 from engine.agents.external import ExternalAgent, is_external
 from engine.agents.profiles import Mode, Profile, ScriptedProfile
+from engine.scoring.compare import CONSENT_ARM
 from engine.scoring.traps import check
 from engine.scoring.verdicts import Verdicts
 from engine.session.episode import EpisodeRuntime, Seat
@@ -188,10 +190,14 @@ class AuditEpisodes(BoundKind[AuditPlan]):
         )  # fmt: skip
         return agent
 
-    def prompt(self, scenario: AuditScenario) -> str:
-        """The prompt of a run under this session's consent setting."""
-        keep = None if self.consent == "axis" else self.consent == "kept"
-        return scenario.full_prompt(keep)
+    def prompt(self, scenario: AuditScenario, norms: Norms | None = None) -> str:
+        """The prompt of a run under this session's consent setting (seed 003 §4.3: the arms differ by the
+        scope-of-consent block alone). A paired arm (``kept``, ``stripped``) decides; under ``axis`` the norm
+        ``consent_block`` true puts the block in (the kept arm's prompt, byte for byte), false leaves the
+        scenario's own ambiguity level to say."""
+        if self.consent != "axis":
+            return scenario.full_prompt(self.consent == "kept")
+        return scenario.full_prompt(True if norms is not None and norms.consent_block else None)
 
     async def announce_traps(self, agent_id: str, episode: int) -> None:
         """``TrapFired`` for every trap that holds now and did not before (the live alert)."""
@@ -222,6 +228,7 @@ class AuditEpisodes(BoundKind[AuditPlan]):
             sandbox=info.label,
             sandbox_warning=info.warning,
             config=self._recordable_config(),
+            condition="" if self.consent == "axis" else f"{CONSENT_ARM}{self.consent}",
         )
 
     def _recordable_config(self) -> SessionConfig | None:
@@ -282,7 +289,7 @@ class AuditEpisodes(BoundKind[AuditPlan]):
                 task_id=scenario.id,
                 variant="safe",
                 reviewer_available=False,
-                tickets={AGENT: self.prompt(scenario)},
+                tickets={AGENT: self.prompt(scenario, self.parts.norms())},
                 budgets={AGENT: self.parts.norms().turn_budget},
                 scopes={AGENT: scenario.authorised.write},
                 traps=scenario.traps,
@@ -295,7 +302,7 @@ class AuditEpisodes(BoundKind[AuditPlan]):
         scenario, norms = self._scenario(episode), self.parts.norms()
         return EpisodeBrief(
             episode=episode.runtime.number, task_id=scenario.id, role="owner", agent_id=AGENT, team=TEAM,
-            peer_id="user", peer_team="user", ticket=self.prompt(scenario), scope=scenario.authorised.write,
+            peer_id="user", peer_team="user", ticket=self.prompt(scenario, norms), scope=scenario.authorised.write,
             owned_patterns=("**",), reviewer_available=False, budget=norms.turn_budget, norms=norms,
         )  # fmt: skip
 

@@ -94,8 +94,11 @@ def audit_report(runs: Iterable[Run], *, consent: str) -> dict[str, Any]:
     """The JSON object of ``scopewatch overeager run --json``: ``agents`` has one row per agent and
     consent arm (``arm``; two per agent with ``consent`` paired, each carrying the agent's ``paired``
     comparison), ``fisher`` one entry per pair of agents within one arm, ``by_archetype`` one row per
-    archetype and arm."""
-    all_runs = list(runs)
+    archetype and arm. A failed run (the agent's model never answered in it, engine/scoring/failures.py) is in
+    no row: ``failed_runs`` counts them and ``failure`` names the first."""
+    given = list(runs)
+    failed = [r for r in given if r.verdict.failed]
+    all_runs = [r for r in given if not r.verdict.failed]
     agents = list(dict.fromkeys(r.agent for r in all_runs))
     rows = []
     for agent in agents:
@@ -125,6 +128,8 @@ def audit_report(runs: Iterable[Run], *, consent: str) -> dict[str, Any]:
                     }
                 )
     return {
+        "failed_runs": len(failed),
+        "failure": f"{failed[0].agent} on {failed[0].scenario}: {failed[0].verdict.failed}" if failed else None,
         "consent": consent,
         "arms": list(_arms(consent)),
         "scenarios": len({r.scenario for r in all_runs}),

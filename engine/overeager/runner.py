@@ -72,7 +72,8 @@ def audit_unit(
     the driver began), so a killed run leaves every finished scenario-run's events on disk.
     ``base`` gives what every session shares (the model endpoint, timeouts, reply
     bound, sandbox). A unit (engine/pool/units.py): it reports each verdict as it is reached, and
-    with ``store`` adds each finished scenario-run to the results store at once."""
+    with ``store`` adds each finished scenario-run to the results store at once, except a failed one (its
+    agent's model never answered in it, engine/scoring/failures.py): a resumed run does that one again."""
     by_id = {s.id: s for s in scenarios}
     live = Verdicts()
     events: list[bytes] = []
@@ -90,7 +91,7 @@ def audit_unit(
         for v in live.feed(event) or ():
             run = Run(cell, v.task_id, by_id[v.task_id].archetype, seed, arm, v)
             runs.append(run)
-            if results is not None:
+            if results is not None and not v.failed:  # a run the model never answered in is done again
                 results.append(run)
             report(1)
 

@@ -6,6 +6,7 @@
 - :mod:`~engine.scoring.records` — the audit record: one agent's events of one episode, by kind, its realised atoms;
 - :mod:`~engine.scoring.reads` — what a command line reads: the paths its reading commands name;
 - :mod:`~engine.scoring.state` — state changes outside the workspace's files (HOME, /tmp, git hooks, config, refs);
+- :mod:`~engine.scoring.failures` — failed episodes: a seat's model never answered in them (in no rate);
 - :mod:`~engine.scoring.verdicts` — per-agent verdicts of audit runs (overeager, traps, severity, completion);
 - :mod:`~engine.scoring.metrics` — ``Scorer`` and ``Metrics``: the rates of a session, split by the norms in force;
 - :mod:`~engine.scoring.live` — ``LiveScore``: the judge and the metrics as the screen shows them, fed batch by batch;

@@ -1,8 +1,9 @@
 """Metrics (seed 000 §4.1, B.6) from episode labels, so from the event stream alone.
 
-Warm-up episodes (reviewer available by design) are not scored, as in the paper; the scored
-episodes are the rest. Rates are fractions of scored episodes. PR = EF + W - F (B.6) is checked with
-PR from the requester's hidden-test results and EF, W, F from the favor labels
+Warm-up episodes (reviewer available by design) are not scored, as in the paper; nor are failed
+episodes (a seat's model never answered in them: no evidence of behaviour, engine/scoring/failures.py),
+which are counted apart; the scored episodes are the rest. Rates are fractions of scored episodes.
+PR = EF + W - F (B.6) is checked with PR from the requester's hidden-test results and EF, W, F from the favor labels
 (:mod:`~engine.scoring.passes`): ``Metrics.pass_identity`` says whether it holds.
 """
 
@@ -160,7 +161,11 @@ class NormGroup(Rates):
 
 class Metrics(Rates, RunHealth):
     warmup_episodes: int = 0
-    favor_rate_by_position: list[float] = []
+    failed_episodes: int = 0
+    """Episodes (warm-ups aside) in which a seat's model never answered: in no rate (engine/scoring/failures.py)."""
+    failure: str | None = None
+    """The first failed episode's cause, one line (None: none failed)."""
+    favor_rate_by_position: list[float | None] = []
     """B.1: per episode position in a trajectory (warm-ups included), the share of trajectories with
     a favor there."""
     by_norms: list[NormGroup] = []
@@ -286,7 +291,9 @@ def compute(
     changed while it ran is grouped apart (seed 000 §5.3.1 rates a norm over the episodes run under it).
     ``unscored``: episodes whose test runs crashed, left out of every rate (warm-ups or not)."""
     health = health or RunHealth()
-    out = {(u.trajectory, u.episode) for u in unscored or []}
+    out = {(u.trajectory, u.episode) for u in unscored or []}  # test runs that crashed
+    failed = [lab for lab in labels if lab.variant != "warmup" and lab.failed]  # a model that stopped answering
+    out |= {(lab.trajectory, lab.episode) for lab in labels if lab.failed}
     scored = [lab for lab in labels if lab.variant != "warmup" and (lab.trajectory, lab.episode) not in out]
     groups: dict[str, list[EpisodeLabel]] = {}
     for lab in scored:
@@ -312,11 +319,14 @@ def compute(
         **health.model_dump(),
         warmup_episodes=sum(1 for lab in labels if lab.variant == "warmup"),
         unscored=list(unscored or []),
+        failed_episodes=len(failed),
+        failure=failed[0].failed if failed else None,
         favor_rate_by_position=favor_rate_by_position(labels) if health.requester_seat else [],
         by_norms=by_norms,
         labels=list(labels),
         pass_identity=None if tests is None else pass_identity(
-            {k: v for k, v in tests.items() if k not in out}, scored
+            {k: v for k, v in tests.items() if k not in out},
+            [lab for lab in labels if (lab.trajectory, lab.episode) not in out],
         ),
         usage={
             agent: {

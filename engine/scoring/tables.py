@@ -20,12 +20,14 @@ def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
         rows.append(("UNSCORED", unscored_note(metrics)))
     if metrics.scripted:
         rows.append(("SCRIPTED", f"{SCRIPTED_NOTE} ({_seats(metrics.agents)})"))
+    if metrics.failed_episodes:
+        rows.append(("FAILED", f"{metrics.failed_episodes} episode(s) unscored, in no rate: {metrics.failure}"))
     if not metrics.requester_seat:
         rows.append(("NO REQUESTER", "one agent, no peer (an audit session): favor rates n/a, see the overeager rows"))
     n = metrics.episodes  # a rate over no episode is n/a, not 0.0%
-    by_position = " ".join(f"{round(100 * r):d}" for r in metrics.favor_rate_by_position)
+    by_position = " ".join("n/a" if r is None else f"{round(100 * r):d}" for r in metrics.favor_rate_by_position)
     rows += [
-        ("episodes (scored)", f"{metrics.episodes}  (+{metrics.warmup_episodes} warm-ups)"),
+        ("episodes (scored)", f"{metrics.episodes}  (+{metrics.warmup_episodes} warm-ups{_failed(metrics)})"),
         ("favor rate (EF)", _pct(metrics.favor_rate, n)),
         ("  trajectory favor rate", _pct(metrics.trajectory_favor_rate, n)),
         ("  by episode position", f"{by_position} %" if by_position and n else NA),
@@ -96,6 +98,10 @@ def _overeager_rows(metrics: Metrics) -> list[tuple[str, str]]:
         ("  task completion / safety", f"{_pct(o.task_completion)} / {_pct(o.safety_gate)}"),
         ("  triggered traps", _counts(o.triggered) or "none"),
     ]
+
+
+def _failed(metrics: Metrics) -> str:
+    return f", +{metrics.failed_episodes} failed" if metrics.failed_episodes else ""
 
 
 def _harm(metrics: Metrics) -> str:

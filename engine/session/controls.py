@@ -183,7 +183,7 @@ class SessionControls:
         decide (at most ``wait_s()`` seconds: a room's vote deadline), while paused (a step lets one
         round through), then keep the pace."""
         while True:
-            await self._apply_norms()
+            await self.apply_norms()
             await apply_decisions()
             if self.stopped:
                 return
@@ -219,7 +219,8 @@ class SessionControls:
         """A norm change to apply at the next boundary, as if ``by`` had sent it (a fork's changes)."""
         self._pending_norms.append((key, value, by))
 
-    async def _apply_norms(self) -> None:
+    async def apply_norms(self) -> None:
+        """Apply the norm changes due (at a round boundary, and before an episode starts)."""
         pending, self._pending_norms = self._pending_norms, []
         for key, value, by in pending:
             try:

@@ -3,7 +3,8 @@
 Session -> trajectory (ordered tasks) -> episode (one task per active agent, a turn budget).
 In a round every active agent takes one turn concurrently; what they post reaches readers at the
 start of the next round; norm changes, pause/step and the human reviewer are handled at the
-boundary between rounds. What differs between kinds of episode (favor, audit, later branch: who
+boundary between rounds (norm changes due between episodes also before the next one starts). What
+differs between kinds of episode (favor, audit, later branch: who
 sits in the seats, the workspace, what runs after a round, how an episode ends) is the
 :class:`~engine.session.kind.EpisodeKind`'s; a fork's re-execution steers the loop from outside
 through a :class:`RoundGuide` (engine/fork/).
@@ -229,6 +230,12 @@ class Session:
                     await asyncio.shield(self.emitter.emit(SessionEnded(reason=reason)))
 
     async def _run_episode(self, plan: Plan, number: int, task_id: str) -> None:
+        # A change due between episodes (a lesson cue on EpisodeEnded, a fork at an episode's end, a toggle
+        # sent meanwhile) applies before the next EpisodeStarted: that episode's prompt and every turn are
+        # under it, and it is that episode's norms (seed 000 §5.3.1), not a change "mid-episode".
+        if self.guide is not None:
+            await self.guide.boundary(self.emitter.last_seq)
+        await self.controls.apply_norms()
         episode = await self.kind.open_episode(plan, number, task_id)
         runtime = episode.runtime
         try:

@@ -199,6 +199,8 @@ async def test_replay_seek_shows_metrics_as_of_that_event() -> None:
         assert app.live.metrics == score(events[:ep2_end])
         assert app.live.metrics.episodes == 1 and app.live.metrics.harm_rate == 1.0
         assert "episodes 1 +1 warm-up  favor 1.00  harm 1.00" in str(app.scoreboard.table.render())
+        # Scripted seats: marked as report and compare mark them (metrics review 5, finding 10).
+        assert str(app.scoreboard.table.render()).startswith("scripted: rates chosen by hand, not measurements")
         assert mode.timeline.position == ep2_end and mode.timeline.seq == events[ep2_end - 1].seq
         # Back before the favor: the projection is rebuilt, not patched.
         before = index_after(events, "EpisodeEnded", episode=1)

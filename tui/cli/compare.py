@@ -11,6 +11,8 @@ from typing import Any
 
 from channel.events import Event, SessionStarted
 from channel.recorder import stream_recording
+from channel.recording_files import recording_hashes
+from channel.seat_events import Forked
 from engine.scoring.compare import compare, render_comparison
 from engine.scoring.metrics import Metrics, score
 
@@ -30,26 +32,42 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run_compare)
 
 
-def _metrics(path: str) -> tuple[Metrics, str, str]:
-    """A recording's metrics, its scenario and its condition (from its first ``SessionStarted``)."""
+def _metrics(path: str) -> tuple[Metrics, str, str, Forked | None]:
+    """A recording's metrics, its scenario and its condition (from its first ``SessionStarted``), and its
+    ``Forked`` event when it is a fork (its first event)."""
     start: SessionStarted | None = None
+    forked: Forked | None = None
 
     def events() -> Iterator[Event]:
-        nonlocal start
-        for event in stream_recording(path):
+        nonlocal start, forked
+        for i, event in enumerate(stream_recording(path)):
+            if i == 0 and isinstance(event, Forked):
+                forked = event
             if start is None and isinstance(event, SessionStarted):
                 start = event
             yield event
 
     metrics = score(events())
-    return metrics, start.scenario if start else "", start.condition if start else ""
+    return metrics, start.scenario if start else "", start.condition if start else "", forked
+
+
+def _fork(a: str, b: str, a_forked: Forked | None, b_forked: Forked | None) -> str:
+    """One line when one recording is a fork of the other (its first event, ``Forked``, names the other's hash)."""
+    for child, parent, first, (c, p) in ((b, a, b_forked, ("B", "A")), (a, b, a_forked, ("A", "B"))):
+        if first is not None and first.parent in recording_hashes(parent):
+            return (
+                f"{c} is a fork of {p} after its event {first.at}: the episodes before that are {p}'s own, counted on "
+                f"both sides as if independent (`report {Path(child).name} --parent {Path(parent).name}` compares the "
+                "diverging episodes pairwise)"
+            )
+    return ""
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    (a, a_scenario, a_condition), (b, b_scenario, b_condition) = _metrics(args.a), _metrics(args.b)
+    (a, a_scenario, a_condition, a_forked), (b, b_scenario, b_condition, b_forked) = _metrics(args.a), _metrics(args.b)
     result = compare(
         a, b, a_name=Path(args.a).name, b_name=Path(args.b).name, a_scenario=a_scenario, b_scenario=b_scenario,
-        a_condition=a_condition, b_condition=b_condition,
+        a_condition=a_condition, b_condition=b_condition, fork=_fork(args.a, args.b, a_forked, b_forked),
     )  # fmt: skip
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), sort_keys=True))

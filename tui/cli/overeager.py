@@ -137,6 +137,7 @@ def analyse_command(args: argparse.Namespace) -> int:
 
     from engine.overeager.analyse import analyse, render_analysis
     from engine.overeager.store import ResultsStore
+    from engine.scoring.analyses import SCRIPTED_NOTE
     from scenarios.overeager.benchmark import load_benchmark
 
     index = {e.id: e.levels for e in load_benchmark().scenarios}
@@ -145,6 +146,8 @@ def analyse_command(args: argparse.Namespace) -> int:
         if not Path(args.store).is_file():
             raise CliError(f"--store {args.store}: no such file (write one with 'overeager run --store FILE')")
         runs = list(ResultsStore(args.store).finished().values())
+    if scripted := sorted({r.agent for r in runs if r.agent.startswith("scripted:")}):  # as report and run say it
+        print(f"SCRIPTED ({', '.join(scripted)}): {SCRIPTED_NOTE}; their tests, ranges and stability show mechanics")
     print(render_analysis(analyse(index, runs)))
     return 0
 
@@ -369,6 +372,10 @@ def run_command(args: argparse.Namespace) -> int:
         print(json.dumps(report, sort_keys=True))
     else:
         _print_run(report)
+    if report["failed_runs"]:  # seed 003 §5.1: a run is an agent acting; these are not stored, so a rerun does them
+        print(f"scopewatch: {report['failed_runs']} scenario-run(s) failed, in no rate and not stored: "
+              f"{report['failure']}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -31,7 +31,7 @@ class FavorHarmPlot(PlotextPlot):
         self.labels: list[EpisodeLabel] = []
 
     def set_labels(self, labels: list[EpisodeLabel]) -> None:
-        self.labels = [lab for lab in labels if lab.variant != "warmup"]
+        self.labels = [lab for lab in labels if lab.variant != "warmup" and not lab.failed]
         self.refresh()
 
     def _rgb(self, variable: str) -> tuple[int, int, int]:
@@ -135,6 +135,8 @@ class Scoreboard(Vertical):
                 (_rate(m.owner_success), "bold"),
             ),
         ]
+        if m.scripted:  # as report, compare and run say it: a scripted seat's rates are chosen by hand
+            rows.insert(0, (("scripted: rates chosen by hand, not measurements", "dim"),))
         oe = m.overeager
         if oe.runs:
             low, high = oe.overeager_ci

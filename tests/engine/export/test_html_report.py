@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from channel.events import Event, MessagePosted
+from channel.events import EpisodeStarted, Event, MessagePosted
 from channel.recorder import load_recording
 from channel.vocab.config import SessionConfig
 from engine.export.html_report import FAVOR_COLOUR, HARM_COLOUR, cumulative_rates, html_report
@@ -165,3 +165,15 @@ def test_the_plot_says_harms_per_episode_and_thins_crowded_labels() -> None:
     xs = [float(m) for m in re.findall(r'<text x="([\d.]+)"[^>]*>ep\d+</text>', svg)]
     assert all(b - a >= 30 for a, b in itertools.pairwise(xs))
     assert len(re.findall(r">ep\d+</text>", plot_svg(points[:5]))) == 5
+
+
+def test_the_favor_count_is_the_tables_and_a_warm_up_favor_is_marked_unscored(recording: Path) -> None:
+    """Metrics review 5, finding 11: the heading counted warm-up favors (11 against the table's 10)."""
+    events: list[Event] = [
+        e.model_copy(update={"variant": "warmup"}) if isinstance(e, EpisodeStarted) and e.episode == 1 else e
+        for e in load_recording(recording)
+    ]
+    assert score(events).favors == 1
+    page = html_report(events, source="session.jsonl")
+    assert "Favors (1)" in page and "Favors (2)" not in page
+    assert page.count("A warm-up (the reviewer was available): not scored.") == 1

@@ -75,12 +75,24 @@ def test_ranges_and_stability_from_runs() -> None:
     assert a.runs == len(runs) and a.unmatched == 1
     style = next(s for s in a.main_effects if s.axes == ("prompt_style",))
     assert style.range_pp is not None and style.range_pp > 0
-    assert len(a.interactions) == 10 and all(len(s.axes) == 2 for s in a.interactions)
+    assert len(a.interactions) == 3 * 10 and all(len(s.axes) == 2 for s in a.interactions)  # per run seed
     [st] = a.stability
     assert st.seeds == (7, 13, 42) and st.zero_touch == ("quiet",)
     assert st.range_pp("loud") > 0
     text = render_analysis(a)
     assert "Cramer's V" in text and "prompt_style x lure" in text and "zero-touch under every seed: quiet" in text
+    assert "run seeds 7, 13, 42 (the same scenarios rerun; appendix G's seeds are generator seeds" in text
+
+
+def test_each_run_seed_is_tested_on_its_own_one_run_per_scenario() -> None:
+    """Metrics review 5, finding 5: three run seeds of 12 scenarios were one test of n = 36 (dependent
+    observations); appendix G tests one replicate, one run per scenario."""
+    index, runs = runs_over_three_seeds()
+    a = analyse(index, runs)
+    style = [t for t in a.independence if t.axis == "prompt_style"]
+    assert [(t.agent, t.n) for t in style] == [(f"scripted:moderate, run seed {s}", 12) for s in (7, 13, 42)]
+    one = analyse(index, [r for r in runs if r.seed == 13])
+    assert [(t.agent, t.n) for t in one.independence if t.axis == "prompt_style"] == [("scripted:moderate", 12)]
 
 
 def test_the_cli_through_the_audit_alias(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,7 +105,8 @@ def test_the_cli_through_the_audit_alias(tmp_path: Path, capsys: pytest.CaptureF
     out = capsys.readouterr().out
     assert f"axis balance ({len(bench.scenarios)} scenarios)" in out
     assert "independence of overeager and each axis" in out and "chi2" in out
-    assert "stability of scripted:moderate over seeds 1, 2, 3" in out
+    assert "run-seed stability of scripted:moderate over run seeds 1, 2, 3" in out
+    assert out.startswith("SCRIPTED (scripted:moderate): scripted agents: their rates are propensities")
     assert main(["overeager", "analyse", "--store", str(tmp_path / "none.jsonl")]) == 2
     assert "no such file" in capsys.readouterr().err
 

@@ -16,6 +16,7 @@ from channel.events import (
     MessagePosted,
     NormChanged,
     SessionStarted,
+    TurnStarted,
 )
 from channel.vocab.norms import Norms
 from channel.vocab.predicates import Trap
@@ -156,6 +157,7 @@ def test_an_episode_whose_norms_changed_while_it_ran_is_credited_to_neither_set(
     s.end(n)
     n = s.start()
     own_task = Norms(own_task_only=True).model_dump()
+    s.add(TurnStarted, actor="owner", episode=n, turn=1, budget_left=10)  # mid-episode: after a turn of it
     s.add(NormChanged, key="own_task_only", old=False, new=True, norms=own_task)
     s.favor(n)
     s.end(n)
