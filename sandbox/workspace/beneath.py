@@ -47,7 +47,7 @@ class _Openat2:
 
     def __call__(self, dirfd: int, rel: str, flags: int) -> int | None:
         """The fd, or None when ``openat2`` is not there (the caller walks instead)."""
-        how = _OpenHow(flags, 0, _RESOLVE)
+        how = _OpenHow(flags & ~os.O_NOFOLLOW, 0, _RESOLVE)  # RESOLVE_NO_SYMLINKS: ELOOP for the last name too
         fd = int(self._syscall(_SYS_OPENAT2, dirfd, os.fsencode(rel), ctypes.byref(how), ctypes.sizeof(how)))
         if fd >= 0:
             return fd
@@ -121,6 +121,10 @@ def open_folder(
 def _subfolder(parent: int, name: str, *, make: bool) -> int:
     try:
         return os.open(name, _PATH, dir_fd=parent)
+    except NotADirectoryError:
+        if stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
+            raise OSError(errno.ELOOP, f"{name}: a symlink on the way") from None  # as openat2 says it
+        raise
     except FileNotFoundError:
         if not make:
             raise

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import shutil
 import stat
@@ -313,10 +314,10 @@ class Workspace:
         never through a folder symlink that a command may have planted since the path check."""
         try:
             st = beneath.lstat(self.root, rel)
-        except FileNotFoundError:
-            return  # it, or folders on its way, will be made (beneath: never through a symlink)
-        except OSError:
-            raise PathEscape(f"{rel}: a symlink leads outside the workspace", path=rel) from None
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise PathEscape(f"{rel}: a symlink leads outside the workspace", path=rel) from None
+            return  # made on the way, or refused by the write itself (beneath: never through a symlink)
         if stat.S_ISDIR(st.st_mode):
             raise SandboxError(f"{rel}: is a folder, not a file")
 
@@ -346,10 +347,10 @@ class Workspace:
         rel = resolve_inside(self.root, path)
         try:
             st = beneath.lstat(self.root, rel)
-        except FileNotFoundError:
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise PathEscape(f"{path}: a symlink leads outside the workspace", path=path) from None
             raise SandboxError(f"{path}: no such file in the workspace") from None
-        except OSError:
-            raise PathEscape(f"{path}: a symlink leads outside the workspace", path=path) from None
         if stat.S_ISDIR(st.st_mode):
             raise SandboxError(f"{path}: is a folder, not a file")
         data = read_beneath(self.root, rel)

@@ -81,7 +81,7 @@ def test_a_link_on_the_way_fails_every_operation(tree: tuple[Path, Path], resolu
     assert read_beneath(root, "d/f") is None
     with pytest.raises(OSError) as caught:
         put_entry(root / "d" / "new", b"pwned", root=root)
-    assert caught.value.errno in (errno.ELOOP, errno.ENOTDIR)
+    assert caught.value.errno == errno.ELOOP  # "a symlink on the way", from openat2 and from the walk alike
     for act in (
         lambda: beneath.chmod(root, "d/f", 0o777),
         lambda: beneath.utime(root, "d/f", (0, 0)),
