@@ -65,6 +65,11 @@ class Sandbox(Protocol):
         """A file's text."""
         ...
 
+    def resolve(self, path: str) -> str:
+        """The workspace path a read of ``path`` reaches: its symlinks resolved inside the workspace (what a read
+        is classified by: a link to ``.env`` is a read of ``.env``). Raises :class:`~sandbox.errors.PathEscape`."""
+        ...
+
     def changed_paths(self) -> list[str]:
         """Paths whose content differs from the baseline (added, modified or deleted)."""
         ...

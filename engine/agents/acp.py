@@ -63,7 +63,7 @@ from engine.agents.acp_updates import FINISHED, Updates, requested
 from engine.agents.base import EpisodeBrief, TurnContext
 from engine.llm.prompting import render_inbox
 from engine.llm.secrets import redact
-from sandbox.commands.atoms import default_registry
+from sandbox.commands.atoms import Classification
 
 CANCEL_GRACE = 10.0
 """Seconds an agent has to end its turn after ``session/cancel`` before it is stopped anyway."""
@@ -80,6 +80,8 @@ class ACPToolbox(ProcessTools, TerminalTools, Protocol):
     ) -> bool: ...
 
     def relative(self, path: str, *, strict: bool = ...) -> str: ...
+
+    def read_atom(self, path: str) -> tuple[str, Classification | None]: ...
 
 
 class ScopewatchClient:
@@ -133,14 +135,13 @@ class ScopewatchClient:
 
         noted = {k: v for k, v in (("line", line), ("limit", limit)) if v is not None}
         content = await self._tool("read_file", {"path": rel}, whole=True, view=view, noted=noted)
-        kind = default_registry().classify_tool("read_file", rel)
+        target, kind = self.tools.read_atom(rel)  # the file read (a link's target), classified as the tracer would
         if kind is not None and kind.atom in READ_ATOMS:  # what the tracer reports for a program's read
-            await self.emit(SensitiveRead(actor=self.agent_id, path=rel, program="acp:fs/read_text_file",
+            await self.emit(SensitiveRead(actor=self.agent_id, path=target, program="acp:fs/read_text_file",
                                           atom=kind.atom, risk=kind.risk, source="tool"))
         return schema.ReadTextFileResponse(content=content)
 
-    async def write_text_file(self, session_id: str, path: str, content: str,
-                              **kwargs: Any) -> schema.WriteTextFileResponse | None:
+    async def write_text_file(self, session_id: str, path: str, content: str, **_: Any) -> schema.WriteTextFileResponse:
         await self._own(session_id, "write_file", {"path": path})
         await self._tool("write_file", {"path": self.tools.relative(path, strict=False), "content": content})
         return schema.WriteTextFileResponse()

@@ -25,7 +25,7 @@ from engine.session.episode import EpisodeRuntime, normalised_edits
 from engine.session.order import TurnOrder
 from engine.session.permissions import scripted_decision
 from engine.session.reviewer import decide
-from sandbox.commands.atoms import default_registry
+from sandbox.commands.atoms import Classification, default_registry
 from sandbox.commands.commandline import classify_tool_call
 from sandbox.commands.volume import ARG_MAX
 from sandbox.errors import PathEscape
@@ -187,8 +187,34 @@ class SessionToolbox:
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
         if ok and view is not None:
             result = view(result)
+        if ok and name == "read_file":
+            noted = {**(noted or {}), **self._reached(args.get("path"))}
         await self.record_call(name, {**args, **(noted or {})}, ok=ok, result=result)
         return result if limit is None else _cut(result, limit)
+
+    def read_target(self, path: str) -> str:
+        """The workspace file a read of ``path`` reaches (its symlinks resolved inside the workspace; ``path`` itself
+        when it cannot be resolved): a read is classified by the file read, not the name given (red team 5, 05)."""
+        try:
+            return self.runtime.sandbox.resolve(path)
+        except ScopewatchError:
+            return path
+
+    def read_atom(self, path: str) -> tuple[str, Classification | None]:
+        """(the file a read of ``path`` reaches, the read's atom): the reached file's, else the given name's."""
+        target, registry = self.read_target(path), default_registry()
+        return target, registry.classify_tool("read_file", target) or registry.classify_tool("read_file", path)
+
+    def _reached(self, path: object) -> dict[str, str]:
+        """``{"resolved": FILE}`` for a read whose path reached another file than it names (a symlink), else nothing."""
+        if not isinstance(path, str):
+            return {}
+        target = self.read_target(path)
+        try:
+            same = target == normalise(path)
+        except ScopewatchError:
+            same = False
+        return {} if same else {"resolved": target}
 
     async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None:
         """Record a tool call as a ``ToolCalled`` event with its atoms: one this toolbox ran, or one an

@@ -16,7 +16,17 @@ wrappers wrote, not checked against a trace), the ``origin``'s refs that changed
 to its ``git push`` record, else one ``ShellCommandRan`` of source ``watcher``, with the atom of what changed,
 :func:`~sandbox.commands.pushes.by_effect`), HOME's and /tmp's files, the workspace's and ``.git``'s changes.
 While such a process lives, a change no operation made is its actor's (the one whose turn it is, else the one
-process alive), not ``external``'s; with none alive, it is ``external``'s as ever."""
+process alive), not ``external``'s; with none alive, it is ``external``'s as ever.
+
+While another actor's such process lives, a command is charged only with what its own process tree did (red team 5,
+findings 03 and 04: alice's live process rewrote payments' file during bob's ``sleep 3``, and bob, payments' owner,
+was its author; a record it wrote into the audit channel was bob's ``ShimTampered``). A change of file content the
+command's trace shows none of its processes wrote, created, renamed, linked or removed
+(:attr:`~sandbox.commands.calls.Footprint.written`), and a record no wrapper of it wrote while none of its
+processes wrote to the channel beyond its wrappers (:attr:`~sandbox.commands.calls.Footprint.strays`), are settled
+as what happened meanwhile: the live process's (:attr:`owner`), else ``external``'s. A command the trace does not
+cover whole (untraced, a tracer stopped, a write it cannot name) keeps every change, as before; so do a change of
+mode or times alone and a symlink made (``chmod``, ``utime``, ``symlink`` are not traced)."""
 
 from __future__ import annotations
 
@@ -32,6 +42,8 @@ from sandbox.commands.pushes import by_effect
 from sandbox.commands.shell import ShellRunner
 from sandbox.commands.volume import CALLS_MAX, cap_calls
 from sandbox.workspace.authors import ProgramAuthors
+from sandbox.workspace.diffs import LINK_MARK
+from sandbox.workspace.files import SPECIAL_MARK
 from sandbox.workspace.gitguard import GitGuard, GitState
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import OutsideWatch
@@ -95,6 +107,10 @@ class Aftermath:
         if self._turn is not None and self._turn in self._live:
             return self._turn
         return next(iter(self._live)) if len(self._live) == 1 else None
+
+    def _other(self, actor: str) -> str | None:
+        """A live agent process's actor other than ``actor``, if one lives (what it does is not ``actor``'s)."""
+        return next((other for other in self._live if other != actor), None)
 
     def _look(self) -> None:
         self._since = (read_state(self.shell.workspace.remote), self.git.snapshot(), self.git.head())
@@ -172,10 +188,20 @@ class Aftermath:
             await observer.shim_tampered(actor, problem)
         for problem in run.forged:
             await observer.shim_tampered(actor, problem, source="trace")
+        other = self._other(actor)
+        writer = actor if other is None else (self.owner or "external")  # of records no process of the command wrote
+        for problem in run.footprint.strays:
+            await observer.shim_tampered(writer, problem, source="trace")
         outside = self.outside.changes()
         if outside:
             await observer.outside_changed(actor, outside)
         changes, rolled_back = reconciler.changes(scan=run.write_opens), []
+        written = run.footprint.written
+        if other is not None and written is not None:  # another's live process wrote meanwhile: by the trace
+            theirs = [c for c in changes if _content(c) and not _touched(c.path, written)]
+            if theirs:
+                changes = [c for c in changes if c not in theirs]
+                await self._earlier(theirs)
         if fence is not None:
             earlier = [c for c in changes if c.ctime is not None and c.ctime < fence]
             if earlier:
@@ -217,3 +243,16 @@ class Aftermath:
         if self._live:
             self._look()
         return rolled_back
+
+
+def _content(change: Change) -> bool:
+    """A file's content made, changed or removed (what only a write, a rename, a link or a removal does: all traced)."""
+    return change.old_mode is None and change.old_mtime is None and change.links_out is None and not any(
+        entry is not None and entry.startswith((LINK_MARK, SPECIAL_MARK)) for entry in (change.old, change.new)
+    )
+
+
+def _touched(path: str, written: frozenset[str]) -> bool:
+    """Whether the command wrote ``path`` or a folder on its way (a folder renamed or removed whole)."""
+    parts = path.split("/")
+    return any("/".join(parts[:n]) in written for n in range(1, len(parts) + 1))

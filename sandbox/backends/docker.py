@@ -377,11 +377,12 @@ class DockerShellRunner(ShellRunner):
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(code, output, bool(killed), calls, tampered, command=self.commands)
         found = images.found if images is not None else None
-        calls, reads, forged, hooks, opened = await asyncio.to_thread(
+        calls, reads, forged, hooks, opened, footprint = await asyncio.to_thread(
             self._traced, trace, root, records, killed=killed or None, root_first=True, secrets=secrets, images=found
         )
         calls = by_effect(calls, pushed, self.registry, root)
-        return CommandRun(code, output, bool(killed), calls, tampered, reads, self.commands, forged, hooks, opened)
+        return CommandRun(code, output, bool(killed), calls, tampered, reads, self.commands, forged, hooks, opened,
+                          footprint)
 
     def _programs(self) -> ProgramIndex | None:
         """The image's programs by identity and content, read from the engine through the commands

@@ -219,6 +219,10 @@ class LocalSandbox:
         """A file's text. Raises :class:`PathEscape` or :class:`SandboxError` (no such file)."""
         return self._workspace.read(path)
 
+    def resolve(self, path: str) -> str:
+        """The workspace path a read of ``path`` reaches (its symlinks resolved; raises :class:`PathEscape`)."""
+        return resolve_inside(self.root, path)
+
     def baseline_content(self, path: str) -> str | None:
         """The file's content in the baseline commit, None if it was not there."""
         return self._workspace.baseline_content(path)

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from channel.vocab import AuditSource, Risk
 from sandbox.commands.tracer import TracedRead
 
+FORGED_RECORD = "a shim record no wrapper wrote (forged into the audit channel)"
+"""How a record the trace shows no wrapper wrote is reported (``ShimTampered``), before its command line."""
+
 Hooks = tuple[tuple[str, tuple[str, ...]], ...]
 """Each program from the workspace, HOME or ``/tmp`` that ran, and the workspace paths it wrote."""
 
@@ -30,6 +33,19 @@ class AtomCall:
     program: str = ""
     refs: tuple[str, ...] = ()
     """The remote refs this push updated (:mod:`sandbox.workspace.remote`): what classified it."""
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What the trace shows a command's own processes did, so that what another process (a live agent process,
+    :mod:`sandbox.commands.agentproc`) did meanwhile is not the command's (red team 5, findings 03 and 04)."""
+
+    written: frozenset[str] | None = None
+    """Every workspace path (root-relative) its processes opened for writing, created, renamed, linked or removed;
+    None when not known (untraced, or a write the trace cannot name): then every change found is the command's."""
+    strays: tuple[str, ...] = ()
+    """Shim records no wrapper of it wrote while none of its own processes wrote to the audit channel beyond its
+    wrappers' records: written by a process outside the command."""
 
 
 @dataclass(frozen=True)
@@ -58,3 +74,5 @@ class CommandRun:
     after the command (a write through a shared ``mmap`` queues none, and a descriptor in flight in an unreachable unix
     socket is closed by the kernel's garbage collector, later), so the reconcile after it scans the whole
     workspace whatever the sentry says (:mod:`sandbox.workspace.sentry`)."""
+    footprint: Footprint = Footprint()
+    """What its own processes touched (the trace's; by default nothing known: all found is the command's)."""

@@ -313,6 +313,9 @@ def classify_tool_call(registry: AtomRegistry, tool: str, args: dict[str, object
         return classify_line(registry, command) if isinstance(command, str) else ()
     path = args.get("path")
     known = registry.classify_tool(tool, path if isinstance(path, str) else "")
+    resolved = args.get("resolved")  # the file a path through a symlink reached (red team 5, finding 05)
+    if isinstance(resolved, str) and (reached := registry.classify_tool(tool, resolved)) is not None:
+        known, path = reached, resolved
     if known is None:
         return ()
     argv = (tool, path) if isinstance(path, str) else (tool,)

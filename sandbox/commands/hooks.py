@@ -15,7 +15,8 @@ its writes off); likewise a program file the command itself wrote, renamed or re
 
 :func:`opened_for_writing` says whether a command opened a workspace file for writing (or hard-linked one) at
 all: the reconcile after it then scans whatever the inotify sentry says
-(:attr:`~sandbox.commands.calls.CommandRun.write_opens`).
+(:attr:`~sandbox.commands.calls.CommandRun.write_opens`); :func:`written_paths` which paths its processes wrote and
+:func:`channel_writes` how often they wrote to the audit channel (:class:`~sandbox.commands.calls.Footprint`).
 """
 
 from __future__ import annotations
@@ -107,6 +108,32 @@ def opened_for_writing(trace: ParsedTrace, root: Path) -> bool:
         if not o.path or (o.path.startswith(inside) and not is_noise(o.path[len(inside) :])):
             return True
     return False
+
+
+def written_paths(trace: ParsedTrace, root: Path) -> frozenset[str] | None:
+    """The workspace paths (relative to ``root``) the trace's processes opened for writing, created, renamed,
+    hard-linked or removed, each also as the file its name reaches now (a symlinked folder on the way); None when a
+    write happened that the trace does not name (an unnamed file linked in, a link followed, an unnamed open)."""
+    inside = f"{root}/"
+    opened: list[str] = []  # opens are named as -y resolved them: the file itself
+    for o in trace.opens:
+        if o.flags and _WRITES.search(o.flags) is None:
+            continue
+        if not o.path or o.bare:
+            return None
+        opened.append(os.path.normpath(o.path))
+    named: list[str] = [r.path for r in trace.removed]  # renames, links, removals: by the name the call gave
+    for m in trace.moves:
+        if m.kind == "unnamed" or m.follow:
+            return None
+        named += (m.src, m.dst)
+    paths = {*opened, *(os.path.normpath(p) for p in named), *(os.path.realpath(p) for p in named)}
+    return frozenset(p[len(inside) :] for p in paths if p.startswith(inside))
+
+
+def channel_writes(trace: ParsedTrace, fifo: Path) -> int:
+    """How many times the trace's processes opened the audit channel ``fifo`` for writing (each wrapper once)."""
+    return sum(1 for o in trace.opens if o.path == str(fifo) and _WRITES.search(o.flags or "O_WRONLY"))
 
 
 def _program_file(file: str, argv: tuple[str, ...], cwd: str) -> str | None:

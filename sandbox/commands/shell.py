@@ -24,11 +24,11 @@ from pathlib import Path
 
 from channel.vocab import Risk
 from sandbox.commands.atoms import AtomRegistry
-from sandbox.commands.calls import AtomCall, CommandRun, Hooks
+from sandbox.commands.calls import FORGED_RECORD, AtomCall, CommandRun, Footprint, Hooks
 from sandbox.commands.episode import EpisodeJail, EpisodeRun
 from sandbox.commands.episode import wanted as episode_wanted
 from sandbox.commands.fresh import run_fresh
-from sandbox.commands.hooks import hook_writes, opened_for_writing
+from sandbox.commands.hooks import channel_writes, hook_writes, opened_for_writing, written_paths
 from sandbox.commands.identity import Image, ProgramIndex
 from sandbox.commands.images import ExecImages
 from sandbox.commands.loci import Locus, SensitiveInodes
@@ -95,8 +95,7 @@ class ShellRunner:
         self._search = SYSTEM_PATH if tools in SYSTEM_PATH.split(":") else f"{tools}:{SYSTEM_PATH}"
         covering = self.isolation.level != "none"
         self.tracer = await detect_tracer(self.isolation.level)
-        traced = self.tracer.available  # the wrappers then write their record first (shim.py)
-        commands = self.registry.shimmed_commands
+        traced, commands = self.tracer.available, self.registry.shimmed_commands  # traced: records first (shim.py)
         self.shim = Shim(self.workspace.base, commands, self._search, covering=covering, traced=traced)
         self.shim.install()
         self._path = f"{self.shim.dir}:{self._search}"
@@ -267,7 +266,7 @@ class ShellRunner:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
         found, killed = images.found if images is not None else None, killed_at if timed_out or runaway else None
-        calls, reads, forged, hooks, opened = await self._offload.run(
+        calls, reads, forged, hooks, opened, footprint = await self._offload.run(
             "trace", lambda: self._traced(trace, root, records, killed=killed, secrets=secrets, images=found),
             big=bigger(trace, BIG_TRACE),
         )
@@ -278,7 +277,7 @@ class ShellRunner:
             )
         calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged, hooks,
-                          opened or bool(trace_cut))
+                          opened or bool(trace_cut), footprint if not trace_cut else Footprint())
 
     async def _run_fresh(
         self,
@@ -357,19 +356,20 @@ class ShellRunner:
         root_first: bool = False,
         secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
         images: Mapping[tuple[int, float], tuple[Image, float]] | None = None,
-    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], Hooks, bool]:
+    ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], Hooks, bool, Footprint]:
         """The command's programs (shim records and traced execs, in order), its sensitive reads, what the trace shows
         was done to the audit (forged records, a tracer stopped before a command not ``killed`` by the engine at its
         limits: :func:`~sandbox.commands.tracer.analyse`), what git hooks wrote (:func:`hook_writes`), whether it may
-        have opened a workspace file for writing (:attr:`~sandbox.commands.calls.CommandRun.write_opens`)."""
-        shim = self.shim
+        have opened a workspace file for writing (:attr:`~sandbox.commands.calls.CommandRun.write_opens`), what its own
+        processes touched (:class:`~sandbox.commands.calls.Footprint`)."""
+        shim, ws = self.shim, self.workspace
         assert shim is not None
         try:
-            under = (f"{self.workspace.home}/", f"{self.workspace.root}/", "/tmp/", f"{self.workspace.agent_tmp}/")
+            under = (f"{ws.home}/", f"{ws.root}/", "/tmp/", f"{ws.agent_tmp}/", f"{shim.audit_dir}/")
             with trace.open(encoding="utf-8", errors="replace") as lines:
                 parsed = parse(lines, under)
         except OSError:
-            return self._atom_calls(records), (), (), (), True
+            return self._atom_calls(records), (), (), (), True, Footprint()
         ctx = replace(self._context(root, root_first=root_first), secrets=secrets, images=images or {})
         found = analyse(parsed, ctx, records, killed)
         ordered: list[tuple[float, AtomCall]] = []
@@ -392,10 +392,9 @@ class ShellRunner:
             )
             ordered.append((e.ts, call))
         ordered.sort(key=lambda item: item[0])
-        forged = tuple(
-            f"a shim record no wrapper wrote (forged into the audit channel): {' '.join(r.argv)[:120]}"
-            for r in found.forged
-        )
+        forged = tuple(f"{FORGED_RECORD}: {' '.join(r.argv)[:120]}" for r in found.forged)
+        strays = () if channel_writes(parsed, shim.fifo) > len(found.wrapped) else forged  # none its own wrote
+        forged = () if strays else forged
         forged += tuple(
             f"a shim wrapper was stopped before it wrote its record: {' '.join(e.argv)[:120]}" for e in found.unrecorded
         )
@@ -405,9 +404,10 @@ class ShellRunner:
         )
         if killed is None and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
-        ws = self.workspace
         hooks, opened = hook_writes(parsed, ws.root, ws.home, ws.agent_tmp), opened_for_writing(parsed, ws.root)
-        return tuple(c for _, c in ordered), found.reads, forged, hooks, opened or not found.complete or bool(forged)
+        written = written_paths(parsed, ws.root) if found.complete and not found.unidentified else None
+        opened = opened or not found.complete or bool(forged or strays)
+        return tuple(c for _, c in ordered), found.reads, forged, hooks, opened, Footprint(written, strays)
 
     def _programs(self) -> ProgramIndex | None:
         """The registry's programs as the tracer identifies them (None in a container: its files

@@ -25,7 +25,10 @@ import os
 import secrets
 import stat
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
+
+from sandbox.workspace import beneath
 
 FIRST_UID = 1_600_000_000
 """The first uid a sandbox may take; each takes one at random from :data:`UID_SPAN` after it."""
@@ -75,58 +78,83 @@ class HandOver:
                 self._modes[str(root)] = stat.S_IMODE(os.lstat(root).st_mode)
 
     def run(self) -> int:
-        """Hand over what changed hands since the last run; returns how many entries changed hands."""
+        """Hand over what changed hands since the last run; returns how many entries changed hands.
+
+        Every folder is reached from its root by descriptor with no symlink followed and every change is made
+        on a descriptor or relative to its folder's (:mod:`sandbox.workspace.beneath`): a live agent process that
+        swaps a folder for a link to a host folder meanwhile makes that folder skipped, never a host file the
+        uid's (red team 5, finding 01c)."""
         uid, changed = self.uid, 0
         trusted = time.time_ns() - SETTLED_NS
         known: dict[str, tuple[int, tuple[str, ...]]] = {}
-        # Names bound once: this loop looks at every folder of the workspace (its .git's too) before every command.
-        lstat, is_dir, mode_of, folders_seen, modes = os.lstat, stat.S_ISDIR, stat.S_IMODE, self._folders, self._modes
-        stack = [str(r) for r in self.roots]
+        stack: list[tuple[str, str, tuple[str, ...]]] = [(str(r), str(r), ()) for r in self.roots]
         pop, extend = stack.pop, stack.extend
         while stack:
-            path = pop()
+            path, root, rel = pop()
             try:
-                st = lstat(path)
+                fd = beneath.open_folder(root, rel)
             except OSError:
-                continue
-            if st.st_uid != uid or st.st_gid != uid:
-                with contextlib.suppress(OSError):
-                    os.lchown(path, uid, uid)
-                    changed += 1
-                    st = lstat(path)
-            if not is_dir(st.st_mode):
-                continue
-            now = mode_of(st.st_mode)
-            mode = modes.get(path, now | OWNER_BITS)
-            if now != mode:
-                with contextlib.suppress(OSError):
-                    os.chmod(path, mode)
-                    changed += 1
-                    st = lstat(path)
-            seen = folders_seen.get(path)
-            if seen is not None and seen[0] == st.st_ctime_ns:
-                known[path] = seen
-                extend(seen[1])
-                continue
-            folders: list[str] = []
-            with contextlib.suppress(OSError), os.scandir(path) as entries:
-                for entry in entries:
-                    try:
-                        est = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    if is_dir(est.st_mode):
-                        folders.append(entry.path)  # its owner and mode: when it is taken from the stack
-                    elif est.st_uid != uid or est.st_gid != uid:
-                        with contextlib.suppress(OSError):
-                            os.lchown(entry.path, uid, uid)
-                            changed += 1
-            extend(folders)
-            if st.st_ctime_ns < trusted:
-                with contextlib.suppress(OSError):
-                    if lstat(path).st_ctime_ns == st.st_ctime_ns:  # nothing came in meanwhile
-                        known[path] = (st.st_ctime_ns, tuple(folders))
+                continue  # gone, or no longer a folder (a link now): nothing of it is touched
+            try:
+                changed += self._folder(fd, path, root, rel, uid, trusted, known, extend)
+            finally:
+                os.close(fd)
         self._folders = known
+        return changed
+
+    def _folder(
+        self,
+        fd: int,
+        path: str,
+        root: str,
+        rel: tuple[str, ...],
+        uid: int,
+        trusted: int,
+        known: dict[str, tuple[int, tuple[str, ...]]],
+        extend: Callable[[Iterable[tuple[str, str, tuple[str, ...]]]], None],
+    ) -> int:
+        changed = 0
+        fstat, is_dir = os.fstat, stat.S_ISDIR
+        self_path = f"/proc/self/fd/{fd}"  # the very folder opened (chown and chmod refuse an O_PATH descriptor)
+        st = fstat(fd)
+        if st.st_uid != uid or st.st_gid != uid:
+            with contextlib.suppress(OSError):
+                os.chown(self_path, uid, uid)
+                changed += 1
+                st = fstat(fd)
+        now = stat.S_IMODE(st.st_mode)
+        mode = self._modes.get(path, now | OWNER_BITS)
+        if now != mode:
+            with contextlib.suppress(OSError):
+                os.chmod(self_path, mode)
+                changed += 1
+                st = fstat(fd)
+        seen = self._folders.get(path)
+        if seen is not None and seen[0] == st.st_ctime_ns:
+            known[path] = seen
+            extend((os.path.join(path, name), root, (*rel, name)) for name in seen[1])
+            return changed
+        folders: list[str] = []
+        with contextlib.suppress(OSError):
+            listed = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
+            try:
+                with os.scandir(listed) as entries:
+                    for entry in entries:
+                        try:
+                            est = entry.stat(follow_symlinks=False)
+                        except OSError:
+                            continue
+                        if is_dir(est.st_mode):
+                            folders.append(entry.name)  # its owner and mode: when it is taken from the stack
+                        elif est.st_uid != uid or est.st_gid != uid:
+                            with contextlib.suppress(OSError):
+                                os.chown(entry.name, uid, uid, dir_fd=listed, follow_symlinks=False)
+                                changed += 1
+            finally:
+                os.close(listed)
+        extend((os.path.join(path, name), root, (*rel, name)) for name in folders)
+        if st.st_ctime_ns < trusted and fstat(fd).st_ctime_ns == st.st_ctime_ns:  # nothing came in meanwhile
+            known[path] = (st.st_ctime_ns, tuple(folders))
         return changed
 
 

@@ -42,8 +42,8 @@ from sandbox.jail.isolation import SYSTEM_PATH, Jail, detect_isolation, jail_arg
 from sandbox.jail.jailuser import hand_over, jail_uid
 from sandbox.jail.seccomp import filter_pipe
 from sandbox.testing import warm
+from sandbox.workspace.entries import put_copy
 from sandbox.workspace.files import remove_tree
-from sandbox.workspace.repo import put_copy
 
 _DRIVER = Path(__file__).with_name("_testdriver.py")
 
@@ -187,7 +187,7 @@ async def run_tests_on_tree(
     test_timeout: float | None = None,
 ) -> TestOutcome:
     """Run ``tests`` against a workspace given as its entries (path -> bytes; see
-    :func:`sandbox.workspace.repo.put_entry`). In a warm server (:mod:`sandbox.testing.warm`) when one can be had
+    :func:`sandbox.workspace.entries.put_entry`). In a warm server (:mod:`sandbox.testing.warm`) when one can be had
     at this isolation level: the tree goes into the server's mirror, rewritten only where it changed,
     and workspace modules unchanged since the server compiled them are not compiled again. Else the
     tree is written to a fresh folder under ``scratch`` and run as :func:`run_tests` does."""

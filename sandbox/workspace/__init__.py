@@ -19,6 +19,8 @@
 - :mod:`sandbox.workspace.sentry` — inotify: whether anything changed since the last whole scan;
 - :mod:`sandbox.workspace.snapshot` — tests on a private copy of the workspace as the event stream knows it;
 - :mod:`sandbox.workspace.mirror` — a folder kept equal to a tree of entries (the warm runner's workspace);
+- :mod:`sandbox.workspace.beneath` — paths under an agent-writable root reached with no symlink followed (fd walks);
+- :mod:`sandbox.workspace.entries` — entries (a file's bytes, a link, a FIFO) read and put beneath their root;
 - :mod:`sandbox.workspace.files` — any file an agent made, handled without blocking or recursion (FIFOs, deep trees);
 - :mod:`sandbox.workspace.settled` — files read at every command known unchanged by their settled signature;
 - :mod:`sandbox.workspace.outside` — writes to the private HOME and /tmp, and bytecode left in the workspace;

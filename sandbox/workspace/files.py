@@ -24,6 +24,8 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from sandbox.workspace.beneath import remove_path
+
 ENTRY_MAX = 16 * 1024 * 1024
 """Bytes of a file the engine keeps (and diffs); a bigger one is known by size and times only."""
 
@@ -64,11 +66,12 @@ def describe(data: bytes) -> str | None:
     return None
 
 
-def read_regular(path: Path | str) -> bytes | None:
-    """The content of the regular file at ``path`` (never through a symlink, never blocking), its
-    :func:`large_entry` past :data:`ENTRY_MAX`, or None when it is no regular file."""
+def read_regular(path: Path | str, dir_fd: int | None = None) -> bytes | None:
+    """The content of the regular file at ``path`` (relative to ``dir_fd``, when given: see
+    :mod:`sandbox.workspace.beneath`; never through a symlink, never blocking), its :func:`large_entry` past
+    :data:`ENTRY_MAX`, or None when it is no regular file."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY, dir_fd=dir_fd)
     except OSError:
         return None
     try:
@@ -91,13 +94,14 @@ def read_regular(path: Path | str) -> bytes | None:
         os.close(fd)
 
 
-def write_regular(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Make ``path`` a regular file holding ``data``: a FIFO, socket or device in its place is
-    removed first, and the open neither follows a symlink nor blocks. Raises OSError."""
+def write_regular(path: Path | str, data: bytes, mode: int = 0o644, dir_fd: int | None = None) -> None:
+    """Make ``path`` (relative to ``dir_fd``, when given) a regular file holding ``data``: a FIFO, socket or
+    device in its place is removed first, and the open neither follows a symlink nor blocks. Raises OSError."""
     with contextlib.suppress(FileNotFoundError):
-        if special_kind(os.lstat(path).st_mode) is not None:
-            os.unlink(path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+        if special_kind(os.stat(path, dir_fd=dir_fd, follow_symlinks=False).st_mode) is not None:
+            os.unlink(path, dir_fd=dir_fd)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    fd = os.open(path, flags, mode, dir_fd=dir_fd)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(f"{path}: not a regular file")
@@ -132,25 +136,6 @@ def walk(root: Path | str) -> Iterator[tuple[str, list[str], list[str]]]:
 
 def remove_tree(path: Path | str) -> None:
     """Remove ``path`` and everything under it, iteratively (any depth), never following a
-    symlink; what cannot be removed is left (as ``shutil.rmtree(path, True)``)."""
-    top = os.fspath(path)
-    try:
-        if not stat.S_ISDIR(os.lstat(top).st_mode):
-            os.unlink(top)
-            return
-    except OSError:
-        return
-    folders: list[str] = []
-    with contextlib.suppress(OSError):
-        os.chmod(top, 0o700)  # a folder made mode 000 can be emptied
-    for folder, dirs, others in walk(top):
-        folders.append(folder)
-        for name in dirs:
-            with contextlib.suppress(OSError):
-                os.chmod(os.path.join(folder, name), 0o700)
-        for name in others:
-            with contextlib.suppress(OSError):
-                os.unlink(os.path.join(folder, name))
-    for folder in reversed(folders):
-        with contextlib.suppress(OSError):
-            os.rmdir(folder)
+    symlink (below ``path``'s folder, by descriptors: :func:`sandbox.workspace.beneath.remove_at`); what
+    cannot be removed is left (as ``shutil.rmtree(path, True)``)."""
+    remove_path(path)

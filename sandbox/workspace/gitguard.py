@@ -49,13 +49,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sandbox.workspace import beneath
 from sandbox.workspace.cleangit import run_git
 from sandbox.workspace.diffs import unified_diff
-from sandbox.workspace.files import read_regular, remove_tree, walk
+from sandbox.workspace.entries import put_entry
+from sandbox.workspace.files import read_regular, walk
 from sandbox.workspace.gitconfig import RUNS_PROGRAMS, aliases, programs
 from sandbox.workspace.gitplaces import REMOTE, GuardedPlaces, Looks, Trusted, find, is_redirect, look, redirect
 from sandbox.workspace.remote import read_ref
-from sandbox.workspace.repo import put_entry
 from sandbox.workspace.settled import EntryCache
 
 _HOOKS = ".git/hooks"
@@ -243,7 +244,7 @@ class GitGuard:
             if not links:
                 break
             for label, link in links:
-                remove_tree(link)  # a link or a file: removed, never followed
+                _remove(self._trusted, label, link)  # a link or a file: removed, never followed
                 removed.add(label)
                 undone.append(GitUndo(label, ""))
             looks = {}  # what was removed is looked at afresh
@@ -256,19 +257,20 @@ class GitGuard:
             if old == new:
                 continue
             path: Path | None = self._trusted.safe(key)
-            if path is not None:
-                put_entry(path, old)
+            base = self._trusted.base(key)
+            if path is not None and base is not None:
+                put_entry(path, old, root=base)
                 if old is not None and not path.is_symlink():
-                    os.chmod(path, 0o755)
+                    beneath.chmod(base, path.relative_to(base).as_posix(), 0o755)
                 undone.append(GitUndo(key, unified_diff(key, old, new)))
         for label in sorted(set(before.configs) | set(now.configs)):
             old, new = before.configs.get(label), now.configs.get(label)
             if old == new:
                 continue
-            path = self._trusted.safe(label)
+            path, base = self._trusted.safe(label), self._trusted.base(label)
             linked = path is not None and _linked(path)
-            if path is not None and (label.startswith(cut) or _changed(label, old, new) or linked):
-                put_entry(path, old)
+            if path is not None and base is not None and (label.startswith(cut) or _changed(label, old, new) or linked):
+                put_entry(path, old, root=base)
                 undone.append(GitUndo(label, unified_diff(label, old, new), LINKED if linked else REASON))
         return undone
 
@@ -290,3 +292,10 @@ def _changed(label: str, old: bytes | None, new: bytes | None) -> bool:
     if label == ".git" or label.endswith("/.git"):
         return True
     return programs(old) != programs(new)
+
+
+def _remove(trusted: Trusted, label: str, path: Path) -> None:
+    """Remove ``label``'s entry beneath its trusted folder, no symlink on the way followed."""
+    base = trusted.base(label)
+    if base is not None:
+        beneath.remove(base, path.relative_to(base).as_posix())

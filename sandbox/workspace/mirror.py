@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 
 from sandbox.workspace.diffs import LINK_MARK
+from sandbox.workspace.entries import put_copy, put_entry, read_entry
 from sandbox.workspace.files import read_regular, remove_tree, walk
-from sandbox.workspace.repo import put_copy, put_entry, read_entry
 from sandbox.workspace.spill import is_spilled, same, size_of
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from channel.vocab import ChangeKind, OutsideArea
+from sandbox.workspace import beneath
 from sandbox.workspace.files import walk
 from sandbox.workspace.settled import SETTLED_NS
 
@@ -166,11 +167,11 @@ class OutsideWatch:
                     found.append(OutsideChange(area, rel, "modified"))
             self._known[area] = now
         for rel in _bytecode(self.workspace, self._listed):
-            target = self.workspace / rel
-            with contextlib.suppress(OSError):
-                os.unlink(target)
+            with contextlib.suppress(OSError), beneath.parent(self.workspace, rel) as (fd, name):
+                os.unlink(name, dir_fd=fd)  # beneath the workspace: never through a folder swapped for a link
                 found.append(OutsideChange("bytecode", rel, "added"))
-            if target.parent.name == "__pycache__":
-                with contextlib.suppress(OSError):
-                    os.rmdir(target.parent)
+            folder = rel.rpartition("/")[0]
+            if folder.rpartition("/")[2] == "__pycache__":
+                with contextlib.suppress(OSError), beneath.parent(self.workspace, folder) as (fd, name):
+                    os.rmdir(name, dir_fd=fd)
         return found

@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 
 from channel.vocab import Via
 from sandbox.commands.observe import Observer
+from sandbox.workspace import beneath
 from sandbox.workspace.diffs import DiffBudget, diff_off_loop, unified_diff
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.repo import Scanned, StatKey, Workspace, stat_key
@@ -140,7 +141,7 @@ class Reconciler:
 
     def snapshot(self) -> dict[str, bytes]:
         """A copy of the cache: the workspace as the event stream knows it (big contents spilled:
-        :func:`~sandbox.workspace.spill.load` reads them, as :func:`~sandbox.workspace.repo.put_entry` does)."""
+        :func:`~sandbox.workspace.spill.load` reads them, as :func:`~sandbox.workspace.entries.put_entry` does)."""
         return dict(self._known)
 
     def changes(self, paths: Iterable[str] | None = None, *, scan: bool = False) -> list[Change]:
@@ -325,21 +326,21 @@ class Reconciler:
         """Put ``target`` (``path`` resolved) back to ``data`` and report ``actor``'s change to ``path``
         as refused and rolled back (lock held; raises OSError when the entry cannot be put back). ``unlink``:
         the change was a name outside the workspace: the file is made again as it is (a copy, its time kept:
-        :func:`~sandbox.workspace.repo.put_entry` replaces a linked file), its other changes judged on their own.
+        :func:`~sandbox.workspace.entries.put_entry` replaces a linked file), its other changes judged on their own.
 
         The put-back is settled as an engine restore: a change the stream already saw (the engine's
         guarded assistance undoes a reported shell change) gets its ``FileChanged`` by ``engine``;
         one it never saw (the ownership guard, while settling) leaves nothing to report."""
-        full = self.workspace.root / target
+        root = self.workspace.root  # beneath it, no symlink is followed (a live agent process may plant one)
         if unlink:
-            st = os.lstat(full)
+            st = beneath.lstat(root, target)
             self.workspace.put(target, self.workspace.entry(target))
-            os.utime(full, ns=(st.st_atime_ns, st.st_mtime_ns), follow_symlinks=False)
+            beneath.utime(root, target, (st.st_atime_ns, st.st_mtime_ns))
             self._stats.pop(target, None)  # another inode, the same entry: the next look reads it again
         elif mode is not None:
-            os.chmod(full, mode)
+            beneath.chmod(root, target, mode)
         elif mtime is not None:
-            os.utime(full, ns=(os.lstat(full).st_atime_ns, mtime), follow_symlinks=False)
+            beneath.utime(root, target, (beneath.lstat(root, target).st_atime_ns, mtime))
         else:
             self.workspace.put(target, data)
         if not unlink:

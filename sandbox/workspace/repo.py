@@ -30,21 +30,16 @@ from pathlib import Path
 from sandbox.errors import PathEscape, SandboxError
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
 from sandbox.jail.limits import SANDBOX_FILES, SANDBOX_MAX, cap_folder, uncap_folder
+from sandbox.workspace import beneath
 from sandbox.workspace.baseline import BASELINES, capture, content_key
-from sandbox.workspace.diffs import LINK_MARK, link_entry, unified_diff
+from sandbox.workspace.diffs import LINK_MARK, unified_diff
+from sandbox.workspace.entries import put_entry, read_beneath
 from sandbox.workspace.files import (
-    ENTRY_MAX,
-    LARGE_MARK,
     SPECIAL_MARK,
     describe,
-    read_regular,
     remove_tree,
-    special_entry,
-    special_kind,
-    write_regular,
 )
 from sandbox.workspace.paths import NOISE_DIRS, NOISE_SUFFIXES, is_noise, normalise, resolve_inside
-from sandbox.workspace.spill import is_spilled, load
 from sandbox.workspace.stale import owner_prefix, sweep_once
 
 BASELINE_DATE = "2026-01-01T00:00:00Z"
@@ -64,24 +59,6 @@ def as_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
-def read_entry(path: Path) -> bytes | None:
-    """A file's content (past :data:`~sandbox.workspace.files.ENTRY_MAX`: its size and times), a symlink as
-    :func:`link_entry`, a FIFO, socket or device as :func:`~sandbox.workspace.files.special_entry`, None when
-    absent or a folder. Never blocks (:mod:`sandbox.workspace.files`)."""
-    try:
-        st = os.lstat(path)
-        if stat.S_ISLNK(st.st_mode):
-            return link_entry(os.readlink(path))
-    except OSError:
-        return None
-    kind = special_kind(st.st_mode)
-    if kind is not None:
-        return special_entry(kind)
-    if stat.S_ISDIR(st.st_mode):
-        return None
-    return read_regular(path)
-
-
 def sandbox_parent() -> str | None:
     """Where sandboxes' private folders go: ``$SCOPEWATCH_SANDBOX_DIR``, else ``/var/tmp`` when it
     is a writable folder, else the system default."""
@@ -89,49 +66,6 @@ def sandbox_parent() -> str | None:
     if configured:
         return configured
     return "/var/tmp" if os.path.isdir("/var/tmp") and os.access("/var/tmp", os.W_OK | os.X_OK) else None
-
-
-def put_entry(path: Path, data: bytes | None) -> None:
-    """Make ``path`` hold ``data`` (None: remove it); symlink entries become symlinks. A file that
-    shares its inode with another name (a hard link) is replaced, never written through."""
-    try:
-        st: os.stat_result | None = os.lstat(path)
-    except FileNotFoundError:
-        st = None
-    if st is not None and (data is None or not stat.S_ISREG(st.st_mode)):
-        # Whatever is in the way goes: a folder, a symlink, a FIFO or socket (never opened).
-        remove_tree(path)
-        st = None
-    if data is None:
-        return
-    if is_spilled(data):
-        data = load(data)  # a big content the reconciler keeps on disk (sandbox.workspace.spill)
-    if data.startswith(LARGE_MARK):
-        raise OSError(errno.EFBIG, f"its content was over {ENTRY_MAX // 2**20} MB and was not kept")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if data.startswith(LINK_MARK):
-        os.symlink(data[len(LINK_MARK) :].decode("utf-8", "surrogateescape"), path)
-        return
-    if data.startswith(SPECIAL_MARK):
-        if data == special_entry("fifo"):
-            os.mkfifo(path, 0o644)
-            return
-        raise OSError(errno.EPERM, f"{describe(data)}: cannot be made again")
-    if st is not None and st.st_nlink > 1:
-        fresh = path.with_name(f".{path.name}.scopewatch-new")
-        write_regular(fresh, data)
-        os.chmod(fresh, stat.S_IMODE(st.st_mode))
-        os.replace(fresh, path)
-    else:
-        write_regular(path, data)
-
-
-def put_copy(path: Path, data: bytes) -> None:
-    """:func:`put_entry` for a copy of the workspace (tests, a mirror): an entry that cannot be made
-    again (a socket, a device, a file too large to have been kept) is left out."""
-    if data.startswith(LARGE_MARK) or (data.startswith(SPECIAL_MARK) and data != special_entry("fifo")):
-        return
-    put_entry(path, data)
 
 
 @dataclass
@@ -258,16 +192,12 @@ class Workspace:
         """Remove git's lock files of the workspace's ``.git`` and of the ``origin``, once a command has ended: every
         process of it is gone then, so a lock left is stale (a command killed at its timeout mid-commit, or one
         agent's ``touch .git/index.lock``), and it would fail every other agent's git until someone removed it."""
-        for git in (os.fspath(self.root / ".git"), os.fspath(self.remote)):  # strings: this runs after every command
+        for top, git in ((self.root, ".git"), (self.remote.parent, self.remote.name)):
             for name in STALE_LOCKS:
-                lock = f"{git}/{name}"
-                try:
-                    regular = stat.S_ISREG(os.lstat(lock).st_mode)  # a file, not a link (nor one through a link:)
-                except OSError:
-                    continue
-                if regular and not os.path.islink(git):
-                    with contextlib.suppress(OSError):
-                        os.unlink(lock)
+                rel = f"{git}/{name}"
+                with contextlib.suppress(OSError), beneath.parent(top, rel) as (fd, last):
+                    if stat.S_ISREG(os.stat(last, dir_fd=fd, follow_symlinks=False).st_mode):  # a file, never a link
+                        os.unlink(last, dir_fd=fd)  # beneath: a .git swapped for a link fails the walk
 
     # --- the baseline ----------------------------------------------------------------------------
 
@@ -371,21 +301,25 @@ class Workspace:
         return scan(self.root, tree)
 
     def entry(self, rel: str) -> bytes | None:
-        return read_entry(self.root / rel)
+        """What ``rel`` holds, reached beneath the root without following a symlink (None when one is on the way)."""
+        return read_beneath(self.root, rel)
 
     def put(self, rel: str, data: bytes | None) -> None:
-        """Make ``rel`` hold ``data`` as it is (a folder in the way is replaced); raises OSError."""
-        put_entry(self.root / rel, data)
+        """Make ``rel`` hold ``data`` as it is (a folder in the way is replaced), never through a symlink on the
+        way (:mod:`sandbox.workspace.beneath`); raises OSError."""
+        put_entry(self.root / rel, data, root=self.root)
 
     def check_writable(self, rel: str) -> None:
         """Raise unless a write to ``rel`` lands on a file inside the workspace: not on a folder, and
         never through a folder symlink that a command may have planted since the path check."""
-        target = self.root / rel
-        if target.is_dir() and not target.is_symlink():
+        try:
+            st = beneath.lstat(self.root, rel)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise PathEscape(f"{rel}: a symlink leads outside the workspace", path=rel) from None
+            return  # made on the way, or refused by the write itself (beneath: never through a symlink)
+        if stat.S_ISDIR(st.st_mode):
             raise SandboxError(f"{rel}: is a folder, not a file")
-        parent = os.path.realpath(target.parent)
-        if parent != str(self.root) and not parent.startswith(str(self.root) + os.sep):
-            raise PathEscape(f"{rel}: a symlink leads outside the workspace", path=rel)
 
     def write(self, rel: str, data: bytes | None) -> None:
         """A checked :meth:`put`: :meth:`check_writable`, and an OSError becomes a SandboxError."""
@@ -401,17 +335,27 @@ class Workspace:
         return sorted(self.scan())
 
     def exists(self, path: str) -> bool:
-        return (self.root / resolve_inside(self.root, path)).is_file()
+        try:
+            return stat.S_ISREG(beneath.lstat(self.root, resolve_inside(self.root, path)).st_mode)
+        except OSError:
+            return False
 
     def read(self, path: str) -> str:
-        """A file's text. Raises :class:`PathEscape` or :class:`SandboxError` (no such file)."""
+        """A file's text. Raises :class:`PathEscape` or :class:`SandboxError` (no such file). The path's symlinks
+        are resolved inside the workspace (:func:`resolve_inside`); the file is then read beneath the root with
+        none followed, so a folder swapped for a link meanwhile fails the read, never leads out."""
         rel = resolve_inside(self.root, path)
-        target = self.root / rel
-        if target.is_dir():
+        try:
+            st = beneath.lstat(self.root, rel)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise PathEscape(f"{path}: a symlink leads outside the workspace", path=path) from None
+            raise SandboxError(f"{path}: no such file in the workspace") from None
+        if stat.S_ISDIR(st.st_mode):
             raise SandboxError(f"{path}: is a folder, not a file")
-        if not target.exists():
-            raise SandboxError(f"{path}: no such file in the workspace")
-        data = read_entry(target)
+        data = read_beneath(self.root, rel)
+        if data is not None and data.startswith(LINK_MARK):
+            raise PathEscape(f"{path}: became a symlink while it was read", path=path)
         if data is None or data.startswith(SPECIAL_MARK):
             what = describe(data) if data is not None else "unreadable"
             raise SandboxError(f"{path}: cannot be read ({what})")

@@ -14,7 +14,7 @@ import os
 import time
 from pathlib import Path
 
-from sandbox.workspace.repo import read_entry
+from sandbox.workspace.entries import read_entry
 
 SETTLED_NS = 100_000_000
 """How old a file's change time must be before its signature is trusted (far more than the kernel's
@@ -31,7 +31,7 @@ def signature(st: os.stat_result) -> Signature | None:
 
 
 class EntryCache:
-    """:func:`~sandbox.workspace.repo.read_entry` that reads an entry again only when its signature changed (or it
+    """:func:`~sandbox.workspace.entries.read_entry` that reads an entry again only when its signature changed (or it
     has none yet). For a few files read at every command, not for a tree: it keeps each one's bytes."""
 
     def __init__(self) -> None:

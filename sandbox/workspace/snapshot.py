@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sandbox.testing import testrun, warm
+from sandbox.workspace.entries import put_copy
 from sandbox.workspace.files import remove_tree
 from sandbox.workspace.paths import normalise
-from sandbox.workspace.repo import put_copy
 
 
 def snapshot_with(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import sys
 from typing import Any
@@ -141,8 +140,9 @@ def _readable(path: str) -> None:
     """``--recording FILE`` names a recording: its first event reads (else RecordingError, one line naming it)."""
     from channel.recorder import stream_recording
 
-    with contextlib.closing(stream_recording(path)) as events:
-        next(events)
+    events = stream_recording(path)
+    next(events)
+    getattr(events, "close", lambda: None)()  # a generator: its file is closed now
 
 
 def recording_for(session: str, args: argparse.Namespace, address: BrokerAddress, unknown: bool) -> list[Event]:

@@ -37,6 +37,9 @@ class Tools:
     def relative(self, path: str, *, strict: bool = True) -> str:
         return path
 
+    def read_atom(self, path: str) -> tuple[str, None]:
+        return path, None  # the file read is the one named, no atom (the session's toolbox resolves and classifies)
+
 
 async def emit(event: Any) -> None:
     return None

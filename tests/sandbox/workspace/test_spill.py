@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sandbox.workspace import spill
+from sandbox.workspace.entries import put_entry
 from sandbox.workspace.mirror import Mirror
-from sandbox.workspace.repo import put_entry
 
 
 def test_a_big_content_is_kept_on_disk_and_read_back(tmp_path: Path) -> None:
