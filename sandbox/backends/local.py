@@ -341,7 +341,9 @@ class LocalSandbox:
             await self._after.pending()
             for problem in self._shell.check_shim():
                 await self._observer.shim_tampered("external", problem)
-            self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
+            # the engine's own writes to HOME (fixtures, an external agent's tools); a long walk off the loop
+            outside, after = self._outside, self._after
+            await after.offload.run("outside-load", outside.load, big=outside.crowded())
             git, head = await self._after.offload.run("git-snapshot", lambda: (self._git.snapshot(), self._git.head()))
             fence = reconciler.fence()  # after the snapshot: changes older than this are not the command's
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
@@ -414,9 +416,12 @@ class LocalSandbox:
             snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
             for path in [p for p in snapshot if p in hidden or self._withheld(p)]:
                 del snapshot[path]
+            # A copy here goes to the agents' space, never the engine's own (its trace's room); a container's
+            # executor reads its copy where it is mounted (the engine's scratch).
+            executor = self._shell.test_executor()
+            scratch = self._workspace.tests if executor is None else self._workspace.tmp
             return await run_tests_on_snapshot(
-                snapshot, tests, scratch=self._workspace.tmp, timeout=timeout, executor=self._shell.test_executor(),
-                test_timeout=self.test_timeout,
+                snapshot, tests, scratch=scratch, timeout=timeout, executor=executor, test_timeout=self.test_timeout,
             )  # fmt: skip
         finally:
             self._reconciler.spill.unpin(pinned)

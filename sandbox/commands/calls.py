@@ -58,3 +58,6 @@ class CommandRun:
     after the command (a write through a shared ``mmap`` queues none, and a descriptor in flight in an unreachable unix
     socket is closed by the kernel's garbage collector, later), so the reconcile after it scans the whole
     workspace whatever the sentry says (:mod:`sandbox.workspace.sentry`)."""
+    audit_lost: str = ""
+    """Why the engine could not keep the command's audit (its exec trace could not be written), "" when it could: the
+    audit then fails closed: every workspace change of the command is refused and rolled back, naming this."""
