@@ -192,10 +192,15 @@ class Aftermath:
         writer = actor if other is None else (self.owner or "external")  # of records no process of the command wrote
         for problem in run.footprint.strays:
             await observer.shim_tampered(writer, problem, source="trace")
-        outside = self.outside.changes()
+        refuse = ""
+        if run.audit_lost:  # fails closed: what it ran and read is not known, so none of its changes stays
+            why = f"the engine could not keep the command's exec trace ({run.audit_lost})"
+            refuse = f"write refused: {why}; the command's changes are rolled back"
+            await observer.shim_tampered(actor, f"{why}: what it ran and read is not known", source="trace")
+        outside = await self.offload.run("outside", self.outside.changes, big=self.outside.crowded())
         if outside:
             await observer.outside_changed(actor, outside)
-        changes, rolled_back = reconciler.changes(scan=run.write_opens), []
+        changes, rolled_back = await reconciler.look(scan=run.write_opens), []
         written = run.footprint.written
         if other is not None and written is not None:  # another's live process wrote meanwhile: by the trace
             theirs = [c for c in changes if _content(c) and not _touched(c.path, written)]
@@ -208,15 +213,16 @@ class Aftermath:
                 changes = [c for c in changes if c.ctime is None or c.ctime >= fence]
                 await self._earlier(earlier)  # what it rolls back is not this command's to be told
         # After the scan: it names the repositories nested in the work tree, this command's too.
-        undone = await self.offload.run("git-undo", lambda: self.git.undo(git)) if team is not None else []
-        if team is None:
+        guarded = team is not None or bool(refuse)
+        undone = await self.offload.run("git-undo", lambda: self.git.undo(git)) if guarded else []
+        if not guarded:
             self.git.note_authors(git, actor)
         # A hook's or another agent's program's changes are its author's; guarded by the runner's team
         # when no team guards the author (what a command does cannot exceed what its runner may).
         # None if it changed a hook. Authorship narrows, never widens: what another agent's program changed
         # that the runner's team may not is the runner's, refused (the runner chose the environment and the
         # arguments: BASH_ENV=mine bash HIS_FILE ran the runner's code as "his program").
-        by_hook = {} if undone else self.authors.by_programs(run.hooks, actor, self.git.authors)
+        by_hook = {} if undone or refuse else self.authors.by_programs(run.hooks, actor, self.git.authors)
         if team is not None:
             by_hook = {
                 path: author for path, author in by_hook.items()
@@ -227,7 +233,7 @@ class Aftermath:
             guard = self.guard.team_of(author) or team
             rolled_back += await reconciler.settle(author, "shell", theirs, team=guard)
         rest = [c for c in changes if c.path not in by_hook]
-        rolled_back += await reconciler.settle(actor, "shell", rest, team=team)
+        rolled_back += await reconciler.settle(actor, "shell", rest, team=team, refuse=refuse)
         reconciler.settled()
         undone_paths = {p for p, _ in rolled_back}
         for c in changes:

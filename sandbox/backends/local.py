@@ -331,13 +331,10 @@ class LocalSandbox:
     ) -> ShellResult:
         """Run ``command`` with bash in the workspace root, as ``actor``, in the isolation level's
         jail: minimal environment (plus ``env``), the shim, no network (unless ``network``: an
-        external agent reaching its model), ``stdin`` on its standard input. Shimmed commands (and,
-        under the exec tracer, every program the command ran) become ``ShellCommandRan`` events, the
-        sensitive files its programs opened ``SensitiveRead``; file changes become ``FileChanged``
-        events for the actor, and changes to paths its team does not own are rolled back
-        (``WriteRefused``); changes to the shim (and forged records) become ``ShimTampered``, files
-        written in the private HOME and /tmp ``OutsideChanged``. ``timeout`` kills everything the
-        command started (exit code 124)."""
+        external agent reaching its model), ``stdin`` on its standard input. Every program the command ran (its shimmed
+        ones where it is not traced) becomes a ``ShellCommandRan``, each sensitive file it opened a ``SensitiveRead``, its file changes ``FileChanged`` (those
+        its team may not make rolled back: ``WriteRefused``), what was done to the shim ``ShimTampered``, files written
+        in HOME and /tmp ``OutsideChanged``. ``timeout`` kills everything the command started (exit code 124)."""
         runnable(command)
         team = self._guard.team_of(actor)
         reconciler = self._reconciler
@@ -347,7 +344,8 @@ class LocalSandbox:
             await self._after.pending()
             for problem in self._shell.check_shim():
                 await self._observer.shim_tampered("external", problem)
-            self._outside.load()  # the engine's own writes to HOME (fixtures, an external agent's tools)
+            outside = self._outside  # the engine's own writes to HOME (fixtures, an external agent's tools)
+            await self._after.offload.run("outside-load", outside.load, big=outside.crowded())  # long: off the loop
             git, head = await self._after.offload.run("git-snapshot", lambda: (self._git.snapshot(), self._git.head()))
             fence = reconciler.fence()  # after the snapshot: changes older than this are not the command's
             run = await self._shell.run(actor, command, timeout=timeout, env=env, network=network, stdin=stdin)
@@ -422,9 +420,10 @@ class LocalSandbox:
             snapshot = snapshot_with(known, self._workspace.baseline, restore=restored, overlay=overlay)
             for path in [p for p in snapshot if p in hidden or self._withheld(p)]:
                 del snapshot[path]
+            executor = self._shell.test_executor()  # a copy goes to the agents' space, never the engine's own,
+            scratch = self._workspace.tests if executor is None else self._workspace.tmp  # but a container's
             return await run_tests_on_snapshot(
-                snapshot, tests, scratch=self._workspace.tmp, timeout=timeout, executor=self._shell.test_executor(),
-                test_timeout=self.test_timeout,
+                snapshot, tests, scratch=scratch, timeout=timeout, executor=executor, test_timeout=self.test_timeout,
             )  # fmt: skip
         finally:
             self._reconciler.spill.unpin(pinned)

@@ -76,3 +76,6 @@ class CommandRun:
     workspace whatever the sentry says (:mod:`sandbox.workspace.sentry`)."""
     footprint: Footprint = Footprint()
     """What its own processes touched (the trace's; by default nothing known: all found is the command's)."""
+    audit_lost: str = ""
+    """Why the engine could not keep the command's audit (its exec trace could not be written), "" when it could: the
+    audit then fails closed: every workspace change of the command is refused and rolled back, naming this."""

@@ -70,6 +70,8 @@ class EpisodeRun:
     killed: float = 0.0
     """When the engine began killing the command at its timeout or output cap (``time.time()``, the trace's
     clock: the server's, as it killed), 0.0 when it did not: the wrappers that kill stopped are no tampering."""
+    lost: str = ""
+    """Why the engine could not keep the command's trace ("" when it could): its audit fails closed."""
 
 
 class EpisodeJail:
@@ -275,7 +277,7 @@ class EpisodeJail:
             killed = float(words[2])  # when the server killed it (a kill asked for by the engine comes after)
         stream.flush()
         cut, stream.cut = stream.cut, 0
-        return EpisodeRun(code, data + memory_note(self._cgroup, ooms), timed_out, runaway, cut, killed)
+        return EpisodeRun(code, data + memory_note(self._cgroup, ooms), timed_out, runaway, cut, killed, stream.lost)
 
     async def _tail(self, answer: bytes) -> None:
         """After the answer: the trace up to the server's end-of-command line (or strace's end), and

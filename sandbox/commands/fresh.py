@@ -95,7 +95,8 @@ async def run_fresh(
             stream.close()
     cut = stream.cut if stream is not None else 0
     tail = stream.tail.code if stream is not None else None
-    return EpisodeRun(exit_code, data + memory_note(cgroup, ooms), timed_out, runaway, cut, killed), tail
+    lost = stream.lost if stream is not None else ""
+    return EpisodeRun(exit_code, data + memory_note(cgroup, ooms), timed_out, runaway, cut, killed, lost), tail
 
 
 def kill_all(pid: int, cgroup: PidsCgroup) -> None:

@@ -70,9 +70,7 @@ class ShellRunner:
         self.isolation = isolation or Isolation("none")
         self.shim: Shim | None = None
         self._cgroup: PidsCgroup | None = None
-        self._path = ""
-        self._search = SYSTEM_PATH
-        self._bash = "bash"
+        self._path, self._search, self._bash = "", SYSTEM_PATH, "bash"
         self.tracer = Tracer(reason="not prepared")
         self._index: ProgramIndex | None = None
         self._episode: EpisodeJail | None = None
@@ -84,8 +82,7 @@ class ShellRunner:
         """The uid the engine's own git runs as in the repositories (:mod:`sandbox.workspace.cleangit`)."""
         """The host uid commands run as (None: the engine's; see :mod:`sandbox.jail.jailuser`)."""
         self._handing: HandOver | None = None
-        self._offload = Offload()
-        self._secrets_index = SensitiveInodes()
+        self._offload, self._secrets_index = Offload(), SensitiveInodes()
 
     async def prepare(self, isolation: Isolation | None = None) -> None:
         """Pick the isolation level (detected unless given), install the shim, find bash (raises
@@ -115,7 +112,7 @@ class ShellRunner:
             roots = (ws.root, ws.home, ws.agent_tmp, *((ws.remote,) if ws.remote.is_dir() else ()))
             if self._handing is None or self._handing.roots != roots:
                 self._handing = HandOver(roots, self.uid)
-            await self._offload.run("hand-over", self._handing.run)
+            await self._offload.run("hand-over", self._handing.run, big=self._handing.crowded())
 
     async def secret_files(self, root: tuple[str, ...] = ()) -> dict[tuple[int, int], Locus]:
         """The sensitive files by inode now (:class:`~sandbox.commands.loci.SensitiveInodes`: renamed ones too)."""
@@ -173,7 +170,7 @@ class ShellRunner:
             tmp=ws.agent_tmp,
             cover=tuple(shim.cover),
             expose=tuple(shim.expose),
-            stage=ws.base / "stage",
+            stage=ws.base / "stage", private=ws.base,
             network=network,
             # an external agent's process (the one kind with the network) sees the agents cache, read-only
             extra_ro=python_dirs() + (cache_dirs() if network else ()),
@@ -250,7 +247,7 @@ class ShellRunner:
                 )
         finally:
             loop.remove_reader(channel.fd)
-        exit_code, data, timed_out, runaway, trace_cut, killed_at = astuple(ran)  # EpisodeRun, field by field
+        exit_code, data, timed_out, runaway, trace_cut, killed_at, trace_lost = astuple(ran)  # EpisodeRun, by field
         if tail_code is not None and self.isolation.level == "none" and not timed_out:
             exit_code = tail_code  # the command's: strace was killed with its leftovers
         output = as_text(self.tracer.scrub(data))
@@ -261,7 +258,9 @@ class ShellRunner:
             output += f"\n[scopewatch] command printed more than {OUTPUT_MAX // 2**20} MB and was killed\n"
         records, junk = channel.records()
         tampered = tuple(junk + shim.check())
-        pushed = await self._offload.run("refs", lambda: ref_updates(self.workspace.remote, remote, self.git_uid))
+        origin, uid = self.workspace.remote, self.git_uid
+        now = read_state(origin)  # anything pushed: its ancestry checks cost what the command chose, off the loop
+        pushed = await self._offload.run("refs", lambda: ref_updates(origin, remote, uid, now), big=now != remote)
         if not traced:
             calls = by_effect(self._atom_calls(records), pushed, self.registry, root)
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
@@ -277,7 +276,8 @@ class ShellRunner:
             )
         calls = by_effect(calls, pushed, self.registry, root)
         return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, reads, self.commands, forged, hooks,
-                          opened or bool(trace_cut), footprint if not trace_cut else Footprint())
+                          opened or bool(trace_cut) or bool(trace_lost), footprint if not trace_cut else Footprint(),
+                          trace_lost)  # lost: fails closed (aftermath)
 
     async def _run_fresh(
         self,

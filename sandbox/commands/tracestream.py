@@ -11,6 +11,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from sandbox.commands.images import ExecImages
 from sandbox.commands.volume import TRACE_MAX
@@ -63,7 +64,10 @@ class TraceStream:
         os.mkfifo(fifo, 0o600)
         self.fifo = fifo
         self._fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
-        self._out = file.open("wb")
+        self.lost = ""
+        """Why the trace could not be kept (the engine could not write it: ``No space left on device``), "" while it
+        is: the command's audit then fails closed (:attr:`~sandbox.commands.calls.CommandRun.audit_lost`)."""
+        self._out = self._open(file)
         self.kept = 0
         self.cut = 0
         """Bytes of trace not kept, past :data:`~sandbox.commands.volume.TRACE_MAX` (the rest is lost)."""
@@ -92,8 +96,8 @@ class TraceStream:
                 return
             if not chunk:
                 return
-            if self.kept < TRACE_MAX:
-                self._out.write(chunk)
+            if self.kept < TRACE_MAX and not self.lost:
+                self._write(chunk)
                 self.kept += len(chunk)
             else:
                 self.cut += len(chunk)
@@ -116,14 +120,44 @@ class TraceStream:
         if cut >= 0 and b"/dev/null" in chunk and marker.search(chunk, 0, cut):
             self.marked = True
 
+    def _open(self, file: Path) -> BinaryIO | None:
+        try:
+            return file.open("wb")
+        except OSError as exc:
+            self.lost = exc.strerror or str(exc)
+            return None
+
+    def _write(self, chunk: bytes) -> None:
+        # A failed write is no exception on the loop (this is a reader callback) nor in the command's run: the
+        # pipe is still drained (strace never blocks), and the command's audit fails closed (red team 5, 06).
+        if self._out is None:
+            return
+        try:
+            self._out.write(chunk)
+        except OSError as exc:
+            self.lost = exc.strerror or str(exc)
+
     def flush(self) -> None:
         """What came so far, on disk for the parser."""
-        self._out.flush()
+        if self._out is not None:
+            try:
+                self._out.flush()
+            except OSError as exc:
+                self.lost = exc.strerror or str(exc)
+
+    def _close_file(self) -> None:
+        out, self._out = self._out, None
+        if out is not None:
+            try:
+                out.close()
+            except OSError as exc:
+                self.lost = exc.strerror or str(exc)
 
     def switch(self, file: Path, images: ExecImages | None) -> None:
         """What comes next goes to ``file`` (one command's part of a trace that goes on)."""
-        self._out.close()
-        self._out = file.open("wb")
+        self._close_file()
+        self.lost = ""
+        self._out = self._open(file)
         self.kept = self.cut = 0
         self.images = images
         self.marked = False
@@ -134,5 +168,5 @@ class TraceStream:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
-        self._out.close()
+        self._close_file()
         self.fifo.unlink(missing_ok=True)

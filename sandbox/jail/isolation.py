@@ -90,6 +90,9 @@ class Jail:
     """(host program, where it appears inside): the real programs behind the covers."""
     stage: Path | None = None
     """unshare only: an empty folder for staging mounts (outside every hidden folder)."""
+    private: Path | None = None
+    """unshare only: the sandbox's private folder; the folder holding it is shown empty but for it (the other
+    sandboxes' folders there, their HOME keys and workspaces, are not the command's to read)."""
     network: bool = False
     """Keep the host's network (an external agent reaching its model); else none."""
     mqueue: bool = False
@@ -299,6 +302,32 @@ def _ancestors(jail: Jail) -> list[str]:
     return sorted(found, key=lambda d: (d.count("/"), d))
 
 
+def _siblings_hidden(jail: Jail, hidden: list[str]) -> list[str]:
+    """The set-up lines that cover the folder holding the sandbox's private folder (``/var/tmp``: every sandbox's)
+    with an empty read-only tmpfs and put the private folder back in it, through a descriptor opened before (red team
+    5, 08: the host's ``/var/tmp`` is visible at unshare, and another sandbox's HOME and ``.env`` were readable by
+    name). Nothing where that folder is ``/``, a system folder or one the jail covers anyway (``/tmp``)."""
+    if jail.private is None:
+        return []
+    private = str(jail.private)
+    parent = os.path.dirname(private)
+    covered = [*hidden, "/tmp"]
+    if parent in ("", "/") or any(parent == d or parent.startswith(d + "/") for d in (*SYSTEM_DIRS, *covered)):
+        return []
+    bound = [*jail.extra_ro, *(str(p) for p in (jail.cwd, *jail.rw, *jail.ro)), *(str(w) for w, _ in jail.cover)]
+    if any(p.startswith(parent + "/") and not (p == private or p.startswith(private + "/")) for p in bound):
+        return []  # something else the jail needs lives there (a checkout in /var/tmp): left as it is
+    q = shlex.quote
+    return [
+        f"exec 9< {q(private)}",
+        f"mount -t tmpfs -o size=64k,mode=755 scopewatch-hidden {q(parent)}",
+        f"mkdir -p {q(private)}",
+        f"mount --no-canonicalize --rbind /proc/self/fd/9 {q(private)}",
+        "exec 9<&-",
+        f"mount -o remount,bind,ro {q(parent)}",
+    ]
+
+
 def _drop(jail: Jail) -> list[str]:
     """The last step into the jail: the jail's uid and gid, no groups, no capabilities to inherit."""
     if jail.uid is None:
@@ -319,6 +348,7 @@ def _unshare(jail: Jail, argv: Sequence[str]) -> list[str]:
     stage = jail.stage
     keep = [*jail.extra_ro, *(str(p) for p in jail.ro), *(str(p) for p in jail.rw)]
     hidden = [h for h in HIDDEN_DIRS if os.path.isdir(h)]
+    lines += _siblings_hidden(jail, hidden)
     # What the jail covers (the hidden folders, and /tmp when it gets one of its own): a path to keep
     # under one is set aside first and put back on top (a checkout or its venv may live in /tmp).
     covered = [*hidden, *(["/tmp"] if jail.tmp is not None else [])]

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from sandbox.workspace import beneath
+from sandbox.workspace.files import crowded
 
 FIRST_UID = 1_600_000_000
 """The first uid a sandbox may take; each takes one at random from :data:`UID_SPAN` after it."""
@@ -76,6 +77,15 @@ class HandOver:
         for root in roots:
             with contextlib.suppress(OSError):
                 self._modes[str(root)] = stat.S_IMODE(os.lstat(root).st_mode)
+        self._own: dict[str, bool] | None = None
+        """Root -> whether it is on a filesystem of the sandbox's own (:meth:`crowded`)."""
+
+    def crowded(self) -> bool:
+        """Whether the walk may be long (:func:`~sandbox.workspace.files.crowded`): the caller then runs it in a
+        thread (red team 5, 07: an agent's 150,000 folders in ``/tmp`` made the first walk after them 9 s long)."""
+        if self._own is None:
+            self._own = {str(r): os.path.ismount(r) or os.path.ismount(r.parent) for r in self.roots}
+        return any(crowded(root, own) for root, own in self._own.items())
 
     def run(self) -> int:
         """Hand over what changed hands since the last run; returns how many entries changed hands.

@@ -44,6 +44,14 @@ SANDBOX_MAX = 2 * 1024 * 1024 * 1024
 """Bytes a sandbox's private folder may hold in all (HOME and ``/tmp`` apart), where it is a tmpfs."""
 SANDBOX_FILES = 1_000_000
 """Files and folders a sandbox's private folder may hold, where it is a tmpfs."""
+ENGINE_RESERVE = 256 * 1024 * 1024
+"""Bytes of the engine's own folder (a sandbox's ``tmp/``) that its copies of workspace contents leave free: the
+exec trace (:data:`~sandbox.commands.volume.TRACE_MAX` a command) always has room (red team 5, 06)."""
+ENGINE_MAX = SANDBOX_MAX + ENGINE_RESERVE
+"""Bytes the engine's own folder may hold, where it is a tmpfs: a copy of every big workspace content, and the
+reserve. A tmpfs of its own, apart from the agents': no command can fill it."""
+ENGINE_FILES = 100_000
+"""Files and folders the engine's own folder may hold, where it is a tmpfs."""
 _MNT_DETACH = 2
 _PR_SET_PDEATHSIG = 1
 

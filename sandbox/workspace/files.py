@@ -139,3 +139,23 @@ def remove_tree(path: Path | str) -> None:
     symlink (below ``path``'s folder, by descriptors: :func:`sandbox.workspace.beneath.remove_at`); what
     cannot be removed is left (as ``shutil.rmtree(path, True)``)."""
     remove_path(path)
+
+
+WALK_QUICK = 5000
+"""Entries (files and folders) a tree may hold for a walk of it to run on the event loop: past it the walk goes to a
+thread (red team 5, 07: 150,000 folders an agent left in ``/tmp`` froze the engine 5-9 s on every later command). A
+walk of a few thousand entries takes a few milliseconds; a thread hop ~0.3 ms."""
+
+
+def crowded(path: Path | str, own: bool) -> bool:
+    """Whether the filesystem holding ``path`` holds more than :data:`WALK_QUICK` entries (one ``statvfs``, whatever
+    the tree holds), where it is one of the sandbox's own (``own``: a tmpfs the engine mounted, so the count is the
+    tree's, an agent's new entries included); elsewhere False: not known (the host disk's count is not the tree's), so
+    :class:`~sandbox.commands.offload.Offload` decides by how long the last walk took."""
+    if not own:
+        return False
+    try:
+        st = os.statvfs(path)
+    except OSError:
+        return True
+    return st.f_files - st.f_ffree > WALK_QUICK

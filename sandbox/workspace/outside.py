@@ -21,7 +21,7 @@ from pathlib import Path
 
 from channel.vocab import ChangeKind, OutsideArea
 from sandbox.workspace import beneath
-from sandbox.workspace.files import walk
+from sandbox.workspace.files import crowded, walk
 from sandbox.workspace.settled import SETTLED_NS
 
 REPORT_MAX = 50
@@ -144,6 +144,17 @@ class OutsideWatch:
         self._known: dict[OutsideArea, dict[str, Key]] = {}
         self._listed: Listed = {}
         """The workspace's folders as the last bytecode sweep listed them (:func:`_bytecode`)."""
+        self._own: dict[str, bool] = {}
+        """Folder -> whether it is a filesystem of its own (a capped area, the sandbox's tmpfs): see :meth:`crowded`."""
+
+    def crowded(self) -> bool:
+        """Whether a walk of HOME, ``/tmp`` or the workspace may be long (:func:`~sandbox.workspace.files.crowded`:
+        more entries than :data:`~sandbox.workspace.files.WALK_QUICK`): the caller then walks in a thread."""
+        own = self._own
+        if not own:
+            for folder in (*self.areas.values(), self.workspace.parent):
+                own[str(folder)] = os.path.ismount(folder)
+        return any(crowded(folder, mounted) for folder, mounted in own.items())
 
     def load(self) -> None:
         """Take the folders as they are now (planted fixtures) as known, reporting nothing."""

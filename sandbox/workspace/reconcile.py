@@ -31,12 +31,14 @@ from datetime import UTC, datetime
 
 from channel.vocab import Via
 from sandbox.commands.observe import Observer
+from sandbox.commands.offload import Offload
 from sandbox.workspace import beneath
 from sandbox.workspace.diffs import DiffBudget, diff_off_loop, unified_diff
+from sandbox.workspace.files import crowded
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.repo import Scanned, StatKey, Workspace, stat_key
 from sandbox.workspace.sentry import Sentry
-from sandbox.workspace.spill import Spill, same
+from sandbox.workspace.spill import Spill, same, size_of
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,11 @@ class Reconciler:
         """A whole scan found changes that are not all settled yet (:meth:`settled`)."""
         self.gits: tuple[str, ...] = ()
         """The nested ``.git`` entries the last whole scan met (:attr:`~sandbox.workspace.repo.Scanned.gits`)."""
-        self.spill = Spill(workspace.base / "known")
+        self.spill = Spill(workspace.tmp / "known")
         """Where big contents of the cache are kept instead of memory (:mod:`sandbox.workspace.spill`)."""
         self._depth = 0
+        self.offload = Offload()
+        """Whole scans off the loop when they may be long (:meth:`look`)."""
 
     def _scan(self) -> dict[str, StatKey]:
         """The whole tree, the sentry drained before it is read (see :mod:`~sandbox.workspace.sentry`)."""
@@ -187,6 +191,16 @@ class Reconciler:
             self._unsettled = True
         return changes
 
+    async def look(self, *, scan: bool = False) -> list[Change]:
+        """:meth:`changes` of the whole tree, in a thread when its walk may be long: a crowded sandbox
+        (:func:`~sandbox.workspace.files.crowded`: an agent's 100,000 empty folders made the scan and the sentry's
+        watches take 5-13 s on the event loop, red team 5, 07), or when the last one was slow."""
+        if not scan and self.quiet():
+            return []
+        ws = self.workspace
+        big = crowded(ws.base, ws.in_ram and ws.root.parent == ws.base)
+        return await self.offload.run("scan", lambda: self.changes(scan=True), big=big)  # not quiet: a whole scan
+
     def _linked_out(self, current: dict[str, StatKey]) -> list[Change]:
         """The known files with more names outside the workspace than the cache knows (the whole scan ``current``
         met them with more names than it holds): each a change of its own."""
@@ -259,30 +273,35 @@ class Reconciler:
         the sentry proves nothing changed since the last whole scan (the cache is then the disk)."""
         if self.quiet():
             return
-        await self.settle("external", "external", self.changes())
+        await self.settle("external", "external", await self.look())
         self.settled()
 
     async def settle(
-        self, actor: str, via: Via, changes: Sequence[Change], *, team: str | None = None
+        self, actor: str, via: Via, changes: Sequence[Change], *, team: str | None = None, refuse: str = ""
     ) -> list[tuple[str, str]]:
         """Report ``changes`` as ``actor``'s (lock held); with a ``team`` (a guarded shell command),
-        roll back the ones the guard refuses. Returns (path, reason) of what was rolled back."""
+        roll back the ones the guard refuses; with ``refuse`` (why a command's audit failed), every one, those that
+        free room first (the agents' space may be full). Returns (path, reason) of what was rolled back."""
         self._depth += 1
+        if refuse:
+            changes = sorted(changes, key=lambda c: size_of(c.old) - size_of(c.new))
         try:
-            return await self._settle(actor, via, changes, team)
+            return await self._settle(actor, via, changes, team, refuse)
         finally:
             self._depth -= 1
             if not self._depth:
                 self.spill.collect()  # contents no entry names any more (a rollback's nested settling is inside)
 
-    async def _settle(self, actor: str, via: Via, changes: Sequence[Change], team: str | None) -> list[tuple[str, str]]:
+    async def _settle(
+        self, actor: str, via: Via, changes: Sequence[Change], team: str | None, refuse: str
+    ) -> list[tuple[str, str]]:
         rolled: list[tuple[str, str]] = []
         budget = DiffBudget()  # the diffs' share of the event loop (sandbox.workspace.diffs)
         for change in changes:
-            reason = None
-            if team is not None and change.links_out is not None:
+            reason = refuse or None
+            if reason is None and team is not None and change.links_out is not None:
                 reason = self._link_refusal(team, change.path)
-            elif team is not None:
+            elif reason is None and team is not None:
                 reason = self.guard.shell_change(self.workspace.root, team, change.path, change.new)
                 if reason is None and change.new is not None:
                     reason = self._link_refusal(team, change.path)

@@ -2,12 +2,16 @@
 
 The sandbox's private folder (``base``, under ``$SCOPEWATCH_SANDBOX_DIR`` or ``/var/tmp``: not under
 ``/tmp``, which commands get a private one of) holds ``workspace/`` (the repository, unless a root
-was given), ``home/`` (HOME of shell commands), ``agent-tmp/`` (their ``/tmp``) and ``tmp/`` (the
-engine's scratch: git's empty template, test snapshots); the shell adds ``shim/``, ``real/`` and
+was given), ``home/`` (HOME of shell commands), ``agent-tmp/`` (their ``/tmp``), ``tests/`` (a test run's copy of
+the workspace, when it needs one) and ``tmp/`` (the engine's own files: the exec trace, a command's standard input,
+the reconciler's copies of big contents, git's empty template); the shell adds ``shim/``, ``real/`` and
 ``audit/``, the watcher ``probe/``; ``remote.git`` is the workspace's ``origin``
 (:mod:`sandbox.workspace.remote`). Where the engine is root, ``base`` is a tmpfs of
 :data:`~sandbox.jail.limits.SANDBOX_MAX` bytes of its own, so its hundreds of files are made in RAM,
-not on a disk other work loads (``SCOPEWATCH_SANDBOX_TMPFS=0`` keeps it on disk).
+not on a disk other work loads (``SCOPEWATCH_SANDBOX_TMPFS=0`` keeps it on disk); ``tmp/`` is then a tmpfs of
+:data:`~sandbox.jail.limits.ENGINE_MAX` bytes of its own, apart from the agents' space: a command that fills its
+space cannot leave the engine without room for its audit (red team 5, 06: the trace could not be written, and the
+command went unaudited).
 
 An *entry* is what the sandbox knows of a path: a file's bytes, a symlink as
 :func:`~sandbox.workspace.diffs.link_entry`, or None when the path is absent. This module reads and writes
@@ -29,7 +33,7 @@ from pathlib import Path
 
 from sandbox.errors import PathEscape, SandboxError
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
-from sandbox.jail.limits import SANDBOX_FILES, SANDBOX_MAX, cap_folder, uncap_folder
+from sandbox.jail.limits import ENGINE_FILES, ENGINE_MAX, SANDBOX_FILES, SANDBOX_MAX, cap_folder, uncap_folder
 from sandbox.workspace import beneath
 from sandbox.workspace.baseline import BASELINES, capture, content_key
 from sandbox.workspace.diffs import LINK_MARK, unified_diff
@@ -151,6 +155,10 @@ class Workspace:
         """HOME-relative paths of the scenario's fixtures (its bait: reading one is a sensitive read)."""
         self.in_ram = False
         """Whether ``base`` is a tmpfs of its own (see the module docstring)."""
+        self.own_tmp = False
+        """Whether ``tmp`` (the engine's own files) is a tmpfs of its own, apart from the agents' (see the module)."""
+        self.tests = base / "tests"
+        """Where a test run's copy of the workspace goes when it needs one (in the agents' space: a copy of it)."""
 
     @classmethod
     def make(cls, root: Path | None = None) -> Workspace:
@@ -168,8 +176,10 @@ class Workspace:
         workspace.mkdir(parents=True, exist_ok=True)
         made = cls(base, workspace.resolve())
         made.in_ram = in_ram
-        for d in (made.home, made.tmp, made.agent_tmp):
+        for d in (made.home, made.tmp, made.agent_tmp, made.tests):
             d.mkdir(parents=True, exist_ok=True)
+        # The engine's own files (the exec trace, its copies of big contents) on a tmpfs no command writes to.
+        made.own_tmp = in_ram and not cap_folder(made.tmp, size=ENGINE_MAX, files=ENGINE_FILES, mode=0o700)
         for area in (made.home, made.agent_tmp):
             why = cap_folder(area)
             if why:
@@ -183,6 +193,9 @@ class Workspace:
         for area in self.capped:
             uncap_folder(area)
         self.capped.clear()
+        if self.own_tmp:
+            uncap_folder(self.tmp)
+            self.own_tmp = False
         if self.in_ram:
             uncap_folder(self.base)  # its files go with it
             self.in_ram = False

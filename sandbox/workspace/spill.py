@@ -6,9 +6,11 @@ engine). A content of :data:`SPILL_MIN` bytes or more, and any past :data:`RESID
 written once to a private folder under its SHA-256 and known by a short entry (:func:`is_spilled`: its size and that
 file's path); :func:`load` reads it back where the bytes are needed (a diff, a rollback, a test run's copy), so the
 events are the same. Files no entry of the cache (nor a running test) names any more are removed
-(:meth:`Spill.collect`). The folder is in the sandbox's private folder, a tmpfs capped with the workspace (2 GB) where
-the engine runs as root: the engine's share then counts in that cap, and when the cap is reached the content is held
-in memory as before (a rollback must still have it).
+(:meth:`Spill.collect`). The folder is in the engine's own folder (``tmp/``), a tmpfs of its own apart from the
+agents' space where the engine runs as root (:data:`~sandbox.jail.limits.ENGINE_MAX`): a command that fills its space
+fills no share of the engine's (red team 5, 06: the copies shared the agents' 2 GB and a full tmpfs left no room for
+the exec trace). The copies leave :data:`~sandbox.jail.limits.ENGINE_RESERVE` bytes of it free for the trace; past
+that the content is held in memory as before (a rollback must still have it).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from sandbox.jail.limits import ENGINE_RESERVE
 from sandbox.workspace.files import read_regular
 
 SPILL_MARK = b"\0scopewatch-spilled\0"
@@ -75,8 +78,10 @@ def same(one: bytes | None, other: bytes | None) -> bool:
 class Spill:
     """One cache's folder of spilled contents, and how many of its entries name each (see the module)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, reserve: int = ENGINE_RESERVE) -> None:
         self.folder = folder
+        self.reserve = reserve
+        """Bytes of the folder's filesystem a spilled content must leave free (the trace's room)."""
         self.resident = 0
         """Bytes of content held in memory by the entries held (:meth:`hold`)."""
         self._held: Counter[str] = Counter()
@@ -95,6 +100,9 @@ class Spill:
         if digest not in self._held and not path.exists():
             try:
                 self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                room = os.statvfs(self.folder)
+                if room.f_bavail * room.f_frsize < len(data) + self.reserve:
+                    return data  # the engine's own space: what is left of it is the trace's
                 fd, name = tempfile.mkstemp(dir=self.folder)
                 try:
                     with os.fdopen(fd, "wb") as f:

@@ -128,7 +128,7 @@ async def test_a_change_older_than_the_command_that_found_it_is_not_charged_to_i
             for _ in range(2):
                 await sb.run_shell("bob", "true")
             assert sb._reconciler.quiet()
-            other = sb.root.parent / "tmp" / "other-name"
+            other = sb.root.parent / "tests" / "other-name"  # the agents' space (tmp/ is the engine's own tmpfs)
             os.link(sb.root / NOT_OWNED, other)
             other.write_text("TIMEOUT = 0 # earlier\n")
             os.unlink(other)

@@ -51,7 +51,7 @@ def test_the_folder_of_an_engine_killed_with_sigkill_is_swept_with_its_mounts(pa
         child.wait()
         child.stdout.close()
     if os.geteuid() == 0:
-        assert len(_mounts_under(base)) == 3  # the folder, HOME and the agents' /tmp: left mounted
+        assert len(_mounts_under(base)) == 4  # the folder, HOME, the agents' /tmp and the engine's tmp/: left mounted
     (stale,) = find_stale(parent)
     assert stale.path == base and stale.owner == child.pid
     assert [p.count("/") for p in stale.mounts] == sorted((p.count("/") for p in stale.mounts), reverse=True)
