@@ -332,9 +332,10 @@ class LocalSandbox:
         """Run ``command`` with bash in the workspace root, as ``actor``, in the isolation level's
         jail: minimal environment (plus ``env``), the shim, no network (unless ``network``: an
         external agent reaching its model), ``stdin`` on its standard input. Every program the command ran (its shimmed
-        ones where it is not traced) becomes a ``ShellCommandRan``, each sensitive file it opened a ``SensitiveRead``, its file changes ``FileChanged`` (those
-        its team may not make rolled back: ``WriteRefused``), what was done to the shim ``ShimTampered``, files written
-        in HOME and /tmp ``OutsideChanged``. ``timeout`` kills everything the command started (exit code 124)."""
+        ones where it is not traced) becomes a ``ShellCommandRan``, each sensitive file it opened a ``SensitiveRead``,
+        its file changes ``FileChanged`` (those its team may not make rolled back: ``WriteRefused``), what was done
+        to the shim ``ShimTampered``, files written in HOME and /tmp ``OutsideChanged``. ``timeout`` kills everything
+        the command started (exit code 124)."""
         runnable(command)
         team = self._guard.team_of(actor)
         reconciler = self._reconciler
