@@ -60,14 +60,32 @@ def add_room_options(p: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="with --room: print a watcher token for this member alone (repeatable): their votes carry their name",
     )
-    p.add_argument("--quorum", type=positive, default=1, metavar="N", help="with --room: votes a review needs at least")
+    p.add_argument(
+        "--quorum", type=positive, metavar="N", help="with --room: votes a review needs at least (default: 1)"
+    )
     p.add_argument(
         "--deadline",
         type=seconds,
-        default=60.0,
         metavar="SECONDS",
-        help="with --room: how long a vote stays open; then the votes cast decide, or the default (rejected)",
+        help="with --room: how long a vote stays open; then the votes cast decide, or the default (rejected) "
+        "(default: 60)",
     )
+
+
+def check_room_options(args: argparse.Namespace) -> str | None:
+    """The room ``--room`` names (None: no room); its other options without it are refused in one line,
+    as they would be ignored (a teacher whose ``$ROOM`` was empty would get no room and no votes)."""
+    room = getattr(args, "room", None)
+    if room is not None and not room.strip():
+        raise CliError(f"--room {room!r}: a room needs a name ('' served a session with no room, silently)")
+    if not room:
+        for option in ("member", "quorum", "deadline"):
+            if getattr(args, option, None):
+                raise CliError(f"--{option}: {ROOM_OPTION_WORDS[option]} of a room; add --room NAME")
+    return room
+
+
+ROOM_OPTION_WORDS = {"member": "names members", "quorum": "the votes a review needs", "deadline": "the vote's time"}
 
 
 def announce(
@@ -105,18 +123,15 @@ def serve(args: argparse.Namespace) -> int:
     if not getattr(args, "bus", None):
         raise CliError("serve needs --bus mqtt://host:port (the broker viewers and reviewers connect to)")
     parse_bus_url(args.bus)  # a bad URL fails before anything is built
-    room = getattr(args, "room", None)
-    if room is not None and not room.strip():
-        raise CliError(f"--room {room!r}: a room needs a name ('' served a session with no room, silently)")
-    members = list(getattr(args, "member", []) or [])
-    if members and not room:
-        raise CliError("--member: names members of a room; add --room NAME")
+    room = check_room_options(args)
+    members = list(dict.fromkeys(getattr(args, "member", []) or []))  # a name given twice: one token
     for name in members:
         if "." in name or not name.strip():
             raise CliError(f"--member {name!r}: a member's name is not empty and has no '.'")
     config = session_config(
-        args, room=room, vote_quorum=getattr(args, "quorum", 1), vote_deadline_s=getattr(args, "deadline", 60.0)
-    )
+        args, room=room, vote_quorum=getattr(args, "quorum", None) or 1,
+        vote_deadline_s=getattr(args, "deadline", None) or 60.0,
+    )  # fmt: skip
     check_agents(config)
     warn_red_contracts(config.scenario)
     if getattr(args, "secret", None):
