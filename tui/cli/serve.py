@@ -11,6 +11,8 @@ join line on stderr carries its public key (``--key HEX``) for ``watch`` and ``r
 ``--room NAME`` makes the session a room a class joins (``watch --as``; with ``--norm reviewer=room``
 the members' votes decide reviews, under ``--quorum`` and ``--deadline``; ``--member NAME`` prints a
 token for one member). ``run --room NAME`` is the same as ``serve --room NAME`` (a room is on a broker).
+``--lesson FILE`` serves a lesson (tui.cli.lesson): its prompts, pauses and norm flips are events every
+watcher gets; in a room, a lesson may start the room as the reviewer.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 from engine.session.loop import Session
 from tui.cli.common import CliError, add_session_options, positive, seconds, session_config, warn_red_contracts
+from tui.cli.lesson import ServedLesson
 
 
 def register(sub: Any) -> None:
@@ -41,6 +44,12 @@ def register(sub: Any) -> None:
     )
     add_session_options(p)
     add_room_options(p)
+    p.add_argument(
+        "--lesson",
+        metavar="FILE|NAME",
+        help="serve a lesson (a file, or a shipped lesson's name: scopewatch lesson list): its prompts, pauses and "
+        "norm flips reach every watcher; it sets the scenario, seed and tasks; the instructor resumes with p",
+    )
     p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by the printed tokens
     p.set_defaults(handler=serve)
 
@@ -128,9 +137,10 @@ def serve(args: argparse.Namespace) -> int:
     for name in members:
         if "." in name or not name.strip():
             raise CliError(f"--member {name!r}: a member's name is not empty and has no '.'")
+    lesson = ServedLesson(args, room=room is not None) if getattr(args, "lesson", None) else None
     config = session_config(
         args, room=room, vote_quorum=getattr(args, "quorum", None) or 1,
-        vote_deadline_s=getattr(args, "deadline", None) or 60.0,
+        vote_deadline_s=getattr(args, "deadline", None) or 60.0, **(lesson.overrides() if lesson else {}),
     )  # fmt: skip
     check_agents(config)
     warn_red_contracts(config.scenario)
@@ -150,12 +160,18 @@ def serve(args: argparse.Namespace) -> int:
         def joined(session: Session, broker: str) -> None:
             announce(session, broker, key, credentials, members)
 
-        return await serve_session(config, args.bus, record=record, key=key, credentials=credentials, on_start=joined)
+        return await serve_session(
+            config, args.bus, record=record, key=key, credentials=credentials, on_start=joined,
+            guide=lesson.guide() if lesson else None, on_event=lesson.on_event if lesson else None,
+        )  # fmt: skip
 
     try:
         metrics = asyncio.run(main())
     except asyncio.CancelledError:
         print("scopewatch: serve stopped by SIGTERM; the session ended as 'cancelled'", file=sys.stderr)
         return 128 + signal.SIGTERM
+    finally:
+        if lesson is not None and (never := lesson.unfired()) is not None:
+            print(f"scopewatch: {never}", file=sys.stderr)
     print(render_table(metrics), file=sys.stderr)
     return 0
