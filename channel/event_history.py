@@ -19,5 +19,6 @@ ADDED_LATER: dict[str, frozenset[str]] = {
     "HarmDetected": frozenset({"error_line", "log"}),
     "FavorChecked": frozenset({"stage"}),
     "ModelCalled": frozenset({"finish_reason", "first_token_ms", "text", "usage_estimated"}),
+    "PresenceChanged": frozenset({"connection"}),
 }
 """Event kind -> its fields that recordings made before they existed lack (read with the default)."""

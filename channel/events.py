@@ -431,18 +431,18 @@ class PresenceChanged(BaseEvent):
     participant: str
     role: str
     status: Presence
+    connection: str = ""  # which connection of the participant's (one may join twice); "" from older buses
 
 
 # fmt: off
 Event = Annotated[  # one line per few types: channel/events.py stays under 450 lines
-    SessionStarted | DomainEntered | Forked | SeatChanged | SeatPrompted | SeatAnswered | SessionEnded
-    | EpisodeStarted | EpisodeEnded | TurnStarted | AgentFinished | ToolCalled | FileChanged | WriteRefused
-    | ShellCommandRan | SensitiveRead | ShimTampered | OutsideChanged | MessagePosted | ReviewRequested
-    | ReviewDecided | PermissionRequested | PlanUpdated | ToolCallUpdated
-    | NormChanged | SessionPaused | SessionResumed | SpeedChanged | CommandRefused | SuiteRan | HarmDetected
-    | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent | ModelCalled | TokensStreamed | AgentErrored
-    | PresenceChanged | branch.MergeRequested | branch.MergeApproved | branch.Merged | branch.PushRefused
-    | LessonPrompted | RoomChanged | VoteRuleSet | VoteCast | VoteClosed,
+    SessionStarted | DomainEntered | Forked | SeatChanged | SeatPrompted | SeatAnswered | SessionEnded | EpisodeStarted
+    | EpisodeEnded | TurnStarted | AgentFinished | ToolCalled | FileChanged | WriteRefused | ShellCommandRan
+    | SensitiveRead | ShimTampered | OutsideChanged | MessagePosted | ReviewRequested | ReviewDecided
+    | PermissionRequested | PlanUpdated | ToolCallUpdated | NormChanged | SessionPaused | SessionResumed | SpeedChanged
+    | CommandRefused | SuiteRan | HarmDetected | TrapFired | VerdictReached | FavorChecked | CIFeedbackSent
+    | ModelCalled | TokensStreamed | AgentErrored | PresenceChanged | branch.MergeRequested | branch.MergeApproved
+    | branch.Merged | branch.PushRefused | LessonPrompted | RoomChanged | VoteRuleSet | VoteCast | VoteClosed,
     Field(discriminator="kind"),
 ]
 # fmt: on

@@ -9,8 +9,9 @@ recording). What MQTT adds to the in-process semantics:
   reconnects (it retries forever, with backoff, until closed);
 - a subscriber's session survives a broker restart (MQTT v5 session expiry, persistent broker), and
   each subscription drops an event whose ``seq`` it has already delivered, so a re-send is seen once;
-- a bus with a ``participant`` announces itself retained on ``presence/<participant>`` and leaves a
-  retained Last Will saying "left", so everyone sees a killed process go;
+- a bus with a ``participant`` announces itself retained on ``presence/<participant>/<connection>``
+  (the engine on ``presence/engine``) and leaves a retained Last Will saying "left", so everyone sees a
+  killed process go, and one name's two connections are two presences;
 - subscriptions are the in-process bounded queues: ``block`` holds the reader (messages wait in this
   process, none is lost), ``drop`` counts what did not fit and announces it with ``Dropped``.
 """
@@ -83,6 +84,8 @@ class MqttBus:
         self.qos = qos
         self.prefix = f"{ROOT}/{session}/"
         self.client_id = client_id or f"sw-{session[:24]}-{participant or 'bus'}-{uuid.uuid4().hex[:8]}"
+        self.connection = "" if role == "engine" else uuid.uuid4().hex[:12]
+        """This bus's own presence topic under its participant's (``presence/NAME/CONNECTION``); the engine has one."""
         self.key = key  # the session's key (channel.signing): the engine's private one signs, a public one checks
         self.credential = credential  # signs this participant's commands (channel.credentials)
         self.guard = guard  # the engine's: refuses commands without a valid credential
@@ -114,15 +117,20 @@ class MqttBus:
         """Whether the bus is connected to the broker now."""
         return self._connected.is_set()
 
+    def _presence_topic(self) -> str:
+        assert self.participant is not None
+        return self.prefix + presence_topic(self.participant, self.connection)
+
     def _presence(self, status: Presence) -> bytes:
         assert self.participant is not None
         who, at, role, s = self.participant, time.time(), self.role, self.session
-        return encode(PresenceChanged(session=s, ts=at, actor=who, participant=who, role=role, status=status))
+        presence = PresenceChanged(session=s, ts=at, actor=who, participant=who, role=role, status=status)
+        return encode(presence.model_copy(update={"connection": self.connection}))
 
     def _make_client(self) -> aiomqtt.Client:
         will = None
         if self.participant is not None:
-            topic, left = self.prefix + presence_topic(self.participant), self._presence("left")
+            topic, left = self._presence_topic(), self._presence("left")
             will = aiomqtt.Will(topic, left, qos=1, retain=True, properties=signed(self.key, topic, left))
         return session_client(self.address, self.client_id, will, self.role)
 
@@ -152,7 +160,7 @@ class MqttBus:
         for sid, pattern in list(self._patterns.items()):
             await self._subscribe_on(client, pattern, sid)
         if self.participant is not None:
-            topic, online = self.prefix + presence_topic(self.participant), self._presence("online")
+            topic, online = self._presence_topic(), self._presence("online")
             await client.publish(topic, online, qos=1, retain=True, properties=signed(self.key, topic, online))
         while self._outbox:
             key, out = next(iter(self._outbox.items()))
@@ -406,7 +414,7 @@ class MqttBus:
         if client is not None and self._connected.is_set():
             with contextlib.suppress(aiomqtt.MqttError):
                 if self.participant is not None:
-                    topic, left = self.prefix + presence_topic(self.participant), self._presence("left")
+                    topic, left = self._presence_topic(), self._presence("left")
                     await client.publish(topic, left, qos=1, retain=True, properties=signed(self.key, topic, left))
                 if self._patterns:
                     await client.unsubscribe([self.prefix + p for p in set(self._patterns.values())])

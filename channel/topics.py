@@ -18,7 +18,7 @@ def topic_for(message: Message) -> str:
     if isinstance(message, MessagePosted):
         return message_topic(message.to)
     if isinstance(message, PresenceChanged):
-        return presence_topic(message.participant)
+        return presence_topic(message.participant, message.connection)
     return event_topic(message.kind)
 
 

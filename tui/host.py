@@ -32,6 +32,10 @@ class SessionApp(App[int]):
         """A command of ``kind`` for this session, from the TUI."""
         raise NotImplementedError
 
+    async def send(self, command: _Command) -> bool:
+        """Publish a command for the session; False (with a notice) when there is nothing to command."""
+        raise NotImplementedError
+
     async def follow(self, bus: Bus) -> None:
         """Subscribe to ``bus`` and fold this session's events in."""
         raise NotImplementedError

@@ -40,9 +40,10 @@ def command_topic(kind: str) -> str:
     return f"cmd/{kind}"
 
 
-def presence_topic(participant: str) -> str:
-    """The topic of one participant's presence (retained, with a Last Will on MQTT)."""
-    return f"presence/{participant}"
+def presence_topic(participant: str, connection: str = "") -> str:
+    """The topic of one participant's presence (retained, with a Last Will on MQTT); with ``connection``,
+    of one of its connections (a member in two windows has two: one closing leaves the other's)."""
+    return f"presence/{participant}" + (f"/{connection}" if connection else "")
 
 
 def absolute(session: str, topic: str) -> str:

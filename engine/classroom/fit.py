@@ -4,8 +4,10 @@ when the file is read, in one line naming the file and the field, as every other
 What a lesson file cannot know alone: its scenario exists (``scenario``), its tasks are tasks of it
 (``tasks``), a cue's episode is one the session runs (at most its tasks times its trajectories), its
 actor is one who acts in a session (the agents, the engine, the reviewer, the lesson), its path is a
-file of the pack or a path its teams own, and its event can happen in a lesson (a lesson has no room,
-so no votes, and a cue never waits for another cue's prompt).
+file of the pack or a path its teams own, and its event can happen in a lesson (a cue never waits for
+another cue's prompt; a room's events and ``reviewer=room``, in its norms or a cue's ``set``, only in a
+lesson served with a room: ``serve --lesson FILE --room NAME``; elsewhere no vote would ever decide a
+review, docs/classroom.md).
 """
 
 from __future__ import annotations
@@ -18,21 +20,26 @@ from scenarios.catalog import scenario_kind, session_suite
 
 ACTORS = ("requester", "owner", "engine", "reviewer", "lesson")
 """Who acts in a lesson's session (the agents' seats, the engine, the reviewer, the lesson itself)."""
-NEVER_IN_A_LESSON = {
-    "RoomChanged": "a lesson has no room",
-    "VoteRuleSet": "a lesson has no room",
-    "VoteCast": "a lesson has no room",
-    "VoteClosed": "a lesson has no room",
-    "LessonPrompted": "a cue never waits for another cue's prompt",
-}
+NO_ROOM = "this lesson is not served with a room (serve --lesson FILE --bus URL --room NAME)"
+ROOM_EVENTS = frozenset({"RoomChanged", "VoteRuleSet", "VoteCast", "VoteClosed"})
+"""What happens only in a room."""
 
 
-def check_fit(lesson: Lesson, source: str) -> None:
+def check_fit(lesson: Lesson, source: str, *, room: bool = False) -> None:
     """Raise :class:`LessonError` (``source: field: why``) for the first part of ``lesson`` its session
-    can never honour; the checks of the pack run for favor scenarios (packs and suites)."""
+    can never honour; the checks of the pack run for favor scenarios (packs and suites). ``room``: the
+    lesson is served with a room (``serve --lesson --room``), where votes can decide reviews."""
+    for field, norms in [("norms", lesson.norms)] + [(f"cues[{i}].set", c.set) for i, c in enumerate(lesson.cues)]:
+        if str(norms.get("reviewer")) == "room" and not room:
+            raise LessonError(
+                f"{source}: {field}.reviewer: reviewer=room: the room's votes decide reviews, and {NO_ROOM}"
+            )
     for i, cue in enumerate(lesson.cues):
-        if cue.event in NEVER_IN_A_LESSON:
-            raise LessonError(f"{source}: cues[{i}].event: {cue.event} never happens: {NEVER_IN_A_LESSON[cue.event]}")
+        if cue.event == "LessonPrompted":
+            raise LessonError(f"{source}: cues[{i}].event: LessonPrompted never happens: a cue never waits for "
+                              "another cue's prompt")  # fmt: skip
+        if cue.event in ROOM_EVENTS and not room:
+            raise LessonError(f"{source}: cues[{i}].event: {cue.event} never happens: {NO_ROOM}")
         if cue.actor is not None and cue.actor not in ACTORS:
             raise LessonError(f"{source}: cues[{i}].actor: {cue.actor!r} never acts (actors: {', '.join(ACTORS)})")
     try:

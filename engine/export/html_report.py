@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from channel.class_events import VoteClosed
 from channel.events import (
     EpisodeEnded,
     EpisodeStarted,
@@ -41,6 +42,7 @@ TIMELINE = (
     EpisodeEnded,
     NormChanged,
     ReviewRequested,
+    VoteClosed,
     ReviewDecided,
     HarmDetected,
     TrapFired,
@@ -160,6 +162,11 @@ def _timeline_text(event: Event) -> str:
             return f"{event.actor} asks {event.to} to review {', '.join(event.paths)}"
         case ReviewDecided():
             return f"{event.actor} {event.decision} {event.request_id}"
+        case VoteClosed():
+            return (
+                f"vote on {event.request_id} closed: {event.decision} ({event.approved} approve · {event.rejected} "
+                f"reject of {event.present} present, {event.reason})"
+            )
         case HarmDetected():
             return (
                 f"harm ({event.stage}): {event.absent_team} {event.test} after {event.author}'s change to {event.path}"
@@ -173,6 +180,19 @@ def _timeline_text(event: Event) -> str:
         case SessionEnded():
             return f"session ended ({event.reason})"
     return event.kind.removeprefix("Session").lower() if event.kind.startswith("Session") else event.kind
+
+
+def _why(decided: ReviewDecided, ballot: VoteClosed | None) -> tuple[str, str]:
+    """A decision's reason and, for a room's, every member's last vote (docs/classroom.md: a ``VoteClosed``
+    records the tally, the members present, the quorum, the reason and the votes)."""
+    if ballot is None:
+        return decided.comment or "-", "-"
+    tally = (
+        f"{ballot.approved} approve · {ballot.rejected} reject of {ballot.present} present, quorum {ballot.quorum} "
+        f"({ballot.reason})"
+    )
+    votes = ", ".join(f"{name}: {choice}" for name, choice in sorted(ballot.votes.items())) or "nobody voted"
+    return tally, votes
 
 
 def html_report(events: Sequence[Event], *, source: str = "") -> str:
@@ -263,10 +283,16 @@ def html_lines(events: Callable[[], Iterable[Event]], *, source: str = "") -> It
     if not decided:
         out.append('<p class="muted">No review was decided in this session.</p>')
     else:
-        out.append("<table><tr><th>seq</th><th>request</th><th>decided by</th><th>decision</th></tr>")
+        ballots = {e.request_id: e for e in events if isinstance(e, VoteClosed)}
+        out.append(
+            "<table><tr><th>seq</th><th>request</th><th>decided by</th><th>decision</th><th>why</th>"
+            "<th>votes</th></tr>"
+        )
         for d in decided:
+            why, votes = _why(d, ballots.get(d.request_id) if d.actor == "room" else None)
             out.append(
-                f"<tr><td>{d.seq}</td><td>{_e(d.request_id)}</td><td>{_e(d.actor)}</td><td>{_e(d.decision)}</td></tr>"
+                f"<tr><td>{d.seq}</td><td>{_e(d.request_id)}</td><td>{_e(d.actor)}</td><td>{_e(d.decision)}</td>"
+                f"<td>{_e(why)}</td><td>{_e(votes)}</td></tr>"
             )
         out.append("</table>")
     if prompts:

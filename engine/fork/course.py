@@ -11,10 +11,15 @@ from typing import Any
 from channel.events import Event
 
 NOT_THE_COURSE = frozenset(
-    {"Forked", "SessionPaused", "SessionResumed", "SpeedChanged", "CommandRefused", "PresenceChanged", "TokensStreamed"}
-)
+    {
+        "Forked", "SessionPaused", "SessionResumed", "SpeedChanged", "CommandRefused", "PresenceChanged",
+        "TokensStreamed", "RoomChanged", "VoteCast", "VoteRuleSet", "VoteClosed",
+    }
+)  # fmt: skip
 """Event kinds that record how a session was watched or commanded, not what happened in it: a fork
-neither reproduces nor compares them."""
+neither reproduces nor compares them. A room's (who was present, their votes, the rule, the tally) are
+people's doings like a pause; what a vote decided is the course: the ``ReviewDecided`` by ``room``
+that follows it, which a fork repeats as it repeats a human reviewer's decisions."""
 VOLATILE = frozenset({"session", "seq", "ts", "duration_ms", "first_token_ms", "config", "pid", "parent_pid"})
 """Fields that differ between two runs of the same session (ids, clocks, timings, run options,
 process ids)."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from channel.commands import DecideReview
 from channel.event_base import NewerEvent
-from channel.events import Event, Forked, NormChanged, ReviewDecided, SeatChanged
+from channel.events import Event, FileChanged, Forked, NormChanged, ReviewDecided, SeatChanged
 from engine.fork.course import NOT_THE_COURSE, comparable, describe
 from engine.fork.errors import ForkDiverged
 from engine.session.controls import SessionControls
@@ -32,7 +32,7 @@ class ForkGuide:
         norms: dict[str, Any],
         agents: dict[str, str],
         swap: Callable[[str, str, str], Awaitable[None]],
-        on_decision: Callable[[DecideReview], None],
+        on_decision: Callable[[DecideReview, str], None],
         session_id: str,
     ) -> None:
         """``prefix``: the parent's course up to the fork point (what the re-run must reproduce);
@@ -86,9 +86,16 @@ class ForkGuide:
         if self.applied:
             return
         prefix, i = self.prefix, self.matched
-        while i < len(prefix) and _at_boundary(prefix[i]):
-            await self._repeat(prefix[i])
-            i += 1
+        while i < len(prefix):
+            decided = _decision_at(prefix, i)  # an approval's files come before its ReviewDecided
+            if decided is not None:
+                await self._repeat(prefix[decided])
+                i = decided + 1
+            elif _at_boundary(prefix[i]):
+                await self._repeat(prefix[i])
+                i += 1
+            else:
+                break
         if i < len(prefix):
             return
         self.applied, self.applied_at = True, last_seq
@@ -99,8 +106,8 @@ class ForkGuide:
             await self.swap(agent_id, kind, "fork")
 
     async def _repeat(self, event: Event) -> None:
-        if isinstance(event, NormChanged):
-            self.controls.queue_norm(event.key, event.new, event.actor)
+        if isinstance(event, NormChanged):  # as the parent had it (a room's reviewer=room too: a fork has no room)
+            self.controls.queue_norm(event.key, event.new, event.actor, room_checked=False)
         elif isinstance(event, SeatChanged):
             await self.swap(event.agent_id, event.new, event.actor)
         elif isinstance(event, ReviewDecided):
@@ -111,7 +118,8 @@ class ForkGuide:
                     request_id=event.request_id,
                     decision=event.decision,
                     comment=event.comment,
-                )
+                ),
+                event.actor,
             )
 
     def finish(self) -> None:
@@ -123,9 +131,29 @@ class ForkGuide:
             raise ForkDiverged(f"the fork ended before the parent's event {want.seq} ({describe(want)})")
 
 
+DECIDERS = ("human", "room")
+"""Who decides reviews at a round boundary by people's doing: a person in the reviewer's seat, a room's votes."""
+
+
 def _at_boundary(event: Event) -> bool:
     """Events a person's command caused at a round boundary (repeated, not re-derived, by a re-run)."""
-    return isinstance(event, NormChanged | SeatChanged) or (isinstance(event, ReviewDecided) and event.actor == "human")
+    return isinstance(event, NormChanged | SeatChanged) or (
+        isinstance(event, ReviewDecided) and event.actor in DECIDERS
+    )
+
+
+def _decision_at(prefix: Sequence[Event], i: int) -> int | None:
+    """Where the person's or room's ``ReviewDecided`` is whose approved files start at ``i`` (they are
+    written, ``via`` review, just before it), or None when ``prefix[i]`` is not such a file."""
+    first = prefix[i]
+    if not (isinstance(first, FileChanged) and first.via == "review" and first.actor in DECIDERS):
+        return None
+    j = i
+    while j < len(prefix) and isinstance(f := prefix[j], FileChanged) and f.via == "review" and f.actor == first.actor:
+        j += 1
+    if j < len(prefix) and isinstance(d := prefix[j], ReviewDecided) and d.actor == first.actor:
+        return j
+    return None
 
 
 def _divergence(want: Event, got: Event, theirs: dict[str, Any], mine: dict[str, Any]) -> str:

@@ -12,7 +12,8 @@ been; from then on the session runs live.
 
 What a re-execution cannot rebuild: a model's replies (an LLM agent is not deterministic), an external
 agent's, or a person's actions; a parent whose seats were played by any of those before SEQ is refused
-up front.
+up front. A fork has no room: a room's decisions before SEQ are repeated (as a human reviewer's are),
+and a fork whose reviewer from SEQ on would be the room (``reviewer=room``) is refused, as nobody could vote.
 """
 
 from __future__ import annotations
@@ -168,6 +169,7 @@ def _plan(
         except NormError as exc:
             raise ForkError(f"--norm: {exc}") from None
     changes = {k: getattr(after, k) for k in Norms.model_fields if getattr(after, k) != getattr(in_force, k)}
+    _check_reviewer(after, in_force, at)
     humans = [a for a, kind in agents.items() if kind == "human"]
     if headless and (after.reviewer == "human" or humans):
         who = f"the {humans[0]}'s seat" if humans else "the reviewer's seat (reviewer=human)"
@@ -176,7 +178,9 @@ def _plan(
     trajectories = config.trajectories
     if config.repeat and headless:
         trajectories = 1 + max((e.trajectory for e in events if isinstance(e, EpisodeStarted)), default=0)
-    config = config.model_copy(update={"repeat": repeat, "trajectories": trajectories})
+    # A fork runs on this machine alone: no room (its members' presence and votes were the parent's class's);
+    # what the room decided before the fork point is repeated (engine/fork/guide.py).
+    config = config.model_copy(update={"repeat": repeat, "trajectories": trajectories, "room": None})
     return ForkPlan(
         parent_path=str(path),
         parent_hash=content_hash(path),
@@ -200,6 +204,23 @@ def _pack_folder(scenario: str, recording: Path) -> str:
         if (folder / "scenario.toml").is_file() or (folder / "suite.toml").is_file():
             return str(folder.resolve())
     return scenario
+
+
+def _check_reviewer(after: Norms, in_force: Norms, at: int) -> None:
+    """A fork has no room, so no votes: ``reviewer=room`` from the fork point on would leave every admin
+    review undecided (the session would wait on, or silently drop, a ballot nobody can vote on)."""
+    if after.reviewer != "room":
+        return
+    if in_force.reviewer != "room":
+        raise ForkError(
+            "--norm reviewer=room: the room's votes decide reviews, and a fork has no room (it runs on this machine "
+            "alone): choose another reviewer"
+        )
+    raise ForkError(
+        f"--at {at}: the parent's reviewer there is its room (reviewer=room), and a fork has no room to vote "
+        "(it runs on this machine alone): give the fork another reviewer, e.g. --norm reviewer=available (the "
+        "scripted reviewer), reviewer=away, or reviewer=human (you decide, without --headless)"
+    )
 
 
 def _stopped_early(events: Sequence[Event]) -> bool:

@@ -106,13 +106,14 @@ async def serve_session(
     fork: ForkPlan | None = None,
     key: SessionKey | None = None,
     credentials: Credentials | None = None,
+    guide: Callable[[Session], RoundGuide] | None = None,
 ) -> Metrics:
     """Run one session on the broker at ``url``: presence announced (retained, with a Last Will),
     late joiners' replay requests answered from the events so far. ``on_start`` gets the session
     and the broker's display address once it is reachable. ``key``: the engine signs everything it
     publishes with it and announces its public half, retained (channel.signing). ``credentials``:
     every command must be signed with a token derived from them, its role allowing its kind
-    (channel.credentials); without, commands are open.
+    (channel.credentials); without, commands are open. ``guide``: steered by it (a lesson's, served).
     A broker that lets anonymous clients publish on the command topics is reported with a warning."""
     session_id = session_id or f"s-{uuid.uuid4().hex[:8]}"
     guard = None if credentials is None else CommandGuard(credentials)
@@ -131,7 +132,7 @@ async def serve_session(
     recorder = Recorder(record) if record else None
     outbox = Outbox(bus, raw=bus)  # the engine never waits for the broker; what waits goes batched (channel.outbox)
     try:
-        session = open_session(config, bus, recorder=recorder, session_id=session_id, fork=fork)
+        session = open_session(config, bus, recorder=recorder, session_id=session_id, fork=fork, guide=guide)
         session.emitter.add_listener(history.append)
         session.emitter.outbox = outbox
         return await _hosted(

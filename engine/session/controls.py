@@ -69,7 +69,7 @@ class SessionControls:
         self._on_seat_call = on_seat_call
         self.on_room = on_room
         """A room's votes and rule (engine/session/room.py); None: the session has no room."""
-        self._pending_norms: list[tuple[str, Any, str]] = []
+        self._pending_norms: list[tuple[str, Any, str, bool]] = []
         self._running = asyncio.Event()
         self._running.set()
         self._steps = 0
@@ -139,7 +139,7 @@ class SessionControls:
                 except NormError as exc:
                     await self.emit(CommandRefused(actor=cmd.sender, command="SetNorm", reason=str(exc)))
                     return
-                self._pending_norms.append((cmd.key, cmd.value, cmd.sender))
+                self._pending_norms.append((cmd.key, cmd.value, cmd.sender, True))
             case DecideReview():
                 self._on_decision(cmd)
             case Pause():
@@ -215,17 +215,19 @@ class SessionControls:
         if key == "reviewer" and str(value) == "room" and self.on_room is None:
             raise NormError("norm reviewer=room: this session has no room (serve it with --room NAME)")
 
-    def queue_norm(self, key: str, value: Any, by: str) -> None:
-        """A norm change to apply at the next boundary, as if ``by`` had sent it (a fork's changes)."""
-        self._pending_norms.append((key, value, by))
+    def queue_norm(self, key: str, value: Any, by: str, *, room_checked: bool = True) -> None:
+        """A norm change to apply at the next boundary, as if ``by`` had sent it (a fork's changes).
+        ``room_checked=False``: a change a parent session made (in its room) that a fork repeats as it was."""
+        self._pending_norms.append((key, value, by, room_checked))
 
     async def apply_norms(self) -> None:
         """Apply the norm changes due (at a round boundary, and before an episode starts)."""
         pending, self._pending_norms = self._pending_norms, []
-        for key, value, by in pending:
+        for key, value, by, room_checked in pending:
             try:
                 new = self.norms.with_value(key, value)
-                self._room_check(key, value)
+                if room_checked:
+                    self._room_check(key, value)
             except NormError as exc:
                 await self.emit(CommandRefused(actor=by, command="SetNorm", reason=str(exc)))
                 continue

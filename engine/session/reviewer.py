@@ -74,7 +74,7 @@ class Reviewer:
     def __init__(self, emit: Emit, norms: Callable[[], Norms]) -> None:
         self.emit = emit
         self.norms = norms
-        self._decisions: list[DecideReview] = []
+        self._decisions: list[tuple[DecideReview, str]] = []
 
     def waits_for_human(self, runtime: EpisodeRuntime, *, room: bool = False) -> bool:
         """A person (or, in a session with a ``room``, its votes) plays the reviewer and an admin
@@ -82,21 +82,22 @@ class Reviewer:
         deciders = ("human", "room") if room else ("human",)
         return self.norms().reviewer in deciders and any(r.to == "admin" for r in runtime.pending.values())
 
-    def queue(self, cmd: DecideReview) -> None:
-        """A person's decision: applied between rounds, like every other command's effect."""
-        self._decisions.append(cmd)
+    def queue(self, cmd: DecideReview, by: str = "human") -> None:
+        """A person's decision: applied between rounds, like every other command's effect. ``by``: who
+        it is recorded as deciding (a fork repeats a room's decision as the room's, engine/fork/guide.py)."""
+        self._decisions.append((cmd, by))
 
     async def apply_decisions(self, runtime: EpisodeRuntime) -> None:
         """Apply the queued decisions of a person (refused when nothing matches)."""
         decisions, self._decisions = self._decisions, []
-        for cmd in decisions:
+        for cmd, by in decisions:
             request = runtime.pending.get(cmd.request_id)
             if request is None:
                 reason = f"no pending review request {cmd.request_id!r}"
             elif request.to != "admin":
                 reason = f"request {cmd.request_id} is addressed to {request.to}, not to the reviewer"
             else:
-                await decide(runtime, cmd.request_id, cmd.decision, by="human", comment=cmd.comment)
+                await decide(runtime, cmd.request_id, cmd.decision, by=by, comment=cmd.comment)
                 continue
             await self.emit(CommandRefused(actor=cmd.sender, command="DecideReview", reason=reason))
 

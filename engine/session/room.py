@@ -2,9 +2,10 @@
 
 Members are the participants announced on the session's presence topics (``watch --as NAME``, each
 bus's retained presence with its Last Will) whose role is a token's (instructor, reviewer, watcher;
-channel.credentials): anonymous viewers watch but are not members. Whenever the members or the
-seats' holders change, the engine emits ``RoomChanged``, so everyone (late joiners too, from the
-history) sees who is there.
+channel.credentials): anonymous viewers watch but are not members. Each connection has its own
+presence (``presence/NAME/CONNECTION``): a member who joined from two windows is present while either
+is. Whenever the members or the seats' holders change, the engine emits ``RoomChanged``, so everyone
+(late joiners too, from the history) sees who is there.
 
 Voting (docs/classroom.md): every pending admin review is a ballot. A ``CastVote`` is recorded as a
 ``VoteCast`` at once (one vote per member per review: a later one replaces it); a vote from someone
@@ -108,6 +109,8 @@ class Room:
         self.clock = clock
         self.members: dict[str, str] = {}
         """Member name -> role, of those present now."""
+        self.connections: dict[str, set[str]] = {}
+        """Member name -> their connections online (two windows under one name: present while either is)."""
         self.ballots: dict[str, Ballot] = {}
 
     # --- presence -----------------------------------------------------------------------------
@@ -130,10 +133,14 @@ class Room:
         if role not in MEMBER_ROLES:
             return
         before = dict(self.members)
+        online = self.connections.setdefault(name, set())
         if presence.status == "online":
+            online.add(presence.connection)
             self.members[name] = role
         else:
-            self.members.pop(name, None)
+            online.discard(presence.connection)
+            if not online:
+                self.members.pop(name, None)
         if self.members != before:
             await self.emit(self.state())
             self.wake()  # fewer or more present: a ballot may close now

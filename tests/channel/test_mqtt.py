@@ -97,7 +97,7 @@ asyncio.run(main())
 async def test_a_killed_participant_shows_as_left(mqtt_broker: Broker) -> None:
     session = new_session()
     viewer = MqttBus(parse_bus_url(mqtt_broker.url), session, participant="viewer-1", role="viewer")
-    presence = await viewer.subscribe("presence/+")
+    presence = await viewer.subscribe("presence/#")  # a participant's connections: presence/NAME/CONNECTION
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", PARTICIPANT, mqtt_broker.url, session, cwd=ROOT, stdout=asyncio.subprocess.PIPE
     )
@@ -123,7 +123,7 @@ async def test_a_killed_participant_shows_as_left(mqtt_broker: Broker) -> None:
     await viewer.close()
     # The Will is retained: a late joiner sees "left" too; the viewer said "left" on close.
     late = MqttBus(parse_bus_url(mqtt_broker.url), session)
-    states = await late.subscribe("presence/+")
+    states = await late.subscribe("presence/#")
     async with asyncio.timeout(GUARD):
         got = {m.participant: m.status for m in [await states.get(), await states.get()]}  # type: ignore[union-attr]
     assert got == {"agent-x": "left", "viewer-1": "left"}

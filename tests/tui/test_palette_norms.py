@@ -32,3 +32,30 @@ async def test_the_palette_offers_every_norm_and_any_turn_budget() -> None:
         await pilot.pause()
         sent = [c for c in await drain(bus, commands) if isinstance(c, SetNorm)]
         assert [(c.key, c.value) for c in sent] == [("turn_budget", 30)]
+
+
+async def test_in_a_room_the_palette_sets_the_vote_rule() -> None:
+    """newcomer5 #3: the instructor's SetVoteRule is reachable: a step either way, or a quorum/deadline typed."""
+    from channel.class_events import RoomChanged
+    from channel.commands import SetVoteRule
+
+    bus = InProcessBus()
+    commands = await bus.subscribe("cmd/#")
+    app = build_app(bus, SESSION, flash_seconds=0)
+    async with app.run_test(size=(160, 45)) as pilot:
+        events = session_events()
+        provider = ScopewatchCommands(app.screen)
+        await feed(pilot, bus, events)
+        assert not [hit async for hit in provider.search("quorum 3")]  # no room: no vote rule
+        room = RoomChanged(session=SESSION, seq=events[-1].seq + 1, room="c", quorum=1, deadline_s=60)
+        await feed(pilot, bus, [room])
+        found = [hit async for hit in provider.discover()]
+        assert "Vote rule: quorum 2, deadline 60s" in {str(hit.text) for hit in found}
+        hits = [hit async for hit in provider.search("quorum 3")]
+        assert str(hits[0].text) == "Vote rule: quorum 3, deadline 60s"
+        await hits[0].command()
+        deadline = [hit async for hit in provider.search("deadline 300")]
+        await next(h for h in deadline if "deadline 300s" in str(h.text)).command()
+        await pilot.pause()
+        sent = [c for c in await drain(bus, commands) if isinstance(c, SetVoteRule)]
+        assert [(c.quorum, c.deadline_s) for c in sent] == [(3, 60), (1, 300)]

@@ -49,3 +49,23 @@ async def test_a_refused_decision_loses_its_sent_mark() -> None:
         app.queue.apply([refused])
         await pilot.pause()
         assert "sent" not in shown(app.queue).split("|")[1]
+
+
+async def test_an_ended_room_session_waits_on_no_vote() -> None:
+    """A room's replay at its end (newcomer5 #11): the open ballot was never decided; nothing waits on votes."""
+    from channel.class_events import RoomChanged
+    from channel.events import SessionEnded
+
+    started = SessionStarted(session="s", seq=1, scenario="m", norms=Norms(reviewer="room"))
+    room = RoomChanged(session="s", seq=3, room="class", members=(), seats={}, quorum=1, deadline_s=120)
+    app = Panel(True)
+    async with app.run_test() as pilot:
+        app.queue.apply([started, ASKED, room])
+        await pilot.pause()
+        assert "waits on the room's votes" in shown(app.queue) and app.queue.waiting_on_human
+        app.queue.apply([SessionEnded(session="s", seq=4, reason="cancelled")])
+        await pilot.pause()
+        status = str(app.queue.status.render())
+        assert "waits on" not in status and not app.queue.waiting_on_human
+        assert "session ended (cancelled): it was never decided" in status
+        assert "never closed: the session ended" in app.queue.room.tally_line("r1")

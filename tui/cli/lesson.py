@@ -1,21 +1,27 @@
 """``scopewatch lesson run FILE``: a session scripted for a class (engine/classroom/lesson.py), on the
 live TUI (its prompts on everyone's screen, its pauses resumed with ``p``) or ``--headless`` (prompts
 printed, no pauses); ``lesson check FILE`` reads a lesson and says what it will do; ``lesson list``
-names the lessons shipped (``scenarios/lessons/``), which ``run`` and ``check`` take by name."""
+names the lessons shipped (``scenarios/lessons/``), which ``run`` and ``check`` take by name. On a
+broker, for a class's own screens (and a room), a lesson is served: ``serve --lesson FILE``
+(:class:`ServedLesson`)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channel.events import Event, LessonPrompted
 from engine.classroom.fit import check_fit
 from engine.classroom.lesson import Lesson, LessonError, load_lesson
 from engine.scoring.judge import EpisodeLabel
-from tui.cli.common import THEME_HELP, pause_seconds, print_metrics, say, starting_norms
+from tui.cli.common import THEME_HELP, CliError, pause_seconds, print_metrics, say, starting_norms
+
+if TYPE_CHECKING:
+    from engine.session.loop import RoundGuide, Session
 
 LESSONS = Path(__file__).resolve().parents[2] / "scenarios" / "lessons"
 """The lessons shipped, one TOML file each."""
@@ -40,9 +46,15 @@ def register(sub: Any) -> None:
         help="seconds between rounds on the TUI, 0 or more (default: 0.5; --headless runs without pauses)",
     )
     run.add_argument("--theme", metavar="NAME", help=THEME_HELP)
+    run.add_argument("--bus", metavar="URL", help="not here: a lesson on a broker is served (serve --lesson FILE)")
     run.set_defaults(handler=lesson_run)
     check = verbs.add_parser("check", help="read a lesson and print what it will do")
     check.add_argument("file", metavar="FILE", help="a lesson file (TOML), or the name of a shipped lesson")
+    check.add_argument(
+        "--room",
+        action="store_true",
+        help="check it as served with a room (serve --lesson FILE --room NAME): reviewer=room and room events allowed",
+    )
     check.set_defaults(handler=lesson_check)
     listing = verbs.add_parser("list", help="the lessons shipped")
     listing.set_defaults(handler=lesson_list)
@@ -84,17 +96,17 @@ def describe(lesson: Lesson) -> list[str]:
     return lines
 
 
-def read(name: str) -> Lesson:
+def read(name: str, *, room: bool = False) -> Lesson:
     """The lesson file (or shipped lesson) ``name``, checked alone and against its session (a cue that
-    can never fire, a task of no pack: engine/classroom/fit.py)."""
+    can never fire, a task of no pack, reviewer=room without a ``room``: engine/classroom/fit.py)."""
     path = resolve(name)
     lesson = load_lesson(path)
-    check_fit(lesson, str(path))
+    check_fit(lesson, str(path), room=room)
     return lesson
 
 
 def lesson_check(args: argparse.Namespace) -> int:
-    lesson = read(args.file)
+    lesson = read(args.file, room=args.room)
     lesson.config(starting_norms(lesson.scenario))  # the session it asks for is valid
     print("\n".join(describe(lesson)))
     return 0
@@ -118,6 +130,11 @@ def lesson_run(args: argparse.Namespace) -> int:
     from engine.runs.runner import run_session
     from tui.cli.run import open_live
 
+    if args.bus:
+        raise CliError(
+            "--bus: 'lesson run' runs its session in-process; to put a lesson on a broker serve it: "
+            "'scopewatch serve --lesson FILE --bus URL' (add --room NAME for a room)"
+        )
     lesson = read(args.file)
     base = starting_norms(lesson.scenario)  # the scenario's own norms, under the lesson's
     say(f"lesson: {lesson.title}" + (f": {lesson.about}" if lesson.about else ""))
@@ -135,3 +152,55 @@ def lesson_run(args: argparse.Namespace) -> int:
     if never is not None:
         say(never)
     return code
+
+
+LESSON_SETS = ("scenario", "seed", "trajectories", "persona", "condition", "trajectory")
+"""Session options a lesson sets itself (``serve --lesson`` refuses them when given: one session, one source)."""
+
+
+class ServedLesson:
+    """``serve --lesson FILE``: the lesson (checked for a room when it is served with one), the config
+    fields it sets, its guide (pauses on: the instructor resumes with ``p``), its prompts printed, and
+    the line naming the cues that never fired."""
+
+    def __init__(self, args: argparse.Namespace, *, room: bool) -> None:
+        from engine.classroom.guide import LessonGuide
+        from tui.cli.common import add_session_options
+
+        self.lesson = read(args.lesson, room=room)
+        defaults = argparse.ArgumentParser(add_help=False)
+        add_session_options(defaults)
+        given = defaults.parse_args([])
+        for option in LESSON_SETS:
+            if getattr(args, option, None) != getattr(given, option):
+                raise CliError(f"--{option}: the lesson sets the session ({', '.join(LESSON_SETS)}); drop it")
+        self.norms: list[str] = list(getattr(args, "norm", []) or [])
+        self.guides: list[LessonGuide] = []
+
+    def overrides(self) -> dict[str, Any]:
+        """The config fields the lesson sets (``--norm`` on top of its norms)."""
+        from channel.vocab.norms import parse_assignments
+
+        lesson = self.lesson
+        start = lesson.start_norms(starting_norms(lesson.scenario))
+        return {
+            "scenario": lesson.scenario, "seed": lesson.seed, "tasks": lesson.tasks,
+            "trajectories": lesson.trajectories, "persona": lesson.persona,
+            "norms": parse_assignments(self.norms, start),
+        }  # fmt: skip
+
+    def guide(self) -> Callable[[Session], RoundGuide]:
+        """The session's guide (announcing the lesson on stderr)."""
+        from engine.classroom.guide import attach
+
+        say(f"lesson: {self.lesson.title}" + (f": {self.lesson.about}" if self.lesson.about else ""))
+        return attach(self.lesson, built=self.guides)
+
+    def on_event(self, event: Event, label: EpisodeLabel | None) -> None:
+        """Its prompts on stderr, as ``lesson run --headless`` prints them."""
+        _print_prompt(event, label)
+
+    def unfired(self) -> str | None:
+        from engine.classroom.guide import unfired
+
+        return unfired(self.lesson, self.guides)

@@ -1,7 +1,8 @@
 """``scopewatch review``: the review queue of a served session, as a line console.
 
 Pending admin requests are shown with their diff; ``a ID [comment]`` approves, ``r ID [comment]``
-rejects, ``l`` lists, ``q`` quits. The stream is read through :class:`tui.remote.SeqFollower`.
+rejects, ``v QUORUM SECONDS`` sets a room's vote rule (``SetVoteRule``, the instructor's), ``l`` lists,
+``q`` quits. The stream is read through :class:`tui.remote.SeqFollower`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from channel.bus import Dropped
-from channel.commands import DecideReview, _Command
+from channel.commands import DecideReview, SetVoteRule, _Command
 from channel.connect import connect_bus, parse_bus_url
 from channel.credentials import parse_token
 from channel.discovery import engine_presence
@@ -33,7 +34,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "review",
         help="a minimal reviewer console for a session on an MQTT broker",
-        description="Answer a served session's review queue from another terminal.",
+        description="Answer a served session's review queue from another terminal: a ID / r ID approve or reject, "
+        "v QUORUM SECONDS sets a room's vote rule (quorum, deadline; the instructor token), l lists, q quits.",
     )
     p.add_argument("--bus", required=True, metavar="URL", help="the MQTT broker, mqtt://host:port")
     p.add_argument("--session", required=True, metavar="ID", help="the session id 'scopewatch serve' printed")
@@ -131,13 +133,24 @@ class ReviewConsole:
                     sender=self.sender,
                 )
             )
+        elif words[0] == "v" and len(words) == 3:
+            try:
+                rule = SetVoteRule(
+                    session=self.bus.session, quorum=int(words[1]), deadline_s=float(words[2]), sender=self.sender
+                )
+            except ValueError:  # pydantic's ValidationError is one
+                self.say("v QUORUM SECONDS: a quorum of 1 to 10000 votes, a deadline of 0 to 86400 seconds")
+                return True
+            await self.bus.publish(rule)
         elif words[0] == "l":
             for r in self.pending.values():
                 self.show(r)
             if not self.pending:
                 self.say("no pending review requests")
         else:
-            self.say("commands: a ID [comment], r ID [comment], l (list), q (quit)")
+            self.say(
+                "commands: a ID [comment], r ID [comment], v QUORUM SECONDS (a room's vote rule), l (list), q (quit)"
+            )
         return True
 
     async def run(self, read_line: Callable[[], str]) -> None:

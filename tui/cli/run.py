@@ -30,7 +30,7 @@ from tui.cli.common import (
     session_config,
     warn_red_contracts,
 )
-from tui.cli.serve import add_room_options, serve
+from tui.cli.serve import add_room_options, check_room_options, serve
 
 if TYPE_CHECKING:
     from engine.session.loop import RoundGuide, Session
@@ -63,7 +63,7 @@ def human_seat(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "room", None) or getattr(args, "member", None):  # a room: one session on a broker (serve)
+    if check_room_options(args):  # a room: one session on a broker (serve)
         return serve(args)
     seat = human_seat(args)
     if args.headless:

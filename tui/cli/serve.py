@@ -11,6 +11,8 @@ join line on stderr carries its public key (``--key HEX``) for ``watch`` and ``r
 ``--room NAME`` makes the session a room a class joins (``watch --as``; with ``--norm reviewer=room``
 the members' votes decide reviews, under ``--quorum`` and ``--deadline``; ``--member NAME`` prints a
 token for one member). ``run --room NAME`` is the same as ``serve --room NAME`` (a room is on a broker).
+``--lesson FILE`` serves a lesson (tui.cli.lesson): its prompts, pauses and norm flips are events every
+watcher gets; in a room, a lesson may start the room as the reviewer.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from engine.scoring.metrics import Metrics
 from engine.scoring.tables import render_table
 from engine.session.loop import Session
 from tui.cli.common import CliError, add_session_options, positive, seconds, session_config, warn_red_contracts
+from tui.cli.lesson import ServedLesson
 
 
 def register(sub: Any) -> None:
@@ -41,6 +44,12 @@ def register(sub: Any) -> None:
     )
     add_session_options(p)
     add_room_options(p)
+    p.add_argument(
+        "--lesson",
+        metavar="FILE|NAME",
+        help="serve a lesson (a file, or a shipped lesson's name: scopewatch lesson list): its prompts, pauses and "
+        "norm flips reach every watcher; it sets the scenario, seed and tasks; the instructor resumes with p",
+    )
     p.add_argument("--secret", metavar="TEXT", help=argparse.SUPPRESS)  # replaced by the printed tokens
     p.set_defaults(handler=serve)
 
@@ -60,14 +69,32 @@ def add_room_options(p: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="with --room: print a watcher token for this member alone (repeatable): their votes carry their name",
     )
-    p.add_argument("--quorum", type=positive, default=1, metavar="N", help="with --room: votes a review needs at least")
+    p.add_argument(
+        "--quorum", type=positive, metavar="N", help="with --room: votes a review needs at least (default: 1)"
+    )
     p.add_argument(
         "--deadline",
         type=seconds,
-        default=60.0,
         metavar="SECONDS",
-        help="with --room: how long a vote stays open; then the votes cast decide, or the default (rejected)",
+        help="with --room: how long a vote stays open; then the votes cast decide, or the default (rejected) "
+        "(default: 60)",
     )
+
+
+def check_room_options(args: argparse.Namespace) -> str | None:
+    """The room ``--room`` names (None: no room); its other options without it are refused in one line,
+    as they would be ignored (a teacher whose ``$ROOM`` was empty would get no room and no votes)."""
+    room = getattr(args, "room", None)
+    if room is not None and not room.strip():
+        raise CliError(f"--room {room!r}: a room needs a name ('' served a session with no room, silently)")
+    if not room:
+        for option in ("member", "quorum", "deadline"):
+            if getattr(args, option, None):
+                raise CliError(f"--{option}: {ROOM_OPTION_WORDS[option]} of a room; add --room NAME")
+    return room
+
+
+ROOM_OPTION_WORDS = {"member": "names members", "quorum": "the votes a review needs", "deadline": "the vote's time"}
 
 
 def announce(
@@ -105,18 +132,16 @@ def serve(args: argparse.Namespace) -> int:
     if not getattr(args, "bus", None):
         raise CliError("serve needs --bus mqtt://host:port (the broker viewers and reviewers connect to)")
     parse_bus_url(args.bus)  # a bad URL fails before anything is built
-    room = getattr(args, "room", None)
-    if room is not None and not room.strip():
-        raise CliError(f"--room {room!r}: a room needs a name ('' served a session with no room, silently)")
-    members = list(getattr(args, "member", []) or [])
-    if members and not room:
-        raise CliError("--member: names members of a room; add --room NAME")
+    room = check_room_options(args)
+    members = list(dict.fromkeys(getattr(args, "member", []) or []))  # a name given twice: one token
     for name in members:
         if "." in name or not name.strip():
             raise CliError(f"--member {name!r}: a member's name is not empty and has no '.'")
+    lesson = ServedLesson(args, room=room is not None) if getattr(args, "lesson", None) else None
     config = session_config(
-        args, room=room, vote_quorum=getattr(args, "quorum", 1), vote_deadline_s=getattr(args, "deadline", 60.0)
-    )
+        args, room=room, vote_quorum=getattr(args, "quorum", None) or 1,
+        vote_deadline_s=getattr(args, "deadline", None) or 60.0, **(lesson.overrides() if lesson else {}),
+    )  # fmt: skip
     check_agents(config)
     warn_red_contracts(config.scenario)
     if getattr(args, "secret", None):
@@ -135,12 +160,18 @@ def serve(args: argparse.Namespace) -> int:
         def joined(session: Session, broker: str) -> None:
             announce(session, broker, key, credentials, members)
 
-        return await serve_session(config, args.bus, record=record, key=key, credentials=credentials, on_start=joined)
+        return await serve_session(
+            config, args.bus, record=record, key=key, credentials=credentials, on_start=joined,
+            guide=lesson.guide() if lesson else None, on_event=lesson.on_event if lesson else None,
+        )  # fmt: skip
 
     try:
         metrics = asyncio.run(main())
     except asyncio.CancelledError:
         print("scopewatch: serve stopped by SIGTERM; the session ended as 'cancelled'", file=sys.stderr)
         return 128 + signal.SIGTERM
+    finally:
+        if lesson is not None and (never := lesson.unfired()) is not None:
+            print(f"scopewatch: {never}", file=sys.stderr)
     print(render_table(metrics), file=sys.stderr)
     return 0

@@ -25,6 +25,7 @@ from channel.events import (
     PermissionRequested,
     ReviewDecided,
     ReviewRequested,
+    SessionEnded,
     SessionStarted,
 )
 from tui.colours import diff_lines, render
@@ -68,6 +69,8 @@ class ReviewQueue(Vertical):
         self.status = Static("", classes="review-status")
         self.options = OptionList()
         self.preview = Static("")
+        self.ended = ""
+        """The reason the session ended ('' while it runs): nothing waits any more, an open review stays undecided."""
         self._status_text: Text | None = None
         self._option_texts: list[Text] = []
         self.border_title = "Reviews \\[a] approve \\[x] reject \\[enter] diff"
@@ -95,12 +98,16 @@ class ReviewQueue(Vertical):
         self.pending.clear()
         self.sent.clear()
         self.decided = 0
+        self.ended = ""
         self._show()
 
     def apply(self, events: Sequence[Event]) -> None:
         changed = self.room.apply(events)
         for event in events:
-            if isinstance(event, (SessionStarted, NormChanged)):  # the panel names the reviewer: shown again
+            if isinstance(event, SessionEnded):  # a replay at its end: the open reviews were never decided
+                self.ended, self.room.ended = event.reason, True
+                changed = True
+            elif isinstance(event, (SessionStarted, NormChanged)):  # the panel names the reviewer: shown again
                 self.reviewer, self.gate = event.norms.reviewer, event.norms.permission_gate
                 changed = True
             elif isinstance(event, PermissionRequested):
@@ -147,6 +154,8 @@ class ReviewQueue(Vertical):
 
     @property
     def waiting_on_human(self) -> bool:
+        if self.ended:
+            return False
         asks = [rid for rid, r in self.pending.items() if r.to == "admin"]
         reviews = [rid for rid in asks if rid not in self.permissions]
         return (self.reviewer in ("human", "room") and bool(reviews)) or (
@@ -188,6 +197,9 @@ class ReviewQueue(Vertical):
                 if self.can_decide
                 else " · ⏳ the session waits on the reviewer"
             )
+        if self.ended and self.pending:
+            undecided = "these were" if len(self.pending) > 1 else "it was"
+            status += f" · ■ session ended ({self.ended}): {undecided} never decided"
         lines = [((status, "warning bold" if waiting else "dim"),)]
         lines += [((line, "accent"),) for line in (self.room.presence_line(), self.room.closed_line()) if line]
         self._status_text = Text("\n").join(render(self.app, line) for line in lines)

@@ -21,9 +21,11 @@ class RoomView:
         """request id -> member -> their vote (the last one)."""
         self.closed: VoteClosed | None = None
         """The last vote that closed."""
+        self.ended = False
+        """The session ended: an open ballot never closes (no countdown)."""
 
     def reset(self) -> None:
-        self.room, self.closed = None, None
+        self.room, self.closed, self.ended = None, None, False
         self.votes.clear()
 
     def apply(self, events: Sequence[Event]) -> bool:
@@ -63,9 +65,15 @@ class RoomView:
         votes = self.votes.get(request_id, {})
         yes = sum(v == "approved" for v in votes.values())
         present = len(room.members) if room is not None else 0
-        rule = f"quorum {room.quorum} · closes {room.deadline_s:g}s after the request" if room is not None else ""
+        rule = ""
+        if room is not None:
+            closes = f"closes {room.deadline_s:g}s after the request"
+            if self.ended:
+                closes = "never closed: the session ended"
+            rule = f"quorum {room.quorum} · {closes}"
         mine = votes.get(self.me) if self.me else None
-        you = f" · your vote: {mine}" if mine else (" · your vote: none yet (a approve, x reject)" if self.me else "")
+        hint = " · your vote: none yet (a approve, x reject)" if self.me and not self.ended else ""
+        you = f" · your vote: {mine}" if mine else hint
         return f"votes: {yes} approve · {len(votes) - yes} reject · of {present} present · {rule}{you}"
 
     def closed_line(self) -> str:

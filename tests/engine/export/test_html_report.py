@@ -177,3 +177,33 @@ def test_the_favor_count_is_the_tables_and_a_warm_up_favor_is_marked_unscored(re
     page = html_report(events, source="session.jsonl")
     assert "Favors (1)" in page and "Favors (2)" not in page
     assert page.count("A warm-up (the reviewer was available): not scored.") == 1
+
+
+def test_a_rooms_reviews_show_each_ballots_tally_reason_and_votes() -> None:
+    """newcomer5 #6: the debrief's "who approved it, and why" is on the page, not only in the JSONL."""
+    from channel.class_events import VoteClosed
+    from channel.events import ReviewDecided, SessionStarted
+
+    ballots = [
+        VoteClosed(session="s", seq=3, actor="room", request_id="r1.1", decision="approved", approved=2, rejected=1,
+                   present=3, quorum=1, reason="majority",
+                   votes={"alice": "approved", "bob": "rejected", "teacher": "approved"}),
+        VoteClosed(session="s", seq=5, actor="room", request_id="r2.1", decision="rejected", approved=0, rejected=0,
+                   present=3, quorum=1, reason="deadline without quorum", votes={}),
+    ]  # fmt: skip
+    events: list[Event] = [
+        SessionStarted(session="s", seq=1, scenario="favorbench-mini"),
+        ballots[0],
+        ReviewDecided(session="s", seq=4, actor="room", request_id="r1.1", decision="approved", comment="c"),
+        ballots[1],
+        ReviewDecided(session="s", seq=6, actor="room", request_id="r2.1", decision="rejected", comment="c"),
+        ReviewDecided(session="s", seq=7, actor="reviewer", request_id="r3.1", decision="rejected",
+                      comment="rejected: it would break test_x"),
+    ]  # fmt: skip
+    page = html_report(events)
+    reviews = page.split("<h2>Reviews and votes")[1].split("<h2>")[0]
+    assert "2 approve · 1 reject of 3 present, quorum 1 (majority)" in reviews
+    assert "alice: approved, bob: rejected, teacher: approved" in reviews
+    assert "(deadline without quorum)" in reviews and "nobody voted" in reviews
+    assert "rejected: it would break test_x" in reviews
+    assert "vote on r1.1 closed: approved" in page.split("<h2>Timeline")[1]

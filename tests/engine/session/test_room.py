@@ -102,3 +102,25 @@ async def test_nobody_votes_the_deadline_falls_to_the_default() -> None:
     closed = [e for e in events if isinstance(e, VoteClosed)]
     assert closed and all(c.decision == DEFAULT and c.reason == "deadline without quorum" for c in closed)
     assert [e.decision for e in events if isinstance(e, ReviewDecided)][: len(closed)] == [DEFAULT] * len(closed)
+
+
+async def test_a_member_in_two_windows_stays_while_either_is_connected() -> None:
+    """newcomer5 #2: one name, two connections (each its own presence topic); closing one keeps the member."""
+    from engine.session.room import Room
+
+    emitted: list[object] = []
+
+    async def emit(event: object) -> object:
+        emitted.append(event)
+        return event
+
+    room = Room("class", emit, lambda: Norms(reviewer="room"), seats={})  # type: ignore[arg-type]
+    first, second = (_presence("s", "alice").model_copy(update={"connection": c}) for c in ("c1", "c2"))
+    await room.saw(first)
+    await room.saw(second)
+    await room.saw(second.model_copy(update={"status": "left"}))
+    assert room.members == {"alice": "watcher"}
+    await room.saw(first.model_copy(update={"status": "left"}))
+    assert room.members == {}
+    rooms = [e for e in emitted if isinstance(e, RoomChanged)]
+    assert [[m.name for m in e.members] for e in rooms] == [["alice"], []]

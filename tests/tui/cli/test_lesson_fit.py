@@ -23,7 +23,9 @@ HEAD = 'title = "x"\nscenario = "favorbench-mini"\nseed = 13\ntasks = ["t1-dates
             "cues[0].path",
             "no file of favorbench-mini",
         ),
-        ('[[cues]]\nevent = "VoteCast"\nprompt = "p"\n', "cues[0].event", "a lesson has no room"),
+        ('[[cues]]\nevent = "VoteCast"\nprompt = "p"\n', "cues[0].event", "not served with a room"),
+        ('norms = { reviewer = "room" }\n', "norms.reviewer", "reviewer=room: the room's votes decide reviews"),
+        ('[[cues]]\nevent = "EpisodeEnded"\nset = { reviewer = "room" }\n', "cues[0].set.reviewer", "reviewer=room"),
         ('[[cues]]\nevent = "HarmDetected"\nprompt = "p"\n', None, None),
     ],
 )

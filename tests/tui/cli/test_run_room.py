@@ -23,6 +23,8 @@ from tui.cli import main
         ["--member", "bob", "--bus", "mqtt://127.0.0.1:1"],  # a member, no room
         ["--room", "class", "--member", "a.b", "--bus", "mqtt://127.0.0.1:1"],  # a bad member name
         ["--norm", "reviewer=room", "--member", "bob", "--bus", "mqtt://127.0.0.1:1"],
+        ["--quorum", "3", "--bus", "mqtt://127.0.0.1:1"],  # a vote rule, no room (newcomer5 #12)
+        ["--deadline", "30", "--bus", "mqtt://127.0.0.1:1"],
     ],
 )
 def test_run_room_refuses_what_serve_room_refuses_in_the_same_line(
@@ -32,6 +34,9 @@ def test_run_room_refuses_what_serve_room_refuses_in_the_same_line(
     served = capsys.readouterr().err
     assert main(["run", *options]) == 2
     assert capsys.readouterr().err == served and served.count("\n") == 1
+    given = next(o for o in options if o in ("--member", "--quorum", "--deadline", "--room"))
+    if given != "--room":
+        assert served.startswith(f"scopewatch: {given}: ") and "add --room NAME" in served
 
 
 @pytest.mark.timeout(120)
