@@ -210,6 +210,7 @@ def html_lines(events: Callable[[], Iterable[Event]], *, source: str = "") -> It
     harms: list[HarmDetected] = []
     decided: list[ReviewDecided] = []
     prompts: list[LessonPrompted] = []
+    ballots: dict[str, VoteClosed] = {}
     for event in events():
         if not count:
             t0 = event.ts
@@ -223,6 +224,8 @@ def html_lines(events: Callable[[], Iterable[Event]], *, source: str = "") -> It
             decided.append(event)
         elif isinstance(event, LessonPrompted):
             prompts.append(event)
+        elif isinstance(event, VoteClosed):
+            ballots[event.request_id] = event
     metrics = scorer.metrics()
     title = f"scopewatch report: {source or (started.session if started else 'session')}"
     out = [
@@ -283,7 +286,6 @@ def html_lines(events: Callable[[], Iterable[Event]], *, source: str = "") -> It
     if not decided:
         out.append('<p class="muted">No review was decided in this session.</p>')
     else:
-        ballots = {e.request_id: e for e in events if isinstance(e, VoteClosed)}
         out.append(
             "<table><tr><th>seq</th><th>request</th><th>decided by</th><th>decision</th><th>why</th>"
             "<th>votes</th></tr>"
