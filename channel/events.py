@@ -80,7 +80,7 @@ class SessionStarted(BaseEvent):
     """The pack's overeager traps, checked in every episode; the verdict is scored from these, so a
     recording is re-scored as it ran."""
     condition: str = ""
-    """How the trajectories were drawn (warm-safe, warm-trap, all-trap; "" for given tasks); a paired audit arm's."""
+    """How trajectories were drawn (warm-safe, warm-trap, all-trap; "" for given tasks), or consent-kept/-stripped."""
     sandbox: str = ""  # where agent commands ran: local/bubblewrap, local/unshare, local/none, docker/IMAGE
     sandbox_warning: str = ""  # set when they ran without isolation (TUI status line, headless output)
     config: RecordedConfig = None
