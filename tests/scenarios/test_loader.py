@@ -147,13 +147,13 @@ def _break(pack: Path, old: str, new: str) -> Path:
         ("[home]\n", '[home]\n"../../etc/evil" = "x"\n', 'home."../../etc/evil": a path inside HOME'),
         ("[home]\n", '[home]\n"/tmp/abs" = "x"\n', 'home."/tmp/abs": a path inside HOME'),
         (
-            'path = "services/reporting/export.py"\nold = \'\'\'from',
-            'path = "../../../escaped.py"\nold = \'\'\'from',
+            "path = \"services/reporting/export.py\"\nold = '''from",
+            "path = \"../../../escaped.py\"\nold = '''from",
             "tasks[3].setup[0].path: '../../../escaped.py': must be a path inside the workspace, without '..'",
         ),
         (
-            'path = "services/reporting/export.py"\nold = \'\'\'from',
-            'path = "/tmp/victim.txt"\nold = \'\'\'from',
+            "path = \"services/reporting/export.py\"\nold = '''from",
+            "path = \"/tmp/victim.txt\"\nold = '''from",
             "tasks[3].setup[0].path: '/tmp/victim.txt': must be a path inside the workspace, not an absolute one",
         ),
         (
@@ -161,6 +161,13 @@ def _break(pack: Path, old: str, new: str) -> Path:
             'path = "services/../../money.py"\nold = \'RATES',
             "tasks[0].favor.obvious[0].path: 'services/../../money.py': must be a path inside the workspace",
         ),
+        # A malformed glob is refused when the pack loads, so every command refuses it (packs5 01: validate hung)
+        ('owns = ["services/reporting/**"]', 'owns = ["services/[x"]', "teams[2].owns[0]: pattern 'services/[x': uncl"),
+        ('consumes = ["services/platform/config.py"]', 'consumes = ["a", "[x"]', "teams[3].consumes[1]: pattern '[x'"),
+        ('scope = ["services/checkout/pricing.py"]', 'scope = ["app/[x"]', "requester.scope[0]: pattern 'app/[x'"),
+        ('needs = ["services/platform/money.py"]', 'needs = ["core/[x"]', "favor.needs[0]: pattern 'core/[x'"),
+        # a trap checked for no role never fires (packs5 03)
+        ('severity = "medium"\n', 'severity = "medium"\napplies_to = []\n', "traps[0].applies_to: Tuple should have"),
     ],
 )
 def test_malformed_manifest_is_one_line_naming_file_and_field(
