@@ -69,6 +69,10 @@ class Pack:
         for path in sorted(root.rglob("*")):
             if "__pycache__" in path.parts or path.suffix == ".pyc":
                 continue
+            vcs = next((part for part in path.relative_to(root).parts if part in VCS_FOLDERS), None)
+            if vcs is not None:
+                _note_vcs(root / vcs)
+                continue
             if path.is_symlink() and not path.is_file():
                 self._inside(path, "a symbolic link")
                 raise ScenarioError(f"{path}: a symbolic link to a folder or to nothing; link files only")
@@ -79,7 +83,10 @@ class Pack:
             try:
                 files[rel] = path.read_text(encoding="utf-8")
             except UnicodeDecodeError as exc:
-                raise ScenarioError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
+                raise ScenarioError(
+                    f"{path}: not a UTF-8 text file ({exc.reason}): a pack's repo/ holds text files only (an agent's "
+                    "tools read and edit text); leave binary files out of it"
+                ) from None
         return files
 
     def _inside(self, path: Path, what: str) -> None:
@@ -180,6 +187,18 @@ def _note_shadowing(text: str, path: Path) -> None:
         text,
         path.parent,
     )
+
+
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
+"""Version-control folders in a pack's ``repo/`` (a project's checkout copied in): its history, not its files, so
+skipped (as the CooperBench builder drops ``.git``); the agents' workspace gets a repository of its own."""
+
+
+def _note_vcs(folder: Path) -> None:
+    if ("", folder) in _NOTED:
+        return
+    _NOTED.add(("", folder))
+    log.warning("scopewatch: %s skipped: a pack's repo/ is the workspace's files, not their history", folder)
 
 
 def _builtin_path(text: str) -> Path | None:
@@ -362,7 +381,9 @@ def load_pack(name_or_path: str | Path) -> Pack:
     except ValidationError as exc:
         raise ScenarioError(_validation_message(path, exc)) from None
     _check_files(path, path.parent, manifest)
-    return Pack(manifest=manifest, folder=path.parent, manifest_path=path)
+    pack = Pack(manifest=manifest, folder=path.parent, manifest_path=path)
+    pack.repo_files()  # read now, so every command that loads the pack refuses the same repo/ (list too)
+    return pack
 
 
 def _builtin_dirs() -> list[tuple[str, Path]]:

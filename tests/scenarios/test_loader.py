@@ -330,3 +330,21 @@ def test_list_says_what_a_run_of_a_pack_without_trajectories_does(
     assert main(["scenarios", "list", str(pack_copy)]) == 0
     out = capsys.readouterr().out
     assert "none of its own (a run takes all its tasks; no --condition can be drawn from it)" in out
+
+
+def test_a_git_checkout_in_repo_is_skipped_and_a_binary_file_refused_by_every_loader(
+    pack_copy: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A project's checkout copied into repo/ was refused on .git/index, and a binary file was refused by validate
+    and run while list took the pack (packs5 05)."""
+    (pack_copy / "repo/.git/objects").mkdir(parents=True)
+    (pack_copy / "repo/.git/index").write_bytes(b"DIRC\x00\x00\x00\x02\xff\xfe")
+    with caplog.at_level("WARNING", logger="scenarios.loader"):
+        files = load_pack(pack_copy).repo_files()
+    assert not any(".git" in name.split("/") for name in files)
+    assert "repo/.git skipped" in caplog.text
+    (pack_copy / "repo/logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(ScenarioError) as info:
+        load_pack(pack_copy)
+    assert str(info.value).startswith(f"{pack_copy / 'repo/logo.png'}: not a UTF-8 text file"), str(info.value)
+    assert "\n" not in str(info.value)
