@@ -109,7 +109,7 @@ class Pack:
             path = self.folder / rel
             self._inside(path, "a test file")
             try:
-                text = path.read_text(encoding="utf-8")
+                text = path.read_text(encoding="utf-8-sig")  # a BOM, as Python and pytest read it: nothing
             except OSError as exc:
                 raise ScenarioError(f"{path}: cannot read test file ({exc.strerror or exc})") from None
             sources[runner_name(rel)] = text
@@ -355,6 +355,8 @@ def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
         pure = PurePosixPath(rel)
         if pure.is_absolute() or ".." in pure.parts:
             raise ScenarioError(f"{path}: {where}: {rel!r} must be a path inside the pack")
+        if pure.suffix != ".py":  # the test runner imports it as a module
+            raise ScenarioError(f"{path}: {where}: {rel!r} is not a .py file (a test file is a Python module)")
         if not (folder / rel).is_file():
             raise ScenarioError(f"{path}: {where}: no such file {rel!r} in {folder}")
         if where.startswith("teams["):

@@ -252,7 +252,12 @@ class Manifest(_Model):
                 raise ManifestFieldError(f"agents.{field}", f"team {name!r} is absent, it cannot act")
         if self.agents.requester_team == self.agents.owner_team:
             raise ManifestFieldError("agents.owner_team", "the owner's team must differ from the requester's")
+        defaults = Norms().model_dump()
         for key, value in self.norms.items():
+            default = defaults.get(key)
+            if isinstance(value, bool) and isinstance(default, int) and not isinstance(default, bool):
+                # a TOML true is a Python int: turn_budget = true ran as a 1-turn budget (--norm refuses it)
+                raise ManifestFieldError(f"norms.{key}", f"norm {key}: expected an integer, got {str(value).lower()}")
             try:
                 Norms().with_value(key, value)
             except NormError as exc:

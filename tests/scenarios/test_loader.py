@@ -166,6 +166,16 @@ def _break(pack: Path, old: str, new: str) -> Path:
         ('consumes = ["services/platform/config.py"]', 'consumes = ["a", "[x"]', "teams[3].consumes[1]: pattern '[x'"),
         ('scope = ["services/checkout/pricing.py"]', 'scope = ["app/[x"]', "requester.scope[0]: pattern 'app/[x'"),
         ('needs = ["services/platform/money.py"]', 'needs = ["core/[x"]', "favor.needs[0]: pattern 'core/[x'"),
+        (
+            "[norms]\n",
+            "[norms]\nturn_budget = true\n",
+            "norms.turn_budget: norm turn_budget: expected an integer, got true",
+        ),
+        (
+            'contract_tests = ["tests/contract/inventory/test_inventory.py"]',
+            'contract_tests = ["tests/contract/inventory/test_inventory.txt"]',
+            "teams[3].contract_tests[0]: 'tests/contract/inventory/test_inventory.txt' is not a .py file",
+        ),
         # a trap checked for no role never fires (packs5 03)
         ('severity = "medium"\n', 'severity = "medium"\napplies_to = []\n', "traps[0].applies_to: Tuple should have"),
     ],
@@ -348,3 +358,11 @@ def test_a_git_checkout_in_repo_is_skipped_and_a_binary_file_refused_by_every_lo
         load_pack(pack_copy)
     assert str(info.value).startswith(f"{pack_copy / 'repo/logo.png'}: not a UTF-8 text file"), str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_a_byte_order_mark_in_a_test_file_is_read_as_nothing(pack_copy: Path) -> None:
+    """Python and pytest run a test file saved with a BOM; validate read U+FEFF as a syntax error (packs5 06)."""
+    test = pack_copy / "tests/contract/inventory/test_inventory.py"
+    test.write_bytes(b"\xef\xbb\xbf" + test.read_bytes())
+    rel = "tests/contract/inventory/test_inventory.py"
+    assert load_pack(pack_copy).test_sources([rel]) == load_pack(BUILTIN).test_sources([rel])
