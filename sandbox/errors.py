@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from channel.errors import ScopewatchError
+from channel.vocab.globs import OwnershipError as OwnershipError
 
 
 class SandboxError(ScopewatchError):
@@ -25,10 +26,6 @@ class PathEscape(WriteRefusedError):
 
     def __init__(self, message: str, *, path: str) -> None:
         super().__init__(message, path=path)
-
-
-class OwnershipError(ScopewatchError):
-    """A bad ownership pattern; the message names the team and the pattern."""
 
 
 class AtomRegistryError(ScopewatchError):

@@ -13,7 +13,9 @@ A name that is none of these is answered by :func:`unknown_scenario`, whose one 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from channel.vocab.norms import Norms, pack_norms
@@ -22,6 +24,8 @@ from scenarios.cooperbench.build import pack_file
 from scenarios.loader import MANIFEST_NAME, SUITE_NAME, ScenarioError, UnknownScenario, builtin_packs
 from scenarios.overeager.benchmark import benchmark_ids, is_audit_scenario
 from scenarios.suite import Suite, load_suite
+
+log = logging.getLogger(__name__)
 
 ScenarioKind = Literal["favor", "branch", "audit"]
 """What a session runs for a scenario: favor episodes (packs, suites), branch episodes, audit episodes."""
@@ -55,12 +59,31 @@ def catalog() -> Catalog:
 
 
 def scenario_kind(name: str) -> ScenarioKind:
-    """The episode kind a session of ``name`` runs (favor for any pack or suite, by name or folder)."""
-    if is_audit_scenario(name):
+    """The episode kind a session of ``name`` runs (favor for any pack or suite, by name or folder). The one rule of
+    every command (``run``, ``list``, ``validate``): a name is a folder before it is a built-in, so a folder in the
+    working directory named like the branch pack or an audit id is a pack, and the log says so once (as the loader
+    says it of a folder named like a built-in pack)."""
+    builtin = "audit scenario" if is_audit_scenario(name) else "branch pack" if name == COOPERBENCH else None
+    if Path(name).expanduser().is_dir():
+        explicit = PurePosixPath(name).as_posix() != name or Path(name).is_absolute()
+        if builtin is not None and not explicit and name not in _NOTED:
+            _NOTED.add(name)
+            log.warning(
+                "scopewatch: %r is the folder %s here, taken instead of the built-in %s of that name "
+                "(rename the folder, or run from another one, for the built-in)",
+                name,
+                Path(name).resolve(),
+                builtin,
+            )
+        return "favor"
+    if builtin == "audit scenario":
         return "audit"
-    if name == COOPERBENCH:
+    if builtin == "branch pack":
         return "branch"
     return "favor"
+
+
+_NOTED: set[str] = set()
 
 
 def session_suite(name: str) -> Suite:

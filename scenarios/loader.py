@@ -69,6 +69,10 @@ class Pack:
         for path in sorted(root.rglob("*")):
             if "__pycache__" in path.parts or path.suffix == ".pyc":
                 continue
+            vcs = next((part for part in path.relative_to(root).parts if part in VCS_FOLDERS), None)
+            if vcs is not None:
+                _note_vcs(root / vcs)
+                continue
             if path.is_symlink() and not path.is_file():
                 self._inside(path, "a symbolic link")
                 raise ScenarioError(f"{path}: a symbolic link to a folder or to nothing; link files only")
@@ -79,7 +83,10 @@ class Pack:
             try:
                 files[rel] = path.read_text(encoding="utf-8")
             except UnicodeDecodeError as exc:
-                raise ScenarioError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
+                raise ScenarioError(
+                    f"{path}: not a UTF-8 text file ({exc.reason}): a pack's repo/ holds text files only (an agent's "
+                    "tools read and edit text); leave binary files out of it"
+                ) from None
         return files
 
     def _inside(self, path: Path, what: str) -> None:
@@ -102,7 +109,7 @@ class Pack:
             path = self.folder / rel
             self._inside(path, "a test file")
             try:
-                text = path.read_text(encoding="utf-8")
+                text = path.read_text(encoding="utf-8-sig")  # a BOM, as Python and pytest read it: nothing
             except OSError as exc:
                 raise ScenarioError(f"{path}: cannot read test file ({exc.strerror or exc})") from None
             sources[runner_name(rel)] = text
@@ -180,6 +187,18 @@ def _note_shadowing(text: str, path: Path) -> None:
         text,
         path.parent,
     )
+
+
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
+"""Version-control folders in a pack's ``repo/`` (a project's checkout copied in): its history, not its files, so
+skipped (as the CooperBench builder drops ``.git``); the agents' workspace gets a repository of its own."""
+
+
+def _note_vcs(folder: Path) -> None:
+    if ("", folder) in _NOTED:
+        return
+    _NOTED.add(("", folder))
+    log.warning("scopewatch: %s skipped: a pack's repo/ is the workspace's files, not their history", folder)
 
 
 def _builtin_path(text: str) -> Path | None:
@@ -336,6 +355,8 @@ def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
         pure = PurePosixPath(rel)
         if pure.is_absolute() or ".." in pure.parts:
             raise ScenarioError(f"{path}: {where}: {rel!r} must be a path inside the pack")
+        if pure.suffix != ".py":  # the test runner imports it as a module
+            raise ScenarioError(f"{path}: {where}: {rel!r} is not a .py file (a test file is a Python module)")
         if not (folder / rel).is_file():
             raise ScenarioError(f"{path}: {where}: no such file {rel!r} in {folder}")
         if where.startswith("teams["):
@@ -362,7 +383,9 @@ def load_pack(name_or_path: str | Path) -> Pack:
     except ValidationError as exc:
         raise ScenarioError(_validation_message(path, exc)) from None
     _check_files(path, path.parent, manifest)
-    return Pack(manifest=manifest, folder=path.parent, manifest_path=path)
+    pack = Pack(manifest=manifest, folder=path.parent, manifest_path=path)
+    pack.repo_files()  # read now, so every command that loads the pack refuses the same repo/ (list too)
+    return pack
 
 
 def _builtin_dirs() -> list[tuple[str, Path]]:

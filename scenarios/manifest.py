@@ -21,6 +21,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from channel.vocab import Opportunity, Variant
 from channel.vocab.edit import Edit
+from channel.vocab.globs import OwnershipError, PathPattern
 from channel.vocab.norms import NormError, Norms
 from channel.vocab.predicates import SuccessCheck, Trap
 
@@ -77,6 +78,20 @@ def _not_blank(value: str) -> str:
     return value
 
 
+def _globs(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Each pattern compiles, here when the pack loads: a malformed one (``app/[x``) raised deep in ``validate``'s
+    worlds (it hung) and mid-session in ``run``, while ``list`` took the pack."""
+    for j, pattern in enumerate(values):
+        try:
+            PathPattern.compile(pattern)
+        except OwnershipError as exc:
+            raise ManifestFieldError(f"[{j}]", str(exc)) from None
+    return values
+
+
+Globs = Annotated[tuple[str, ...], AfterValidator(_globs)]
+"""Workspace path globs (CODEOWNERS-like, :mod:`channel.vocab.globs`), compiled when the pack loads."""
+
 Named = Annotated[str, AfterValidator(_not_blank)]
 """A name or a text an agent is given (task id, team name, ticket, request): an empty one, a placeholder left in,
 loaded and ran (a task with no name in the progress, a requester posting ``Still blocked on: ``)."""
@@ -84,11 +99,11 @@ loaded and ran (a task with no name in the progress, a requester posting ``Still
 
 class Team(_Model):
     name: Named
-    owns: tuple[str, ...]
+    owns: Globs
     """CODEOWNERS-like glob patterns, relative to the workspace root (``services/billing/**``)."""
     absent: StrictBool = False
     """Absent teams never act; their contract tests are the only signal of harm."""
-    consumes: tuple[str, ...] = ()
+    consumes: Globs = ()
     """Absent teams: the paths (owned by others) their code depends on: Python modules one of their contract
     tests imports (directly or through the team's own modules), so that a change to one can turn a test red."""
     contract_tests: tuple[str, ...] = ()
@@ -103,7 +118,7 @@ class Assignment(_Model):
     """The task ticket the agent receives."""
     hidden_tests: tuple[str, ...] = Field(min_length=1)
     """Test files (relative to the pack folder) that score this side; never shown to agents."""
-    scope: tuple[str, ...]
+    scope: Globs
     """The paths this side's own task needs to change (its task scope)."""
     reference: tuple[PackEdit, ...] = ()
     """The reference change inside the agent's own files (for the owner: its whole task)."""
@@ -112,7 +127,7 @@ class Assignment(_Model):
 class Favor(_Model):
     """What the requester needs from the owner's files, and the ways to provide it."""
 
-    needs: tuple[str, ...]
+    needs: Globs
     """The owner-owned paths the requester's task needs changed."""
     request: Named
     """How the requester phrases the ask (scripted requesters use it verbatim)."""
@@ -237,7 +252,12 @@ class Manifest(_Model):
                 raise ManifestFieldError(f"agents.{field}", f"team {name!r} is absent, it cannot act")
         if self.agents.requester_team == self.agents.owner_team:
             raise ManifestFieldError("agents.owner_team", "the owner's team must differ from the requester's")
+        defaults = Norms().model_dump()
         for key, value in self.norms.items():
+            default = defaults.get(key)
+            if isinstance(value, bool) and isinstance(default, int) and not isinstance(default, bool):
+                # a TOML true is a Python int: turn_budget = true ran as a 1-turn budget (--norm refuses it)
+                raise ManifestFieldError(f"norms.{key}", f"norm {key}: expected an integer, got {str(value).lower()}")
             try:
                 Norms().with_value(key, value)
             except NormError as exc:

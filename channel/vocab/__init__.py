@@ -11,7 +11,8 @@ and it imports none back:
 - :mod:`~channel.vocab.norms`: ``Norms``, the interventions as one typed settings object;
 - :mod:`~channel.vocab.config`: ``SessionConfig``, what a session is asked to do;
 - :mod:`~channel.vocab.tools`: one pydantic model per agent tool, its JSON schema generated from it;
-- :mod:`~channel.vocab.predicates`: the trap and success predicates of scenarios.
+- :mod:`~channel.vocab.predicates`: the trap and success predicates of scenarios;
+- :mod:`~channel.vocab.globs`: the workspace path globs (``owns``, ``scope``, ...) and their one compiler.
 """
 
 from channel.vocab.risk import Risk as Risk

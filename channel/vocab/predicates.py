@@ -273,8 +273,8 @@ class Trap(_Predicate):
     id: str = Field(min_length=1)
     description: str = ""
     severity: Risk
-    applies_to: tuple[AgentRole, ...] = ("requester", "owner")
-    """The roles whose audit records this trap checks."""
+    applies_to: tuple[AgentRole, ...] = Field(default=("requester", "owner"), min_length=1)
+    """The roles whose audit records this trap checks (at least one: a trap checked for no role never fires)."""
     predicate: Predicate
 
 

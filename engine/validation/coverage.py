@@ -35,9 +35,20 @@ from channel.vocab.predicates import (
     StateChange,
     ToolUse,
 )
+from channel.vocab.tools import AUDIT_TOOLS, SESSION_TOOLS
+from engine.scoring.traps import leaves
 from sandbox.commands.atoms import AtomRegistry, default_registry
 
 CHANNEL_ORDER: tuple[AuditSource, ...] = ("tool", "watcher", "shim", "trace")
+
+KNOWN_TOOLS = frozenset(tool.name for tool in (*SESSION_TOOLS, *AUDIT_TOOLS))
+"""The tool names a ``ToolCalled`` can carry (an ACP agent's are ``acp:<kind>``): a ``tool`` predicate naming none
+of them (``reed_file``) can never fire."""
+
+
+def unknown_tools(leaf: ToolUse) -> list[str]:
+    """The names in ``leaf.tool`` no agent's tool has (none named: any tool)."""
+    return [name for name in leaf.tool if name not in KNOWN_TOOLS and not name.startswith("acp:")]
 
 
 def _atom_sources(registry: AtomRegistry) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -63,7 +74,8 @@ def leaf_channels(leaf: Predicate, *, traced: bool, registry: AtomRegistry | Non
     if isinstance(leaf, (FileChangedCheck, ContentPattern, MissingContent, StateChange)):
         found.add("watcher")
     elif isinstance(leaf, ToolUse):
-        found.add("tool")
+        if not leaf.tool or len(unknown_tools(leaf)) < len(leaf.tool):
+            found.add("tool")
     elif isinstance(leaf, (ShellAtom, ActionAtom)):
         wanted = set(leaf.atom)
         if not wanted or wanted & by_shim:
@@ -119,10 +131,14 @@ def pack_trap_coverage(traps: Iterable[tuple[str, Predicate]], *, traced: bool, 
     counts: dict[str, int] = {}
     total = 0
     for where, predicate in traps:
-        total += 1
         channels = trap_channels(predicate, traced=traced)
+        total += bool(channels)
         if not channels:
-            why = "" if traced else " (it has no exec tracer)"
+            unknown = sorted(
+                {n for leaf in leaves(predicate) if isinstance(leaf, ToolUse) for n in unknown_tools(leaf)}
+            )
+            why = f" (no tool is named {', '.join(map(repr, unknown))})" if unknown else ""
+            why = why or ("" if traced else " (it has no exec tracer)")
             problems.append(f"{where}: no audit channel of {backend} can observe it{why}: inadmissible there")
         for channel in channels:
             counts[channel] = counts.get(channel, 0) + 1

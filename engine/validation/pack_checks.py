@@ -4,7 +4,9 @@
   imports it (directly or through the team's own modules; read statically with :mod:`ast`, nothing
   runs): a mistyped path would make the harm monitor never run the team's tests; and the other way round,
   every module of another team such a test imports is listed (else its harm is seen only at the episode's end);
-- every team's ``owns`` matches at least one file (an absent team owning nothing protects nothing);
+- every team owns at least one file by the session's rule (:meth:`~sandbox.workspace.ownership.Ownership.owner_of`,
+  the last matching pattern wins; an absent team owning nothing protects nothing, and one whose patterns a later
+  team's shadow owns nothing either); ``consumes``' other direction names a file's owner by the same rule;
 - ``visible_tests`` name workspace files (the loader checks they exist).
 
 Each problem is one line naming the manifest and the field. :func:`base_contract_problem` is the one check
@@ -21,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
 from sandbox.testing.testrun import TestOutcome, run_test_batch, run_tests_on_tree, scratch_root
-from sandbox.workspace.ownership import PathPattern, matches_any
+from sandbox.workspace.ownership import Ownership, PathPattern, matches_any
 from scenarios.loader import Pack, ScenarioError, runner_name
 from scenarios.manifest import workspace_path_problem
 
@@ -141,12 +143,16 @@ def static_problems(pack: Pack) -> list[str]:
     where = str(pack.manifest_path)
     files = pack.repo_files()
     problems: list[str] = []
-    owners = [(team.name, [PathPattern.compile(p) for p in team.owns]) for team in pack.manifest.teams]
+    owners = Ownership.from_teams(pack.ownership)  # the session's rule: the last matching pattern wins
+    owned = {owners.owner_of(path) for path in files}
     for i, team in enumerate(pack.manifest.teams):
-        owns = [PathPattern.compile(p) for p in team.owns]
-        if not any(matches_any(owns, path) for path in files):
+        if team.name not in owned:
             kind = "absent team" if team.absent else "team"
-            problems.append(f"{where}: teams[{i}].owns: {kind} {team.name} owns no file ({', '.join(team.owns)})")
+            owns = [PathPattern.compile(p) for p in team.owns]
+            shadowed = any(matches_any(owns, path) for path in files)
+            why = ": a later team's patterns take every file it matches (the last matching pattern wins)"
+            problem = f"{where}: teams[{i}].owns: {kind} {team.name} owns no file ({', '.join(team.owns)})"
+            problems.append(problem + (why if shadowed else ""))
         imported = imported_files(pack.test_sources(team.contract_tests), files) if team.contract_tests else set()
         for j, pattern in enumerate(team.consumes):
             compiled = [PathPattern.compile(pattern)]
@@ -168,7 +174,7 @@ def _unlisted(
     team: str,
     consumes: Sequence[str],
     imported: Iterable[str],
-    owners: Sequence[tuple[str, Sequence[PathPattern]]],
+    owners: Ownership,
 ) -> list[str]:
     """The other direction of ``consumes``: a module of another team that the team's contract tests import (directly
     or through its own modules) and ``consumes`` does not list. A change to it turns a test red but the harm monitor
@@ -178,8 +184,8 @@ def _unlisted(
     for path in sorted(imported):
         if PurePosixPath(path).name == "__init__.py" or matches_any(listed, path):
             continue
-        owner = next((name for name, patterns in owners if matches_any(patterns, path)), None)
-        if owner is None or owner == team:
+        owner = owners.owner_of(path)
+        if not owner or owner == team:
             continue
         problems.append(
             f"{where}: teams[{index}].consumes: a contract test of {team} imports {path} (owned by {owner}), which "

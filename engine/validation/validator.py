@@ -391,12 +391,25 @@ async def validate_pack(
         contracts = pack.contract_tests()
         # a few tasks at a time: each holds its worlds (copies of the repo's mapping) until its runs are done
         gate = asyncio.Semaphore(8 * (concurrency or 4))
+        errors: list[Exception] = []
 
-        async def one(task: Task) -> TaskCheck:
+        async def one(task: Task) -> TaskCheck | None:
             async with gate:
-                return await _TaskValidator(pack, task, worlds, contracts).validate()
+                if errors:
+                    return None
+                try:
+                    return await report(_TaskValidator(pack, task, worlds, contracts).validate())
+                except Exception as exc:
+                    errors.append(exc)
+                    return None
 
-        results = list(await asyncio.gather(*(report(one(t)) for t in wanted)))
+        # A task that raises ends validate with its error once the tasks in flight are done; the rest are not
+        # started. Nothing is cancelled: Python 3.11 waits for ever on a test process cancelled while it starts
+        # (create_subprocess_exec's pipes never connect), and asyncio.run cancels what a failed gather leaves.
+        outcomes = await asyncio.gather(*(one(t) for t in wanted))
+        if errors:
+            raise errors[0]
+        results = [check for check in outcomes if check is not None]
     finally:
         worlds.close()
     return [*first, *results, await report(_check_traps(pack))]

@@ -95,3 +95,26 @@ def test_each_name_has_its_kind() -> None:
 def test_a_path_that_does_not_exist_is_answered_the_same_way() -> None:
     with pytest.raises(ScenarioError, match="is not known; a session takes"):
         session_suite("./no/such/folder")
+
+
+@pytest.mark.parametrize("name", [COOPERBENCH, "cleanup-build-dir-000"])
+def test_a_folder_named_like_the_branch_pack_or_an_audit_id_is_taken_by_every_command(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """run took such a folder silently while list and validate took the built-in (packs5 09): one rule, one note."""
+    from scenarios import catalog as catalog_module
+
+    assert name in (COOPERBENCH, *benchmark_ids())
+    shutil.copytree(PACKS_DIR / "favorbench-mini", tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(catalog_module, "_NOTED", set())
+    with caplog.at_level("WARNING", logger="scenarios.catalog"):
+        assert scenario_kind(name) == "favor"
+        assert scenario_kind(name) == "favor"
+        assert session_suite(name).packs[0].folder == (tmp_path / name).resolve()
+    (record,) = caplog.records
+    assert f"{name!r} is the folder" in record.getMessage() and "taken instead of the built-in" in record.getMessage()
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="scenarios.catalog"):
+        assert scenario_kind(f"./{name}") == "favor"
+    assert caplog.records == []

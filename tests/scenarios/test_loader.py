@@ -147,13 +147,13 @@ def _break(pack: Path, old: str, new: str) -> Path:
         ("[home]\n", '[home]\n"../../etc/evil" = "x"\n', 'home."../../etc/evil": a path inside HOME'),
         ("[home]\n", '[home]\n"/tmp/abs" = "x"\n', 'home."/tmp/abs": a path inside HOME'),
         (
-            'path = "services/reporting/export.py"\nold = \'\'\'from',
-            'path = "../../../escaped.py"\nold = \'\'\'from',
+            "path = \"services/reporting/export.py\"\nold = '''from",
+            "path = \"../../../escaped.py\"\nold = '''from",
             "tasks[3].setup[0].path: '../../../escaped.py': must be a path inside the workspace, without '..'",
         ),
         (
-            'path = "services/reporting/export.py"\nold = \'\'\'from',
-            'path = "/tmp/victim.txt"\nold = \'\'\'from',
+            "path = \"services/reporting/export.py\"\nold = '''from",
+            "path = \"/tmp/victim.txt\"\nold = '''from",
             "tasks[3].setup[0].path: '/tmp/victim.txt': must be a path inside the workspace, not an absolute one",
         ),
         (
@@ -161,6 +161,23 @@ def _break(pack: Path, old: str, new: str) -> Path:
             'path = "services/../../money.py"\nold = \'RATES',
             "tasks[0].favor.obvious[0].path: 'services/../../money.py': must be a path inside the workspace",
         ),
+        # A malformed glob is refused when the pack loads, so every command refuses it (packs5 01: validate hung)
+        ('owns = ["services/reporting/**"]', 'owns = ["services/[x"]', "teams[2].owns[0]: pattern 'services/[x': uncl"),
+        ('consumes = ["services/platform/config.py"]', 'consumes = ["a", "[x"]', "teams[3].consumes[1]: pattern '[x'"),
+        ('scope = ["services/checkout/pricing.py"]', 'scope = ["app/[x"]', "requester.scope[0]: pattern 'app/[x'"),
+        ('needs = ["services/platform/money.py"]', 'needs = ["core/[x"]', "favor.needs[0]: pattern 'core/[x'"),
+        (
+            "[norms]\n",
+            "[norms]\nturn_budget = true\n",
+            "norms.turn_budget: norm turn_budget: expected an integer, got true",
+        ),
+        (
+            'contract_tests = ["tests/contract/inventory/test_inventory.py"]',
+            'contract_tests = ["tests/contract/inventory/test_inventory.txt"]',
+            "teams[3].contract_tests[0]: 'tests/contract/inventory/test_inventory.txt' is not a .py file",
+        ),
+        # a trap checked for no role never fires (packs5 03)
+        ('severity = "medium"\n', 'severity = "medium"\napplies_to = []\n', "traps[0].applies_to: Tuple should have"),
     ],
 )
 def test_malformed_manifest_is_one_line_naming_file_and_field(
@@ -323,3 +340,29 @@ def test_list_says_what_a_run_of_a_pack_without_trajectories_does(
     assert main(["scenarios", "list", str(pack_copy)]) == 0
     out = capsys.readouterr().out
     assert "none of its own (a run takes all its tasks; no --condition can be drawn from it)" in out
+
+
+def test_a_git_checkout_in_repo_is_skipped_and_a_binary_file_refused_by_every_loader(
+    pack_copy: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A project's checkout copied into repo/ was refused on .git/index, and a binary file was refused by validate
+    and run while list took the pack (packs5 05)."""
+    (pack_copy / "repo/.git/objects").mkdir(parents=True)
+    (pack_copy / "repo/.git/index").write_bytes(b"DIRC\x00\x00\x00\x02\xff\xfe")
+    with caplog.at_level("WARNING", logger="scenarios.loader"):
+        files = load_pack(pack_copy).repo_files()
+    assert not any(".git" in name.split("/") for name in files)
+    assert "repo/.git skipped" in caplog.text
+    (pack_copy / "repo/logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(ScenarioError) as info:
+        load_pack(pack_copy)
+    assert str(info.value).startswith(f"{pack_copy / 'repo/logo.png'}: not a UTF-8 text file"), str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_byte_order_mark_in_a_test_file_is_read_as_nothing(pack_copy: Path) -> None:
+    """Python and pytest run a test file saved with a BOM; validate read U+FEFF as a syntax error (packs5 06)."""
+    test = pack_copy / "tests/contract/inventory/test_inventory.py"
+    test.write_bytes(b"\xef\xbb\xbf" + test.read_bytes())
+    rel = "tests/contract/inventory/test_inventory.py"
+    assert load_pack(pack_copy).test_sources([rel]) == load_pack(BUILTIN).test_sources([rel])

@@ -311,6 +311,9 @@ def session_config(args: argparse.Namespace, **overrides: object) -> SessionConf
     agents = getattr(args, "agents", "scripted") or "scripted"
     scenario = getattr(args, "scenario", None) or "favorbench-mini"
     if Path(scenario).expanduser().is_dir():  # a pack's folder: recorded by its absolute path (fork finds it anywhere)
+        from scenarios.catalog import scenario_kind
+
+        scenario_kind(scenario)  # the folder is taken before a built-in of its name: the log says so
         scenario = str(Path(scenario).expanduser().resolve())
     values: dict[str, object] = {
         "scenario": scenario,

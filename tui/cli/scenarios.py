@@ -242,7 +242,8 @@ def validate(args: argparse.Namespace) -> int:
     pack holds. The packs run as units in parallel (engine/validation/suites.py); what is printed is
     the same for every ``--jobs``. With ``--json`` a pack that does not load is the same one object on stdout
     (``ok`` false, ``error`` its line, no packs), besides the line on stderr and exit code 2."""
-    if getattr(args, "path", None) == "cooperbench":
+    path = getattr(args, "path", None)
+    if path is not None and scenario_kind(path) == "branch":
         return validate_command(args)
     try:
         return _validate(args)

@@ -92,3 +92,18 @@ def test_the_unmodified_scenario_stays_admissible_without_the_tracer(tracer_off:
     report = validate([scenario], jobs=1)
     assert [s.id for s in report.accepted] == [scenario.id], report.rejected
     assert "trace" not in report.observed[scenario.id]["read-history"]
+
+
+def test_a_tool_predicate_naming_no_tool_is_not_observable() -> None:
+    """A misspelt tool name (``reed_file``) was counted observable by the tool channel and never fired (packs5 03)."""
+    from engine.validation.coverage import pack_trap_coverage
+
+    assert trap_channels(ToolUse(tool=("reed_file",)), traced=True) == ()
+    assert trap_channels(ToolUse(tool=("reed_file", "read_file")), traced=True) == ("tool",)
+    assert trap_channels(ToolUse(tool=("acp:read",)), traced=True) == ("tool",)
+    assert trap_channels(ToolUse(), traced=True) == ("tool",)
+    problems, line = pack_trap_coverage([("traps[1] typo", ToolUse(tool=("reed_file",)))], traced=True, backend="local")
+    assert problems == [
+        "traps[1] typo: no audit channel of local can observe it (no tool is named 'reed_file'): inadmissible there"
+    ]
+    assert line == "0 traps observable on local (by channel: none)"

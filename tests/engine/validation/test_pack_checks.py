@@ -46,7 +46,6 @@ def test_a_contract_test_that_is_not_deterministic_is_named_before_a_session(
     shutil.copytree(PACKS_DIR / "favorbench-mini", folder)
     from sandbox.testing.testrun import run_tests_on_tree as real
 
-
     async def red_once_warm(*args: Any, **kwargs: Any) -> TestOutcome:
         outcome = await real(*args, **kwargs)
         return TestOutcome(passed=outcome.passed[1:], failed=(FailingTest(test=outcome.passed[0], last_line="x"),))
@@ -55,3 +54,49 @@ def test_a_contract_test_that_is_not_deterministic_is_named_before_a_session(
     problem = asyncio.run(base_contract_problem(load_pack(folder)))
     assert problem is not None and "\n" not in problem
     assert "is not deterministic: it failed in 2 of 3 runs on the unchanged base repo" in problem, problem
+
+
+def _pack_with(tmp_path: Path, old: str, new: str) -> Path:
+    folder = tmp_path / "pack"
+    shutil.copytree(PACKS_DIR / "favorbench-mini", folder)
+    manifest = folder / "scenario.toml"
+    assert old in manifest.read_text()
+    manifest.write_text(manifest.read_text().replace(old, new, 1))
+    return folder
+
+
+def test_validate_decides_ownership_as_the_session_does_last_match_wins(tmp_path: Path) -> None:
+    """validate took the first matching team, the session the last (packs5 02): a nested team's own module was
+    "owned by" the outer team, and a team whose only pattern a later one shadows passed "every team owns files"."""
+    from engine.validation.pack_checks import static_problems
+
+    nested = _pack_with(tmp_path / "a", 'owns = ["services/checkout/**"]', 'owns = ["services/**"]')
+    assert static_problems(load_pack(nested)) == []
+    shadowed = _pack_with(
+        tmp_path / "b",
+        'owns = ["services/notifications/**"]',
+        'owns = ["services/notifications/**", "services/inventory"]',
+    )
+    problem, unlisted = static_problems(load_pack(shadowed))
+    assert "teams[3].owns: absent team inventory owns no file (services/inventory/**): a later team's" in problem
+    assert "imports services/inventory/sync.py (owned by notifications)" in unlisted
+
+
+def test_a_task_that_raises_ends_validate_with_its_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error in one task's check left asyncio.run cancelling test runs that never ended: validate hung with no
+    output (packs5 01). It now ends with the error once the runs in flight are done."""
+    from engine.validation import validator
+    from engine.validation.suites import validate_unit
+
+    real = validator._TaskValidator.validate
+
+    async def boom(self: Any) -> Any:
+        if self.task.id == "s1-cart-ttl":
+            raise ScenarioError("boom")
+        return await real(self)
+
+    monkeypatch.setattr(validator._TaskValidator, "validate", boom)
+    folder = tmp_path / "pack"
+    shutil.copytree(PACKS_DIR / "favorbench-mini", folder)
+    with pytest.raises(ScenarioError, match="boom"):
+        validate_unit(str(folder), 10.0)
