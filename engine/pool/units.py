@@ -190,9 +190,10 @@ def _stop_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for process in processes:
             with contextlib.suppress(ProcessLookupError, PermissionError, TypeError):
-                os.kill(process.pid, sig)  # a worker still starting has no group of its own yet
-            with contextlib.suppress(ProcessLookupError, PermissionError, TypeError):
-                os.killpg(process.pid, sig)
+                if os.getpgid(process.pid) == process.pid:  # its group: the worker and all it started
+                    os.killpg(process.pid, sig)
+                else:  # still starting: no group of its own yet
+                    os.kill(process.pid, sig)
         deadline = time.monotonic() + GRACE_S
         for process in processes:
             process.join(max(0.0, deadline - time.monotonic()))
@@ -237,6 +238,8 @@ def _exit_stopped() -> None:
     (newcomer5 07: interrupted runs left their folders in /tmp and /dev/shm)."""
     import atexit
 
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # it is ending: a second stop must not cut its clean-up short
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.stdout.flush()
     sys.stderr.flush()
     atexit._run_exitfuncs()
