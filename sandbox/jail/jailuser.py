@@ -99,8 +99,21 @@ class HandOver:
         known: dict[str, tuple[int, tuple[str, ...]]] = {}
         stack: list[tuple[str, str, tuple[str, ...]]] = [(str(r), str(r), ()) for r in self.roots]
         pop, extend = stack.pop, stack.extend
+        lstat, is_dir, modes, folders_seen = os.lstat, stat.S_ISDIR, self._modes, self._folders
         while stack:
             path, root, rel = pop()
+            seen = folders_seen.get(path)
+            if seen is not None:  # known and, by its name, unchanged: nothing to do there, nothing opened (a swap
+                try:  # for a link reads another folder's metadata at most, which then differs: the walk below)
+                    st = lstat(path)
+                except OSError:
+                    st = None
+                now = stat.S_IMODE(st.st_mode) if st is not None else -1
+                if (st is not None and is_dir(st.st_mode) and st.st_ctime_ns == seen[0] and st.st_uid == uid
+                        and st.st_gid == uid and now == modes.get(path, now | OWNER_BITS)):
+                    known[path] = seen
+                    extend((os.path.join(path, name), root, (*rel, name)) for name in seen[1])
+                    continue
             try:
                 fd = beneath.open_folder(root, rel)
             except OSError:
