@@ -2,7 +2,8 @@
 
 One module per subcommand, each with ``register(subparsers)`` and its handler; the engine functions
 they call take typed arguments and return results. Heavy imports (textual, litellm) happen only in
-the handlers that need them, so ``--help`` and headless runs stay fast.
+the handlers that need them, so ``--help`` and headless runs stay fast. ``live`` (the live app on an
+in-process session) and ``common`` serve several of them.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ from typing import Any
 
 from channel.vocab.config import SessionConfig
 from tui.cli.common import THEME_HELP
-from tui.cli.run import DEMO_PACE, open_live
+from tui.cli.live import open_live
+from tui.cli.run import DEMO_PACE
 
 
 def register(sub: Any) -> None:

@@ -15,7 +15,8 @@ from engine.fork.course import changes_text
 from engine.fork.errors import ForkDiverged
 from engine.fork.plan import ForkPlan, plan_fork
 from tui.cli.common import THEME_HELP, CliError, base_url, print_metrics, say, warn_red_contracts
-from tui.cli.run import DEMO_PACE, Progress, open_live
+from tui.cli.live import open_live
+from tui.cli.run import DEMO_PACE, Progress
 
 
 def register(sub: Any) -> None:

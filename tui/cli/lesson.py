@@ -128,7 +128,7 @@ def lesson_run(args: argparse.Namespace) -> int:
     """Run the lesson: on the live TUI, or headless with its prompts printed."""
     from engine.classroom.guide import LessonGuide, attach, unfired
     from engine.runs.runner import run_session
-    from tui.cli.run import open_live
+    from tui.cli.live import open_live
 
     if args.bus:
         raise CliError(

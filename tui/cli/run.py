@@ -8,32 +8,30 @@ import asyncio
 import contextlib
 import logging
 import os
-import shlex
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from channel.events import AgentErrored, EpisodeEnded, EpisodeStarted, Event, SessionStarted
 from channel.text import printable
 from channel.vocab.config import SessionConfig
-from engine.fork.plan import ForkPlan
 from engine.scoring.judge import EpisodeLabel
 from tui.cli.common import (
     THEME_HELP,
     CliError,
     add_parallel_options,
     add_session_options,
-    freeze_heap,
     print_metrics,
     progress_bars,
     say,
     session_config,
     warn_red_contracts,
 )
+from tui.cli.live import open_live
 from tui.cli.serve import add_room_options, check_room_options, serve
 
 if TYPE_CHECKING:
-    from engine.session.loop import RoundGuide, Session
+    pass
 
 DEMO_PACE = 0.5
 """Seconds between rounds in the demo and live scripted runs: slow enough to watch."""
@@ -234,42 +232,3 @@ class _OwnLine(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         self.progress.end_line()
         self.progress._err(record.getMessage())
-
-
-def open_live(
-    config: SessionConfig,
-    *,
-    theme: str | None,
-    record: str | None,
-    fork: ForkPlan | None = None,
-    seat: str | None = None,
-    guide: Callable[[Session], RoundGuide] | None = None,
-) -> int:
-    """The live app on an in-process session (a fork of a recording, with ``fork``; a person in an
-    agent's ``seat``; steered by a lesson's ``guide``); returns the exit code."""
-    from channel.memory import InProcessBus
-    from channel.recorder import Recorder
-    from engine.runs.sessions import open_session
-    from themes import resolve
-    from tui.app import build_app
-
-    theme_name = resolve(theme)
-    bus = InProcessBus()
-    recorder = Recorder(record) if record else None
-    try:
-        session = open_session(config, bus, recorder=recorder, fork=fork, guide=guide)
-        app = build_app(
-            bus, session.id, engine=session.run(), theme=theme_name, token=config.reviewer_secret, seat=seat
-        )
-        freeze_heap()
-        app.run()
-    finally:
-        if recorder is not None:
-            recorder.close()
-    if app.engine_error is not None:
-        err = app.engine_error
-        print(f"scopewatch: the session stopped: {type(err).__name__}: {err}", file=sys.stderr)
-        return 1
-    if record:
-        print(f"scopewatch: recording in {record} (scopewatch replay {shlex.quote(record)})", file=sys.stderr)
-    return app.return_code or 0

@@ -77,10 +77,16 @@ def test_an_interrupted_batch_leaves_no_workers_helper_folders(tmp_path: Path) -
             time.sleep(0.05)
         os.kill(os.getpid(), signal.SIGINT)
 
+    # Ctrl-C as a terminal's foreground job gets it: a background job of a non-interactive shell (CI's) starts with
+    # SIGINT ignored, and Python leaves it so.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Thread(target=interrupt_once_made, daemon=True).start()
     started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        run_units(hold_a_helper_folder, [(str(tmp_path),), (str(tmp_path),)], jobs=2)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_units(hold_a_helper_folder, [(str(tmp_path),), (str(tmp_path),)], jobs=2)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 50
     assert list(tmp_path.iterdir()) == []
 
