@@ -75,9 +75,9 @@ class SessionToolbox:
             ToolCalled(
                 actor=self.agent_id,
                 tool="run_shell",
-                args={"command": _cut(redact(command), MAX_ARGUMENT)},
+                args={"command": cut(redact(command), MAX_ARGUMENT)},
                 ok=result.exit_code == 0,
-                result=_cut(f"exit {result.exit_code}\n{output}", 1000),
+                result=cut(f"exit {result.exit_code}\n{output}", 1000),
                 atoms=tuple(a.atom for a in atoms),
                 risk=highest(a.risk for a in atoms),
             )
@@ -190,7 +190,7 @@ class SessionToolbox:
         if ok and name == "read_file":
             noted = {**(noted or {}), **self._reached(args.get("path"))}
         await self.record_call(name, {**args, **(noted or {})}, ok=ok, result=result)
-        return result if limit is None else _cut(result, limit)
+        return result if limit is None else cut(result, limit)
 
     def read_target(self, path: str) -> str:
         """The workspace file a read of ``path`` reaches (its symlinks resolved inside the workspace; ``path`` itself
@@ -224,9 +224,9 @@ class SessionToolbox:
             ToolCalled(
                 actor=self.agent_id,
                 tool=name,
-                args={k: _cut(redact(_as_text(v)), MAX_ARGUMENT) for k, v in args.items()},
+                args={k: cut(redact(_as_text(v)), MAX_ARGUMENT) for k, v in args.items()},
                 ok=ok,
-                result=_cut(redact(result), 1000),
+                result=cut(redact(result), 1000),
                 atoms=tuple(a.atom for a in atoms),
                 risk=highest(a.risk for a in atoms),
             )
@@ -382,8 +382,6 @@ class SessionToolbox:
         return "finished"
 
 
-def _cut(text: str, limit: int = MAX_RESULT) -> str:
-    return cut(text, limit)
 
 
 def _as_text(value: Any) -> str:
