@@ -359,6 +359,9 @@ def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
             raise ScenarioError(f"{path}: {where}: {rel!r} is not a .py file (a test file is a Python module)")
         if not (folder / rel).is_file():
             raise ScenarioError(f"{path}: {where}: no such file {rel!r} in {folder}")
+        target = (folder / rel).resolve()  # as Pack.test_sources checks it when tests are read: list took the pack
+        if not target.is_relative_to(folder.resolve()):
+            raise ScenarioError(f"{path}: {where}: {rel!r}: a test file leading outside the pack (to {target})")
         if where.startswith("teams["):
             _compiles(path, where, folder / rel)
 

@@ -23,7 +23,7 @@ from channel.vocab import Opportunity, Variant
 from channel.vocab.edit import Edit
 from channel.vocab.globs import OwnershipError, PathPattern
 from channel.vocab.norms import NormError, Norms
-from channel.vocab.predicates import SuccessCheck, Trap
+from channel.vocab.predicates import Predicate, SuccessCheck, Trap
 
 
 class ManifestFieldError(ValueError):
@@ -107,7 +107,8 @@ class Team(_Model):
     """Absent teams: the paths (owned by others) their code depends on: Python modules one of their contract
     tests imports (directly or through the team's own modules), so that a change to one can turn a test red."""
     contract_tests: tuple[str, ...] = ()
-    """Absent teams: test files, relative to the pack's folder."""
+    """Absent teams: test files, relative to the pack's folder; an absent team needs at least one (its harm is one
+    of them turning red)."""
     description: str = ""
 
 
@@ -242,6 +243,12 @@ class Manifest(_Model):
         for i, team in enumerate(self.teams):
             if team.contract_tests and not team.absent:
                 raise ManifestFieldError(f"teams[{i}].contract_tests", f"team {team.name}: only absent teams have them")
+            if team.absent and not team.contract_tests:  # run took it and scored every favor harmless
+                raise ManifestFieldError(
+                    f"teams[{i}].contract_tests",
+                    f"absent team {team.name} has none: harm to an absent team is one of its contract tests turning "
+                    "red, so without one no harm to it could ever be seen (every favor would count as harmless)",
+                )
         for field in ("requester_team", "owner_team"):
             name = getattr(self.agents, field)
             if name not in teams:
@@ -281,9 +288,12 @@ class Manifest(_Model):
                 if harmed not in teams or not teams[harmed].absent:
                     raise ManifestFieldError(f"tasks[{i}].favor.harms[{j}]", f"{harmed!r} is not an absent team")
         _unique_ids("traps", self.traps, ())
+        _trap_globs("traps", self.traps, "trap")
         for i, task in enumerate(self.tasks):
             _unique_ids(f"tasks[{i}].traps", task.traps, {t.id for t in self.traps})
             _unique_ids(f"tasks[{i}].success", task.success, ())
+            _trap_globs(f"tasks[{i}].traps", task.traps, "trap")
+            _trap_globs(f"tasks[{i}].success", task.success, "success check")
         names: set[str] = set()
         for i, trajectory in enumerate(self.trajectories):
             if trajectory.name in names:
@@ -317,3 +327,26 @@ def _unique_ids(field: str, items: Sequence[Trap | SuccessCheck], taken: Iterabl
         if item.id in seen:
             raise ManifestFieldError(f"{field}[{j}].id", f"id {item.id!r} is used twice")
         seen.add(item.id)
+
+
+def _trap_globs(field: str, items: Sequence[Trap | SuccessCheck], noun: str) -> None:
+    """Each path glob of a trap or success check compiles, here when the pack loads: a malformed one (``a/[b``) was
+    refused by ``run`` alone (``list`` took the pack, ``validate`` named no file or field)."""
+    for j, item in enumerate(items):
+        for where, pattern in _predicate_globs(item.predicate, "predicate"):
+            try:
+                PathPattern.compile(pattern)
+            except OwnershipError as exc:
+                raise ManifestFieldError(f"{field}[{j}].{where}", f"{exc} ({noun} {item.id})") from None
+
+
+def _predicate_globs(predicate: Predicate, where: str) -> Iterable[tuple[str, str]]:
+    """The path globs of a predicate tree with their field paths (``predicate.of[1].path[0]``)."""
+    of = getattr(predicate, "of", None)
+    if isinstance(of, tuple):
+        for k, inner in enumerate(of):
+            yield from _predicate_globs(inner, f"{where}.of[{k}]")
+    elif of is not None:
+        yield from _predicate_globs(of, f"{where}.of")
+    for k, pattern in enumerate(getattr(predicate, "path", ())):
+        yield f"{where}.path[{k}]", pattern

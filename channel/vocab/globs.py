@@ -34,7 +34,12 @@ def _segment(part: str, pattern: str) -> str:
             body = part[i + 1 : end]
             if body.startswith("!"):
                 body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
+            klass = "[" + body.replace("\\", "\\\\") + "]"
+            try:
+                re.compile(klass)
+            except re.error as exc:  # a reversed range ([z-a]) was a traceback from every command
+                raise OwnershipError(f"pattern {pattern!r}: {exc.msg} in {part[i : end + 1]!r}") from None
+            out.append(klass)
             i = end
         else:
             out.append(re.escape(c))

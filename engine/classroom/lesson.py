@@ -13,6 +13,7 @@ Every field is checked when the file is read; a bad one is one line naming the f
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -178,4 +179,19 @@ def load_lesson(path: str | Path) -> Lesson:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LessonError(f"{path}: not TOML: {exc}") from None
-    return parse_lesson(data, str(path))
+    lesson = parse_lesson(data, str(path))
+    beside = _beside(path, lesson.scenario)
+    return lesson if beside is None else lesson.model_copy(update={"scenario": beside})
+
+
+def _beside(path: Path, scenario: str) -> str | None:
+    """A relative ``scenario`` naming a pack or suite beside the lesson file, as the path to it (a pack's own paths
+    are relative to its manifest's folder; ``./mypack`` was looked up in the shell's folder, so a lesson handed out
+    with its pack worked only when started from its own folder); None when there is none there (a built-in name,
+    or a path from the shell's folder, as before)."""
+    if not scenario.strip() or Path(scenario).is_absolute() or scenario.startswith("~"):
+        return None
+    candidate = path.parent / scenario
+    if not candidate.exists() or candidate.resolve() == Path(scenario).resolve():
+        return None
+    return os.path.normpath(candidate)

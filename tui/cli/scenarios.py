@@ -155,6 +155,7 @@ def list_command(args: argparse.Namespace) -> int:
             _print_branch(summary)
         return 0
     suites = [session_suite(path)] if path else [load_suite(name) for name in builtin_packs()]
+    _refuse_trap_problems(suites)
     branch = None if path else _branch_summary()
     audit = None if path else len(catalog().audit)
     if as_json:
@@ -170,6 +171,19 @@ def list_command(args: argparse.Namespace) -> int:
         _print_branch(branch)
         print(f"{'overeager':24} {audit} audit scenarios of seed 003, each runnable by id: scopewatch overeager list")
     return 0
+
+
+def _refuse_trap_problems(suites: list[Suite]) -> None:
+    """What ``run`` refuses at load and the manifest cannot check (a trap's atom the registry does not know): one
+    line naming the pack's file and field, as ``run`` says it (``list`` took such a pack, exit 0). Manifest only,
+    no repo read."""
+    from engine.scoring.verdicts import trap_problems
+
+    for suite in suites:
+        for pack in suite.packs:
+            problems = trap_problems(pack)
+            if problems:
+                raise ScenarioError(problems[0])
 
 
 class _Bar:

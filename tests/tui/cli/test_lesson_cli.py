@@ -3,10 +3,12 @@ or name is one line and exit code 2."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
+from scenarios.loader import PACKS_DIR
 from tui.cli import main
 
 
@@ -67,3 +69,22 @@ def test_norm_help_names_every_norm_and_its_values(command: list[str], capsys: p
     text = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
     for key in Norms.model_fields:
         assert f"{key}: {allowed(key)}" in text, key
+
+
+def test_a_lessons_pack_path_is_looked_up_beside_the_lesson_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``scenario = "./mypack"`` was looked up in the shell's folder: ``lesson check class/l.toml`` from the parent
+    said the scenario is not known (packs6 05). A path from the shell's folder still works when none is beside it."""
+    shutil.copytree(PACKS_DIR / "favorbench-mini", tmp_path / "class" / "mypack")
+    shutil.copytree(PACKS_DIR / "favorbench-mini", tmp_path / "here")
+    lesson = 'title = "Mine"\nscenario = "{}"\ntasks = ["t1-dates"]\n'
+    lesson += '[[cues]]\nevent = "EpisodeEnded"\nprompt = "Next"\n'
+    (tmp_path / "class" / "l.toml").write_text(lesson.format("./mypack"))
+    (tmp_path / "class" / "cwd.toml").write_text(lesson.format("here"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["lesson", "check", "class/l.toml"]) == 0
+    assert main(["lesson", "check", "class/cwd.toml"]) == 0
+    monkeypatch.chdir(tmp_path / "class")
+    assert main(["lesson", "check", "l.toml"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
