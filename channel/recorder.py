@@ -39,8 +39,9 @@ class Recorder:
     gzip-compressed, each event flushed to a byte boundary of the stream (a sync flush), so a killed
     process leaves a stream whose complete lines all read back, as a plain file's do; ``.zst`` is
     refused (compress with zstd afterwards). ``append``: go on writing a recording this run itself
-    began (made empty by the driver, written by the worker that runs its session); a gzip'd one gets one
-    more gzip member, which every reader reads as the stream's continuation."""
+    began (made empty by the driver, written by the worker that runs its session), or the one a resumed
+    session goes on in (engine/overeager/runner.py readies it); a gzip'd one gets one more gzip member,
+    which every reader reads as the stream's continuation."""
 
     def __init__(self, path: str | os.PathLike[str], *, fsync: bool = False, append: bool = False) -> None:
         self.path = Path(path)
@@ -48,7 +49,7 @@ class Recorder:
             raise RecordingError(f"{self.path}: record to a .jsonl or .jsonl.gz file (compress with zstd afterwards)")
         try:
             make_parent(self.path)  # a missing folder is made, as for every file scopewatch writes
-            # One recording, one session: never append to (or overwrite) an earlier one.
+            # One recording, one session: never append to (or overwrite) another session's.
             self._raw: IO[bytes] | None = open(self.path, "ab" if append else "xb")
             self._file: IO[bytes] | None = self._raw
             if is_compressed(self.path):

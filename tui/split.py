@@ -25,6 +25,9 @@ STEP_SECONDS = 0.4
 """Play reveals one row this often."""
 SHORT_HEIGHT = 24
 """Below this height the head and the episode labels shrink (tui/split.py's CSS, ``.-short``)."""
+SHOWN_ROWS = 200
+"""Rows drawn at most, those up to the cursor (the rows before them are a line saying how many: a
+fork of a long recording is not drawn whole at each step)."""
 
 
 class SplitApp(App[object]):
@@ -67,6 +70,8 @@ class SplitApp(App[object]):
         self.fork_view = Static(id="split-fork-body")
         self.labels = Static(id="split-labels")
         self.status = Static(id="split-status")
+        self._last_row = {split.rows.key(i)[0]: i for i in range(len(split.rows))}
+        """Each episode's last row: it is played through once the cursor is past it."""
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(DARK.variables)
@@ -151,7 +156,7 @@ class SplitApp(App[object]):
                 (f"fork {d.fork_seq or '-'} {d.fork_event}", "warning"),
             )
         self.head.update(render(self, head))
-        left, right = self._columns(split.rows[: self.cursor])
+        left, right = self._columns(split.rows[max(0, self.cursor - SHOWN_ROWS) : self.cursor])
         self.parent_view.update(left)
         self.fork_view.update(right)
         self.labels.update(self._labels())
@@ -166,6 +171,11 @@ class SplitApp(App[object]):
         left: list[Line] = []
         right: list[Line] = []
         first = self.split.first_difference
+        earlier = max(0, self.cursor - SHOWN_ROWS)
+        if earlier:
+            note: Line = ((f"… {earlier} earlier rows (left / home to go back)", "dim italic"),)
+            left.append(note)
+            right.append(note)
         for row in rows:
             mark = "◆ first difference" if row.first else "≠ differs" if row.differs else ""
             spec = "error bold" if row.first else "warning" if row.differs else "dim"
@@ -194,14 +204,10 @@ class SplitApp(App[object]):
         return Text("\n").join(render(self, line) for line in lines)
 
     def _labels(self) -> Text:
-        shown = {row.episode for row in self.split.rows[: self.cursor]}
-        ended = {row.episode for i, row in enumerate(self.split.rows) if i < self.cursor} - {
-            row.episode for row in self.split.rows[self.cursor :]
-        }
         lines: list[Line] = [(("episode labels (when the episode is played through): parent → fork", "bold"),)]
         for ep in self.split.episodes:
-            if ep.episode not in shown or ep.episode not in ended:
-                continue
+            if self._last_row.get(ep.episode, self.cursor) >= self.cursor:
+                continue  # not played through yet
             parts: list[tuple[str, str]] = [(f"ep{ep.episode} {ep.task_id}: ", "")]
             for key in ("favor", "execution_type", "favor_type", "harm", "requester_passed", "owner_passed"):
                 a = "-" if ep.parent is None else ep.parent[key]

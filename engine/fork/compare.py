@@ -180,7 +180,7 @@ def first_difference(parent: Iterable[Event], fork: Iterable[Event], at: int) ->
     changes (:func:`own_change`) aside: the first place the changes changed something. The one rule
     for ``report --parent`` and the split view (engine/fork/split.py). Both are read once, in step, up to
     the difference: only each event's place in its course is kept (an array of seqs)."""
-    p_at, f_at = _Places(), _Places()
+    p_at, f_at = CoursePlaces(), CoursePlaces()
     p_course, f_course = p_at.course(parent), f_at.course(fork)
     start, after = 0, None  # the parent's course events up to the fork point; the first one after it
     for event in p_course:
@@ -201,7 +201,7 @@ def first_difference(parent: Iterable[Event], fork: Iterable[Event], at: int) ->
     return None
 
 
-class _Places:
+class CoursePlaces:
     """seq -> place in the course (what :func:`comparable` maps ``*_seq`` fields by), for the events read so
     far: an array indexed by seq, -1 for an event not in the course (a recording's seqs run on from 1)."""
 

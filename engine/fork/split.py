@@ -8,22 +8,34 @@ two runs must agree on them (:func:`~engine.fork.course.comparable`), differ. Th
 changes (the ``NormChanged`` / ``SeatChanged`` its fork point applies) are shown and marked, but are
 no difference: the first difference is the first event after the fork point where what happened
 differs, the first place the changes changed something.
+
+Read in streamed passes, never held whole (``scopewatch replay FORK --parent PARENT`` opens both
+recordings through their indexes): the first difference is found reading both in step up to it
+(:func:`~engine.fork.compare.first_difference`, the rule ``report --parent`` uses), then one pass over
+each labels the episodes and finds the rows, keeping of each row only its (episode, round), where its
+events lie in the two recordings and whether it differs; a row's events are read again, and described,
+when it is shown (the last few hundred shown are kept).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from array import array
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, overload
 
 from pydantic import BaseModel
 
 from channel.events import EpisodeStarted, Event, Forked, TurnStarted
-from engine.fork.compare import CompareError, Divergence, check_parent, first_difference, own_change
-from engine.fork.course import changes_text, comparable, course, describe, positions
-from engine.scoring.judge import judge
+from engine.fork.compare import CompareError, CoursePlaces, Divergence, check_parent, first_difference, own_change
+from engine.fork.course import NOT_THE_COURSE, changes_text, comparable, describe
+from engine.scoring.judge import EpisodeLabel, Judge
 
 LABEL_FIELDS = ("favor", "execution_type", "favor_type", "harm", "requester_passed", "owner_passed")
 """The episode label fields the split view compares."""
+ROWS_KEPT = 512
+"""Rows kept described once shown (play walks forward; the view shows the last few hundred)."""
 
 
 class SplitLine(BaseModel):
@@ -54,30 +66,139 @@ class EpisodeLabels(BaseModel):
     """The label fields whose values differ (every field, when one side did not run the episode)."""
 
 
-class SplitCourse(BaseModel):
+@dataclass
+class _Group:
+    """One course's events of one (episode, round): where they lie in the recording (indexes
+    ``lo`` .. ``hi - 1``, watching events between them aside), as two runs must agree on them."""
+
+    key: tuple[int, int]
+    lo: int
+    hi: int
+    seen: list[dict[str, Any]] = field(default_factory=list)
+    hot: bool = False
+    """It holds the course's side of the first difference."""
+
+
+class SplitRows(Sequence[SplitRow]):
+    """The rows, each kept as a few numbers (its episode and round, its events' span in each recording,
+    whether it differs); a row asked for is read from the two recordings again and described."""
+
+    def __init__(self, parent: Sequence[Event], fork: Sequence[Event]) -> None:
+        self._recordings = (parent, fork)
+        self._numbers = array("q")
+        """Six per row: episode, round, the parent's span (lo, hi), the fork's span."""
+        self._differs = bytearray()
+        self.first: int | None = None
+        """The index of the row holding the first difference (None: the same course)."""
+        self._shown: OrderedDict[int, SplitRow] = OrderedDict()
+
+    def add(self, key: tuple[int, int], parent: _Group | None, fork: _Group | None, differs: bool) -> None:
+        if self.first is None and any(g is not None and g.hot for g in (parent, fork)):
+            self.first = len(self)  # one row holds it (the parent's and the fork's event may fall in two)
+        spans = [n for g in (parent, fork) for n in ((0, 0) if g is None else (g.lo, g.hi))]
+        self._numbers.extend((*key, *spans))
+        self._differs.append(differs)
+
+    def key(self, index: int) -> tuple[int, int]:
+        """Row ``index``'s (episode, round), without reading it."""
+        return self._numbers[6 * index], self._numbers[6 * index + 1]
+
+    def __len__(self) -> int:
+        return len(self._differs)
+
+    @overload
+    def __getitem__(self, index: int) -> SplitRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SplitRow]: ...
+
+    def __getitem__(self, index: int | slice) -> SplitRow | list[SplitRow]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"row {index} of {len(self)}")
+        row = self._shown.get(index)
+        if row is None:
+            row = self._shown[index] = self._read(index)
+            if len(self._shown) > ROWS_KEPT:
+                self._shown.popitem(last=False)
+        return row
+
+    def _read(self, index: int) -> SplitRow:
+        episode, round_, *spans = self._numbers[6 * index : 6 * index + 6]
+        parent, fork = (
+            [e for e in events[lo:hi] if e.kind not in NOT_THE_COURSE]
+            for events, lo, hi in zip(self._recordings, spans[::2], spans[1::2], strict=True)
+        )
+        return SplitRow(
+            episode=episode,
+            round=round_,
+            parent=[SplitLine(seq=e.seq, text=describe(e)) for e in parent],
+            fork=[SplitLine(seq=e.seq, text=describe(e), change=own_change(e)) for e in fork],
+            differs=bool(self._differs[index]),
+            first=index == self.first,
+        )
+
+
+@dataclass
+class SplitCourse:
     at: int
     changes: str
-    rows: list[SplitRow]
+    rows: SplitRows
     episodes: list[EpisodeLabels]
     first_difference: Divergence | None
 
     @property
     def first_row(self) -> int | None:
         """The index of the row holding the first difference (None: the same course)."""
-        return next((i for i, row in enumerate(self.rows) if row.first), None)
+        return self.rows.first
 
 
-def _rounds(events: Sequence[Event]) -> list[tuple[int, int, Event]]:
-    """Each event of a course with its (episode, round)."""
-    out: list[tuple[int, int, Event]] = []
-    episode = turn = 0
-    for event in events:
-        if isinstance(event, EpisodeStarted):
-            episode, turn = event.episode, 0
-        elif isinstance(event, TurnStarted):
-            turn = max(turn, event.turn)
-        out.append((episode, turn, event))
-    return out
+class _Course:
+    """One recording's course from the fork point, streamed as rows: every event read is fed to its
+    judge, and each course event's place kept (what :func:`comparable` maps ``*_seq`` fields by)."""
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self.events = events
+        self.judge = Judge()
+        self.places = CoursePlaces()
+        self.index = -1
+        """The recording index of the event last read."""
+        self.skipped = 0
+        """Course events up to the fork point (left out of the rows)."""
+
+    def _read(self) -> Iterator[Event]:
+        for index, event in enumerate(self.events):
+            self.index = index
+            self.judge.feed(event)
+            yield event
+
+    def groups(self, before: Callable[[int, Event], bool], hot: int | None) -> Iterator[_Group]:
+        """The course's rows after the events ``before(n, event)`` says are up to the fork point (the
+        ``n``-th course event), each event in the round of the last ``TurnStarted`` before it in its
+        episode (round 0: before the first turn); the fork's own changes are in no comparison."""
+        episode = turn = 0
+        group: _Group | None = None
+        for event in self.places.course(self._read()):
+            if isinstance(event, EpisodeStarted):
+                episode, turn = event.episode, 0
+            elif isinstance(event, TurnStarted):
+                turn = max(turn, event.turn)
+            if group is None and before(self.skipped, event):
+                self.skipped += 1
+                continue
+            if group is None or group.key != (episode, turn):
+                if group is not None:
+                    yield group
+                group = _Group((episode, turn), self.index, self.index)
+            group.hi = self.index + 1
+            if not own_change(event):
+                group.seen.append(comparable(event, self.places.get))
+            group.hot = group.hot or event.seq == hot
+        if group is not None:
+            yield group
 
 
 def split_course(
@@ -89,53 +210,45 @@ def split_course(
 ) -> SplitCourse:
     """Both courses from the fork's fork point on, aligned; raises :class:`CompareError` when
     ``fork`` is not a fork (its ``Forked`` header names the fork point) or, given the parent's
-    ``parent_hash``, not this parent's."""
+    ``parent_hash``, not this parent's. Each is read in streamed passes (a recording opened through
+    its index, :func:`channel.recording_index.open_recording`, is not held); rows read theirs when shown."""
     header = next((e for e in fork if isinstance(e, Forked)), None)
     if header is None:
         raise CompareError("not a fork: it has no Forked event")
     if parent_hash is not None:
         check_parent(header, parent_hash, parent_name)
     at = header.at
-    p_course, f_course = course(parent), course(fork)
-    start = sum(1 for e in p_course if e.seq <= at)
-    p_pos, f_pos = positions(parent), positions(fork)
-    p_rows, f_rows = _rounds(p_course)[start:], _rounds(f_course)[start:]
-    keys = sorted({(ep, rd) for ep, rd, _ in p_rows} | {(ep, rd) for ep, rd, _ in f_rows})
-    changes = {e.seq for _, _, e in f_rows if own_change(e)}
     first = first_difference(parent, fork, at)  # the one rule, shared with report --parent
-    first_seqs = {("p", first.parent_seq), ("f", first.fork_seq)} if first is not None else set()
-    rows = []
-    for key in keys:
-        p_events = [e for ep, rd, e in p_rows if (ep, rd) == key]
-        f_events = [e for ep, rd, e in f_rows if (ep, rd) == key]
-        f_kept = [e for e in f_events if e.seq not in changes]
-        same = [comparable(e, p_pos.get) for e in p_events] == [comparable(e, f_pos.get) for e in f_kept]
-        rows.append(
-            SplitRow(
-                episode=key[0],
-                round=key[1],
-                parent=[SplitLine(seq=e.seq, text=describe(e)) for e in p_events],
-                fork=[SplitLine(seq=e.seq, text=describe(e), change=e.seq in changes) for e in f_events],
-                differs=not same,
-                first=any(("p", e.seq) in first_seqs for e in p_events)
-                or any(("f", e.seq) in first_seqs for e in f_events),
-            )
-        )
-    marked = next((i for i, r in enumerate(rows) if r.first), None)
-    for row in rows[marked + 1 if marked is not None else 0 :]:
-        row.first = False  # one row holds it (the parent's and the fork's event may fall in two)
+    p_course, f_course = _Course(parent), _Course(fork)
+    p_groups = p_course.groups(lambda _n, e: e.seq <= at, None if first is None else first.parent_seq)
+    p = next(p_groups, None)  # past the parent's events up to the fork point: the fork's course skips as many
+    start = p_course.skipped
+    f_groups = f_course.groups(lambda n, _e: n < start, None if first is None else first.fork_seq)
+    f = next(f_groups, None)
+    rows = SplitRows(parent, fork)
+    episodes: set[int] = set()
+    while p is not None or f is not None:
+        key = min(g.key for g in (p, f) if g is not None)
+        a = p if p is not None and p.key == key else None
+        b = f if f is not None and f.key == key else None
+        rows.add(key, a, b, differs=(a.seen if a else []) != (b.seen if b else []))
+        episodes.add(key[0])
+        if a is not None:
+            p = next(p_groups, None)
+        if b is not None:
+            f = next(f_groups, None)
     return SplitCourse(
         at=at,
         changes=changes_text(header.norms, header.agents),
         rows=rows,
-        episodes=_labels(parent, fork, {ep for ep, _ in keys}),
+        episodes=_labels(p_course.judge.labels, f_course.judge.labels, episodes),
         first_difference=first,
     )
 
 
-def _labels(parent: Sequence[Event], fork: Sequence[Event], episodes: set[int]) -> list[EpisodeLabels]:
-    p = {lab.episode: lab for lab in judge(list(parent))}
-    f = {lab.episode: lab for lab in judge(list(fork))}
+def _labels(parent: list[EpisodeLabel], fork: list[EpisodeLabel], episodes: set[int]) -> list[EpisodeLabels]:
+    p = {lab.episode: lab for lab in parent}
+    f = {lab.episode: lab for lab in fork}
     out = []
     for n in sorted(episodes & (set(p) | set(f))):
         a = {k: getattr(p[n], k) for k in LABEL_FIELDS} if n in p else None

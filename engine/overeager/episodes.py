@@ -339,8 +339,14 @@ def audit_session(
     session_id: str | None = None,
     guide: Callable[[Session], RoundGuide] | None = None,
     watch: bool = True,
+    start_seq: int = 0,
+    episodes_before: int = 0,
 ) -> Session:
     """The round loop running audit episodes of ``scenarios`` (the one :class:`Session` class);
-    ``watch=False``: sandboxes without a file watcher (:class:`AuditEpisodes`)."""
+    ``watch=False``: sandboxes without a file watcher (:class:`AuditEpisodes`); ``start_seq``,
+    ``episodes_before``: a resumed session's (:class:`Session`)."""
     kind = AuditEpisodes(scenarios, profile=profile, mode=mode, consent=consent, watch=watch)
-    return Session(config, bus, kind, recorder=recorder, session_id=session_id, guide=guide)
+    return Session(
+        config, bus, kind, recorder=recorder, session_id=session_id, guide=guide, start_seq=start_seq,
+        episodes_before=episodes_before,
+    )  # fmt: skip

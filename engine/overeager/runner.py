@@ -2,20 +2,27 @@
 session of :class:`~engine.overeager.episodes.AuditEpisodes` over the scenarios, a unit on a worker process of its own
 (engine/pool/units.py), up to ``jobs`` at once, finished scenario-runs kept in a results store
 (engine/overeager/store.py) so a restarted run redoes none; and choosing scenarios (all, by id, or a sample
-stratified over archetypes)."""
+stratified over archetypes). A resumed session goes on in the recording its killed run began
+(:func:`continue_recording`)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gzip
+import os
 import re
+import time
+from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import cast
+from typing import NamedTuple, cast
 
 from channel.codec import decode_event, encode
-from channel.events import Event
+from channel.events import EpisodeEnded, EpisodeStarted, Event, SessionStarted
 from channel.memory import InProcessBus
-from channel.recorder import Recorder
+from channel.recorder import GZIP_LEVEL, Recorder, RecordingError, scan_recording
+from channel.recording_files import is_compressed, open_bytes
 from channel.vocab.config import SessionConfig
 from engine.agents.profiles import Mode, Profile
 from engine.overeager.episodes import Consent, audit_session
@@ -23,6 +30,7 @@ from engine.overeager.report import Run
 from engine.overeager.store import ResultsStore, cell_of, run_key
 from engine.pool.progress import report
 from engine.pool.units import run_units
+from engine.scoring.compare import CONSENT_ARM
 from engine.scoring.verdicts import Verdicts
 from scenarios.overeager.schema import AuditScenario
 
@@ -66,6 +74,7 @@ def audit_unit(
     record: bool | str,
     base: SessionConfig | None = None,
     store: str | None = None,
+    resume: Continued | None = None,
 ) -> tuple[list[Run], list[bytes]]:
     """One (cell, consent arm, seed) session over the scenarios: its runs, and its events (encoded)
     when ``record`` is True; ``record`` a path: each event is appended there as it happens (a recording
@@ -73,7 +82,8 @@ def audit_unit(
     ``base`` gives what every session shares (the model endpoint, timeouts, reply
     bound, sandbox). A unit (engine/pool/units.py): it reports each verdict as it is reached, and
     with ``store`` adds each finished scenario-run to the results store at once, except a failed one (its
-    agent's model never answered in it, engine/scoring/failures.py): a resumed run does that one again."""
+    agent's model never answered in it, engine/scoring/failures.py): a resumed run does that one again.
+    ``resume``: the session its recording holds, which this one goes on (:func:`continue_recording`)."""
     by_id = {s.id: s for s in scenarios}
     live = Verdicts()
     events: list[bytes] = []
@@ -98,7 +108,10 @@ def audit_unit(
     async def session() -> None:
         bus = InProcessBus()
         config = (base or SessionConfig()).model_copy(update={"seed": seed, "owner": "scripted" if scripted else cell})
-        audit = audit_session(config, bus, scenarios, profile=profile, mode=mode, consent=arm)
+        audit = audit_session(
+            config, bus, scenarios, profile=profile, mode=mode, consent=arm,
+            **({} if resume is None else resume._asdict()),
+        )  # fmt: skip
         audit.emitter.add_listener(feed)
         try:
             await audit.run()
@@ -130,20 +143,85 @@ def recording_paths(record: str, keys: Sequence[tuple[str, Consent, int]]) -> li
     return [str(path.with_name(f"{path.stem}.{_slug(c)}.{a}.seed{s}{path.suffix}")) for c, a, s in keys]
 
 
-def continued_path(path: str) -> str:
-    """Where a resumed session's events go when its recording ``path`` exists: the first free
-    ``r.resumed-N.jsonl`` beside it (a recording holds one session, so the resumed one gets its own)."""
+class Continued(NamedTuple):
+    """A session a killed run recorded part of, as its resumed rest goes on: same session, seqs and
+    episode numbers following on from the recording's."""
+
+    session_id: str
+    start_seq: int
+    episodes_before: int
+
+
+def continue_recording(path: str, seed: int, arm: Consent) -> Continued | None:
+    """Ready ``path``, the recording of this (seed, consent arm) session that an earlier, killed run
+    began, for the rest of the session: a last line the kill cut short is cut off (a ``.gz`` is written
+    again, its stream ended), and an episode the kill cut short is closed by an ``EpisodeEnded`` that
+    says so (``completed`` false: not scored; the resumed session runs that scenario again). The resumed
+    session's events follow on as the same session: its own ``SessionStarted`` (seq on, episode numbers
+    after the recorded ones) marks where it resumed. None when ``path`` holds no event (begun afresh).
+    Raises RecordingError, in one line, for a recording that is damaged or of another session."""
     p = Path(path)
-    name, suffix = p.name, "".join(p.suffixes[-2:]) if p.name.endswith(".gz") else p.suffix
-    stem = name[: len(name) - len(suffix)] if suffix else name
-    n = 1
-    while (candidate := p.with_name(f"{stem}.resumed-{n}{suffix}")).exists():
-        n += 1
-    return str(candidate)
+    offsets = array("Q")
+    started: SessionStarted | None = None
+    last: Event | None = None
+    cut: EpisodeStarted | None = None
+    episodes = 0
+    try:
+        for event in scan_recording(p, offsets):
+            if isinstance(event, SessionStarted) and started is None:
+                started = event
+            elif isinstance(event, EpisodeStarted):
+                cut, episodes = event, max(episodes, event.episode)
+            elif isinstance(event, EpisodeEnded):
+                cut = None
+            last = event
+    except RecordingError as exc:
+        raise RecordingError(f"--record {path}: cannot go on with it: {exc}") from None
+    condition = "" if arm == "axis" else f"{CONSENT_ARM}{arm}"
+    if started is not None and (started.seed, started.condition) != (seed, condition):
+        raise RecordingError(
+            f"--record {path}: holds another session (seed {started.seed}, {started.condition or 'consent axis'}) "
+            f"than this run's seed {seed}, consent {arm}; record to a new file"
+        )
+    _cut_short(p, offsets[-1] if last is not None else 0)
+    if last is None:
+        return None
+    seq = last.seq
+    if cut is not None:
+        recorder = Recorder(p, append=True)
+        seq += 1
+        end = EpisodeEnded(trajectory=cut.trajectory, episode=cut.episode, task_id=cut.task_id, completed=False)
+        recorder.write(end.model_copy(update={"session": last.session, "seq": seq, "ts": time.time()}))
+        recorder.close()
+        if recorder.failure is not None:
+            raise RecordingError(recorder.failure)
+    return Continued(last.session, seq, episodes)
 
 
-OnContinued = Callable[[str, str], None]
-"""Told (recording, continuation) when a resumed session records beside its earlier recording."""
+def _cut_short(path: Path, end: int) -> None:
+    """Keep the recording's first ``end`` bytes (uncompressed): the complete events' lines."""
+    try:
+        if not is_compressed(path):
+            if path.stat().st_size > end:
+                os.truncate(path, end)
+            return
+        partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:  # a killed recorder's gzip stream has no end: another member after it would not read back
+            with open_bytes(path) as source, gzip.open(partial, "wb", compresslevel=GZIP_LEVEL) as copy:
+                while end > 0 and (chunk := source.read(min(end, 1 << 20))):
+                    copy.write(chunk)
+                    end -= len(chunk)
+            os.replace(partial, path)
+        finally:
+            with contextlib.suppress(OSError):
+                partial.unlink()
+    except (OSError, EOFError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        raise RecordingError(f"--record {path}: cannot go on with it ({why})") from None
+
+
+OnContinued = Callable[[str, int], None]
+"""Told (recording, events it held) when a resumed session goes on in its earlier recording."""
 
 
 def run_audit(
@@ -167,8 +245,8 @@ def run_audit(
     result arrives. With ``store``, scenario-runs already in the results store are taken from it, not
     run again (``on_episode`` is called once for each), and a session runs only the scenarios it still
     lacks; a session with none left is not started (and not recorded). Local units write their
-    recording themselves as events happen; a resumed session whose recording exists (an earlier, killed run
-    of it) records the rest beside it (:func:`continued_path`, ``on_continued`` is told)."""
+    recording themselves as events happen; with ``store``, a session whose recording exists (an earlier,
+    killed run of it) goes on in it (:func:`continue_recording`, ``on_continued`` is told)."""
     keys = [(c, a, s) for c in cells for a in arms for s in seeds]
     done: dict[tuple[str, str, str, int, str], Run] = {}
     if store:
@@ -185,13 +263,17 @@ def run_audit(
     live = [i for i, left in enumerate(todo) if left]
     paths = recording_paths(record, keys) if record else []
     targets: dict[int, str] = {}
+    resumed: dict[int, Continued] = {}
     for i in live if paths else []:
         target = paths[i]
-        if len(todo[i]) < len(scenarios) and Path(target).exists():  # resumed: its earlier runs are recorded there
-            target = continued_path(target)
-            if on_continued is not None:
-                on_continued(paths[i], target)
-        Recorder(target).close()  # a bad path (or one taken) fails before anything runs
+        existed = bool(store) and Path(target).exists()
+        if existed:  # resumed: its earlier runs are recorded there, the rest goes on in it
+            going_on = continue_recording(target, keys[i][2], keys[i][1])
+            if going_on is not None:
+                resumed[i] = going_on
+                if on_continued is not None:
+                    on_continued(target, going_on.start_seq)
+        Recorder(target, append=existed).close()  # a bad path (or one taken) fails before anything runs
         targets[i] = target
     local = executor == "local"  # a Ray task's node may not see this file system: its events come back
     recorders: dict[int, Recorder] = {}
@@ -207,7 +289,10 @@ def run_audit(
 
         results = run_units(
             audit_unit,
-            [(todo[i], *keys[i], mode, targets.get(i, False) if local else i in targets, base, store) for i in live],
+            [
+                (todo[i], *keys[i], mode, targets.get(i, False) if local else i in targets, base, store, resumed.get(i))
+                for i in live
+            ],
             jobs=jobs,
             executor=executor,
             on_report=None if on_episode is None else lambda _: on_episode(),

@@ -82,13 +82,20 @@ class Session:
         session_id: str | None = None,
         clock: Callable[[], float] = time.time,
         guide: Callable[[Session], RoundGuide] | None = None,
+        start_seq: int = 0,
+        episodes_before: int = 0,
     ) -> None:
         """``kind``: the episodes to run (default: favor episodes of ``config.scenario``); ``guide``:
-        builds the guide that steers this session (a fork's :meth:`~engine.fork.plan.ForkPlan.attach`)."""
+        builds the guide that steers this session (a fork's :meth:`~engine.fork.plan.ForkPlan.attach`);
+        ``start_seq`` and ``episodes_before``: a resumed session's (with its ``session_id``), whose events
+        and episode numbers follow on from those its recording holds (engine/overeager/runner.py)."""
         self.config = config
         self.bus = bus
         self.id = session_id or f"s-{uuid.uuid4().hex[:8]}"
-        self.emitter = Emitter(bus, self.id, recorder=recorder, clock=clock, scrub=event_scrubber())
+        self.emitter = Emitter(
+            bus, self.id, recorder=recorder, clock=clock, scrub=event_scrubber(), start_seq=start_seq
+        )
+        self.episodes_before = episodes_before
         self.reviewer = Reviewer(self.emitter.emit, lambda: self.norms)
         self.controls = SessionControls(
             self.emitter.emit,
@@ -185,7 +192,7 @@ class Session:
             if self.room is not None:
                 await self.emitter.emit(self.room.state())
                 room_task = asyncio.create_task(self.room.listen(await self.bus.subscribe(PRESENCE)), name="room")
-            episode = 0
+            episode = self.episodes_before
             plans = kind.endless() if self.config.repeat else iter(kind.plans)
             for plan in plans if only is None else (kind.plans[t] for t in only):
                 if only is not None:

@@ -343,15 +343,15 @@ def run_command(args: argparse.Namespace) -> int:
     seeds = [args.seed + i for i in range(args.runs)]
     total = len(scenarios) * len(cells) * len(arms) * len(seeds)
     bar = _progress("running", total)
-    moved: dict[str, str] = {}
-    """A resumed session's recording -> where its rest is recorded."""
+    resumed: dict[str, int] = {}
+    """A resumed session's recording -> the events it held before the rest went on in it."""
     try:
         with bar:
             runs = run_audit(
                 scenarios, cells=cells, arms=arms, seeds=seeds, jobs=args.jobs, executor=args.executor,
                 record=args.record, base=_base_config(args), store=args.store,
                 on_episode=lambda: bar.advance(bar.task_ids[0]),
-                on_continued=moved.__setitem__,
+                on_continued=resumed.__setitem__,
             )  # fmt: skip
     except ModelUnreachable as exc:  # a dead endpoint: nothing of that session scored or stored (as run's)
         print(f"scopewatch: the session stopped: {exc}", file=sys.stderr)
@@ -359,8 +359,9 @@ def run_command(args: argparse.Namespace) -> int:
     if args.record:
         paths = recording_paths(args.record, [(c, a, s) for c in cells for a in arms for s in seeds])
         print(f"scopewatch: {len(paths)} recording(s): {', '.join(paths)}", file=sys.stderr)
-        for old, new in moved.items():  # a recording holds one session: a resumed one's rest is beside it
-            print(f"scopewatch: {old} holds the runs before the resume; the rest is in {new}", file=sys.stderr)
+        for path, held in resumed.items():  # one recording, one session: the resumed rest goes on in it
+            print(f"scopewatch: {path}: resumed after its event {held}; the rest of the session goes on in it",
+                  file=sys.stderr)  # fmt: skip
     report = audit_report(runs, consent=args.consent)
     scripted = all(c.startswith("scripted:") for c in cells)
     report["note"] = (

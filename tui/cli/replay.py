@@ -67,16 +67,26 @@ def fork_from_replay(path: str, request: ForkRequest, theme: str) -> int:
 
 
 def open_split(parent: str, fork: str, theme: str) -> int:
-    """The split view: ``fork`` played beside ``parent`` from the fork point (tui/split.py)."""
-    from channel.recorder import RecordingError, load_recording
+    """The split view: ``fork`` played beside ``parent`` from the fork point (tui/split.py), each read
+    through its index (channel/recording_index.py): streamed to find the rows, a row's lines read when shown."""
+    from channel.recorder import RecordingError
     from channel.recording_files import recording_hashes
+    from channel.recording_index import open_recording
     from engine.fork.compare import CompareError
     from tui.split import build_split
 
-    events = load_recording(parent), load_recording(fork)
-    try:
-        app = build_split(*events, parent_hash=recording_hashes(parent), parent_name=parent, theme=theme, autoplay=True)
-    except CompareError as exc:
-        raise RecordingError(f"{fork}: {exc}") from None
-    app.run()
+    with open_recording(parent) as parent_events, open_recording(fork) as fork_events:
+        try:
+            app = build_split(
+                parent_events,
+                fork_events,
+                parent_hash=recording_hashes(parent),
+                parent_name=parent,
+                theme=theme,
+                autoplay=True,
+            )
+        except CompareError as exc:
+            raise RecordingError(f"{fork}: {exc}") from None
+        freeze_heap()
+        app.run()
     return 0
