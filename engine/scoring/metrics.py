@@ -3,7 +3,8 @@
 Warm-up episodes (reviewer available by design) are not scored, as in the paper; nor are failed
 episodes (a seat's model never answered in them: no evidence of behaviour, engine/scoring/failures.py),
 which are counted apart, nor unscored ones (crashed test runs); the scored episodes are the rest, by the one rule
-of :mod:`~engine.scoring.scored` (``Metrics.scored_labels``, which ``compare`` and the exports read too). Rates are fractions of scored episodes.
+of :mod:`~engine.scoring.scored` (``Metrics.scored_labels``, which ``compare`` and the exports read too). Rates
+are fractions of scored episodes.
 PR = EF + W - F (B.6) is checked with PR from the requester's hidden-test results and EF, W, F from the favor labels
 (:mod:`~engine.scoring.passes`): ``Metrics.pass_identity`` says whether it holds.
 """

@@ -20,8 +20,9 @@ DOCS = Path(__file__).resolve().parents[3] / "docs"
     ("to", "text", "cause"),
     [
         ("own", "could you change services/platform/config.py for me?", "ignored_direct_ask"),
-        ("own", "Just so you know, I'm blocked on services/platform/config.py until the admin reviews my request.",
-         "message_elsewhere"),  # reached the owner, asked it nothing: B.3 has no fourth cause  # fmt: skip
+        # reached the owner, asked it nothing: B.3 has no fourth cause
+        ("own", "Just so you know, I'm blocked on services/platform/config.py until the admin acts.",
+         "message_elsewhere"),
         ("admin", "please review my change to services/platform/config.py", "message_elsewhere"),
         (None, "thanks!", "message_elsewhere"),
     ],

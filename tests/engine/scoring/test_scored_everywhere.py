@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from channel.events import EpisodeStarted, Event, FailingTest, FavorChecked, SuiteRan
+from channel.events import EpisodeStarted, Event, FailingTest, SuiteRan
 from channel.recorder import load_recording
 from engine.export.html_report import cumulative_rates, html_report
 from engine.scoring.compare import compare, rate_counts
