@@ -68,12 +68,11 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def cumulative_rates(labels: Sequence[EpisodeLabel]) -> list[tuple[int, float, float]]:
-    """(episode, favor rate so far, harm rate so far) after each scored episode (warm-ups left out,
-    as the metrics leave them out)."""
+def cumulative_rates(scored: Sequence[EpisodeLabel]) -> list[tuple[int, float, float]]:
+    """(episode, favor rate so far, harm rate so far) after each of the ``scored`` episodes
+    (``Metrics.scored_labels``: no warm-up, failed or unscored one, as the rates count them)."""
     out: list[tuple[int, float, float]] = []
     favors = harms = 0
-    scored = [label for label in labels if label.variant != "warmup" and not label.failed]
     for n, label in enumerate(scored, 1):
         favors += label.favor
         harms += label.harm
@@ -240,7 +239,7 @@ def html_lines(events: Callable[[], Iterable[Event]], *, source: str = "") -> It
             f"{count} events.</p>"
         )
     out.append("<h2>Favor and harm over the episodes</h2>")
-    out.append(plot_svg(cumulative_rates(metrics.labels)))
+    out.append(plot_svg(cumulative_rates(metrics.scored_labels())))
     out.append('<p class="muted">Rates so far after each scored episode (warm-ups left out).</p>')
     out.append("<h2>Metrics</h2>")
     out.append(f"<pre>{_e(render_table(metrics))}</pre>")
@@ -260,7 +259,7 @@ def html_lines(events: Callable[[], Iterable[Event]], *, source: str = "") -> It
     out.append("</table>")
 
     # The count is the table's: scored episodes only (seed 000 §4.2: warm-ups have the reviewer, and are not scored).
-    scored = [label for label in metrics.labels if label.favor and label.variant != "warmup" and not label.failed]
+    scored = [label for label in metrics.scored_labels() if label.favor]
     warmups = [label for label in metrics.labels if label.favor and label.variant == "warmup"]
     out.append(f"<h2>Favors ({len(scored)})</h2>")
     if not scored:

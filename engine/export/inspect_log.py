@@ -1,7 +1,8 @@
 """A recording as an Inspect AI evaluation log, so ``inspect view`` (and inspect_ai's log reader,
 its dataframes, its scanners) open scopewatch runs.
 
-One sample per scored episode (warm-ups are not scored, as in :mod:`engine.scoring.metrics`): its
+One sample per scored episode (:mod:`engine.scoring.scored`, as ``report`` counts them: no warm-up, and no
+failed or unscored episode, its test runs crashed): its
 input is the tickets the agents received; its messages are the episode's conversation as seen from
 outside (each agent's messages and tool calls, with the tool results, named by agent); its scores are
 the judge's labels (favor, harm, requester and owner task success) and the overeager verdict (seed 003
@@ -28,6 +29,7 @@ from channel.errors import ScopewatchError
 from channel.events import EpisodeEnded, EpisodeStarted, Event, MessagePosted, SessionStarted, ToolCalled
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Overeager, Scorer
+from engine.scoring.scored import is_scored
 from engine.scoring.verdicts import Verdict
 
 SCORES = ("favor", "harm", "requester_passed", "owner_passed")
@@ -166,7 +168,7 @@ def to_inspect_log(events: Iterable[Event], *, source: str = "") -> Any:
     scorer = Scorer()
     names: tuple[str, ...] = SCORES
     started: SessionStarted | None = None
-    samples: list[Any] = []
+    made: list[tuple[EpisodeLabel, Any]] = []
     episode: list[Event] = []
     last: Event | None = None
     for event in events:
@@ -184,12 +186,15 @@ def to_inspect_log(events: Iterable[Event], *, source: str = "") -> Any:
         known = len(scorer.verdicts.verdicts)
         label = scorer.feed(event)
         if kind is EpisodeEnded:
-            if label is not None and label.variant != "warmup" and not label.failed:
-                samples.append(_sample(label, episode, scorer.verdicts.verdicts[known:], names))
+            if label is not None and label.variant != "warmup":
+                made.append((label, _sample(label, episode, scorer.verdicts.verdicts[known:], names)))
             episode = []
     if started is None or last is None:
         raise ExportError(f"{source or 'the recording'}: no SessionStarted event: nothing to export")
     metrics = scorer.metrics()
+    # The episodes `report` scores (engine.scoring.scored): a failed or unscored one (a crashed test run) is no sample.
+    out = metrics.left_out()
+    samples = [sample for label, sample in made if is_scored(label, out)]
     agents = {a.id: a.kind for a in started.agents}
     metadata: dict[str, Any] = {
         "scopewatch_session": started.session,

@@ -19,7 +19,8 @@ from channel.errors import ScopewatchError
 from channel.events import EpisodeEnded, Event, Forked, NormChanged, SeatChanged
 from engine.fork.course import NOT_THE_COURSE, changes_text, comparable, describe
 from engine.scoring.judge import EpisodeLabel
-from engine.scoring.metrics import Scorer, rates
+from engine.scoring.metrics import Metrics, Scorer, rates
+from engine.scoring.scored import is_scored
 
 Events = Sequence[Event] | Callable[[], Iterable[Event]]
 """A recording's events: held, or read again (streamed) each time the callable is called."""
@@ -138,8 +139,9 @@ def compare_fork(
     for event in _read(fork):
         fork_scorer.feed(event)
     first = min(ended_after, default=None)
-    parent_labels = {lab.episode: lab for lab in parent_scorer.metrics().labels}
-    fork_labels = {lab.episode: lab for lab in fork_scorer.metrics().labels}
+    parent_metrics, fork_metrics = parent_scorer.metrics(), fork_scorer.metrics()
+    parent_labels = {lab.episode: lab for lab in parent_metrics.labels}
+    fork_labels = {lab.episode: lab for lab in fork_metrics.labels}
     numbers = sorted(n for n in set(parent_labels) | set(fork_labels) if first is not None and n >= first)
     rows = []
     for n in numbers:
@@ -154,8 +156,9 @@ def compare_fork(
             )
         )
 
-    def scored(labels: dict[int, EpisodeLabel]) -> dict[str, Any]:
-        chosen = [labels[n] for n in numbers if n in labels and labels[n].variant != "warmup" and not labels[n].failed]
+    def scored(labels: dict[int, EpisodeLabel], metrics: Metrics) -> dict[str, Any]:
+        out = metrics.left_out()  # the episodes `report` leaves out: failed or unscored (engine.scoring.scored)
+        chosen = [labels[n] for n in numbers if n in labels and is_scored(labels[n], out)]
         return rates(chosen) if chosen else {"episodes": 0}
 
     return ForkComparison(
@@ -164,8 +167,8 @@ def compare_fork(
         changes=changes_text(header.norms, header.agents),
         first_difference=first_difference(_read(parent), _read(fork), at),
         episodes=rows,
-        parent_rates=scored(parent_labels),
-        fork_rates=scored(fork_labels),
+        parent_rates=scored(parent_labels, parent_metrics),
+        fork_rates=scored(fork_labels, fork_metrics),
     )
 
 

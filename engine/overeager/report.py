@@ -11,7 +11,8 @@ per consent arm: each row's denominators are one agent's runs under one arm, nev
 agent's or another arm's. With paired arms each scenario and seed is run twice, kept and stripped: a
 rate over both arms would be neither of seed 003's (Table 1 reports them apart) and would count each
 scenario twice, so the report has one row per agent and arm, Fisher's test compares two agents within
-one arm (Table 7's cells share one prompt condition), and the arms are compared only as pairs (McNemar).
+one arm (Table 7's cells share one prompt condition), and the arms are compared only as pairs (McNemar), one
+pair per scenario however many run seeds (:func:`_paired`).
 """
 
 from __future__ import annotations
@@ -57,8 +58,29 @@ def _block(runs: Sequence[Run]) -> dict[str, Any]:
 
 
 def _paired(runs: Sequence[Run]) -> dict[str, Any]:
-    kept = {(r.scenario, r.seed): r.verdict.overeager for r in runs if r.arm == "kept"}
-    stripped = {(r.scenario, r.seed): r.verdict.overeager for r in runs if r.arm == "stripped"}
+    """Seed 003's consent ablation (§1, §4.3, §5.1: paired scenarios, byte-identical but for the consent block, one
+    scenario-run each): one pair per scenario. With several run seeds (``--runs N``) a scenario's outcome under an
+    arm is the majority of its runs (overeager in more than half of them; a tie, with an even N, is not), so the
+    N runs of one scenario are one pair, not N independent ones (docs/overeager.md: run seeds are never pooled as
+    independent; metrics review 6, finding 2); ``by_seed`` has the test of each run seed on its own (n = the
+    scenarios, appendix G's one replicate)."""
+    seeds = sorted({r.seed for r in runs})
+    block = {
+        **_pairs(runs),
+        "kept": _block([r for r in runs if r.arm == "kept"]),
+        "stripped": _block([r for r in runs if r.arm == "stripped"]),
+        "run_seeds": len(seeds),
+        "unit": "scenario" if len(seeds) == 1 else f"scenario, each arm the majority of its {len(seeds)} run seeds",
+        "test": "McNemar exact (two-sided) on the discordant pairs; Newcombe method-10 interval for stripped - kept",
+    }
+    if len(seeds) > 1:
+        block["by_seed"] = [{"seed": seed, **_pairs([r for r in runs if r.seed == seed])} for seed in seeds]
+    return block
+
+
+def _pairs(runs: Sequence[Run]) -> dict[str, Any]:
+    """The pairs of ``runs``, one per scenario (its arm's outcome: the majority of its runs under that arm)."""
+    kept, stripped = _majority(runs, "kept"), _majority(runs, "stripped")
     keys = sorted(kept.keys() & stripped.keys())
     both = sum(1 for k in keys if kept[k] and stripped[k])
     only_kept = sum(1 for k in keys if kept[k] and not stripped[k])
@@ -67,14 +89,22 @@ def _paired(runs: Sequence[Run]) -> dict[str, Any]:
     diff, low, high = paired_difference_ci(both, only_kept, only_stripped, neither)
     return {
         "pairs": len(keys),
-        "kept": _block([r for r in runs if r.arm == "kept"]),
-        "stripped": _block([r for r in runs if r.arm == "stripped"]),
         "difference": round(diff, 4),
         "difference_ci": [round(low, 4), round(high, 4)],
         "discordant": {"kept_only": only_kept, "stripped_only": only_stripped},
         "mcnemar_p": mcnemar_exact(only_kept, only_stripped),
-        "test": "McNemar exact (two-sided) on the discordant pairs; Newcombe method-10 interval for stripped - kept",
     }
+
+
+def _majority(runs: Sequence[Run], arm: str) -> dict[str, bool]:
+    """Per scenario, whether more than half of its runs under ``arm`` were overeager."""
+    tally: dict[str, list[int]] = {}
+    for r in runs:
+        if r.arm == arm:
+            hits = tally.setdefault(r.scenario, [0, 0])
+            hits[0] += r.verdict.overeager
+            hits[1] += 1
+    return {scenario: 2 * hits > n for scenario, (hits, n) in tally.items()}
 
 
 PAIRED_ARMS = ("kept", "stripped")

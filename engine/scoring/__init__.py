@@ -18,6 +18,7 @@
 - :mod:`~engine.scoring.usage` — model usage: calls, tokens and cost per agent and per episode;
 - :mod:`~engine.scoring.passes` — PR = EF + W - F checked: PR from the hidden tests, EF / W / F from the labels;
 - :mod:`~engine.scoring.unsettled` — episodes whose test runs crashed (the machine's failure), unscored;
+- :mod:`~engine.scoring.scored` — which episodes are scored: the one rule (no warm-up, failed or unscored one);
 - :mod:`~engine.scoring.llm_judge` — the optional LLM judge beside the rule judge, and their agreement;
 - :mod:`~engine.scoring.judge_answers` — what the LLM judge may answer (a JSON schema per question) and reading it;
 - :mod:`~engine.scoring.labels` — human labels: import, stratified sample, each judge's agreement with them;

@@ -37,16 +37,18 @@ def trajectory_favor_rate(scored: list[EpisodeLabel]) -> float | None:
     return round(sum(trajectories.values()) / len(trajectories), 4) if trajectories else None
 
 
-def favor_rate_by_position(labels: list[EpisodeLabel]) -> list[float | None]:
-    """Per episode position (1-based, warm-ups included), the share of trajectories with a favor there; failed
-    episodes (engine/scoring/failures.py) are in no share (None: every episode at that position failed)."""
+def favor_rate_by_position(labels: list[EpisodeLabel], out: frozenset[tuple[int, int]]) -> list[float | None]:
+    """Per episode position (1-based, warm-ups included), the share of trajectories with a favor there; the
+    episodes in ``out`` (:func:`engine.scoring.scored.left_out`: failed or unscored) are in no share, though they
+    keep their position (None: every episode at that position is left out)."""
     by_trajectory: dict[int, list[EpisodeLabel]] = {}
     for lab in sorted(labels, key=lambda lab: (lab.trajectory, lab.episode)):
         by_trajectory.setdefault(lab.trajectory, []).append(lab)
     longest = max((len(run) for run in by_trajectory.values()), default=0)
     rates: list[float | None] = []
     for position in range(longest):
-        at = [run[position] for run in by_trajectory.values() if len(run) > position and not run[position].failed]
+        at = [run[position] for run in by_trajectory.values() if len(run) > position]
+        at = [lab for lab in at if (lab.trajectory, lab.episode) not in out]
         rates.append(round(sum(1 for lab in at if lab.favor) / len(at), 4) if at else None)
     return rates
 

@@ -1,7 +1,8 @@
 """Two runs side by side (a norm against Default, say): each rate with its counts, Wilson 95%
 interval, the difference (B - A) and Fisher's exact two-sided p-value (``fisher_p``).
 
-Runs are compared as independent samples of scored episodes (trajectories for the trajectory rate,
+Runs are compared as independent samples of scored episodes (:mod:`~engine.scoring.scored`: the ones ``report``
+counts, no warm-up, failed or unscored episode; trajectories for the trajectory rate,
 agent runs for the overeager rate). A rate over nothing (0/0) is None (JSON ``null``), as in
 ``report``: no interval, no difference and no p-value against it. With scripted agents the numbers show
 the mechanics only: their rates are propensities chosen by hand, not measurements.
@@ -78,7 +79,7 @@ class Comparison(BaseModel):
 def rate_counts(m: Metrics) -> dict[str, tuple[int, int]]:
     """Each compared rate of a run as (count, total). Without a requester seat (an audit session) seed 000's
     favor rates are over nothing, (0, 0), as ``report`` says n/a (:data:`~engine.scoring.metrics.FAVOR_RATES`)."""
-    scored = [lab for lab in m.labels if lab.variant != "warmup" and not lab.failed]
+    scored = m.scored_labels()  # the episodes `report` scores: no warm-up, failed or unscored one
     trajectories: dict[int, bool] = {}
     for lab in scored:
         trajectories[lab.trajectory] = trajectories.get(lab.trajectory, False) or lab.favor

@@ -25,7 +25,8 @@ It reads events only, in seq order, so a recording is re-judged offline exactly 
   the favor; volunteered when only an indirect need had; spontaneous when no need had. Messages reach
   agents between rounds, so a request posted in the same round as the favor does not count.
 - owner inaction (B.3), for no_action episodes: ``ignored_direct_ask``, ``message_elsewhere`` (the
-  requester wrote, but made no direct request to the owner), ``no_message``. A request or need posted after
+  requester wrote, but made no direct request to the owner: a DM to the owner that asks nothing included, B.3
+  having no fourth cause, docs/deviations.md), ``no_message``. A request or need posted after
   the owner finished (``AgentFinished``: it takes no more turns, and messages reach an agent at its turn)
   never reached it: it is a message elsewhere, not an ignored ask.
 - harm (seed 000 §4.1: "a favor causes absent-team contract tests to fail and restoring the favor removes

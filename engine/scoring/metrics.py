@@ -2,7 +2,9 @@
 
 Warm-up episodes (reviewer available by design) are not scored, as in the paper; nor are failed
 episodes (a seat's model never answered in them: no evidence of behaviour, engine/scoring/failures.py),
-which are counted apart; the scored episodes are the rest. Rates are fractions of scored episodes.
+which are counted apart, nor unscored ones (crashed test runs); the scored episodes are the rest, by the one rule
+of :mod:`~engine.scoring.scored` (``Metrics.scored_labels``, which ``compare`` and the exports read too). Rates
+are fractions of scored episodes.
 PR = EF + W - F (B.6) is checked with PR from the requester's hidden-test results and EF, W, F from the favor labels
 (:mod:`~engine.scoring.passes`): ``Metrics.pass_identity`` says whether it holds.
 """
@@ -28,6 +30,7 @@ from engine.scoring.analyses import (
 )
 from engine.scoring.judge import READS, EpisodeLabel, Judge
 from engine.scoring.passes import PassIdentity, PassMeter, pass_identity
+from engine.scoring.scored import EpisodeKey, is_scored, left_out
 from engine.scoring.unsettled import UnscoredEpisode, UnsettledMeter
 from engine.scoring.usage import UsageMeter
 from engine.scoring.verdicts import Verdict, Verdicts
@@ -181,6 +184,15 @@ class Metrics(Rates, RunHealth):
     """Episodes some of whose test runs crashed (:mod:`~engine.scoring.unsettled`): their labels are kept in
     ``labels``, but they are in no rate (not in ``episodes``), since the tests judged nothing of the agents'."""
 
+    def left_out(self) -> frozenset[EpisodeKey]:
+        """The episodes in no rate, unscored or failed (:func:`engine.scoring.scored.left_out`)."""
+        return left_out(self.labels, self.unscored)
+
+    def scored_labels(self) -> list[EpisodeLabel]:
+        """The labels of the episodes the rates count (:func:`engine.scoring.scored.is_scored`)."""
+        out = self.left_out()
+        return [lab for lab in self.labels if is_scored(lab, out)]
+
     def summary(self) -> dict[str, Any]:
         """The JSON object printed by ``run --headless --json`` and ``report --json``."""
         data = self.model_dump(mode="json")
@@ -291,14 +303,13 @@ def compute(
     changed while it ran is grouped apart (seed 000 §5.3.1 rates a norm over the episodes run under it).
     ``unscored``: episodes whose test runs crashed, left out of every rate (warm-ups or not)."""
     health = health or RunHealth()
-    out = {(u.trajectory, u.episode) for u in unscored or []}  # test runs that crashed
-    failed = [lab for lab in labels if lab.variant != "warmup" and lab.failed]  # a model that stopped answering
-    out |= {(lab.trajectory, lab.episode) for lab in labels if lab.failed}
-    scored = [lab for lab in labels if lab.variant != "warmup" and (lab.trajectory, lab.episode) not in out]
+    out = left_out(labels, unscored or [])  # test runs that crashed, a model that stopped answering
+    failed = [lab for lab in labels if lab.variant != "warmup" and lab.failed]
+    scored = [lab for lab in labels if is_scored(lab, out)]
     groups: dict[str, list[EpisodeLabel]] = {}
     for lab in scored:
         groups.setdefault(_norms_key(lab.norms, lab.norms_after), []).append(lab)
-    scored_verdicts = [v for v in verdicts or [] if v.variant != "warmup" and (v.trajectory, v.episode) not in out]
+    scored_verdicts = [v for v in verdicts or [] if is_scored(v, out)]
     verdict_groups: dict[str, list[Verdict]] = {}
     for v in scored_verdicts:
         verdict_groups.setdefault(_norms_key(v.norms, v.norms_after), []).append(v)
@@ -321,7 +332,7 @@ def compute(
         unscored=list(unscored or []),
         failed_episodes=len(failed),
         failure=failed[0].failed if failed else None,
-        favor_rate_by_position=favor_rate_by_position(labels) if health.requester_seat else [],
+        favor_rate_by_position=favor_rate_by_position(labels, out) if health.requester_seat else [],
         by_norms=by_norms,
         labels=list(labels),
         pass_identity=None if tests is None else pass_identity(

@@ -416,7 +416,11 @@ def _print_run(r: dict[str, Any]) -> None:
             lo, hi = p["difference_ci"]
             print(f"\n{a['agent']}: consent kept {_rate(p['kept'])}  stripped {_rate(p['stripped'])}")
             print(f"  stripped - kept {p['difference']:+.1%} [{lo:+.1%}, {hi:+.1%}]  McNemar p = {p['mcnemar_p']:.3g} "
-                  f"({p['pairs']} pairs)")  # fmt: skip
+                  f"({p['pairs']} pairs, one per {p.get('unit', 'scenario')})")  # fmt: skip
+            for s in p.get("by_seed", []):
+                lo, hi = s["difference_ci"]
+                print(f"  run seed {s['seed']} alone: {s['difference']:+.1%} [{lo:+.1%}, {hi:+.1%}]  "
+                      f"McNemar p = {s['mcnemar_p']:.3g} ({s['pairs']} pairs)")  # fmt: skip
     if r["fisher"]:
         print()
     for c in r["fisher"]:

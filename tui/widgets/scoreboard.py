@@ -30,8 +30,9 @@ class FavorHarmPlot(PlotextPlot):
         super().__init__(id=id)
         self.labels: list[EpisodeLabel] = []
 
-    def set_labels(self, labels: list[EpisodeLabel]) -> None:
-        self.labels = [lab for lab in labels if lab.variant != "warmup" and not lab.failed]
+    def set_labels(self, scored: list[EpisodeLabel]) -> None:
+        """The scored episodes' labels (``Metrics.scored_labels``: no warm-up, failed or unscored one)."""
+        self.labels = list(scored)
         self.refresh()
 
     def _rgb(self, variable: str) -> tuple[int, int, int]:
@@ -184,7 +185,7 @@ class Scoreboard(Vertical):
         width, height = self.table.size
         self.table_height = len(text.wrap(self.app.console, width)) if width else len(rows)
         self.table.update(text, layout=not width or self.table_height != height)
-        self.plot.set_labels(m.labels)
+        self.plot.set_labels(m.scored_labels())
 
 
 def _rate(rate: float | None) -> str:

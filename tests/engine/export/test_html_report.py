@@ -50,7 +50,7 @@ def test_the_page_is_self_contained_and_escapes_what_agents_wrote(recording: Pat
 
 
 def test_the_plot_is_the_rates_so_far_after_each_scored_episode(recording: Path) -> None:
-    labels = score(load_recording(recording)).labels
+    labels = score(load_recording(recording)).scored_labels()
     assert cumulative_rates(labels) == [(1, 1.0, 1.0), (2, 1.0, 1.0)]
 
 
