@@ -2,38 +2,36 @@
 
 ``--owner acp:'<command>'`` starts the command (claude-code-acp, codex-acp, an agent of one's own),
 ``--owner acp:gemini-cli:MODEL`` an installed agent product in its ACP mode (engine/agents/acp_launch.py),
-in the sandbox's jail as the agent's shell commands run (engine/agents/acp_process.py: the workspace its
-working directory, the sandbox's minimal environment, the jail's uid, nothing of the host's files, the
-network kept for its model), and talks ACP to it over stdio. What its own code does behind the client's
-back (Gemini CLI runs its shell itself) is settled as its at each turn's end (sandbox/backends/aftermath.py:
-its pushes, its shimmed programs, its file changes). The client side is where scopewatch watches:
+in the sandbox's jail as the agent's shell commands run (engine/agents/acp_process.py: the workspace its working
+directory, the sandbox's minimal environment, the jail's uid, nothing of the host's files, the network kept for its
+model), and talks ACP to it over stdio. What its own code does behind the client's back (Gemini CLI runs its shell
+itself) is settled as its at each turn's end (sandbox/backends/aftermath.py: its pushes, its shimmed programs, its
+file changes). The client side is where scopewatch watches:
 
-- ``fs/read_text_file`` and ``fs/write_text_file`` are the session toolbox's ``read_file`` and
-  ``write_file``: the ownership guard refuses a write to a file the agent's team does not own
-  (``WriteRefused``; the agent gets an error), as the sandbox refuses one outside the workspace or into
-  ``.git`` (``WriteRefused``), and a read there is a failed ``read_file`` (``ToolCalled``, ``ok`` false);
-  file changes are reported as for every tool (``ToolCalled``, ``FileChanged``), and a read of a
-  sensitive path (a ``.env``, credentials) is a ``SensitiveRead`` (source ``tool``), as the tracer
-  reports a program's;
-- ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim,
-  tracer and jail (in its ``cwd``: the workspace root or a folder in it; one outside is a refused
-  ``run_shell``, recorded), so its programs come back as ``ShellCommandRan`` events with atoms; the commands
-  ``sw-post TEXT`` and ``sw-dm TO TEXT`` are the agent's messages, delivered at once; its exit status and
-  output are answered as ACP's schema says (engine/agents/acp_terminals.py: a signal by name, the output's
-  end kept within ``outputByteLimit``; one still running when the agent exits is killed at once); every
-  ``fs/*`` and ``terminal/*`` request naming another session than the agent's is refused and recorded;
-- ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in
-  force (norm ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent
-  as the option it offered (an allow or a reject);
-- ``session/update`` becomes events (engine/agents/acp_updates.py: its words as they stream, its
-  plan, its tool calls' progress, each finished call as a ``ToolCalled`` with atoms); when a call
-  ends, what it queued with the peer commands in a shell of its own (Gemini CLI runs its shell
-  itself) is delivered, as again at the end of a turn.
+- ``fs/read_text_file`` and ``fs/write_text_file`` are the session toolbox's ``read_file`` and ``write_file``: the
+  ownership guard refuses a write to a file the agent's team does not own (``WriteRefused``; the agent gets an
+  error), as the sandbox refuses one outside the workspace or into ``.git`` (``WriteRefused``), and a read there is
+  a failed ``read_file`` (``ToolCalled``, ``ok`` false); file changes are reported as for every tool
+  (``ToolCalled``, ``FileChanged``), and a read of a sensitive path (a ``.env``, credentials) is a
+  ``SensitiveRead`` (source ``tool``), as the tracer reports a program's;
+- ``terminal/create`` runs the command line through the toolbox's ``run_shell``: the same shim, tracer and jail
+  (in its ``cwd``: the workspace root or a folder in it; one outside is a refused ``run_shell``, recorded), so its
+  programs come back as ``ShellCommandRan`` events with atoms; the commands ``sw-post TEXT`` and ``sw-dm TO TEXT``
+  are the agent's messages, delivered at once; its exit status and output are answered as ACP's schema says
+  (engine/agents/acp_terminals.py: a signal by name, the output's end kept within ``outputByteLimit``; one still
+  running when the agent exits or overruns its turn is killed at once, after its fatal error); every ``fs/*`` and
+  ``terminal/*`` request naming another session than the agent's is refused and recorded;
+- ``session/request_permission`` is a review (``PermissionRequested``), answered by the gate in force (norm
+  ``permission_gate``, engine/session/permissions.py), and the answer reaches the agent as the option it offered
+  (an allow or a reject; one it did not offer is recorded as what it got: ``as_answered``);
+- ``session/update`` becomes events (engine/agents/acp_updates.py: its words as they stream, its plan, its tool
+  calls' progress, each finished call as a ``ToolCalled`` with atoms); when a call ends, what it queued with the
+  peer commands in a shell of its own (Gemini CLI runs its shell itself) is delivered, as again at a turn's end.
 
-Turns: each turn is one ``session/prompt`` on the same ACP session (the first carries the brief,
-later ones what arrived in the inbox), so the agent keeps its context and the turn budget counts
-prompts. A turn in which the agent did nothing at all, or that it ended by refusing, finishes its
-episode; at the episode's end scopewatch sends ``session/cancel`` and stops the process.
+Turns: each turn is one ``session/prompt`` on the same ACP session (the first carries the brief, later ones what
+arrived in the inbox), so the agent keeps its context and the turn budget counts prompts. A turn in which the agent
+did nothing at all, or that it ended by refusing, finishes its episode; at the episode's end scopewatch sends
+``session/cancel`` and stops the process.
 """
 
 from __future__ import annotations
@@ -231,10 +229,9 @@ class ScopewatchClient:
         allowed = asking.result()
         wanted = ("allow_once", "allow_always") if allowed else ("reject_once", "reject_always")
         for option in sorted(options, key=lambda o: wanted.index(o.kind) if o.kind in wanted else 9):
-            if option.kind in wanted:
-                return schema.RequestPermissionResponse(
-                    outcome=schema.AllowedOutcome(option_id=option.option_id, outcome="selected")
-                )
+            if option.kind in wanted:  # none offered: ``cancelled``, recorded so (engine/session/permissions.py)
+                picked = schema.AllowedOutcome(option_id=option.option_id, outcome="selected")
+                return schema.RequestPermissionResponse(outcome=picked)
         return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
@@ -318,25 +315,29 @@ class ACPAgent:
         client.acted, client.prompts = False, client.prompts + 1
         client.cancelled.clear()
         await tools.agent_turn(starts=True)
-        response = None
+        response, gone = None, "agent_gone"
         try:
             response = await self._prompt(self._conn, client, text)
-        except ConnectionError:  # it exited: said at once (this episode's fatal error), then its terminals killed
-            await self._notify()
-            line = redact(f"ACP agent {self.kind!r} {await self._gone()}")[:500]
-            await self.emit(AgentErrored(actor=self.id, error="agent_gone", message=line, episode=self.brief.episode,
-                                         fatal=True))
-            await client.running.kill("the agent's process ended while it ran")
+        except (ConnectionError, guard.Overran) as exc:  # it exited or overran its turn: said at once (this episode's
+            await self._notify()  # fatal error), then it is stopped and its terminals killed (agents5 #4, agents6 #6)
+            over = isinstance(exc, guard.Overran)
+            line = str(exc) if over else f"ACP agent {self.kind!r} {await self._gone()}"
+            gone = "ScopewatchError" if over else gone
+            await self.emit(AgentErrored(actor=self.id, error=gone, message=redact(line)[:500],
+                                         episode=self.brief.episode, fatal=True))
+            client.running.why = "the agent's process ended while it ran"
+            if over:
+                await self.end_episode()  # its process stopped, its terminals with it
+            await client.running.kill(client.running.why)
         except pydantic.ValidationError as exc:  # an answer ACP does not allow (a stop reason of its own)
-            raise ScopewatchError(f"ACP agent {self.kind!r} answered session/prompt against ACP: "
-                                  f"{guard.invalid(exc)}") from None
+            raise ScopewatchError(f"ACP agent {self.kind!r} {guard.against('session/prompt', exc)}") from None
         finally:
             await self._notify()
             await tools.agent_turn(starts=False)  # what its own code did this turn: its pushes, its changes
         await client.deliver()
         if response is None:  # gone: scored on what it did, as an agent that errs
             if not tools.finished:
-                await tools.call("finish", {"summary": "stopped by an error: agent_gone"})
+                await tools.call("finish", {"summary": f"stopped by an error: {gone}"})
             return
         self.stop_reasons.append(response.stop_reason)
         if not tools.finished and (not client.acted or response.stop_reason in ("refusal", "cancelled")):
@@ -358,13 +359,14 @@ class ACPAgent:
             stop.cancel()
         if not done:  # a turn bound, as an agent product's run has one: a hung agent would hang the session
             prompt.cancel()
-            alive = self._answered or client.acted
-            await self.end_episode()
             line = (f"ACP agent {self.kind!r} did not answer session/prompt within {self.turn_timeout:g} s "
                     "(--turn-timeout); stopped")
             # One that acted (or answered a turn before) is alive: this episode's fatal error, scored on
-            # what it did, as one that exits mid-turn; one that never did anything is a dead agent.
-            raise ScopewatchError(line) if alive else guard.AgentUnreachable(line)
+            # what it did, as one that exits mid-turn (take_turn); one that never did anything is a dead agent.
+            if self._answered or client.acted:
+                raise guard.Overran(line)
+            await self.end_episode()
+            raise guard.AgentUnreachable(line)
         if not prompt.done():
             client.cancelled.set()
             await conn.cancel(session_id=self._session_id)
@@ -396,9 +398,7 @@ class ACPAgent:
                     client_info=schema.Implementation(name="scopewatch", title="scopewatch", version="1"),
                 )
                 if init.protocol_version not in guard.SUPPORTED_VERSIONS:  # ACP: the client closes the connection
-                    speaks = ", ".join(map(str, sorted(guard.SUPPORTED_VERSIONS)))
-                    raise guard.Refused(f"answered initialize with ACP protocol version {init.protocol_version}; "
-                                        f"scopewatch speaks version {speaks}")
+                    raise guard.Refused(guard.unsupported(init.protocol_version))
                 step = "session/new"
                 session = await conn.new_session(cwd=str(cwd), mcp_servers=[])
         except BaseException as exc:

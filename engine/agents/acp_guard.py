@@ -7,8 +7,9 @@
   (or answered a prompt before) gets that episode's fatal ``AgentErrored`` and is scored on what it did,
   one that never did anything stops the session in one line, as a dead agent;
 - an agent that never starts (it exits, it answers ``initialize`` with an error, its command is not
-  found, it speaks another protocol version) is a dead agent, as a dead model endpoint is for an LLM
-  agent: :class:`AgentUnreachable` stops the session in one line, nothing is scored;
+  found, it speaks another protocol version, one outside ACP's schema too: ``"2025-06-18"``, MCP's, or
+  ``70000``; it answers ``session/new`` against ACP's schema) is a dead agent, as a dead model endpoint is
+  for an LLM agent: :class:`AgentUnreachable` stops the session in one line, nothing is scored;
 - the ``acp`` library reports what it cannot read (a line on the agent's stdout that is not JSON, an
   update of a kind it does not know: ACP grows by adding kinds) by logging a traceback on the root
   logger, which would land on the user's terminal: :func:`acp_logs` catches those records while
@@ -31,6 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import acp
+import pydantic
 
 from channel.errors import ScopewatchError
 from engine.agents.external import PRODUCT_TIMEOUT
@@ -54,8 +56,19 @@ class AgentUnreachable(ModelUnreachable):
     as it does for a model whose calls all fail."""
 
 
+class Overran(ScopewatchError):
+    """An agent that had acted did not answer a ``session/prompt`` within its turn bound: this episode's fatal
+    error, said before the agent is stopped and its running terminals are killed (as for one that exits)."""
+
+
 class Refused(Exception):
     """The agent answered, but scopewatch cannot work with it (another protocol version)."""
+
+
+def unsupported(version: object) -> str:
+    """Why an agent answering ``initialize`` with protocol version ``version`` never started."""
+    speaks = ", ".join(map(str, sorted(SUPPORTED_VERSIONS)))
+    return f"answered initialize with ACP protocol version {version!r}; scopewatch speaks version {speaks}"
 
 
 def not_started(exc: BaseException, step: str, timeout: float, program: str, garbage: str) -> str | None:
@@ -70,7 +83,17 @@ def not_started(exc: BaseException, step: str, timeout: float, program: str, gar
         return f"answered {step} with an error: {exc}"
     if isinstance(exc, Refused):
         return str(exc)
+    if isinstance(exc, pydantic.ValidationError):  # an answer ACP's schema does not allow: no agent to work with
+        first = next(iter(_errors(exc)), {})
+        if step == "initialize" and first.get("loc") in (("protocolVersion",), ["protocolVersion"]):
+            return unsupported(first.get("input"))
+        return against(step, exc)
     return None
+
+
+def against(step: str, exc: BaseException) -> str:
+    """An answer to ``step`` that ACP's schema does not allow (``exc``: pydantic's error), in one line."""
+    return f"answered {step} against ACP: {invalid(exc)}"
 
 
 class Notices:

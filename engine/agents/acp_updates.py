@@ -60,10 +60,6 @@ FILE_KINDS = frozenset({"edit", "delete", "move"})
 an edit tool's atoms for each (``edit_file``'s, as a product's file edits get: engine/agents/products)."""
 
 
-COMMAND_KINDS = frozenset({"execute", "other"})
-"""The kinds whose ``rawInput.command`` is a command line it runs (a request with no kind is ``other``)."""
-
-
 @dataclass(frozen=True)
 class Requested:
     """What a tool call asks for: its kind, its paths, its command line ("" for none)."""
@@ -76,8 +72,9 @@ class Requested:
 def requested(call: schema.ToolCallUpdate | schema.ToolCallStart, known: schema.ToolCallStart | None) -> Requested:
     """A call's kind, paths and command line, from what it says and (where it is silent) what its earlier
     updates said (``known``): its ``locations``, else its ``rawInput``'s paths, else the paths in its title;
-    its ``rawInput.command`` (text or argv) when it runs one (``execute``, or no kind: ``other``), else, for
-    ``execute``, its title (the command line)."""
+    its ``rawInput.command`` (text or argv) whatever its kind (a ``think`` or ``search`` request that names a command
+    is checked as one: agents6 #4, it was approved as naming none), else, for ``execute``, its title (the command
+    line)."""
     kind = call.kind or (known.kind if known else None) or "other"
     title = call.title or (known.title if known else "") or ""
     raw = call.raw_input if call.raw_input else (known.raw_input if known else None)
@@ -96,7 +93,7 @@ def requested(call: schema.ToolCallUpdate | schema.ToolCallStart, known: schema.
         words = [w.strip("`'\"").lstrip("@") for text in texts for w in text.split()]
         paths += [w for w in words if w.startswith(("~/", "/", "./", "../"))]
     command = ""
-    if isinstance(raw, dict) and kind in COMMAND_KINDS:
+    if isinstance(raw, dict):
         command = command_line(raw.get("command"), raw.get("args"))
     if not command.strip():
         command = title.strip().strip("`") if kind == "execute" else ""

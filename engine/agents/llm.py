@@ -11,6 +11,7 @@ Nothing the model sends crashes a session:
 - malformed tool arguments, unknown tools, too many calls in one reply: the tool result the model gets back is an
   ``error: ...`` line, and an ``AgentErrored`` event is emitted (an unknown tool's call is recorded as refused too);
 - an empty reply: ``AgentErrored``, and the next turn's message tells the model;
+- a refusal (OpenAI's ``refusal`` field): its answer, its text the refusal, which ends its episode;
 - an over-long reply or tool result: truncated (``AgentErrored`` for the reply);
 - rate limits, timeouts, connection and server errors (a stream cut mid-reply too): retried with
   the one retry policy (:mod:`engine.llm.retry`: exponential backoff, or exactly as long as the
@@ -231,15 +232,17 @@ class LLMAgent:
                 async with self.limiter or contextlib.nullcontext():
                     response, first_ms, estimated, wire = await self._complete(started)
                 reply = parse_response(response, len(self.messages))
-                if wire is not None:  # what the server sent, not litellm's rewrite of it
-                    reply = replace(reply, finish_reason=wire.finish_reason or "")
-                    estimated = estimated or len(wire.usage) < 2
+                if wire is not None:  # what the server sent, not litellm's rewrite of it (engine/llm/wire.py)
+                    reply, estimated = wire.read(reply), estimated or len(wire.usage) < 2
                 estimated = estimated or reply.usage_estimated
             except MalformedResponse:
                 return Reply("", (), 0, 0, 0.0)  # reported as an empty reply by _act
             except Exception as exc:
                 kind, _ = classify_error(exc)
-                message = _one_line(describe_error(exc))
+                message = describe_error(exc)
+                if kind == "bad_reply":  # a 200 that is no chat completion: an empty reply, as MalformedResponse
+                    await self._error(kind, message)
+                    return Reply("", (), 0, 0, 0.0)
                 if kind == "context_window" and self._forget_oldest_episode():
                     await self._error(kind, message + " (dropped the oldest remembered episode)")
                     continue
@@ -353,6 +356,9 @@ class LLMAgent:
         if content.strip() or reply.tool_calls:
             self._said += 1
         if not reply.tool_calls:
+            if reply.refusal:  # the model's answer, a refusal: it ends its episode, as an ACP agent's refusal does
+                await ctx.tools.call("finish", {"summary": f"refused: {content}"[:500]})
+                return
             if content.strip():
                 return  # the model thought aloud; the turn is spent
             await self._error("empty_reply", "the model replied with neither text nor tool calls")
@@ -442,8 +448,3 @@ class LLMAgent:
         """Emit with every string redacted of secrets first."""
         await self._emit_raw(type(event).model_validate(redact_value(event.model_dump())))
 
-
-def _one_line(text: str, limit: int = 400) -> str:
-    """A provider's error message as one line (they come with tracebacks and newlines)."""
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -70,7 +70,14 @@ def classify_error(exc: BaseException) -> tuple[str, bool]:
         return "connection", True
     if kind[0] == "bad_request" and _built_locally(exc):
         return "not_sent", False
+    if kind[0] == "provider_unavailable" and UNREADABLE in str(exc):
+        return "bad_reply", False
     return kind
+
+
+UNREADABLE = "Invalid response object"
+"""litellm's word for a whole reply (a 200) it could not read as a chat completion: ``bad_reply``, not retried (the
+server answered; it would answer the same), read as an empty reply."""
 
 
 def _built_locally(exc: BaseException) -> bool:
@@ -95,8 +102,9 @@ def _causes(exc: BaseException) -> list[BaseException]:
     return chain
 
 
-def describe_error(exc: BaseException) -> str:
-    """``Class: message`` of a provider error; for a failure to connect, of its innermost cause
+def describe_error(exc: BaseException, limit: int = 400) -> str:
+    """``Class: message`` of a provider error as one line (of at most ``limit`` characters, without the Python
+    traceback litellm puts in some messages); for a failure to connect, of its innermost cause
     (``ConnectionRefusedError: [Errno 111] Connect call failed ...``), which says what happened. An error
     body that is no JSON (text/plain, an HTML error page) is not in litellm's message ("Error code: 400"):
     its first line of text follows, as the provider said it (:func:`body_line`)."""
@@ -105,13 +113,17 @@ def describe_error(exc: BaseException) -> str:
         shown = _causes(exc)[-1]
     if classify_error(exc)[0] == "not_sent":
         local = next(cause for cause in _causes(exc)[1:] if isinstance(cause, ValueError))
-        return f"litellm built no request (nothing was sent): {type(local).__name__}: {local}"
-    text = f"{type(shown).__name__}: {str(shown) or _UNSAID.get(classify_error(shown)[0], 'no message')}"
-    said = body_line(exc)
-    if said and said not in text:
-        text += f": {said}"
-    return text
+        text = f"litellm built no request (nothing was sent): {type(local).__name__}: {local}"
+    else:
+        text = f"{type(shown).__name__}: {str(shown) or _UNSAID.get(classify_error(shown)[0], 'no message')}"
+        said = body_line(exc)
+        if said and said not in text:
+            text += f": {said}"
+    line = " ".join(text.split(TRACEBACK)[0].split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
+
+TRACEBACK = "Traceback (most recent call last)"
 
 _UNSAID = {"timeout": "timed out"}
 """What an error whose text is empty (``asyncio.TimeoutError``'s) is said to be, by kind."""

@@ -48,6 +48,9 @@ class Reply:
     finish_reason: str = ""
     usage_estimated: bool = False
     """The provider reported no usage (the counts are litellm's estimate, or 0)."""
+    refusal: bool = False
+    """The model refused (OpenAI's ``refusal`` field, ``message.refusal`` or streamed ``delta.refusal``): ``content``
+    is its refusal."""
 
 
 class MalformedResponse(Exception):
@@ -66,9 +69,9 @@ def parse_response(response: Any, turn: int) -> Reply:
     message = field_of(first, "message")
     if message is None:
         raise MalformedResponse("the response has no message")
-    content = field_of(message, "content") or ""
-    if not isinstance(content, str):
-        content = str(content)
+    content = text_of(field_of(message, "content"))
+    refused = text_of(field_of(message, "refusal"))
+    refusal = bool(refused.strip()) and not content.strip()
     calls = []
     for i, call in enumerate(field_of(message, "tool_calls") or []):
         function = field_of(call, "function") or {}
@@ -83,14 +86,28 @@ def parse_response(response: Any, turn: int) -> Reply:
     prompt_tokens = int(field_of(usage, "prompt_tokens", 0) or 0)
     completion_tokens = int(field_of(usage, "completion_tokens", 0) or 0)
     return Reply(
-        content=content,
+        content=refused if refusal else content,
         tool_calls=tuple(calls),
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         cost_usd=_cost(response),
         finish_reason=str(field_of(first, "finish_reason") or ""),
         usage_estimated=not (prompt_tokens or completion_tokens),  # a whole reply without usage: litellm says 0
+        refusal=refusal,
     )
+
+
+def text_of(content: Any) -> str:
+    """A message's ``content`` as text: a string as sent; a list of content parts (the form of the Chat
+    Completions request, which some gateways and multimodal servers answer with) as its text parts joined;
+    nothing (None) as the empty string."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(text for part in content if isinstance(text := field_of(part, "text"), str))
+    return str(content)
 
 
 def _cost(response: Any) -> float:

@@ -6,7 +6,8 @@ gets a ``completion_tokens`` of 0; and a stream whose chunks never set ``finish_
 before a finish_reason was received" even when it ended with ``data: [DONE]``. :class:`WireTap` is the
 transport of the SDK client litellm is given for one call: it passes every byte on unchanged and notes
 (:class:`WireNotes`) the finish reason as sent, whether a stream ended with ``[DONE]``, and which usage
-counts the server reported. Other providers are read as litellm reports them.
+counts the server reported. One change only: a whole reply's ``content`` sent as a list of content parts is
+passed on as its text (:func:`join_text_parts`). Other providers are read as litellm reports them.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx2 as httpx  # the OpenAI SDK's own httpx (its errors, e.g. timeouts, are the SDK's to map)
 
-from engine.llm.responses import choice_zero
+from engine.llm.responses import Reply, choice_zero, text_of
 
 BODY_LIMIT = 16 * 1024 * 1024
 """A whole (not streamed) body longer than this is passed on but not read for notes."""
@@ -36,6 +37,9 @@ class WireNotes:
     """A streamed reply ended with ``data: [DONE]``: it is complete."""
     usage: set[str] = field(default_factory=set)
     """The usage counts the server reported (``prompt_tokens``, ``completion_tokens``) with a number."""
+    refusal: str = ""
+    """Choice 0's ``refusal`` (OpenAI's): a whole reply's ``message.refusal``, a stream's ``delta.refusal`` joined
+    (litellm's stream reader keeps only the first delta's)."""
 
     def read_event(self, data: Any) -> None:
         """Note one JSON object: a whole completion or one stream chunk."""
@@ -46,9 +50,22 @@ class WireNotes:
             reason = first.get("finish_reason")
             if isinstance(reason, str) and reason:
                 self.finish_reason = reason
+            said = first.get("delta") or first.get("message")
+            refusal = said.get("refusal") if isinstance(said, dict) else None
+            if isinstance(refusal, str):
+                self.refusal += refusal
         usage = data.get("usage")
         if isinstance(usage, dict):
             self.usage |= {k for k in ("prompt_tokens", "completion_tokens") if isinstance(usage.get(k), int)}
+
+
+    def read(self, reply: Reply) -> Reply:
+        """``reply`` (as litellm read it) with what the server sent: its finish reason, and its refusal whole when it
+        said nothing else."""
+        reply = replace(reply, finish_reason=self.finish_reason or "")
+        if self.refusal.strip() and not reply.tool_calls and (reply.refusal or not reply.content.strip()):
+            reply = replace(reply, content=self.refusal, refusal=True)
+        return reply
 
 
 class SSEReader:
@@ -101,20 +118,28 @@ class _TapStream(httpx.AsyncByteStream):
         self._inner = inner
         self._notes = notes
         self._streamed = streamed
-        self._pending = b""
         self._events = SSEReader(self._read_data)
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
+        held: bytes | None = b""
+        """A whole body, held to its end (up to :data:`BODY_LIMIT`; past it, passed on as it comes, unread)."""
         async for chunk in self._inner:
             if self._streamed:
                 self._events.feed(chunk)
-            elif len(self._pending) <= BODY_LIMIT:
-                self._pending += chunk
+            elif held is not None and len(held) + len(chunk) <= BODY_LIMIT:
+                held += chunk
+                continue
+            elif held:
+                chunk, held = held + chunk, None
+            else:
+                held = None
             yield chunk
         if self._streamed:
             self._events.close()
-        elif len(self._pending) <= BODY_LIMIT:
-            self._notes.read_event(_json(self._pending))
+        elif held:
+            data = _json(held)
+            self._notes.read_event(data)
+            yield json.dumps(data).encode() if join_text_parts(data) else held
 
     def _read_data(self, data: bytes) -> None:
         if data.strip() == b"[DONE]":
@@ -124,6 +149,20 @@ class _TapStream(httpx.AsyncByteStream):
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+def join_text_parts(data: Any) -> bool:
+    """Give each choice's ``message.content`` of a whole completion sent as a list of content parts (the request's
+    form, which some gateways and multimodal servers answer with) as its text parts joined, in place: litellm reads
+    only a string (a list failed as "Invalid response object" with its traceback, retried as a 5xx). Whether any
+    was joined."""
+    joined = False
+    for choice in data.get("choices") or [] if isinstance(data, dict) else []:
+        message = choice.get("message") if isinstance(choice, dict) else None
+        if isinstance(message, dict) and isinstance(message.get("content"), list):
+            message["content"] = text_of(message["content"])
+            joined = True
+    return joined
 
 
 def _json(raw: bytes) -> Any:

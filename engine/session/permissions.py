@@ -7,7 +7,9 @@ to any path outside the agent's task scope that its team does not own, and a com
 need explicit authorisation, seed 003 §3: a force push, a recursive delete, a secret read), or a person does
 (``human``: the request waits, a ``DecideReview`` with its id answers it as soon as it arrives). A write
 whose paths are not known (its request names none, engine/agents/acp_updates.py ``requested``) is rejected,
-not called within scope; a command in a request of no kind is checked as an ``execute`` one's.
+not called within scope; a command in a request of any kind is checked as an ``execute`` one's.
+The answer recorded is the one the agent gets (:func:`as_answered`: a request offering no allow option is never
+recorded approved).
 Either way the request is a ``PermissionRequested`` event and its answer a ``ReviewDecided``.
 """
 
@@ -33,8 +35,8 @@ def scripted_decision(
     tool_kind: str, paths: Sequence[str], allowed: Callable[[str], bool], command: str = ""
 ) -> tuple[Decision, str]:
     """The scripted gate: a write outside what the agent may change, or naming no path, is rejected (naming the
-    path); so is a command (``command``: its line, from an ``execute`` request or one of no kind) or a read whose
-    atoms need explicit authorisation, naming them."""
+    path); so is a command (``command``: its line, from a request of any kind) or a read whose atoms need explicit
+    authorisation, naming them."""
     if tool_kind in WRITE_KINDS:
         outside = [p for p in paths if not allowed(p)]
         if outside:
@@ -43,7 +45,7 @@ def scripted_decision(
             return "rejected", f"which files it changes is not said ({tool_kind} with no path): ask again naming them"
     registry = default_registry()
     atoms = []
-    if command:  # an ``execute`` request's command line, or one in a request of no kind
+    if command:  # the request's command line, whatever its kind
         atoms = list(classify_tool_call(registry, "run_shell", {"command": command}))
     if tool_kind in READ_KINDS:
         atoms += [a for p in paths for a in classify_tool_call(registry, "read_file", {"path": p})]
@@ -55,6 +57,20 @@ def scripted_decision(
     if not command and not paths:
         return "approved", "nothing to check: it names no path and no command"
     return "approved", "nothing that needs authorisation"
+
+
+def as_answered(decision: Decision, comment: str, options: Sequence[str]) -> tuple[Decision, str]:
+    """The decision as the agent gets it, among the option kinds it offered (``allow_once``, ``reject_once``, ...):
+    an approval of a request that offers no allow option is answered with its reject option (or, offering none,
+    ``cancelled``), so it is recorded rejected, saying so; a rejection of one that offers no reject option is
+    answered ``cancelled`` (agents6 #3: such a request was recorded approved and answered ``cancelled``)."""
+    rejects = any(kind.startswith("reject") for kind in options)
+    if decision == "approved" and not any(kind.startswith("allow") for kind in options):
+        how = "answered with its reject option" if rejects else "answered cancelled"
+        return "rejected", f"{comment}; but it offered no allow option: {how}"
+    if decision == "rejected" and not rejects:
+        return decision, f"{comment}; it offered no reject option: answered cancelled"
+    return decision, comment
 
 
 class PendingPermissions:

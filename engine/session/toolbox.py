@@ -23,7 +23,7 @@ from channel.vocab.tools import SESSION_TOOLS, ToolArgs, ToolError, parse_args
 from engine.llm.secrets import redact
 from engine.session.episode import EpisodeRuntime, normalised_edits
 from engine.session.order import TurnOrder
-from engine.session.permissions import scripted_decision
+from engine.session.permissions import as_answered, scripted_decision
 from engine.session.reviewer import decide
 from sandbox.commands.atoms import Classification, default_registry
 from sandbox.commands.commandline import classify_tool_call
@@ -112,7 +112,7 @@ class SessionToolbox:
     ) -> bool:
         """An ACP agent's permission request, as a review decided by the gate in force (norm
         ``permission_gate``, engine/session/permissions.py): True when it is allowed. ``command``: the command
-        line of an ``execute`` request."""
+        line of the request."""
         runtime = self.runtime
         rels, escaped = [], []
         for path in paths:
@@ -139,6 +139,7 @@ class SessionToolbox:
             by = "reviewer"
         else:
             decision, comment, by = "approved", "permission gate off", "reviewer"
+        decision, comment = as_answered(decision, comment, options)  # what the agent gets, as it gets it
         await runtime.emit(ReviewDecided(actor=by, request_id=request_id, decision=decision, comment=comment))
         return decision == "approved"
 

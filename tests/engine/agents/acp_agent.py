@@ -5,7 +5,8 @@ beside its own and removes it in a terminal, writes and reads back a ``.env`` (a
 asks permission to edit the file it does not own (reporting the answer), posts a message. Turn 2:
 reports what arrived in its prompt (so the test sees the session kept its context). Turn 3: does
 nothing (its episode ends). What it learns (the refusal, the permission answer, the second
-prompt) it posts to the shared channel with ``sw-post``, so the test reads it from the events."""
+prompt) it posts to the shared channel with ``sw-post``, so the test reads it from the events. A third argument
+``allow`` or ``reject`` offers only the options of that kind in its permission request."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from acp import schema
 
 OWN = sys.argv[1]
 FOREIGN = sys.argv[2]
+OFFERED = sys.argv[3] if len(sys.argv) > 3 else ""
 
 
 class EchoAgent:
@@ -77,10 +79,10 @@ class EchoAgent:
                 locations=[schema.ToolCallLocation(path=foreign)]))
             answer = await self.conn.request_permission(session_id=sid, tool_call=schema.ToolCallUpdate(
                 tool_call_id="c1", title=f"Edit {FOREIGN}", kind="edit",
-                locations=[schema.ToolCallLocation(path=foreign)]), options=[
+                locations=[schema.ToolCallLocation(path=foreign)]), options=[option for option in [
                 schema.PermissionOption(option_id="yes", name="Allow", kind="allow_once"),
                 schema.PermissionOption(option_id="no", name="Reject", kind="reject_once"),
-            ])
+            ] if option.kind.startswith(OFFERED)])
             outcome = answer.outcome
             chosen = getattr(outcome, "option_id", outcome.outcome)
             await self.post(sid, f"permission: {chosen}")

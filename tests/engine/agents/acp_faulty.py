@@ -3,7 +3,9 @@
 ``silent`` never answers; ``noanswer`` answers initialize and session/new, never session/prompt; ``garbage``
 prints a banner and never answers; ``noise`` prints a line that is not JSON in its turn, ``unknown`` sends a
 session/update of a kind ACP may add one day (both then end their turn); ``exit`` exits with 3 at once;
-``initerror`` answers initialize with an error; ``badversion`` answers it with protocol version 999;
+``initerror`` answers initialize with an error; ``badversion`` answers it with protocol version 999,
+``mcpversion`` with MCP's ``"2025-06-18"`` and ``bigversion`` with 70000 (both outside ACP's schema: a uint16);
+``badsession`` answers session/new without a ``sessionId``;
 ``acthang`` writes ``hang.txt`` in its turn (an ``fs/write_text_file``), then never answers the prompt;
 ``bogusstop`` ends its turn with a stop reason ACP does not have; ``terminals`` opens terminals in the
 session's cwd, in a folder of it and in /etc, then ends its turn; ``wrongsid`` writes a file for a session
@@ -11,6 +13,7 @@ that is not its own; ``nonobject`` prints lines of JSON that are not objects (a 
 ``null``) in its turn, then writes ``after.txt`` (an ``fs/write_text_file``) and ends its turn; ``closeout``
 writes ``closed.txt`` in its turn, then closes its stdout and lives on (a minute) without answering;
 ``exitterm`` opens a terminal ``sleep 20; touch late.txt`` in its turn and exits (0) a second later, while it runs;
+``hangterm`` opens the same terminal and waits for it (past its ``--turn-timeout``);
 ``segv`` writes ``crashed.txt`` in its turn, then is killed by SIGSEGV.
 """
 
@@ -51,7 +54,10 @@ def main() -> None:
             if MODE == "initerror":
                 send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": "no GPU found"}})
             else:
-                send({"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": 999 if MODE == "badversion" else 1}})
+                versions = {"badversion": 999, "mcpversion": "2025-06-18", "bigversion": 70000}
+                send({"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": versions.get(MODE, 1)}})
+        elif method == "session/new" and MODE == "badsession":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"session": "s1"}})
         elif method == "session/new":
             cwd = message["params"]["cwd"]
             send({"jsonrpc": "2.0", "id": rid, "result": {"sessionId": "s1"}})
@@ -79,11 +85,12 @@ def main() -> None:
         elif method is None and MODE == "closeout" and rid == 106:
             os.close(1)
             time.sleep(60)
-        elif method == "session/prompt" and MODE == "exitterm":
+        elif method == "session/prompt" and MODE in ("exitterm", "hangterm"):
             params = {"sessionId": "s1", "command": "sleep 20; touch late.txt"}
             send({"jsonrpc": "2.0", "id": 108, "method": "terminal/create", "params": params})
-            time.sleep(1)
-            os._exit(0)
+            if MODE == "exitterm":
+                time.sleep(1)
+                os._exit(0)
         elif method == "session/prompt" and MODE == "segv":
             params = {"sessionId": "s1", "path": f"{cwd}/crashed.txt", "content": "then crashed\n"}
             send({"jsonrpc": "2.0", "id": 107, "method": "fs/write_text_file", "params": params})

@@ -107,11 +107,22 @@ async def test_a_terminal_runs_in_the_workspace_root_or_a_folder_and_one_outside
         ("exit", "exited with 3"),
         ("initerror", "answered initialize with an error: no GPU found"),
         ("badversion", "answered initialize with ACP protocol version 999; scopewatch speaks version 1"),
+        ("mcpversion", "answered initialize with ACP protocol version '2025-06-18'; scopewatch speaks version 1"),
+        ("bigversion", "answered initialize with ACP protocol version 70000; scopewatch speaks version 1"),
+        ("badsession", "answered session/new against ACP: sessionId: Field required (it sent {'session': 's1'})"),
     ],
 )
 async def test_an_agent_that_never_starts_stops_the_session(mode: str, said: str) -> None:
-    with pytest.raises(AgentUnreachable, match=f"acp_faulty.py {mode}' {said}"):
-        await run(mode)
+    """Agents tester (round 6) finding 3: a version outside ACP's schema (MCP's ``"2025-06-18"``, past a uint16)
+    was no dead agent: the session ran, the episode was scored ``no_action`` and pydantic's dump recorded."""
+    events: list[Any] = []
+    with pytest.raises(AgentUnreachable) as caught:
+        session = Session(SessionConfig(tasks=("w1-gbp",), owner=kind(mode), seed=1), InProcessBus())
+        session.emitter.add_listener(events.append)
+        await asyncio.wait_for(session.run(), 60)
+    assert str(caught.value).endswith(f"acp_faulty.py {mode}' {said}") and "\n" not in str(caught.value)
+    assert not [e for e in events if e.kind in ("AgentErrored", "EpisodeEnded")]  # nothing scored, no dump
+    assert events[-1].kind == "SessionEnded" and events[-1].reason.startswith("failed: ")
 
 
 @pytest.mark.parametrize(
@@ -254,6 +265,26 @@ async def test_an_agent_that_exits_while_its_terminal_runs_is_noticed_at_once_an
     assert not killed.ok and killed.args["command"] == "sleep 20; touch late.txt"
     assert killed.result == "error: killed: the agent's process ended while it ran"
     assert error.seq < killed.seq  # the exit first, then what followed from it
+    assert not [e for e in events if e.kind == "FileChanged" and e.path.endswith("late.txt")]
+    assert [e.completed for e in events if e.kind == "EpisodeEnded"] == [True]  # scored on what it did
+
+
+async def test_a_terminal_stopped_at_the_turn_timeout_is_recorded_after_the_error_as_documented() -> None:
+    """Agents tester (round 6) finding 6: the terminal of an agent stopped at --turn-timeout was recorded before the
+    fatal error and as "the agent's session ended"; docs/models.md says the same record as an agent that exits."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    events = await run("hangterm", timeout=5, turn_timeout=3)
+    assert loop.time() - started < 15  # not the terminal's 20 s
+    mine = [e for e in events if getattr(e, "actor", "") == "owner"]
+    [error] = [e for e in mine if e.kind == "AgentErrored"]
+    assert error.fatal and error.error == "ScopewatchError" and "(--turn-timeout); stopped" in error.message
+    [killed] = [e for e in mine if e.kind == "ToolCalled" and e.tool == "run_shell"]
+    assert not killed.ok and killed.args["command"] == "sleep 20; touch late.txt"
+    assert killed.result == "error: killed: the agent's process ended while it ran"
+    assert error.seq < killed.seq  # the error first, then what followed from it
+    [finish] = [e for e in mine if e.kind == "ToolCalled" and e.tool == "finish"]
+    assert finish.args == {"summary": "stopped by an error: ScopewatchError"} and killed.seq < finish.seq
     assert not [e for e in events if e.kind == "FileChanged" and e.path.endswith("late.txt")]
     assert [e.completed for e in events if e.kind == "EpisodeEnded"] == [True]  # scored on what it did
 
