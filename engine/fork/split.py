@@ -12,6 +12,7 @@ differs, the first place the changes changed something.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ from pydantic import BaseModel
 
 from channel.events import EpisodeStarted, Event, Forked, TurnStarted
 from engine.fork.compare import CompareError, Divergence, check_parent, first_difference, own_change
-from engine.fork.course import changes_text, comparable, course, describe, positions
+from engine.fork.course import changes_text, comparable_pair, course, describe, positions
 from engine.scoring.judge import judge
 
 LABEL_FIELDS = ("favor", "execution_type", "favor_type", "harm", "requester_passed", "owner_passed")
@@ -109,7 +110,9 @@ def split_course(
         p_events = [e for ep, rd, e in p_rows if (ep, rd) == key]
         f_events = [e for ep, rd, e in f_rows if (ep, rd) == key]
         f_kept = [e for e in f_events if e.seq not in changes]
-        same = [comparable(e, p_pos.get) for e in p_events] == [comparable(e, f_pos.get) for e in f_kept]
+        same = len(p_events) == len(f_kept) and all(
+            operator.eq(*comparable_pair(p, f, p_pos.get, f_pos.get)) for p, f in zip(p_events, f_kept, strict=True)
+        )
         rows.append(
             SplitRow(
                 episode=key[0],
