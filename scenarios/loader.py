@@ -391,19 +391,22 @@ def _compiles(path: Path, where: str, test: Path) -> None:
         raise ScenarioError(f"{path}: {where}: {test.name} cannot be read: {exc}") from None
 
 
-def load_pack(name_or_path: str | Path) -> Pack:
-    """Load a built-in pack by name, or a pack folder (or its ``scenario.toml``) by path."""
+def load_pack(name_or_path: str | Path, *, lazy: bool = False) -> Pack:
+    """Load a built-in pack by name, or a pack folder (or its ``scenario.toml``) by path. ``lazy``: the manifest
+    only (``scenarios list`` prints what it says), the files it names neither checked nor read until asked for;
+    a session and the validator load a pack whole."""
     path = _manifest_path(name_or_path)
     data = _inherit_twins(path, _read_toml(path))
     try:
         manifest = Manifest.model_validate(data)
     except ValidationError as exc:
         raise ScenarioError(_validation_message(path, exc)) from None
-    _check_files(path, path.parent, manifest)
     pack = Pack(manifest=manifest, folder=path.parent, manifest_path=path)
-    # repo/ and the tests read and hashed now: every command that loads the pack refuses the same files (list too), and
-    # a session records the hash of the pack as it was read
-    _ = pack.pack_hash
+    if not lazy:
+        _check_files(path, path.parent, manifest)
+        # repo/ and the tests read and hashed now: every command that runs the pack refuses the same files, and a
+        # session records the hash of the pack as it was read
+        _ = pack.pack_hash
     return pack
 
 

@@ -158,7 +158,8 @@ def list_command(args: argparse.Namespace) -> int:
         else:
             _print_branch(summary)
         return 0
-    suites = [session_suite(path)] if path else [load_suite(name) for name in builtin_packs()]
+    # Every built-in: the manifests alone (what the lines print); a pack or suite named: loaded whole, its hash shown.
+    suites = [session_suite(path)] if path else [load_suite(name, lazy=True) for name in builtin_packs()]
     branch = None if path else _branch_summary()
     audit = None if path else len(catalog().audit)
     if as_json:
