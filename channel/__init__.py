@@ -11,7 +11,7 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.acp_events` — ACP agents' plans, tool calls and permission requests (part of that union);
 - :mod:`channel.branch_events` — branch episodes' merge requests, approvals, merges, refused pushes (in that union);
 - :mod:`channel.class_events` — events of a class: a lesson's prompts, a room's presence and votes (in that union);
-- :mod:`channel.shapes` — a session's teams and active agents as events carry them;
+- :mod:`channel.shapes` — a session's teams and active agents, and a failing test, as events carry them;
 - :mod:`channel.vocab` — the shared vocabularies: each word events, scenarios and the engine use, once;
 - :mod:`channel.commands` — commands: requests sent to a running session, checked whole when decoded;
 - :mod:`channel.rejects` — command payloads that failed the command models, reported to the engine;

@@ -10,7 +10,10 @@ A field added from now on is listed here under its event's kind, or older record
 from __future__ import annotations
 
 ADDED_LATER: dict[str, frozenset[str]] = {
-    "SessionStarted": frozenset({"favor_rule", "traps", "condition", "sandbox", "sandbox_warning", "config"}),
+    "SessionStarted": frozenset(
+        {"favor_rule", "traps", "condition", "sandbox", "sandbox_warning", "config", "pack_hash"}
+    ),
+    "DomainEntered": frozenset({"pack_hash"}),
     "EpisodeStarted": frozenset({"traps", "success", "authorised"}),
     "EpisodeEnded": frozenset({"completed"}),
     "ToolCalled": frozenset({"atoms", "risk"}),

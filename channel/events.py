@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from channel import branch_events as branch
 from channel.acp_events import PermissionRequested as PermissionRequested
@@ -35,6 +35,7 @@ from channel.seat_events import SeatAnswered as SeatAnswered
 from channel.seat_events import SeatChanged as SeatChanged
 from channel.seat_events import SeatPrompted as SeatPrompted
 from channel.shapes import AgentInfo as AgentInfo  # re-exported: events carry them
+from channel.shapes import FailingTest as FailingTest
 from channel.shapes import TeamInfo as TeamInfo
 from channel.vocab import (
     AgentVia,
@@ -86,6 +87,9 @@ class SessionStarted(BaseEvent):
     config: RecordedConfig = None
     """The whole session config as it ran (without the reviewer secret), so a fork can run the
     session again; None (``{}`` in the JSON) in older recordings."""
+    pack_hash: str = ""
+    """The sha256 of the pack as loaded (:mod:`scenarios.identity`): two packs of one name told apart (``compare``
+    warns); "" in older recordings and for audit and branch scenarios."""
 
 
 class DomainEntered(BaseEvent):
@@ -101,6 +105,8 @@ class DomainEntered(BaseEvent):
     """Every workspace path of the new pack and the team that owns it."""
     traps: tuple[Trap, ...] = ()
     """The new pack's overeager traps (they replace ``SessionStarted.traps``)."""
+    pack_hash: str = ""
+    """The new pack's hash, as ``SessionStarted.pack_hash``."""
 
 
 class SessionEnded(BaseEvent):
@@ -279,17 +285,6 @@ class CommandRefused(BaseEvent):
 
 
 # --- tests, harm, feedback -------------------------------------------------------------------
-
-
-class FailingTest(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    test: str
-    last_line: str = ""
-    error_line: str = ""
-    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
-    log: str = ""
-    """The failure's traceback (its last 2000 characters; the full-log detail)."""
 
 
 class SuiteRan(BaseEvent):

@@ -1,5 +1,6 @@
 """The shape of a session as events carry it (in ``SessionStarted`` and ``DomainEntered``): its teams
-and its active agents. Plain frozen models, not events; :mod:`channel.events` re-exports them."""
+and its active agents; and a failing test as ``SuiteRan`` and ``HarmDetected`` carry it. Plain frozen models,
+not events; :mod:`channel.events` re-exports them."""
 
 from __future__ import annotations
 
@@ -29,3 +30,14 @@ class AgentInfo(BaseModel):
     role: Role
     team: str
     kind: str = "scripted"
+
+
+class FailingTest(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    test: str
+    last_line: str = ""
+    error_line: str = ""
+    """The line that raised, as ``file:line: code`` (CI feedback's error-line detail; seed 000 B.7)."""
+    log: str = ""
+    """The failure's traceback (its last 2000 characters; the full-log detail)."""

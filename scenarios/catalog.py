@@ -21,9 +21,9 @@ from typing import Literal
 from channel.vocab.norms import Norms, pack_norms
 from scenarios.cooperbench.build import NAME as COOPERBENCH
 from scenarios.cooperbench.build import pack_file
-from scenarios.loader import MANIFEST_NAME, SUITE_NAME, ScenarioError, UnknownScenario, builtin_packs
+from scenarios.loader import MANIFEST_NAME, SUITE_NAME, ScenarioError, UnknownScenario, _builtin_dirs
 from scenarios.overeager.benchmark import benchmark_ids, is_audit_scenario
-from scenarios.suite import Suite, load_suite
+from scenarios.suite import Suite, load_suite, suite_domains
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +46,13 @@ class Catalog:
 
 
 def catalog() -> Catalog:
-    """Every scenario name, read from the packs folder, the CooperBench build and the audit benchmark."""
-    loaded = [load_suite(name) for name in builtin_packs()]
-    suites = {s.folder.name: s.domains for s in loaded if (s.folder / SUITE_NAME).is_file()}
+    """Every scenario name, read from the packs folder (its folders' names, a suite's ``suite.toml``: no pack is
+    loaded), the CooperBench build and the audit benchmark."""
+    folders = _builtin_dirs()
+    domains = {name: suite_domains(folder) for name, folder in folders}
+    suites = {name: names for name, names in domains.items() if names is not None}
     return Catalog(
-        packs=tuple(s.folder.name for s in loaded if s.folder.name not in suites),
+        packs=tuple(name for name, _ in folders if name not in suites),
         suites=suites,
         branch=COOPERBENCH,
         branch_built=pack_file().exists(),

@@ -28,6 +28,7 @@ from pydantic_core import ErrorDetails
 
 from channel.errors import ScopewatchError
 from channel.vocab.edit import EditError, apply_edits
+from scenarios.identity import content_hash
 from scenarios.manifest import Manifest, ManifestFieldError, Task
 
 log = logging.getLogger(__name__)
@@ -104,16 +105,27 @@ class Pack:
         """Test files by name for :func:`sandbox.testing.testrun.run_tests`: the name is the path relative to the
         pack's ``tests/`` folder (``contract/reporting/test_reporting.py``), so test ids read
         ``contract/reporting/test_reporting.py::test_x``."""
-        sources: dict[str, str] = {}
-        for rel in paths:
-            path = self.folder / rel
-            self._inside(path, "a test file")
-            try:
-                text = path.read_text(encoding="utf-8-sig")  # a BOM, as Python and pytest read it: nothing
-            except OSError as exc:
-                raise ScenarioError(f"{path}: cannot read test file ({exc.strerror or exc})") from None
-            sources[runner_name(rel)] = text
-        return sources
+        return {runner_name(rel): self._text(rel, "test file") for rel in paths}
+
+    def _text(self, rel: str, what: str) -> str:
+        path = self.folder / rel
+        self._inside(path, f"a {what}")
+        try:
+            return path.read_text(encoding="utf-8-sig")  # a BOM, as Python and pytest read it: nothing
+        except OSError as exc:
+            raise ScenarioError(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
+        except UnicodeDecodeError as exc:
+            raise ScenarioError(f"{path}: {what} is not UTF-8 ({exc.reason})") from None
+
+    @cached_property
+    def pack_hash(self) -> str:
+        """The sha256 of what defines the pack (:mod:`scenarios.identity`): ``scenario.toml``, the ``repo/`` files
+        and the test files the manifest names; computed once, when a session or the validator loads the pack."""
+        files = {f"repo/{rel}": text for rel, text in self._repo.items()}
+        tests = {PurePosixPath(rel).as_posix() for _, rel in _test_files(self.manifest)}  # a file named twice: once
+        files |= {rel: self._text(rel, "test file") for rel in tests}
+        files[MANIFEST_NAME] = self._text(self.manifest_path.name, "manifest")
+        return content_hash(files)
 
     @property
     def ownership(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -337,9 +349,8 @@ def _validation_message(path: Path, exc: ValidationError) -> str:
     return f"{path}: {where or '(top level)'}: {message}{more}"
 
 
-def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
-    if not (folder / "repo").is_dir():
-        raise ScenarioError(f"{folder}: the pack has no repo/ folder (the workspace files)")
+def _test_files(manifest: Manifest) -> list[tuple[str, str]]:
+    """Every test file the manifest names, as (its field, its pack-relative path): contract and hidden tests."""
     referenced: list[tuple[str, str]] = []
     for i, team in enumerate(manifest.teams):
         referenced += [(f"teams[{i}].contract_tests[{j}]", rel) for j, rel in enumerate(team.contract_tests)]
@@ -347,11 +358,17 @@ def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
         for side in ("requester", "owner"):
             role = getattr(task, side)
             referenced += [(f"tasks[{i}].{side}.hidden_tests[{j}]", rel) for j, rel in enumerate(role.hidden_tests)]
+    return referenced
+
+
+def _check_files(path: Path, folder: Path, manifest: Manifest) -> None:
+    if not (folder / "repo").is_dir():
+        raise ScenarioError(f"{folder}: the pack has no repo/ folder (the workspace files)")
     for j, rel in enumerate(manifest.visible_tests):
         pure = PurePosixPath(rel)
         if pure.is_absolute() or ".." in pure.parts or not (folder / "repo" / rel).is_file():
             raise ScenarioError(f"{path}: visible_tests[{j}]: no such file {rel!r} in {folder / 'repo'}")
-    for where, rel in referenced:
+    for where, rel in _test_files(manifest):
         pure = PurePosixPath(rel)
         if pure.is_absolute() or ".." in pure.parts:
             raise ScenarioError(f"{path}: {where}: {rel!r} must be a path inside the pack")
@@ -377,17 +394,22 @@ def _compiles(path: Path, where: str, test: Path) -> None:
         raise ScenarioError(f"{path}: {where}: {test.name} cannot be read: {exc}") from None
 
 
-def load_pack(name_or_path: str | Path) -> Pack:
-    """Load a built-in pack by name, or a pack folder (or its ``scenario.toml``) by path."""
+def load_pack(name_or_path: str | Path, *, lazy: bool = False) -> Pack:
+    """Load a built-in pack by name, or a pack folder (or its ``scenario.toml``) by path. ``lazy``: the manifest
+    only (``scenarios list`` prints what it says), the files it names neither checked nor read until asked for;
+    a session and the validator load a pack whole."""
     path = _manifest_path(name_or_path)
     data = _inherit_twins(path, _read_toml(path))
     try:
         manifest = Manifest.model_validate(data)
     except ValidationError as exc:
         raise ScenarioError(_validation_message(path, exc)) from None
-    _check_files(path, path.parent, manifest)
     pack = Pack(manifest=manifest, folder=path.parent, manifest_path=path)
-    pack.repo_files()  # read now, so every command that loads the pack refuses the same repo/ (list too)
+    if not lazy:
+        _check_files(path, path.parent, manifest)
+        # repo/ and the tests read and hashed now: every command that runs the pack refuses the same files, and a
+        # session records the hash of the pack as it was read
+        _ = pack.pack_hash
     return pack
 
 

@@ -100,22 +100,36 @@ def _suite_path(name_or_path: str | Path) -> Path | None:
     return None
 
 
-def load_suite(name_or_path: str | Path) -> Suite:
-    """A suite folder (or built-in suite name) with all its packs, or any single pack as a suite of one."""
-    path = _suite_path(name_or_path)
-    if path is None:
-        return Suite.of(load_pack(name_or_path))
+def _suite_manifest(path: Path) -> SuiteManifest:
     try:
-        manifest = SuiteManifest.model_validate(_read_toml(path))
+        return SuiteManifest.model_validate(_read_toml(path))
     except ValidationError as exc:
         raise ScenarioError(_validation_message(path, exc)) from None
+
+
+def suite_domains(folder: Path) -> tuple[str, ...] | None:
+    """The names a suite folder's packs are run by (``<suite>/<domain>``), from its ``suite.toml`` alone (no pack
+    read); None when the folder is not a suite."""
+    path = folder / SUITE_NAME
+    if not path.is_file() or (folder / MANIFEST_NAME).is_file():
+        return None
+    return tuple(f"{folder.name}/{domain}" for domain in _suite_manifest(path).domains)
+
+
+def load_suite(name_or_path: str | Path, *, lazy: bool = False) -> Suite:
+    """A suite folder (or built-in suite name) with all its packs, or any single pack as a suite of one.
+    ``lazy``: each pack's manifest only (:func:`scenarios.loader.load_pack`), for ``scenarios list``."""
+    path = _suite_path(name_or_path)
+    if path is None:
+        return Suite.of(load_pack(name_or_path, lazy=lazy))
+    manifest = _suite_manifest(path)
     packs: list[Pack] = []
     owners: dict[str, str] = {}
     for i, domain in enumerate(manifest.domains):
         folder = path.parent / domain
         if "/" in domain or domain in ("", ".", "..") or not (folder / MANIFEST_NAME).is_file():
             raise ScenarioError(f"{path}: domains[{i}]: no pack {domain!r} ({folder / MANIFEST_NAME} is missing)")
-        pack = load_pack(folder)
+        pack = load_pack(folder, lazy=lazy)
         for task in pack.manifest.tasks:
             if task.id in owners:
                 raise ScenarioError(f"{pack.manifest_path}: task id {task.id!r} is also in {owners[task.id]}")
@@ -126,7 +140,7 @@ def load_suite(name_or_path: str | Path) -> Suite:
 
 def list_packs() -> list[tuple[str, str]]:
     """(name, description) of every built-in pack or suite, for ``scopewatch scenarios list``."""
-    return [(name, load_suite(folder).description) for name, folder in _builtin_dirs()]
+    return [(name, load_suite(folder, lazy=True).description) for name, folder in _builtin_dirs()]
 
 
-__all__ = ["PACKS_DIR", "Suite", "SuiteManifest", "list_packs", "load_suite"]
+__all__ = ["PACKS_DIR", "Suite", "SuiteManifest", "list_packs", "load_suite", "suite_domains"]

@@ -32,6 +32,7 @@ from channel.events import (
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Scorer
 from engine.scoring.tables import render_table
+from scenarios.identity import short_hash
 
 FAVOR_COLOUR = "#d97706"
 HARM_COLOUR = "#dc2626"
@@ -146,6 +147,13 @@ def _yes(flag: bool, *, bad: bool = True) -> str:
     return ('<span class="yes">yes</span>' if bad else "yes") if flag else '<span class="muted">no</span>'
 
 
+def _pack_hash(started: SessionStarted) -> str:
+    """The pack's hash (its first 12 digits, all of it on hover), which tells two packs of one name apart."""
+    if not started.pack_hash:
+        return ""
+    return f' (pack <code title="{_e(started.pack_hash)}">{_e(short_hash(started.pack_hash))}</code>)'
+
+
 def _timeline_text(event: Event) -> str:
     match event:
         case SessionStarted():
@@ -235,8 +243,8 @@ def html_lines(events: Callable[[], Iterable[Event]], *, source: str = "") -> It
     ]
     if started is not None:
         out.append(
-            f"<p>Session <b>{_e(started.session)}</b> on <b>{_e(started.scenario)}</b>, seed {started.seed}, "
-            f"{count} events.</p>"
+            f"<p>Session <b>{_e(started.session)}</b> on <b>{_e(started.scenario)}</b>{_pack_hash(started)}, seed "
+            f"{started.seed}, {count} events.</p>"
         )
     out.append("<h2>Favor and harm over the episodes</h2>")
     out.append(plot_svg(cumulative_rates(metrics.scored_labels())))

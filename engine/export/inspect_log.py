@@ -202,6 +202,8 @@ def to_inspect_log(events: Iterable[Event], *, source: str = "") -> Any:
         "norms": started.norms.model_dump(),
         "agents": agents,
     }
+    if started.pack_hash:  # the pack's identity beyond its name (scenarios/identity.py)
+        metadata["pack_hash"] = started.pack_hash
     if source:
         metadata["recording"] = {"path": str(source), "sha256": recording_hash(source)}
     results = EvalResults(

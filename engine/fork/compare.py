@@ -9,6 +9,7 @@ point where the two differ (engine/fork/plan.py says which events count and whic
 from __future__ import annotations
 
 import itertools
+import operator
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -17,7 +18,7 @@ from pydantic import BaseModel
 
 from channel.errors import ScopewatchError
 from channel.events import EpisodeEnded, Event, Forked, NormChanged, SeatChanged
-from engine.fork.course import NOT_THE_COURSE, changes_text, comparable, describe
+from engine.fork.course import NOT_THE_COURSE, changes_text, comparable_pair, describe
 from engine.scoring.judge import EpisodeLabel
 from engine.scoring.metrics import Metrics, Scorer, rates
 from engine.scoring.scored import is_scored
@@ -194,7 +195,7 @@ def first_difference(parent: Iterable[Event], fork: Iterable[Event], at: int) ->
     p = itertools.chain([] if after is None else [after], p_course)
     f = (e for e in itertools.islice(f_course, start, None) if not own_change(e))
     for a, b in itertools.zip_longest(p, f):
-        if a is None or b is None or comparable(a, p_at.get) != comparable(b, f_at.get):
+        if a is None or b is None or operator.ne(*comparable_pair(a, b, p_at.get, f_at.get)):
             return Divergence(
                 parent_seq=a.seq if a else None,
                 parent_event=describe(a) if a else "(ended)",

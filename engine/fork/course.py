@@ -54,6 +54,24 @@ def comparable(event: Event, position: Callable[[int], int | None] | None = None
     return data
 
 
+def comparable_pair(
+    parent: Event, fork: Event, parent_at: Callable[[int], int | None], fork_at: Callable[[int], int | None]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A parent's event and a fork's as :func:`comparable` gives them, the pack hash left out of both when the parent
+    has none (recorded before packs were hashed: its pack is unknown, not another one)."""
+    return unhashed(comparable(parent, parent_at), comparable(fork, fork_at))
+
+
+def unhashed(theirs: dict[str, Any], mine: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A parent's :func:`comparable` event and a fork's, the pack hash left out of both when the parent has none
+    (recorded before packs were hashed)."""
+    if theirs.get("pack_hash") == "":
+        theirs, mine = dict(theirs), dict(mine)
+        del theirs["pack_hash"]
+        mine.pop("pack_hash", None)
+    return theirs, mine
+
+
 def positions(events: Sequence[Event]) -> dict[int, int]:
     """seq -> place in the course, for :func:`comparable`."""
     return {e.seq: i for i, e in enumerate(course(events))}

@@ -11,7 +11,7 @@ from typing import Any
 from channel.commands import DecideReview
 from channel.event_base import NewerEvent
 from channel.events import Event, FileChanged, Forked, NormChanged, ReviewDecided, SeatChanged
-from engine.fork.course import NOT_THE_COURSE, comparable, describe
+from engine.fork.course import NOT_THE_COURSE, comparable_pair, describe
 from engine.fork.errors import ForkDiverged
 from engine.session.controls import SessionControls
 
@@ -75,8 +75,10 @@ class ForkGuide:
                 f"the parent's event {want.seq} is a {want.newer_kind}, a kind this scopewatch does not know "
                 "(written by a newer scopewatch?): fork it with that version"
             )
-        elif (mine := comparable(event, self._fork_at.get)) != (theirs := comparable(want, self._parent_at.get)):
-            self.divergence = _divergence(want, event, theirs, mine)
+        else:
+            theirs, mine = comparable_pair(want, event, self._parent_at.get, self._fork_at.get)
+            if mine != theirs:
+                self.divergence = _divergence(want, event, theirs, mine)
 
     async def boundary(self, last_seq: int) -> None:
         """Before a round boundary: stop on a divergence; repeat the parent's boundary actions due

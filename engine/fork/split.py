@@ -19,6 +19,7 @@ when it is shown (the last few hundred shown are kept).
 
 from __future__ import annotations
 
+import operator
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -29,7 +30,7 @@ from pydantic import BaseModel
 
 from channel.events import EpisodeStarted, Event, Forked, TurnStarted
 from engine.fork.compare import CompareError, CoursePlaces, Divergence, check_parent, first_difference, own_change
-from engine.fork.course import NOT_THE_COURSE, changes_text, comparable, describe
+from engine.fork.course import NOT_THE_COURSE, changes_text, comparable, describe, unhashed
 from engine.scoring.judge import EpisodeLabel, Judge
 
 LABEL_FIELDS = ("favor", "execution_type", "favor_type", "harm", "requester_passed", "owner_passed")
@@ -231,7 +232,7 @@ def split_course(
         key = min(g.key for g in (p, f) if g is not None)
         a = p if p is not None and p.key == key else None
         b = f if f is not None and f.key == key else None
-        rows.add(key, a, b, differs=(a.seen if a else []) != (b.seen if b else []))
+        rows.add(key, a, b, differs=_differs(a.seen if a else [], b.seen if b else []))
         episodes.add(key[0])
         if a is not None:
             p = next(p_groups, None)
@@ -257,3 +258,8 @@ def _labels(parent: list[EpisodeLabel], fork: list[EpisodeLabel], episodes: set[
         task = (p.get(n) or f[n]).task_id
         out.append(EpisodeLabels(episode=n, task_id=task, parent=a, fork=b, differing=differing))
     return out
+
+
+def _differs(parent: list[dict[str, Any]], fork: list[dict[str, Any]]) -> bool:
+    """Whether a row's events differ (:func:`~engine.fork.course.unhashed`: a parent without a pack hash)."""
+    return len(parent) != len(fork) or any(operator.ne(*unhashed(p, f)) for p, f in zip(parent, fork, strict=True))

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from engine.scoring.analyses import SCRIPTED_NOTE, any_scripted
 from engine.scoring.metrics import FAVOR_RATES, Metrics, norms_label, share, wilson_interval
 from engine.scoring.stats import fisher_exact
+from scenarios.identity import short_hash
 
 CONSENT_ARM = "consent-"
 """``SessionStarted.condition`` of a paired consent arm's audit session: ``consent-kept``, ``consent-stripped`` (the
@@ -59,6 +60,9 @@ class Comparison(BaseModel):
     a_condition: str = ""
     """A's condition (``SessionStarted.condition``; "" for a pack's own trajectories)."""
     b_condition: str = ""
+    a_packs: dict[str, str] = {}
+    """The packs A ran -> their hashes (``SessionStarted.pack_hash``, ``DomainEntered``'s; "" when not recorded)."""
+    b_packs: dict[str, str] = {}
     a_agents: dict[str, str] = {}
     """A's seats: agent id -> kind (``scripted:mixed``, ``llm:...``)."""
     b_agents: dict[str, str] = {}
@@ -108,10 +112,14 @@ def compare(
     a_condition: str = "",
     b_condition: str = "",
     fork: str = "",
+    a_packs: dict[str, str] | None = None,
+    b_packs: dict[str, str] | None = None,
 ) -> Comparison:
     """Compare run B against run A, rate by rate (``a_scenario``, ``b_scenario``: what each ran;
     ``a_condition``, ``b_condition``: the condition each ran under; ``fork``: one line when a side is a fork of the
-    other, which the caller knows from the recordings' ``Forked`` event)."""
+    other, which the caller knows from the recordings' ``Forked`` event; ``a_packs``, ``b_packs``: each pack a side
+    ran -> its hash)."""
+    a_packs, b_packs = a_packs or {}, b_packs or {}
     counts_a, counts_b = rate_counts(a), rate_counts(b)
     rates = []
     for name, (ka, na) in counts_a.items():
@@ -142,14 +150,30 @@ def compare(
         b_scenario=b_scenario,
         a_condition=a_condition,
         b_condition=b_condition,
+        a_packs=a_packs,
+        b_packs=b_packs,
         a_agents=a.agents,
         b_agents=b.agents,
         scripted=a.scripted or b.scripted,
         a_ended=a.ended,
         b_ended=b.ended,
         rates=rates,
-        warnings=_warnings(a, b, a_condition, b_condition, fork),
+        warnings=_warnings(a, b, a_condition, b_condition, fork) + _edited_packs(a_packs, b_packs),
     )
+
+
+def _edited_packs(a_packs: dict[str, str], b_packs: dict[str, str]) -> list[str]:
+    """One line when a pack of one name has two contents in A and B (edited between the runs, or two authors'
+    packs); nothing when either side did not record a pack's hash (recorded before packs were hashed)."""
+    differ = [name for name, h in a_packs.items() if h and b_packs.get(name) and b_packs[name] != h]
+    if not differ:
+        return []
+    shown = ", ".join(f"{name} ({short_hash(a_packs[name])} in A, {short_hash(b_packs[name])} in B)" for name in differ)
+    return [
+        f"A and B ran different packs under the same name: {shown}; the pack was changed between the runs (or is "
+        "another one of that name), so B - A mixes the change with the norms' effect (`scenarios list PACK` shows a "
+        "pack's hash)"
+    ]
 
 
 def _warnings(a: Metrics, b: Metrics, a_condition: str, b_condition: str, fork: str) -> list[str]:

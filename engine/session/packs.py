@@ -30,7 +30,7 @@ def checked_ownerships(packs: Iterable[Pack]) -> dict[str, Ownership]:
 
 def pack_shape(pack: Pack, ownership: Ownership, agents: Iterable[AgentInfo]) -> dict[str, object]:
     """The fields ``SessionStarted`` and ``DomainEntered`` share: the pack's name, teams, the active
-    agents, every file with its owning team, and the pack's overeager traps."""
+    agents, every file with its owning team, the pack's overeager traps and its hash (:mod:`scenarios.identity`)."""
     manifest = pack.manifest
     return {
         "scenario": manifest.name,
@@ -40,4 +40,5 @@ def pack_shape(pack: Pack, ownership: Ownership, agents: Iterable[AgentInfo]) ->
         "agents": tuple(agents),
         "files": {path: ownership.owner_of(path) for path in sorted(pack.repo_files())},
         "traps": manifest.traps,
+        "pack_hash": pack.pack_hash,
     }

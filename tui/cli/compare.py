@@ -7,9 +7,9 @@ import argparse
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from channel.events import Event, SessionStarted
+from channel.events import DomainEntered, Event, SessionStarted
 from channel.recorder import stream_recording
 from channel.recording_files import recording_hashes
 from channel.seat_events import Forked
@@ -32,11 +32,23 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run_compare)
 
 
-def _metrics(path: str) -> tuple[Metrics, str, str, Forked | None]:
-    """A recording's metrics, its scenario and its condition (from its first ``SessionStarted``), and its
-    ``Forked`` event when it is a fork (its first event)."""
+class _Side(NamedTuple):
+    """One recording as ``compare`` reads it."""
+
+    metrics: Metrics
+    scenario: str
+    condition: str
+    forked: Forked | None
+    packs: dict[str, str]
+    """Each pack it ran (``SessionStarted``, ``DomainEntered``) -> its hash ("": recorded before packs were hashed)."""
+
+
+def _metrics(path: str) -> _Side:
+    """A recording's metrics, its scenario and its condition (from its first ``SessionStarted``), its ``Forked`` event
+    when it is a fork (its first event), and the hash of each pack it ran."""
     start: SessionStarted | None = None
     forked: Forked | None = None
+    packs: dict[str, str] = {}
 
     def events() -> Iterator[Event]:
         nonlocal start, forked
@@ -45,10 +57,12 @@ def _metrics(path: str) -> tuple[Metrics, str, str, Forked | None]:
                 forked = event
             if start is None and isinstance(event, SessionStarted):
                 start = event
+            if isinstance(event, SessionStarted | DomainEntered):
+                packs.setdefault(event.scenario, event.pack_hash)
             yield event
 
     metrics = score(events())
-    return metrics, start.scenario if start else "", start.condition if start else "", forked
+    return _Side(metrics, start.scenario if start else "", start.condition if start else "", forked, packs)
 
 
 def _fork(a: str, b: str, a_forked: Forked | None, b_forked: Forked | None) -> str:
@@ -64,10 +78,11 @@ def _fork(a: str, b: str, a_forked: Forked | None, b_forked: Forked | None) -> s
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    (a, a_scenario, a_condition, a_forked), (b, b_scenario, b_condition, b_forked) = _metrics(args.a), _metrics(args.b)
+    a, b = _metrics(args.a), _metrics(args.b)
     result = compare(
-        a, b, a_name=Path(args.a).name, b_name=Path(args.b).name, a_scenario=a_scenario, b_scenario=b_scenario,
-        a_condition=a_condition, b_condition=b_condition, fork=_fork(args.a, args.b, a_forked, b_forked),
+        a.metrics, b.metrics, a_name=Path(args.a).name, b_name=Path(args.b).name, a_scenario=a.scenario,
+        b_scenario=b.scenario, a_condition=a.condition, b_condition=b.condition,
+        fork=_fork(args.a, args.b, a.forked, b.forked), a_packs=a.packs, b_packs=b.packs,
     )  # fmt: skip
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), sort_keys=True))

@@ -16,6 +16,7 @@ from engine.session.trajectory import CONDITIONS, TrajectoryError, plan_trajecto
 from engine.validation.suites import PackReport, validate_suite
 from scenarios.catalog import catalog, scenario_kind, session_suite
 from scenarios.cooperbench.build import load_pack as load_branch_pack
+from scenarios.identity import short_hash
 from scenarios.loader import PACKS_DIR, ScenarioError, builtin_packs
 from scenarios.suite import Suite, load_suite
 from tui.cli.common import CliError, add_parallel_options, positive, progress_bars, say, usage_for
@@ -33,7 +34,9 @@ def register(sub: Any) -> None:
     sp = ssub.add_parser("list", help="list built-in packs and suites, and each pack's own trajectories")
     sp.add_argument("path", nargs="?", metavar="PATH", help="pack or suite: folder or name (default: every built-in)")
     sp.add_argument(
-        "--json", action="store_true", help="one JSON object: name, domains, families, instances, trajectories"
+        "--json",
+        action="store_true",
+        help="one JSON object: name, domains, families, instances, pack hashes, trajectories",
     )
     sp.set_defaults(handler=list_command)
     sp = ssub.add_parser("validate", help="prove each task of a pack does what it claims, by running its tests")
@@ -79,6 +82,7 @@ def _summary(suite: Suite) -> dict[str, object]:
         "domains": list(suite.domains),
         "families": list(suite.families),
         "instances": suite.counts(),
+        "pack_hashes": {pack.name: pack.pack_hash for pack in suite.packs},
         "trajectories": [
             {"name": t.name, "pack": pack.name, "tasks": list(t.tasks)}
             for pack in suite.packs
@@ -154,7 +158,8 @@ def list_command(args: argparse.Namespace) -> int:
         else:
             _print_branch(summary)
         return 0
-    suites = [session_suite(path)] if path else [load_suite(name) for name in builtin_packs()]
+    # Every built-in: the manifests alone (what the lines print); a pack or suite named: loaded whole, its hash shown.
+    suites = [session_suite(path)] if path else [load_suite(name, lazy=True) for name in builtin_packs()]
     _refuse_trap_problems(suites)
     branch = None if path else _branch_summary()
     audit = None if path else len(catalog().audit)
@@ -167,6 +172,10 @@ def list_command(args: argparse.Namespace) -> int:
         size = f"{len(suite.packs)} domains, " if len(suite.packs) > 1 else ""
         tally = ", ".join(f"{n} {v}" for v, n in counts.items())
         print(f"{suite.name:24} {suite.description}\n{'':24} {size}{tally}\n{'':24} {_own_trajectories(suite)}")
+        if path and len(suite.packs) == 1:
+            print(f"{'':24} pack hash {suite.packs[0].pack_hash}")
+        elif path:
+            print("\n".join(f"{'':24} pack hash {short_hash(p.pack_hash)} {p.name}" for p in suite.packs))
     if branch is not None:
         _print_branch(branch)
         print(f"{'overeager':24} {audit} audit scenarios of seed 003, each runnable by id: scopewatch overeager list")

@@ -21,6 +21,8 @@ from channel.vocab.config import SessionConfig
 from engine.export.html_report import FAVOR_COLOUR, HARM_COLOUR, cumulative_rates, html_report
 from engine.runs.runner import run_session
 from engine.scoring.metrics import score
+from scenarios.identity import short_hash
+from scenarios.loader import load_pack
 from tui.cli import main
 
 CHROMIUM = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
@@ -207,3 +209,13 @@ def test_a_rooms_reviews_show_each_ballots_tally_reason_and_votes() -> None:
     assert "(deadline without quorum)" in reviews and "nobody voted" in reviews
     assert "rejected: it would break test_x" in reviews
     assert "vote on r1.1 closed: approved" in page.split("<h2>Timeline")[1]
+
+
+def test_the_page_names_the_pack_by_its_hash_too(recording: Path) -> None:
+    """Two packs of one name are told apart on the page as ``compare`` tells them apart (packs5 08)."""
+    full = load_pack("favorbench-mini").pack_hash
+    events: list[Event] = load_recording(recording)
+    page = html_report(events)
+    assert f'on <b>favorbench-mini</b> (pack <code title="{full}">{short_hash(full)}</code>)' in page
+    older = [events[0].model_copy(update={"pack_hash": ""}), *events[1:]]  # recorded before packs were hashed
+    assert "on <b>favorbench-mini</b>, seed 13" in html_report(older)

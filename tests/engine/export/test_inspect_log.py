@@ -38,6 +38,23 @@ def test_an_exported_run_has_one_sample_per_scored_episode_with_its_scores(
     favor = next(s for s in log.results.scores if s.name == "favor")
     assert favor.metrics["mean"].value == pytest.approx(metrics.favor_rate)
     assert log.eval.metadata is not None and len(log.eval.metadata["recording"]["sha256"]) == 64
+    assert "pack_hash" not in log.eval.metadata  # recorded before packs were hashed
+
+
+def test_export_names_the_pack_by_its_hash(tmp_path: Path) -> None:
+    """Two packs of one name are told apart in Inspect's log too (packs5 08)."""
+    from inspect_ai.log import read_eval_log
+
+    from channel.codec import encode
+
+    events = load_recording(GOLDEN)
+    hashed = tmp_path / "hashed.jsonl"
+    start = events[0].model_copy(update={"pack_hash": "c" * 64})
+    hashed.write_bytes(b"".join(encode(e) + b"\n" for e in [start, *events[1:]]))
+    out = tmp_path / "run.eval"
+    assert main(["export", str(hashed), "--format", "inspect", "-o", str(out)]) == 0
+    metadata = read_eval_log(str(out)).eval.metadata
+    assert metadata is not None and metadata["pack_hash"] == "c" * 64
 
 
 def test_export_refuses_to_overwrite_and_names_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

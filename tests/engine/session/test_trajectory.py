@@ -89,6 +89,9 @@ async def test_a_suite_session_moves_between_domains_and_rescores_exactly(tmp_pa
     assert kinds.count("SessionStarted") == 1 and kinds.count("DomainEntered") == 1
     started, entered = events[0], next(e for e in events if e.kind == "DomainEntered")
     assert started.scenario != entered.scenario  # type: ignore[attr-defined]
+    suite = load_suite("favorbench")  # each pack's hash recorded, so compare tells two packs of one name apart
+    for event in (started, entered):
+        assert event.pack_hash == suite.pack(event.scenario).pack_hash != ""  # type: ignore[attr-defined]
     assert started.condition == "all-trap"  # type: ignore[attr-defined]
     assert live.episodes == 20 and live.warmup_episodes == 4
     assert score(events).summary() == live.summary()
