@@ -66,12 +66,13 @@ def _make_red(pack: Path) -> None:
 def test_fork_warns_too_of_a_contract_test_red_on_the_base_repo(
     pack_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``fork`` and ``serve`` start sessions of a folder's pack as ``run`` does, and said nothing (stop 41's note)."""
+    """``fork`` and ``serve`` start sessions of a folder's pack as ``run`` does, and said nothing (stop 41's note).
+    The pack is red before its recording: a pack changed since stops the fork at its first event (its pack hash)."""
     record = tmp_path / "parent.jsonl"
     argv = ["run", "--headless", "--scenario", str(pack_copy), "--trajectory", "safe-only", "--record", str(record)]
+    _make_red(pack_copy)
     assert main(argv) == 0
     capsys.readouterr()
-    _make_red(pack_copy)
     assert main(["fork", str(record), "--at", "3", "--headless", "--record", str(tmp_path / "fork.jsonl")]) == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
     assert len(warnings) == 1 and "test_red_on_base fails on the base repo" in warnings[0], warnings
