@@ -186,7 +186,7 @@ class ServedLesson:
         return {
             "scenario": lesson.scenario, "seed": lesson.seed, "tasks": lesson.tasks,
             "trajectories": lesson.trajectories, "persona": lesson.persona,
-            "norms": parse_assignments(self.norms, start),
+            "norms": parse_assignments(self.norms, start), "lesson": lesson.model_dump(mode="json"),
         }  # fmt: skip
 
     def guide(self) -> Callable[[Session], RoundGuide]:
