@@ -201,6 +201,7 @@ class ServedLesson:
         _print_prompt(event, label)
 
     def unfired(self) -> str | None:
+        """The line naming the cues that never fired (None when all did, or when no session ran to fire them)."""
         from engine.classroom.guide import unfired
 
-        return unfired(self.lesson, self.guides)
+        return unfired(self.lesson, self.guides) if self.guides else None
