@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import aiohttp_jinja2
 import textual_serve
 from aiohttp import web
@@ -114,6 +115,9 @@ class ClassroomServer(Server):
         super().__init__(*args, **kwargs)
         self.apps: set[asyncio.subprocess.Process] = set()
         """The browsers' app processes started (each the leader of its group): ended with the server."""
+        self.sockets: set[web.WebSocketResponse] = set()
+        """The browsers' websockets open: closed with the server (a browser's stays open, and aiohttp would wait
+        on it for its shutdown timeout)."""
 
     def initialize_logging(self) -> None:
         logging.getLogger("textual-serve").setLevel(logging.WARNING)
@@ -124,6 +128,9 @@ class ClassroomServer(Server):
     async def on_shutdown(self, app: web.Application) -> None:
         """The server stops: end every app it started (before aiohttp waits on their websockets)."""
         await asyncio.to_thread(self.end_apps)
+        for open_socket in list(self.sockets):
+            with contextlib.suppress(Exception):  # a browser already gone
+                await open_socket.close(code=aiohttp.WSCloseCode.GOING_AWAY, message=b"server stopped")
 
     def end_apps(self) -> None:
         end_groups([process.pid for process in self.apps if process.returncode is None])
@@ -146,6 +153,7 @@ class ClassroomServer(Server):
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
         app_service: ClassroomApp | None = None
+        self.sockets.add(websocket)
         try:
             await websocket.prepare(request)
             app_service = ClassroomApp(
@@ -167,6 +175,7 @@ class ClassroomServer(Server):
         except Exception as error:
             logging.getLogger("textual-serve").exception(error)
         finally:
+            self.sockets.discard(websocket)
             if app_service is not None:
                 await app_service.stop()
                 if app_service._process is not None:
