@@ -254,6 +254,7 @@ async def follow_headless(
     follower = SeqFollower(fetch, take)
     watcher = asyncio.create_task(engine())
     stop = asyncio.create_task(gone.wait())
+    get: asyncio.Future[Any] | None = None
     try:
         await follower.catch_up()
         while not ended:
@@ -273,9 +274,13 @@ async def follow_headless(
                 await follower.offer(item)
     finally:
         liveness.close()
-        watcher.cancel()
-        stop.cancel()
+        waiting = [task for task in (get, watcher, stop) if task is not None]
+        for task in waiting:
+            task.cancel()
         await remote.close()
+        # Each awaited (Ctrl-C cancels the run with a get pending; the closed bus ends it with StopAsyncIteration,
+        # which asyncio would print as "Task exception was never retrieved").
+        await asyncio.gather(*waiting, return_exceptions=True)
     return follower
 
 

@@ -3,6 +3,8 @@ recorded in ``SessionStarted.config`` (without the reviewer secret) so a fork ca
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from channel.vocab.norms import Norms
@@ -62,3 +64,7 @@ class SessionConfig(BaseModel):
     """Seconds a room's vote on a review stays open; then the votes cast decide (or the default)."""
     tasks: tuple[str, ...] = ()
     """Run these task ids in this order instead of the pack's trajectory (tests, demos)."""
+    lesson: dict[str, Any] | None = None
+    """The lesson steering the session (``lesson run``, ``serve --lesson``), as its file reads once checked
+    (engine/classroom/lesson.py's ``Lesson``): a fork of its recording runs its cues again. Recorded only when
+    set (older recordings, and sessions without a lesson, have none)."""

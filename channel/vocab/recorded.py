@@ -1,7 +1,7 @@
 """How events carry the shared models, so that the JSON of a recording is what it always was.
 
-A recorded ``config`` leaves out the reviewer secret and is ``{}`` when the session had none (older
-recordings); a norm's value is a bool, an integer or a word.
+A recorded ``config`` leaves out the reviewer secret (and the lesson, when there is none) and is ``{}``
+when the session had none (older recordings); a norm's value is a bool, an integer or a word.
 """
 
 from __future__ import annotations
@@ -21,7 +21,11 @@ def _config_in(value: object) -> object:
 
 
 def _config_out(config: SessionConfig | None) -> dict[str, Any]:
-    return {} if config is None else config.model_dump(mode="json", exclude={"reviewer_secret"})
+    if config is None:
+        return {}
+    return config.model_dump(
+        mode="json", exclude={"reviewer_secret"} | ({"lesson"} if config.lesson is None else set())
+    )
 
 
 RecordedConfig = Annotated[

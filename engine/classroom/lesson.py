@@ -136,6 +136,7 @@ class Lesson(_Model):
             trajectories=self.trajectories,
             persona=self.persona,
             norms=self.start_norms(base),
+            lesson=self.model_dump(mode="json"),
             **options,
         )
 

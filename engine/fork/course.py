@@ -20,9 +20,9 @@ NOT_THE_COURSE = frozenset(
 neither reproduces nor compares them. A room's (who was present, their votes, the rule, the tally) are
 people's doings like a pause; what a vote decided is the course: the ``ReviewDecided`` by ``room``
 that follows it, which a fork repeats as it repeats a human reviewer's decisions."""
-VOLATILE = frozenset({"session", "seq", "ts", "duration_ms", "first_token_ms", "config", "pid", "parent_pid"})
+VOLATILE = frozenset({"session", "seq", "ts", "duration_ms", "first_token_ms", "config", "pid", "parent_pid", "paused"})
 """Fields that differ between two runs of the same session (ids, clocks, timings, run options,
-process ids)."""
+process ids; whether a lesson's prompt paused it: on a screen it does, headless it does not)."""
 _SANDBOX_DIR = re.compile(r"/scopewatch-sandbox-[^/\s]+")
 """A sandbox's private folder in a program's arguments (``ls ~`` expands HOME): another one per run."""
 

@@ -133,12 +133,17 @@ class ForkGuide:
             raise ForkDiverged(f"the fork ended before the parent's event {want.seq} ({describe(want)})")
 
 
+LESSON = "lesson"
+"""The actor of a lesson's prompts and norm flips: the lesson's cues, run again beside a fork, redo them (they are
+reproduced and checked, as an agent's turn is, not repeated like a person's toggle)."""
 DECIDERS = ("human", "room")
 """Who decides reviews at a round boundary by people's doing: a person in the reviewer's seat, a room's votes."""
 
 
 def _at_boundary(event: Event) -> bool:
     """Events a person's command caused at a round boundary (repeated, not re-derived, by a re-run)."""
+    if isinstance(event, NormChanged) and event.actor == LESSON:
+        return False
     return isinstance(event, NormChanged | SeatChanged) or (
         isinstance(event, ReviewDecided) and event.actor in DECIDERS
     )

@@ -12,8 +12,10 @@ been; from then on the session runs live.
 
 What a re-execution cannot rebuild: a model's replies (an LLM agent is not deterministic), an external
 agent's, or a person's actions; a parent whose seats were played by any of those before SEQ is refused
-up front. A fork has no room: a room's decisions before SEQ are repeated (as a human reviewer's are),
-and a fork whose reviewer from SEQ on would be the room (``reviewer=room``) is refused, as nobody could vote.
+up front. A lesson's recording keeps its lesson (``SessionStarted.config.lesson``): the fork runs its cues
+again (engine/runs/sessions.py), so its prompts and norm flips are reproduced, not repeated. A fork has
+no room: a room's decisions before SEQ are repeated (as a human reviewer's are), and a fork whose
+reviewer from SEQ on would be the room (``reviewer=room``) is refused, as nobody could vote.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from channel.class_events import LessonPrompted
 from channel.events import (
     EpisodeStarted,
     Event,
@@ -37,9 +40,9 @@ from channel.recording_files import content_hash
 from channel.recording_index import IndexedRecording, open_recording
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import NormError, Norms
-from engine.fork.course import course
+from engine.fork.course import NOT_THE_COURSE, course
 from engine.fork.errors import ForkError
-from engine.fork.guide import ForkGuide
+from engine.fork.guide import LESSON, ForkGuide
 from engine.session.loop import Session
 
 
@@ -56,6 +59,8 @@ class ForkPlan:
     """The parent's course up to and including event ``at``: what the re-run must reproduce."""
     norms: dict[str, Any] = field(default_factory=dict)
     agents: dict[str, str] = field(default_factory=dict)
+    headless: bool = True
+    """Run without a screen (a lesson's cues re-run beside the fork do not pause it)."""
 
     def attach(self, session: Session) -> ForkGuide:
         """The guide of ``session``'s re-execution (the round loop's ``guide``), reading every event
@@ -156,6 +161,7 @@ def _plan(
             raise ForkError(f"no seat {agent_id!r} in {path} (its seats: {', '.join(seats)})")
     prefix = course(events[:at])
     _check_reproducible(started, prefix, at)
+    _check_lesson(config, prefix, path, at)
     if not _stopped_early(events) and not any(isinstance(e, TurnStarted) for e in events.read_from(at)):
         raise ForkError(f"--at {at}: no agent turn follows it in {path}; nothing can change after it")
     in_force = Norms.model_validate(started.norms)
@@ -190,6 +196,7 @@ def _plan(
         prefix=prefix,
         norms=changes,
         agents=agents,
+        headless=headless,
     )
 
 
@@ -221,6 +228,31 @@ def _check_reviewer(after: Norms, in_force: Norms, at: int) -> None:
         "(it runs on this machine alone): give the fork another reviewer, e.g. --norm reviewer=available (the "
         "scripted reviewer), reviewer=away, or reviewer=human (you decide, without --headless)"
     )
+
+
+def _check_lesson(config: SessionConfig, prefix: Sequence[Event], path: Path, at: int) -> None:
+    """A lesson's recording keeps its lesson (``config.lesson``), whose cues the fork runs again; one made before
+    recordings kept it cannot be forked past a cue (its prompts and flips could not be redone)."""
+    if config.lesson is not None:
+        cues = config.lesson.get("cues", [])
+        for e in prefix:
+            if isinstance(e, LessonPrompted) and 0 <= e.cue < len(cues) and cues[e.cue]["event"] in NOT_THE_COURSE:
+                raise ForkError(
+                    f"--at {at}: the lesson's cue {e.cue} (its prompt at seq {e.seq}) waited for a "
+                    f"{cues[e.cue]['event']}, which records how the class watched or voted and a fork does not "
+                    "reproduce: fork before it"
+                )
+        return
+    cued = next(
+        (e for e in prefix if isinstance(e, LessonPrompted) or (e.actor == LESSON and e.kind == "NormChanged")), None
+    )
+    if cued is not None:
+        title = f" {cued.lesson!r}" if isinstance(cued, LessonPrompted) else ""
+        raise ForkError(
+            f"--at {at}: {path} is a recording of lesson{title} that does not keep the lesson (recorded before "
+            f"scopewatch kept it), so a fork cannot run its cues again (its prompt or norm flip at seq {cued.seq}); "
+            "record the lesson again ('scopewatch lesson run FILE --headless --record OUT') and fork that"
+        )
 
 
 def _stopped_early(events: Sequence[Event]) -> bool:

@@ -2,10 +2,11 @@
 
 Members are the participants announced on the session's presence topics (``watch --as NAME``, each
 bus's retained presence with its Last Will) whose role is a token's (instructor, reviewer, watcher;
-channel.credentials): anonymous viewers watch but are not members. Each connection has its own
-presence (``presence/NAME/CONNECTION``): a member who joined from two windows is present while either
-is. Whenever the members or the seats' holders change, the engine emits ``RoomChanged``, so everyone
-(late joiners too, from the history) sees who is there.
+channel.credentials): anonymous viewers watch but are not members, and neither is the ``review``
+console (role ``console``: it cannot vote, so it must not raise the majority a ballot needs). Each
+connection has its own presence (``presence/NAME/CONNECTION``): a member who joined from two windows
+is present while either is. Whenever the members or the seats' holders change, the engine emits
+``RoomChanged``, so everyone (late joiners too, from the history) sees who is there.
 
 Voting (docs/classroom.md): every pending admin review is a ballot. A ``CastVote`` is recorded as a
 ``VoteCast`` at once (one vote per member per review: a later one replaces it); a vote from someone
@@ -50,7 +51,7 @@ from engine.session.reviewer import decide
 DEFAULT: Decision = "rejected"
 """What a tie, or a deadline without quorum, decides."""
 MEMBER_ROLES = frozenset({"instructor", "reviewer", "watcher"})
-"""The presence roles of members (a token's roles); others (``viewer``, ``engine``) only watch."""
+"""The presence roles of members (a token's roles); others (``viewer``, ``console``, ``engine``) only watch."""
 
 
 class RoomRefusal(ScopewatchError):

@@ -18,10 +18,14 @@ from channel.connect import parse_bus_url
 from channel.events import Event, PresenceChanged, ReviewDecided, ReviewRequested, SessionEnded, SessionStarted
 from channel.mqtt import MqttBus
 from channel.recorder import read_recording
+from channel.signing import new_key
 from channel.topics import topic_for
+from channel.vocab.config import SessionConfig
+from channel.vocab.norms import Norms
 from channel.vocab.topics import BATCH
+from engine.runs.runner import serve_session
 from tests.channel.broker import Broker, free_port, mosquitto_clients
-from tests.e2e.support import ROOT, cli, mosquitto_pub, until
+from tests.e2e.support import ROOT, cli, mosquitto_pub, new_session, until
 from tui.remote import attach_app
 
 
@@ -236,3 +240,33 @@ async def test_sigterm_right_after_the_announce_lines_leaves_no_recording_that_s
         if recorded:
             assert isinstance(recorded[0], SessionStarted), [e.kind for e in recorded[:3]]
             assert isinstance(recorded[-1], SessionEnded)
+
+
+async def test_ctrl_c_on_watch_headless_is_one_line_without_a_traceback(mqtt_broker: Broker) -> None:
+    """classroom6 #2: the events.get() pending when Ctrl-C cancels the run is awaited, not left to asyncio's
+    "Task exception was never retrieved ... StopAsyncIteration" once the bus is closed."""
+    session, key = new_session(), new_key()
+    config = SessionConfig(tasks=("w1-gbp",), norms=Norms(reviewer="human"))  # waits on a review: still running
+    engine = asyncio.create_task(serve_session(config, mqtt_broker.url, session_id=session, key=key))
+    watch = await asyncio.create_subprocess_exec(
+        *cli("watch", "--bus", mqtt_broker.url, "--session", session, "--key", key.public.hex(), "--headless"),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as at a terminal
+    )
+    try:
+        assert watch.stdout is not None and watch.stderr is not None
+        for _ in range(3):  # live: the history has come, the loop waits on the next event
+            assert await asyncio.wait_for(watch.stdout.readline(), 90)
+        await asyncio.sleep(1)
+        watch.send_signal(signal.SIGINT)
+        await asyncio.wait_for(watch.wait(), 60)
+        err = (await watch.stderr.read()).decode()
+        assert err == "scopewatch: interrupted\n", err
+    finally:
+        if watch.returncode is None:
+            watch.kill()
+            await watch.wait()
+        engine.cancel()
+        await asyncio.gather(engine, return_exceptions=True)

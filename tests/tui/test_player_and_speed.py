@@ -9,7 +9,7 @@ from channel.events import NormChanged, SpeedChanged
 from channel.memory import InProcessBus
 from channel.vocab.norms import Norms
 from tests.tui.helpers import drain, feed, replay, until
-from tests.tui.scripted import SESSION, session_events
+from tests.tui.scripted import SESSION, index_after, session_events
 from tui.app import build_app
 from tui.modes import next_speed
 
@@ -86,3 +86,15 @@ async def test_a_step_while_the_session_waits_on_the_human_reviewer_says_so() ->
         await pilot.pause()
         assert not [c for c in await drain(bus, commands) if isinstance(c, Step)]
         assert "waiting for your review (a/x)" in app.notices.render().plain  # type: ignore[union-attr]
+
+
+async def test_a_new_episodes_top_line_starts_at_turn_0_not_the_last_episodes_last_turn() -> None:
+    """classroom6 #6: a lesson cue on EpisodeStarted pauses the class there, with the top line in view."""
+    events = session_events()
+    upto = events[: index_after(events, "EpisodeStarted", episode=3)]  # episode 2 ended at turn 2
+    app = build_app(None, SESSION, events=upto, flash_seconds=0, autoplay=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("end")
+        await until(pilot, lambda: replay(app).cursor == len(upto), "at episode 3's start")
+        line = app.status.render().plain  # type: ignore[union-attr]
+        assert "· ep3 " in line and "· turn 0 " in line, line

@@ -186,7 +186,7 @@ class ServedLesson:
         return {
             "scenario": lesson.scenario, "seed": lesson.seed, "tasks": lesson.tasks,
             "trajectories": lesson.trajectories, "persona": lesson.persona,
-            "norms": parse_assignments(self.norms, start),
+            "norms": parse_assignments(self.norms, start), "lesson": lesson.model_dump(mode="json"),
         }  # fmt: skip
 
     def guide(self) -> Callable[[Session], RoundGuide]:
@@ -201,6 +201,7 @@ class ServedLesson:
         _print_prompt(event, label)
 
     def unfired(self) -> str | None:
+        """The line naming the cues that never fired (None when all did, or when no session ran to fire them)."""
         from engine.classroom.guide import unfired
 
-        return unfired(self.lesson, self.guides)
+        return unfired(self.lesson, self.guides) if self.guides else None

@@ -3,6 +3,10 @@
 Pending admin requests are shown with their diff; ``a ID [comment]`` approves, ``r ID [comment]``
 rejects, ``v QUORUM SECONDS`` sets a room's vote rule (``SetVoteRule``, the instructor's), ``l`` lists,
 ``q`` quits. The stream is read through :class:`tui.remote.SeqFollower`.
+
+The console cannot vote (it has no ``CastVote``), so it announces itself with the presence role
+:data:`ROLE`, which is no room member's (engine/session/room.py): it never counts among the members
+present, whose majority a ballot needs.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ from channel.vocab import Decision
 from channel.vocab.topics import EVENTS, presence_topic
 from tui.cli.common import CliError
 from tui.remote import SeqFollower, ended_session
+
+ROLE = "console"
+"""The console's presence role: it watches and answers the queue, it is not a voting member of a room."""
 
 
 def register(sub: Any) -> None:
@@ -62,6 +69,8 @@ class ReviewConsole:
         """The engine left (its Last Will) before the session ended: it died."""
         self.sender = sender or f"reviewer-{os.getpid()}"
         self.follower = SeqFollower(bus.fetch_history, self._apply)
+        self.caught_up = False
+        """The queue so far has arrived (until then ``l`` cannot say the queue is empty)."""
         self.liveness = Liveness(self.changed)
         bus.on_forged(self.forged)
         bus.on_link(self.liveness.link)
@@ -145,7 +154,9 @@ class ReviewConsole:
         elif words[0] == "l":
             for r in self.pending.values():
                 self.show(r)
-            if not self.pending:
+            if not self.caught_up:
+                self.say("the queue so far is still coming: each pending request is shown as it arrives")
+            elif not self.pending:
                 self.say("no pending review requests")
         else:
             self.say(
@@ -163,6 +174,7 @@ class ReviewConsole:
 
         async def follow() -> None:
             await self.follower.catch_up()
+            self.caught_up = True
             self.say(f"reviewing {self.bus.session}: {len(self.pending)} pending")
             if self.bus.key is None:
                 self.say("the session announces no signing key: its events are not checked")
@@ -231,7 +243,6 @@ def review(args: argparse.Namespace) -> int:
     who = (credential.participant if credential else "") or f"reviewer-{os.getpid()}"
 
     async def main() -> int:
-        role = credential.role if credential else "reviewer"
         key = await session_key(address, args.session, pinned)
         presence = await engine_presence(address, args.session, key)
         if presence is None or presence.status == "left":  # ended (or never served here): nothing to review
@@ -241,7 +252,7 @@ def review(args: argparse.Namespace) -> int:
                 how = f" ({end.reason})" if end is not None else " (its engine stopped)"
                 print(f"session {args.session} has ended{how}; nothing to review", flush=True)
                 return 0
-        bus = connect_bus(address, args.session, participant=who, role=role, key=key, credential=credential)
+        bus = connect_bus(address, args.session, participant=who, role=ROLE, key=key, credential=credential)
         console = ReviewConsole(bus, sender=who)
         try:
             await console.run(sys.stdin.readline)

@@ -23,6 +23,7 @@ import contextlib
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from channel.connect import parse_bus_url
@@ -132,6 +133,8 @@ def serve(args: argparse.Namespace) -> int:
     if not getattr(args, "bus", None):
         raise CliError("serve needs --bus mqtt://host:port (the broker viewers and reviewers connect to)")
     parse_bus_url(args.bus)  # a bad URL fails before anything is built
+    if getattr(args, "record", None) and Path(args.record).exists():  # before connecting, as run checks it
+        raise CliError(f"--record {args.record}: already exists; record to a new file")
     room = check_room_options(args)
     members = list(dict.fromkeys(getattr(args, "member", []) or []))  # a name given twice: one token
     for name in members:

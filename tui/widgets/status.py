@@ -74,6 +74,7 @@ class StatusBar(Static):
                 self.scenario = event.scenario
             elif isinstance(event, EpisodeStarted):
                 self.episode = f"ep{event.episode} {event.task_id} ({event.variant})"
+                self.turn = 0  # a new episode has had no turn yet (not the last episode's last one)
             elif isinstance(event, TurnStarted):
                 self.turn = event.turn
             elif isinstance(event, SessionPaused):

@@ -1,5 +1,6 @@
 """The review console sets a room's vote rule (newcomer5 #3): ``v QUORUM SECONDS`` publishes the
-instructor's ``SetVoteRule``; a bad rule is answered on the console, never sent."""
+instructor's ``SetVoteRule``; a bad rule is answered on the console, never sent. ``l`` before the
+queue so far has arrived does not call the queue empty (classroom6 #7)."""
 
 from __future__ import annotations
 
@@ -39,3 +40,14 @@ async def test_v_sends_set_vote_rule_and_refuses_a_bad_rule() -> None:
         ("SetVoteRule", 3, 300.0, "teacher")
     ]
     assert out.getvalue().count("v QUORUM SECONDS: a quorum of 1 to 10000") == 2
+
+
+async def test_l_while_the_queue_so_far_is_still_coming_does_not_call_it_empty() -> None:
+    bus, out = _Bus(), io.StringIO()
+    console = ReviewConsole(bus, sender="teacher", out=out)  # type: ignore[arg-type]
+    assert await console.command("l")
+    assert "no pending review requests" not in out.getvalue()
+    assert "the queue so far is still coming" in out.getvalue()
+    console.caught_up = True  # what run() sets once the catch-up is done
+    assert await console.command("l")
+    assert out.getvalue().endswith("no pending review requests\n")

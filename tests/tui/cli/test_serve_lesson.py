@@ -68,3 +68,16 @@ def test_what_the_lesson_sets_is_refused_beside_it(tmp_path: Path, capsys: pytes
     capsys.readouterr()
     assert main(["lesson", "run", "favors-and-absent-teams", "--headless", *bus]) == 2
     assert "scopewatch serve --lesson FILE --bus URL" in capsys.readouterr().err
+
+
+def test_an_existing_record_file_is_one_line_before_connecting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """classroom6 #5: no connection (the broker here is dead), and no false "cue(s) never fired"."""
+    lesson = tmp_path / "l.toml"
+    lesson.write_text(ROOM_LESSON)
+    existing = tmp_path / "class.jsonl"
+    existing.write_text("{}\n")
+    bus = ["--bus", "mqtt://127.0.0.1:1", "--room", "c"]
+    assert main(["serve", "--lesson", str(lesson), *bus, "--record", str(existing)]) == 2
+    assert capsys.readouterr().err == f"scopewatch: --record {existing}: already exists; record to a new file\n"
