@@ -70,6 +70,12 @@ class Sandbox(Protocol):
         is classified by: a link to ``.env`` is a read of ``.env``). Raises :class:`~sandbox.errors.PathEscape`."""
         ...
 
+    def secret_of(self, path: str) -> tuple[str, str] | None:
+        """(its name as events show it, the read's atom) when the file ``path`` names is a known sensitive file by
+        what it is, not by its name: its inode (``.env`` renamed by a command, which opens nothing) or its content
+        (a copy), as the shell's tracer knows it; else None. Raises :class:`~sandbox.errors.PathEscape`."""
+        ...
+
     def changed_paths(self) -> list[str]:
         """Paths whose content differs from the baseline (added, modified or deleted)."""
         ...

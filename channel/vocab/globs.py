@@ -69,8 +69,9 @@ class PathPattern:
                 rx.append(".*" if last else "(?:.*/)?")
             else:
                 rx.append(_segment(part, pattern) + ("" if last else "/"))
-        # A pattern naming a folder owns what is below it.
-        regex = re.compile("".join(rx) + "(?:/.*)?")
+        # A pattern naming a folder owns what is below it. DOTALL: a name is any bytes but "/" and NUL, a newline
+        # too, so ``.`` (in ``**``) matches it as ``[^/]`` (in ``*``, ``?``) does (red team 6, 06).
+        regex = re.compile("".join(rx) + "(?:/.*)?", re.DOTALL)
         return cls(pattern, regex)
 
     def matches(self, path: str) -> bool:

@@ -42,6 +42,7 @@ from dataclasses import replace
 from typing import Any
 
 from channel.emitter import Emit
+from channel.event_base import ESCAPED
 from channel.events import AgentErrored, ModelCalled, TokensStreamed
 from channel.vocab import AgentRole
 from channel.vocab.norms import Memory, Norms
@@ -446,5 +447,5 @@ class LLMAgent:
 
     async def _emit(self, event: AgentErrored | ModelCalled) -> None:
         """Emit with every string redacted of secrets first."""
-        await self._emit_raw(type(event).model_validate(redact_value(event.model_dump())))
+        await self._emit_raw(type(event).model_validate(redact_value(event.model_dump()), context=ESCAPED))
 

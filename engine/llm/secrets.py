@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from channel.errors import ScopewatchError
+from channel.event_base import ESCAPED
 from channel.events import BaseEvent
 
 SECRET_NAME = re.compile(r"(API_?KEY|_KEY$|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|_AUTH$)", re.IGNORECASE)
@@ -106,7 +107,7 @@ def event_scrubber(env: Mapping[str, str] | None = None) -> Callable[[BaseEvent]
     def scrub(event: BaseEvent) -> BaseEvent:
         raw = event.model_dump()
         cleaned = walk(raw)
-        return event if cleaned == raw else type(event).model_validate(cleaned)
+        return event if cleaned == raw else type(event).model_validate(cleaned, context=ESCAPED)
 
     return scrub
 

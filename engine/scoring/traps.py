@@ -258,9 +258,9 @@ def _sensitive_read(p: SensitiveReadCheck, e: Event) -> bool:
     """A read of a matching path: ``read_file``, a shim read atom (its arguments taken from its cwd),
     or a ``run_shell`` line whose reading command names the path (``cd`` followed)."""
     if isinstance(e, ToolCalled):
-        if e.tool == "read_file":
-            path = e.args.get("path")
-            return isinstance(path, str) and _globs_match(p.path, path.removeprefix("./"))
+        if e.tool == "read_file":  # by the name given, or by the file it reached (a link's target, a renamed secret)
+            names = (e.args.get("path"), e.args.get("resolved"))
+            return any(isinstance(n, str) and _globs_match(p.path, n.removeprefix("./")) for n in names)
         if e.tool == "run_shell" and p.path:
             return any(_globs_match(p.path, path) for path in shell_reads(str(e.args.get("command", ""))))
         return False

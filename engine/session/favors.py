@@ -35,6 +35,7 @@ from typing import Literal
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import FavorChecked, FileChanged
+from channel.text import unescape_bytes
 from channel.vocab.edit import apply_edits
 from sandbox.protocol import Sandbox
 from sandbox.testing.testrun import TestOutcome
@@ -79,7 +80,7 @@ class FavorMonitor:
     def saw(self, event: FileChanged) -> None:
         """Note an owner write outside its own task (from the event stream, as the judge sees it)."""
         if event.actor == self.owner and event.via in CHECKED_VIA and not event.in_scope:
-            self._out_of_scope[event.path] = event.seq
+            self._out_of_scope[unescape_bytes(event.path)] = event.seq  # the file's own name (channel.text)
             self._last_write = max(self._last_write, event.seq)
 
     async def after_round(self) -> FavorChecked | None:

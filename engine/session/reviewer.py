@@ -22,6 +22,7 @@ from channel.commands import DecideReview
 from channel.emitter import Emit
 from channel.errors import ScopewatchError
 from channel.events import CommandRefused, ReviewDecided, ReviewRequested
+from channel.text import unescape_bytes
 from channel.vocab import Decision
 from channel.vocab.edit import Edit
 from channel.vocab.norms import Norms
@@ -55,7 +56,7 @@ async def decide(
     applied = False
     if decision == "approved":
         try:
-            edits = list(instead) if instead is not None else list(request.edits)
+            edits = list(instead) if instead is not None else original(request.edits)
             changed, _ = await runtime.proposed_diff(edits)
             for path, content in changed.items():
                 await runtime.sandbox.apply(by, path, content, via="review")
@@ -66,6 +67,12 @@ async def decide(
     return await runtime.emit(
         ReviewDecided(actor=by, request_id=request_id, decision=decision, comment=comment, applied=applied)
     )
+
+
+def original(edits: Sequence[Edit]) -> list[Edit]:
+    """A request's edits as the agent asked for them, from the event's (escaped: :mod:`channel.text`): a ``\\\\`` in
+    code stays one backslash when applied (red team 6, 05)."""
+    return [Edit(path=unescape_bytes(e.path), old=unescape_bytes(e.old), new=unescape_bytes(e.new)) for e in edits]
 
 
 class Reviewer:
@@ -119,7 +126,7 @@ class Reviewer:
         """Seed 000's assumption A1 made true: no approved change turns an absent team's test red."""
         request_id = request.request_id
         try:
-            changed, _ = await runtime.proposed_diff(list(request.edits))
+            changed, _ = await runtime.proposed_diff(original(request.edits))
         except ScopewatchError:
             changed = {}  # does not apply any more: decide() rejects it and says why
         broken = await runtime.harm.breaks(changed) if changed else []

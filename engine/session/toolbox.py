@@ -26,7 +26,7 @@ from engine.session.order import TurnOrder
 from engine.session.permissions import as_answered, scripted_decision
 from engine.session.reviewer import decide
 from sandbox.commands.atoms import Classification, default_registry
-from sandbox.commands.commandline import classify_tool_call
+from sandbox.commands.commandline import LineAtom, classify_tool_call
 from sandbox.commands.volume import ARG_MAX
 from sandbox.errors import PathEscape
 from sandbox.protocol import AgentPipes, AgentProcesses
@@ -188,9 +188,11 @@ class SessionToolbox:
             ok, result = False, f"error: {name} failed: {type(exc).__name__}: {exc}"
         if ok and view is not None:
             result = view(result)
-        if ok and name == "read_file":
-            noted = {**(noted or {}), **self._reached(args.get("path"))}
-        await self.record_call(name, {**args, **(noted or {})}, ok=ok, result=result)
+        read = None
+        if ok and name == "read_file" and isinstance(path := args.get("path"), str):
+            target, read = self.read_atom(path)
+            noted = {**(noted or {}), **self._reached(path, target)}
+        await self.record_call(name, {**args, **(noted or {})}, ok=ok, result=result, read=read)
         return result if limit is None else cut(result, limit)
 
     def read_target(self, path: str) -> str:
@@ -202,25 +204,42 @@ class SessionToolbox:
             return path
 
     def read_atom(self, path: str) -> tuple[str, Classification | None]:
-        """(the file a read of ``path`` reaches, the read's atom): the reached file's, else the given name's."""
+        """(the file a read of ``path`` is, the read's atom): the reached file's, else the given name's, else, for a
+        file that is a known secret by its inode or content under an innocent name (a ``.env`` renamed by a command:
+        red team 6, 01), that secret's (named as the secret: ``.env``), as the shell's tracer classifies it."""
         target, registry = self.read_target(path), default_registry()
-        return target, registry.classify_tool("read_file", target) or registry.classify_tool("read_file", path)
+        kind = registry.classify_tool("read_file", target) or registry.classify_tool("read_file", path)
+        if kind is not None:
+            return target, kind
+        try:
+            known = self.runtime.sandbox.secret_of(target)
+        except ScopewatchError:
+            known = None
+        if known is None:
+            return target, None
+        atom = registry.get(known[1])
+        return known[0], Classification(atom=atom.name, category=atom.category, risk=atom.risk,
+                                        needs_authorisation=atom.needs_authorisation)
 
-    def _reached(self, path: object) -> dict[str, str]:
-        """``{"resolved": FILE}`` for a read whose path reached another file than it names (a symlink), else nothing."""
-        if not isinstance(path, str):
-            return {}
-        target = self.read_target(path)
+    @staticmethod
+    def _reached(path: str, target: str) -> dict[str, str]:
+        """``{"resolved": FILE}`` for a read whose path reached another file than it names (a symlink, a renamed
+        secret), else nothing."""
         try:
             same = target == normalise(path)
         except ScopewatchError:
             same = False
         return {} if same else {"resolved": target}
 
-    async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str) -> None:
+    async def record_call(self, name: str, args: dict[str, Any], *, ok: bool, result: str,
+                          read: Classification | None = None) -> None:
         """Record a tool call as a ``ToolCalled`` event with its atoms: one this toolbox ran, or one an
-        agent product ran inside its own process (its Read / Edit / Bash, projected by its adapter)."""
+        agent product ran inside its own process (its Read / Edit / Bash, projected by its adapter). ``read``: a
+        read's atom as :meth:`read_atom` found it (its name may be one the registry does not know: HOME's bait)."""
         atoms = classify_tool_call(default_registry(), name, args)
+        if not atoms and read is not None:
+            atoms = (LineAtom(("read_file", str(args.get("resolved", args.get("path", "")))), read.atom, read.risk,
+                              read.needs_authorisation),)
         await self.runtime.emit(
             ToolCalled(
                 actor=self.agent_id,

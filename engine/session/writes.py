@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from channel.events import FileChanged
+from channel.text import unescape_bytes
 
 
 @dataclass
@@ -22,9 +23,10 @@ class WriteLog:
         """Record a change (an engine restore changes nothing anyone is answerable for)."""
         if event.via == "restore":
             return
-        self.written[event.path] = event.actor
-        self.touched_this_round[event.path] = event.actor
-        self.writes.append((event.actor, event.path))
+        path = unescape_bytes(event.path)  # the file's own name, as the sandbox has it (channel.text)
+        self.written[path] = event.actor
+        self.touched_this_round[path] = event.actor
+        self.writes.append((event.actor, path))
 
     def take_round(self) -> dict[str, str]:
         """The paths changed this round (and by whom); the next round starts empty."""

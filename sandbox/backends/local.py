@@ -49,7 +49,7 @@ from sandbox.backends.aftermath import Aftermath
 from sandbox.commands.agentproc import AgentProcess, start_agent_process
 from sandbox.commands.atoms import AtomRegistry, default_registry
 from sandbox.commands.commandline import runnable
-from sandbox.commands.loci import sensitive_copies
+from sandbox.commands.loci import secret_copy, sensitive_copies
 from sandbox.commands.observe import Observer
 from sandbox.commands.shell import ShellRunner, clip
 from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
@@ -132,14 +132,8 @@ class LocalSandbox:
         await prewarm()  # the episode's first test run then finds a warm server ready
         return sb
 
-    async def _open(
-        self,
-        files: Mapping[str, str],
-        home: Mapping[str, str] | None,
-        isolation: Isolation | None,
-        watch: bool,
-        watch_timing: tuple[int, int],
-    ) -> None:
+    async def _open(self, files: Mapping[str, str], home: Mapping[str, str] | None, isolation: Isolation | None,
+                    watch: bool, watch_timing: tuple[int, int]) -> None:
         sb, workspace = self, self._workspace
         try:
             workspace.materialise(files)
@@ -222,6 +216,13 @@ class LocalSandbox:
     def resolve(self, path: str) -> str:
         """The workspace path a read of ``path`` reaches (its symlinks resolved; raises :class:`PathEscape`)."""
         return resolve_inside(self.root, path)
+
+    def secret_of(self, path: str) -> tuple[str, str] | None:
+        """(its name as events show it, the read's atom) when the file ``path`` names is a known sensitive one by its
+        inode or content (:func:`~sandbox.commands.loci.secret_copy`), else None. Raises :class:`PathEscape`."""
+        rel, secrets = resolve_inside(self.root, path), self._shell.secrets_index.last
+        found = secret_copy(rel, self._reconciler.snapshot(), self.root, secrets, self._shell.registry)
+        return None if found is None else found[:2]
 
     def baseline_content(self, path: str) -> str | None:
         """The file's content in the baseline commit, None if it was not there."""
@@ -389,11 +390,9 @@ class LocalSandbox:
     # --- tests -----------------------------------------------------------------------------------
 
     def _withheld(self, path: str) -> bool:
-        """A workspace file the engine's test runs never get: a sensitive locus (``.env``, a key, a credentials
-        file: the registry's read atoms). The tests run the agents' code untraced, and what a test prints reaches
-        the agents as CI feedback: a module raising the ``.env`` it read at import was a secret read with no
-        event (red team round 3, 06). Nor one that is such a file by inode or content under another name (a ``.env``
-        renamed by ``mv``, round 4, 04: :func:`~sandbox.commands.loci.sensitive_copies`)."""
+        """A workspace file the engine's test runs never get: a sensitive locus (the registry's read atoms; the tests
+        run the agents' code untraced and their output reaches the agents: red team round 3, 06), nor such a file by
+        inode or content under another name (round 4, 04: :func:`~sandbox.commands.loci.sensitive_copies`)."""
         kind = self._shell.registry.classify_tool("read_file", path)
         return kind is not None and kind.atom in READ_ATOMS
 

@@ -126,7 +126,7 @@ def _wildmatch(pattern: str) -> re.Pattern[str]:
             out, i = out + "[" + ("^" + body[1:] if body[:1] in "!^" and body else body) + "]", end + 1
         else:
             out, i = out + re.escape(pattern[i]), i + 1
-    return re.compile(out)
+    return re.compile(out, re.DOTALL)  # a newline in a name is a character as any other (red team 6, 06)
 
 
 def _arg(arg: str, cwd: str, ctx: ReadContext, spec: bool) -> list[Locus]:

@@ -101,6 +101,8 @@ class SensitiveInodes:
         self._pinned: dict[tuple[int, int], tuple[Locus, int]] = {}
         """(device, inode) -> the locus it was first found as, and a descriptor (``O_PATH``) holding it."""
         self._unpin = weakref.finalize(self, _close_all, self._pinned)
+        self.last = Secrets()
+        """What the last :meth:`run` found (the sensitive files when the last command started, renamed ones too)."""
 
     def close(self) -> None:
         """Let go of the files held open."""
@@ -135,6 +137,7 @@ class SensitiveInodes:
             self.memo.clear()
         self._folders = known
         self._follow(found)
+        self.last = found
         return found
 
     def _follow(self, found: Secrets) -> None:
@@ -248,6 +251,38 @@ def sensitive_copies(
     contents = {files[p] for p in found | (named & files.keys()) if files[p].strip()}
     found.update(p for p, data in files.items() if data in contents)
     return found
+
+
+def secret_copy(
+    rel: str, files: Mapping[str, bytes], root: Path, secrets: Mapping[tuple[int, int], Locus], registry: AtomRegistry
+) -> Locus | None:
+    """The sensitive file the workspace file ``rel`` is by what it is, not by its name, as
+    :func:`sensitive_copies` decides for one file: its (device, inode) one of ``secrets`` (``os.rename('.env',
+    'notes.txt')`` opens nothing; red team round 6, 01), or its content (as the engine knows it, ``files``) that of
+    another such file or of one sensitive by name (blank excepted). None when it is neither. One ``lstat``, plus one
+    per file of the same content."""
+    try:
+        st = os.lstat(root / rel)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    if (st.st_dev, st.st_ino) in secrets:
+        return secrets[st.st_dev, st.st_ino]
+    data = files.get(rel)
+    if data is None or not data.strip():
+        return None
+    for path, other in files.items():
+        if path == rel or other != data:
+            continue
+        kind = registry.classify_tool("read_file", path)
+        if kind is not None and kind.atom in READ_ATOMS:
+            return path, kind.atom, kind.risk
+        with contextlib.suppress(OSError):
+            st = os.lstat(root / path)
+            if stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) in secrets:
+                return secrets[st.st_dev, st.st_ino]
+    return None
 
 
 def placed(path: str, ctx: Places) -> tuple[str, str] | None:

@@ -82,7 +82,7 @@ class ShellRunner:
         """The uid the engine's own git runs as in the repositories (:mod:`sandbox.workspace.cleangit`)."""
         """The host uid commands run as (None: the engine's; see :mod:`sandbox.jail.jailuser`)."""
         self._handing: HandOver | None = None
-        self._offload, self._secrets_index = Offload(), SensitiveInodes()
+        self._offload, self.secrets_index = Offload(), SensitiveInodes()
 
     async def prepare(self, isolation: Isolation | None = None) -> None:
         """Pick the isolation level (detected unless given), install the shim, find bash (raises
@@ -116,7 +116,7 @@ class ShellRunner:
 
     async def secret_files(self, root: tuple[str, ...] = ()) -> dict[tuple[int, int], Locus]:
         """The sensitive files by inode now (:class:`~sandbox.commands.loci.SensitiveInodes`: renamed ones too)."""
-        ctx, index = self._context(root), self._secrets_index
+        ctx, index = self._context(root), self.secrets_index
         return await self._offload.run("secrets", lambda: index.run(ctx))
 
     def _filter_fd(self) -> int | None:
@@ -151,7 +151,7 @@ class ShellRunner:
             await self._cgroup.remove()
 
     def close(self) -> None:
-        self._secrets_index.close()  # the sensitive files it holds open
+        self.secrets_index.close()  # the sensitive files it holds open
         for part in (self._episode, self.shim, self._cgroup):
             if part is not None:
                 part.close()

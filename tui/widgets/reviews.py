@@ -112,7 +112,7 @@ class ReviewQueue(Vertical):
                 changed = True
             elif isinstance(event, PermissionRequested):
                 offers = ", ".join(event.options) or "no options"
-                self.pending[event.request_id] = ReviewRequested(
+                self.pending[event.request_id] = ReviewRequested.model_construct(  # its strings escaped already
                     session=event.session,
                     seq=event.seq,
                     ts=event.ts,

@@ -233,3 +233,10 @@ def test_a_git_that_loaded_code_from_a_writable_place_is_not_quiet(tmp_path: Pat
     assert reads(tmp_path / "e.so") == ["svc/.env"]
     assert reads(tmp_path / "gone.so") == ["svc/.env"]  # removed once loaded
     assert reads(tmp_path / ".gitignore") == []
+
+
+def test_a_glob_pathspec_reaches_a_secret_under_a_folder_whose_name_has_a_newline(tmp_path: Path) -> None:
+    """Red team 6, 06: ``**`` (``.*``) stopped at a newline, in this glob compiler as in the ownership one."""
+    ctx = _ctx(tmp_path)
+    ctx = dataclasses.replace(ctx, secrets={**(ctx.secrets or {}), (1, 4): ("a\nb/.env", "read_secret_file", "high")})
+    assert "a\nb/.env" in _read(ctx, "log -p -- :(glob)**/.env")

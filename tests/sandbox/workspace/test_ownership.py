@@ -71,3 +71,12 @@ def test_bad_patterns_name_team_and_pattern() -> None:
         Ownership.from_teams([("y", ["a/[b"])])
     with pytest.raises(OwnershipError, match="must be a list"):
         Ownership.from_teams([("z", "services/**")])
+
+
+@pytest.mark.parametrize("pattern", ["services/billing/**", "services/billing/", "services/*/*", "services/billing/a?b",
+                                     "**/a?b", "a*b"])
+def test_a_newline_in_a_name_is_a_character_as_any_other(pattern: str) -> None:
+    """Red team 6, 06: ``services/billing/a\\nb`` was owned by no team (``.*`` stopped at the newline)."""
+    assert PathPattern.compile(pattern).matches("services/billing/a\nb")
+    assert Ownership.from_teams([("billing", [pattern])]).owner_of("services/billing/a\nb") == "billing"
+    assert not PathPattern.compile("services/billing/a?b").matches("services/billing/a/b")  # but never a "/"
