@@ -56,10 +56,12 @@ from sandbox.workspace.stale import owned_tempdir
 
 SYSCALLS = (
     "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,link,linkat,unlink,unlinkat,rmdir,"
-    "chdir,fchdir,clone,clone3,fork,vfork,exit_group,kill,tkill,tgkill,pidfd_send_signal"
+    "chdir,fchdir,clone,clone3,fork,vfork,exit_group,kill,tkill,tgkill,pidfd_send_signal,"
+    "close,close_range,dup,dup2,dup3,fcntl"
 )
 """What strace stops on: the working directory's changes (``chdir``, ``fchdir``: rare) so a relative path of
-``rename("a", "b")`` is joined to where the process is then, not where it was."""
+``rename("a", "b")`` is joined to where the process is then, not where it was; descriptors closed and copied, so
+when a command last could write a file it opened is known (:mod:`sandbox.commands.lastwrite`: red team 6, 02)."""
 QUIET_SIGNALS = "!SIGCHLD,SIGURG,SIGWINCH,SIGCONT"
 """strace's ``-e signal=``: every signal but those that never end a process (a child's end, Go's
 preemption, a resize, a continue), so the trace shows each death by a signal and when it came."""
