@@ -242,7 +242,7 @@ class Aftermath:
         reconciler.settled()
         undone_paths = {p for p, _ in rolled_back}
         for c in changes:
-            if c.path not in undone_paths and c.old_mtime is None:  # a time alone authors nothing
+            if c.path not in undone_paths and c.old_mtime is None and not c.folder:  # a time, a folder: no author
                 self.authors.note(by_hook.get(c.path, actor), [(c.path, c.new is not None)])
         self.authors.note_outside(actor, outside)
         if rolled_back:  # the non-owned change out of the commit the command made of it, too
