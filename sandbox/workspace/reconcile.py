@@ -229,17 +229,24 @@ class Reconciler:
         self._dirs = {**self._scanned, **{c.path: c.old_mode or 0 for c in found}}  # as known until settled
         return found
 
-    def _folder_owner(self, folder: str) -> str:
-        """The team owning every file the cache knows below ``folder`` (and a name in it: an empty folder), else
-        "" (no team, or several: a folder's mode is every entry's below it)."""
+    def _folder_owners(self, folders: Iterable[str]) -> dict[str, str]:
+        """Each folder's team: the one owning every file the cache knows below it (and a name in it: an empty
+        folder), else "" (no team, or several: a folder's mode is every entry's below it). One pass over the cache."""
         owner = self.guard.ownership.owner_of
-        below = f"{folder}/"
-        owners = {owner(p) for p in self._known if p.startswith(below)} | {owner(f"{below}_")}
-        return owners.pop() if len(owners) == 1 else ""
+        found = {folder: {owner(f"{folder}/_")} for folder in folders}
+        for path in self._known:
+            parts = path.split("/")
+            for n in range(1, len(parts)):
+                owners = found.get("/".join(parts[:n]))
+                if owners is not None:
+                    owners.add(owner(path))
+        return {folder: owners.pop() if len(owners) == 1 else "" for folder, owners in found.items()}
 
-    async def _settle_folder(self, actor: str, via: Via, change: Change, team: str | None, refuse: str) -> str | None:
-        """Report or roll back a folder's mode change (see :meth:`_settle`); why, when rolled back."""
-        owner = self._folder_owner(change.path)
+    async def _settle_folder(
+        self, actor: str, via: Via, change: Change, owner: str, team: str | None, refuse: str
+    ) -> str | None:
+        """Report or roll back a folder's mode change (``owner``: its team; see :meth:`_settle`); why, when rolled
+        back."""
         reason = refuse or None
         if reason is None and team is not None and owner != team:
             whose = f"owned by team {owner}" if owner else "not one team's"
@@ -353,9 +360,10 @@ class Reconciler:
     ) -> list[tuple[str, str]]:
         rolled: list[tuple[str, str]] = []
         budget = DiffBudget()  # the diffs' share of the event loop (sandbox.workspace.diffs)
+        owners = self._folder_owners([c.path for c in changes if c.folder]) if any(c.folder for c in changes) else {}
         for change in changes:
             if change.folder:
-                why = await self._settle_folder(actor, via, change, team, refuse)
+                why = await self._settle_folder(actor, via, change, owners.get(change.path, ""), team, refuse)
                 if why is not None:
                     rolled.append((change.path, why))
                 continue

@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -101,9 +102,15 @@ class _Files:
     def __init__(self) -> None:
         self.known: dict[str, tuple[_Key, str]] = {}
         self.packed: tuple[_Key, dict[str, str]] | None = None
+        self.lock = threading.Lock()
+        """Reads of the same repository from the loop and a thread (a command's ``ref_updates``) take turns."""
 
     def texts(self, git_dir: Path, top: str) -> dict[str, str]:
         """``top``'s regular files (``refs/heads/x`` -> text, stripped), any depth, never through a link."""
+        with self.lock:
+            return self._texts(git_dir, top)
+
+    def _texts(self, git_dir: Path, top: str) -> dict[str, str]:
         out: dict[str, str] = {}
         started = time.time_ns()
         for rel, st in _regular(git_dir, top):
@@ -175,16 +182,18 @@ def _head(path: Path) -> tuple[_Key, str] | None:
 
 _CACHES: dict[str, _Files] = {}
 _CACHES_MAX = 64
+_CACHES_LOCK = threading.Lock()
 
 
 def _files(git_dir: Path) -> _Files:
     """The :class:`_Files` of ``git_dir`` (the last :data:`_CACHES_MAX` repositories read are remembered)."""
     name = os.fspath(git_dir)
-    found = _CACHES.pop(name, None) or _Files()
-    _CACHES[name] = found  # the latest last
-    while len(_CACHES) > _CACHES_MAX:
-        del _CACHES[next(iter(_CACHES))]
-    return found
+    with _CACHES_LOCK:
+        found = _CACHES.pop(name, None) or _Files()
+        _CACHES[name] = found  # the latest last
+        while len(_CACHES) > _CACHES_MAX:
+            del _CACHES[next(iter(_CACHES))]
+        return found
 
 
 def _is_dir(path: Path) -> bool:
@@ -213,7 +222,13 @@ def read_ref(git_dir: Path, ref: str) -> str:
 
 def _packed(git_dir: Path) -> dict[str, str]:
     """The refs of ``packed-refs`` (``refs/...`` -> commit), parsed again only when the file changed (as a ref's)."""
-    files, started = _files(git_dir), time.time_ns()
+    files = _files(git_dir)
+    with files.lock:
+        return _packed_locked(git_dir, files)
+
+
+def _packed_locked(git_dir: Path, files: _Files) -> dict[str, str]:
+    started = time.time_ns()
     try:
         key = _key(os.stat(git_dir / "packed-refs"))
     except OSError:
