@@ -78,19 +78,22 @@ async def test_a_record_the_command_itself_forges_is_still_its_own() -> None:
     assert tampered and all(actor == "bob" for actor, _ in tampered), tampered
 
 
-# Red team 6, 02: alice's live process waits for bob (payments' owner) to write his own config.py, then appends to it
-# while bob's command goes on; by the path alone the whole change was bob's, kept and never refused.
+# Red team 6, 02: alice's live process waits for bob (payments' owner) to be done writing his own config.py, then
+# appends to it while bob's command goes on; by the path alone the whole change was bob's, kept and never refused.
+# (It waits a while after bob's close: a write within the clock tick of it, or while bob holds the file open, cannot
+# be told from bob's by the file's change time: docs/sandbox-and-audit.md.)
 _RIDER = """
-import time
+import os, time
 p = "services/payments/config.py"
-while "BOB" not in open(p).read():
+while not os.path.exists("services/payments/done.txt"):
     time.sleep(0.01)
+time.sleep(0.05)
 with open(p, "a") as f:
     f.write("STEAL = 'alice was here'\\n")
 time.sleep(60)
 """
 _OWNER = (
-    "echo 'BOB = 1' >> services/payments/config.py; "
+    "echo 'BOB = 1' >> services/payments/config.py; echo > services/payments/done.txt; "
     "until grep -q alice services/payments/config.py; do sleep 0.02; done; echo done"
 )
 
