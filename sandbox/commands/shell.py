@@ -314,7 +314,7 @@ class ShellRunner:
             return None
         jail = self._jail(False, None)
         current = self._episode
-        if current is not None and current.alive and current.jail == jail:
+        if current is not None and current.alive and current.jail == jail and current.tracer == self.tracer:
             return current
         if current is not None:
             current.close()

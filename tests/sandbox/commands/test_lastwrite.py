@@ -42,3 +42,16 @@ def test_a_write_is_the_command_s_until_its_last_descriptor_on_it_is_closed() ->
 def test_close_range_closes_every_descriptor_in_it() -> None:
     lines = [f'10 1.0 openat(AT_FDCWD<{W}>, "a", O_WRONLY) = 7<{W}/a>', "10 2.0 close_range(3, 4294967295, 0) = 0"]
     assert footprint(parse(lines), Path(W), ()).ends["a"] == 2.0
+
+
+def test_descriptor_calls_are_stopped_on_only_once_a_live_process_is_beside_the_commands() -> None:
+    """Every ``close`` is a ptrace stop: without another actor's live process a command's changes are its own, so its
+    trace need not say when it was done with a file (issue 29's per-command cost)."""
+    from sandbox.commands.tracer import DESCRIPTOR_CALLS, Tracer
+
+    tracer = Tracer(strace="/usr/bin/strace", seccomp=True)
+    calls = next(a for a in tracer.argv(Path("/t")) if a.startswith("trace="))
+    assert "close" not in calls.split("=", 1)[1].split(",")
+    following = tracer.following_descriptors()
+    assert following != tracer and following.following_descriptors() == following
+    assert next(a for a in following.argv(Path("/t")) if a.startswith("trace=")).endswith(DESCRIPTOR_CALLS)

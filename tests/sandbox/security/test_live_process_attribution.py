@@ -135,3 +135,20 @@ async def test_the_command_own_write_to_a_file_stays_its_own_beside_a_live_proce
              and e.path == CONFIG]
     assert about == [("FileChanged", "bob")], about
     assert on_disk.endswith("A = 1\nB = 2\nC = 3\n")
+
+
+async def test_descriptors_are_traced_from_the_first_live_process_on() -> None:
+    """A command's ``close`` calls are stopped on only once another actor's process lives beside the commands (the
+    episode's jail is started again with them): every ``close`` is a ptrace stop (issue 29)."""
+    bus = InProcessBus()
+    async with jailed(bus) as sb:
+        sb.register_actor("bob", "payments")
+        trace = sb._shell.workspace.tmp / "trace"
+        await sb.run_shell("bob", "echo 1 >> services/payments/config.py", timeout=30)
+        assert " close(" not in trace.read_text()
+        process = await sb.start_agent_process("alice", ["sleep", "60"], {})
+        try:
+            await sb.run_shell("bob", "echo 2 >> services/payments/config.py", timeout=30)
+            assert " close(" in trace.read_text()
+        finally:
+            await sb.stop_agent_process("alice", process)
