@@ -22,7 +22,10 @@ While another actor's such process lives, a command is charged only with what it
 findings 03 and 04: alice's live process rewrote payments' file during bob's ``sleep 3``, and bob, payments' owner,
 was its author; a record it wrote into the audit channel was bob's ``ShimTampered``). A change of file content the
 command's trace shows none of its processes wrote, created, renamed, linked or removed
-(:attr:`~sandbox.commands.calls.Footprint.written`), and a record no wrapper of it wrote while none of its
+(:attr:`~sandbox.commands.calls.Footprint.written`), or changed after the last moment one of them could still write
+it (a descriptor on it closed, its process ended: :mod:`sandbox.commands.lastwrite`, by the file's change time; red
+team 6, 02: alice's live process appended to payments' file after bob's command had, and it was kept as bob's), or
+removed by none of them, and a record no wrapper of it wrote while none of its
 processes wrote to the channel beyond its wrappers (:attr:`~sandbox.commands.calls.Footprint.strays`), are settled
 as what happened meanwhile: the live process's (:attr:`owner`), else ``external``'s. A command the trace does not
 cover whole (untraced, a tracer stopped, a write it cannot name) keeps every change, as before; so do a change of
@@ -31,11 +34,13 @@ mode or times alone and a symlink made (``chmod``, ``utime``, ``symlink`` are no
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
 
-from sandbox.commands.calls import CommandRun
+from sandbox.commands.calls import CommandRun, Footprint
 from sandbox.commands.gitaliases import aliased, may_be_alias
 from sandbox.commands.gitargv import runs_alias
+from sandbox.commands.lastwrite import last_write
 from sandbox.commands.observe import Observer
 from sandbox.commands.offload import Offload
 from sandbox.commands.pushes import by_effect
@@ -203,7 +208,7 @@ class Aftermath:
         changes, rolled_back = await reconciler.look(scan=run.write_opens), []
         written = run.footprint.written
         if other is not None and written is not None:  # another's live process wrote meanwhile: by the trace
-            theirs = [c for c in changes if _content(c) and not _touched(c.path, written)]
+            theirs = [c for c in changes if _content(c) and not self._own(c, run.footprint)]
             if theirs:
                 changes = [c for c in changes if c not in theirs]
                 await self._earlier(theirs)
@@ -237,7 +242,7 @@ class Aftermath:
         reconciler.settled()
         undone_paths = {p for p, _ in rolled_back}
         for c in changes:
-            if c.path not in undone_paths and c.old_mtime is None:  # a time alone authors nothing
+            if c.path not in undone_paths and c.old_mtime is None and not c.folder:  # a time, a folder: no author
                 self.authors.note(by_hook.get(c.path, actor), [(c.path, c.new is not None)])
         self.authors.note_outside(actor, outside)
         if rolled_back:  # the non-owned change out of the commit the command made of it, too
@@ -249,6 +254,22 @@ class Aftermath:
         if self._live:
             self._look()
         return rolled_back
+
+
+    def _own(self, change: Change, footprint: Footprint) -> bool:
+        """Whether the command's trace shows it made ``change``: it wrote the path (or a folder on its way) and the
+        file was not changed after the last moment it could write it (:mod:`sandbox.commands.lastwrite`), or it
+        removed the path a change removed."""
+        if footprint.written is None or not _touched(change.path, footprint.written):
+            return False
+        if change.new is None:
+            return _touched(change.path, footprint.gone)
+        try:
+            ctime = os.lstat(self.shell.workspace.root / change.path).st_ctime_ns
+        except OSError:  # gone since the scan: as before, the command's
+            return True
+        # strace's times are microseconds, cut: its time of a call is at most 1 us before the call.
+        return ctime <= (last_write(change.path, footprint.ends) + 1e-6) * 1e9
 
 
 def _content(change: Change) -> bool:

@@ -25,12 +25,11 @@ to such a path is put back to its pre-command content and reported (``WriteRefus
 :mod:`~sandbox.workspace.reconcile` (cache and attribution), :mod:`~sandbox.workspace.watcher`,
 :mod:`~sandbox.workspace.snapshot` (tests) and :mod:`~sandbox.commands.observe` (the events).
 
-Shell commands run inside the jail of the isolation level detected here (:mod:`sandbox.jail.isolation`:
-bubblewrap, else unshare, else none with a warning); the shim reports through an audit channel the
-command cannot erase (:mod:`sandbox.commands.shim`), and what a command did to the shim is reported as
-``ShimTampered``; files it wrote in its private HOME and /tmp, and bytecode it left in the workspace,
-as ``OutsideChanged`` (:mod:`sandbox.workspace.outside`). What each level isolates is in the table of
-docs/sandbox-and-audit.md.
+Shell commands run inside the jail of the isolation level detected here (:mod:`sandbox.jail.isolation`: bubblewrap,
+else unshare, else none with a warning); the shim reports through an audit channel the command cannot erase
+(:mod:`sandbox.commands.shim`), and what a command did to the shim is reported as ``ShimTampered``; files it wrote in
+its private HOME and /tmp, and bytecode it left in the workspace, as ``OutsideChanged``
+(:mod:`sandbox.workspace.outside`). What each level isolates is in the table of docs/sandbox-and-audit.md.
 """
 
 from __future__ import annotations
@@ -368,6 +367,7 @@ class LocalSandbox:
             await self._after.pending()
             if self._shell.shim is not None:  # its records are read as they come, with no trace to complete them
                 self._shell.shim.record_after()
+            self._shell.tracer = self._shell.tracer.following_descriptors()  # when a command is done with a file
             process = await start_agent_process(self._shell, actor, argv, env)
             self._after.started(actor, tuple(argv))
         return process

@@ -20,6 +20,7 @@
 - :mod:`sandbox.commands.tracestream` — the trace as strace writes it: read as it comes, capped, the root's end;
 - :mod:`sandbox.commands.identity` — programs by what they are (inode, content), not by name; the loader looked through;
 - :mod:`sandbox.commands.hooks` — what the programs an agent wrote (git hooks, scripts) wrote when run, from the trace;
+- :mod:`sandbox.commands.lastwrite` — until when a command could write each path it wrote, from its trace;
 - :mod:`sandbox.commands.images` — what the kernel ran for each exec (a memfd, a swapped file), read while it runs;
 - :mod:`sandbox.commands.strace` — the reader of strace's output for the tracer's options;
 - :mod:`sandbox.commands.stracetext` — strace's strings and ``-y`` paths; the paths a call names, joined to its folder;

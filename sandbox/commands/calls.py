@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from channel.vocab import AuditSource, Risk
 from sandbox.commands.tracer import TracedRead
@@ -46,6 +47,11 @@ class Footprint:
     strays: tuple[str, ...] = ()
     """Shim records no wrapper of it wrote while none of its own processes wrote to the audit channel beyond its
     wrappers' records: written by a process outside the command."""
+    ends: Mapping[str, float] = field(default_factory=dict)
+    """Path of :attr:`written` -> the latest moment (strace's clock, seconds) a process of the command could still
+    write it (:mod:`sandbox.commands.lastwrite`); a change made later is not the command's."""
+    gone: frozenset[str] = frozenset()
+    """The paths of :attr:`written` its processes removed or renamed away."""
 
 
 @dataclass(frozen=True)

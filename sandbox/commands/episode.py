@@ -98,6 +98,11 @@ class EpisodeJail:
         """What it was started with (its seccomp descriptor left out)."""
 
     @property
+    def tracer(self) -> Tracer:
+        """The tracer it was started under (another one: the jail is started again)."""
+        return self._tracer
+
+    @property
     def alive(self) -> bool:
         return self._proc is not None and self._proc.returncode is None and self._sock is not None
 

@@ -14,10 +14,11 @@ from channel.events import FileChanged, OutsideChanged, SensitiveRead, ShellComm
 from channel.vocab import AgentVia, AuditSource, Via
 from sandbox.commands.calls import AtomCall
 from sandbox.commands.tracer import TracedRead
-from sandbox.commands.volume import DIFF_MAX, clip_argv, clip_text
+from sandbox.commands.volume import DIFF_MAX, clip_argv, clip_refs, clip_text
 from sandbox.workspace.diffs import DiffBudget, diff_off_loop
 from sandbox.workspace.guard import OwnershipGuard
 from sandbox.workspace.outside import REPORT_MAX, OutsideChange
+from sandbox.workspace.remote import PROTECTED
 
 
 class Observer:
@@ -75,7 +76,7 @@ class Observer:
                 parent_pid=call.parent_pid,
                 command=command,
                 program=call.program,
-                refs=call.refs,
+                refs=clip_refs(call.refs, PROTECTED),
             )
         )
 

@@ -1,7 +1,6 @@
 """Shell commands in the workspace: bash with the shim, a minimal environment, inside the jail of
 the isolation level (:mod:`sandbox.jail.isolation`), with per-command limits (:mod:`sandbox.jail.limits`: a
-timeout, processes, file size, output); and the shim's records of sensitive commands, classified as
-atoms.
+timeout, processes, file size, output); and the shim's records of sensitive commands, classified as atoms.
 
 Commands run one at a time (the caller holds the sandbox's lock), so every record the shim wrote
 during a command is that command's actor's, whatever the command set ``SCOPEWATCH_ACTOR`` to. Where
@@ -28,9 +27,10 @@ from sandbox.commands.calls import FORGED_RECORD, AtomCall, CommandRun, Footprin
 from sandbox.commands.episode import EpisodeJail, EpisodeRun
 from sandbox.commands.episode import wanted as episode_wanted
 from sandbox.commands.fresh import run_fresh
-from sandbox.commands.hooks import channel_writes, hook_writes, opened_for_writing, written_paths
+from sandbox.commands.hooks import channel_writes, hook_writes, opened_for_writing
 from sandbox.commands.identity import Image, ProgramIndex
 from sandbox.commands.images import ExecImages
+from sandbox.commands.lastwrite import footprint
 from sandbox.commands.loci import Locus, SensitiveInodes
 from sandbox.commands.offload import BIG_TRACE, Offload, bigger
 from sandbox.commands.pushes import by_effect
@@ -314,7 +314,7 @@ class ShellRunner:
             return None
         jail = self._jail(False, None)
         current = self._episode
-        if current is not None and current.alive and current.jail == jail:
+        if current is not None and current.alive and current.jail == jail and current.tracer == self.tracer:
             return current
         if current is not None:
             current.close()
@@ -405,9 +405,9 @@ class ShellRunner:
         if killed is None and not found.complete:
             forged += ("the exec tracer was stopped before the command ended: what ran after is not in the trace",)
         hooks, opened = hook_writes(parsed, ws.root, ws.home, ws.agent_tmp), opened_for_writing(parsed, ws.root)
-        written = written_paths(parsed, ws.root) if found.complete and not found.unidentified else None
+        own = footprint(parsed, ws.root, strays, known=found.complete and not found.unidentified)
         opened = opened or not found.complete or bool(forged or strays)
-        return tuple(c for _, c in ordered), found.reads, forged, hooks, opened, Footprint(written, strays)
+        return tuple(c for _, c in ordered), found.reads, forged, hooks, opened, own
 
     def _programs(self) -> ProgramIndex | None:
         """The registry's programs as the tracer identifies them (None in a container: its files

@@ -7,8 +7,10 @@ names no file, past ``PATH_MAX``, the path the call named joined to the process'
 :mod:`sandbox.commands.stracetext`),
 renames and hard links (``rename``/``renameat``/``renameat2``/``link``/``linkat``: where a file
 went, so a read under its new name is still a read of it), removals (``unlink``/``unlinkat``/``rmdir``:
-what a program another agent wrote removed, :mod:`sandbox.commands.hooks`), process creation
-(``clone``/``fork``/``vfork``: child -> parent, translated to strace's PID namespace) and exits
+what a program another agent wrote removed, :mod:`sandbox.commands.hooks`), descriptors closed or copied
+(``close``, ``close_range``, ``dup``/``dup2``/``dup3``, ``fcntl(F_DUPFD)``: until when a process could write a file it
+opened, :mod:`sandbox.commands.lastwrite`), process creation
+(``clone``/``fork``/``vfork``: child -> parent and when, translated to strace's PID namespace) and exits
 (``exit_group(N) = ?`` where an end begins, ``+++ exited with N +++``, ``+++ killed by SIG +++``), signals
 sent (``kill``/``tkill``/``tgkill``/``pidfd_send_signal``, to whom; a signal's delivery, ``--- SIGTERM {...} ---``, is
 skipped). Lines a busy process tree interleaves
@@ -102,6 +104,21 @@ class Removal:
     path: str
 
 
+@dataclass(frozen=True)
+class Descriptor:
+    """Descriptor ``fd`` of process ``pid`` closed (``copy_of`` -1: ``close``, ``close_range``, the target of a
+    ``dup2``) or made a copy of descriptor ``copy_of`` (``dup``, ``dup2``, ``dup3``, ``fcntl(F_DUPFD)``)."""
+
+    pid: int
+    ts: float
+    fd: int
+    copy_of: int = -1
+    through: int = -1
+    """A ``close_range``: every descriptor from ``fd`` to this one closed."""
+    cloexec: bool = False
+    """The copy is closed when the process execs (``O_CLOEXEC``, ``F_DUPFD_CLOEXEC``)."""
+
+
 @dataclass
 class ParsedTrace:
     execs: list[Exec] = field(default_factory=list)
@@ -110,6 +127,9 @@ class ParsedTrace:
     removed: list[Removal] = field(default_factory=list)
     parent: dict[int, int] = field(default_factory=dict)
     """child pid -> the pid that created it."""
+    born: dict[int, float] = field(default_factory=dict)
+    """child pid -> when it was created."""
+    descriptors: list[Descriptor] = field(default_factory=list)
     exits: dict[int, tuple[float, int]] = field(default_factory=dict)
     """pid -> (time, exit code: 128 + signal number when killed)."""
     signals: list[Signal] = field(default_factory=list)
@@ -217,11 +237,13 @@ def _line(
     elif name in ("clone", "clone3", "fork", "vfork"):
         child = _CHILD.search(rest)
         born = int(child.group(1)) if child else result
-        out.parent[born] = pid
+        out.parent[born], out.born[born] = pid, ts
         if pid in cwds and born not in cwds:  # a child starts where its parent is (threads: in the same cell)
             cwds[born] = cwds[pid] if "CLONE_FS" in args else [*cwds[pid]]
     elif name in ("kill", "tkill", "tgkill", "pidfd_send_signal"):
         _signal(out, pid, ts, name, args)
+    elif name in _DESCRIPTORS:
+        out.descriptors += _descriptors(pid, ts, name, args, result)
 
 
 def _cwd(cwds: dict[int, list[str]], pid: int, name: str, args: str) -> None:
@@ -350,3 +372,24 @@ def _move(pid: int, ts: float, name: str, args: str, cwd: str) -> Move | None:
 
 
 _OWN = re.compile(r"^/proc/(?:self|thread-self)/(cwd|root)(?:/(.*))?$")
+
+
+_DESCRIPTORS = frozenset({"close", "close_range", "dup", "dup2", "dup3", "fcntl"})
+_NUMBER = re.compile(r"\d+")
+
+
+def _descriptors(pid: int, ts: float, name: str, args: str, result: int) -> list[Descriptor]:
+    """What ``close(3</a>) = 0``, ``close_range(3, 4294967295, 0)``, ``dup2(3</a>, 1</b>) = 1``,
+    ``fcntl(5</a>, F_DUPFD_CLOEXEC, 10) = 11`` did to the process's descriptors."""
+    fds = [int(m.group()) for m in (_NUMBER.match(a.strip()) for a in args.split(", ")) if m is not None]
+    if name == "close":
+        return [Descriptor(pid, ts, fds[0])] if fds else []
+    if name == "close_range":  # a flag (CLOSE_RANGE_CLOEXEC, _UNSHARE) is taken as closing nothing
+        return [Descriptor(pid, ts, fds[0], through=fds[1])] if len(fds) == 3 and fds[2] == 0 else []
+    if not fds or (name == "fcntl" and " F_DUPFD" not in args):
+        return []
+    cloexec = "CLOEXEC" in args
+    if name in ("dup2", "dup3"):
+        copy = Descriptor(pid, ts, result, fds[0], cloexec=cloexec)
+        return [] if result == fds[0] else [Descriptor(pid, ts, result), copy]
+    return [Descriptor(pid, ts, result, fds[0], cloexec=cloexec)]

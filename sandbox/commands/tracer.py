@@ -36,7 +36,7 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from channel.vocab import IsolationLevel, Risk
@@ -60,6 +60,11 @@ SYSCALLS = (
 )
 """What strace stops on: the working directory's changes (``chdir``, ``fchdir``: rare) so a relative path of
 ``rename("a", "b")`` is joined to where the process is then, not where it was."""
+DESCRIPTOR_CALLS = "close,close_range,dup,dup2,dup3,fcntl"
+"""Also stopped on while another actor's agent process lives beside the commands (:attr:`Tracer.descriptors`):
+descriptors closed and copied, so when a command last could write a file it opened is known
+(:mod:`sandbox.commands.lastwrite`: red team 6, 02). Only then: every ``close`` of every program is a stop (a
+``git status``'s trace has 1.9x the lines), and with no live process beside it a command's changes are its own."""
 QUIET_SIGNALS = "!SIGCHLD,SIGURG,SIGWINCH,SIGCONT"
 """strace's ``-e signal=``: every signal but those that never end a process (a child's end, Go's
 preemption, a resize, a continue), so the trace shows each death by a signal and when it came."""
@@ -79,6 +84,8 @@ class Tracer:
     """strace can stop only on the traced syscalls (``--seccomp-bpf``): much cheaper."""
     unshare: str = ""
     """``unshare`` when strace runs in a PID namespace of its own (:meth:`argv`)."""
+    descriptors: bool = False
+    """Also stop on :data:`DESCRIPTOR_CALLS` (from a sandbox's first live agent process on)."""
 
     @property
     def available(self) -> bool:
@@ -87,6 +94,10 @@ class Tracer:
     def label(self, base: str) -> str:
         """``base`` (``local/bubblewrap``) with the tracer, or the named fallback."""
         return f"{base} + strace" if self.available else f"{base} (no exec trace: {self.reason})"
+
+    def following_descriptors(self) -> Tracer:
+        """This tracer, stopping on :data:`DESCRIPTOR_CALLS` too (an episode's jail is started again with it)."""
+        return replace(self, descriptors=True)
 
     def argv(self, output: Path) -> list[str]:
         """The prefix that traces a command into ``output``. With :attr:`unshare`, strace is the first process
@@ -100,7 +111,8 @@ class Tracer:
             args.append("--seccomp-bpf")
         # Not --status=successful: it drops an exec made by a thread other than the main one (its end
         # is under another pid); "!failed" keeps it ("<pid changed to N ...>") and still drops failures.
-        args += ["--status=!failed", "-e", f"trace={SYSCALLS}", "-s", str(STRING_MAX), "-o", str(output)]
+        calls = f"{SYSCALLS},{DESCRIPTOR_CALLS}" if self.descriptors else SYSCALLS
+        args += ["--status=!failed", "-e", f"trace={calls}", "-s", str(STRING_MAX), "-o", str(output)]
         return [self.unshare, "--pid", "--fork", "--mount-proc", "--kill-child", *args] if self.unshare else args
 
     def scrub(self, output: bytes) -> bytes:

@@ -6,7 +6,9 @@ trace of gigabytes, a diff of a 16 MB file. What is cut is always said, never si
 - of a command's programs, every one that is an atom is reported, the others up to
   :data:`CALLS_MAX` in all; one ``ShimTampered`` (source ``trace``) gives the number left out;
 - each argument in an event is cut at :data:`ARG_MAX` characters and argv at :data:`ARGV_MAX`, a
-  diff at :data:`DIFF_MAX`, each with a marker ``[... N characters cut]`` in place.
+  diff at :data:`DIFF_MAX`, each with a marker ``[... N characters cut]`` in place;
+- the refs of the remote one push updated are listed up to :data:`REFS_MAX` (``main`` and ``master`` first), then
+  ``[... N more refs cut]`` (red team 6, 03: 10,000 refs written by hand made one event of 200 KB).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ ARGV_MAX = 65536
 """Characters of a whole argv in an event."""
 DIFF_MAX = 256 * 1024
 """Characters of one diff in an event."""
+REFS_MAX = 256
+"""Refs listed in one event (a push's)."""
 
 
 class _Call(Protocol):
@@ -54,6 +58,16 @@ def clip_argv(argv: Sequence[str]) -> tuple[str, ...]:
         out.append(arg)
         total += len(arg)
     return tuple(out)
+
+
+def clip_refs(refs: Sequence[str], protected: frozenset[str]) -> tuple[str, ...]:
+    """``refs`` up to :data:`REFS_MAX` (those in ``protected`` first, each ref cut at :data:`ARG_MAX` characters),
+    then how many more there were."""
+    if len(refs) <= REFS_MAX and all(len(ref) <= ARG_MAX for ref in refs):
+        return tuple(refs)
+    ordered = sorted(refs, key=lambda ref: ref not in protected)  # stable: in their order after those
+    kept = tuple(clip_text(ref, ARG_MAX) for ref in ordered[:REFS_MAX])
+    return kept if len(refs) <= REFS_MAX else (*kept, f"[... {len(refs) - REFS_MAX} more refs cut]")
 
 
 C = TypeVar("C", bound=_Call)

@@ -8,7 +8,8 @@ is found with no operation running was made by ``external``.
 
 A settled shell command's change to a path its actor's team may not write is *rolled back* instead:
 put back to its cached content and reported as ``WriteRefused`` with ``rolled_back=True``. A mode
-change (``chmod``) is a change like any other (its diff is git's ``old mode`` / ``new mode``), and a
+change (``chmod``) is a change like any other (its diff is git's ``old mode`` / ``new mode``), a folder's too (red team
+6, 04: ``chmod 000`` of another team's folder went unseen; a folder is a team's when every file below it is), and a
 new hard link is refused unless every other name of its inode is in the workspace and owned by the
 actor's team (else a later write through the link would change a file the team does not own); so is a
 workspace file's new name outside the workspace (in ``.git``, HOME, ``/tmp``: a write through it opens no
@@ -40,6 +41,8 @@ from sandbox.workspace.repo import Scanned, StatKey, Workspace, stat_key
 from sandbox.workspace.sentry import Sentry
 from sandbox.workspace.spill import Spill, same, size_of
 
+_OWNER_BITS = stat.S_IRWXU
+
 
 @dataclass(frozen=True)
 class Change:
@@ -59,9 +62,13 @@ class Change:
     it changed: how many names it has there now."""
     ctime: int | None = None
     """The entry's change time (ns) when it is still the inode the cache knows (changed in place), else None."""
+    folder: bool = False
+    """A folder's mode change (``old_mode`` / ``new_mode``; ``old`` and ``new`` are None): red team 6, 04."""
 
     @property
     def diff(self) -> str:
+        if self.folder:
+            return f"old mode 040{self.old_mode or 0:03o}\nnew mode 040{self.new_mode or 0:03o}\n"
         if self.links_out is not None:
             return f"new hard link outside the workspace ({self.links_out} name{'s' * (self.links_out > 1)} there)\n"
         if self.old_mode is not None and self.new_mode is not None:
@@ -97,6 +104,10 @@ class Reconciler:
         """The files with another name the last whole scan met, and how many names each has."""
         self._outside: dict[str, int] = {}
         """A file's names outside the workspace as the cache knows them (taken in from an unguarded actor)."""
+        self._dirs: dict[str, int] = {}
+        """Each folder's mode as the cache knows it (:meth:`_folder_changes`)."""
+        self._scanned: dict[str, int] = {}
+        """Each folder's mode as the last whole scan found it."""
         self._sentry = Sentry()
         self._unsettled = False
         """A whole scan found changes that are not all settled yet (:meth:`settled`)."""
@@ -114,6 +125,7 @@ class Reconciler:
         tree = Scanned()
         found = self.workspace.scan(tree)
         self._sentry.covered(tree.folders, tree.linked)
+        self._scanned = tree.modes
         self.gits = tuple(tree.gits)
         self._links = tree.links
         return found
@@ -135,6 +147,7 @@ class Reconciler:
     def load(self) -> None:
         """Take the workspace as it is now (the materialised baseline) as known, reporting nothing."""
         self._stats = self._scan()
+        self._dirs = dict(self._scanned)
         entries = {rel: self.spill.keep(self.workspace.entry(rel)) for rel in self._stats}
         self._known = {rel: entry for rel, entry in entries.items() if entry is not None}
         for entry in self._known.values():
@@ -166,6 +179,8 @@ class Reconciler:
                     current[p] = stat_key(os.lstat(root / p))
         # A path's new name outside the workspace comes first: refused, it is undone before its other changes.
         changes: list[Change] = self._linked_out(current) if paths is None and self._links else []
+        if paths is None:
+            changes += self._folder_changes()
         for p in candidates:
             key, cached = current.get(p), self._stats.get(p)
             if key is not None and key == cached and p in self._known:
@@ -200,6 +215,54 @@ class Reconciler:
         ws = self.workspace
         big = crowded(ws.base, ws.in_ram and ws.root.parent == ws.base)
         return await self.offload.run("scan", lambda: self.changes(scan=True), big=big)  # not quiet: a whole scan
+
+    def _folder_changes(self) -> list[Change]:
+        """The folders whose mode the last whole scan found other than the cache knows it (a folder met for the first
+        time, or gone, is no mode change: its files are). The owner's bits do not count: the hand-over before each
+        command gives every folder of the workspace to the jail's uid with them
+        (:class:`~sandbox.jail.jailuser.HandOver`)."""
+        found = []
+        for rel, mode in self._scanned.items():
+            before = self._dirs.get(rel)
+            if before is not None and before | _OWNER_BITS != mode | _OWNER_BITS:
+                found.append(Change(rel, None, None, before, mode, folder=True))
+        self._dirs = {**self._scanned, **{c.path: c.old_mode or 0 for c in found}}  # as known until settled
+        return found
+
+    def _folder_owners(self, folders: Iterable[str]) -> dict[str, str]:
+        """Each folder's team: the one owning every file the cache knows below it (and a name in it: an empty
+        folder), else "" (no team, or several: a folder's mode is every entry's below it). One pass over the cache."""
+        owner = self.guard.ownership.owner_of
+        found = {folder: {owner(f"{folder}/_")} for folder in folders}
+        for path in self._known:
+            parts = path.split("/")
+            for n in range(1, len(parts)):
+                owners = found.get("/".join(parts[:n]))
+                if owners is not None:
+                    owners.add(owner(path))
+        return {folder: owners.pop() if len(owners) == 1 else "" for folder, owners in found.items()}
+
+    async def _settle_folder(
+        self, actor: str, via: Via, change: Change, owner: str, team: str | None, refuse: str
+    ) -> str | None:
+        """Report or roll back a folder's mode change (``owner``: its team; see :meth:`_settle`); why, when rolled
+        back."""
+        reason = refuse or None
+        if reason is None and team is not None and owner != team:
+            whose = f"owned by team {owner}" if owner else "not one team's"
+            reason = (f"write refused: folder {change.path} ({whose}) holds files your team {team} does not own; "
+                      "request a review instead")  # fmt: skip
+        if reason is not None:
+            try:
+                await self.roll_back(actor, change.path, change.path, None, reason, diff=change.diff,
+                                     mode=change.old_mode, folder=True)  # fmt: skip
+                return reason
+            except OSError as exc:
+                reason = f"{reason}; rollback failed ({exc.strerror})"
+                await self.observer.write_refused(actor, change.path, reason, via="shell", diff=change.diff)
+        self._dirs[change.path] = change.new_mode or 0
+        await self.observer.file_changed(actor, change.path, b"", b"", via=via, diff=change.diff)
+        return None
 
     def _linked_out(self, current: dict[str, StatKey]) -> list[Change]:
         """The known files with more names outside the workspace than the cache knows (the whole scan ``current``
@@ -297,7 +360,13 @@ class Reconciler:
     ) -> list[tuple[str, str]]:
         rolled: list[tuple[str, str]] = []
         budget = DiffBudget()  # the diffs' share of the event loop (sandbox.workspace.diffs)
+        owners = self._folder_owners([c.path for c in changes if c.folder]) if any(c.folder for c in changes) else {}
         for change in changes:
+            if change.folder:
+                why = await self._settle_folder(actor, via, change, owners.get(change.path, ""), team, refuse)
+                if why is not None:
+                    rolled.append((change.path, why))
+                continue
             reason = refuse or None
             if reason is None and team is not None and change.links_out is not None:
                 reason = self._link_refusal(team, change.path)
@@ -341,6 +410,7 @@ class Reconciler:
         mode: int | None = None,
         mtime: int | None = None,
         unlink: bool = False,
+        folder: bool = False,
     ) -> None:
         """Put ``target`` (``path`` resolved) back to ``data`` and report ``actor``'s change to ``path``
         as refused and rolled back (lock held; raises OSError when the entry cannot be put back). ``unlink``:
@@ -358,10 +428,12 @@ class Reconciler:
             self._stats.pop(target, None)  # another inode, the same entry: the next look reads it again
         elif mode is not None:
             beneath.chmod(root, target, mode)
+            if folder:
+                self._dirs[target] = mode
         elif mtime is not None:
             beneath.utime(root, target, (beneath.lstat(root, target).st_atime_ns, mtime))
         else:
             self.workspace.put(target, data)
-        if not unlink:
+        if not unlink and not folder:
             await self.settle("engine", "restore", self.changes([target]))
         await self.observer.write_refused(actor, path, reason, via="shell", rolled_back=True, diff=diff)

@@ -17,6 +17,13 @@ they are bounded: the same step is checked once, and
 past :data:`CHECKS_MAX` checks or :data:`CHECKS_SECONDS` per command a step not yet known to be a fast-forward
 counts as forced (a flood of reflog lines written by hand stalls nothing; it reads as the force push it fakes).
 Refs are read from files, never through a link (``refs`` itself included), and walked iteratively (any depth).
+
+The refs and the reflogs' sizes are read around every command of every agent, so their read costs one ``lstat`` a
+file when nothing changed (red team 6, 03: 10,000 loose refs written by hand made every later command take seconds):
+a ref file is read again only when its inode, size, modification or change time differ from when it was last read,
+or when it was changed so shortly before that read that a later change could keep the same times (a file time is
+the kernel's coarse clock: :data:`RACY_NS`, as git's "racily clean" index entries); ``packed-refs`` likewise. Not
+the folders' times alone: a ref rewritten in place (no rename) changes its file's times, not its folder's.
 """
 
 from __future__ import annotations
@@ -24,12 +31,14 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandbox.workspace.cleangit import run_git
-from sandbox.workspace.files import read_regular, walk
+from sandbox.workspace.files import read_regular
 from sandbox.workspace.gitplaces import linked
 
 PROTECTED = frozenset({"refs/heads/main", "refs/heads/master"})
@@ -63,32 +72,128 @@ class RemoteState:
 
 
 def read_state(git_dir: Path) -> RemoteState:
-    """:func:`read_refs` and the reflogs' sizes."""
+    """:func:`read_refs` and the reflogs' sizes (a regular file's, never through a link)."""
     refs = read_refs(git_dir)
-    logs: dict[str, int] = {}
-    for ref in refs:
-        try:
-            logs[ref] = os.stat(git_dir / "logs" / ref).st_size
-        except OSError:
-            continue
-    return RemoteState(refs, logs)
+    sizes = _files(git_dir).sizes(git_dir, "logs/refs")
+    return RemoteState(refs, {ref: sizes[ref] for ref in refs if ref in sizes})
 
 
 def read_refs(git_dir: Path) -> dict[str, str]:
     """Every ref of a repository (``refs/...`` -> commit), read from its files: loose refs win over
     ``packed-refs``, as git reads them; symbolic refs are skipped."""
+    files = _files(git_dir)
     refs = _packed(git_dir)
-    base = git_dir / "refs"
-    if not _is_dir(base):
-        return refs
-    for dirpath, _, others in walk(base):
-        for name in others:
-            path = Path(dirpath) / name
-            data = read_regular(path)
-            text = "" if data is None else data[:4096].decode("utf-8", "replace").strip()
-            if text and not text.startswith("ref:"):
-                refs[path.relative_to(git_dir).as_posix()] = text
+    for ref, text in files.texts(git_dir, "refs").items():
+        if text and not text.startswith("ref:"):
+            refs[ref] = text
     return refs
+
+
+RACY_NS = 100_000_000
+"""A file changed less than this before it was read is read again next time (its times may not show a change made
+after the read within the same tick of the kernel's coarse clock)."""
+_Key = tuple[int, int, int, int, int]
+"""A file's device, inode, size, modification and change times (ns)."""
+
+
+class _Files:
+    """What was last read of one repository's ref files: path -> (its :data:`_Key`, its first 4 KiB as text)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, tuple[_Key, str]] = {}
+        self.packed: tuple[_Key, dict[str, str]] | None = None
+        self.lock = threading.Lock()
+        """Reads of the same repository from the loop and a thread (a command's ``ref_updates``) take turns."""
+
+    def texts(self, git_dir: Path, top: str) -> dict[str, str]:
+        """``top``'s regular files (``refs/heads/x`` -> text, stripped), any depth, never through a link."""
+        with self.lock:
+            return self._texts(git_dir, top)
+
+    def _texts(self, git_dir: Path, top: str) -> dict[str, str]:
+        out: dict[str, str] = {}
+        started = time.time_ns()
+        for rel, st in _regular(git_dir, top):
+            key = _key(st)
+            hit = self.known.get(rel)
+            if hit is not None and hit[0] == key:
+                out[rel] = hit[1]
+                continue
+            found = _head(git_dir / rel)
+            if found is None:
+                continue
+            key, out[rel] = found
+            if max(key[3], key[4]) < started - RACY_NS:
+                self.known[rel] = (key, out[rel])
+        for gone in set(self.known) - set(out):
+            if gone.startswith(f"{top}/"):
+                del self.known[gone]
+        return out
+
+    @staticmethod
+    def sizes(git_dir: Path, top: str) -> dict[str, int]:
+        """``top``'s regular files' sizes, named without ``logs/`` (``refs/heads/x`` -> bytes)."""
+        cut = len(top) - len("refs")
+        return {rel[cut:]: st.st_size for rel, st in _regular(git_dir, top)}
+
+
+def _key(st: os.stat_result) -> _Key:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _regular(git_dir: Path, top: str) -> Iterator[tuple[str, os.stat_result]]:
+    """(path relative to ``git_dir``, lstat) of each regular file under ``git_dir/top``, never through a link."""
+    if not _is_dir(git_dir / top):
+        return
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(git_dir / folder) as entries:
+                for entry in entries:
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if stat.S_ISDIR(st.st_mode):
+                        stack.append(f"{folder}/{entry.name}")
+                    elif stat.S_ISREG(st.st_mode):
+                        yield f"{folder}/{entry.name}", st
+        except OSError:
+            continue
+
+
+def _head(path: Path) -> tuple[_Key, str] | None:
+    """The first 4 KiB of the regular file at ``path`` as text (stripped) and its key, never through a link."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return _key(st), os.read(fd, 4096).decode("utf-8", "replace").strip()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+_CACHES: dict[str, _Files] = {}
+_CACHES_MAX = 64
+_CACHES_LOCK = threading.Lock()
+
+
+def _files(git_dir: Path) -> _Files:
+    """The :class:`_Files` of ``git_dir`` (the last :data:`_CACHES_MAX` repositories read are remembered)."""
+    name = os.fspath(git_dir)
+    with _CACHES_LOCK:
+        found = _CACHES.pop(name, None) or _Files()
+        _CACHES[name] = found  # the latest last
+        while len(_CACHES) > _CACHES_MAX:
+            del _CACHES[next(iter(_CACHES))]
+        return found
 
 
 def _is_dir(path: Path) -> bool:
@@ -116,12 +221,32 @@ def read_ref(git_dir: Path, ref: str) -> str:
 
 
 def _packed(git_dir: Path) -> dict[str, str]:
-    """The refs of ``packed-refs`` (``refs/...`` -> commit)."""
-    refs: dict[str, str] = {}
+    """The refs of ``packed-refs`` (``refs/...`` -> commit), parsed again only when the file changed (as a ref's)."""
+    files = _files(git_dir)
+    with files.lock:
+        return _packed_locked(git_dir, files)
+
+
+def _packed_locked(git_dir: Path, files: _Files) -> dict[str, str]:
+    started = time.time_ns()
     try:
-        packed = (git_dir / "packed-refs").read_text(encoding="utf-8", errors="replace")
+        key = _key(os.stat(git_dir / "packed-refs"))
+    except OSError:
+        key = None
+    if key is not None and files.packed is not None and files.packed[0] == key:
+        return dict(files.packed[1])
+    try:
+        with open(git_dir / "packed-refs", "rb") as f:
+            key, packed = _key(os.fstat(f.fileno())), f.read().decode("utf-8", "replace")
     except OSError:
         packed = ""
+    refs = _parse_packed(packed)
+    files.packed = (key, refs) if key is not None and max(key[3], key[4]) < started - RACY_NS else None
+    return dict(refs)
+
+
+def _parse_packed(packed: str) -> dict[str, str]:
+    refs: dict[str, str] = {}
     for line in packed.splitlines():
         parts = line.split(" ", 1)
         if len(parts) == 2 and not line.startswith(("#", "^")) and parts[1].startswith("refs/"):
@@ -137,11 +262,14 @@ def ref_updates(
     which the engine's git runs as (:func:`~sandbox.workspace.cleangit.run_git`). ``upto``: the state read as
     the end of the window (a live agent process may push while the engine reads: what came after ``upto`` is
     the next window's, :meth:`~sandbox.backends.aftermath.Aftermath.pending`); None: read now."""
-    after = read_refs(git_dir) if upto is None else upto.refs
+    now = read_state(git_dir) if upto is None else upto
+    after = now.refs
     updates: list[RefUpdate] = []
     ancestry = _Ancestry(git_dir, uid)
     for ref in sorted(set(before.refs) | set(after)):
         old, new = before.refs.get(ref, ""), after.get(ref, "")
+        if old == new and now.logs.get(ref, 0) <= before.logs.get(ref, 0):
+            continue  # the same, its reflog no longer: nothing logged since (what _logged would find)
         end = None if upto is None else upto.logs.get(ref, 0)
         steps = [(old, new), *_logged(git_dir, ref, before.logs.get(ref, 0), end)]
         steps = list(dict.fromkeys((a, b) for a, b in steps if a != b))  # each step once, in order

@@ -85,6 +85,9 @@ class Scanned:
     gits: list[str] = field(default_factory=list)
     """Every ``.git`` below the root's (a nested repository's folder, a gitfile, a link; absolute paths): their
     config and hooks are :class:`~sandbox.workspace.gitguard.GitGuard`'s."""
+    modes: dict[str, int] = field(default_factory=dict)
+    """Every folder below the root it met (workspace-relative) and its mode (permission bits): a folder's ``chmod``
+    is a change (red team 6, 04)."""
 
 
 def scan(root: Path, tree: Scanned | None = None) -> dict[str, StatKey]:
@@ -115,6 +118,8 @@ def scan(root: Path, tree: Scanned | None = None) -> dict[str, StatKey]:
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         subfolders.append((entry.path, f"{prefix}{name}/"))
+                        if tree is not None:  # one lstat a folder, as a file's
+                            tree.modes[prefix + name] = stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode)
                         continue
                     if name.endswith(NOISE_SUFFIXES):
                         continue

@@ -76,3 +76,79 @@ async def test_a_record_the_command_itself_forges_is_still_its_own() -> None:
             await sb.stop_agent_process("alice", process)
     tampered = [(e.actor, e.reason) for e in events if isinstance(e, ShimTampered)]
     assert tampered and all(actor == "bob" for actor, _ in tampered), tampered
+
+
+# Red team 6, 02: alice's live process waits for bob (payments' owner) to be done writing his own config.py, then
+# appends to it while bob's command goes on; by the path alone the whole change was bob's, kept and never refused.
+# (It waits a while after bob's close: a write within the clock tick of it, or while bob holds the file open, cannot
+# be told from bob's by the file's change time: docs/sandbox-and-audit.md.)
+_RIDER = """
+import os, time
+p = "services/payments/config.py"
+while not os.path.exists("services/payments/done.txt"):
+    time.sleep(0.01)
+time.sleep(0.05)
+with open(p, "a") as f:
+    f.write("STEAL = 'alice was here'\\n")
+time.sleep(60)
+"""
+_OWNER = (
+    "echo 'BOB = 1' >> services/payments/config.py; echo > services/payments/done.txt; "
+    "until grep -q alice services/payments/config.py; do sleep 0.02; done; echo done"
+)
+
+
+async def test_a_live_process_write_after_the_command_wrote_the_same_file_is_its_own() -> None:
+    bus = InProcessBus()
+    sub = await bus.subscribe()
+    async with jailed(bus) as sb:
+        sb.register_actor("bob", "payments")
+        process = await sb.start_agent_process("alice", ["python3", "-c", _RIDER], {})
+        try:
+            result = await sb.run_shell("bob", _OWNER, timeout=30)
+            assert result.output.strip() == "done" and not result.timed_out
+            events: list[Any] = await drain(sub)
+        finally:
+            await sb.stop_agent_process("alice", process)
+        on_disk = (sb.root / CONFIG).read_text()
+    about = [(type(e).__name__, e.actor) for e in events if isinstance(e, (FileChanged, WriteRefused))
+             and e.path == CONFIG]
+    assert about == [("WriteRefused", "alice")], about
+    assert "alice" not in on_disk
+
+
+async def test_the_command_own_write_to_a_file_stays_its_own_beside_a_live_process() -> None:
+    bus = InProcessBus()
+    sub = await bus.subscribe()
+    async with jailed(bus) as sb:
+        sb.register_actor("bob", "payments")
+        process = await sb.start_agent_process("alice", ["sleep", "60"], {})
+        try:  # a redirect (dup2 onto stdout, restored after), a copy of a descriptor, a subshell holding one
+            own = ("echo 'A = 1' >> services/payments/config.py; exec 5>>services/payments/config.py; exec 6>&5; "
+                   "exec 5>&-; (echo 'B = 2' >&6; sleep 0.2; echo 'C = 3' >&6) ; exec 6>&-; sleep 0.3")
+            await sb.run_shell("bob", own, timeout=30)
+            events: list[Any] = await drain(sub)
+        finally:
+            await sb.stop_agent_process("alice", process)
+        on_disk = (sb.root / CONFIG).read_text()
+    about = [(type(e).__name__, e.actor) for e in events if isinstance(e, (FileChanged, WriteRefused))
+             and e.path == CONFIG]
+    assert about == [("FileChanged", "bob")], about
+    assert on_disk.endswith("A = 1\nB = 2\nC = 3\n")
+
+
+async def test_descriptors_are_traced_from_the_first_live_process_on() -> None:
+    """A command's ``close`` calls are stopped on only once another actor's process lives beside the commands (the
+    episode's jail is started again with them): every ``close`` is a ptrace stop (issue 29)."""
+    bus = InProcessBus()
+    async with jailed(bus) as sb:
+        sb.register_actor("bob", "payments")
+        trace = sb._shell.workspace.tmp / "trace"
+        await sb.run_shell("bob", "echo 1 >> services/payments/config.py", timeout=30)
+        assert " close(" not in trace.read_text()
+        process = await sb.start_agent_process("alice", ["sleep", "60"], {})
+        try:
+            await sb.run_shell("bob", "echo 2 >> services/payments/config.py", timeout=30)
+            assert " close(" in trace.read_text()
+        finally:
+            await sb.stop_agent_process("alice", process)

@@ -1,5 +1,6 @@
 """The remote's refs and reflog steps, read by the engine (:mod:`sandbox.workspace.remote`): bounded work for any
-reflog an agent wrote by hand, and any depth of ``refs`` (a red team's findings 14 and 08)."""
+reflog an agent wrote by hand, and any depth of ``refs`` (a red team's findings 14 and 08); unchanged refs not read
+again, and a push's refs listed capped (red team 6, 03)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from sandbox.commands.volume import REFS_MAX, clip_refs
 from sandbox.workspace import remote
 from sandbox.workspace.files import remove_tree
-from sandbox.workspace.remote import read_refs, read_state, ref_updates
+from sandbox.workspace.remote import PROTECTED, read_refs, read_state, ref_updates
 
 
 def _repo(path: Path, commits: int) -> list[str]:
@@ -165,3 +167,35 @@ def test_a_true_fast_forward_of_many_commits_is_one(tmp_path: Path) -> None:
     ids = _repo(tmp_path / "r", 30)
     assert remote.verified_ancestor(tmp_path / "r" / ".git", ids[0], ids[-1])
     assert not remote.verified_ancestor(tmp_path / "r" / ".git", ids[-1], ids[0])
+
+
+def _flood(git_dir: Path, count: int) -> None:
+    heads = git_dir / "refs" / "heads"
+    heads.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        (heads / f"b{i}").write_text(f"{i + 1:040x}\n")
+
+
+def test_unchanged_refs_are_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 6, 03: 10,000 refs written by hand made every later command read every one of them (seconds)."""
+    git_dir = tmp_path / "remote.git"
+    _flood(git_dir, 300)
+    monkeypatch.setattr(remote, "RACY_NS", 0)  # the files were just written: no wait for the clock tick
+    first = read_state(git_dir)
+    reads: list[object] = []
+    real = remote._head  # type: ignore[attr-defined]
+    monkeypatch.setattr(remote, "_head", lambda path: reads.append(path) or real(path))
+    assert read_state(git_dir) == first and reads == []
+    (git_dir / "refs/heads/b7").write_text(f"{7:040x}\n")  # rewritten in place: its folder's times unchanged
+    (git_dir / "refs/heads/b8").unlink()
+    again = read_refs(git_dir)
+    assert again["refs/heads/b7"] == f"{7:040x}" and "refs/heads/b8" not in again and len(reads) == 1
+    assert {u.ref for u in ref_updates(git_dir, first)} == {"refs/heads/b7", "refs/heads/b8"}
+
+
+def test_a_push_of_many_refs_lists_them_capped_and_says_so() -> None:
+    refs = [f"refs/heads/b{i}" for i in range(REFS_MAX + 10)] + ["refs/heads/main"]
+    clipped = clip_refs(refs, PROTECTED)
+    assert clipped[0] == "refs/heads/main" and len(clipped) == REFS_MAX + 1
+    assert clipped[-1] == "[... 11 more refs cut]"
+    assert clip_refs(refs[:3], PROTECTED) == tuple(refs[:3])
