@@ -29,9 +29,8 @@ Streaming (``stream=True``): each reply's text is emitted as it arrives as trans
 the final text, the finish reason, the latency and the time to the first token. ``limiter`` (a
 semaphore shared by a session's agents, ``--max-concurrency``) bounds the calls in flight at once.
 
-litellm is imported lazily (:func:`load_litellm`; it takes seconds) with
-``LITELLM_LOCAL_MODEL_COST_MAP=True`` so it never fetches the cost map from the network.
-"""
+litellm is imported lazily (:func:`load_litellm`; it takes seconds) with ``LITELLM_LOCAL_MODEL_COST_MAP=True``, so
+it never fetches the cost map from the network."""
 
 from __future__ import annotations
 
