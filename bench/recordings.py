@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -123,27 +124,36 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="scopewatch-recordings-"))
     folder.mkdir(parents=True, exist_ok=True)
-    big = folder / f"recording-{args.events}.jsonl"
+    try:
+        measure(folder, args.events, args.rounds, args.source)
+    finally:
+        if not args.keep:  # the million-event recording is ~350 MB of /tmp
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def measure(folder: Path, events: int, rounds: int, source: str | None) -> None:
+    """Make (or reuse) the recording in ``folder`` and print the table and the verdict lines."""
+    big = folder / f"recording-{events}.jsonl"
     if not big.exists():
-        grow(source_recording(args.source, folder), big, args.events)
+        grow(source_recording(source, folder), big, events)
     size = big.stat().st_size / 1e6
-    print(f"{big}: {args.events:,} events, {size:,.0f} MB; load average {os.getloadavg()[0]:.2f}")
+    print(f"{big}: {events:,} events, {size:,.0f} MB; load average {os.getloadavg()[0]:.2f}")
 
     index = Path(f"{big}.idx")
     index.unlink(missing_ok=True)
     out = folder / "out.txt"
     first, _cpu, _rss = timed([sys.executable, "-c", SEEK, str(big)], out)
-    print(f"replay: first open (builds the index, {args.events:,} events checked): {first:.2f} s")
+    print(f"replay: first open (builds the index, {events:,} events checked): {first:.2f} s")
 
     runs: dict[str, list[tuple[float, float, float]]] = {"json.loads": [], "report": [], "seek": []}
     seek_call: list[float] = []
     report_out = folder / "report.json"
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         runs["json.loads"].append(timed([sys.executable, "-c", BARE, str(big)], out))
         runs["report"].append(timed([sys.executable, "-m", "tui.cli", "report", "--json", str(big)], report_out))
         runs["seek"].append(timed([sys.executable, "-c", SEEK, str(big)], out))
         seek_call.append(float(out.read_text().split()[3]))
-    print_table(runs, args.events)
+    print_table(runs, events)
     wall_ratio = statistics.median(w for w, _, _ in runs["json.loads"]) / statistics.median(
         w for w, _, _ in runs["report"]
     )
