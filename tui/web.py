@@ -169,7 +169,7 @@ class ClassroomServer(Server):
             try:
                 await self._process_messages(websocket, app_service)
             finally:
-                await app_service.stop()
+                await _stop(app_service)
         except asyncio.CancelledError:
             await websocket.close()
         except Exception as error:
@@ -177,7 +177,7 @@ class ClassroomServer(Server):
         finally:
             self.sockets.discard(websocket)
             if app_service is not None:
-                await app_service.stop()
+                await _stop(app_service)
                 if app_service._process is not None:
                     self.apps.discard(app_service._process)
         return websocket
@@ -193,6 +193,20 @@ class ClassroomServer(Server):
             "config": {"static": {"url": f"{base}{router['static'].url_for(filename='/')}".rstrip("/") + "/"}},
             "application": {"name": self.title},
         }
+
+
+async def _stop(app_service: ClassroomApp) -> None:
+    """textual-serve's stop (the app asked to quit, its output read to the end), bounded by :data:`GRACE_S`, then the
+    app's process group ended if it still runs (SIGTERM, then SIGKILL: :func:`end_groups`). textual-serve's stop
+    returns once the app's output ends, not the app, and the server then forgot it: an app that did not quit when its
+    browser went was left running, orphaned, when the server stopped later (classroom6 #1)."""
+    try:
+        await asyncio.wait_for(app_service.stop(), GRACE_S)
+    except TimeoutError:
+        app_service._task = None
+    process = app_service._process
+    if process is not None and process.returncode is None:
+        await asyncio.to_thread(end_groups, [process.pid])
 
 
 def reachable(host: str) -> str:

@@ -76,3 +76,45 @@ def test_stopping_the_server_ends_the_app_it_started_for_a_browser(stop: signal.
             server.wait()
         if pid and _alive(pid):  # a failure leaves nothing running
             os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.timeout(120)
+def test_a_browser_gone_ends_its_app_even_one_deaf_to_quit(tmp_path: Path) -> None:
+    """The browser closed first: the app did not quit when asked, and was dropped from the server's apps while
+    still running, so stopping the server later left it orphaned (classroom6 #1, rerun on main)."""
+    port, pidfile = free_port(), tmp_path / "app.pid"
+    app = f"trap '' TERM HUP INT; echo $$ > {pidfile}; while :; do sleep 0.2; done"
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(tmp_path), str(port), app], cwd=ROOT, start_new_session=True
+    )
+
+    async def browse_and_leave() -> int:
+        async with aiohttp.ClientSession() as client:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    socket = await client.ws_connect(f"http://127.0.0.1:{port}/ws")
+                    break
+                except aiohttp.ClientConnectionError:
+                    assert time.monotonic() < deadline, "the server never listened"
+                    await asyncio.sleep(0.2)
+            while not pidfile.exists() or not pidfile.read_text().strip():
+                assert time.monotonic() < deadline, "the app never started"
+                await asyncio.sleep(0.1)
+            await socket.close()  # the tab is closed; the server runs on
+            return int(pidfile.read_text())
+
+    pid = 0
+    try:
+        pid = asyncio.run(browse_and_leave())
+        deadline = time.monotonic() + 30
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(pid), f"the app {pid} of a closed tab still runs"
+        assert server.poll() is None
+    finally:
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+            server.wait(60)
+        if pid and _alive(pid):
+            os.kill(pid, signal.SIGKILL)
