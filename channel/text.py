@@ -71,6 +71,19 @@ def unescape_bytes(text: str) -> str:
     return _ESCAPED.sub(_unescaped, text)
 
 
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def readable(text: str) -> str:
+    """What an event's text field says, for a reader that is no recording (a model's prompt): :func:`unescape_bytes`,
+    then each byte that was not UTF-8 as ``\\xNN`` (a model's input must be text), every backslash as it was
+    written (an event doubles one that could start an escape: a requester's ``\\x41`` reached the owner's model as
+    ``\\\\x41``)."""
+    if "\\" not in text:
+        return text
+    return _LONE.sub(_escape, unescape_bytes(text))
+
+
 def printable(text: str, *, keep_lines: bool = False) -> str:
     """``text`` safe to print: :func:`escape_bytes`, and control characters escaped (``keep_lines``:
     newlines and tabs kept)."""

@@ -38,6 +38,7 @@ from typing import Any
 
 from channel.errors import ScopewatchError
 from channel.events import CIFeedbackSent, MessagePosted, ReviewDecided, ReviewRequested
+from channel.text import readable
 from channel.vocab.norms import Norms
 from channel.vocab.tools import AUDIT_TOOLS, SESSION_TOOLS, TOOL_SPECS, ToolArgs, tool_specs
 from engine.agents.base import EpisodeBrief
@@ -248,14 +249,14 @@ AUDIT_BRIEFING = Briefing(AUDIT_TOOLS, audit_system_prompt, audit_ticket)
 
 def render_inbox(events: Iterable[Any], agent_id: str) -> list[str]:
     """One line per event visible to the agent (its own messages and norm changes are left out:
-    norm changes get :func:`norm_change_note`)."""
+    norm changes get :func:`norm_change_note`); each text as it was written (:func:`~channel.text.readable`)."""
     lines = []
     for event in events:
         if isinstance(event, MessagePosted):
             if event.actor == agent_id:
                 continue
             key = "message_shared" if event.to is None else "message_dm"
-            lines.append(note("inbox", key, actor=event.actor, text=event.text, to=event.to or ""))
+            lines.append(note("inbox", key, actor=event.actor, text=readable(event.text), to=event.to or ""))
         elif isinstance(event, ReviewRequested):
             if event.actor == agent_id:
                 continue
@@ -266,8 +267,8 @@ def render_inbox(events: Iterable[Any], agent_id: str) -> list[str]:
                     request_id=event.request_id,
                     actor=event.actor,
                     to=event.to,
-                    description=event.description,
-                    diff=event.diff.rstrip("\n"),
+                    description=readable(event.description),
+                    diff=readable(event.diff).rstrip("\n"),
                 )
             )
         elif isinstance(event, ReviewDecided):
@@ -278,11 +279,11 @@ def render_inbox(events: Iterable[Any], agent_id: str) -> list[str]:
                     request_id=event.request_id,
                     decision=event.decision,
                     actor=event.actor,
-                    comment=event.comment,
+                    comment=readable(event.comment),
                 ).rstrip()
             )
         elif isinstance(event, CIFeedbackSent):
-            lines.append(note("inbox", "ci_feedback", text=event.text))
+            lines.append(note("inbox", "ci_feedback", text=readable(event.text)))
     return lines
 
 

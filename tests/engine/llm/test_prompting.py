@@ -150,6 +150,24 @@ def test_inbox_lines() -> None:
     ]
 
 
+def test_the_inbox_gives_each_text_as_it_was_written() -> None:
+    """An event doubles a backslash that could start an escape (one name, one path: channel.text); a model reads what
+    the agent wrote, a byte that was not UTF-8 as ``\\xNN`` (red team 6, 05 had made the owner read ``\\\\x41``)."""
+    said = "use \\x41 or C:\\\\tmp, not \\u00e9"
+    events = [
+        MessagePosted(session="s", actor="requester", text=said, to="owner"),
+        ReviewRequested(session="s", actor="requester", request_id="r1", to="admin", paths=("a.py",),
+                        description=said, diff=f"+s = '{said}'\n"),
+        CIFeedbackSent(session="s", to="owner", mode="raw", text="caf\udce9.txt: " + said),
+    ]
+    assert events[0].text != said  # as recorded
+    assert render_inbox(events, "owner") == [
+        f"[requester to you, privately] {said}",
+        f"[review request r1 from requester to admin] {said}\n+s = '{said}'",
+        f"[CI] caf\\xe9.txt: {said}",
+    ]
+
+
 def test_turn_message_says_nothing_new_after_turn_one() -> None:
     assert "Nothing new" not in render_turn(1, 15, [])
     assert render_turn(2, 14, []).startswith("Nothing new since your last turn.")
