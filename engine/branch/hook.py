@@ -4,7 +4,9 @@ The rule (seed 000 C.2, C.4): a push that moves ``main`` is refused when it chan
 owns (by the ``CODEOWNERS`` on ``main`` before the push; the last matching line wins, as on GitHub)
 and the pusher is not a member of that team, unless the file's new content is the content of a
 commit that a member of the owning team approved. Files no line matches are open to anyone.
-Branches other than ``main`` are open to anyone. The pusher is ``SW_ACTOR``, set by the engine that
+Branches other than ``main`` are open to anyone. Changed files are listed NUL-separated (``-z``): a name with a
+space, a tab or a non-ASCII letter is itself (split on whitespace and quoted by git, it was another path, owned by
+nobody, and a stranger's push of it went through). The pusher is ``SW_ACTOR``, set by the engine that
 runs the push (agents push through their tools, never with their own environment). Members and
 approvals live in the bare repository's ``sw/`` folder, written by the engine only.
 
@@ -76,11 +78,12 @@ for line in sys.stdin:
             refused.append("main cannot be deleted")
         continue
     rules = owners(old)
+    # -z: each name whole and as it is (no quoting of non-ASCII or control characters, no split at a space)
     if old == ZERO:
-        changed = git("ls-tree", "-r", "--name-only", new).stdout.split()
+        listed = git("ls-tree", "-r", "-z", "--name-only", new).stdout
     else:
-        changed = git("diff", "--name-only", old, new).stdout.split()
-    for path in changed:
+        listed = git("diff", "-z", "--no-renames", "--name-only", old, new).stdout
+    for path in filter(None, listed.split("\0")):
         teams = owner_of(path, rules)
         if not teams or team in teams:
             continue

@@ -47,3 +47,16 @@ async def test_open_files_and_the_owners_own_files_merge_without_approval(tmp_pa
     assert own.ok and (await server.merge("owner", "owner")).ok
     stranger = await server.push("nobody", "x", {**FILES, "pkg/core/impl.py": "Y = 3\n"}, "x", base=base)
     assert stranger.ok and not (await server.merge("nobody", "x")).ok  # an unknown pusher is in no team
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", ["pkg/core/new file.py", "pkg/core/café.py", "pkg/core/tab\there.py"])
+async def test_a_name_git_would_quote_or_split_is_still_owned(tmp_path: Path, name: str) -> None:
+    """The hook read ``git diff --name-only`` split on whitespace, with git's quoting: a name with a space, a
+    non-ASCII letter or a tab in core's folder was another path (``"pkg/core/caf\\303\\251.py"``), owned by nobody or
+    taken as approved, and a stranger's push of it to main went through."""
+    server = await GitServer.create(tmp_path, FILES, MEMBERS)
+    base = await server.head(MAIN)
+    server.approve(base, "owner", "core")  # an approval of something else: it must not cover the new file
+    pushed = await server.push("requester", MAIN, {**FILES, name: "EVIL = 1\n"}, "sneak", base=base)
+    assert not pushed.ok and "is owned by @core" in pushed.output, pushed.output
