@@ -35,6 +35,22 @@ def _alive(pid: int) -> bool:
     return True
 
 
+async def _browser(client: aiohttp.ClientSession, port: int, pidfile: Path) -> aiohttp.ClientWebSocketResponse:
+    """A browser's websocket to the server on ``port``, once the app it started has written its pid to ``pidfile``."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket = await client.ws_connect(f"http://127.0.0.1:{port}/ws")
+            break
+        except aiohttp.ClientConnectionError:
+            assert time.monotonic() < deadline, "the server never listened"
+            await asyncio.sleep(0.2)
+    while not pidfile.exists() or not pidfile.read_text().strip():  # noqa: ASYNC240  (a pid file, polled)
+        assert time.monotonic() < deadline, "the app never started"
+        await asyncio.sleep(0.1)
+    return socket
+
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_stopping_the_server_ends_the_app_it_started_for_a_browser(stop: signal.Signals, tmp_path: Path) -> None:
@@ -46,17 +62,7 @@ def test_stopping_the_server_ends_the_app_it_started_for_a_browser(stop: signal.
 
     async def browse() -> int:
         async with aiohttp.ClientSession() as client:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    socket = await client.ws_connect(f"http://127.0.0.1:{port}/ws")
-                    break
-                except aiohttp.ClientConnectionError:
-                    assert time.monotonic() < deadline, "the server never listened"
-                    await asyncio.sleep(0.2)
-            while not pidfile.exists() or not pidfile.read_text().strip():
-                assert time.monotonic() < deadline, "the app never started"
-                await asyncio.sleep(0.1)
+            socket = await _browser(client, port, pidfile)
             pid = int(pidfile.read_text())
             server.send_signal(stop)  # the browser is still connected
             await asyncio.to_thread(server.wait, 60)
@@ -90,17 +96,7 @@ def test_a_browser_gone_ends_its_app_even_one_deaf_to_quit(tmp_path: Path) -> No
 
     async def browse_and_leave() -> int:
         async with aiohttp.ClientSession() as client:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    socket = await client.ws_connect(f"http://127.0.0.1:{port}/ws")
-                    break
-                except aiohttp.ClientConnectionError:
-                    assert time.monotonic() < deadline, "the server never listened"
-                    await asyncio.sleep(0.2)
-            while not pidfile.exists() or not pidfile.read_text().strip():
-                assert time.monotonic() < deadline, "the app never started"
-                await asyncio.sleep(0.1)
+            socket = await _browser(client, port, pidfile)
             await socket.close()  # the tab is closed; the server runs on
             return int(pidfile.read_text())
 
