@@ -152,7 +152,7 @@ class ShellRunner:
 
     def close(self) -> None:
         self.secrets_index.close()  # the sensitive files it holds open
-        for part in (self._episode, self.shim, self._cgroup):
+        for part in (self._episode, self.shim, self._cgroup, self._handing):
             if part is not None:
                 part.close()
 

@@ -25,11 +25,13 @@ import os
 import secrets
 import stat
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from sandbox.workspace import beneath
 from sandbox.workspace.files import crowded
+from sandbox.workspace.sentry import Folders
 
 FIRST_UID = 1_600_000_000
 """The first uid a sandbox may take; each takes one at random from :data:`UID_SPAN` after it."""
@@ -61,7 +63,10 @@ last one could leave the same ctime."""
 class HandOver:
     """:func:`hand_over` again and again over the same folders, each time looking only into the folders
     that changed since (a different ctime: an entry created, removed or renamed in it, or the folder's
-    own owner, mode or times changed). A folder whose ctime is the same holds the same entries as when
+    own owner, mode or times changed). Where inotify serves (:class:`~sandbox.workspace.sentry.Folders`), a known
+    folder with no event since it was looked into is not even ``lstat``-ed, and one with an event is looked into
+    again: the kernel queues one for each of those changes, and for an entry's own owner or mode too (which leave
+    the folder's ctime as it was). A folder whose ctime is the same holds the same entries as when
     it was last looked into, each still the jail's uid's: nothing but root can give an entry to another
     uid, and the engine (root) only creates entries (changing their folder's ctime) or writes into
     existing ones (keeping their owner). Its subfolders are still each looked at."""
@@ -79,6 +84,14 @@ class HandOver:
                 self._modes[str(root)] = stat.S_IMODE(os.lstat(root).st_mode)
         self._own: dict[str, bool] | None = None
         """Root -> whether it is on a filesystem of the sandbox's own (:meth:`crowded`)."""
+        self._watch = Folders()
+        """A watch on each folder looked into: one with no event since needs no ``lstat`` (issue 29: ~350 a command
+        in an aged workspace with its ``origin``)."""
+        weakref.finalize(self, self._watch.close)  # one dropped (its roots changed): its watches go with it
+
+    def close(self) -> None:
+        """Its folders' watches given up."""
+        self._watch.close()
 
     def crowded(self) -> bool:
         """Whether the walk may be long (:func:`~sandbox.workspace.files.crowded`): the caller then runs it in a
@@ -95,6 +108,7 @@ class HandOver:
         swaps a folder for a link to a host folder meanwhile makes that folder skipped, never a host file the
         uid's (red team 5, finding 01c)."""
         uid, changed = self.uid, 0
+        events = self._watch.changed()  # before anything is looked at: what changes from now on is the next run's
         trusted = time.time_ns() - SETTLED_NS
         known: dict[str, tuple[int, tuple[str, ...]]] = {}
         stack: list[tuple[str, str, tuple[str, ...]]] = [(str(r), str(r), ()) for r in self.roots]
@@ -103,8 +117,16 @@ class HandOver:
         while stack:
             path, root, rel = pop()
             seen = folders_seen.get(path)
-            if seen is not None:  # known and, by its name, unchanged: nothing to do there, nothing opened (a swap
-                try:  # for a link reads another folder's metadata at most, which then differs: the walk below)
+            if seen is not None and events is not None:
+                if path not in events:  # no event on it since it was known
+                    known[path] = seen
+                    extend((os.path.join(path, name), root, (*rel, name)) for name in seen[1])
+                    continue
+                seen = folders_seen.pop(path)  # looked into again, whatever its ctime
+            # Known and, by its name, unchanged: nothing to do there, nothing opened (a swap for a link reads another
+            # folder's metadata at most, which then differs: the walk below).
+            if seen is not None and events is None:
+                try:
                     st = lstat(path)
                 except OSError:
                     st = None
@@ -139,6 +161,7 @@ class HandOver:
         changed = 0
         fstat, is_dir = os.fstat, stat.S_ISDIR
         self_path = f"/proc/self/fd/{fd}"  # the very folder opened (chown and chmod refuse an O_PATH descriptor)
+        self._watch.watch(path, fd)  # before it is looked into
         st = fstat(fd)
         if st.st_uid != uid or st.st_gid != uid:
             with contextlib.suppress(OSError):

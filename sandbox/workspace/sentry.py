@@ -47,6 +47,7 @@ import struct
 import threading
 import weakref
 from collections.abc import Iterable
+from typing import Protocol
 
 _IN_MODIFY, _IN_ATTRIB, _IN_CLOSE_WRITE = 0x2, 0x4, 0x8
 _IN_MOVED_FROM, _IN_MOVED_TO, _IN_CREATE, _IN_DELETE = 0x40, 0x80, 0x100, 0x200
@@ -57,6 +58,9 @@ MASK = (
     | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR | _IN_DONT_FOLLOW
 )  # fmt: skip
 """Every change of an entry's content, name or attributes; never a read (the engine reads the tree)."""
+_BY_DESCRIPTOR = MASK & ~_IN_DONT_FOLLOW
+"""The same events, for a watch made through ``/proc/self/fd/N`` (the very folder a descriptor holds: that link is
+followed; the events are :data:`MASK`'s, so a :class:`Sentry`'s watch of the same folder keeps its own)."""
 _EVENT = struct.Struct("iIII")
 """``struct inotify_event`` before its name: watch, mask, cookie, the name's length."""
 
@@ -73,9 +77,10 @@ class _Inotify:
             self.fd = self.libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         except (OSError, AttributeError):
             self.libc = None
-        self.owners: dict[int, weakref.WeakSet[Sentry]] = {}
-        self.sentries: weakref.WeakSet[Sentry] = weakref.WeakSet()
-        """Every open sentry (one dropped unclosed leaves its watches to nobody)."""
+        self.owners: dict[int, weakref.WeakSet[_Owner]] = {}
+        self.sentries: weakref.WeakSet[_Owner] = weakref.WeakSet()
+        """Every open owner of watches, a :class:`Sentry` or a :class:`Folders` (one dropped unclosed leaves its
+        watches to nobody)."""
 
     def pump(self) -> None:
         """Hand every queued event to the sentries that own its watch (lock held); an overflow, or a
@@ -88,26 +93,26 @@ class _Inotify:
             except OSError:
                 data = b""
             if not data:
-                for sentry in self.sentries:
-                    sentry.dirty = True
+                for owner in self.sentries:
+                    owner.touched(-1)
                 return
             at = 0
             while at + _EVENT.size <= len(data):
                 wd, _, _, size = _EVENT.unpack_from(data, at)
                 at += _EVENT.size + size
-                for sentry in self.owners.get(wd, ()) if wd >= 0 else self.sentries:
-                    sentry.dirty = True
+                for owner in self.owners.get(wd, ()) if wd >= 0 else self.sentries:
+                    owner.touched(wd)
 
-    def watch(self, sentry: Sentry, folder: str) -> int:
+    def watch(self, sentry: _Owner, folder: str, mask: int = MASK) -> int:
         """A watch of ``folder`` owned (also) by ``sentry`` (lock held): its number, or -errno."""
         assert self.libc is not None
-        wd: int = self.libc.inotify_add_watch(self.fd, os.fsencode(folder), MASK)
+        wd: int = self.libc.inotify_add_watch(self.fd, os.fsencode(folder), mask)
         if wd < 0:
             return -ctypes.get_errno()
         self.owners.setdefault(wd, weakref.WeakSet()).add(sentry)
         return wd
 
-    def unwatch(self, sentry: Sentry, wd: int) -> None:
+    def unwatch(self, sentry: _Owner, wd: int) -> None:
         """``sentry`` no longer owns watch ``wd`` (lock held); the last owner removes it."""
         owners = self.owners.get(wd)
         if owners is not None:
@@ -141,6 +146,10 @@ class Sentry:
         """Set by anything the sentry cannot vouch for; cleared only by :meth:`drain`."""
         with self._inotify.lock:
             self._inotify.sentries.add(self)
+
+    def touched(self, wd: int) -> None:
+        """An event of one of its watches (``wd``; -1: maybe any of them)."""
+        self.dirty = True
 
     def quiet(self) -> bool:
         """True only if nothing in the tree changed since the last :meth:`drain` and :meth:`covered`."""
@@ -190,6 +199,75 @@ class Sentry:
         self._inotify.sentries.discard(self)
         self._open = False
         self.dirty = True
+
+    def close(self) -> None:
+        with self._inotify.lock:
+            self._close()
+
+
+class _Owner(Protocol):
+    def touched(self, wd: int) -> None: ...
+
+
+class Folders:
+    """Which of many folders may have changed since the last look (for :class:`~sandbox.jail.jailuser.HandOver`):
+    a watch on each folder looked into, made through the descriptor it was looked into by (the very folder, whatever
+    its path became). The kernel queues an event on a folder's watch in the same system call that creates,
+    removes or renames an entry of it, changes an entry's or the folder's own owner, mode, times or link count,
+    or removes or moves the folder itself; so a folder with no event since its watch was made is as it was then.
+    :meth:`changed` is None (every folder may have changed) after an overflow, a failed read, or where there is
+    no inotify or no more watches; a folder whose watch the kernel refused is always changed."""
+
+    def __init__(self) -> None:
+        self._inotify = _inotify()
+        self._open = self._inotify.fd >= 0
+        self._paths: dict[int, str] = {}
+        self._touched: set[int] = set()
+        self._unwatched: set[str] = set()
+        self._all = True
+        with self._inotify.lock:
+            self._inotify.sentries.add(self)
+
+    def touched(self, wd: int) -> None:
+        if wd < 0:
+            self._all = True
+        else:
+            self._touched.add(wd)
+
+    def changed(self) -> set[str] | None:
+        """The folders with an event since the last call (None: any of them may have changed); the next call
+        reports what comes after this one."""
+        with self._inotify.lock:
+            if self._open:
+                self._inotify.pump()
+            found = None if self._all or not self._open else {self._paths.get(wd, "") for wd in self._touched}
+            if found is not None:
+                found |= self._unwatched
+            self._touched.clear()
+            self._all = not self._open
+        return found
+
+    def watch(self, path: str, fd: int) -> None:
+        """Watch the folder ``fd`` holds, known as ``path`` (before it is looked into: what changes after is seen)."""
+        if not self._open:
+            return
+        with self._inotify.lock:
+            wd = self._inotify.watch(self, f"/proc/self/fd/{fd}", _BY_DESCRIPTOR)
+            if wd == -errno.ENOSPC:  # max_user_watches: no shortcut
+                self._close()
+            elif wd < 0:
+                self._unwatched.add(path)
+            else:
+                self._unwatched.discard(path)
+                self._paths[wd] = path
+
+    def _close(self) -> None:
+        for wd in set(self._paths):
+            self._inotify.unwatch(self, wd)
+        self._paths.clear()
+        self._inotify.sentries.discard(self)
+        self._open = False
+        self._all = True
 
     def close(self) -> None:
         with self._inotify.lock:
