@@ -5,14 +5,31 @@ second install finds it and does nothing."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from channel.errors import ScopewatchError
 from engine.agents.products.base import Product
 
 INSTALL_TIMEOUT = 600.0
+SYSTEM_CA_BUNDLES = ("/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem")
+"""Where Debian, Fedora and Alpine keep the system's certificates (Node.js trusts only its own unless told)."""
+
+
+def npm_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment npm runs in: this one, and where it names no extra certificates, the system's bundle as
+    ``NODE_EXTRA_CA_CERTS`` (added to Node's own), so a registry reached through a proxy the system trusts is
+    trusted by npm too (on a fresh shell npm otherwise fails with ``SELF_SIGNED_CERT_IN_CHAIN``)."""
+    env = dict(os.environ if environ is None else environ)
+    if not env.get("NODE_EXTRA_CA_CERTS"):
+        bundle = next((b for b in SYSTEM_CA_BUNDLES if Path(b).is_file()), None)
+        if bundle is not None:
+            env["NODE_EXTRA_CA_CERTS"] = bundle
+    return env
 
 
 class InstallFailed(ScopewatchError):
@@ -44,6 +61,7 @@ async def install(product: Product) -> Installed:
         npm, "install", "--prefix", str(target), "--no-audit", "--no-fund", "--loglevel=error",
         f"{product.package}@{product.version}",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, stdin=asyncio.subprocess.DEVNULL,
+        env=npm_env(),
     )
     try:
         out, _ = await asyncio.wait_for(proc.communicate(), INSTALL_TIMEOUT)

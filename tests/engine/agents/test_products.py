@@ -317,3 +317,16 @@ def test_codex_model_calls_are_read_from_its_session_log_of_the_run(tmp_path: Pa
     (logs / "rollout-new.jsonl").write_text("\n".join([usage(50, 10), json.dumps(count), usage(100, 7), "not json"]))
     assert [(c.prompt_tokens, c.completion_tokens) for c in codex.model_calls(tmp_path, before)] == [(50, 10), (100, 7)]
     assert codex.model_calls(tmp_path, codex.logs(tmp_path)) == []
+
+
+def test_npm_trusts_the_systems_certificates_unless_told_otherwise(tmp_path: Path) -> None:
+    """A fresh shell names no extra certificates: npm then gets the system's bundle (a registry behind a proxy the
+    system trusts failed with SELF_SIGNED_CERT_IN_CHAIN); one that names its own keeps it."""
+    from engine.agents.products import install
+
+    bundle = next((b for b in install.SYSTEM_CA_BUNDLES if Path(b).is_file()), None)
+    env = install.npm_env({"PATH": "/usr/bin"})
+    assert env.get("NODE_EXTRA_CA_CERTS") == bundle
+    assert env["PATH"] == "/usr/bin"
+    own = str(tmp_path / "mine.pem")
+    assert install.npm_env({"NODE_EXTRA_CA_CERTS": own})["NODE_EXTRA_CA_CERTS"] == own
