@@ -92,8 +92,8 @@ class ShellRunner:
         self._search = SYSTEM_PATH if tools in SYSTEM_PATH.split(":") else f"{tools}:{SYSTEM_PATH}"
         covering = self.isolation.level != "none"
         self.tracer = await detect_tracer(self.isolation.level)
-        traced, commands = self.tracer.available, self.registry.shimmed_commands  # traced: records first (shim.py)
-        self.shim = Shim(self.workspace.base, commands, self._search, covering=covering, traced=traced)
+        self.shim = Shim(self.workspace.base, self.registry.shimmed_commands, self._search, covering=covering,
+                         traced=self.tracer.available, hardened=self.isolation.hardened)
         self.shim.install()
         self._path = f"{self.shim.dir}:{self._search}"
         self._bash = shutil.which("bash", path=SYSTEM_PATH) or ""

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_DIRS
+from sandbox.workspace.sentry import Folders
 from sandbox.workspace.settled import SETTLED_NS
 
 MAGIC = b"SWREC1"
@@ -56,7 +57,7 @@ __sw_t0=$EPOCHREALTIME
 __sw_rc=$?
 __sw_t1=$EPOCHREALTIME
 printf '%s\\0' SWREC1 "${{SCOPEWATCH_ACTOR:-}}" "$PWD" "$__sw_t0" "$__sw_t1" "$__sw_rc" {qname} "$@" \\
-  $'\\x1eSWEND' >> {fifo} 2>/dev/null
+  $'\\x1eSWEND' >> {fifo} 2>&-
 exit $__sw_rc
 """
 
@@ -66,7 +67,7 @@ _WRAPPER_FIRST = """#!{bash} -p
 # ended). `-p`: an environment of its own (no exported functions, no BASH_ENV / ENV, SHELLOPTS ignored), so
 # the caller's environment cannot change what it runs or stop it writing its record.
 printf '%s\\0' SWREC1 "${{SCOPEWATCH_ACTOR:-}}" "$PWD" "$EPOCHREALTIME" '' '' {qname} "$@" \\
-  $'\\x1eSWEND' >> {fifo} 2>/dev/null
+  $'\\x1eSWEND' >> {fifo} 2>&-
 {run}
 """
 
@@ -115,6 +116,7 @@ class Shim:
         covering: bool,
         container: Mapping[str, str] | None = None,
         traced: bool = False,
+        hardened: bool = False,
     ) -> None:
         self.dir = base / "shim"
         self.real_dir = base / "real"
@@ -142,6 +144,12 @@ class Shim:
         :meth:`record_after`."""
         self._after: dict[str, str] = {}
         """Command -> its wrapper's text when the record comes after the program (:meth:`record_after`)."""
+        unwritable = hardened and covering and container is None and os.geteuid() == 0  # commands: the jail's uid
+        self._watch = Folders() if unwritable else None
+        """Where no command may write the wrappers (they run as the jail's uid, not root, who owns them and their
+        folder: a hardened jail of an engine run as root): a watch on their folder, so :meth:`check` looks at them
+        only after an event there (an entry made, removed, renamed, written, or its owner or mode changed: every
+        change, and only root's can come)."""
 
     def install(self) -> None:
         """Write the wrappers, open the audit channel."""
@@ -229,6 +237,19 @@ class Shim:
 
     def check(self) -> list[str]:
         """What was done to the wrappers or the channel since they were installed, each put back."""
+        if self._watch is not None:
+            if self._watch.changed() == set():  # watched, and no event since the last whole check
+                problem = self.channel.check() if self.channel is not None else None
+                return [problem] if problem else []
+            try:  # the folder as it is now watched before it is looked at: what changes after is the next check's
+                fd = os.open(self.dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError:
+                pass  # gone: put back below, watched at the next check
+            else:
+                try:
+                    self._watch.watch(str(self.dir), fd)
+                finally:
+                    os.close(fd)
         problems: list[str] = []
         changed: list[str] = []
         folder = os.fspath(self.dir)  # plain strings: this runs twice a command, for every wrapper
@@ -271,6 +292,8 @@ class Shim:
     def close(self) -> None:
         if self.channel is not None:
             self.channel.close()
+        if self._watch is not None:
+            self._watch.close()
 
 
 def _read(path: str) -> str:

@@ -87,7 +87,7 @@ class HandOver:
         self._watch = Folders()
         """A watch on each folder looked into: one with no event since needs no ``lstat`` (issue 29: ~350 a command
         in an aged workspace with its ``origin``)."""
-        weakref.finalize(self, self._watch.close)  # one dropped (its roots changed): its watches go with it
+        weakref.finalize(self, self._watch.close_later)  # one dropped (its roots changed): its watches go too
 
     def close(self) -> None:
         """Its folders' watches given up."""

@@ -81,10 +81,15 @@ class _Inotify:
         self.sentries: weakref.WeakSet[_Owner] = weakref.WeakSet()
         """Every open owner of watches, a :class:`Sentry` or a :class:`Folders` (one dropped unclosed leaves its
         watches to nobody)."""
+        self.closing: list[Folders] = []
+        """Owners to close at the next pump (:meth:`Folders.close_later`: a finalizer's, which may run while the lock
+        is held, by the garbage collector in this very thread)."""
 
     def pump(self) -> None:
         """Hand every queued event to the sentries that own its watch (lock held); an overflow, or a
         read that fails, to every sentry."""
+        while self.closing:
+            self.closing.pop()._close()
         while self.fd >= 0:
             try:
                 data = os.read(self.fd, 1 << 16)
@@ -272,3 +277,8 @@ class Folders:
     def close(self) -> None:
         with self._inotify.lock:
             self._close()
+
+    def close_later(self) -> None:
+        """:meth:`close` at the next pump of the process's inotify descriptor: for a finalizer (the lock is not
+        reentrant, and the garbage collector may run one while this thread holds it)."""
+        self._inotify.closing.append(self)

@@ -136,3 +136,22 @@ def test_folders_report_each_kind_of_change_once(tmp_path: Path) -> None:
     finally:
         watch.close()
     assert watch.changed() is None
+
+
+def test_a_hand_over_dropped_while_the_inotify_lock_is_held_does_not_hang(tree: Path) -> None:
+    """Its finalizer runs whenever the garbage collector does, in whatever thread holds the (not reentrant) lock of
+    the process's inotify descriptor: it closes its watches at the next pump instead (a test run hung there)."""
+    import gc
+
+    from sandbox.workspace import sentry
+
+    handing = HandOver((tree,), UID)
+    handing.run()
+    watch = handing._watch
+    inotify = sentry._inotify()
+    with inotify.lock:
+        del handing
+        gc.collect()
+        assert watch in inotify.closing
+    assert watch.changed() is None  # closed by the pump: no watch left, never quiet
+    assert watch not in inotify.closing
