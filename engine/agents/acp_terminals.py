@@ -10,7 +10,7 @@ terminal is a finished command: what ``run_shell`` gave back (``exit N`` and the
   terminals are the session's, and the session ended with the agent;
 - output (ACP ``outputByteLimit``): past the limit "the Client truncates from the beginning of the output",
   at a character boundary, so the agent keeps the end (where a build's or a test run's errors are), and
-  ``truncated`` says so. The sandbox keeps at most :data:`~sandbox.commands.shell.OUTPUT_LIMIT` characters of
+  ``truncated`` says so. The sandbox keeps at most :data:`~sandbox.commands.volume.OUTPUT_LIMIT` characters of
   any command, its head and its tail (:func:`~sandbox.commands.shell.clip`): an output it cut is ``truncated``
   too, with no limit set. The agent gets the whole of what the sandbox kept, not the toolbox's 4,000
   characters an LLM agent's tool result is cut to.

@@ -50,7 +50,8 @@ from sandbox.commands.atoms import AtomRegistry, default_registry
 from sandbox.commands.commandline import runnable
 from sandbox.commands.loci import secret_copy, sensitive_copies
 from sandbox.commands.observe import Observer
-from sandbox.commands.shell import ShellRunner, clip
+from sandbox.commands.shell import ShellRunner
+from sandbox.commands.volume import clip
 from sandbox.errors import PathEscape, SandboxError, WriteRefusedError
 from sandbox.jail.isolation import Isolation
 from sandbox.protocol import ShellResult

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from sandbox.commands.answerers import Answerer, hand_over
 from sandbox.commands.images import ExecImages
+from sandbox.commands.strace import Parser
 from sandbox.commands.tracer import Tracer
 from sandbox.commands.tracestream import TraceStream
 from sandbox.jail.cpus import jail_cpus
@@ -208,8 +209,10 @@ class EpisodeJail:
         timeout: float,  # noqa: ASYNC109
         trace: Path,
         images: ExecImages | None,
+        parser: Parser | None = None,
     ) -> EpisodeRun:
-        """Run ``argv`` in the jail (see the module); its trace goes to ``trace``."""
+        """Run ``argv`` in the jail (see the module); its trace goes to ``trace`` (and, as it comes, to ``parser``: its
+        facts are then ready when the command ends)."""
         sock, stream = self._sock, self._stream
         assert sock is not None and stream is not None
         if self._answerer is not None and not self._answerer.alive:
@@ -220,7 +223,7 @@ class EpisodeJail:
         stream.pump()
         if images is not None:
             images.reach(self._proc_dir)
-        stream.switch(trace, images)
+        stream.switch(trace, images, parser)
         read_fd, write_fd = os.pipe()
         given = os.open(stdin if stdin is not None else os.devnull, os.O_RDONLY | os.O_CLOEXEC)
         uid = self.jail.uid if self.jail is not None else None
@@ -281,7 +284,7 @@ class EpisodeJail:
         if why in ("timeout", "killed") and len(words) > 2:
             killed = float(words[2])  # when the server killed it (a kill asked for by the engine comes after)
         stream.flush()
-        cut, stream.cut = stream.cut, 0
+        cut, stream.cut, stream.parser = stream.cut, 0, None  # what comes after the end-of-command line is not its
         return EpisodeRun(code, data + memory_note(self._cgroup, ooms), timed_out, runaway, cut, killed, stream.lost)
 
     async def _tail(self, answer: bytes) -> None:

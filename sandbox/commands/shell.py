@@ -35,7 +35,7 @@ from sandbox.commands.loci import Locus, SensitiveInodes
 from sandbox.commands.offload import BIG_TRACE, Offload, bigger
 from sandbox.commands.pushes import by_effect
 from sandbox.commands.shim import Shim, ShimRecord
-from sandbox.commands.strace import parse
+from sandbox.commands.strace import Parser, parse
 from sandbox.commands.tracer import TraceContext, TracedRead, Tracer, analyse, detect_tracer
 from sandbox.commands.tracestream import TraceStream
 from sandbox.commands.volume import TRACE_MAX
@@ -48,17 +48,6 @@ from sandbox.jail.seccomp import filter_pipe
 from sandbox.testing.testrun import TestExecutor
 from sandbox.workspace.remote import read_state, ref_updates
 from sandbox.workspace.repo import Workspace, as_text
-
-OUTPUT_LIMIT = 64_000
-"""Characters of shell output returned to the agent (head and tail kept)."""
-
-
-def clip(output: str) -> str:
-    """``output`` cut to :data:`OUTPUT_LIMIT` characters, keeping head and tail."""
-    if len(output) <= OUTPUT_LIMIT:
-        return output
-    half = OUTPUT_LIMIT // 2
-    return f"{output[:half]}\n[... {len(output) - OUTPUT_LIMIT} characters cut ...]\n{output[-half:]}"
 
 
 class ShellRunner:
@@ -225,7 +214,7 @@ class ShellRunner:
         secrets = await self.secret_files(root) if traced else None
         await self._hand_over()
         episode = await self._episode_jail(network)
-        trace = self.workspace.tmp / "trace"
+        trace, parser = self.workspace.tmp / "trace", None
         index = self._programs()
         given = self.workspace.tmp / "shell-input"
         images = ExecImages(index, held=bool(self.tracer.unshare)) if index is not None else None
@@ -236,9 +225,10 @@ class ShellRunner:
         loop.add_reader(channel.fd, channel.pump)
         try:
             if episode is not None:
+                parser = Parser(self._opens_under()) if traced else None  # parsed while the command runs
                 ran = await episode.run(
                     root, self.env(actor, env), self.workspace.root, given if stdin is not None else None,
-                    timeout, trace, images,
+                    timeout, trace, images, parser,
                 )  # fmt: skip
                 tail_code = None
             else:
@@ -266,7 +256,8 @@ class ShellRunner:
             return CommandRun(exit_code, output, timed_out or runaway, calls, tampered, command=self.commands)
         found, killed = images.found if images is not None else None, killed_at if timed_out or runaway else None
         calls, reads, forged, hooks, opened, footprint = await self._offload.run(
-            "trace", lambda: self._traced(trace, root, records, killed=killed, secrets=secrets, images=found),
+            "trace", lambda: self._traced(trace, root, records, killed=killed, secrets=secrets, images=found,
+                                          parser=parser),
             big=bigger(trace, BIG_TRACE),
         )
         if trace_cut:
@@ -356,18 +347,21 @@ class ShellRunner:
         root_first: bool = False,
         secrets: Mapping[tuple[int, int], tuple[str, str, Risk]] | None = None,
         images: Mapping[tuple[int, float], tuple[Image, float]] | None = None,
+        parser: Parser | None = None,
     ) -> tuple[tuple[AtomCall, ...], tuple[TracedRead, ...], tuple[str, ...], Hooks, bool, Footprint]:
         """The command's programs (shim records and traced execs, in order), its sensitive reads, what the trace shows
         was done to the audit (forged records, a tracer stopped before a command not ``killed`` by the engine at its
         limits: :func:`~sandbox.commands.tracer.analyse`), what git hooks wrote (:func:`hook_writes`), whether it may
         have opened a workspace file for writing (:attr:`~sandbox.commands.calls.CommandRun.write_opens`), what its own
-        processes touched (:class:`~sandbox.commands.calls.Footprint`)."""
+        processes touched (:class:`~sandbox.commands.calls.Footprint`); ``parser``: the trace's, fed as it came."""
         shim, ws = self.shim, self.workspace
         assert shim is not None
         try:
-            under = (f"{ws.home}/", f"{ws.root}/", "/tmp/", f"{ws.agent_tmp}/", f"{shim.audit_dir}/")
-            with trace.open(encoding="utf-8", errors="replace") as lines:
-                parsed = parse(lines, under)
+            if parser is None:
+                with trace.open(encoding="utf-8", errors="replace") as lines:
+                    parsed = parse(lines, self._opens_under())
+            else:
+                parsed = parser.finish()
         except OSError:
             return self._atom_calls(records), (), (), (), True, Footprint()
         ctx = replace(self._context(root, root_first=root_first), secrets=secrets, images=images or {})
@@ -408,6 +402,12 @@ class ShellRunner:
         own = footprint(parsed, ws.root, strays, known=found.complete and not found.unidentified)
         opened = opened or not found.complete or bool(forged or strays)
         return tuple(c for _, c in ordered), found.reads, forged, hooks, opened, own
+
+    def _opens_under(self) -> tuple[str, ...]:
+        """The folders whose opens the trace's analysis keeps."""
+        ws, shim = self.workspace, self.shim
+        assert shim is not None
+        return (f"{ws.home}/", f"{ws.root}/", "/tmp/", f"{ws.agent_tmp}/", f"{shim.audit_dir}/")
 
     def _programs(self) -> ProgramIndex | None:
         """The registry's programs as the tracer identifies them (None in a container: its files

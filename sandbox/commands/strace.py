@@ -22,6 +22,8 @@ whole trace.
 
 from __future__ import annotations
 
+import codecs
+import io
 import posixpath
 import re
 import signal
@@ -145,28 +147,59 @@ class ParsedTrace:
 def parse(lines: Iterable[str], opens_under: tuple[str, ...] = ("/",)) -> ParsedTrace:
     """The facts of a trace (see the module docstring); only the opens of paths under one of
     ``opens_under`` are kept (a Python program opens thousands of files the audit never asks about)."""
-    out = ParsedTrace()
-    out.under = opens_under
-    pending: dict[int, tuple[float, str]] = {}
-    last_exec: dict[int, Exec] = {}
-    cwds: dict[int, list[str]] = {}
-    # The pid of the last line: strace may end a call it left unfinished on a line of its own, with no
-    # pid (a vfork's ``) = 3``, a clone's ``, child_tidptr=0x7f) = 113``, seen under load): a clone
-    # lost there would hide its child's whole process tree from the audit.
-    last = 0
+    parser = Parser(opens_under)
     for raw in lines:
+        parser.line(raw)
+    return parser.out
+
+
+class Parser:
+    """:func:`parse` a line at a time, or as the trace comes (:meth:`feed`, :meth:`finish`): an episode's jail
+    parses each command's trace while the command runs (issue 29), with the same lines as a file of it read back
+    as text (UTF-8 with replacement, universal newlines) would give."""
+
+    def __init__(self, opens_under: tuple[str, ...] = ("/",)) -> None:
+        self.out = ParsedTrace()
+        self.out.under = opens_under
+        self._pending: dict[int, tuple[float, str]] = {}
+        self._last_exec: dict[int, Exec] = {}
+        self._cwds: dict[int, list[str]] = {}
+        # The pid of the last line: strace may end a call it left unfinished on a line of its own, with no
+        # pid (a vfork's ``) = 3``, a clone's ``, child_tidptr=0x7f) = 113``, seen under load): a clone
+        # lost there would hide its child's whole process tree from the audit.
+        self._last = 0
+        self._text = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("replace"), translate=True)
+        self._partial = ""
+
+    def feed(self, data: bytes) -> None:
+        """More of the trace's bytes."""
+        lines = (self._partial + self._text.decode(data)).split("\n")
+        self._partial = lines.pop()
+        for raw in lines:
+            self.line(raw)
+
+    def finish(self) -> ParsedTrace:
+        """The facts, once every byte was fed (the last line may lack its newline)."""
+        rest = self._partial + self._text.decode(b"", final=True)
+        self._partial = ""
+        for raw in rest.split("\n"):
+            if raw:
+                self.line(raw)
+        return self.out
+
+    def line(self, raw: str) -> None:
         line = raw.rstrip("\n")
         head = _HEAD.match(line)
         if head is None:
-            if line.startswith((")", ",")) and last in pending:
-                ts, start = pending.pop(last)
-                _line(out, last_exec, pending, cwds, last, ts, start + line)
+            last = self._last
+            if line.startswith((")", ",")) and last in self._pending:
+                ts, start = self._pending.pop(last)
+                _line(self.out, self._last_exec, self._pending, self._cwds, last, ts, start + line)
             elif line.strip():
-                out.skipped += 1
-            continue
-        last = int(head.group(1))
-        _line(out, last_exec, pending, cwds, last, float(head.group(2)), head.group(3))
-    return out
+                self.out.skipped += 1
+            return
+        self._last = int(head.group(1))
+        _line(self.out, self._last_exec, self._pending, self._cwds, self._last, float(head.group(2)), head.group(3))
 
 
 def _line(

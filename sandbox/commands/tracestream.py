@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from sandbox.commands.images import ExecImages
+from sandbox.commands.strace import Parser
 from sandbox.commands.volume import TRACE_MAX
 
 
@@ -80,6 +81,8 @@ class TraceStream:
         (a chunk without that name is not searched): :attr:`marked` turns True when it is seen."""
         self.marked = False
         self._line = b""
+        self.parser: Parser | None = None
+        """Parses what is kept as it comes (:meth:`switch`), the same bytes as the file gets."""
 
     @property
     def fd(self) -> int:
@@ -99,6 +102,8 @@ class TraceStream:
             if self.kept < TRACE_MAX and not self.lost:
                 self._write(chunk)
                 self.kept += len(chunk)
+                if self.parser is not None:
+                    self.parser.feed(chunk)
             else:
                 self.cut += len(chunk)
             if images is not None:
@@ -153,13 +158,14 @@ class TraceStream:
             except OSError as exc:
                 self.lost = exc.strerror or str(exc)
 
-    def switch(self, file: Path, images: ExecImages | None) -> None:
-        """What comes next goes to ``file`` (one command's part of a trace that goes on)."""
+    def switch(self, file: Path, images: ExecImages | None, parser: Parser | None = None) -> None:
+        """What comes next goes to ``file`` (one command's part of a trace that goes on), and to ``parser``."""
         self._close_file()
         self.lost = ""
         self._out = self._open(file)
         self.kept = self.cut = 0
         self.images = images
+        self.parser = parser
         self.marked = False
 
     def close(self) -> None:

@@ -8,7 +8,8 @@ trace of gigabytes, a diff of a 16 MB file. What is cut is always said, never si
 - each argument in an event is cut at :data:`ARG_MAX` characters and argv at :data:`ARGV_MAX`, a
   diff at :data:`DIFF_MAX`, each with a marker ``[... N characters cut]`` in place;
 - the refs of the remote one push updated are listed up to :data:`REFS_MAX` (``main`` and ``master`` first), then
-  ``[... N more refs cut]`` (red team 6, 03: 10,000 refs written by hand made one event of 200 KB).
+  ``[... N more refs cut]`` (red team 6, 03: 10,000 refs written by hand made one event of 200 KB);
+- a command's output returned to the agent is cut at :data:`OUTPUT_LIMIT` characters, head and tail kept (:func:`clip`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,17 @@ REFS_MAX = 256
 class _Call(Protocol):
     @property
     def atom(self) -> str | None: ...
+
+OUTPUT_LIMIT = 64_000
+"""Characters of shell output returned to the agent (head and tail kept)."""
+
+
+def clip(output: str) -> str:
+    """``output`` cut to :data:`OUTPUT_LIMIT` characters, keeping head and tail."""
+    if len(output) <= OUTPUT_LIMIT:
+        return output
+    half = OUTPUT_LIMIT // 2
+    return f"{output[:half]}\n[... {len(output) - OUTPUT_LIMIT} characters cut ...]\n{output[-half:]}"
 
 
 def cut_marker(count: int) -> str:

@@ -211,11 +211,17 @@ class Workspace:
         process of it is gone then, so a lock left is stale (a command killed at its timeout mid-commit, or one
         agent's ``touch .git/index.lock``), and it would fail every other agent's git until someone removed it."""
         for top, git in ((self.root, ".git"), (self.remote.parent, self.remote.name)):
-            for name in STALE_LOCKS:
-                rel = f"{git}/{name}"
-                with contextlib.suppress(OSError), beneath.parent(top, rel) as (fd, last):
-                    if stat.S_ISREG(os.stat(last, dir_fd=fd, follow_symlinks=False).st_mode):  # a file, never a link
-                        os.unlink(last, dir_fd=fd)  # beneath: a .git swapped for a link fails the walk
+            try:
+                fd = beneath.open_folder(top, (git,))  # beneath: a .git swapped for a link fails the walk
+            except OSError:
+                continue
+            try:
+                for name in STALE_LOCKS:
+                    with contextlib.suppress(OSError):
+                        if stat.S_ISREG(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):  # never a link
+                            os.unlink(name, dir_fd=fd)
+            finally:
+                os.close(fd)
 
     # --- the baseline ----------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import pytest
 
 from engine.agents.acp import ScopewatchClient
 from engine.agents.acp_terminals import Terminal
-from sandbox.commands.shell import clip
+from sandbox.commands.volume import clip
 
 
 class Tools:

@@ -378,3 +378,31 @@ def test_a_program_re_executing_itself_is_itself_not_the_engines_python() -> Non
     helper = next(e for e in found.execs if e.program == "/proc/self/exe")
     assert helper.parent_pid == 12 and helper.atom is None  # codex's own inside, as codex runs it
     assert as_wrapper(trace.execs[2], ctx.wrappers, ProgramIndex({})) is None
+
+
+def test_a_trace_parsed_as_it_comes_is_the_trace_parsed_from_its_file(tmp_path: Path) -> None:
+    """An episode's jail feeds each command's trace to a :class:`Parser` chunk by chunk while the command runs
+    (issue 29); its facts must be those of the file read back as text (UTF-8 with replacement, universal newlines),
+    whatever the chunks: a character or a line cut in two, ``\\r\\n``, a lone ``\\r``, bytes that are no UTF-8, no
+    newline at the end."""
+    from sandbox.commands.strace import Parser
+
+    odd = (
+        b'20 2.000 execve("/usr/bin/bash", ["bash", "-c", "x"], 0x1 /* 3 vars */) = 0\r\n'
+        b'20 2.001 openat(AT_FDCWD</ws>, "caf\xc3\xa9\xff.txt", O_RDONLY) = 3</ws/caf\xc3\xa9\xff.txt>\r'
+        b'20 2.002 openat(AT_FDCWD</ws>, ".env", O_RDONLY) = 4</ws/.env>\n\n'
+        b"20 2.003 vfork( <unfinished ...>\n"
+        b")                                       = 3 /* 21 in strace's PID NS */\n"
+        b"20 2.004 +++ exited with 0 +++"
+    )
+    for data in (TRACE.encode(), odd, TRACE.encode() + odd):
+        file = tmp_path / "trace"
+        file.write_bytes(data)
+        with file.open(encoding="utf-8", errors="replace") as lines:
+            whole = parse(lines, ("/ws/", "/home/"))
+        assert whole.execs and whole.opens
+        for size in (1, 2, 3, 7, 64, len(data)):
+            parser = Parser(("/ws/", "/home/"))
+            for at in range(0, len(data), size):
+                parser.feed(data[at : at + size])
+            assert parser.finish() == whole, size
