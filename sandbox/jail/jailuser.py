@@ -60,13 +60,24 @@ when its ctime is the same: file times come from a coarse clock, so a change in 
 last one could leave the same ctime."""
 
 
+_Ident = tuple[int, int]
+"""A folder's device and inode."""
+_Step = tuple[str, str, tuple[str, ...], _Ident]
+"""A folder as the hand-over's walk takes it: its path, its root, its names beneath the root, and the identity its
+parent's listing (or an ``lstat`` of a root) found at that path."""
+_Known = tuple[int, tuple[_Step, ...], _Ident]
+"""What a folder was when it was last looked into: its ctime, its subfolders as the walk takes them, its identity."""
+
+
 class HandOver:
     """:func:`hand_over` again and again over the same folders, each time looking only into the folders
     that changed since (a different ctime: an entry created, removed or renamed in it, or the folder's
     own owner, mode or times changed). Where inotify serves (:class:`~sandbox.workspace.sentry.Folders`), a known
     folder with no event since it was looked into is not even ``lstat``-ed, and one with an event is looked into
     again: the kernel queues one for each of those changes, and for an entry's own owner or mode too (which leave
-    the folder's ctime as it was). A folder whose ctime is the same holds the same entries as when
+    the folder's ctime as it was). A folder is skipped only as the very folder it was known as: the identity its
+    parent's listing finds at its path is the one it had (a folder under a renamed or replaced one has no event of
+    its own: red team 7, 02 and 03). A folder whose ctime is the same holds the same entries as when
     it was last looked into, each still the jail's uid's: nothing but root can give an entry to another
     uid, and the engine (root) only creates entries (changing their folder's ctime) or writes into
     existing ones (keeping their owner). Its subfolders are still each looked at."""
@@ -74,8 +85,8 @@ class HandOver:
     def __init__(self, roots: tuple[Path, ...], uid: int) -> None:
         self.roots = roots
         self.uid = uid
-        self._folders: dict[str, tuple[int, tuple[str, ...]]] = {}
-        """Folder -> (its ctime when it was looked into and found all the uid's, its subfolders)."""
+        self._folders: dict[str, _Known] = {}
+        """Folder -> what it was when it was looked into and found all the uid's (:data:`_Known`)."""
         self._modes: dict[str, int] = {}
         """Root -> its mode as the engine made it (the command server, root without ``CAP_DAC_OVERRIDE``, enters the
         workspace as another uid than its owner: it needs the others' search bit, not only the owner's bits)."""
@@ -107,44 +118,50 @@ class HandOver:
         on a descriptor or relative to its folder's (:mod:`sandbox.workspace.beneath`): a live agent process that
         swaps a folder for a link to a host folder meanwhile makes that folder skipped, never a host file the
         uid's (red team 5, finding 01c)."""
-        uid, changed = self.uid, 0
+        uid, changed, opened = self.uid, 0, False
         events = self._watch.changed()  # before anything is looked at: what changes from now on is the next run's
         trusted = time.time_ns() - SETTLED_NS
-        known: dict[str, tuple[int, tuple[str, ...]]] = {}
-        stack: list[tuple[str, str, tuple[str, ...]]] = [(str(r), str(r), ()) for r in self.roots]
+        known: dict[str, _Known] = {}
+        stack: list[_Step] = [(str(r), str(r), (), _ident_of(r)) for r in self.roots]
         pop, extend = stack.pop, stack.extend
         lstat, is_dir, modes, folders_seen = os.lstat, stat.S_ISDIR, self._modes, self._folders
         while stack:
-            path, root, rel = pop()
+            path, root, rel, ident = pop()
             seen = folders_seen.get(path)
+            if seen is not None and seen[2] != ident:
+                seen = None  # another folder at its path now: looked into as a new one
             if seen is not None and events is not None:
-                if path not in events:  # no event on it since it was known
+                if path not in events:  # the very folder it was known as, with no event on it since
                     known[path] = seen
-                    extend((os.path.join(path, name), root, (*rel, name)) for name in seen[1])
+                    extend(seen[1])
                     continue
-                seen = folders_seen.pop(path)  # looked into again, whatever its ctime
+                seen = None  # looked into again, whatever its ctime
             # Known and, by its name, unchanged: nothing to do there, nothing opened (a swap for a link reads another
             # folder's metadata at most, which then differs: the walk below).
-            if seen is not None and events is None:
+            if seen is not None:
                 try:
                     st = lstat(path)
                 except OSError:
                     st = None
                 now = stat.S_IMODE(st.st_mode) if st is not None else -1
                 if (st is not None and is_dir(st.st_mode) and st.st_ctime_ns == seen[0] and st.st_uid == uid
-                        and st.st_gid == uid and now == modes.get(path, now | OWNER_BITS)):
+                        and st.st_gid == uid and now == modes.get(path, now | OWNER_BITS)
+                        and (st.st_dev, st.st_ino) == seen[2]):
                     known[path] = seen
-                    extend((os.path.join(path, name), root, (*rel, name)) for name in seen[1])
+                    extend(seen[1])
                     continue
             try:
                 fd = beneath.open_folder(root, rel)
             except OSError:
                 continue  # gone, or no longer a folder (a link now): nothing of it is touched
+            opened = True
             try:
-                changed += self._folder(fd, path, root, rel, uid, trusted, known, extend)
+                changed += self._folder(fd, path, root, rel, uid, trusted, known, extend, seen)
             finally:
                 os.close(fd)
         self._folders = known
+        if opened:
+            self._watch.keep(set(known))
         return changed
 
     def _folder(
@@ -155,8 +172,9 @@ class HandOver:
         rel: tuple[str, ...],
         uid: int,
         trusted: int,
-        known: dict[str, tuple[int, tuple[str, ...]]],
-        extend: Callable[[Iterable[tuple[str, str, tuple[str, ...]]]], None],
+        known: dict[str, _Known],
+        extend: Callable[[Iterable[_Step]], None],
+        seen: _Known | None,
     ) -> int:
         changed = 0
         fstat, is_dir = os.fstat, stat.S_ISDIR
@@ -175,12 +193,12 @@ class HandOver:
                 os.chmod(self_path, mode)
                 changed += 1
                 st = fstat(fd)
-        seen = self._folders.get(path)
-        if seen is not None and seen[0] == st.st_ctime_ns:
+        ident = (st.st_dev, st.st_ino)
+        if seen is not None and seen[0] == st.st_ctime_ns and seen[2] == ident:
             known[path] = seen
-            extend((os.path.join(path, name), root, (*rel, name)) for name in seen[1])
+            extend(seen[1])
             return changed
-        folders: list[str] = []
+        folders: list[tuple[str, _Ident]] = []
         with contextlib.suppress(OSError):
             listed = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
             try:
@@ -190,18 +208,28 @@ class HandOver:
                             est = entry.stat(follow_symlinks=False)
                         except OSError:
                             continue
-                        if is_dir(est.st_mode):
-                            folders.append(entry.name)  # its owner and mode: when it is taken from the stack
+                        if is_dir(est.st_mode):  # its owner and mode: when it is taken from the stack
+                            folders.append((entry.name, (est.st_dev, est.st_ino)))
                         elif est.st_uid != uid or est.st_gid != uid:
                             with contextlib.suppress(OSError):
                                 os.chown(entry.name, uid, uid, dir_fd=listed, follow_symlinks=False)
                                 changed += 1
             finally:
                 os.close(listed)
-        extend((os.path.join(path, name), root, (*rel, name)) for name in folders)
+        steps = tuple((os.path.join(path, name), root, (*rel, name), of) for name, of in folders)
+        extend(steps)
         if st.st_ctime_ns < trusted and fstat(fd).st_ctime_ns == st.st_ctime_ns:  # nothing came in meanwhile
-            known[path] = (st.st_ctime_ns, tuple(folders))
+            known[path] = (st.st_ctime_ns, steps, ident)
         return changed
+
+
+def _ident_of(root: Path) -> _Ident:
+    """A root's identity now ((0, 0): none, looked into as a new folder, or not at all when it is gone)."""
+    try:
+        st = os.lstat(root)
+    except OSError:
+        return (0, 0)
+    return (st.st_dev, st.st_ino)
 
 
 def guard_private(base: Path, scratch: Path) -> None:

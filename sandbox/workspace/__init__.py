@@ -16,7 +16,8 @@
 - :mod:`sandbox.workspace.reconcile` — the content cache: what changed on disk, whose change it was, rollbacks;
 - :mod:`sandbox.workspace.spill` — big contents the cache knows, kept on disk in the private folder, not in memory;
 - :mod:`sandbox.workspace.watcher` — watchfiles: notices changes no operation made;
-- :mod:`sandbox.workspace.sentry` — inotify: whether anything changed since the last whole scan;
+- :mod:`sandbox.workspace.sentry` — inotify: whether anything changed since the last whole scan, and which of many
+  watched folders had an event since the last look (the hand-over, the shim's check);
 - :mod:`sandbox.workspace.snapshot` — tests on a private copy of the workspace as the event stream knows it;
 - :mod:`sandbox.workspace.mirror` — a folder kept equal to a tree of entries (the warm runner's workspace);
 - :mod:`sandbox.workspace.beneath` — paths under an agent-writable root reached with no symlink followed (fd walks);

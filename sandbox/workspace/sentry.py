@@ -36,6 +36,11 @@ and a change found but not settled (an error on the way) must still be reported 
 
 Events from the engine's own writes (tool writes, rollbacks, the hand-over to the jail's uid) are not
 told apart: they make the next check scan, which is what it did before.
+
+:class:`Folders` uses the same descriptor for a finer question, which of many watched folders had an event (the
+hand-over to the jail's uid, :class:`~sandbox.jail.jailuser.HandOver`; the shim's wrappers,
+:class:`~sandbox.commands.shim.Shim`): there the answer is a set of folders, and None whenever it cannot be
+trusted whole (an overflow, a failed read, no inotify, no more watches), when its user looks at everything.
 """
 
 from __future__ import annotations
@@ -220,13 +225,18 @@ class Folders:
     its path became). The kernel queues an event on a folder's watch in the same system call that creates,
     removes or renames an entry of it, changes an entry's or the folder's own owner, mode, times or link count,
     or removes or moves the folder itself; so a folder with no event since its watch was made is as it was then.
+    A watch names every path its folder was looked into under (a folder moved away and back while it was looked
+    into is both: red team 7, 01), until :meth:`keep` drops those no longer known.
+    What it cannot say is that a path still names the folder it watched: a folder under a renamed or replaced one
+    has a new path, or its path another folder, with no event on its own watch; its user checks each folder's
+    identity (:class:`~sandbox.jail.jailuser.HandOver`: red team 7, 02 and 03).
     :meth:`changed` is None (every folder may have changed) after an overflow, a failed read, or where there is
     no inotify or no more watches; a folder whose watch the kernel refused is always changed."""
 
     def __init__(self) -> None:
         self._inotify = _inotify()
         self._open = self._inotify.fd >= 0
-        self._paths: dict[int, str] = {}
+        self._paths: dict[int, set[str]] = {}
         self._touched: set[int] = set()
         self._unwatched: set[str] = set()
         self._all = True
@@ -245,9 +255,11 @@ class Folders:
         with self._inotify.lock:
             if self._open:
                 self._inotify.pump()
-            found = None if self._all or not self._open else {self._paths.get(wd, "") for wd in self._touched}
-            if found is not None:
-                found |= self._unwatched
+            found: set[str] | None = None
+            if self._open and not self._all:
+                found = set(self._unwatched)
+                for wd in self._touched:
+                    found |= self._paths.get(wd, set())
             self._touched.clear()
             self._all = not self._open
         return found
@@ -264,7 +276,17 @@ class Folders:
                 self._unwatched.add(path)
             else:
                 self._unwatched.discard(path)
-                self._paths[wd] = path
+                self._paths.setdefault(wd, set()).add(path)
+
+    def keep(self, paths: set[str]) -> None:
+        """Only ``paths`` are known now: a watch is no longer under any other path, and one under none goes."""
+        with self._inotify.lock:
+            for wd, under in list(self._paths.items()):
+                under &= paths
+                if not under:
+                    del self._paths[wd]
+                    self._inotify.unwatch(self, wd)
+            self._unwatched &= paths
 
     def _close(self) -> None:
         for wd in set(self._paths):

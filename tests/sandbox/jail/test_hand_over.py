@@ -55,11 +55,11 @@ def test_a_quiet_tree_is_not_looked_at_and_a_changed_one_is(tree: Path, monkeypa
         handing.run()  # each folder now known
         calls = _counting_lstat(monkeypatch)
         assert handing.run() == 0
-        assert calls == []  # nothing changed: no folder stat-ed, none opened
+        assert calls == [str(tree)]  # nothing changed: only the root's identity looked at, nothing opened
         (tree / "pkg3" / "sub" / "new.py").write_text("y = 2\n")  # as root, deep in a known folder
         assert handing.run() == 1
         assert (tree / "pkg3" / "sub" / "new.py").lstat().st_uid == UID
-        assert calls == []  # the folder with an event looked into again by descriptor, no other one looked at
+        assert calls == [str(tree)] * 2  # the root's identity; the folder with an event looked into by descriptor
     finally:
         handing.close()
 
@@ -109,7 +109,7 @@ def test_without_events_every_known_folder_is_stat_ed(tree: Path, monkeypatch: p
         monkeypatch.setattr(Folders, "changed", lambda self: None)
         calls = _counting_lstat(monkeypatch)
         assert handing.run() == 0
-        assert len(calls) == 1 + 5 * 2  # the root, each pkg and its sub
+        assert len(calls) == 1 + 1 + 5 * 2  # the root's identity, the root, each pkg and its sub
     finally:
         handing.close()
 
@@ -155,3 +155,68 @@ def test_a_hand_over_dropped_while_the_inotify_lock_is_held_does_not_hang(tree: 
         assert watch in inotify.closing
     assert watch.changed() is None  # closed by the pump: no watch left, never quiet
     assert watch not in inotify.closing
+
+
+def _known(handing: HandOver) -> None:
+    handing.run()
+    _settled()
+    handing.run()
+
+
+def test_a_folder_under_a_replaced_parent_is_looked_into(tree: Path) -> None:
+    """Red team 7, 02: ``mv P P.old && mkdir -p P/x``: the new ``P/x`` has no watch and the old one no event (its
+    parent moved, not it); skipped by its path, its later ``chmod 000`` and the engine's files in it stayed."""
+    handing = HandOver((tree,), UID)
+    try:
+        _known(handing)
+        (tree / "pkg1").rename(tree / "pkg1.old")
+        (tree / "pkg1" / "sub").mkdir(parents=True)
+        for made in (tree / "pkg1", tree / "pkg1" / "sub"):
+            os.chown(made, UID, UID)  # as the jail's uid would have made them
+        _settled()
+        handing.run()
+        os.chmod(tree / "pkg1" / "sub", 0)
+        (tree / "pkg1" / "sub" / "root.txt").write_text("root's\n")
+        handing.run()
+        assert (tree / "pkg1" / "sub").lstat().st_mode & 0o700 == 0o700
+        assert (tree / "pkg1" / "sub" / "root.txt").lstat().st_uid == UID
+    finally:
+        handing.close()
+
+
+def test_folders_made_by_root_under_a_swapped_tree_are_handed_over(tree: Path) -> None:
+    """Red team 7, 03: a tree moved away and made again, then root's rollback makes folders in it again (a folder
+    holding only folders has no event of its own): each is the jail's uid's after the next run."""
+    handing = HandOver((tree,), UID)
+    try:
+        _known(handing)
+        (tree / "pkg2").rename(tree / "pkg2.old")
+        (tree / "pkg2").mkdir()
+        os.chown(tree / "pkg2", UID, UID)
+        (tree / "pkg2" / "sub").mkdir()  # root's, as a rollback makes it
+        (tree / "pkg2" / "sub" / "f.py").write_text("x = 1\n")
+        handing.run()
+        assert _owners(tree) == {UID}
+    finally:
+        handing.close()
+
+
+def test_a_folder_looked_into_under_two_paths_is_watched_under_both(tree: Path) -> None:
+    """Red team 7, 01: a folder moved away and back while a run looked into it under its other path: its watch
+    named only the last path, and its later events went to a path that no longer held it."""
+    handing = HandOver((tree,), UID)
+    try:
+        _known(handing)
+        moved = tree / "pkg0" / "away"
+        (tree / "pkg3").rename(moved)  # away while a run looks at it (there), back before the next one
+        handing.run()
+        moved.rename(tree / "pkg3")
+        _settled()
+        handing.run()
+        os.chmod(tree / "pkg3", 0)
+        (tree / "pkg3" / "root.txt").write_text("root's\n")
+        handing.run()
+        assert (tree / "pkg3").lstat().st_mode & 0o700 == 0o700
+        assert (tree / "pkg3" / "root.txt").lstat().st_uid == UID
+    finally:
+        handing.close()
