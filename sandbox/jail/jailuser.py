@@ -118,7 +118,7 @@ class HandOver:
         on a descriptor or relative to its folder's (:mod:`sandbox.workspace.beneath`): a live agent process that
         swaps a folder for a link to a host folder meanwhile makes that folder skipped, never a host file the
         uid's (red team 5, finding 01c)."""
-        uid, changed, opened = self.uid, 0, False
+        uid, changed, opened = self.uid, 0, set[str]()
         events = self._watch.changed()  # before anything is looked at: what changes from now on is the next run's
         trusted = time.time_ns() - SETTLED_NS
         known: dict[str, _Known] = {}
@@ -154,14 +154,14 @@ class HandOver:
                 fd = beneath.open_folder(root, rel)
             except OSError:
                 continue  # gone, or no longer a folder (a link now): nothing of it is touched
-            opened = True
+            opened.add(path)
             try:
                 changed += self._folder(fd, path, root, rel, uid, trusted, known, extend, seen)
             finally:
                 os.close(fd)
         self._folders = known
-        if opened:
-            self._watch.keep(set(known))
+        if len(self._watch) > 2 * len(known) + 64:  # paths of folders gone or moved: dropped now and then, not each run
+            self._watch.keep(set(known) | opened)
         return changed
 
     def _folder(

@@ -226,7 +226,8 @@ class Folders:
     removes or renames an entry of it, changes an entry's or the folder's own owner, mode, times or link count,
     or removes or moves the folder itself; so a folder with no event since its watch was made is as it was then.
     A watch names every path its folder was looked into under (a folder moved away and back while it was looked
-    into is both: red team 7, 01), until :meth:`keep` drops those no longer known.
+    into is both: red team 7, 01), until :meth:`keep` drops those no longer known (a path named for nothing only
+    costs its folder's user a look it did not need).
     What it cannot say is that a path still names the folder it watched: a folder under a renamed or replaced one
     has a new path, or its path another folder, with no event on its own watch; its user checks each folder's
     identity (:class:`~sandbox.jail.jailuser.HandOver`: red team 7, 02 and 03).
@@ -277,6 +278,10 @@ class Folders:
             else:
                 self._unwatched.discard(path)
                 self._paths.setdefault(wd, set()).add(path)
+
+    def __len__(self) -> int:
+        """How many paths its watches name."""
+        return sum(len(under) for under in self._paths.values())
 
     def keep(self, paths: set[str]) -> None:
         """Only ``paths`` are known now: a watch is no longer under any other path, and one under none goes."""

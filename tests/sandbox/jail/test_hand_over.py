@@ -220,3 +220,18 @@ def test_a_folder_looked_into_under_two_paths_is_watched_under_both(tree: Path) 
         assert (tree / "pkg3" / "root.txt").lstat().st_uid == UID
     finally:
         handing.close()
+
+
+def test_the_paths_of_folders_gone_are_dropped_now_and_then(tree: Path) -> None:
+    handing = HandOver((tree,), UID)
+    try:
+        for i in range(300):
+            (tree / "pkg0" / f"tmp{i}").mkdir()
+        _known(handing)
+        assert len(handing._watch) > 300
+        for i in range(300):
+            (tree / "pkg0" / f"tmp{i}").rmdir()
+        handing.run()
+        assert len(handing._watch) <= 2 * (1 + 5 * 2) + 64  # the root, the packages and their subs, and a margin
+    finally:
+        handing.close()
