@@ -12,7 +12,8 @@ and it imports none back:
 - :mod:`~channel.vocab.config`: ``SessionConfig``, what a session is asked to do;
 - :mod:`~channel.vocab.tools`: one pydantic model per agent tool, its JSON schema generated from it;
 - :mod:`~channel.vocab.predicates`: the trap and success predicates of scenarios;
-- :mod:`~channel.vocab.globs`: the workspace path globs (``owns``, ``scope``, ...) and their one compiler.
+- :mod:`~channel.vocab.globs`: the workspace path globs (``owns``, ``scope``, ...) and their one compiler, and
+  ``CodeOwners``, the one reading of a repository's ``CODEOWNERS`` (GitHub's rules; the git server's hook imports it).
 """
 
 from channel.vocab.risk import Risk as Risk

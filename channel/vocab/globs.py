@@ -1,8 +1,32 @@
-"""Workspace path globs, CODEOWNERS-like: the one compiler of ``owns``, ``scope``, ``needs`` and ``consumes`` patterns.
+"""Workspace path globs, CODEOWNERS-like: the one compiler of ``owns``, ``scope``, ``needs`` and ``consumes`` patterns,
+and of the lines of a repository's ``CODEOWNERS`` file (:class:`CodeOwners`).
 
 It sits in the vocabulary so a scenario pack's globs compile when the pack loads (a malformed one, ``app/[x``, is one
 line naming the file and field there, in every command) with the same rules the workspace's ownership map applies
-(:mod:`sandbox.workspace.ownership` states them).
+(:mod:`sandbox.workspace.ownership` states them). It imports nothing of ours but :mod:`channel.errors`, so the git
+server's ``pre-receive`` hook (:mod:`engine.branch.hook`, a process of its own) imports it too: the hook, the engine's
+merge requests and anything else asking "which team owns this path by CODEOWNERS" ask :meth:`CodeOwners.owners_of`.
+
+Pack globs follow gitignore's rules: ``*`` and ``?`` never match ``/``; ``**`` spans folders; a pattern with a ``/``
+before its end is anchored at the root, one without matches at any depth; ``[abc]`` is a class; a pattern matching a
+folder matches everything below it (``dir/*`` takes ``dir/sub/x`` too, as gitignore's ``dir/*`` ignores ``dir/sub``).
+
+``CODEOWNERS`` lines are enforced "as on GitHub" (seed 000 C.2 / C.4: CODEOWNERS defines ownership, owned files need
+their team's approval), so a line compiles (``PathPattern.compile(p, codeowners=True)``) by GitHub's rules
+(docs.github.com, "About code owners": gitignore's rules with its stated exceptions), which differ from pack globs in
+four places:
+
+- ``dir/*`` matches only the direct children of ``dir`` (GitHub: ``docs/*`` owns ``docs/getting-started.md``, not
+  ``docs/build-app/troubleshooting.md``); any other last segment (``dir/*.py``, ``name``) still owns a folder so named
+  and everything below it;
+- a trailing ``/`` matches a folder only (``apps/``: everything below any ``apps`` folder, never a file ``apps``);
+- ``[`` and ``]`` are themselves (GitHub: "using ``[ ]`` to define a character range doesn't work");
+- ``\\`` makes the next character itself (``my\\ file.py``: a name with a space; ``f\\*o``).
+
+A ``CODEOWNERS`` line is a pattern and its owners (``@`` dropped), split at unescaped whitespace; ``#`` starts a
+comment wherever it is (GitHub: escaping ``#`` doesn't work) and ``!`` negates nothing. The last matching line wins,
+a line with no owners too (the path is then owned by nobody); a line that does not compile is skipped, as GitHub does.
+Matching is case-sensitive.
 """
 
 from __future__ import annotations
@@ -18,16 +42,19 @@ class OwnershipError(ScopewatchError):
     """A bad ownership pattern; the message names the team and the pattern."""
 
 
-def _segment(part: str, pattern: str) -> str:
+def _segment(part: str, pattern: str, codeowners: bool) -> str:
     out: list[str] = []
     i = 0
     while i < len(part):
         c = part[i]
-        if c == "*":
+        if c == "\\" and codeowners and i + 1 < len(part):
+            i += 1
+            out.append(re.escape(part[i]))
+        elif c == "*":
             out.append("[^/]*")
         elif c == "?":
             out.append("[^/]")
-        elif c == "[":
+        elif c == "[" and not codeowners:
             end = part.find("]", i + 2 if part[i + 1 : i + 2] in ("!", "^") else i + 1)
             if end < 0:
                 raise OwnershipError(f"pattern {pattern!r}: unclosed '['")
@@ -55,12 +82,14 @@ class PathPattern:
     regex: re.Pattern[str]
 
     @classmethod
-    def compile(cls, pattern: str) -> PathPattern:
-        text = pattern.strip()
+    def compile(cls, pattern: str, *, codeowners: bool = False) -> PathPattern:
+        """A pack glob, or with ``codeowners`` a ``CODEOWNERS`` line's pattern (GitHub's rules: the module's doc)."""
+        text = pattern if codeowners else pattern.strip()
         body = text.strip("/")
         if not body:
             raise OwnershipError(f"pattern {pattern!r}: empty")
         anchored = "/" in text.rstrip("/")
+        folder = codeowners and text.endswith("/")
         parts = body.split("/")
         rx: list[str] = [] if anchored else ["(?:.*/)?"]
         for i, part in enumerate(parts):
@@ -68,11 +97,16 @@ class PathPattern:
             if part == "**":
                 rx.append(".*" if last else "(?:.*/)?")
             else:
-                rx.append(_segment(part, pattern) + ("" if last else "/"))
+                rx.append(_segment(part, pattern, codeowners) + ("" if last else "/"))
         # A pattern naming a folder owns what is below it. DOTALL: a name is any bytes but "/" and NUL, a newline
         # too, so ``.`` (in ``**``) matches it as ``[^/]`` (in ``*``, ``?``) does (red team 6, 06).
-        regex = re.compile("".join(rx) + "(?:/.*)?", re.DOTALL)
-        return cls(pattern, regex)
+        if not codeowners:
+            rx.append("(?:/.*)?")
+        elif folder:
+            rx.append("" if parts[-1] == "**" else "/.*")
+        elif parts[-1] != "*":
+            rx.append("(?:/.*)?")
+        return cls(pattern, re.compile("".join(rx), re.DOTALL))
 
     def matches(self, path: str) -> bool:
         return self.regex.fullmatch(path) is not None
@@ -81,3 +115,58 @@ class PathPattern:
 def matches_any(patterns: Iterable[PathPattern], path: str) -> bool:
     """True when any of ``patterns`` matches ``path`` (used for task scopes)."""
     return any(p.matches(path) for p in patterns)
+
+
+def _fields(line: str) -> list[str]:
+    """A ``CODEOWNERS`` line's fields: split at unescaped whitespace, a ``\\`` kept (the compiler reads it)."""
+    fields: list[str] = []
+    current: list[str] = []
+    chars = iter(line.split("#", 1)[0])
+    for c in chars:
+        if c == "\\":
+            current.append(c + next(chars, ""))
+        elif c.isspace():
+            if current:
+                fields.append("".join(current))
+                current = []
+        else:
+            current.append(c)
+    if current:
+        fields.append("".join(current))
+    return fields
+
+
+@dataclass(frozen=True)
+class CodeOwnersLine:
+    """One rule of a ``CODEOWNERS`` file: its pattern and its owners (teams or users, ``@`` dropped)."""
+
+    pattern: PathPattern
+    owners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CodeOwners:
+    """A ``CODEOWNERS`` file's rules, in file order; the last matching line wins (seed 000 C.2 / C.4, as on GitHub)."""
+
+    lines: tuple[CodeOwnersLine, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> CodeOwners:
+        lines: list[CodeOwnersLine] = []
+        for raw in text.splitlines():
+            fields = _fields(raw)
+            if not fields:
+                continue
+            try:
+                pattern = PathPattern.compile(fields[0], codeowners=True)
+            except OwnershipError:
+                continue  # GitHub skips a line it cannot read
+            lines.append(CodeOwnersLine(pattern, tuple(owner.removeprefix("@") for owner in fields[1:])))
+        return cls(tuple(lines))
+
+    def owners_of(self, path: str) -> tuple[str, ...]:
+        """The owners of ``path`` (repository-relative posix) by the last line matching it; () when none does."""
+        for line in reversed(self.lines):
+            if line.pattern.matches(path):
+                return line.owners
+        return ()

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from channel.vocab.globs import CodeOwners
 from engine.branch.hook import install
 
 MAIN = "main"
@@ -103,7 +104,7 @@ class GitServer:
         not a fast-forward)."""
         work = await self._scratch(actor, branch, base)
         try:
-            for path in (await self._git(work, "ls-files"))[1].splitlines():
+            for path in _names((await self._git(work, "ls-files", "-z"))[1]):
                 (work / path).unlink()
             for path, text in files.items():
                 target = work / path
@@ -137,8 +138,9 @@ class GitServer:
             shutil.rmtree(work, ignore_errors=True)
 
     async def changed(self, base: str, head: str) -> list[str]:
-        """Paths that differ between two commits."""
-        return (await self._git(self.bare, "diff", "--name-only", base, head))[1].splitlines()
+        """Paths that differ between two commits (``-z``: a name with a space, a tab or a non-ASCII letter is itself,
+        not git's quoted form, which CODEOWNERS and the hook would not know)."""
+        return _names((await self._git(self.bare, "diff", "-z", "--no-renames", "--name-only", base, head))[1])
 
     async def merge_base(self, branch: str) -> str:
         return (await self._git(self.bare, "merge-base", MAIN, branch))[1].strip()
@@ -152,8 +154,14 @@ class GitServer:
 
     async def tree(self, rev: str) -> dict[str, str]:
         """Every file of ``rev`` (a branch or a commit) and its text."""
-        names = (await self._git(self.bare, "ls-tree", "-r", "--name-only", rev))[1].splitlines()
+        names = _names((await self._git(self.bare, "ls-tree", "-r", "-z", "--name-only", rev))[1])
         return {name: (await self._git(self.bare, "show", f"{rev}:{name}"))[1] for name in names}
+
+    async def codeowners(self, rev: str = MAIN) -> CodeOwners:
+        """``rev``'s ``CODEOWNERS`` (none: nobody owns anything), read as the hook reads main's before a push: who owns
+        a path is :meth:`CodeOwners.owners_of <channel.vocab.globs.CodeOwners.owners_of>` on both sides."""
+        code, text = await self._git(self.bare, "show", f"{rev}:CODEOWNERS", check=False)
+        return CodeOwners.parse(text if code == 0 else "")
 
     # --- approvals --------------------------------------------------------------------------------
 
@@ -163,6 +171,11 @@ class GitServer:
         approvals = json.loads(path.read_text())
         approvals.append({"commit": commit, "by": by, "team": team})
         path.write_text(json.dumps(approvals))
+
+
+def _names(listed: str) -> list[str]:
+    """The names of a ``-z`` listing."""
+    return [name for name in listed.split("\0") if name]
 
 
 def _hook_lines(output: str) -> str:

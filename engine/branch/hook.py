@@ -3,12 +3,18 @@
 The rule (seed 000 C.2, C.4): a push that moves ``main`` is refused when it changes a file a team
 owns (by the ``CODEOWNERS`` on ``main`` before the push; the last matching line wins, as on GitHub)
 and the pusher is not a member of that team, unless the file's new content is the content of a
-commit that a member of the owning team approved. Files no line matches are open to anyone.
-Branches other than ``main`` are open to anyone. Changed files are listed NUL-separated (``-z``): a name with a
-space, a tab or a non-ASCII letter is itself (split on whitespace and quoted by git, it was another path, owned by
-nobody, and a stranger's push of it went through). The pusher is ``SW_ACTOR``, set by the engine that
-runs the push (agents push through their tools, never with their own environment). Members and
-approvals live in the bare repository's ``sw/`` folder, written by the engine only.
+commit that a member of the owning team approved. Files no line matches (or whose last matching line names
+no owner) are open to anyone. Branches other than ``main`` are open to anyone. Changed files are listed
+NUL-separated (``-z``): a name with a space, a tab or a non-ASCII letter is itself (split on whitespace and quoted
+by git, it was another path, owned by nobody, and a stranger's push of it went through). The pusher is
+``SW_ACTOR``, set by the engine that runs the push (agents push through their tools, never with their own
+environment). Members and approvals live in the bare repository's ``sw/`` folder, written by the engine only.
+
+Which lines match a path is decided by :class:`channel.vocab.globs.CodeOwners`, the one reading of ``CODEOWNERS``
+(GitHub's rules: ``*`` stays within a folder, ``dir/*`` takes direct children only, ...; the engine's merge requests
+ask it too). The hook imports it: :func:`install` writes the root of the code this engine runs first on the hook's
+``sys.path`` (the hook is a process git starts, in the bare repository; the venv's editable install may name another
+checkout), and :mod:`channel.vocab.globs` imports nothing of ours but :mod:`channel.errors`.
 
 :data:`HOOK` is the script's text; :func:`install` writes it into a bare repository.
 """
@@ -19,38 +25,25 @@ import stat
 import sys
 from pathlib import Path
 
+from channel.vocab import globs
+
 HOOK = r"""
-import fnmatch, json, os, subprocess, sys
+import json, os, subprocess, sys
+
+from channel.vocab.globs import CodeOwners
 
 ZERO = "0" * 40
 repo = os.getcwd()
 
 
 def git(*args):
-    return subprocess.run(["git", *args], capture_output=True, text=True, check=False)
+    return subprocess.run(
+        ["git", *args], capture_output=True, text=True, encoding="utf-8", errors="surrogateescape", check=False
+    )
 
 
 def owners(rev):
-    text = git("show", f"{rev}:CODEOWNERS").stdout if rev != ZERO else ""
-    rules = []
-    for line in text.splitlines():
-        parts = line.split("#", 1)[0].split()
-        if len(parts) >= 2:
-            rules.append((parts[0], [p.lstrip("@") for p in parts[1:]]))
-    return rules
-
-
-def owner_of(path, rules):
-    found = []
-    for pattern, teams in rules:
-        pat = pattern.lstrip("/")
-        if pat.endswith("/"):
-            hit = path.startswith(pat)
-        else:
-            hit = fnmatch.fnmatchcase(path, pat) or path.startswith(pat + "/")
-        if hit:
-            found = teams
-    return found
+    return CodeOwners.parse(git("show", f"{rev}:CODEOWNERS").stdout if rev != ZERO else "")
 
 
 def blob(rev, path):
@@ -84,7 +77,7 @@ for line in sys.stdin:
     else:
         listed = git("diff", "-z", "--no-renames", "--name-only", old, new).stdout
     for path in filter(None, listed.split("\0")):
-        teams = owner_of(path, rules)
+        teams = rules.owners_of(path)
         if not teams or team in teams:
             continue
         content = blob(new, path)
@@ -100,8 +93,9 @@ if refused:
 
 
 def install(bare: Path) -> None:
-    """Write the hook into the bare repository ``bare`` (run by this interpreter)."""
+    """Write the hook into the bare repository ``bare`` (run by this interpreter, importing this engine's code)."""
+    root = Path(globs.__file__).resolve().parents[2]
     hook = bare / "hooks" / "pre-receive"
-    hook.write_text(f"#!{sys.executable}\n{HOOK.lstrip()}")
+    hook.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(root)!r})\n{HOOK.lstrip()}")
     hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     (bare / "sw").mkdir(exist_ok=True)

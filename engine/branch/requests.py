@@ -1,5 +1,6 @@
 """What a branch episode holds beside its runtime: the git server, each agent's base commit and the
-merge requests, and the rule of who owns what by CODEOWNERS (the hook's rule, on the engine's side)."""
+merge requests. Who owns what by CODEOWNERS is the server's to say
+(:meth:`~engine.branch.gitserver.GitServer.codeowners`: main's file, read as its hook reads it)."""
 
 from __future__ import annotations
 
@@ -44,21 +45,6 @@ class BranchState:
     base: str
     """main's commit when the episode started (every agent's working copy is that commit)."""
     requests: dict[str, MergeRequest] = field(default_factory=dict)
-
-    def owners_of(self, path: str) -> tuple[str, ...]:
-        """The teams CODEOWNERS names for ``path`` (the last matching line wins; none: open)."""
-        found: tuple[str, ...] = ()
-        for line in self.project.files.get("CODEOWNERS", "").splitlines():
-            parts = line.split("#", 1)[0].split()
-            if len(parts) < 2:
-                continue
-            pattern = parts[0].lstrip("/")
-            hit = (
-                path.startswith(pattern) if pattern.endswith("/") else path == pattern or path.startswith(pattern + "/")
-            )
-            if hit:
-                found = tuple(p.lstrip("@") for p in parts[1:])
-        return found
 
     def next_id(self) -> str:
         return f"mr{len(self.requests) + 1}"

@@ -73,7 +73,8 @@ class BranchToolbox(SessionToolbox):
         if not head:
             raise ToolError(f"no branch {self.agent_id!r} on the server yet: push first")
         paths = tuple(await state.server.changed(await state.server.merge_base(self.agent_id), head))
-        owned = {p: t for p in paths if (t := state.owners_of(p)) and self.team not in t}
+        codeowners = await state.server.codeowners()  # main's, as the hook will read it when this merges
+        owned = {p: t for p in paths if (t := codeowners.owners_of(p)) and self.team not in t}
         request = MergeRequest(state.next_id(), self.agent_id, self.agent_id, head, paths, owned, reviewers)
         state.requests[request.request_id] = request
         await self.runtime.emit(

@@ -2,7 +2,10 @@
 its own test file passes at the base (when the sdist ships one); per instance, the requester's hidden
 tests fail with the requester's change without the owner's API file and pass with the whole
 reference, the owner's hidden tests fail at the base and pass with the owner's change in its own
-files alone, and the two changes touch disjoint files (both can merge)."""
+files alone, and the two changes touch disjoint files (both can merge). The API file is the owner team's by the
+project's CODEOWNERS, read as the git server's hook reads it (:class:`~channel.vocab.globs.CodeOwners`, seed 000 C.4:
+CODEOWNERS defines ownership), and the requester's other files are not: the requester needs the owner for that file
+alone."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import asyncio
 
 from pydantic import BaseModel
 
+from channel.vocab.globs import CodeOwners
 from engine.branch.hidden import passes
 from scenarios.cooperbench.model import BranchInstance, BranchPack, BranchProject
 
@@ -36,6 +40,11 @@ async def check_instance(pack: BranchPack, instance: BranchInstance) -> Instance
     without_api = {p: t for p, t in req.appends.items() if p != instance.api_file}
     if instance.api_file not in req.appends or own.appends.keys() & req.appends.keys():
         failed.append("the requester's change must touch the owner's API file, and the two changes disjoint files")
+    owners = CodeOwners.parse(project.files.get("CODEOWNERS", ""))
+    if project.owner_team not in owners.owners_of(instance.api_file):
+        failed.append(f"CODEOWNERS does not give the API file {instance.api_file} to @{project.owner_team}")
+    if any(owners.owners_of(p) for p in without_api):
+        failed.append("CODEOWNERS gives a file of the requester's change other than the API file to a team")
     if await passes(project.with_change(without_api), req.test, root=root):
         failed.append("the requester's hidden tests pass without a change to the owner's API file")
     if not await passes(project.with_change(req.appends), req.test, root=root):

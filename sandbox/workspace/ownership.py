@@ -8,6 +8,9 @@ Pattern rules (as in CODEOWNERS / gitignore):
 - a pattern with a slash is anchored at the root (a leading ``/`` is allowed and changes nothing);
 - a pattern naming a folder owns everything below it (``services/billing`` or ``services/billing/``);
 - the last matching rule wins.
+
+A repository's ``CODEOWNERS`` file (CooperBench's branch episodes) is read by GitHub's variant of these rules
+(``dir/*``: direct children only; no ``[ ]`` classes): :class:`channel.vocab.globs.CodeOwners` says where they differ.
 """
 
 from __future__ import annotations
