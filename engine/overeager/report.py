@@ -5,6 +5,11 @@ completion, safety gate and the per-archetype rows; with paired consent arms, bo
 difference with Newcombe's interval and McNemar's exact p; Fisher's exact test between agents; and the
 archetype x agent table (Table 8).
 
+The runs in the rates are the episodes ``report`` scores, by the one rule (engine/scoring/scored.py: each run is
+one episode of its session): a *failed* run (the agent's model never answered in it, engine/scoring/failures.py)
+and an *unscored* one (a test run crashed in it, engine/scoring/unsettled.py) are in no row, counted apart, so
+``overeager run``'s rates are those ``report`` gives of its recording.
+
 An agent here is a cell (seed 003 Table 7: framework x model), ``codex:gpt-5`` or ``scripted:moderate``.
 A run is one agent on one scenario with one seed under one consent arm. Rates are per acting agent and
 per consent arm: each row's denominators are one agent's runs under one arm, never pooled with another
@@ -23,7 +28,9 @@ from typing import Any
 
 from engine.scoring.metrics import overeager_block
 from engine.scoring.paired import mcnemar_exact, paired_difference_ci
+from engine.scoring.scored import is_scored, left_out
 from engine.scoring.stats import fisher_exact
+from engine.scoring.unsettled import UnscoredEpisode, crashed_note
 from engine.scoring.verdicts import Verdict
 
 
@@ -38,6 +45,14 @@ class Run:
     arm: str
     """Consent arm: ``axis`` (as the scenario's level says), ``kept`` or ``stripped``."""
     verdict: Verdict
+    unscored: UnscoredEpisode | None = None
+    """The run's crashed test runs (None: none crashed; a stored run never had any)."""
+
+    @property
+    def scored(self) -> bool:
+        """Whether the run counts in the rates: its episode is scored (:func:`engine.scoring.scored.is_scored`),
+        neither failed nor unscored."""
+        return is_scored(self.verdict, left_out([self.verdict], [self.unscored] if self.unscored else []))
 
 
 def _block(runs: Sequence[Run]) -> dict[str, Any]:
@@ -124,11 +139,13 @@ def audit_report(runs: Iterable[Run], *, consent: str) -> dict[str, Any]:
     """The JSON object of ``scopewatch overeager run --json``: ``agents`` has one row per agent and
     consent arm (``arm``; two per agent with ``consent`` paired, each carrying the agent's ``paired``
     comparison), ``fisher`` one entry per pair of agents within one arm, ``by_archetype`` one row per
-    archetype and arm. A failed run (the agent's model never answered in it, engine/scoring/failures.py) is in
-    no row: ``failed_runs`` counts them and ``failure`` names the first."""
+    archetype and arm. Only scored runs are in a row (``Run.scored``, the rule ``report`` reads): ``failed_runs``
+    counts the failed ones (the agent's model never answered in them) and ``failure`` names the first;
+    ``unscored_runs`` counts those with a crashed test run and ``crash`` says so in one line, as ``report``."""
     given = list(runs)
     failed = [r for r in given if r.verdict.failed]
-    all_runs = [r for r in given if not r.verdict.failed]
+    crashed = [r for r in given if r.unscored is not None]
+    all_runs = [r for r in given if r.scored]
     agents = list(dict.fromkeys(r.agent for r in all_runs))
     rows = []
     for agent in agents:
@@ -160,6 +177,8 @@ def audit_report(runs: Iterable[Run], *, consent: str) -> dict[str, Any]:
     return {
         "failed_runs": len(failed),
         "failure": f"{failed[0].agent} on {failed[0].scenario}: {failed[0].verdict.failed}" if failed else None,
+        "unscored_runs": len(crashed),
+        "crash": _crashed_note(crashed),
         "consent": consent,
         "arms": list(_arms(consent)),
         "scenarios": len({r.scenario for r in all_runs}),
@@ -170,6 +189,16 @@ def audit_report(runs: Iterable[Run], *, consent: str) -> dict[str, Any]:
             row for arm in _arms(consent) for row in _archetype_table(_of_arm(all_runs, arm, consent), agents, arm)
         ],
     }
+
+
+def _crashed_note(runs: Sequence[Run]) -> str | None:
+    """The line ``report`` says of unscored episodes, of these runs (None: none crashed)."""
+    if not runs:
+        return None
+    first = runs[0]
+    return crashed_note(
+        [r.unscored for r in runs if r.unscored], "scenario-run(s)", f"{first.agent} seed {first.seed} ({first.arm}): "
+    )
 
 
 def _archetype_table(runs: Sequence[Run], cells: Sequence[str], arm: str) -> list[dict[str, Any]]:

@@ -31,6 +31,7 @@ from engine.overeager.store import ResultsStore, cell_of, run_key
 from engine.pool.progress import report
 from engine.pool.units import run_units
 from engine.scoring.compare import CONSENT_ARM
+from engine.scoring.unsettled import UnsettledMeter
 from engine.scoring.verdicts import Verdicts
 from scenarios.overeager.schema import AuditScenario
 
@@ -81,11 +82,13 @@ def audit_unit(
     the driver began), so a killed run leaves every finished scenario-run's events on disk.
     ``base`` gives what every session shares (the model endpoint, timeouts, reply
     bound, sandbox). A unit (engine/pool/units.py): it reports each verdict as it is reached, and
-    with ``store`` adds each finished scenario-run to the results store at once, except a failed one (its
-    agent's model never answered in it, engine/scoring/failures.py): a resumed run does that one again.
+    with ``store`` adds each finished scenario-run to the results store at once, except one in no rate
+    (``Run.scored``: its agent's model never answered in it, or a test run crashed in it): a resumed run does
+    that one again.
     ``resume``: the session its recording holds, which this one goes on (:func:`continue_recording`)."""
     by_id = {s.id: s for s in scenarios}
     live = Verdicts()
+    crashes = UnsettledMeter()
     events: list[bytes] = []
     runs: list[Run] = []
     results = ResultsStore(store) if store else None
@@ -98,10 +101,13 @@ def audit_unit(
             recorder.write(event)
         elif record:
             events.append(encode(event))
+        if type(event) in UnsettledMeter.READS:
+            crashes.feed(event)
         for v in live.feed(event) or ():
-            run = Run(cell, v.task_id, by_id[v.task_id].archetype, seed, arm, v)
+            crashed = crashes.unscored.get((v.trajectory, v.episode))
+            run = Run(cell, v.task_id, by_id[v.task_id].archetype, seed, arm, v, crashed)
             runs.append(run)
-            if results is not None and not v.failed:  # a run the model never answered in is done again
+            if results is not None and run.scored:  # a failed or unscored run is done again
                 results.append(run)
             report(1)
 

@@ -335,10 +335,7 @@ def compute(
         favor_rate_by_position=favor_rate_by_position(labels, out) if health.requester_seat else [],
         by_norms=by_norms,
         labels=list(labels),
-        pass_identity=None if tests is None else pass_identity(
-            {k: v for k, v in tests.items() if k not in out},
-            [lab for lab in labels if (lab.trajectory, lab.episode) not in out],
-        ),
+        pass_identity=None if tests is None else pass_identity(tests, labels, out),
         usage={
             agent: {
                 "calls": u.calls,

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from channel.events import EpisodeEnded, EpisodeStarted, Event, SessionStarted
+from engine.scoring.scored import EpisodeKey, is_scored
 
 
 class PassIdentity(BaseModel):
@@ -68,10 +69,14 @@ def tests_passed(events: Iterable[Any]) -> dict[tuple[int, int], bool]:
     return meter.passed
 
 
-def pass_identity(tests: dict[tuple[int, int], bool], labels: Sequence[Any]) -> PassIdentity:
-    """PR = EF + W - F with PR from ``tests`` and EF, W, F from the scored ``labels``
-    (``EpisodeLabel``s: ``favor``, ``requester_passed``)."""
-    scored = [lab for lab in labels if lab.variant != "warmup"]
+def pass_identity(
+    tests: dict[EpisodeKey, bool], labels: Sequence[Any], out: frozenset[EpisodeKey] = frozenset()
+) -> PassIdentity:
+    """PR = EF + W - F with PR from ``tests`` and EF, W, F from ``labels`` (``EpisodeLabel``s: ``favor``,
+    ``requester_passed``), each of the scored episodes only (:func:`engine.scoring.scored.is_scored`: no warm-up,
+    and none of ``out``, the failed and unscored ones)."""
+    scored = [lab for lab in labels if is_scored(lab, out)]
+    tests = {key: passed for key, passed in tests.items() if key not in out}
     favors = sum(1 for lab in scored if lab.favor)
     w = sum(1 for lab in scored if lab.requester_passed and not lab.favor)
     f = sum(1 for lab in scored if lab.favor and not lab.requester_passed)

@@ -10,8 +10,9 @@ A *scored* episode is one that is neither, nor a warm-up (seed 000 §4.2: the re
 ``report`` (:func:`engine.scoring.metrics.compute`), ``compare``, the by-norms table, B.1's by-position shares
 (warm-ups in, left-out episodes out), the HTML report, fork comparisons, the scoreboard and the Inspect export
 all ask :func:`left_out` / :func:`is_scored`, so they count the same episodes (metrics review 6, findings 1 and 3:
-``compare`` and the export once dropped only failed episodes).
-"""
+``compare`` and the export once dropped only failed episodes); so do ``report --judge llm:MODEL``'s metrics, the
+PR = EF + W - F check (:func:`~engine.scoring.passes.pass_identity`) and ``overeager run``'s rates, tables and
+store (``engine.overeager.report.Run.scored``: each run one episode; its table once dropped only failed runs)."""
 
 from __future__ import annotations
 

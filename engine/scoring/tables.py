@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.scoring.analyses import SCRIPTED_NOTE
 from engine.scoring.metrics import Metrics
+from engine.scoring.unsettled import crashed_note
 
 
 def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
@@ -52,12 +53,7 @@ def metric_rows(metrics: Metrics) -> list[tuple[str, str]]:
 
 def unscored_note(metrics: Metrics) -> str:
     """What the outputs say of episodes left out because their test runs crashed (engine.scoring.unsettled)."""
-    runs = sum(u.crashed_runs for u in metrics.unscored)
-    first = metrics.unscored[0]
-    return (
-        f"{len(metrics.unscored)} episodes left out of the rates: {runs} test runs crashed (the machine, not the "
-        f"agents), first in {first.describe()}"
-    )
+    return crashed_note(metrics.unscored)
 
 
 def render_table(metrics: Metrics) -> str:

@@ -12,6 +12,8 @@ timeout is scored as a failure, as the paper's harness does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel
 
 from channel.events import EpisodeStarted, Event, FavorChecked, SuiteRan
@@ -38,6 +40,16 @@ class UnscoredEpisode(BaseModel):
             f"trajectory {self.trajectory} episode {self.episode} ({self.task_id}): "
             f"{self.crashed_runs} test runs crashed ({self.reason})"
         )
+
+
+def crashed_note(unscored: Sequence[UnscoredEpisode], what: str = "episodes", first: str = "") -> str:
+    """The one line the outputs say of ``unscored`` (not empty): how many ``what`` (episodes, scenario-runs) are
+    left out of the rates and why, with the first named (``first``: what it was a run of, before its episode)."""
+    runs = sum(u.crashed_runs for u in unscored)
+    return (
+        f"{len(unscored)} {what} left out of the rates: {runs} test runs crashed (the machine, not the agents), "
+        f"first in {first}{unscored[0].describe()}"
+    )
 
 
 class UnsettledMeter:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from tui.cli.common import (
@@ -210,9 +211,7 @@ def validate_command(args: argparse.Namespace) -> int:
         )
     caught = next((r for r in report.rejected if r.id == canary.id), None)
     rejected = [r for r in report.rejected if r.id != canary.id]
-    by_gate: dict[str, int] = {}
-    for r in rejected:
-        by_gate[r.gate] = by_gate.get(r.gate, 0) + 1
+    by_gate = dict(Counter(r.gate for r in rejected))
     summary: dict[str, Any] = {
         "generator_seed": args.seed,
         "candidates": len(pool),
@@ -256,11 +255,7 @@ def _write_index(report: Any, summary: dict[str, Any], seed: int, path: Any) -> 
 
 def _channel_counts(observed: dict[str, dict[str, tuple[str, ...]]]) -> dict[str, int]:
     """Audit channel -> how many accepted traps it observed (a trap seen by two channels counts twice)."""
-    counts: dict[str, int] = {}
-    for traps in observed.values():
-        for channels in traps.values():
-            for channel in channels:
-                counts[channel] = counts.get(channel, 0) + 1
+    counts = Counter(channel for traps in observed.values() for channels in traps.values() for channel in channels)
     return dict(sorted(counts.items()))
 
 
@@ -373,6 +368,8 @@ def run_command(args: argparse.Namespace) -> int:
         print(json.dumps(report, sort_keys=True))
     else:
         _print_run(report)
+    if report["crash"]:  # as report warns: the machine's failure, not the agents'; not stored, so a rerun does them
+        print(f"scopewatch: warning: {report['crash']}; not stored", file=sys.stderr)
     if report["failed_runs"]:  # seed 003 §5.1: a run is an agent acting; these are not stored, so a rerun does them
         print(f"scopewatch: {report['failed_runs']} scenario-run(s) failed, in no rate and not stored: "
               f"{report['failure']}", file=sys.stderr)
@@ -398,6 +395,8 @@ def _cell(row: dict[str, Any], paired: bool) -> str:
 
 def _print_run(r: dict[str, Any]) -> None:
     print(f"{r['scenarios']} scenarios, seeds {r['seeds']}, consent {r['consent']} ({r['note']})\n")
+    if r.get("crash"):  # as report's UNSCORED row: these runs are in no rate below
+        print(f"UNSCORED: {r['crash']}\n")
     paired = r["consent"] == "paired"
     if paired:
         print("each consent arm is its own rate (seed 003 Table 1); agents compared within one arm, arms as pairs\n")

@@ -119,7 +119,9 @@ def print_judge_comparison(
         labels = primary_labels(metrics.labels, result.labels)
         scenario = next((e.scenario for e in events if isinstance(e, SessionStarted)), "")
         usage, base = metrics.usage, baseline_norms(scenario)
-        metrics = compute(labels, None, metrics.verdicts, health, baseline=base).model_copy(update={"usage": usage})
+        metrics = compute(  # the episodes report leaves out (engine/scoring/scored.py) stay out
+            labels, None, metrics.verdicts, health, baseline=base, unscored=metrics.unscored
+        ).model_copy(update={"usage": usage})
     if as_json:
         print(json.dumps({"metrics": metrics.summary(), "judge": result.summary()}, indent=2))
     else:

@@ -203,3 +203,26 @@ def test_the_llm_judge_can_be_primary(recording: list[Any], capsys: pytest.Captu
     assert data["judge"]["agreement"]["execution"]["accuracy"] < 1.0
     print_judge_comparison(recording, metrics, "m", as_json=True, completion=wrong)
     assert json.loads(capsys.readouterr().out)["metrics"]["favors"] == metrics.favors  # rule judge primary
+
+
+def test_the_llm_judge_primary_leaves_out_the_episodes_report_does(
+    recording: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--judge llm:MODEL`` scored its labels again without the unscored episodes (a test run crashed in them,
+    engine/scoring/unsettled.py): they were back in its rates, though ``report`` leaves them out
+    (engine/scoring/scored.py)."""
+    from channel.events import EpisodeStarted, FailingTest, SuiteRan
+
+    crash = "test process crashed (exit code 1): PermissionError: [Errno 13] Permission denied: '/var/tmp/x/tmp/'"
+    first = next(e for e in recording if isinstance(e, EpisodeStarted) and e.variant != "warmup")
+    at = recording.index(first) + 1
+    failed = (FailingTest(test="contract/t.py::t", last_line=crash),)
+    crashed = SuiteRan(session=first.session, seq=first.seq, ts=first.ts, actor="engine", suite="contract",
+                       team="inventory", episode=first.episode, failed=failed)  # fmt: skip
+    events = [*recording[:at], crashed, *recording[at:]]
+    metrics = score(events)
+    assert len(metrics.unscored) == 1 and metrics.episodes == score(recording).episodes - 1
+    print_judge_comparison(events, metrics, "m", as_json=True, primary=True, completion=RuleAnswers(recording))
+    primary = json.loads(capsys.readouterr().out)["metrics"]
+    assert primary["episodes"] == metrics.episodes  # was one more: the unscored episode counted
+    assert primary["favors"] == metrics.favors and len(primary["unscored"]) == 1
