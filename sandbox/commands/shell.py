@@ -357,7 +357,7 @@ class ShellRunner:
         shim, ws = self.shim, self.workspace
         assert shim is not None
         try:
-            if parser is None:
+            if parser is None or parser.abandoned:
                 with trace.open(encoding="utf-8", errors="replace") as lines:
                     parsed = parse(lines, self._opens_under())
             else:

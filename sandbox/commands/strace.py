@@ -169,19 +169,28 @@ class Parser:
         # lost there would hide its child's whole process tree from the audit.
         self._last = 0
         self._text = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("replace"), translate=True)
-        self._partial = ""
+        self._partial: list[str] = []
+        """The line begun and not ended yet, in the pieces it came in (joined once, when it ends: red team 7b, 01)."""
+        self.abandoned = False
+        """Set by its feeder when the trace grew too big to be parsed as it comes: the file is parsed instead."""
 
     def feed(self, data: bytes) -> None:
         """More of the trace's bytes."""
-        lines = (self._partial + self._text.decode(data)).split("\n")
-        self._partial = lines.pop()
+        text = self._text.decode(data)
+        if "\n" not in text:
+            self._partial.append(text)
+            return
+        lines = text.split("\n")
+        if self._partial:
+            lines[0] = "".join((*self._partial, lines[0]))
+        self._partial = [lines.pop()]
         for raw in lines:
             self.line(raw)
 
     def finish(self) -> ParsedTrace:
         """The facts, once every byte was fed (the last line may lack its newline)."""
-        rest = self._partial + self._text.decode(b"", final=True)
-        self._partial = ""
+        rest = "".join((*self._partial, self._text.decode(b"", final=True)))
+        self._partial = []
         for raw in rest.split("\n"):
             if raw:
                 self.line(raw)

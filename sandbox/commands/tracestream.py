@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from sandbox.commands.images import ExecImages
+from sandbox.commands.offload import BIG_TRACE
 from sandbox.commands.strace import Parser
 from sandbox.commands.volume import TRACE_MAX
 
@@ -99,17 +100,24 @@ class TraceStream:
                 return
             if not chunk:
                 return
-            if self.kept < TRACE_MAX and not self.lost:
+            parse = self.kept < TRACE_MAX and not self.lost
+            if parse:
                 self._write(chunk)
                 self.kept += len(chunk)
-                if self.parser is not None:
-                    self.parser.feed(chunk)
             else:
                 self.cut += len(chunk)
             if images is not None:
                 images.feed(chunk)
             if marker is not None:
                 self._look(marker, chunk)
+            if parse and self.parser is not None and not self.parser.abandoned:
+                # Parsed here, on the loop, only while the trace is small (a git status's is ~10 KB); a bigger one is
+                # parsed from its file in a thread after the command, as it always was (red team 7b, 01: one 21 MB
+                # exec line held the loop 7 s).
+                if self.kept > BIG_TRACE:
+                    self.parser.abandoned = True
+                else:
+                    self.parser.feed(chunk)
             if self._root and self.tail.feed(chunk) and self.on_root_exit is not None:
                 callback, self.on_root_exit = self.on_root_exit, None
                 callback()
