@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from sandbox.commands.images import ExecImages
-from sandbox.commands.offload import BIG_TRACE
 from sandbox.commands.strace import Parser
 from sandbox.commands.volume import TRACE_MAX
+
+STREAM_PARSE_MAX = 64 * 1024
+"""Bytes of one command's trace parsed as they come (:attr:`TraceStream.parser`); a longer trace is parsed from its
+file after the command, and what was parsed of it as it came is work thrown away (~2 ms of CPU at most)."""
 
 
 class TraceTail:
@@ -112,9 +115,9 @@ class TraceStream:
                 self._look(marker, chunk)
             if parse and self.parser is not None and not self.parser.abandoned:
                 # Parsed here, on the loop, only while the trace is small (a git status's is ~10 KB); a bigger one is
-                # parsed from its file in a thread after the command, as it always was (red team 7b, 01: one 21 MB
-                # exec line held the loop 7 s).
-                if self.kept > BIG_TRACE:
+                # parsed from its file after the command (in a thread past BIG_TRACE), as it always was (red team 7b,
+                # 01: one 21 MB exec line held the loop 7 s).
+                if self.kept > STREAM_PARSE_MAX:
                     self.parser.abandoned = True
                 else:
                     self.parser.feed(chunk)

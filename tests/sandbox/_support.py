@@ -91,3 +91,18 @@ async def quiesce(sb: LocalSandbox, sub: Subscription) -> list[object]:
     await external_write(str(sb.root / name), "probe\n")
     _, seen = await wait_for(sub, lambda e: isinstance(e, FileChanged) and e.path == name)
     return seen[:-1]
+
+
+def counting_lstat(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every path ``os.lstat`` is called with from now on (what a walk that should skip looked at)."""
+    import os
+
+    calls: list[str] = []
+    real = os.lstat
+
+    def lstat(path: str, *args: Any, **kwargs: Any) -> os.stat_result:
+        calls.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    return calls

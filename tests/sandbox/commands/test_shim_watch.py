@@ -10,6 +10,7 @@ import pytest
 
 from sandbox.commands.shim import Shim
 from sandbox.jail.isolation import SYSTEM_PATH
+from tests.sandbox._support import counting_lstat
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the watch is only for an engine run as root")
 
@@ -22,20 +23,8 @@ def shim(tmp_path: Path) -> Shim:
     return made
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    calls: list[str] = []
-    real = os.lstat
-
-    def lstat(path: str, *args: object, **kwargs: object) -> os.stat_result:
-        calls.append(str(path))
-        return real(path, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(os, "lstat", lstat)
-    return calls
-
-
 def test_a_quiet_shim_is_not_looked_at(shim: Shim, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = _counting(monkeypatch)
+    calls = counting_lstat(monkeypatch)
     try:
         assert shim.check() == []
         assert calls == [str(shim.fifo)]  # the audit channel's own check only: no wrapper looked at
@@ -75,7 +64,7 @@ def test_an_unhardened_jail_looks_every_time(tmp_path: Path, monkeypatch: pytest
     plain.install()
     try:
         plain.check()
-        calls = _counting(monkeypatch)
+        calls = counting_lstat(monkeypatch)
         assert plain.check() == []
         assert calls != []
     finally:

@@ -410,13 +410,13 @@ def test_a_trace_parsed_as_it_comes_is_the_trace_parsed_from_its_file(tmp_path: 
 
 def test_a_trace_past_the_big_mark_is_parsed_from_its_file_not_as_it_comes(tmp_path: Path) -> None:
     """The stream's parse runs on the engine's loop: only while the trace is small (red team 7b, 01: one exec line of
-    21 MB held the loop 7 s). Past :data:`~sandbox.commands.offload.BIG_TRACE` the parser is given up, the file is
-    whole, and parsing it gives what the stream's parse would have."""
-    from sandbox.commands.offload import BIG_TRACE
+    21 MB held the loop 7 s). Past :data:`~sandbox.commands.tracestream.STREAM_PARSE_MAX` the parser is given up, the
+    file is whole, and parsing it gives what the stream's parse would have."""
     from sandbox.commands.strace import Parser
-    from sandbox.commands.tracestream import TraceStream
+    from sandbox.commands.tracestream import STREAM_PARSE_MAX, TraceStream
 
-    line = b'30 3.000 execve("/bin/true", ["true", "' + b"\\377" * (BIG_TRACE // 2) + b'"], 0x1 /* 0 vars */) = 0\n'
+    big = b"\\377" * (STREAM_PARSE_MAX // 2)
+    line = b'30 3.000 execve("/bin/true", ["true", "' + big + b'"], 0x1 /* 0 vars */) = 0\n'
     stream = TraceStream(tmp_path / "fifo", tmp_path / "trace", root=False)
     try:
         small, big = Parser(("/ws/",)), Parser(("/ws/",))
@@ -434,7 +434,7 @@ def test_a_trace_past_the_big_mark_is_parsed_from_its_file_not_as_it_comes(tmp_p
         assert big.abandoned and not small.abandoned
         with (tmp_path / "big").open(encoding="utf-8", errors="replace") as lines:
             from_file = parse(lines, ("/ws/",))
-        assert len(from_file.execs) == 1 and len(from_file.execs[0].argv[1]) == BIG_TRACE // 2
+        assert len(from_file.execs) == 1 and len(from_file.execs[0].argv[1]) == STREAM_PARSE_MAX // 2
         with (tmp_path / "small").open(encoding="utf-8", errors="replace") as lines:
             assert small.finish() == parse(lines, ("/ws/",))
     finally:

@@ -12,6 +12,7 @@ import pytest
 
 from sandbox.jail.jailuser import SETTLED_NS, HandOver
 from sandbox.workspace.sentry import Folders
+from tests.sandbox._support import counting_lstat
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="handing entries to another uid needs root")
 UID = 1_234_567
@@ -30,18 +31,6 @@ def _settled() -> None:
     time.sleep(SETTLED_NS / 1e9 + 0.02)  # folders changed within the clock's tick are looked into again
 
 
-def _counting_lstat(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    calls: list[str] = []
-    real = os.lstat
-
-    def lstat(path: str, *args: object, **kwargs: object) -> os.stat_result:
-        calls.append(str(path))
-        return real(path, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(os, "lstat", lstat)
-    return calls
-
-
 def _owners(root: Path) -> set[int]:
     return {p.lstat().st_uid for p in [root, *root.rglob("*")]}
 
@@ -53,7 +42,7 @@ def test_a_quiet_tree_is_not_looked_at_and_a_changed_one_is(tree: Path, monkeypa
         assert _owners(tree) == {UID}
         _settled()
         handing.run()  # each folder now known
-        calls = _counting_lstat(monkeypatch)
+        calls = counting_lstat(monkeypatch)
         assert handing.run() == 0
         assert calls == [str(tree)]  # nothing changed: only the root's identity looked at, nothing opened
         (tree / "pkg3" / "sub" / "new.py").write_text("y = 2\n")  # as root, deep in a known folder
@@ -107,7 +96,7 @@ def test_without_events_every_known_folder_is_stat_ed(tree: Path, monkeypatch: p
         _settled()
         handing.run()
         monkeypatch.setattr(Folders, "changed", lambda self: None)
-        calls = _counting_lstat(monkeypatch)
+        calls = counting_lstat(monkeypatch)
         assert handing.run() == 0
         assert len(calls) == 1 + 1 + 5 * 2  # the root's identity, the root, each pkg and its sub
     finally:
