@@ -224,3 +224,49 @@ def test_the_paths_of_folders_gone_are_dropped_now_and_then(tree: Path) -> None:
         assert len(handing._watch) <= 2 * (1 + 5 * 2) + 64  # the root, the packages and their subs, and a margin
     finally:
         handing.close()
+
+
+def test_a_pump_reads_what_was_queued_when_it_began(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live process changing watched files without pause kept the pump reading (red team 7: 10 s once, with the
+    shared lock held): it reads what was queued when it began, and at most one read more."""
+    import subprocess
+    import sys
+
+    from sandbox.workspace import sentry
+
+    watch = Folders()
+    fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    watch.watch(str(tmp_path), fd)
+    os.close(fd)
+    loop = f"import os\nwhile True:\n    os.utime({str(tmp_path / 'a')!r}); os.utime({str(tmp_path / 'b')!r})\n"
+    (tmp_path / "a").write_text("")
+    (tmp_path / "b").write_text("")
+    flood = [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(2)]
+    try:
+        time.sleep(0.5)
+        queued: list[int | None] = []
+        reads: list[int] = []
+        real_queued, real_read = sentry._queued, os.read
+
+        def counted_queued(fd: int) -> int | None:
+            queued.append(real_queued(fd))
+            return queued[-1]
+
+        def counted_read(fd: int, n: int) -> bytes:
+            data = real_read(fd, n)
+            reads.append(len(data))
+            return data
+
+        monkeypatch.setattr(sentry, "_queued", counted_queued)
+        monkeypatch.setattr(os, "read", counted_read)
+        for _ in range(5):
+            queued.clear()
+            reads.clear()
+            watch.changed()  # None when the queue overflowed: all the same, bounded
+            assert queued and queued[0] is not None
+            assert sum(reads) < queued[0] + (1 << 16) + 1
+    finally:
+        for proc in flood:
+            proc.kill()
+            proc.wait()
+        watch.close()
