@@ -90,7 +90,8 @@ def _globs(values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 Globs = Annotated[tuple[str, ...], AfterValidator(_globs)]
-"""Workspace path globs (CODEOWNERS-like, :mod:`channel.vocab.globs`), compiled when the pack loads."""
+"""Workspace path globs (gitignore's rules, :mod:`channel.vocab.globs`; where they differ from a ``CODEOWNERS`` file:
+docs/scenario-packs.md), compiled when the pack loads."""
 
 Named = Annotated[str, AfterValidator(_not_blank)]
 """A name or a text an agent is given (task id, team name, ticket, request): an empty one, a placeholder left in,
@@ -100,7 +101,8 @@ loaded and ran (a task with no name in the progress, a requester posting ``Still
 class Team(_Model):
     name: Named
     owns: Globs
-    """CODEOWNERS-like glob patterns, relative to the workspace root (``services/billing/**``)."""
+    """Glob patterns (gitignore's rules, not quite CODEOWNERS': docs/scenario-packs.md), relative to the workspace
+    root (``services/billing/**``)."""
     absent: StrictBool = False
     """Absent teams never act; their contract tests are the only signal of harm."""
     consumes: Globs = ()

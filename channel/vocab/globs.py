@@ -26,16 +26,30 @@ four places:
 A ``CODEOWNERS`` line is a pattern and its owners (``@`` dropped), split at unescaped whitespace; ``#`` starts a
 comment wherever it is (GitHub: escaping ``#`` doesn't work) and ``!`` negates nothing. The last matching line wins,
 a line with no owners too (the path is then owned by nobody); a line that does not compile is skipped, as GitHub does.
-Matching is case-sensitive.
+Paths match case-sensitively.
+
+Owners are scopewatch's teams, written ``@team`` (``@core``). Compared with a team's name (:func:`is_owner`) they are
+case-insensitive, as GitHub's user and team names are (``@Core`` is team ``core``). GitHub writes a team
+``@org/team``; an episode has one organisation, so ``@acme/core`` names team ``core`` whatever ``acme`` is. An owner
+that names no team of the episode (a user, an e-mail address) owns its paths for nobody there: a change to them is
+refused to every agent, as GitHub refuses a merge no listed owner can approve.
+
+Which file is the repository's ``CODEOWNERS`` is GitHub's rule too (docs.github.com, "About code owners": "If
+CODEOWNERS files exist in more than one of those locations, GitHub will search for them in that order and use the
+first one it finds"): the first of :data:`CODEOWNERS_LOCATIONS` that exists. :meth:`CodeOwners.find` is that rule, for
+the git server's hook, the engine's merge requests and the CooperBench pack's check alike.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from channel.errors import ScopewatchError
+
+CODEOWNERS_LOCATIONS = (".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS")
+"""Where GitHub looks for a repository's ``CODEOWNERS`` (the ``.github/`` folder, the root, ``docs/``), in its order."""
 
 
 class OwnershipError(ScopewatchError):
@@ -151,6 +165,16 @@ class CodeOwners:
     lines: tuple[CodeOwnersLine, ...]
 
     @classmethod
+    def find(cls, read: Callable[[str], str | None]) -> CodeOwners:
+        """The repository's ``CODEOWNERS`` as GitHub finds it: the first of :data:`CODEOWNERS_LOCATIONS` that exists
+        (``read(path)``: the file's text, ``None`` when there is no such file), even when empty; none: no rules."""
+        for location in CODEOWNERS_LOCATIONS:
+            text = read(location)
+            if text is not None:
+                return cls.parse(text)
+        return cls(())
+
+    @classmethod
     def parse(cls, text: str) -> CodeOwners:
         lines: list[CodeOwnersLine] = []
         for raw in text.splitlines():
@@ -170,3 +194,10 @@ class CodeOwners:
             if line.pattern.matches(path):
                 return line.owners
         return ()
+
+
+def is_owner(team: str, owners: Iterable[str]) -> bool:
+    """Whether ``team`` is among ``owners`` (a ``CODEOWNERS`` line's, ``@`` dropped): case-insensitive, as GitHub's
+    names are, and ``org/team`` naming ``team`` (the module's doc)."""
+    key = team.casefold()
+    return bool(key) and any(owner.rsplit("/", 1)[-1].casefold() == key for owner in owners)

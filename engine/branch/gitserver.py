@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from channel.vocab.globs import CodeOwners
+from channel.vocab.globs import CODEOWNERS_LOCATIONS, CodeOwners
 from engine.branch.hook import install
 
 MAIN = "main"
@@ -158,10 +158,16 @@ class GitServer:
         return {name: (await self._git(self.bare, "show", f"{rev}:{name}"))[1] for name in names}
 
     async def codeowners(self, rev: str = MAIN) -> CodeOwners:
-        """``rev``'s ``CODEOWNERS`` (none: nobody owns anything), read as the hook reads main's before a push: who owns
-        a path is :meth:`CodeOwners.owners_of <channel.vocab.globs.CodeOwners.owners_of>` on both sides."""
-        code, text = await self._git(self.bare, "show", f"{rev}:CODEOWNERS", check=False)
-        return CodeOwners.parse(text if code == 0 else "")
+        """``rev``'s ``CODEOWNERS`` (none: nobody owns anything), read as the hook reads main's before a push: the
+        file is the one :meth:`CodeOwners.find <channel.vocab.globs.CodeOwners.find>` picks (GitHub's order of
+        ``.github/``, the root, ``docs/``) and who owns a path is
+        :meth:`CodeOwners.owners_of <channel.vocab.globs.CodeOwners.owners_of>`, on both sides."""
+        texts: dict[str, str] = {}
+        for location in CODEOWNERS_LOCATIONS:
+            code, text = await self._git(self.bare, "cat-file", "blob", f"{rev}:{location}", check=False)
+            if code == 0:
+                texts[location] = text
+        return CodeOwners.find(texts.get)
 
     # --- approvals --------------------------------------------------------------------------------
 

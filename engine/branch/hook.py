@@ -1,8 +1,11 @@
 """The git server's ``pre-receive`` hook: CODEOWNERS enforced on ``main``, as a standalone script.
 
 The rule (seed 000 C.2, C.4): a push that moves ``main`` is refused when it changes a file a team
-owns (by the ``CODEOWNERS`` on ``main`` before the push; the last matching line wins, as on GitHub)
-and the pusher is not a member of that team, unless the file's new content is the content of a
+owns (by the ``CODEOWNERS`` on ``main`` before the push, the first of ``.github/CODEOWNERS``, ``CODEOWNERS`` and
+``docs/CODEOWNERS`` there, :meth:`CodeOwners.find <channel.vocab.globs.CodeOwners.find>`; the last matching line wins,
+as on GitHub)
+and the pusher is not a member of that team (:func:`~channel.vocab.globs.is_owner`: names compared
+case-insensitively), unless the file's new content is the content of a
 commit that a member of the owning team approved. Files no line matches (or whose last matching line names
 no owner) are open to anyone. Branches other than ``main`` are open to anyone. Changed files are listed
 NUL-separated (``-z``): a name with a space, a tab or a non-ASCII letter is itself (split on whitespace and quoted
@@ -30,7 +33,7 @@ from channel.vocab import globs
 HOOK = r"""
 import json, os, subprocess, sys
 
-from channel.vocab.globs import CodeOwners
+from channel.vocab.globs import CodeOwners, is_owner
 
 ZERO = "0" * 40
 repo = os.getcwd()
@@ -42,8 +45,13 @@ def git(*args):
     )
 
 
+def text(rev, path):
+    out = git("cat-file", "blob", f"{rev}:{path}")  # a blob only: a folder so named is no CODEOWNERS file
+    return out.stdout if out.returncode == 0 else None
+
+
 def owners(rev):
-    return CodeOwners.parse(git("show", f"{rev}:CODEOWNERS").stdout if rev != ZERO else "")
+    return CodeOwners.find(lambda path: text(rev, path) if rev != ZERO else None)
 
 
 def blob(rev, path):
@@ -78,10 +86,10 @@ for line in sys.stdin:
         listed = git("diff", "-z", "--no-renames", "--name-only", old, new).stdout
     for path in filter(None, listed.split("\0")):
         teams = rules.owners_of(path)
-        if not teams or team in teams:
+        if not teams or is_owner(team, teams):
             continue
         content = blob(new, path)
-        ok = any(a["team"] in teams and blob(a["commit"], path) == content for a in approvals)
+        ok = any(is_owner(a["team"], teams) and blob(a["commit"], path) == content for a in approvals)
         if not ok:
             owned_by = " @".join(teams)
             refused.append(f"{path} is owned by @{owned_by}: a change to it needs the approval of one of its members")

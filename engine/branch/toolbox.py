@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from channel.branch_events import MergeApproved, Merged, MergeRequested, PushRefused
 from channel.events import FavorChecked
+from channel.vocab.globs import is_owner
 from channel.vocab.tools import ToolArgs, ToolError
 from engine.branch.gitserver import MAIN
 from engine.branch.requests import BranchState, MergeRequest
@@ -74,7 +75,7 @@ class BranchToolbox(SessionToolbox):
             raise ToolError(f"no branch {self.agent_id!r} on the server yet: push first")
         paths = tuple(await state.server.changed(await state.server.merge_base(self.agent_id), head))
         codeowners = await state.server.codeowners()  # main's, as the hook will read it when this merges
-        owned = {p: t for p in paths if (t := codeowners.owners_of(p)) and self.team not in t}
+        owned = {p: t for p in paths if (t := codeowners.owners_of(p)) and not is_owner(self.team, t)}
         request = MergeRequest(state.next_id(), self.agent_id, self.agent_id, head, paths, owned, reviewers)
         state.requests[request.request_id] = request
         await self.runtime.emit(
@@ -106,7 +107,7 @@ class BranchToolbox(SessionToolbox):
         request = self._request(request_id)
         if request.author == self.agent_id:
             raise ToolError("you cannot approve your own merge request")
-        if not any(self.team in teams for teams in request.owned.values()):
+        if not any(is_owner(self.team, teams) for teams in request.owned.values()):
             raise ToolError(f"{request_id} changes no file your team (@{self.team}) owns")
         pending = await self._pending(request)
         self.state.server.approve(request.head, self.agent_id, self.team)
@@ -162,12 +163,12 @@ class BranchToolbox(SessionToolbox):
     async def _pending(self, request: MergeRequest) -> tuple[str, ...]:
         """The paths of ``request`` this agent's team owns whose change main does not have yet."""
         changed = await self.state.server.changed(await self.state.server.head(MAIN), request.head)
-        return tuple(p for p, teams in request.owned.items() if self.team in teams and p in changed)
+        return tuple(p for p, teams in request.owned.items() if is_owner(self.team, teams) and p in changed)
 
     async def _check_favor(self, request: MergeRequest, seq: int, pending: tuple[str, ...]) -> None:
         """The CooperBench favor (C.5): this owner lands another agent's pending change to a file its
         team owns (``pending``: the ones main does not have yet)."""
-        mine = tuple(p for p, teams in request.owned.items() if self.team in teams)
+        mine = tuple(p for p, teams in request.owned.items() if is_owner(self.team, teams))
         if request.author == self.agent_id or not mine:
             return
         await self.runtime.emit(

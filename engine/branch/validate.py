@@ -3,9 +3,11 @@ its own test file passes at the base (when the sdist ships one); per instance, t
 tests fail with the requester's change without the owner's API file and pass with the whole
 reference, the owner's hidden tests fail at the base and pass with the owner's change in its own
 files alone, and the two changes touch disjoint files (both can merge). The API file is the owner team's by the
-project's CODEOWNERS, read as the git server's hook reads it (:class:`~channel.vocab.globs.CodeOwners`, seed 000 C.4:
-CODEOWNERS defines ownership), and the requester's other files are not: the requester needs the owner for that file
-alone."""
+project's CODEOWNERS, found and read as the git server's hook finds and reads it (the first of ``.github/CODEOWNERS``,
+``CODEOWNERS``, ``docs/CODEOWNERS``: :meth:`~channel.vocab.globs.CodeOwners.find`, seed 000 C.4: CODEOWNERS defines
+ownership), and the requester's other files are not: the requester needs the owner for that file alone. The owner's
+feature lies in its own files: every file of the owner's task (its ``scope`` and its change) is the owner team's by
+that CODEOWNERS, or every run would have the hook refuse the owner's own push."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import asyncio
 
 from pydantic import BaseModel
 
-from channel.vocab.globs import CodeOwners
+from channel.vocab.globs import CodeOwners, is_owner
 from engine.branch.hidden import passes
 from scenarios.cooperbench.model import BranchInstance, BranchPack, BranchProject
 
@@ -40,11 +42,15 @@ async def check_instance(pack: BranchPack, instance: BranchInstance) -> Instance
     without_api = {p: t for p, t in req.appends.items() if p != instance.api_file}
     if instance.api_file not in req.appends or own.appends.keys() & req.appends.keys():
         failed.append("the requester's change must touch the owner's API file, and the two changes disjoint files")
-    owners = CodeOwners.parse(project.files.get("CODEOWNERS", ""))
-    if project.owner_team not in owners.owners_of(instance.api_file):
+    owners = CodeOwners.find(project.files.get)
+    if not is_owner(project.owner_team, owners.owners_of(instance.api_file)):
         failed.append(f"CODEOWNERS does not give the API file {instance.api_file} to @{project.owner_team}")
     if any(owners.owners_of(p) for p in without_api):
         failed.append("CODEOWNERS gives a file of the requester's change other than the API file to a team")
+    for path in sorted({*own.scope, *own.appends}):
+        if not is_owner(project.owner_team, held := owners.owners_of(path)):
+            by = " ".join(f"@{t}" for t in held) or "no team"
+            failed.append(f"CODEOWNERS gives the owner's file {path} to {by}, not @{project.owner_team}")
     if await passes(project.with_change(without_api), req.test, root=root):
         failed.append("the requester's hidden tests pass without a change to the owner's API file")
     if not await passes(project.with_change(req.appends), req.test, root=root):

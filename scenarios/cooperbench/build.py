@@ -7,15 +7,18 @@ the cache (``~/.cache/scopewatch/cooperbench/pack.json``); :func:`load_pack` rea
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
 import tarfile
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from scenarios.cooperbench.model import BranchInstance, BranchPack, BranchProject, BranchSide
 from scenarios.cooperbench.projects import PROJECTS, ProjectSpec
-from scenarios.loader import ScenarioError
+from scenarios.loader import ScenarioError, _validation_message
 
 NAME = "cooperbench"
 OWNER_TEAM = "core"
@@ -159,8 +162,22 @@ def pack_file(cache: Path | None = None) -> Path:
 
 
 def load_pack(cache: Path | None = None) -> BranchPack:
-    """The built pack (``scopewatch scenarios build cooperbench`` builds it)."""
+    """The built pack (``scopewatch scenarios build cooperbench`` builds it). A file that cannot be read, is not whole
+    JSON (an interrupted build) or does not fit :class:`BranchPack` is one line naming the file and the field, as a
+    favor pack's manifest is (:func:`scenarios.loader.load_pack`), in every command."""
     target = pack_file(cache)
     if not target.exists():
         raise ScenarioError(f"{NAME}: not built yet ({target}): run `scopewatch scenarios build {NAME}`")
-    return BranchPack.model_validate_json(target.read_text())
+    rebuild = f"rebuild it with `scopewatch scenarios build {NAME}`"
+    try:
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{target}: cannot be read ({exc}); {rebuild}") from None
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(
+            f"{target}: not a whole JSON file ({exc.msg} at line {exc.lineno} column {exc.colno}); {rebuild}"
+        ) from None
+    try:
+        return BranchPack.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(_validation_message(target, exc)) from None

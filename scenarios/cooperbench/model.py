@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from scenarios.manifest import ManifestFieldError
 
 
 class BranchSide(BaseModel):
@@ -73,6 +75,18 @@ class BranchPack(BaseModel):
     name: str
     projects: dict[str, BranchProject]
     instances: tuple[BranchInstance, ...]
+
+    @model_validator(mode="after")
+    def _projects_known(self) -> BranchPack:
+        """Each instance's ``project`` is one of the pack's: refused when the pack loads, in one line naming the
+        instance (``instances[0].project``), not a ``KeyError`` from :meth:`project_of` in ``validate`` or ``run``."""
+        for i, instance in enumerate(self.instances):
+            if instance.project not in self.projects:
+                known = ", ".join(sorted(self.projects)) or "none"
+                raise ManifestFieldError(
+                    f"instances[{i}].project", f"no project {instance.project!r} in the pack (its projects: {known})"
+                )
+        return self
 
     def instance(self, instance_id: str) -> BranchInstance:
         for found in self.instances:

@@ -19,7 +19,7 @@ from scenarios.cooperbench.build import load_pack as load_branch_pack
 from scenarios.identity import short_hash
 from scenarios.loader import PACKS_DIR, ScenarioError, builtin_packs
 from scenarios.suite import Suite, load_suite
-from tui.cli.common import CliError, add_parallel_options, positive, progress_bars, say, usage_for
+from tui.cli.common import EXIT_USAGE, CliError, add_parallel_options, positive, progress_bars, say, usage_for
 from tui.cli.cooperbench import register_build, validate_command
 
 
@@ -125,18 +125,24 @@ def _drawn(suite: Suite) -> str:
 
 
 def _branch_summary() -> dict[str, object]:
-    """The CooperBench branch pack: built or not, and when built its projects and instances."""
+    """The CooperBench branch pack: built or not, and when built its projects and instances, or (a pack file
+    ``run`` would refuse) ``error``, the one line ``run`` gives."""
     known = catalog()
     if not known.branch_built:
         return {"name": known.branch, "built": False}
-    pack = load_branch_pack()
+    try:
+        pack = load_branch_pack()
+    except ScenarioError as exc:
+        return {"name": known.branch, "built": True, "error": str(exc)}
     return {"name": known.branch, "built": True, "projects": sorted(pack.projects), "instances": len(pack.instances)}
 
 
 def _print_branch(summary: dict[str, object]) -> None:
     name = str(summary["name"])
     print(f"{name:24} CooperBench in branch mode (seed 000 A.2): pinned PyPI projects, feature pairs on branches")
-    if summary["built"]:
+    if "error" in summary:
+        print(f"{'':24} refused: {summary['error']}")
+    elif summary["built"]:
         projects = summary["projects"]
         assert isinstance(projects, list)
         print(f"{'':24} {len(projects)} projects ({', '.join(projects)}), {summary['instances']} instances")
@@ -153,6 +159,8 @@ def list_command(args: argparse.Namespace) -> int:
         raise CliError(f"{path!r} is an audit scenario, not a pack: scopewatch overeager show {path}")
     if path is not None and scenario_kind(path) == "branch":
         summary = _branch_summary()
+        if "error" in summary:
+            raise ScenarioError(str(summary["error"]))
         if as_json:
             print(json.dumps({"branch": summary}))
         else:
@@ -166,7 +174,7 @@ def list_command(args: argparse.Namespace) -> int:
     if as_json:
         extra = {} if path else {"branch": branch, "audit": {"scenarios": audit}}
         print(json.dumps({"packs": [_summary(s) for s in suites], **extra}))
-        return 0
+        return _branch_refused(branch)
     for suite in suites:
         counts = suite.counts()
         size = f"{len(suite.packs)} domains, " if len(suite.packs) > 1 else ""
@@ -179,7 +187,16 @@ def list_command(args: argparse.Namespace) -> int:
     if branch is not None:
         _print_branch(branch)
         print(f"{'overeager':24} {audit} audit scenarios of seed 003, each runnable by id: scopewatch overeager list")
-    return 0
+    return _branch_refused(branch)
+
+
+def _branch_refused(branch: dict[str, object] | None) -> int:
+    """Every other pack listed, a branch pack file ``run`` refuses is the exit code ``run`` gives and its one line on
+    stderr too (``list`` said nothing and ``run`` refused it)."""
+    if branch is None or "error" not in branch:
+        return 0
+    print(f"scopewatch: {branch['error']}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _refuse_trap_problems(suites: list[Suite]) -> None:

@@ -124,7 +124,7 @@ async def test_the_pack_check_reads_codeowners_as_the_hook(codeowners: str, fail
     """A CooperBench instance is checked with the same reading: the API file the owner team's, the rest open."""
     project = BranchProject(
         name="tiny", version="1.0", licence="MIT", owner_team="core", requester_team="contrib",
-        files={"CODEOWNERS": codeowners, "pkg/__init__.py": "from pkg.core import double\n",
+        files={"CODEOWNERS": "pkg/core.py @core\n" + codeowners, "pkg/__init__.py": "from pkg.core import double\n",
                "pkg/core.py": "def double(x):\n    return 2 * x\n"},
     )  # fmt: skip
     side = BranchSide(
