@@ -176,12 +176,30 @@ def run_batch(
         except WorkerDied:
             where = ""
             if record:
-                where = f" ({record} holds them: a partial recording)" if kept else f" ({record} holds none)"
+                where = f" ({record} holds them: a partial recording)" if kept else f" ({_none_kept(recorder)})"
             raise ScopewatchError(
                 f"a worker process died (killed by a signal: out of memory?); the run stopped with {kept} of "
                 f"{config.trajectories} trajectories finished{where}"
             ) from None
+        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (Terminated): the same, said in its one line
+            if recorder is not None and not kept:
+                raise type(stop)(f"no trajectory had finished: {_none_kept(recorder)}") from None
+            raise
         return scorer.metrics()
     finally:
         if recorder is not None:
             recorder.close()
+
+
+def _none_kept(recorder: Recorder | None) -> str:
+    """Stopped before a trajectory was done: the recording made up front holds nothing (not even the first
+    unit's ``SessionStarted``, which its worker makes), a file ``report`` would refuse, so it is removed.
+    A trajectory done is appended at once and stays: a PARTIAL recording (crash-safe, above)."""
+    if recorder is None:
+        return "nothing recorded"
+    recorder.close()
+    try:
+        recorder.path.unlink()
+    except OSError as exc:
+        return f"{recorder.path} holds none (cannot remove it: {exc.strerror or exc})"
+    return f"nothing recorded, {recorder.path} removed"

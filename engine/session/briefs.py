@@ -45,12 +45,20 @@ def brief_from_pack(pack: Pack, task_id: str | None, role: str, norms: Norms) ->
     with the agent ids and reviewer rule the session uses."""
     manifest = pack.manifest
     tasks = manifest.tasks
-    found = next((t for t in tasks if t.variant != "warmup"), tasks[0]) if task_id is None else None
-    if task_id is not None:
-        found = next((t for t in tasks if t.id == task_id), None)
+    if task_id is None:
+        task = next((t for t in tasks if t.variant != "warmup"), tasks[0])
+    else:
+        task = named_task(pack, task_id)
+    return make_brief(pack, task, role, norms, episode=1)  # type: ignore[arg-type]
+
+
+def named_task(pack: Pack, task_id: str) -> Task:
+    """The pack's task named by ``--task`` (``prompts show``, ``sandbox exec``); one line naming the
+    pack's tasks when there is none."""
+    tasks = pack.manifest.tasks
+    found = next((t for t in tasks if t.id == task_id), None)
     if found is None:
         raise PromptError(
-            f"--task {task_id!r}: no such task in {manifest.name}; tasks: {', '.join(t.id for t in tasks)}"
+            f"--task {task_id!r}: no such task in {pack.manifest.name}; tasks: {', '.join(t.id for t in tasks)}"
         )
-    task: Task = found
-    return make_brief(pack, task, role, norms, episode=1)  # type: ignore[arg-type]
+    return found

@@ -15,7 +15,7 @@ from channel.vocab import AgentRole
 from engine.llm.secrets import event_scrubber
 from engine.scoring.traps import AuditRecord, check
 from engine.scoring.verdicts import AUDIT_TAMPERED
-from engine.session.briefs import team_of
+from engine.session.briefs import named_task, team_of
 from sandbox.backends.opener import SandboxSpec, describe_sandbox, open_sandbox
 from sandbox.protocol import ShellResult
 from sandbox.workspace.ownership import Ownership
@@ -46,7 +46,7 @@ async def exec_as(
 ) -> ExecResult:
     """Run ``command`` as the agent of ``role`` in a fresh workspace of ``scenario``."""
     pack = load_pack(scenario)
-    chosen = pack.task(task) if task else pack.manifest.tasks[0]
+    chosen = named_task(pack, task) if task else pack.manifest.tasks[0]
     info = await describe_sandbox(sandbox)
     bus = InProcessBus()
     events: list[BaseEvent] = []

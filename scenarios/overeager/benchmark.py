@@ -82,13 +82,14 @@ def benchmark_ids() -> list[str]:
     return [e.id for e in load_benchmark().scenarios]
 
 
-def audit_scenario(name: str) -> AuditScenario:
-    """A shipped scenario by id."""
+def audit_scenario(name: str, *, command: str = "audit") -> AuditScenario:
+    """A shipped scenario by id; ``command``: the name the user typed (``overeager`` or its alias ``audit``),
+    for the one line naming the list."""
     bench = load_benchmark()
     for entry in bench.scenarios:
         if entry.id == name:
             return entry_scenario(entry, bench.generator_seed)
-    raise BenchmarkError(f"no audit scenario {name!r} in {BENCHMARK_FILE.name} (see 'scopewatch audit list')")
+    raise BenchmarkError(f"no audit scenario {name!r} (see 'scopewatch {command} list')")
 
 
 def is_audit_scenario(name: str) -> bool:

@@ -98,3 +98,19 @@ async def test_a_new_episodes_top_line_starts_at_turn_0_not_the_last_episodes_la
         await until(pilot, lambda: replay(app).cursor == len(upto), "at episode 3's start")
         line = app.status.render().plain  # type: ignore[union-attr]
         assert "· ep3 " in line and "· turn 0 " in line, line
+
+
+async def test_a_replay_names_only_keys_it_binds_and_a_live_session_its_own() -> None:
+    """nc7 05: the idle hint said "r: play the reviewer" and the Norms panel "keys 1-0" in a replay, where
+    neither key does anything: each screen names only the keys it binds."""
+    app = build_app(None, SESSION, events=session_events(), flash_seconds=0, autoplay=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hint = app.notices.render().plain  # type: ignore[union-attr]
+        assert "☠ harm to an absent team" in hint and "?: keys" in hint and "r: play" not in hint
+        assert app.norms_panel.border_title == "Norms"
+    live = build_app(InProcessBus(), SESSION, flash_seconds=0)
+    async with live.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert live.notices.render().plain.endswith("r: play the reviewer · ?: keys")  # type: ignore[union-attr]
+        assert live.norms_panel.border_title == "Norms (keys 1-0, ctrl+p)"

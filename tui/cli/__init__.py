@@ -112,8 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScopewatchError as exc:
         print(f"scopewatch: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("scopewatch: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as stop:  # what was kept or removed, when the work says (engine/runs/batch.py)
+        print(f"scopewatch: interrupted{f': {stop}' if stop.args else ''}", file=sys.stderr)
         # Work interrupted before it began leaves coroutines nobody awaits: Python's warning about each, when they
         # are collected, is noise after the one line (newcomer4 08: Ctrl-C early in scenarios validate).
         warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)

@@ -30,6 +30,25 @@ class CliError(ScopewatchError):
     """A user-facing error: printed as one line ``scopewatch: <message>``, exit code 2."""
 
 
+def cannot_write(option: str, out: str | os.PathLike[str], exc: OSError) -> CliError:
+    """The one line for a file a command cannot make (``--html``, ``-o``, ``--out``), with the reason, as
+    ``--record``'s (channel/recorder.py)."""
+    return CliError(f"{option} {out}: cannot write it ({exc.strerror or exc})")
+
+
+def new_output(option: str, out: str) -> Path:
+    """The path of a file a command is about to make: one line when it exists, or when its place cannot
+    even be looked into (a folder the user may not enter: ``exists()`` raises)."""
+    path = Path(out)
+    try:
+        taken = path.exists() or path.is_symlink()
+    except OSError as exc:
+        raise cannot_write(option, out, exc) from None
+    if taken:
+        raise CliError(f"{option} {out}: the file exists; choose a new name")
+    return path
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """Every option's help ends with its default, when it has one worth showing (not a flag's: a
     ``--no-X`` flag's default True would read as if the flag were on)."""
@@ -81,14 +100,21 @@ def base_url(text: str) -> str:
     return text
 
 
+MOST = 1_000_000
+"""The largest count an option takes (trajectories, jobs, samples, tokens...): more is a typo, and a
+count past ``sys.maxsize`` would end in a traceback."""
+
+
 def positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
+    """An argparse type: a whole number from 1 to :data:`MOST`."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    if value > MOST:
+        raise argparse.ArgumentTypeError(f"must be at most {MOST:,}, got {text}")
     return value
 
 

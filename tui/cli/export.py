@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from tui.cli.common import CliError, say
+from tui.cli.common import CliError, cannot_write, new_output, say
 
 
 def register(sub: Any) -> None:
@@ -26,16 +26,14 @@ def export(args: argparse.Namespace) -> int:
     from channel.recording_files import make_parent
     from engine.export.inspect_log import write_inspect_log
 
-    out = Path(args.output)
-    if out.suffix not in (".eval", ".json"):
+    if Path(args.output).suffix not in (".eval", ".json"):
         raise CliError(f"-o {args.output}: an Inspect log is a .eval or .json file")
-    if out.exists():
-        raise CliError(f"-o {args.output}: the file exists; choose a new name")
+    out = new_output("-o", args.output)
     try:
         make_parent(out)  # before the recording is read: a place it cannot write is said at once
         samples, note = write_inspect_log(stream_recording(args.file), out, source=args.file)  # one pass
     except OSError as exc:
-        raise CliError(f"-o {args.output}: cannot write it ({exc.strerror or exc})") from None
+        raise cannot_write("-o", args.output, exc) from None
     if note:
         say(note)
     say(f"wrote {out}: {samples} samples (one per scored episode); open it with 'inspect view'")

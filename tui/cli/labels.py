@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tui.cli.common import CliError, base_url, positive, usage_for
+from tui.cli.common import base_url, cannot_write, positive, usage_for
 
 SHIPPED_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "labels"
 """The hand-labelled sets that ship with scopewatch (``labels agreement`` reads them all by default)."""
@@ -143,7 +143,7 @@ def sample_command(args: argparse.Namespace) -> int:
         make_parent(out)
         write_rows(rows, out)
     except OSError as exc:
-        raise CliError(f"--out {args.out}: cannot write it ({exc.strerror or exc})") from None
+        raise cannot_write("--out", args.out, exc) from None
     episodes = len({(r.recording, r.trajectory, r.episode) for r in rows})
     print(f"{out}: {episodes} episodes, {len(rows)} rows to fill in (the label column); then: scopewatch labels import")
     return 0

@@ -175,7 +175,7 @@ def list_command(args: argparse.Namespace) -> int:
 def show_command(args: argparse.Namespace) -> int:
     from scenarios.overeager.benchmark import audit_scenario
 
-    s = audit_scenario(args.scenario)
+    s = audit_scenario(args.scenario, command=args.command)
     print(f"{s.id}  ({s.archetype}, seed {s.seed})\n{s.note}\n")
     print("levels: " + ", ".join(f"{k}={v}" for k, v in s.levels.model_dump().items()))
     print(f"\nprompt:\n{s.full_prompt()}\n")
@@ -330,7 +330,7 @@ def run_command(args: argparse.Namespace) -> int:
     cells = _cells(args)
     if args.scenario:
         ids = [i for item in args.scenario for i in item.split(",") if i]
-        scenarios = [audit_scenario(i) for i in ids]
+        scenarios = [audit_scenario(i, command=args.command) for i in ids]
     else:
         scenarios = [audit_scenario(e.id) for e in load_benchmark().scenarios]
     scenarios = stratified_sample(scenarios, args.limit)

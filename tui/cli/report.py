@@ -13,7 +13,7 @@ from typing import Any
 from channel.recorder import RecordingError, load_recording, stream_recording
 from engine.scoring.metrics import Metrics, score
 from engine.scoring.tables import render_table
-from tui.cli.common import CliError, base_url, print_metrics, say
+from tui.cli.common import CliError, base_url, cannot_write, new_output, print_metrics, say
 
 
 def register(sub: Any) -> None:
@@ -75,11 +75,9 @@ def write_html(recording: str, out: str) -> None:
     from channel.recording_files import make_parent
     from engine.export.html_report import html_lines
 
-    path = Path(out)
-    if path.suffix.lower() not in (".html", ".htm"):
+    if Path(out).suffix.lower() not in (".html", ".htm"):
         raise CliError(f"--html {out}: an HTML report is a .html file")
-    if path.exists():
-        raise CliError(f"--html {out}: the file exists; choose a new name")
+    path = new_output("--html", out)
     lines = html_lines(lambda: stream_recording(recording), source=Path(recording).name)
     first = next(lines)  # the first pass, before the file is made: a damaged recording leaves none
     try:
@@ -93,7 +91,7 @@ def write_html(recording: str, out: str) -> None:
                 path.unlink(missing_ok=True)
                 raise
     except OSError as exc:
-        raise CliError(f"--html {out}: cannot write it ({exc.strerror or exc})") from None
+        raise cannot_write("--html", out, exc) from None
     say(f"wrote {out}: open it in a browser (it needs no network)")
 
 

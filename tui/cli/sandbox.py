@@ -22,7 +22,7 @@ from channel.events import (
     WriteRefused,
 )
 from channel.text import printable
-from tui.cli.common import CliError, add_sandbox_option
+from tui.cli.common import CliError, add_sandbox_option, seconds
 
 
 def register(sub: Any) -> None:
@@ -44,7 +44,13 @@ def register(sub: Any) -> None:
     e.add_argument("--as", dest="role", required=True, choices=["owner", "requester"], help="the agent's role")
     e.add_argument("--task", metavar="ID", help="the task whose workspace and scope to use (default: the first)")
     add_sandbox_option(e)
-    e.add_argument("--timeout", type=float, default=30, metavar="S", help="seconds before the command is killed")
+    e.add_argument(
+        "--timeout",
+        type=seconds,
+        default=30,
+        metavar="S",
+        help="seconds before the command is killed: a finite number greater than 0 (default: %(default)s)",
+    )
     e.add_argument("--json", action="store_true", help="one JSON object per event (and a last one: the result)")
     e.add_argument(
         "command",

@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
         "scenarios",
         help="list, validate, sample or generate scenario packs",
         description="List the built-in scenario packs, validate a pack by running it, print the trajectories "
-        "a condition draws, or regenerate FavorBench.",
+        "a condition draws, regenerate FavorBench, or build the CooperBench pack (from PyPI).",
     )
     ssub = p.add_subparsers(dest="scenarios_command", metavar="ACTION")
     sp = ssub.add_parser("list", help="list built-in packs and suites, and each pack's own trajectories")

@@ -65,9 +65,11 @@ class NormsPanel(Static):
         self.turn = 0
         self.columns = 1
         """2 on small terminals: the norms in two columns, each with a one-mark status."""
-        self.border_title = "Norms (keys 1-0, ctrl+p)"
+        self.border_title = "Norms"
 
     def on_mount(self) -> None:
+        if self.app.check_action("toggle_norm", ()):  # the keys only where they toggle (not in a replay)
+            self.border_title = "Norms (keys 1-0, ctrl+p)"
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._show())
         self.call_later(self._show)  # is_mounted turns True only after on_mount
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.app import App
 from textual.widgets import Static
 
 from channel.events import Event, FileChanged, HarmDetected, LessonPrompted, TrapFired
@@ -21,7 +22,16 @@ from engine.scoring.judge import EpisodeLabel
 from tui.colours import render
 from tui.widgets.harm import harm_summary
 
-HINT = "★ possible favor · ⚑ out-of-scope write · ⊗ refused · ☠ harm to an absent team · r: play the reviewer · ?: keys"
+MARKS = "★ possible favor · ⚑ out-of-scope write · ⊗ refused · ☠ harm to an absent team"
+HINT_KEYS = (("reviewer_seat", "r: play the reviewer"), ("keys", "?: keys"))
+"""The keys the hint names, by action: only those the screen binds are named (a replay has no reviewer's seat)."""
+
+
+def hint(app: App[object]) -> str:
+    """The idle line: what the marks mean and the keys that matter, of those the app allows now."""
+    return " · ".join([MARKS, *(text for action, text in HINT_KEYS if app.check_action(action, ()))])
+
+
 GROUP_SECONDS = 10.0
 """Notices of one kind within this many seconds of the last are grouped."""
 
@@ -124,7 +134,7 @@ class NoticeBar(Static):
 
     def _draw(self) -> None:
         if not self.text:
-            self.update(render(self.app, [(HINT, "dim")]), layout=False)  # always one line: no layout pass
+            self.update(render(self.app, [(hint(self.app), "dim")]), layout=False)  # always one line: no layout pass
             return
         head = self.kind if self.kind not in _STYLE else ""
         if self.count > 1:

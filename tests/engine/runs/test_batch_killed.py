@@ -79,3 +79,40 @@ def test_sigterm_midway_leaves_a_partial_recording_and_no_process(tmp_path: Path
     capsys.readouterr()
     assert main(["report", str(record)]) == 0
     assert "PARTIAL" in capsys.readouterr().out
+
+
+def test_ctrl_c_before_a_trajectory_is_done_removes_the_empty_recording_and_says_so(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """nc7 04: Ctrl-C before the first trajectory ended left a 0-byte recording that ``report`` refused ("no
+    scopewatch events"), and said only "interrupted". The recording is made up front; holding nothing, it goes."""
+    import engine.runs.batch
+
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt  # where run_units re-raises Ctrl-C, its workers stopped
+
+    monkeypatch.setattr(engine.runs.batch, "run_units", interrupted)
+    record = tmp_path / "cc.jsonl"
+    assert main(["run", "--headless", "--trajectories", "2", "--jobs", "2", "--record", str(record)]) == 130
+    assert not record.exists()
+    last = capsys.readouterr().err.splitlines()[-1]  # after the progress bar's line
+    assert last == f"scopewatch: interrupted: no trajectory had finished: nothing recorded, {record} removed"
+
+
+def test_ctrl_c_after_a_trajectory_is_done_keeps_it(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Nothing lost: a trajectory already appended stays, a PARTIAL recording ``report`` scores."""
+    import engine.runs.batch
+
+    def one_then_interrupted(fn, units, *, on_result, **_kwargs):  # type: ignore[no-untyped-def]
+        on_result(0, fn(*units[0]))  # the first trajectory, really run (in this process)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine.runs.batch, "run_units", one_then_interrupted)
+    record = tmp_path / "cc.jsonl"
+    argv = ["run", "--headless", "--trajectories", "2", "--jobs", "2", "--seed", "1", "--record", str(record)]
+    assert main(argv) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == "scopewatch: interrupted"
+    events = list(read_recording(record))
+    assert events[0].kind == "SessionStarted" and [e for e in events if isinstance(e, EpisodeEnded)]
+    assert main(["report", str(record)]) == 0
+    assert "PARTIAL" in capsys.readouterr().out

@@ -145,3 +145,21 @@ def test_ctrl_c_before_work_began_is_one_line(
         gc.collect()
     assert capsys.readouterr().err == "scopewatch: interrupted\n"
     assert not [w for w in caught if "never awaited" in str(w.message)], [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("typed", ["overeager", "audit"])
+def test_an_unknown_audit_scenario_points_to_the_list_of_the_command_typed(
+    typed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """nc7 nit: ``overeager show nosuch`` pointed to 'scopewatch audit list' (the alias) and a file name."""
+    assert main([typed, "show", "nosuch"]) == 2
+    assert capsys.readouterr().err == f"scopewatch: no audit scenario 'nosuch' (see 'scopewatch {typed} list')\n"
+
+
+def test_the_scenarios_summary_names_every_action(capsys: pytest.CaptureFixture[str]) -> None:
+    """nc7 nit: the summary left out ``build``, which the list below it names."""
+    with pytest.raises(SystemExit):
+        main(["scenarios", "--help"])
+    summary = " ".join(capsys.readouterr().out.split("positional arguments")[0].split())
+    for action in ("List", "validate", "trajectories", "regenerate FavorBench", "build the CooperBench pack"):
+        assert action in summary, action

@@ -42,3 +42,23 @@ def test_export_and_the_html_report_both_make_a_missing_folder(tmp_path: Path) -
     assert main(["export", str(GOLDEN), "-o", str(tmp_path / "new1" / "run.eval")]) == 0
     assert main(["report", str(GOLDEN), "--html", str(tmp_path / "new2" / "run.html")]) == 0
     assert (tmp_path / "new1" / "run.eval").is_file() and (tmp_path / "new2" / "run.html").is_file()
+
+
+@pytest.mark.parametrize(("command", "option", "suffix"), [("report", "--html", ".html"), ("export", "-o", ".eval")])
+def test_a_place_that_cannot_even_be_looked_into_is_the_same_one_line(
+    command: str, option: str, suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``exists()`` itself fails there (nc7 03: a folder the user may not enter; here a name too long, which
+    fails for root too): the one "cannot write it" line, as for every other place, not a traceback."""
+    out = tmp_path / ("x" * 300 + suffix)
+    assert main([command, str(GOLDEN), option, str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"scopewatch: {option} {out}: cannot write it (File name too long)\n"
+
+
+def test_an_existing_output_is_still_refused_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.html"
+    out.write_text("mine")
+    assert main(["report", str(GOLDEN), "--html", str(out)]) == 2
+    assert capsys.readouterr().err == f"scopewatch: --html {out}: the file exists; choose a new name\n"
+    assert out.read_text() == "mine"

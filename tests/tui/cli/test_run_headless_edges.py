@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from scenarios.loader import PACKS_DIR
 from tui.cli import main
+from tui.cli.common import MOST, positive
 
 
 @pytest.fixture
@@ -102,3 +104,29 @@ def test_serve_refuses_a_room_without_a_name(room: str, capsys: pytest.CaptureFi
     """``serve --room ''`` served a session with no room, silently (newcomer4 10); ``--member ''`` was refused."""
     assert main(["serve", "--bus", "mqtt://127.0.0.1:1", "--room", room]) == 2
     assert "--room" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog", "option"),
+    [
+        (["run", "--headless", "--trajectories"], "scopewatch run", "--trajectories"),
+        (["scenarios", "trajectories", "--count"], "scopewatch scenarios trajectories", "--count"),
+        (["run", "--headless", "--jobs"], "scopewatch run", "--jobs"),
+        (["labels", "sample", "x.jsonl", "--n"], "scopewatch labels sample", "--n"),
+    ],
+)
+def test_a_count_past_the_bound_is_one_line_naming_the_option_and_the_bound(
+    argv: list[str], prog: str, option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """nc7 02: 99999999999999999999 passed the count type and died in islice() with a ValueError traceback."""
+    with pytest.raises(SystemExit) as caught:
+        main([*argv, "99999999999999999999"])
+    assert caught.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == f"{prog}: {option}: must be at most 1,000,000, got 99999999999999999999"
+
+
+def test_the_bound_itself_is_taken_and_one_more_is_not() -> None:
+    assert positive(str(MOST)) == MOST == 1_000_000
+    with pytest.raises(argparse.ArgumentTypeError, match="must be at most 1,000,000, got 1000001"):
+        positive("1000001")
