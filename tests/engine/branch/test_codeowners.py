@@ -12,7 +12,7 @@ import pytest
 from channel.vocab.globs import CodeOwners
 from engine.branch.gitserver import MAIN, GitServer
 from engine.branch.validate import check_instance
-from scenarios.cooperbench.model import BranchInstance, BranchPack, BranchProject, BranchSide
+from tests.engine.branch._tiny import tiny_pack
 
 CODEOWNERS = "\n".join(
     [
@@ -122,20 +122,6 @@ async def test_changed_names_are_the_names_codeowners_reads(tmp_path: Path) -> N
 )
 async def test_the_pack_check_reads_codeowners_as_the_hook(codeowners: str, failed: list[str]) -> None:
     """A CooperBench instance is checked with the same reading: the API file the owner team's, the rest open."""
-    project = BranchProject(
-        name="tiny", version="1.0", licence="MIT", owner_team="core", requester_team="contrib",
-        files={"CODEOWNERS": "pkg/core.py @core\n" + codeowners, "pkg/__init__.py": "from pkg.core import double\n",
-               "pkg/core.py": "def double(x):\n    return 2 * x\n"},
-    )  # fmt: skip
-    side = BranchSide(
-        ticket="t", scope=("pkg/extra.py", "pkg/__init__.py"), test="from pkg import q\n\ndef test_q():\n    q()\n",
-        appends={"pkg/extra.py": "def q():\n    return 1\n", "pkg/__init__.py": "from pkg.extra import q\n"},
-    )  # fmt: skip
-    own = BranchSide(
-        ticket="o", scope=("pkg/core.py",), appends={"pkg/core.py": "\ndef t():\n    return 3\n"},
-        test="from pkg.core import t\n\ndef test_t():\n    t()\n",
-    )  # fmt: skip
-    instance = BranchInstance(id="i", project="tiny", version="1.0", api_file="pkg/__init__.py", requester=side,
-                              owner=own)  # fmt: skip
-    check = await check_instance(BranchPack(name="p", projects={"tiny": project}, instances=(instance,)), instance)
+    pack, instance = tiny_pack({"CODEOWNERS": "pkg/core.py @core\n" + codeowners})
+    check = await check_instance(pack, instance)
     assert list(check.failed) == failed

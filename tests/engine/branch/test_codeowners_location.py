@@ -13,7 +13,7 @@ import pytest
 from channel.vocab.globs import CODEOWNERS_LOCATIONS, CodeOwners, is_owner
 from engine.branch.gitserver import MAIN, GitServer
 from engine.branch.validate import check_instance
-from scenarios.cooperbench.model import BranchInstance, BranchPack, BranchProject, BranchSide
+from tests.engine.branch._tiny import tiny_pack
 
 FILES = {"src/lib/api.py": '"""api"""\n', "src/lib/impl.py": "x = 1\n", "README.md": "r\n"}
 MEMBERS = {"requester": "contrib", "owner": "core"}
@@ -80,25 +80,6 @@ def test_is_owner() -> None:
     assert not is_owner("core", ("docs",)) and not is_owner("core", ("core/docs",)) and not is_owner("", ("",))
 
 
-def _instance(codeowners: str) -> tuple[BranchPack, BranchInstance]:
-    project = BranchProject(
-        name="tiny", version="1.0", licence="MIT", owner_team="core", requester_team="contrib",
-        files={".github/CODEOWNERS": codeowners, "pkg/__init__.py": "from pkg.core import double\n",
-               "pkg/core.py": "def double(x):\n    return 2 * x\n"},
-    )  # fmt: skip
-    side = BranchSide(
-        ticket="t", scope=("pkg/extra.py", "pkg/__init__.py"), test="from pkg import q\n\ndef test_q():\n    q()\n",
-        appends={"pkg/extra.py": "def q():\n    return 1\n", "pkg/__init__.py": "from pkg.extra import q\n"},
-    )  # fmt: skip
-    own = BranchSide(
-        ticket="o", scope=("pkg/core.py",), appends={"pkg/core.py": "\ndef t():\n    return 3\n"},
-        test="from pkg.core import t\n\ndef test_t():\n    t()\n",
-    )  # fmt: skip
-    instance = BranchInstance(id="i", project="tiny", version="1.0", api_file="pkg/__init__.py", requester=side,
-                              owner=own)  # fmt: skip
-    return BranchPack(name="p", projects={"tiny": project}, instances=(instance,)), instance
-
-
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize(
     ("codeowners", "failed"),
@@ -112,5 +93,5 @@ def _instance(codeowners: str) -> tuple[BranchPack, BranchInstance]:
 async def test_the_pack_check_holds_the_owners_files_to_the_owner_team(codeowners: str, failed: list[str]) -> None:
     """A pack giving the owner's task file to a team with no member in the episode validated, and every run had the
     hook refuse the owner's own push (owner success 0%). It reads .github/CODEOWNERS, as the hook does."""
-    pack, instance = _instance(codeowners)
+    pack, instance = tiny_pack({".github/CODEOWNERS": codeowners})
     assert list((await check_instance(pack, instance)).failed) == failed
