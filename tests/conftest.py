@@ -1,4 +1,5 @@
-"""Shared fixtures. The MQTT broker fixtures start a private mosquitto on a loopback port."""
+"""Shared fixtures. The MQTT broker fixtures start a private mosquitto on a loopback port; no test may leave a file
+in ``tests/data`` (a reader's index beside a golden recording once did: checked after the whole run)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,16 @@ from pathlib import Path
 import pytest
 
 from tests.channel.broker import Broker, mosquitto_missing
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _data_left_as_it_was() -> Iterator[None]:
+    before = set(DATA.rglob("*"))
+    yield
+    added = sorted(str(p.relative_to(DATA)) for p in set(DATA.rglob("*")) - before)
+    assert added == [], f"tests left files in tests/data (copy a recording to tmp_path before reading it): {added}"
 
 
 def _require_mosquitto() -> None:
