@@ -1,4 +1,4 @@
-"""The shell shim: one small bash wrapper per sensitive command, per sandbox, and the audit channel
+"""The shell shim: one small shell wrapper per sensitive command, per sandbox, and the audit channel
 its records travel on.
 
 Each wrapper runs the real program, then writes one record (actor, cwd, start and end time, exit
@@ -17,7 +17,7 @@ seen here: a program that runs a real program by its private path, or writes a w
 record (the exec tracer, issue #18, closes those; it also reports the program behind a wrapper
 killed before it wrote its record).
 
-A shimmed command costs one bash start more than the bare program (plus one fork where it covers a
+A shimmed command costs one shell start more than the bare program (plus one fork where it covers a
 real program). A command not installed here is still recorded (exit code 127).
 
 Where commands run under the exec tracer (:mod:`sandbox.commands.tracer`), a wrapper writes its record *first*
@@ -42,16 +42,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_DIRS
+from sandbox.jail.sysfiles import busybox_sh
 from sandbox.workspace.sentry import Folders
 from sandbox.workspace.settled import SETTLED_NS
 
 MAGIC = b"SWREC1"
 END = b"\x1eSWEND"
 
-_WRAPPER = """#!{bash} -p
-# scopewatch shim for `{name}`: run the real program, then record the call. `-p`: an environment of
-# its own (no exported functions, no BASH_ENV / ENV, SHELLOPTS ignored), so the caller's environment
-# cannot change what it runs or stop it writing its record.
+_WRAPPER = """#!{shell}
+# scopewatch shim for `{name}`: run the real program, then record the call. Its shell takes no startup file,
+# function or option from the caller's environment (bash's `-p`; busybox's sh takes none), so the caller's
+# environment cannot change what it runs or stop it writing its record.
 __sw_t0=$EPOCHREALTIME
 {run}
 __sw_rc=$?
@@ -62,10 +63,10 @@ exit $__sw_rc
 """
 
 
-_WRAPPER_FIRST = """#!{bash} -p
+_WRAPPER_FIRST = """#!{shell}
 # scopewatch shim for `{name}`: record the call, then become the real program (the exec tracer says how it
-# ended). `-p`: an environment of its own (no exported functions, no BASH_ENV / ENV, SHELLOPTS ignored), so
-# the caller's environment cannot change what it runs or stop it writing its record.
+# ended). Its shell takes no startup file, function or option from the caller's environment (bash's `-p`;
+# busybox's sh takes none), so the caller's environment cannot change what it runs or stop it writing its record.
 printf '%s\\0' SWREC1 "${{SCOPEWATCH_ACTOR:-}}" "$PWD" "$EPOCHREALTIME" '' '' {qname} "$@" \\
   $'\\x1eSWEND' >> {fifo} 2>&-
 {run}
@@ -91,11 +92,11 @@ class ShimRecord:
     and ``duration_ms`` 0 until the trace completes it)."""
 
 
-def wrapper_text(bash: str, name: str, run: str, fifo: Path, *, first: bool = False) -> str:
-    """The wrapper for ``name``: ``run`` is the bash line that runs the real program (with ``first``, the line
-    that becomes it, or exits: its record is written before)."""
+def wrapper_text(shell: str, name: str, run: str, fifo: Path, *, first: bool = False) -> str:
+    """The wrapper for ``name`` run by ``shell`` (its interpreter line: ``/usr/bin/bash -p``): ``run`` is the line
+    that runs the real program (with ``first``, the line that becomes it, or exits: its record is written before)."""
     text = _WRAPPER_FIRST if first else _WRAPPER
-    return text.format(bash=bash, name=name, qname=shlex.quote(name), run=run, fifo=shlex.quote(str(fifo)))
+    return text.format(shell=shell, name=name, qname=shlex.quote(name), run=run, fifo=shlex.quote(str(fifo)))
 
 
 def in_system_dirs(program: str) -> bool:
@@ -156,8 +157,9 @@ class Shim:
         bash = "/bin/bash" if self.container is not None else shutil.which("bash", path=self.search_path)
         if bash is None:
             raise ShimUnavailable("the shell shim needs bash")
+        shell = self._host_shell(bash)
         for name in self._commands if self.container is None else ():
-            self._expected[name], self._after[name] = self._host_wrapper(bash, name)
+            self._expected[name], self._after[name] = self._host_wrapper(shell, name)
         for name, program in (self.container or {}).items():
             if name in self._commands:
                 self.cover.append((self.dir / name, program))
@@ -166,7 +168,7 @@ class Shim:
                 run = f'(exec -a {shlex.quote(name)} /opt/scopewatch/real/{shlex.quote(name)} "$@")'
             else:
                 run = f'PATH={shlex.quote(self.search_path)} {shlex.quote(name)} "$@"'
-            self._expected[name] = wrapper_text(bash, name, run, self.fifo)
+            self._expected[name] = wrapper_text(f"{bash} -p", name, run, self.fifo)
         self.dir.mkdir(parents=True, exist_ok=True)
         if self.covering and self.container is None:
             self.real_dir.mkdir(exist_ok=True)
@@ -202,7 +204,17 @@ class Shim:
         self._expected.update(self._after)
         self._seen.clear()
 
-    def _host_wrapper(self, bash: str, name: str) -> tuple[str, str]:
+    def _host_shell(self, bash: str) -> str:
+        """The host wrappers' interpreter line: busybox's sh where it serves (:func:`busybox_sh`; by the real
+        program's own path where the shim covers busybox too), else ``bash -p``."""
+        found = busybox_sh(self.search_path)
+        if found is None:
+            return f"{bash} -p"
+        real = os.path.realpath(found)
+        covered = self.covering and "busybox" in self._commands and in_system_dirs(real)
+        return f"{self.real_dir / 'busybox' if covered else real} sh"
+
+    def _host_wrapper(self, shell: str, name: str) -> tuple[str, str]:
         """Its wrapper's text as the sandbox starts with it, and with the record after the program."""
         program = shutil.which(name, path=self.search_path)
         self.real[name] = program
@@ -220,7 +232,7 @@ class Shim:
                 run = run if first else f"({run})"
             else:
                 run = f'{"exec " if first else ""}{shlex.quote(program)} "$@"'
-            texts.append(wrapper_text(bash, name, run, self.fifo, first=first))
+            texts.append(wrapper_text(shell, name, run, self.fifo, first=first))
         return texts[0], texts[-1]
 
     def _write_wrappers(self, names: Iterable[str]) -> None:

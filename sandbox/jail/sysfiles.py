@@ -6,7 +6,9 @@ what a jail has no use for (every open is a stop of the exec tracer, :mod:`sandb
 - ``/usr/lib/locale`` with a ``locale-archive`` (:func:`locales`) where the host has only the locale
   folders (Debian's ``C.utf8``): glibc then maps the one archive instead of opening 13 files
   (``LC_CTYPE``, ``LC_COLLATE``, ...) in every program that sets its locale. The archive holds the same
-  compiled data (``localedef --add-to-archive``) and the folders stay beside it.
+  compiled data (``localedef --add-to-archive``) and the folders stay beside it;
+- a busybox whose ``sh`` runs the shim's wrappers (:func:`busybox_sh`): it starts without bash's loader and
+  locale (5 opens less a shimmed program).
 
 Each is made once per engine process, in a folder of its own removed when the process exits; the jail
 binds it read-only over the host's (:mod:`sandbox.jail.isolation`). None where there is nothing to change.
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
+import shlex
 import shutil
 import subprocess
 from functools import cache
@@ -109,3 +113,19 @@ def binds() -> tuple[tuple[str, str], ...]:
     """(file or folder made here, the host path it stands for in the jail)."""
     made = ((nsswitch(), NSSWITCH), (locales(), LOCALES))
     return tuple((src, dst) for src, dst in made if src is not None)
+
+
+@cache
+def busybox_sh(search_path: str) -> str | None:
+    """A busybox on ``search_path`` whose ``sh`` runs the wrappers as bash would (``exec -a``, ``$EPOCHREALTIME``,
+    ``$'...'``, ``printf`` built in: probed once), or None. It starts without bash's loader and locale: under the
+    exec tracer a shimmed program costs 5 traced opens and ~0.45 ms less (docs/performance.md, stop 46)."""
+    found, true = shutil.which("busybox", path=search_path), shutil.which("true", path=search_path)
+    if found is None or true is None:
+        return None
+    probe = f"printf '%s\\0' \"$EPOCHREALTIME\" $'\\x1eSW' && (exec -a sw-probe {shlex.quote(true)})"
+    try:
+        done = subprocess.run([found, "sh", "-c", probe], capture_output=True, timeout=10, env={}, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found if done.returncode == 0 and re.fullmatch(rb"\d+\.\d{6}\0\x1eSW\0", done.stdout) else None
