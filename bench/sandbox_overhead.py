@@ -22,8 +22,10 @@ The last table is issue 29's target, measured side by side in the same rounds: t
 status``, ``pytest -q`` on 12 tests, a ``find`` over the 200 files) bare, with a jail per command and
 with the episode's jail (both shimmed and traced, at bubblewrap; every sandbox is a second old and has run one
 ``git status`` before anything is timed, so neither the episode's jail, started once an episode, nor git's
-re-reading of a workspace made in the index's second is in it: :func:`aged`), as ratios to bare by wall time and by
-CPU time (the engine's and its children's: less sensitive to the machine's load), and the median ratio
+re-reading of a workspace made in the index's second is in it: :func:`aged`; then each mix command has run once
+bare and in each sandbox, so no first run is timed either: a workspace's first ``pytest`` writes its
+``__pycache__``, an engine's first analysis of each kind of work runs in a thread), as ratios to bare by wall time
+and by CPU time (the engine's and its children's: less sensitive to the machine's load), and the median ratio
 of the mix. ``--mix-only`` runs that table alone. ``--baseline REV`` runs it for REV's code too (a copy
 by ``git archive`` in a temporary folder), this bench driving both: each round runs one process per side,
 the order alternating (ABBA), and the table gives both sides' ratios to the bare runs of their own
@@ -217,6 +219,10 @@ async def mix_samples(commands: int, rounds: int) -> tuple[Samples, tuple[str, s
     per_command = await _create(bus, "bubblewrap", "command", watch=True)
     per_episode = await _create(bus, "bubblewrap", "episode", watch=True)
     await aged((per_command, per_episode))
+    for command in MIX.values():  # each command once bare and in each sandbox before anything is timed (the module)
+        await bare(per_command.root, 1, command)
+        for sb in (per_command, per_episode):
+            await sandboxed(sb, 1, command)
     samples: Samples = {label: {} for label in MIX}
     load = [os.getloadavg()[0]]
     try:
