@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.jail.isolation import SYSTEM_DIRS
-from sandbox.jail.sysfiles import busybox_sh
+from sandbox.jail.sysfiles import quick_sh
 from sandbox.workspace.sentry import Folders
 from sandbox.workspace.settled import SETTLED_NS
 
@@ -51,13 +51,13 @@ END = b"\x1eSWEND"
 
 _WRAPPER = """#!{shell}
 # scopewatch shim for `{name}`: run the real program, then record the call. Its shell takes no startup file,
-# function or option from the caller's environment (bash's `-p`; busybox's sh takes none), so the caller's
+# function or option from the caller's environment (bash's `-p`; lksh takes none), so the caller's
 # environment cannot change what it runs or stop it writing its record.
 __sw_t0=$EPOCHREALTIME
 {run}
 __sw_rc=$?
 __sw_t1=$EPOCHREALTIME
-printf '%s\\0' SWREC1 "${{SCOPEWATCH_ACTOR:-}}" "$PWD" "$__sw_t0" "$__sw_t1" "$__sw_rc" {qname} "$@" \\
+builtin printf '%s\\0' SWREC1 "${{SCOPEWATCH_ACTOR:-}}" "$PWD" "$__sw_t0" "$__sw_t1" "$__sw_rc" {qname} "$@" \\
   $'\\x1eSWEND' >> {fifo} 2>&-
 exit $__sw_rc
 """
@@ -66,8 +66,8 @@ exit $__sw_rc
 _WRAPPER_FIRST = """#!{shell}
 # scopewatch shim for `{name}`: record the call, then become the real program (the exec tracer says how it
 # ended). Its shell takes no startup file, function or option from the caller's environment (bash's `-p`;
-# busybox's sh takes none), so the caller's environment cannot change what it runs or stop it writing its record.
-printf '%s\\0' SWREC1 "${{SCOPEWATCH_ACTOR:-}}" "$PWD" "$EPOCHREALTIME" '' '' {qname} "$@" \\
+# lksh takes none), so the caller's environment cannot change what it runs or stop it writing its record.
+builtin printf '%s\\0' SWREC1 "${{SCOPEWATCH_ACTOR:-}}" "$PWD" "$EPOCHREALTIME" '' '' {qname} "$@" \\
   $'\\x1eSWEND' >> {fifo} 2>&-
 {run}
 """
@@ -205,14 +205,15 @@ class Shim:
         self._seen.clear()
 
     def _host_shell(self, bash: str) -> str:
-        """The host wrappers' interpreter line: busybox's sh where it serves (:func:`busybox_sh`; by the real
-        program's own path where the shim covers busybox too), else ``bash -p``."""
-        found = busybox_sh(self.search_path)
+        """The host wrappers' interpreter line: ``lksh`` where it serves (:func:`~sandbox.jail.sysfiles.quick_sh`; by
+        the real program's own path where the shim covers it too), else ``bash -p``."""
+        found = quick_sh(self.search_path)
         if found is None:
             return f"{bash} -p"
         real = os.path.realpath(found)
-        covered = self.covering and "busybox" in self._commands and in_system_dirs(real)
-        return f"{self.real_dir / 'busybox' if covered else real} sh"
+        name = os.path.basename(found)
+        covered = self.covering and name in self._commands and in_system_dirs(real)
+        return str(self.real_dir / name) if covered else real
 
     def _host_wrapper(self, shell: str, name: str) -> tuple[str, str]:
         """Its wrapper's text as the sandbox starts with it, and with the record after the program."""

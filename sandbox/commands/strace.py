@@ -49,9 +49,13 @@ class Exec:
     file: str
     argv: tuple[str, ...]
     cwd: str = ""
-    """The working directory: the first ``AT_FDCWD</dir>`` the process showed after the exec."""
+    """The working directory: the first ``AT_FDCWD</dir>`` the process showed after the exec (the kernel's own
+    answer); until then, or when it shows none (a program that opens with ``open``, as musl's do), where the trace
+    had the process before the exec (:attr:`followed`)."""
     entered: float = 0.0
     """When the call began (``ts`` is when it returned, for a call strace showed unfinished, then resumed)."""
+    followed: bool = False
+    """:attr:`cwd` is where the process's ``chdir`` calls (and earlier ``AT_FDCWD``) led, not yet the kernel's."""
 
 
 @dataclass(frozen=True)
@@ -260,6 +264,7 @@ def _line(
             out.skipped += 1
         else:
             exec_.entered = entered
+            exec_.cwd, exec_.followed = base, bool(base)
             out.execs.append(exec_)
             last_exec[pid] = exec_
     elif name in ("openat", "open", "openat2", "creat"):
@@ -384,9 +389,10 @@ def _exec(pid: int, ts: float, name: str, args: str) -> Exec | None:
 def _open(
     out: ParsedTrace, exec_: Exec | None, pid: int, ts: float, name: str, args: str, rest: str, fd: int, cwd: str
 ) -> None:
-    if exec_ is not None and not exec_.cwd and args.startswith("AT_FDCWD<"):
+    if exec_ is not None and (exec_.followed or not exec_.cwd) and args.startswith("AT_FDCWD<"):
         found, _ = decoration(args, len("AT_FDCWD"))
-        exec_.cwd = found or ""
+        if found:
+            exec_.cwd, exec_.followed = found, False
     path, _ = decoration(rest, 0)  # no ``<...>``: a path -y cannot name (longer than PATH_MAX)
     bare = path is None
     path = named(name, args, cwd) if path is None else path

@@ -7,8 +7,8 @@ what a jail has no use for (every open is a stop of the exec tracer, :mod:`sandb
   folders (Debian's ``C.utf8``): glibc then maps the one archive instead of opening 13 files
   (``LC_CTYPE``, ``LC_COLLATE``, ...) in every program that sets its locale. The archive holds the same
   compiled data (``localedef --add-to-archive``) and the folders stay beside it;
-- a busybox whose ``sh`` runs the shim's wrappers (:func:`busybox_sh`): it starts without bash's loader and
-  locale (5 opens less a shimmed program).
+- a shell for the shim's wrappers that starts without bash's loader and locale (:func:`quick_sh`: 5 opens less a
+  shimmed program).
 
 Each is made once per engine process, in a folder of its own removed when the process exits; the jail
 binds it read-only over the host's (:mod:`sandbox.jail.isolation`). None where there is nothing to change.
@@ -116,16 +116,18 @@ def binds() -> tuple[tuple[str, str], ...]:
 
 
 @cache
-def busybox_sh(search_path: str) -> str | None:
-    """A busybox on ``search_path`` whose ``sh`` runs the wrappers as bash would (``exec -a``, ``$EPOCHREALTIME``,
-    ``$'...'``, ``printf`` built in: probed once), or None. It starts without bash's loader and locale: under the
-    exec tracer a shimmed program costs 5 traced opens and ~0.45 ms less (docs/performance.md, stop 46)."""
-    found, true = shutil.which("busybox", path=search_path), shutil.which("true", path=search_path)
+def quick_sh(search_path: str) -> str | None:
+    """mksh's ``lksh`` on ``search_path`` (Debian's ``mksh`` package) when it runs the shim's wrappers as ``bash -p``
+    would (``exec -a``, ``$EPOCHREALTIME``, ``$'...'``, ``builtin printf``: probed once), else None. Debian's is
+    linked statically with musl: it starts with no loader, no locale and none of glibc's cache probing (~70 ``cpuid``
+    a program's start, each an exit to the hypervisor in a virtual machine): a shimmed program costs ~0.6 ms and 5
+    traced opens less in the episode's jail (docs/performance.md, stop 46)."""
+    found, true = shutil.which("lksh", path=search_path), shutil.which("true", path=search_path)
     if found is None or true is None:
         return None
-    probe = f"printf '%s\\0' \"$EPOCHREALTIME\" $'\\x1eSW' && (exec -a sw-probe {shlex.quote(true)})"
+    probe = f"builtin printf '%s\\0' \"$EPOCHREALTIME\" $'\\x1eSW' && (exec -a sw-probe {shlex.quote(true)})"
     try:
-        done = subprocess.run([found, "sh", "-c", probe], capture_output=True, timeout=10, env={}, check=False)
+        done = subprocess.run([found, "-c", probe], capture_output=True, timeout=10, env={}, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     return found if done.returncode == 0 and re.fullmatch(rb"\d+\.\d{6}\0\x1eSW\0", done.stdout) else None

@@ -439,3 +439,22 @@ def test_a_trace_past_the_big_mark_is_parsed_from_its_file_not_as_it_comes(tmp_p
             assert small.finish() == parse(lines, ("/ws/",))
     finally:
         stream.close()
+
+
+def test_an_exec_that_opens_with_open_has_the_folder_its_process_was_in() -> None:
+    """A program whose C library opens with ``open`` (musl's: the shim's ``lksh``) shows no ``AT_FDCWD</dir>``: its
+    exec's folder is where the trace had its process (a ``chdir``), so a wrapper copy run as ``cd /tmp && ./g`` is
+    found by its bytes; the first ``AT_FDCWD</dir>`` after the exec is still the kernel's word over that."""
+    lines = [
+        '10 1.000 chdir("/ws") = 0\n',
+        '10 1.001 chdir("/tmp") = 0\n',
+        '10 1.002 execve("./g", ["./g", "status"], 0x1 /* 2 vars */) = 0\n',
+        '10 1.003 open("./g", O_RDONLY) = 3</tmp/g>\n',
+        '11 1.004 chdir("/ws/link") = 0\n',
+        '11 1.005 execve("/usr/bin/git", ["git"], 0x1 /* 2 vars */) = 0\n',
+        '11 1.006 openat(AT_FDCWD</ws/real>, ".git/HEAD", O_RDONLY) = 3</ws/real/.git/HEAD>\n',
+        '12 1.007 execve("/usr/bin/true", ["true"], 0x1 /* 2 vars */) = 0\n',
+    ]
+    trace = parse(lines)
+    found = [(e.file, e.cwd) for e in trace.execs]
+    assert found == [("./g", "/tmp"), ("/usr/bin/git", "/ws/real"), ("/usr/bin/true", "")]
