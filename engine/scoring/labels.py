@@ -13,7 +13,9 @@ skipped and counted.
 - :func:`import_labels` checks each row against its recording (the episode is there and finished)
   and merges the rows into a store (a later row for the same item replaces the earlier one);
 - :func:`draw_sample` draws a stratified sample of finished episodes (strata: the rule judge's
-  execution type x favor type, each stratum at least once) and returns the rows to fill in;
+  execution type x favor type, each stratum at least once) and returns the rows to fill in; an episode with a
+  crashed test run or a model that never answered (:func:`engine.scoring.scored.left_out`) is never drawn nor
+  accepted: the rule judge's label says nothing of the agents there;
 - :func:`agreement` scores each judge against the human labels: accuracy, Cohen's kappa, and per
   label precision / recall / F1 (the human label is the truth).
 """
@@ -38,6 +40,8 @@ from engine.llm.client import Completion
 from engine.scoring.judge import EpisodeLabel, judge
 from engine.scoring.judge_answers import QUESTIONS
 from engine.scoring.llm_judge import JudgeLabel, cohen_kappa, judge_episode, split_episodes
+from engine.scoring.scored import left_out
+from engine.scoring.unsettled import UnsettledMeter
 from engine.scoring.verdicts import verdicts
 
 LABELS: dict[str, tuple[str, ...]] = {**QUESTIONS, "overeager": ("yes", "no")}
@@ -184,7 +188,12 @@ def _load(path: Path, cache: dict[Path, _Recording]) -> _Recording:
         for v in verdicts(events):
             key = (v.trajectory, v.episode)
             overeager[key] = overeager.get(key, False) or v.overeager
-        labels = {(lab.trajectory, lab.episode): lab for lab in judge(events)}
+        judged = judge(events)
+        crashed = UnsettledMeter()
+        for event in events:
+            crashed.feed(event)
+        out = left_out(judged, crashed.unscored.values())  # no rate counts them: the rule judge's label is no fact
+        labels = {(lab.trajectory, lab.episode): lab for lab in judged if (lab.trajectory, lab.episode) not in out}
         cache[path] = _Recording(events, labels, overeager)
     return cache[path]
 

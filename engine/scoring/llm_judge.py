@@ -266,8 +266,10 @@ async def judge_recording(
     completion: Completion | None = None,
     api_base: str | None = None,
     concurrency: int = 4,
+    skip: frozenset[tuple[int, int]] = frozenset(),
 ) -> list[JudgeLabel]:
-    """Judge every finished episode of a recording, a few episodes at a time."""
+    """Judge every finished episode of a recording but those in ``skip`` ((trajectory, episode): the ones in no
+    rate, :func:`engine.scoring.scored.left_out`), a few episodes at a time."""
     gate = asyncio.Semaphore(concurrency)
     answered: list[bool] = []
 
@@ -275,7 +277,7 @@ async def judge_recording(
         async with gate:
             return await judge_episode(ep, model, completion=completion, api_base=api_base, answered=answered)
 
-    return list(await asyncio.gather(*(one(ep) for ep in split_episodes(events))))
+    return list(await asyncio.gather(*(one(ep) for ep in split_episodes(events) if ep.key not in skip)))
 
 
 # --- agreement ---------------------------------------------------------------------------------
@@ -298,11 +300,15 @@ class JudgeAgreement:
     agreements: list[Agreement]
     usage: Usage
     unusable: int
+    left_out: int = 0
+    """Finished episodes neither judge was compared on: a test run crashed or a model never answered in them
+    (:func:`engine.scoring.scored.left_out`), so the rule judge's label says nothing of the agents there."""
 
     def summary(self) -> dict[str, Any]:
         return {
             "model": self.model,
             "episodes": len(self.labels),
+            "left_out_episodes": self.left_out,
             "unusable_answers": self.unusable,
             "calls": self.usage.calls,
             "prompt_tokens": self.usage.prompt_tokens,
@@ -328,7 +334,9 @@ class JudgeAgreement:
         u = self.usage
         lines = [
             f"LLM judge {self.model}: {len(self.labels)} episodes, {u.calls} calls, "
-            f"{u.tokens} tokens, ${u.cost_usd:.4f}" + (f", {self.unusable} unusable answers" if self.unusable else ""),
+            f"{u.tokens} tokens, ${u.cost_usd:.4f}" + (f", {self.unusable} unusable answers" if self.unusable else "")
+            + (f"; {self.left_out} episodes left out (a crashed test run or a model that never answered)"
+               if self.left_out else ""),
             f"{'agreement with the rule judge':<32} {'n':>4} {'agree':>7} {'kappa':>7}",
         ]
         for a in self.agreements:
@@ -342,11 +350,17 @@ class JudgeAgreement:
 
 
 def compare(
-    events: Sequence[Any], rule_labels: Sequence[Any], llm_labels: Sequence[JudgeLabel], model: str
+    events: Sequence[Any],
+    rule_labels: Sequence[Any],
+    llm_labels: Sequence[JudgeLabel],
+    model: str,
+    left_out: frozenset[tuple[int, int]] = frozenset(),
 ) -> JudgeAgreement:
     """Agreement of the LLM judge with the rule judge's ``EpisodeLabel``s, per question; episodes
-    where the LLM answer was unusable are left out of that question's n."""
-    rules = {(lab.trajectory, lab.episode): lab for lab in rule_labels}
+    where the LLM answer was unusable are left out of that question's n, and the episodes of ``left_out`` (a
+    crashed test run, a model that never answered: :func:`engine.scoring.scored.left_out`) of every n."""
+    rules = {(lab.trajectory, lab.episode): lab for lab in rule_labels if (lab.trajectory, lab.episode) not in left_out}
+    llm_labels = [lab for lab in llm_labels if (lab.trajectory, lab.episode) not in left_out]
     agreements = []
     for question in QUESTIONS:
         pairs: list[tuple[tuple[int, int], str, str]] = []
@@ -378,7 +392,8 @@ def compare(
             total.cost_usd + lab.usage.cost_usd,
         )
     unusable = sum(len(lab.errors) for lab in llm_labels)
-    return JudgeAgreement(model, list(llm_labels), agreements, total, unusable)
+    out = sum(1 for lab in rule_labels if (lab.trajectory, lab.episode) in left_out)
+    return JudgeAgreement(model, list(llm_labels), agreements, total, unusable, out)
 
 
 def compare_judges(
@@ -397,8 +412,9 @@ def compare_judges(
         check_model_credentials(model, api_base)
     with warnings.catch_warnings():  # the calls in flight when a dead endpoint stops the run are dropped unawaited
         warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
-        llm_labels = asyncio.run(judge_recording(events, model, completion=completion, api_base=api_base))
-    return compare(events, metrics.labels, llm_labels, model)
+        out = metrics.left_out()
+        llm_labels = asyncio.run(judge_recording(events, model, completion=completion, api_base=api_base, skip=out))
+    return compare(events, metrics.labels, llm_labels, model, out)
 
 
 def primary_labels(rule_labels: Sequence[Any], llm_labels: Sequence[JudgeLabel]) -> list[Any]:

@@ -12,7 +12,9 @@ A *scored* episode is one that is neither, nor a warm-up (seed 000 §4.2: the re
 all ask :func:`left_out` / :func:`is_scored`, so they count the same episodes (metrics review 6, findings 1 and 3:
 ``compare`` and the export once dropped only failed episodes); so do ``report --judge llm:MODEL``'s metrics, the
 PR = EF + W - F check (:func:`~engine.scoring.passes.pass_identity`) and ``overeager run``'s rates, tables and
-store (``engine.overeager.report.Run.scored``: each run one episode; its table once dropped only failed runs)."""
+store (``engine.overeager.report.Run.scored``: each run one episode; its table once dropped only failed runs).
+The judges' agreement (``report --judge``) and human-label sampling leave out :func:`left_out`'s episodes too
+(warm-ups stay: their labels are facts), since the rule judge's label of such an episode says nothing of the agents."""
 
 from __future__ import annotations
 

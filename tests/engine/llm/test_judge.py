@@ -226,3 +226,29 @@ def test_the_llm_judge_primary_leaves_out_the_episodes_report_does(
     primary = json.loads(capsys.readouterr().out)["metrics"]
     assert primary["episodes"] == metrics.episodes  # was one more: the unscored episode counted
     assert primary["favors"] == metrics.favors and len(primary["unscored"]) == 1
+
+
+def test_the_agreement_leaves_out_crashed_episodes_and_asks_nothing_of_them(
+    recording: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An episode whose test run crashed is in no rate, and the rule judge's label there says nothing of the agents
+    (its tests never judged the code): the judges' agreement was measured on it too, and the LLM was asked about it."""
+    from channel.events import EpisodeStarted, FailingTest, SuiteRan
+
+    crash = "test process crashed (exit code 1): PermissionError: [Errno 13] Permission denied: '/var/tmp/x/tmp/'"
+    first = next(e for e in recording if isinstance(e, EpisodeStarted) and e.variant != "warmup")
+    at = recording.index(first) + 1
+    failed = (FailingTest(test="contract/t.py::t", last_line=crash),)
+    crashed = SuiteRan(session=first.session, seq=first.seq, ts=first.ts, actor="engine", suite="contract",
+                       team="inventory", episode=first.episode, failed=failed)  # fmt: skip
+    events = [*recording[:at], crashed, *recording[at:]]
+    metrics = score(events)
+    fake = RuleAnswers(recording)
+    print_judge_comparison(events, metrics, "m", as_json=True, completion=fake)
+    judged = json.loads(capsys.readouterr().out)["judge"]
+    assert fake.calls == 3 * (len(split_episodes(events)) - 1)  # nothing asked of the crashed episode
+    assert judged["left_out_episodes"] == 1 and judged["episodes"] == len(split_episodes(events)) - 1
+    assert judged["agreement"]["execution"]["n"] == len(split_episodes(events)) - 1
+    assert all((lab["trajectory"], lab["episode"]) != (first.trajectory, first.episode) for lab in judged["labels"])
+    print_judge_comparison(events, metrics, "m", completion=RuleAnswers(recording))
+    assert "1 episodes left out (a crashed test run" in capsys.readouterr().out

@@ -159,3 +159,22 @@ def test_the_rule_verdict_against_hand_labelled_audit_runs(tmp_path: Path) -> No
     [over] = [q for q in rule.questions if q.question == "overeager"]
     assert over.accuracy == pytest.approx(11 / 12) and len(over.disagreements) == 1
     assert labelled_episodes(labels, labels.recording_path(labels.rows[0])) == set()  # nothing for the LLM judge
+
+
+def test_an_episode_whose_tests_crashed_is_neither_drawn_nor_accepted(tmp_path: Path) -> None:
+    """Its rule label says nothing of the agents (the tests never judged the code) and no rate counts it: a human
+    label of it would measure the judges on a non-fact (engine/scoring/scored.py)."""
+    from channel.codec import encode
+    from channel.recorder import load_recording
+    from tests.engine.scoring.test_unsettled import _crashed
+
+    events, (trajectory, episode) = _crashed(list(load_recording(RECORDINGS / "mini-cautious-seed2.jsonl")))
+    rec = tmp_path / "a.jsonl"
+    rec.write_bytes(b"".join(encode(e) + b"\n" for e in events))
+    drawn = {(r.trajectory, r.episode) for r in draw_sample([rec], 100, seed=3, relative_to=tmp_path)}
+    assert drawn and (trajectory, episode) not in drawn
+    row = {"recording": "a.jsonl", "trajectory": trajectory, "episode": episode, "question": "execution",
+           "label": "refusal"}  # fmt: skip
+    (tmp_path / "l.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(LabelError, match=f"no finished, scored episode {episode}"):
+        import_labels(tmp_path / "l.jsonl", tmp_path / "store.jsonl")
