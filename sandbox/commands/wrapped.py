@@ -19,9 +19,13 @@ from sandbox.commands.identity import Program, ProgramIndex, by_descriptor
 from sandbox.commands.shim import ShimRecord
 from sandbox.commands.strace import Exec, ParsedTrace
 
+SHELLS = ("bash", "sh", "lksh", "mksh")
+"""Shells a wrapper may be run by as a script (``lksh WRAPPER``: the wrappers' own shell where it serves,
+:func:`~sandbox.jail.sysfiles.quick_sh`)."""
+
 
 def as_wrapper(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tuple[str, tuple[str, ...]] | None:
-    """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``),
+    """(command, arguments) when ``e`` runs a shim wrapper (directly, or as ``bash WRAPPER ...``: :data:`SHELLS`),
     by its path or by its bytes (a copy of a wrapper under another name). A descriptor or a process's
     image (``/proc/self/exe``) is never one: it is a binary the kernel mapped, and a wrapper is a script."""
     if by_descriptor(e.file):
@@ -29,7 +33,7 @@ def as_wrapper(e: Exec, wrappers: Mapping[str, str], index: ProgramIndex) -> tup
     for file in (e.file, real_path(e.file)):
         if file in wrappers:
             return wrappers[file], e.argv[1:]
-    if Path(e.file).name in ("bash", "sh") and len(e.argv) > 1:
+    if Path(e.file).name in SHELLS and len(e.argv) > 1:
         for file in (e.argv[1], real_path(e.argv[1])):
             if file in wrappers:
                 return wrappers[file], e.argv[2:]
