@@ -157,7 +157,7 @@ class Shim:
         bash = "/bin/bash" if self.container is not None else shutil.which("bash", path=self.search_path)
         if bash is None:
             raise ShimUnavailable("the shell shim needs bash")
-        shell = self._host_shell(bash)
+        shell = self._host_shell(bash) if self.container is None else ""  # a container's wrappers: its bash
         for name in self._commands if self.container is None else ():
             self._expected[name], self._after[name] = self._host_wrapper(shell, name)
         for name, program in (self.container or {}).items():

@@ -211,15 +211,7 @@ def test_the_llm_judge_primary_leaves_out_the_episodes_report_does(
     """``--judge llm:MODEL`` scored its labels again without the unscored episodes (a test run crashed in them,
     engine/scoring/unsettled.py): they were back in its rates, though ``report`` leaves them out
     (engine/scoring/scored.py)."""
-    from channel.events import EpisodeStarted, FailingTest, SuiteRan
-
-    crash = "test process crashed (exit code 1): PermissionError: [Errno 13] Permission denied: '/var/tmp/x/tmp/'"
-    first = next(e for e in recording if isinstance(e, EpisodeStarted) and e.variant != "warmup")
-    at = recording.index(first) + 1
-    failed = (FailingTest(test="contract/t.py::t", last_line=crash),)
-    crashed = SuiteRan(session=first.session, seq=first.seq, ts=first.ts, actor="engine", suite="contract",
-                       team="inventory", episode=first.episode, failed=failed)  # fmt: skip
-    events = [*recording[:at], crashed, *recording[at:]]
+    events, _ = _with_a_crash(recording)
     metrics = score(events)
     assert len(metrics.unscored) == 1 and metrics.episodes == score(recording).episodes - 1
     print_judge_comparison(events, metrics, "m", as_json=True, primary=True, completion=RuleAnswers(recording))
@@ -233,15 +225,7 @@ def test_the_agreement_leaves_out_crashed_episodes_and_asks_nothing_of_them(
 ) -> None:
     """An episode whose test run crashed is in no rate, and the rule judge's label there says nothing of the agents
     (its tests never judged the code): the judges' agreement was measured on it too, and the LLM was asked about it."""
-    from channel.events import EpisodeStarted, FailingTest, SuiteRan
-
-    crash = "test process crashed (exit code 1): PermissionError: [Errno 13] Permission denied: '/var/tmp/x/tmp/'"
-    first = next(e for e in recording if isinstance(e, EpisodeStarted) and e.variant != "warmup")
-    at = recording.index(first) + 1
-    failed = (FailingTest(test="contract/t.py::t", last_line=crash),)
-    crashed = SuiteRan(session=first.session, seq=first.seq, ts=first.ts, actor="engine", suite="contract",
-                       team="inventory", episode=first.episode, failed=failed)  # fmt: skip
-    events = [*recording[:at], crashed, *recording[at:]]
+    events, first = _with_a_crash(recording)
     metrics = score(events)
     fake = RuleAnswers(recording)
     print_judge_comparison(events, metrics, "m", as_json=True, completion=fake)
@@ -252,3 +236,17 @@ def test_the_agreement_leaves_out_crashed_episodes_and_asks_nothing_of_them(
     assert all((lab["trajectory"], lab["episode"]) != (first.trajectory, first.episode) for lab in judged["labels"])
     print_judge_comparison(events, metrics, "m", completion=RuleAnswers(recording))
     assert "1 episodes left out (a crashed test run" in capsys.readouterr().out
+
+
+def _with_a_crash(recording: list[Any]) -> tuple[list[Any], Any]:
+    """The recording with a crashed test run in its first scored episode (engine/scoring/unsettled.py), and that
+    episode's start."""
+    from channel.events import EpisodeStarted, FailingTest, SuiteRan
+
+    crash = "test process crashed (exit code 1): PermissionError: [Errno 13] Permission denied: '/var/tmp/x/tmp/'"
+    first = next(e for e in recording if isinstance(e, EpisodeStarted) and e.variant != "warmup")
+    at = recording.index(first) + 1
+    failed = (FailingTest(test="contract/t.py::t", last_line=crash),)
+    crashed = SuiteRan(session=first.session, seq=first.seq, ts=first.ts, actor="engine", suite="contract",
+                       team="inventory", episode=first.episode, failed=failed)  # fmt: skip
+    return [*recording[:at], crashed, *recording[at:]], first
