@@ -36,5 +36,6 @@ Imports nothing else of scopewatch's.
 - :mod:`channel.recorder` — recordings: events appended to JSONL as they happen, read back;
 - :mod:`channel.recording_files` — a recording's bytes: plain, or compressed (.jsonl.gz, .jsonl.zst), read alike;
 - :mod:`channel.recording_index` — byte offsets beside a recording: event N without reading those before it;
+- :mod:`channel.tasks` — ending the tasks a coroutine started without dropping its own cancellation (a Ctrl-C);
 - :mod:`channel.errors` — the root of scopewatch's user-facing errors (one line each).
 """

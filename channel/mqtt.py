@@ -44,6 +44,7 @@ from channel.inbound import ForgedHandler, MqttSubscription, deliver_batch, forg
 from channel.rejects import RejectHandler, rejected
 from channel.replay import RawHandler
 from channel.signing import KEY_TOPIC, SessionKey, VerifyKey, announcement, public_of, signed
+from channel.tasks import cancel_and_wait
 from channel.topics import matches, topic_for
 from channel.vocab import Presence
 from channel.vocab.topics import ALL, BATCH, ROOT, presence_topic
@@ -421,10 +422,7 @@ class MqttBus:
         self._subs.clear()
         self._raw.clear()
         self._patterns.clear()
-        if reader is not None:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
-                await reader
+        await cancel_and_wait(reader)
         if client is not None:
             await release(client)
         for out in self._outbox.values():

@@ -12,7 +12,6 @@ from the history (channel.replay). :meth:`flush` waits, up to a deadline, for wh
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from typing import Protocol
@@ -21,6 +20,7 @@ from channel.bus import Bus, BusClosed
 from channel.codec import Message, encode
 from channel.events import PresenceChanged
 from channel.replay import BATCH_BYTES, BATCH_EVENTS
+from channel.tasks import cancel_and_wait
 from channel.vocab.topics import BATCH
 
 LIMIT = 50_000
@@ -152,9 +152,5 @@ class Outbox:
     async def close(self) -> None:
         """Stop publishing (what is still waiting is abandoned; the recording has it)."""
         tasks = [t for t in (self._drain, *self._sending) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(*tasks)
         self._queue.clear()

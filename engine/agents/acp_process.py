@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import acp
 
+from channel.tasks import wait_ended
 from engine.agents.acp_guard import ObjectLines
 from engine.agents.acp_terminals import ended
 from sandbox.protocol import AgentPipes
@@ -77,8 +78,7 @@ class ACPProcess:
             with contextlib.suppress(TimeoutError):
                 code = await asyncio.wait_for(self.process.wait(), 2)
         if self._drain is not None:
-            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(asyncio.shield(self._drain), 1)
+            await wait_ended(self._drain, 1)
         said = " | ".join(line for line in self._stderr if line.strip())[-400:]
         exited = ended(code) if code is not None else "closed its output (stopped answering)"
         return exited + (f": {said}" if said else "")

@@ -15,11 +15,11 @@ does not exist is answered with an error and leaves the turn open.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 from channel.commands import SeatCall
 from channel.emitter import Emit
 from channel.events import NormChanged, SeatAnswered, SeatPrompted
+from channel.tasks import cancel_and_wait
 from channel.vocab import AgentRole
 from channel.vocab.norms import Norms
 from channel.vocab.tools import TOOL_NAMES
@@ -113,9 +113,5 @@ class HumanAgent:
         try:
             done, _ = await asyncio.wait({get, stop}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (get, stop):
-                if not task.done():
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
+            await cancel_and_wait(get, stop)
         return get.result() if get in done else None

@@ -110,8 +110,11 @@ _INTERRUPTED = False
 this worker stops at once instead of running to its end while the driver waits."""
 
 
-GRACE_S = 5.0
-"""How long stopped workers get to clean up (close their sandboxes, run their ``atexit``) before they are killed."""
+GRACE_S = 3.0
+"""How long stopped workers get to clean up (close their sandboxes, run their ``atexit``: well under a second
+here, idle or loaded) before they are killed: short enough that a whole run stops within 5 s (issue 31) even
+when a worker's clean-up hangs or its stop never reached its code (an exception a signal handler raises inside
+a finaliser is dropped by Python; a worker on a loaded machine took the whole 5 s it had been given)."""
 
 
 class WorkerDied(ScopewatchError):

@@ -34,6 +34,7 @@ from channel.events import (
 )
 from channel.recorder import Recorder
 from channel.rejects import RejectedCommands
+from channel.tasks import cancel_and_wait, raise_if_cancelled
 from channel.vocab.config import SessionConfig
 from channel.vocab.norms import Norms
 from channel.vocab.topics import COMMANDS, PRESENCE
@@ -206,6 +207,7 @@ class Session:
                 for agent in self.agents.values():
                     agent.trajectory = plan.number  # type: ignore[attr-defined]
                 for task_id in plan.tasks:
+                    raise_if_cancelled()  # a Ctrl-C an await dropped on the way ends the session here
                     if self.controls.stopped:
                         break
                     episode += 1
@@ -224,11 +226,7 @@ class Session:
             reason = f"crashed: {type(exc).__name__}: {exc}"
             raise
         finally:
-            for task in (listener, room_task):
-                if task is not None:
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
+            await cancel_and_wait(listener, room_task)
             await commands.close()
             if started:  # a session stopped before it started has no end to say either
                 with contextlib.suppress(Exception):

@@ -38,6 +38,7 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel, ConfigDict
 
 from channel.events import FailingTest
+from channel.tasks import cancel_and_wait, wait_ended
 from sandbox.jail.isolation import SYSTEM_PATH, Jail, detect_isolation, jail_argv, minimal_env, network_cut_prefix
 from sandbox.jail.jailuser import hand_over, jail_uid
 from sandbox.jail.seccomp import filter_pipe
@@ -389,8 +390,8 @@ async def _execute(
     finally:
         _kill_group(proc)
         await proc.wait()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(reader, 5)
+        if not await wait_ended(reader, 5):
+            await cancel_and_wait(reader)
     return _problem(code, tail.decode("utf-8", "replace"), timeout)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
+from channel.tasks import cancel_and_wait, wait_ended
 from sandbox.errors import SandboxError
 from sandbox.workspace.paths import is_noise
 
@@ -65,15 +66,10 @@ class Watcher:
         if self._task is None:
             return
         self._stop.set()
-        failure: Exception | None = None
-        with contextlib.suppress(asyncio.CancelledError):
-            try:
-                await asyncio.wait_for(asyncio.shield(self._task), 5)
-            except TimeoutError:
-                self._task.cancel()
-                await asyncio.gather(self._task, return_exceptions=True)
-            except Exception as exc:
-                failure = exc
+        if not await wait_ended(self._task, 5):
+            await cancel_and_wait(self._task)
+            return
+        failure = None if self._task.cancelled() else self._task.exception()
         if failure is not None:
             raise SandboxError(f"the file watcher failed: {failure}") from failure
 

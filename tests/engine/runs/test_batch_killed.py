@@ -73,6 +73,7 @@ def test_sigterm_midway_leaves_a_partial_recording_and_no_process(tmp_path: Path
         log.close()
         for pid in _alive({driver.pid} | _descendants(driver.pid)):
             os.kill(pid, signal.SIGKILL)
+        driver.wait()  # reaped here, not by a later test's garbage collection (its ResourceWarning failed that test)
     events = list(read_recording(record))
     assert [e for e in events if isinstance(e, EpisodeEnded)], "the finished trajectories are in the recording"
     assert events[-1].kind != "SessionEnded"
