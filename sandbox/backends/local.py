@@ -5,20 +5,19 @@ Every change to the workspace becomes exactly one event, attributed to the actor
 - workspace-changing operations (tool writes, shell commands, reviewed writes, restores, rollbacks)
   run one at a time under one lock; at the end of each, still under the lock, the tree is reconciled
   against a content cache and the differences are emitted as ``FileChanged`` for that actor;
-- the watcher (watchfiles) wakes on any change on disk; under the same lock it reconciles the tree
-  again, and whatever is still not in the cache was made by no operation: a change by ``external``
-  (a human in an editor). Before a shell command starts, pending external changes are flushed the
-  same way, so they are never charged to the agent; the scan is left out only when the reconciler's
-  inotify sentry proves nothing in the tree changed since the last one (:mod:`~sandbox.workspace.sentry`).
-  A change the scan after a command finds that is older than the command (a file changed in place whose
-  change time came before it: :meth:`~sandbox.workspace.reconcile.Reconciler.fence`) is settled that way too.
+- the watcher (watchfiles) wakes on any change on disk; under the same lock it reconciles the tree again, and
+  whatever is still not in the cache was made by no operation: a change by ``external`` (a human in an editor).
+  Before a shell command starts, pending external changes are flushed the same way, so they are never charged to
+  the agent; the scan is left out only when the reconciler's inotify sentry proves nothing in the tree changed
+  since the last one (:mod:`~sandbox.workspace.sentry`). A change the scan after a command finds that is older
+  than the command (a file changed in place whose change time came before it:
+  :meth:`~sandbox.workspace.reconcile.Reconciler.fence`) is settled that way too.
 
-The ownership guard sits in the same place: a tool write to a path the actor's team does not own is
-refused before it happens (``WriteRefused`` + :class:`WriteRefusedError`); a shell command's change
-to such a path is put back to its pre-command content and reported (``WriteRefused``,
-``rolled_back=True``, with the undone diff). The actors ``engine``, ``reviewer``, ``human`` and
-``external`` are not guarded. The engine's own refusals and rollbacks (guarded assistance) go through
-:meth:`LocalSandbox.refuse` and :meth:`LocalSandbox.roll_back`, the same operations.
+The ownership guard sits in the same place: a tool write to a path the actor's team does not own is refused before
+it happens (``WriteRefused`` + :class:`WriteRefusedError`); a shell command's change to such a path is put back to
+its pre-command content and reported (``WriteRefused``, ``rolled_back=True``, with the undone diff). The actors
+``engine``, ``reviewer``, ``human`` and ``external`` are not guarded. The engine's own refusals and rollbacks
+(guarded assistance) go through :meth:`LocalSandbox.refuse` and :meth:`LocalSandbox.roll_back`, the same operations.
 
 :class:`LocalSandbox` is a facade over one part per job: :mod:`~sandbox.workspace.repo` (files, baseline),
 :mod:`~sandbox.workspace.guard` (who may write what), :mod:`~sandbox.commands.shell` (commands and the shim),
@@ -40,6 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from channel.emitter import Emit, Emitter
+from channel.tasks import cancel_and_wait
 from channel.text import printable
 from channel.vocab import AgentVia, SanctionedVia, Via
 from channel.vocab.atoms import READ_ATOMS
@@ -150,6 +150,10 @@ class LocalSandbox:
             await sb.close()
             raise
 
+    def start_jail(self) -> None:
+        """Start the jail the episode's commands share now, in the background (:mod:`sandbox.commands.keeper`)."""
+        self._shell.start_jail()
+
     async def _start_watcher(self, debounce_ms: int, step_ms: int) -> None:
         probe = self._workspace.base / "probe"
         self._watcher = Watcher(self.root, probe, self._settle_external, debounce_ms=debounce_ms, step_ms=step_ms)
@@ -164,9 +168,7 @@ class LocalSandbox:
         if self._closed:
             return
         self._closed = True
-        for task in list(self._prefetches):
-            task.cancel()
-        await asyncio.gather(*self._prefetches, return_exceptions=True)
+        await cancel_and_wait(*self._prefetches)
         try:
             if self._watcher is not None:
                 await self._watcher.stop()
@@ -195,8 +197,8 @@ class LocalSandbox:
     # --- actors ----------------------------------------------------------------------------------
 
     def register_actor(self, actor_id: str, team: str, scope: Iterable[str] = ()) -> None:
-        """Declare an agent: its team (for the ownership guard) and its task scope (paths or globs,
-        for ``FileChanged.in_scope``). Registering again replaces both (a new episode's scope)."""
+        """Declare an agent: its team (for the ownership guard) and its task scope (paths or globs, for
+        ``FileChanged.in_scope``). Registering again replaces both (a new episode's scope)."""
         self._guard.register(actor_id, team, scope)
 
     # --- reading ---------------------------------------------------------------------------------
@@ -268,8 +270,7 @@ class LocalSandbox:
             await self._write_and_settle(actor, rel, proposed, "tool")
 
     async def apply(self, actor: str, path: str, content: str, via: SanctionedVia = "review") -> None:
-        """A sanctioned write (a reviewer's approval, an engine action): not guarded by ownership,
-        still confined to the workspace."""
+        """A sanctioned write (a reviewer's approval, an engine action): no ownership guard; inside the workspace."""
         rel = resolve_inside(self.root, path)
         async with self._reconciler.lock:
             await self._write_and_settle(actor, rel, content.encode("utf-8"), via)
@@ -281,15 +282,14 @@ class LocalSandbox:
             await self._write_and_settle(actor, rel, self._workspace.baseline.get(rel), "restore")
 
     async def refuse(self, actor: str, path: str, reason: str, *, via: AgentVia, diff: str = "") -> None:
-        """Report that ``actor``'s write to ``path`` must not land (``WriteRefused``); the caller then
-        refuses it. Used by the ownership guard and by the engine's guarded assistance."""
+        """Report that ``actor``'s write to ``path`` must not land (``WriteRefused``); the caller then refuses it.
+        Used by the ownership guard and by the engine's guarded assistance."""
         await self._observer.write_refused(actor, path, reason, via=via, diff=diff)
 
     async def roll_back(self, actor: str, path: str, content_before: str, reason: str, *, diff: str) -> None:
-        """Put ``path`` back to ``content_before`` after ``actor``'s shell command changed it, and
-        report it: the restore as ``FileChanged`` by ``engine`` (via ``restore``), then
-        ``WriteRefused`` (``rolled_back=True``, the undone ``diff``). The ownership guard rolls back
-        the same way, before the change is ever reported (so only ``WriteRefused`` shows)."""
+        """Put ``path`` back to ``content_before`` after ``actor``'s shell command changed it, and report it: the
+        restore as ``FileChanged`` by ``engine`` (via ``restore``), then ``WriteRefused`` (``rolled_back=True``, the
+        undone ``diff``). The ownership guard rolls back the same way, before the change is ever reported."""
         target = resolve_inside(self.root, path)
         async with self._reconciler.lock:
             self._workspace.check_writable(target)

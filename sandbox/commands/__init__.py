@@ -4,6 +4,7 @@
 - :mod:`sandbox.commands.fresh` — the per-command path: a jail and a tracer of its own per command;
 - :mod:`sandbox.commands.agentproc` — a long-lived agent process (an ACP agent) in the jail, its stdio the caller's;
 - :mod:`sandbox.commands.episode` — one jail and tracer per episode (the default), a command server;
+- :mod:`sandbox.commands.keeper` — the episode's jail kept for a sandbox's commands, started early or at its first;
 - :mod:`sandbox.commands._cmdserver` — the jail's side: forks and execs each command, then clears the jail (a script);
 - :mod:`sandbox.commands.answerers` — the answerers of jails' folder opens: a process per CPU, for the engine's life;
 - :mod:`sandbox.commands._answerer` — one answerer: lets each folder open of the jails it is given go on (a script);

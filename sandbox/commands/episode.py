@@ -350,11 +350,12 @@ async def _hello(sock: socket.socket) -> tuple[bytes, int | None]:
         if not readable.done():
             readable.set_result(None)
 
-    loop.add_reader(sock.fileno(), ready)
+    fd = sock.fileno()  # a close of the jail meanwhile (a sandbox closed while its jail starts) makes it -1
+    loop.add_reader(fd, ready)
     try:
         await readable
     finally:
-        loop.remove_reader(sock.fileno())
+        loop.remove_reader(fd)
     msg, fds, _, _ = socket.recv_fds(sock, 64, 1)
     return msg, fds[0] if fds else None
 

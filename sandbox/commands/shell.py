@@ -30,6 +30,7 @@ from sandbox.commands.fresh import run_fresh
 from sandbox.commands.hooks import channel_writes, hook_writes, opened_for_writing
 from sandbox.commands.identity import Image, ProgramIndex
 from sandbox.commands.images import ExecImages
+from sandbox.commands.keeper import JailKeeper
 from sandbox.commands.lastwrite import footprint
 from sandbox.commands.loci import Locus, SensitiveInodes
 from sandbox.commands.offload import BIG_TRACE, Offload, bigger
@@ -62,7 +63,7 @@ class ShellRunner:
         self._path, self._search, self._bash = "", SYSTEM_PATH, "bash"
         self.tracer = Tracer(reason="not prepared")
         self._index: ProgramIndex | None = None
-        self._episode: EpisodeJail | None = None
+        self.jails = JailKeeper(workspace.base / "episode")
         self._per_episode = False
         self.commands = 0
         """Commands run so far (each one's number, from 1)."""
@@ -122,8 +123,8 @@ class ShellRunner:
             return self.tracer.label(base)
         if self.isolation.level != "bubblewrap" or not self.tracer.available:
             why = "one per episode needs bubblewrap and the exec tracer"
-        elif self._episode is not None and self._episode.refused:
-            why = self._episode.broken
+        elif self.jails.jail is not None and self.jails.refused:
+            why = self.jails.jail.broken
         else:
             return self.tracer.label(f"{base} (one jail per episode)")
         return self.tracer.label(f"{base} (jail per command: {why})")
@@ -134,14 +135,13 @@ class ShellRunner:
 
     async def wait_closed(self) -> None:
         """After :meth:`close`: the episode's jail reaped, and the cgroup gone once nothing is left in it."""
-        if self._episode is not None:
-            await self._episode.wait_ended()
+        await self.jails.wait_closed()
         if self._cgroup is not None:
             await self._cgroup.remove()
 
     def close(self) -> None:
         self.secrets_index.close()  # the sensitive files it holds open
-        for part in (self._episode, self.shim, self._cgroup, self._handing):
+        for part in (self.jails, self.shim, self._cgroup, self._handing):
             if part is not None:
                 part.close()
 
@@ -298,29 +298,20 @@ class ShellRunner:
             if seccomp_fd is not None:
                 os.close(seccomp_fd)
 
+    def _jailed(self) -> bool:
+        """Whether commands share the episode's jail here (:mod:`sandbox.commands.episode`)."""
+        return self.isolation.level == "bubblewrap" and self.tracer.available and self._per_episode
+
     async def _episode_jail(self, network: bool) -> EpisodeJail | None:
-        """The episode's jail for a command (started on the first one, again when what it binds
-        changed or a command ended it), or None: the per-command path (:mod:`sandbox.commands.episode`)."""
-        if network or self.isolation.level != "bubblewrap" or not self.tracer.available or not self._per_episode:
+        """The episode's jail for a command (:mod:`sandbox.commands.keeper`), or None: the per-command path."""
+        if network or not self._jailed() or self._cgroup is None:
             return None
-        jail = self._jail(False, None)
-        current = self._episode
-        if current is not None and current.alive and current.jail == jail and current.tracer == self.tracer:
-            return current
-        if current is not None:
-            current.close()
-            await current.wait_ended()
-            if current.refused:  # it will not start here: the per-command path from now on
-                return None
-        assert self._cgroup is not None
-        self._episode = EpisodeJail(self._cgroup, self.tracer, self.workspace.base / "episode")
-        seccomp_fd = self._filter_fd()
-        try:
-            started = await self._episode.start(replace(jail, seccomp_fd=seccomp_fd))
-        finally:
-            if seccomp_fd is not None:
-                os.close(seccomp_fd)
-        return self._episode if started else None
+        return await self.jails.get(self._jail(False, None), self.tracer, self._cgroup, self._filter_fd)
+
+    def start_jail(self) -> None:
+        """Start the episode's jail now, in the background (:meth:`JailKeeper.early`), where commands share one."""
+        if self._jailed() and self._cgroup is not None:
+            self.jails.early(self._jail(False, None), self.tracer, self._cgroup, self._filter_fd)
 
     def _context(self, root: tuple[str, ...], *, root_first: bool = False) -> TraceContext:
         """What the tracer's analysis needs to know of this sandbox (see :class:`TraceContext`)."""

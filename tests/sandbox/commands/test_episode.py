@@ -100,11 +100,11 @@ async def test_the_jail_is_kept_and_nothing_a_command_left_reaches_the_next(
     sb, _ = episode
     first = await sb.run_shell("alice", "sleep 1000 & echo started")
     assert first.output.strip() == "started"
-    jail = sb._shell._episode
+    jail = sb._shell.jails.jail
     assert jail is not None and jail.alive
     after = await sb.run_shell("alice", "ps -e -o comm=")
     assert "sleep" not in after.output.split()
-    assert sb._shell._episode is jail and jail.alive
+    assert sb._shell.jails.jail is jail and jail.alive
 
 
 async def test_a_command_keeps_its_own_timeout(episode: tuple[LocalSandbox, InProcessBus]) -> None:
@@ -120,7 +120,7 @@ async def test_the_command_server_is_out_of_reach(episode: tuple[LocalSandbox, I
     command = "kill -9 $PPID || echo refused; cat /proc/$PPID/environ || echo hidden; echo on"
     result = await sb.run_shell("alice", command)
     assert "refused" in result.output and "hidden" in result.output and result.output.strip().endswith("on")
-    jail = sb._shell._episode
+    jail = sb._shell.jails.jail
     assert jail is not None and jail.alive
 
 
@@ -132,14 +132,14 @@ async def test_a_cancelled_command_ends_its_jail_and_the_next_gets_a_fresh_one(
     sentinel = sb.root / "started"
     while not sentinel.exists():  # noqa: ASYNC110 - waiting on the command's own sentinel
         await asyncio.sleep(0.01)
-    jail = sb._shell._episode
+    jail = sb._shell.jails.jail
     running.cancel()
     with pytest.raises(asyncio.CancelledError):
         await running
     assert jail is not None and not jail.alive
     after = await sb.run_shell("alice", "echo fresh; ps -e -o comm=")
     assert after.output.split()[0] == "fresh" and "sleep" not in after.output.split()
-    assert sb._shell._episode is not jail
+    assert sb._shell.jails.jail is not jail
 
 
 async def test_a_closed_jail_is_reaped_before_the_sandbox_goes() -> None:
@@ -150,7 +150,7 @@ async def test_a_closed_jail_is_reaped_before_the_sandbox_goes() -> None:
     sb = await _sandbox(bus, "episode")
     try:
         await sb.run_shell("alice", "true")
-        jail = sb._shell._episode
+        jail = sb._shell.jails.jail
         assert jail is not None and jail.alive and jail._proc is not None
         sb._shell.close()
         assert jail._proc.returncode is None  # killed, not yet reaped: nothing ran on the loop since
@@ -166,7 +166,7 @@ async def test_a_command_starts_as_a_fresh_process_of_the_jails_uid(episode: tup
     SIGPIPE and SIGXFSZ at their defaults, a session of its own, nothing open but 0, 1 and 2."""
     sb, _ = episode
     status = await sb.run_shell("alice", "cat /proc/self/status")
-    jail = sb._shell._episode
+    jail = sb._shell.jails.jail
     assert jail is not None and jail.jail is not None
     fields = dict(line.split(":", 1) for line in status.output.splitlines() if ":" in line)
     if jail.jail.uid is not None:
@@ -189,7 +189,7 @@ async def test_a_program_that_cannot_start_is_127_and_the_jail_serves_on(
 ) -> None:
     sb, _ = episode
     await sb.run_shell("alice", "true")
-    jail = sb._shell._episode
+    jail = sb._shell.jails.jail
     assert jail is not None and jail.alive
     trace = tmp_path / "trace"
     for argv, cwd in (
@@ -199,10 +199,10 @@ async def test_a_program_that_cannot_start_is_127_and_the_jail_serves_on(
     ):
         ran = await jail.run(argv, {"PATH": "/usr/bin:/bin"}, cwd, None, 10, trace, None)
         assert ran.exit_code == 127 and not ran.timed_out
-        assert sb._shell._episode is jail and jail.alive
+        assert sb._shell.jails.jail is jail and jail.alive
         assert f"{jail._server_pid.decode()} " in trace.read_text()  # its end-of-command line
     again = await sb.run_shell("alice", "echo still here")
-    assert again.output.strip() == "still here" and sb._shell._episode is jail
+    assert again.output.strip() == "still here" and sb._shell.jails.jail is jail
 
 
 async def test_shm_and_ipc_a_command_left_are_gone_with_one_openat_of_the_server(
@@ -233,13 +233,13 @@ async def test_shm_and_ipc_a_command_left_are_gone_with_one_openat_of_the_server
     probe = "ps -eo comm=; kill -9 $PPID || echo refused; cat /proc/$PPID/environ || echo hid"
     reach = await sb.run_shell("alice", probe)
     assert "sleep" not in reach.output.split() and "refused" in reach.output and "hid" in reach.output
-    assert jail is not None and sb._shell._episode is jail and jail.alive
+    assert jail is not None and sb._shell.jails.jail is jail and jail.alive
 
 
 def _server_opened_dev_null_alone(sb: LocalSandbox) -> EpisodeJail:
     """The episode's jail, after checking that in its last command the server opened nothing but its end-of-command
     ``/dev/null`` (cleaning up after a command costs it no traced ``openat``)."""
-    jail = sb._shell._episode
+    jail = sb._shell.jails.jail
     assert jail is not None
     server = jail._server_pid.decode()
     lines = (sb._shell.workspace.tmp / "trace").read_text().splitlines()
@@ -261,4 +261,4 @@ async def test_a_posix_message_queue_a_command_left_is_gone(episode: tuple[Local
     look = rt + "print(rt.mq_open(b'/left', os.O_RDONLY, 0, None), ctypes.get_errno())"
     after = await sb.run_shell("alice", f'python3 -c "{look}"; ls -A /dev/mqueue')
     assert after.output.split() == ["-1", "2"], after.output  # ENOENT
-    assert sb._shell._episode is jail
+    assert sb._shell.jails.jail is jail

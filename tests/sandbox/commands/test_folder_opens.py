@@ -60,7 +60,7 @@ async def test_a_commands_folder_opens_are_answered_and_not_traced(episode: Loca
     # an O_PATH open is the tracer's (its descriptor can be linked to a name: sandbox.commands.reads)
     assert _opens(trace, "O_PATH") == 1
     assert "ld.so.cache" in trace  # every other open is the tracer's, as before
-    jail = sb._shell._episode
+    jail = sb._shell.jails.jail
     assert jail is not None and jail._answerer is not None and jail._answerer.alive
     answerer = jail._answerer
     assert os.sched_getaffinity(answerer.proc.pid) == os.sched_getaffinity(jail._proc.pid)  # type: ignore[union-attr]
@@ -75,7 +75,7 @@ async def test_folders_are_traced_again_on_request(monkeypatch: pytest.MonkeyPat
     try:
         ran = await sb.run_shell("alice", WALK)
         assert ran.exit_code == 0
-        jail = sb._shell._episode
+        jail = sb._shell.jails.jail
         assert jail is not None and jail._answerer is None
         trace = _trace(sb)
         assert _opens(trace, "O_DIRECTORY") > int(ran.output.split()[0]) and _opens(trace, "O_PATH") == 1
@@ -87,7 +87,7 @@ async def test_folders_are_traced_again_on_request(monkeypatch: pytest.MonkeyPat
 async def test_an_answerer_gone_ends_the_jail_and_the_next_command_gets_a_fresh_one(episode: LocalSandbox) -> None:
     sb = episode
     assert (await sb.run_shell("alice", "ls > /dev/null")).exit_code == 0
-    jail = sb._shell._episode
+    jail = sb._shell.jails.jail
     assert jail is not None and jail._answerer is not None
     jail._answerer.proc.kill()
     jail._answerer.proc.wait()
@@ -96,8 +96,8 @@ async def test_an_answerer_gone_ends_the_jail_and_the_next_command_gets_a_fresh_
     assert "answerer" in jail.broken
     again = await sb.run_shell("alice", "ls services")
     assert again.exit_code == 0 and again.output.split() == sorted(os.listdir(sb.root / "services"))
-    assert sb._shell._episode is not jail
-    fresh = sb._shell._episode
+    assert sb._shell.jails.jail is not jail
+    fresh = sb._shell.jails.jail
     assert fresh is not None and fresh._answerer is not None and fresh._answerer.alive  # another one started
 
 
