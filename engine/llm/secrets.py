@@ -9,6 +9,7 @@ is the environment a workspace shell may see (secrets removed).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -45,7 +46,9 @@ class MissingCredentialsError(ScopewatchError):
     """A model whose provider needs a key (or other variable) that is not set; names the variable."""
 
 
+@functools.lru_cache(maxsize=1024)
 def is_secret_name(name: str) -> bool:
+    """Whether a variable's name looks like a secret's (kept: every redaction asks it of every variable)."""
     return bool(SECRET_NAME.search(name))
 
 

@@ -38,6 +38,7 @@ class Watcher:
         self.root = root
         self._probe = probe
         """A private folder outside the workspace: a change there shows the watcher is running."""
+        self._probe_text, self._root_text, self._inside = str(probe), str(root), f"{root}/"
         self._on_change = on_change
         self._timing = (debounce_ms, step_ms)
         self._task: asyncio.Task[None] | None = None
@@ -74,13 +75,13 @@ class Watcher:
             raise SandboxError(f"the file watcher failed: {failure}") from failure
 
     def _filter(self, change: Change, path: str) -> bool:
-        if path.startswith(str(self._probe)):
+        """Whether a change watchfiles saw is the probe's or the workspace's (not noise). Plain strings, no
+        ``pathlib``: it runs for every change the kernel reports, git's own in ``.git`` included."""
+        if path.startswith(self._probe_text):
             return True
-        try:
-            rel = Path(path).relative_to(self.root).as_posix()
-        except ValueError:
-            return False
-        return not is_noise(rel)
+        if not path.startswith(self._inside):
+            return path == self._root_text
+        return not is_noise(path[len(self._inside) :])
 
     async def _watch(self) -> None:
         """Follow the disk; if watchfiles gives up (it cannot decode a file name that is not UTF-8,
