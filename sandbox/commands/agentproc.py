@@ -149,14 +149,14 @@ async def start_agent_process(
         command = [bash, "-c", STDOUT_FROM.format(fd=write_end), argv[0], real, *argv[1:]]
     try:
         process = await asyncio.create_subprocess_exec(
-            *jail_argv(runner.isolation.level, jail, command),
+            *cgroup.entering(jail_argv(runner.isolation.level, jail, command)),
             cwd=runner.workspace.root,
             env=environ,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE if write_end is None else asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=jail_setup(cgroup),
+            preexec_fn=jail_setup(),
             pass_fds=tuple(fd for fd in (seccomp_fd, write_end) if fd is not None),
             limit=STREAM_LIMIT,
         )

@@ -133,7 +133,8 @@ class EpisodeJail:
         argv = [*self._tracer.argv(stream.fifo), *argv]
         cgroup = self._cgroup
         cpus = jail_cpus()
-        child_setup = jail_setup(cgroup, cpus)  # strace, the jail and its commands (and its answerer) on one CPU
+        child_setup = jail_setup(cpus)  # strace, the jail and its commands (and its answerer) on one CPU
+        argv = cgroup.entering(argv)
 
         loop = asyncio.get_running_loop()
         loop.add_reader(stream.fd, stream.pump)

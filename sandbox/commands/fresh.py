@@ -40,7 +40,7 @@ async def run_fresh(
     also the root's exit code as the trace shows it (None: not seen, or not traced). ``proc_of``: the
     ``/proc`` showing the trace's pids for a tracer started as a pid (``Tracer.proc_of``)."""
 
-    child_setup = jail_setup(cgroup)
+    child_setup = jail_setup()
     ooms = cgroup.out_of_memory()
 
     loop = asyncio.get_running_loop()
@@ -52,7 +52,7 @@ async def run_fresh(
     try:
         with source.open("rb") as given_file:
             proc = await asyncio.create_subprocess_exec(
-                *argv,
+                *cgroup.entering(argv),
                 cwd=cwd,
                 env=dict(env),
                 stdin=given_file,

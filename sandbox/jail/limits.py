@@ -21,7 +21,7 @@ import resource
 import signal
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 PIDS_MAX = 256
@@ -79,14 +79,16 @@ def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def jail_setup(cgroup: PidsCgroup, cpus: set[int] | None = None) -> Callable[[], None]:
+def jail_setup(cpus: set[int] | None = None) -> Callable[[], None]:
     """What a jail's first process runs before its exec (``preexec_fn``; the one way both paths start a jail):
 
     - killed when the engine's thread that started it ends (``PR_SET_PDEATHSIG``), or at once if the engine is
       already gone: an engine killed while its episode's jail was starting left strace waiting for ever to open
       the trace's FIFO (the engine, its reader, gone), and ``unshare`` waiting for strace (``bwrap
       --die-with-parent`` and ``unshare --kill-child`` take the rest of the jail with it);
-    - the limits (:func:`set_rlimits`), in ``cgroup``, and on ``cpus`` when given (:mod:`sandbox.jail.cpus`)."""
+    - the limits (:func:`set_rlimits`), and on ``cpus`` when given (:mod:`sandbox.jail.cpus`).
+
+    Its cgroup it enters after its exec (:meth:`PidsCgroup.entering`), not here."""
     parent, libc = os.getpid(), _libc()  # libc loaded here, not in the child
 
     def setup() -> None:
@@ -94,7 +96,6 @@ def jail_setup(cgroup: PidsCgroup, cpus: set[int] | None = None) -> Callable[[],
         if os.getppid() != parent:
             os._exit(1)
         set_rlimits()
-        cgroup.add(os.getpid())
         if cpus is not None:
             os.sched_setaffinity(0, cpus)
 
@@ -105,6 +106,10 @@ def set_rlimits() -> None:
     """In the child before exec: no core files, files up to :data:`FILE_SIZE_MAX`."""
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_MAX, FILE_SIZE_MAX))
+
+
+_ENTER = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ 2>/dev/null >"$1"; n=$((n - 1)); shift; done; exec "$@"'
+"""The shell's part of :meth:`PidsCgroup.entering`: ``sh -c _ENTER sh N FILE... ARGV...``."""
 
 
 class PidsCgroup:
@@ -140,11 +145,16 @@ class PidsCgroup:
     def available(self) -> bool:
         return self.path is not None
 
-    def add(self, pid: int) -> None:
-        for cgroup in dict.fromkeys((self.path, self.memory)):
-            if cgroup is not None:
-                with contextlib.suppress(OSError):
-                    (cgroup / "cgroup.procs").write_text(str(pid))
+    def entering(self, argv: Sequence[str]) -> list[str]:
+        """``argv`` run so that its process first enters this cgroup (``/bin/sh``), then execs it: nothing of
+        ``argv`` runs outside. A move into a cgroup waits for an RCU grace period (``cgroup_threadgroup_rwsem``):
+        5-17 ms when no process moved in the last ~50 ms, the case of every jail's start. Made in ``preexec_fn``,
+        it held the engine's event loop all that time (``Popen`` waits for the child's exec); made by the child
+        after its exec, the engine goes on meanwhile. A cgroup that refuses it is passed over."""
+        files = [str(c / "cgroup.procs") for c in dict.fromkeys((self.path, self.memory)) if c is not None]
+        if not files:
+            return list(argv)
+        return ["/bin/sh", "-c", _ENTER, "sh", str(len(files)), *files, *argv]
 
     def out_of_memory(self) -> int:
         """How many times the kernel killed one of its processes for the memory limit so far."""

@@ -150,3 +150,31 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_jail_enters_its_cgroup_before_its_program_runs() -> None:
+    """``PidsCgroup.entering``: the child moves itself in after its exec (the move waits for an RCU grace period,
+    which a ``preexec_fn`` made the engine's event loop wait for), then execs the program: the program is in it
+    from its first instruction, in every hierarchy the cgroup has; a cgroup that refuses the move is passed over."""
+    cgroup = limits.PidsCgroup()
+    if cgroup.path is None:
+        pytest.skip("no cgroup of its own for a sandbox here")
+    try:
+        argv = cgroup.entering(["/bin/cat", "/proc/self/cgroup"])
+        assert argv[-2:] == ["/bin/cat", "/proc/self/cgroup"]
+        shown = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+        inside = [line for line in shown.splitlines() if line.endswith(f"/{cgroup.path.name}")]
+        assert len(inside) == len({cgroup.path, cgroup.memory} - {None}), shown  # pids and memory (v1), or one (v2)
+        assert cgroup.pids() == []  # cat has ended: the cgroup is empty again
+        spaced = cgroup.entering(["/bin/echo", "a  b", "$HOME", ""])
+        assert subprocess.run(spaced, capture_output=True, text=True, check=True).stdout == "a  b $HOME \n"
+    finally:
+        cgroup.close()
+    gone = cgroup.entering(["/bin/echo", "ran"])  # closed: no cgroup left, argv as it is
+    assert gone == ["/bin/echo", "ran"]
+    refused = limits.PidsCgroup()
+    if refused.path is not None:
+        files = refused.entering(["/bin/echo", "ran anyway"])
+        refused.close()  # the folders gone: the writes fail
+        done = subprocess.run(files, capture_output=True, text=True)
+        assert done.returncode == 0 and done.stdout == "ran anyway\n" and not done.stderr
