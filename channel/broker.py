@@ -72,12 +72,6 @@ async def release(client: aiomqtt.Client) -> None:
         gone.exception()
 
 
-def outcome_read(done: asyncio.Future[None]) -> None:
-    """Mark a future's outcome as read (a done callback where nobody awaits it any more)."""
-    if not done.cancelled():
-        done.exception()
-
-
 SESSION_EXPIRY_S = 600
 """How long the broker keeps a disconnected bus's subscriptions and queued messages."""
 KEEPALIVE_S = {"engine": 4}

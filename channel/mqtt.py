@@ -34,7 +34,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from channel import replay
-from channel.broker import BrokerAddress, BusConnectError, outcome_read, properties, release, session_client
+from channel.broker import BrokerAddress, BusConnectError, properties, release, session_client
 from channel.bus import BusClosed, Overflow
 from channel.codec import DecodeError, Message, decode, encode
 from channel.commands import _Command
@@ -44,7 +44,7 @@ from channel.inbound import ForgedHandler, MqttSubscription, deliver_batch, forg
 from channel.rejects import RejectHandler, rejected
 from channel.replay import RawHandler
 from channel.signing import KEY_TOPIC, SessionKey, VerifyKey, announcement, public_of, signed
-from channel.tasks import cancel_and_wait
+from channel.tasks import cancel_and_wait, outcome_read
 from channel.topics import matches, topic_for
 from channel.vocab import Presence
 from channel.vocab.topics import ALL, BATCH, ROOT, presence_topic

@@ -30,6 +30,13 @@ async def wait_ended(task: asyncio.Future[Any], timeout: float) -> bool:  # noqa
     return bool(done)
 
 
+def outcome_read(done: asyncio.Future[Any]) -> None:
+    """Mark a future's outcome as read: a done callback for a task or future whose failure is its awaiter's to see,
+    if anyone awaits it at all (else "exception was never retrieved" is logged as it is collected)."""
+    if not done.cancelled():
+        done.exception()
+
+
 def raise_if_cancelled() -> None:
     """Raise CancelledError if the running task has a cancellation requested that an await dropped on the way
     (Python 3.11's ``asyncio.wait_for`` returns a result that was ready when the cancellation came:

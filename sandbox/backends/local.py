@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from channel.emitter import Emit, Emitter
-from channel.tasks import cancel_and_wait
+from channel.tasks import cancel_and_wait, outcome_read
 from channel.text import printable
 from channel.vocab import AgentVia, SanctionedVia, Via
 from channel.vocab.atoms import READ_ATOMS
@@ -439,12 +439,6 @@ class LocalSandbox:
             return None
         task = asyncio.ensure_future(self.run_tests(tests, restore=restore, overlay=overlay))
         self._prefetches.add(task)
-        task.add_done_callback(_settled)
+        task.add_done_callback(outcome_read)  # its failure is its joiner's to see
         task.add_done_callback(self._prefetches.discard)
         return task
-
-
-def _settled(task: asyncio.Future[TestOutcome]) -> None:
-    """A prefetch's failure is its joiner's to see; nobody else retrieves it."""
-    if not task.cancelled():
-        task.exception()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from channel.tasks import cancel_and_wait
+from channel.tasks import cancel_and_wait, outcome_read
 from sandbox.commands.episode import EpisodeJail
 from sandbox.commands.tracer import Tracer
 from sandbox.jail.isolation import Jail
@@ -57,12 +57,12 @@ class JailKeeper:
         """:meth:`get` now, in the background (once): its outcome is the first command's to see."""
         if self._early is None:
             self._early = asyncio.ensure_future(self.get(jail, tracer, cgroup, seccomp))
-            self._early.add_done_callback(_retrieved)
+            self._early.add_done_callback(outcome_read)  # its failure: the first command starts the jail again
 
     @property
-    def refused(self) -> bool:
-        """Whether the last start failed (:attr:`EpisodeJail.broken` says why)."""
-        return self.jail is not None and self.jail.refused
+    def refusal(self) -> str:
+        """Why the last start failed (:attr:`EpisodeJail.broken`), or "" when it did not."""
+        return self.jail.broken if self.jail is not None and self.jail.refused else ""
 
     def close(self) -> None:
         """Stop the early start if it still runs, and end the jail."""
@@ -76,9 +76,3 @@ class JailKeeper:
         await cancel_and_wait(self._early)
         if self.jail is not None:
             await self.jail.wait_ended()
-
-
-def _retrieved(task: asyncio.Future[EpisodeJail | None]) -> None:
-    """An early start's failure is logged by nobody: the first command starts the jail again and sees its own."""
-    if not task.cancelled():
-        task.exception()

@@ -123,8 +123,8 @@ class ShellRunner:
             return self.tracer.label(base)
         if self.isolation.level != "bubblewrap" or not self.tracer.available:
             why = "one per episode needs bubblewrap and the exec tracer"
-        elif self.jails.jail is not None and self.jails.refused:
-            why = self.jails.jail.broken
+        elif self.jails.refusal:
+            why = self.jails.refusal
         else:
             return self.tracer.label(f"{base} (one jail per episode)")
         return self.tracer.label(f"{base} (jail per command: {why})")
