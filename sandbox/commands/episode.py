@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import marshal
 import os
 import re
 import shutil
@@ -228,9 +228,10 @@ class EpisodeJail:
         read_fd, write_fd = os.pipe()
         given = os.open(stdin if stdin is not None else os.devnull, os.O_RDONLY | os.O_CLOEXEC)
         uid = self.jail.uid if self.jail is not None else None
-        request = json.dumps({"argv": list(argv), "env": dict(env), "cwd": str(cwd), "timeout": timeout, "uid": uid})
-        try:
-            socket.send_fds(sock, [request.encode()], [given, write_fd])
+        request: dict[str, object] = {"argv": [str(a) for a in argv], "env": {str(k): str(v) for k, v in env.items()}}
+        request |= {"cwd": str(cwd), "timeout": float(timeout), "uid": uid}
+        try:  # marshal: the server's interpreter is this one (_cmdserver.py)
+            socket.send_fds(sock, [marshal.dumps(request)], [given, write_fd])
         finally:
             os.close(given)
             os.close(write_fd)

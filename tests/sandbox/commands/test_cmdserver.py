@@ -1,17 +1,16 @@
 """The episode jail's command server (sandbox/commands/_cmdserver.py) on its own, outside a jail: how it
-starts a command (Popen, whose child runs no Python), that it reaps it itself without Popen's warnings, and
-that the descriptors it keeps for its checks after every command read afresh."""
+starts a command (as Popen does, by ``_posixsubprocess``: its child runs no Python), that it reaps it itself,
+that its descriptor passing is the socket module's, and that the descriptors it keeps for its checks after every
+command read afresh."""
 
 from __future__ import annotations
 
 import ctypes
-import gc
 import json
 import os
 import socket
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -31,14 +30,14 @@ read, write = os.pipe()
 given = os.open("/dev/null", os.O_RDONLY)
 script = "cat /proc/self/status; echo ==; ls /proc/$$/fd; echo ==; cat /proc/$$/environ; echo ==; pwd -P"
 request = {"argv": ["/bin/sh", "-c", script], "env": {"ONLY": "this"}, "cwd": "/usr", "timeout": 10, "uid": 65534}
-proc = server._start(request, [given, write])
+pid = server._start(request, [given, write])
 os.close(given)
 os.close(write)
 out = b""
 while chunk := os.read(read, 65536):
     out += chunk
 ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-print(json.dumps({"reply": server._wait(proc, ours, 10), "pid": proc.pid, "out": out.decode()}))
+print(json.dumps({"reply": server._wait(pid, ours, 10), "pid": pid, "out": out.decode()}))
 """
 
 
@@ -78,28 +77,56 @@ def test_a_program_that_cannot_start_is_none(tmp_path: Path) -> None:
         os.close(given)
 
 
-def test_the_server_reaps_its_command_and_popen_neither_waits_nor_warns() -> None:
+def test_the_server_reaps_its_command() -> None:
     """Only commands that end by themselves: a timeout, or the engine's end, is ``kill(-1)``, which only a
     jail of the server's own may see."""
     given = os.open("/dev/null", os.O_RDWR)
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    pids = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            for script, reply in (("exit 3", "exit 3"), ("kill -9 $$", "exit -9"), ("true", "exit 0")):
-                request = {"argv": ["/bin/sh", "-c", script], "env": {}, "cwd": "/", "timeout": 60, "uid": None}
-                proc = server._start(request, [given, given])
-                assert proc is not None
-                pids.append(proc.pid)
-                assert server._wait(proc, ours, 60) == reply
-                assert proc.returncode is not None
-                del proc
-                gc.collect()
-        assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
-        assert not any(p.pid in pids for p in subprocess._active)  # type: ignore[attr-defined]
+        for script, reply in (("exit 3", "exit 3"), ("kill -9 $$", "exit -9"), ("true", "exit 0")):
+            request = {"argv": ["/bin/sh", "-c", script], "env": {}, "cwd": "/", "timeout": 60, "uid": None}
+            pid = server._start(request, [given, given])
+            assert pid is not None
+            assert server._wait(pid, ours, 60) == reply
+            with pytest.raises(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
     finally:
         os.close(given)
+        ours.close()
+        theirs.close()
+
+
+def test_a_bad_environment_or_argument_is_none_as_popen_refuses_it() -> None:
+    given = os.open("/dev/null", os.O_RDONLY)
+    try:
+        for argv, env in ((["/bin/true"], {"A=B": "c"}), (["/bin/true"], {"A": "b\0c"}), (["/bin/tr\0ue"], {})):
+            request = {"argv": argv, "env": env, "cwd": "/", "timeout": 10, "uid": None}
+            assert server._start(request, [given, given]) is None
+            with pytest.raises(ValueError):
+                subprocess.Popen(argv, env=env, stdin=given, stdout=given)
+    finally:
+        os.close(given)
+
+
+def test_its_descriptor_passing_is_the_socket_modules() -> None:
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    read, write = os.pipe()
+    try:
+        server.send_fds(ours, b"ready", [read, write])
+        msg, fds, _, _ = socket.recv_fds(theirs, 1 << 10, 2)
+        assert msg == b"ready" and len(fds) == 2
+        socket.send_fds(theirs, [b"req"], fds)
+        got, passed = server.recv_fds(ours, 1 << 10, 2)
+        assert got == b"req" and len(passed) == 2
+        os.write(passed[1], b"x")
+        assert os.read(read, 1) == b"x"
+        for fd in (*fds, *passed):
+            os.close(fd)
+        server.send_fds(ours, b"none", [])
+        assert socket.recv_fds(theirs, 1 << 10, 2)[:2] == (b"none", [])
+    finally:
+        for fd in (read, write):
+            os.close(fd)
         ours.close()
         theirs.close()
 
