@@ -8,6 +8,8 @@ one, so the engine handles every scenario as a suite: a trajectory runs inside o
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,10 +120,47 @@ def suite_domains(folder: Path) -> tuple[str, ...] | None:
 
 def load_suite(name_or_path: str | Path, *, lazy: bool = False) -> Suite:
     """A suite folder (or built-in suite name) with all its packs, or any single pack as a suite of one.
-    ``lazy``: each pack's manifest only (:func:`scenarios.loader.load_pack`), for ``scenarios list``."""
+    ``lazy``: each pack's manifest only (:func:`scenarios.loader.load_pack`), for ``scenarios list``.
+    A whole suite is read again only when a byte of its folder changed (:func:`_folder_digest`): a run asks for
+    its suite several times before its first episode (its kind, its norms, the contracts' check), ~0.5 s each."""
     path = _suite_path(name_or_path)
     if path is None:
         return Suite.of(load_pack(name_or_path, lazy=lazy))
+    if lazy:
+        return _read_suite(path, lazy=True)
+    digest = _folder_digest(path.parent)
+    kept = _LOADED.get(path)
+    if kept is not None and kept[0] == digest:
+        return kept[1]
+    suite = _read_suite(path, lazy=False)
+    _LOADED[path] = (digest, suite)
+    return suite
+
+
+_LOADED: dict[Path, tuple[bytes, Suite]] = {}
+"""Whole suites loaded in this process, by their ``suite.toml``, with the digest of their folder then."""
+
+
+def _folder_digest(folder: Path) -> bytes:
+    """A digest of every file's path and bytes under ``folder`` (~20 ms for FavorBench's 1,211 files, which a
+    suite's load reads anyway): a content digest, not times, which a rewrite within a clock tick keeps."""
+    digest = hashlib.blake2b(digest_size=32)
+    for top, folders, files in os.walk(folder):
+        folders.sort()
+        for name in sorted(files):
+            where = os.path.join(top, name)
+            try:
+                with open(where, "rb") as f:
+                    data = f.read()
+            except OSError:
+                data = b"\0unreadable"
+            digest.update(b"%d:%s\0%d:" % (len(where), os.fsencode(where), len(data)))
+            digest.update(data)
+        digest.update(b"%d folders" % len(folders))
+    return digest.digest()
+
+
+def _read_suite(path: Path, *, lazy: bool) -> Suite:
     manifest = _suite_manifest(path)
     packs: list[Pack] = []
     owners: dict[str, str] = {}
