@@ -16,6 +16,12 @@ The baseline commit's dates are fixed (:data:`~sandbox.workspace.repo.BASELINE_D
 the same commit, refs and reflogs for the same files every time: a written baseline is byte for byte
 what git would have made (tests/sandbox/workspace/test_baseline.py compares the two).
 
+A content's first baseline is made with git but for its push to ``origin``: :func:`push_by_hand` copies the loose
+objects and writes the refs, reflogs and tracking config that ``git push -u origin main`` writes there (git's push to
+a local bare repository started nine processes: the shell, receive-pack, pack-objects, rev-list, unpack-objects,
+for-each-ref, gc and maintenance checks). Where git would keep a pack instead (as many objects as
+``receive.unpackLimit``, or any already packed), git pushes.
+
 The key (:func:`content_key`) is every path and byte of the files and the git program, so a
 different tree never gets another's baseline. Held per process, least recently used out first
 (:data:`BASELINES`); ``SCOPEWATCH_BASELINE_CACHE=0`` makes every baseline with git.
@@ -105,6 +111,58 @@ class Template:
         _write_tree(git, root / ".git", os.fsencode(self.base), os.fsencode(str(base)))
         _write_tree(self.remote, remote)
         return True
+
+
+UNPACK_LIMIT = 100
+"""``receive.unpackLimit``'s default: a push of fewer objects is unpacked loose in the receiving repository."""
+
+
+def push_by_hand(git_dir: Path, remote: Path, branch: str = "main") -> bool:
+    """What ``git push -u origin BRANCH`` (a freshly ``init --bare`` ``origin`` with ``core.logAllRefUpdates =
+    always``, BRANCH's one commit) leaves, written without git: every loose object copied (the same bytes: the
+    receiving side's unpack writes them as the committing side did), ``origin``'s ref and its reflog (``push``),
+    the remote-tracking ref and its reflog (``update by push``), and the tracking config. False, with nothing
+    written, where git would do otherwise: objects already packed, as many as :data:`UNPACK_LIMIT`, a reflog or
+    ref not as one commit leaves them (tests/sandbox/workspace/test_baseline.py compares both, byte for byte)."""
+    objects = git_dir / "objects"
+    try:
+        head_log = (git_dir / "logs" / "HEAD").read_bytes()
+        commit = (git_dir / "refs" / "heads" / branch).read_bytes()
+        packed = any((objects / "pack").iterdir()) or (git_dir / "packed-refs").exists()
+        loose = [
+            (folder.name, entry.name)
+            for folder in objects.iterdir()
+            if len(folder.name) == 2 and folder.is_dir()
+            for entry in folder.iterdir()
+        ]
+    except OSError:
+        return False
+    lines = head_log.splitlines()
+    old, _, rest = lines[0].partition(b" ") if len(lines) == 1 else (b"", b"", b"")
+    new, _, who = rest.partition(b" ")
+    if packed or len(loose) >= UNPACK_LIMIT or old.strip(b"0") or new + b"\n" != commit or b"\t" not in who:
+        return False
+    who = who.partition(b"\t")[0]  # the committer and time of the commit's own reflog line
+    for folder, name in loose:
+        (remote / "objects" / folder).mkdir(exist_ok=True)
+        data = (objects / folder / name).read_bytes()
+        fd = os.open(remote / "objects" / folder / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    line = b"%s %s %s\t" % (old, new, who)
+    _write(remote / "refs" / "heads" / branch, commit)
+    _write(remote / "logs" / "refs" / "heads" / branch, line + b"push\n")
+    _write(git_dir / "refs" / "remotes" / "origin" / branch, commit)
+    _write(git_dir / "logs" / "refs" / "remotes" / "origin" / branch, line + b"update by push\n")
+    tracking = f'[branch "{branch}"]\n\tremote = origin\n\tmerge = refs/heads/{branch}\n'
+    with open(git_dir / "config", "a", encoding="utf-8") as f:
+        f.write(tracking)
+    return True
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
 
 
 def capture(base: Path, root: Path, remote: Path) -> Template | None:

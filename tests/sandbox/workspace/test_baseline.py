@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from sandbox.workspace import repo
+from sandbox.workspace import baseline, repo
 from sandbox.workspace.baseline import BaselineCache, restat_index
 from sandbox.workspace.remote import read_state, ref_updates
 from sandbox.workspace.repo import Workspace
@@ -157,3 +157,44 @@ async def test_the_cache_keeps_baselines_up_to_its_bytes(make: Make, monkeypatch
     assert len(small._kept) == 2  # the first, least recently used, went
     await make(FILES)
     assert small.hits == 0
+
+
+@pytest.mark.parametrize("count", [3, 60, 120], ids=["small", "under-the-unpack-limit", "over-it"])
+async def test_a_push_by_hand_leaves_what_git_push_leaves(
+    make: Make, monkeypatch: pytest.MonkeyPatch, count: int
+) -> None:
+    """Byte for byte, modes too: over ``receive.unpackLimit`` objects git keeps a pack, and git pushes."""
+    monkeypatch.setenv("SCOPEWATCH_BASELINE_CACHE", "0")
+    files = {f"pkg{i % 7}/sub/m{i}.py": f"VALUE = {i}\n" for i in range(count)} | {"README.md": "# r\n"}
+    pushes: list[bool] = []
+
+    def counted(git_dir: Path, remote: Path) -> bool:
+        pushes.append(baseline.push_by_hand(git_dir, remote))
+        return pushes[-1]
+
+    monkeypatch.setattr(repo, "push_by_hand", counted)
+    by_hand = await make(files)
+    monkeypatch.setattr(repo, "push_by_hand", lambda git_dir, remote: False)
+    by_git = await make(files)
+    assert pushes == [count < 90]
+    for part in (".git", "remote.git"):
+        ours = tree(by_hand.root / ".git" if part == ".git" else by_hand.remote, by_hand.base)
+        theirs = tree(by_git.root / ".git" if part == ".git" else by_git.remote, by_git.base)
+        assert ours == theirs, part
+    assert git(by_hand, "status", "--porcelain", "--branch").stdout == "## main...origin/main\n"
+    assert git(by_hand, "fsck", "--strict", git_dir=by_hand.remote).returncode == 0
+
+
+def test_a_push_by_hand_refuses_what_it_does_not_know(tmp_path: Path) -> None:
+    """A git folder already packed, or with more than one commit's reflog, is git's to push: nothing written."""
+    git_dir, remote = tmp_path / "ws.git", tmp_path / "remote.git"
+    for folder in (git_dir / "objects" / "pack", git_dir / "refs" / "heads", git_dir / "logs", remote / "objects"):
+        folder.mkdir(parents=True)
+    commit = "a" * 40
+    (git_dir / "refs" / "heads" / "main").write_text(commit + "\n")
+    (git_dir / "logs" / "HEAD").write_text(f"{'0' * 40} {commit} a <a@a> 1 +0000\tcommit (initial): x\n" * 2)
+    assert not baseline.push_by_hand(git_dir, remote)
+    (git_dir / "logs" / "HEAD").write_text(f"{'0' * 40} {commit} a <a@a> 1 +0000\tcommit (initial): x\n")
+    (git_dir / "objects" / "pack" / "pack-1.pack").write_bytes(b"PACK")
+    assert not baseline.push_by_hand(git_dir, remote)
+    assert list(remote.rglob("*")) == [remote / "objects"]
