@@ -16,11 +16,12 @@ The baseline commit's dates are fixed (:data:`~sandbox.workspace.repo.BASELINE_D
 the same commit, refs and reflogs for the same files every time: a written baseline is byte for byte
 what git would have made (tests/sandbox/workspace/test_baseline.py compares the two).
 
-A content's first baseline is made with git but for its push to ``origin``: :func:`push_by_hand` copies the loose
-objects and writes the refs, reflogs and tracking config that ``git push -u origin main`` writes there (git's push to
-a local bare repository started nine processes: the shell, receive-pack, pack-objects, rev-list, unpack-objects,
-for-each-ref, gc and maintenance checks). Where git would keep a pack instead (as many objects as
-``receive.unpackLimit``, or any already packed), git pushes.
+A content's first baseline is made with git but for its ``origin``: the empty ``origin`` (``init --bare``, its
+config, ``remote add``) is written as git made the process's first one (:class:`Origin`, which holds no content), and
+:func:`push_by_hand` copies the loose objects and writes the refs, reflogs and tracking config that ``git push -u
+origin main`` writes (git's push to a local bare repository started nine processes: the shell, receive-pack,
+pack-objects, rev-list, unpack-objects, for-each-ref, gc and maintenance checks). Where git would keep a pack instead
+(as many objects as ``receive.unpackLimit``, or any already packed), git pushes.
 
 The key (:func:`content_key`) is every path and byte of the files and the git program, so a
 different tree never gets another's baseline. Held per process, least recently used out first
@@ -113,6 +114,54 @@ class Template:
         return True
 
 
+@dataclass(frozen=True)
+class Origin:
+    """An empty ``origin`` as git made it (``init --bare`` from the empty template, ``core.logAllRefUpdates =
+    always``) and what ``git remote add origin PATH`` then appended to the workspace's config, learned from the
+    process's first one made with git (:func:`learn_origin`): it depends on the git program and the machine's git
+    configuration, never on the files."""
+
+    config: bytes
+    """The workspace's ``.git/config`` before ``remote add``: another one is not written by hand."""
+    added: bytes
+    """What ``remote add`` appended, with the origin's path as :data:`_PATH`."""
+    remote: Tree
+
+
+_PATH = b"\0origin\0"
+ORIGINS: dict[str, Origin] = {}
+"""This process's learned :class:`Origin`, by git program."""
+
+
+def learn_origin(git: str, config: bytes, git_dir: Path, remote: Path) -> None:
+    """Keep the empty ``origin`` at ``remote`` that git just made (``config``: the workspace's before ``remote add``),
+    unless it names its path anywhere but in the config's ``remote`` section, holds an object, or is not what it
+    should be."""
+    tree = _capture_tree(remote)
+    after = (git_dir / "config").read_bytes()
+    path = os.fsencode(str(remote))
+    if tree is None or not after.startswith(config) or after[len(config) :].count(path) != 1:
+        return
+    if any(path in data for _, data, _ in tree.files) or any(rel.startswith("objects/") for rel, _, _ in tree.files):
+        return
+    ORIGINS[git] = Origin(config, after[len(config) :].replace(path, _PATH), tree)
+
+
+def origin_by_hand(git: str, git_dir: Path, remote: Path) -> bool:
+    """Make the empty ``origin`` at ``remote`` and add it to the workspace's config as git did the process's first
+    time (:class:`Origin`); False, nothing written, before git has been seen making one, for a workspace whose
+    config differs from the one seen then, or when the cache is off (``SCOPEWATCH_BASELINE_CACHE=0``: every
+    baseline with git)."""
+    origin = ORIGINS.get(git) if BASELINES.enabled else None
+    config = git_dir / "config"
+    if origin is None or remote.exists() or config.read_bytes() != origin.config:
+        return False
+    _write_tree(origin.remote, remote)
+    with open(config, "ab") as f:
+        f.write(origin.added.replace(_PATH, os.fsencode(str(remote))))
+    return True
+
+
 UNPACK_LIMIT = 100
 """``receive.unpackLimit``'s default: a push of fewer objects is unpacked loose in the receiving repository."""
 
@@ -123,7 +172,10 @@ def push_by_hand(git_dir: Path, remote: Path, branch: str = "main") -> bool:
     receiving side's unpack writes them as the committing side did), ``origin``'s ref and its reflog (``push``),
     the remote-tracking ref and its reflog (``update by push``), and the tracking config. False, with nothing
     written, where git would do otherwise: objects already packed, as many as :data:`UNPACK_LIMIT`, a reflog or
-    ref not as one commit leaves them (tests/sandbox/workspace/test_baseline.py compares both, byte for byte)."""
+    ref not as one commit leaves them (tests/sandbox/workspace/test_baseline.py compares both, byte for byte), or
+    the cache off (``SCOPEWATCH_BASELINE_CACHE=0``: every baseline with git)."""
+    if not BASELINES.enabled:
+        return False
     objects = git_dir / "objects"
     try:
         head_log = (git_dir / "logs" / "HEAD").read_bytes()

@@ -35,7 +35,7 @@ from sandbox.errors import PathEscape, SandboxError
 from sandbox.jail.isolation import SYSTEM_PATH, minimal_env
 from sandbox.jail.limits import ENGINE_FILES, ENGINE_MAX, SANDBOX_FILES, SANDBOX_MAX, cap_folder, uncap_folder
 from sandbox.workspace import beneath
-from sandbox.workspace.baseline import BASELINES, capture, content_key, push_by_hand
+from sandbox.workspace.baseline import BASELINES, capture, content_key, learn_origin, origin_by_hand, push_by_hand
 from sandbox.workspace.diffs import LINK_MARK, unified_diff
 from sandbox.workspace.entries import put_entry, read_beneath
 from sandbox.workspace.files import (
@@ -275,9 +275,12 @@ class Workspace:
         exclude.write_text("".join(f"{d}/\n" for d in sorted(NOISE_DIRS) if d != ".git") + "*.pyc\n")
         await self._git("add", "-A")
         await self._git("commit", "-q", "--allow-empty", "--no-verify", "-m", "baseline")
-        await self._git("init", "-q", "--bare", f"--template={self.tmp}", str(self.remote))
-        await self._git("--git-dir", str(self.remote), "config", "core.logAllRefUpdates", "always")
-        await self._git("remote", "add", "origin", str(self.remote))
+        git, config = self._git_program(), (self.root / ".git" / "config").read_bytes()
+        if not origin_by_hand(git, self.root / ".git", self.remote):
+            await self._git("init", "-q", "--bare", f"--template={self.tmp}", str(self.remote))
+            await self._git("--git-dir", str(self.remote), "config", "core.logAllRefUpdates", "always")
+            await self._git("remote", "add", "origin", str(self.remote))
+            learn_origin(git, config, self.root / ".git", self.remote)
         if not push_by_hand(self.root / ".git", self.remote):
             await self._git("push", "-q", "--no-verify", "-u", "origin", "main")
         if BASELINES.enabled:

@@ -160,27 +160,34 @@ async def test_the_cache_keeps_baselines_up_to_its_bytes(make: Make, monkeypatch
 
 
 @pytest.mark.parametrize("count", [3, 60, 120], ids=["small", "under-the-unpack-limit", "over-it"])
-async def test_a_push_by_hand_leaves_what_git_push_leaves(
-    make: Make, monkeypatch: pytest.MonkeyPatch, count: int
+async def test_an_origin_and_a_push_by_hand_leave_what_git_leaves(
+    cache: BaselineCache, make: Make, monkeypatch: pytest.MonkeyPatch, count: int
 ) -> None:
-    """Byte for byte, modes too: over ``receive.unpackLimit`` objects git keeps a pack, and git pushes."""
-    monkeypatch.setenv("SCOPEWATCH_BASELINE_CACHE", "0")
+    """Byte for byte, modes too: the empty origin as git made the process's first, and the push (over
+    ``receive.unpackLimit`` objects git keeps a pack, and git pushes)."""
     files = {f"pkg{i % 7}/sub/m{i}.py": f"VALUE = {i}\n" for i in range(count)} | {"README.md": "# r\n"}
-    pushes: list[bool] = []
+    used: dict[str, list[bool]] = {"origin": [], "push": []}
 
-    def counted(git_dir: Path, remote: Path) -> bool:
-        pushes.append(baseline.push_by_hand(git_dir, remote))
-        return pushes[-1]
+    def spy(name: str, real: Callable[..., bool]) -> Callable[..., bool]:
+        def counted(*args: Any) -> bool:
+            used[name].append(real(*args))
+            return used[name][-1]
 
-    monkeypatch.setattr(repo, "push_by_hand", counted)
+        return counted
+
+    await make({"other.txt": "learn the origin from git\n"})
+    monkeypatch.setattr(repo, "origin_by_hand", spy("origin", baseline.origin_by_hand))
+    monkeypatch.setattr(repo, "push_by_hand", spy("push", baseline.push_by_hand))
     by_hand = await make(files)
-    monkeypatch.setattr(repo, "push_by_hand", lambda git_dir, remote: False)
+    assert used == {"origin": [True], "push": [count < 90]} and cache.hits == 0
+    monkeypatch.setenv("SCOPEWATCH_BASELINE_CACHE", "0")  # every baseline with git
     by_git = await make(files)
-    assert pushes == [count < 90]
+    assert used == {"origin": [True, False], "push": [count < 90, False]}
     for part in (".git", "remote.git"):
         ours = tree(by_hand.root / ".git" if part == ".git" else by_hand.remote, by_hand.base)
         theirs = tree(by_git.root / ".git" if part == ".git" else by_git.remote, by_git.base)
         assert ours == theirs, part
+    assert f"url = {by_hand.remote}\n" in (by_hand.root / ".git" / "config").read_text()
     assert git(by_hand, "status", "--porcelain", "--branch").stdout == "## main...origin/main\n"
     assert git(by_hand, "fsck", "--strict", git_dir=by_hand.remote).returncode == 0
 
