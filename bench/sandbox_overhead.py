@@ -307,7 +307,11 @@ def against_baseline(rev: str, commands: int, rounds: int) -> None:
             for side in ("baseline", "current") if n % 4 in (0, 3) else ("current", "baseline"):
                 env = {**os.environ, "SANDBOX_OVERHEAD_TREE": str(trees[side]), "PYTHONPATH": str(trees[side])}
                 argv = [sys.executable, __file__, "--mix-worker", "--rounds", "1", "--mix-commands", str(commands)]
-                done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
+                done = subprocess.run(argv, env=env, capture_output=True, text=True)
+                if done.returncode != 0:
+                    sys.stderr.write(done.stderr[-4000:])
+                    why = f"the {side} side's round {n + 1} failed (exit {done.returncode}): its stderr above"
+                    raise SystemExit(why)
                 got = json.loads(done.stdout.splitlines()[-1])
                 loads += got["load"]
                 for label, variants in got["samples"].items():
