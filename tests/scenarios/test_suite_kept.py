@@ -39,7 +39,7 @@ def test_an_unchanged_suite_is_the_same_and_a_changed_one_is_read_again(suite: P
 def test_a_suite_broken_after_a_good_load_is_refused(suite: Path) -> None:
     load_suite(suite)
     (suite / "suite.toml").write_text('name = "mybench"\ndomains = ["iot", "crm"\n')
-    with pytest.raises(ScenarioError, match="suite.toml: invalid TOML"):
+    with pytest.raises(ScenarioError, match=r"suite\.toml: invalid TOML"):
         load_suite(suite)
     (suite / "suite.toml").write_text('name = "mybench"\ndomains = ["iot"]\n')
     assert [p.name for p in load_suite(suite).packs] == [load_suite(suite / "iot").packs[0].name]
