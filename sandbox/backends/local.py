@@ -134,19 +134,24 @@ class LocalSandbox:
 
     async def _open(self, files: Mapping[str, str], home: Mapping[str, str] | None, isolation: Isolation | None,
                     watch: bool, watch_timing: tuple[int, int]) -> None:
-        sb, workspace = self, self._workspace
+        sb, workspace, watching = self, self._workspace, None
         try:
             workspace.materialise(files)
             workspace.plant_home(home or {})
             sb._reconciler.load()
             sb._outside.load()
+            # The watcher starts first (its walk then finds no .git yet) and its start (~10 ms, mostly waiting for its
+            # probe's report) goes on meanwhile: the shell's set-up and git write nothing the watcher reports.
+            if watch:
+                watching = asyncio.ensure_future(sb._start_watcher(*watch_timing))
             await sb._shell.prepare(isolation)
             await sb._shell.secret_files()  # known by inode from now on, whatever name they get (run_tests)
-            # git writes only into .git, which the watcher ignores: both can start at once.
-            await asyncio.gather(
-                workspace.git_baseline(), sb._start_watcher(*watch_timing) if watch else asyncio.sleep(0)
-            )
+            await workspace.git_baseline()
+            if watching is not None:
+                await watching
         except BaseException:
+            if watching is not None:
+                await cancel_and_wait(watching)
             await sb.close()
             raise
 

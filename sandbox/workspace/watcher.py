@@ -21,6 +21,8 @@ WATCH_DEBOUNCE_MS = 50
 WATCH_STEP_MS = 5
 """How long the watcher waits for quiet before reporting (watchfiles' default: 50, the bulk of its
 ~90 ms latency)."""
+PROBE_EVERY_S = 0.05
+"""How often :meth:`Watcher.start` writes its probe again until the watcher reports it (at least four steps)."""
 
 
 class Watcher:
@@ -50,11 +52,16 @@ class Watcher:
         does not start within 5 s)."""
         self._probe.mkdir(parents=True, exist_ok=True)
         self._task = asyncio.create_task(self._watch(), name="sandbox-watcher")
-        # The watcher is ready once it reports a change to a private probe file outside the workspace.
-        for attempt in range(500):
+        # The task's first step makes its watches (watchfiles' RustNotify, made before its first wait in a thread): a
+        # probe written before that step is never seen.
+        await asyncio.sleep(0)
+        # The watcher is ready once it reports a change to a private probe file outside the workspace. watchfiles
+        # reports a change after two quiet steps: a probe written again sooner (it was every 10 ms) made it wait anew.
+        every = max(PROBE_EVERY_S, 4 * self._timing[1] / 1000)
+        for attempt in range(int(5 / every)):
             (self._probe / "probe").write_text(str(attempt))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._ready.wait()), 0.01)
+                await asyncio.wait_for(asyncio.shield(self._ready.wait()), every)
                 return
             if self._task.done():
                 break
