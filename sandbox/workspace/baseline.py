@@ -129,6 +129,8 @@ class Origin:
 
 
 _PATH = b"\0origin\0"
+_BARE_FILES = {"HEAD", "config", "description"}
+_BARE_DIRS = {"objects", "objects/info", "objects/pack", "refs", "refs/heads", "refs/tags", "branches", "info", "hooks"}
 ORIGINS: dict[str, Origin] = {}
 """This process's learned :class:`Origin`, by git program."""
 
@@ -142,7 +144,9 @@ def learn_origin(git: str, config: bytes, git_dir: Path, remote: Path) -> None:
     path = os.fsencode(str(remote))
     if tree is None or not after.startswith(config) or after[len(config) :].count(path) != 1:
         return
-    if any(path in data for _, data, _ in tree.files) or any(rel.startswith("objects/") for rel, _, _ in tree.files):
+    if {rel for rel, _, _ in tree.files} - _BARE_FILES or {rel for rel, _ in tree.dirs} - _BARE_DIRS:
+        return  # anything git's init of a bare repository from an empty template does not make: not learned
+    if any(path in data for _, data, _ in tree.files):
         return
     ORIGINS[git] = Origin(config, after[len(config) :].replace(path, _PATH), tree)
 

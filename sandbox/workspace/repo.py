@@ -4,8 +4,8 @@ The sandbox's private folder (``base``, under ``$SCOPEWATCH_SANDBOX_DIR`` or ``/
 ``/tmp``, which commands get a private one of) holds ``workspace/`` (the repository, unless a root
 was given), ``home/`` (HOME of shell commands), ``agent-tmp/`` (their ``/tmp``), ``tests/`` (a test run's copy of
 the workspace, when it needs one) and ``tmp/`` (the engine's own files: the exec trace, a command's standard input,
-the reconciler's copies of big contents, git's empty template); the shell adds ``shim/``, ``real/`` and
-``audit/``, the watcher ``probe/``; ``remote.git`` is the workspace's ``origin``
+the reconciler's copies of big contents); ``git-template/`` is git's empty template; the shell adds ``shim/``,
+``real/`` and ``audit/``, the watcher ``probe/``; ``remote.git`` is the workspace's ``origin``
 (:mod:`sandbox.workspace.remote`). Where the engine is root, ``base`` is a tmpfs of
 :data:`~sandbox.jail.limits.SANDBOX_MAX` bytes of its own, so its hundreds of files are made in RAM,
 not on a disk other work loads (``SCOPEWATCH_SANDBOX_TMPFS=0`` keeps it on disk); ``tmp/`` is then a tmpfs of
@@ -268,8 +268,11 @@ class Workspace:
         template = BASELINES.get(key)
         if template is not None and template.write(self.base, self.root, self.remote):
             return
-        # An empty template: no sample hooks to write (creating files is what makes a sandbox slow).
-        await self._git("-c", "init.defaultBranch=main", "init", "-q", f"--template={self.tmp}")
+        # An empty template: no sample hooks to write (creating files is what makes a sandbox slow). Its own folder, not
+        # the engine's tmp, whose files (the reconciler's spill of big contents) git would copy into .git and origin.
+        empty = self.base / "git-template"
+        empty.mkdir(exist_ok=True)
+        await self._git("-c", "init.defaultBranch=main", "init", "-q", f"--template={empty}")
         exclude = self.root / ".git" / "info" / "exclude"
         exclude.parent.mkdir(parents=True, exist_ok=True)
         exclude.write_text("".join(f"{d}/\n" for d in sorted(NOISE_DIRS) if d != ".git") + "*.pyc\n")
@@ -277,7 +280,7 @@ class Workspace:
         await self._git("commit", "-q", "--allow-empty", "--no-verify", "-m", "baseline")
         git, config = self._git_program(), (self.root / ".git" / "config").read_bytes()
         if not origin_by_hand(git, self.root / ".git", self.remote):
-            await self._git("init", "-q", "--bare", f"--template={self.tmp}", str(self.remote))
+            await self._git("init", "-q", "--bare", f"--template={empty}", str(self.remote))
             await self._git("--git-dir", str(self.remote), "config", "core.logAllRefUpdates", "always")
             await self._git("remote", "add", "origin", str(self.remote))
             learn_origin(git, config, self.root / ".git", self.remote)

@@ -205,3 +205,32 @@ def test_a_push_by_hand_refuses_what_it_does_not_know(tmp_path: Path) -> None:
     (git_dir / "objects" / "pack" / "pack-1.pack").write_bytes(b"PACK")
     assert not baseline.push_by_hand(git_dir, remote)
     assert list(remote.rglob("*")) == [remote / "objects"]
+
+
+async def test_the_engines_own_files_never_reach_git_or_origin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's tmp (the reconciler's copies of big contents) was git's template: git copied it into ``.git`` and
+    ``origin``, and a learned origin took it to every later sandbox; a remote with more than git's init makes is not
+    learned."""
+    for cached in ("1", "0"):
+        monkeypatch.setenv("SCOPEWATCH_BASELINE_CACHE", cached)
+        ws = Workspace.make()
+        try:
+            ws.materialise(FILES)
+            (ws.tmp / "known").mkdir(parents=True, exist_ok=True)
+            (ws.tmp / "known" / "big").write_text("an agent's big file\n")
+            await ws.git_baseline()
+            for top in (ws.root / ".git", ws.remote):
+                assert not [p for p in top.rglob("*") if "known" in p.parts], top
+        finally:
+            ws.remove()
+    ws = Workspace.make()
+    try:
+        ws.materialise(FILES)
+        await ws.git_baseline()
+        monkeypatch.setattr(baseline, "ORIGINS", {})
+        config = (ws.root / ".git" / "config").read_bytes()
+        (ws.remote / "known").mkdir()
+        baseline.learn_origin("git", config.split(b'[remote "origin"]')[0], ws.root / ".git", ws.remote)
+        assert baseline.ORIGINS == {}
+    finally:
+        ws.remove()
