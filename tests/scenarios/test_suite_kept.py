@@ -4,6 +4,7 @@ same clock tick, which file times would miss."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -43,3 +44,16 @@ def test_a_suite_broken_after_a_good_load_is_refused(suite: Path) -> None:
         load_suite(suite)
     (suite / "suite.toml").write_text('name = "mybench"\ndomains = ["iot"]\n')
     assert [p.name for p in load_suite(suite).packs] == [load_suite(suite / "iot").packs[0].name]
+
+
+def test_a_fifo_or_a_link_in_a_suite_is_never_opened_and_a_retargeted_link_is_a_change(suite: Path) -> None:
+    """A pack from someone else may hold anything: a FIFO's open would wait for a writer forever."""
+    os.mkfifo(suite / "notes.fifo")
+    (suite / "a.txt").write_text("a\n")
+    (suite / "b.txt").write_text("b\n")
+    (suite / "current").symlink_to("a.txt")
+    first = load_suite(suite)
+    assert load_suite(suite) is first
+    (suite / "current").unlink()
+    (suite / "current").symlink_to("b.txt")
+    assert load_suite(suite) is not first
